@@ -1,0 +1,39 @@
+/**
+ * Rupees on the wire, paise inside. The HTTP contract carries amounts as JSON numbers in
+ * rupees; they are parsed here exactly once, from their decimal text, never through float
+ * arithmetic, and anything that is not a plain decimal with at most two places is refused.
+ */
+const RUPEE_TEXT = /^(\d{1,15})(?:\.(\d{1,2}))?$/;
+
+/** Exact rupees -> paise, or null when the value is not a non-negative amount with <= 2 decimals. */
+export function paiseFromRupees(value: unknown): bigint | null {
+  let text: string;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return null;
+    // The shortest round-trip text of a JSON number is what the client wrote (e.g. 10.05).
+    text = String(value);
+  } else if (typeof value === 'string') {
+    text = value.trim();
+  } else {
+    return null;
+  }
+  const match = RUPEE_TEXT.exec(text);
+  if (!match) return null;
+  const [, whole = '0', fraction = ''] = match;
+  return BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0'));
+}
+
+/** Paise -> rupees as a JSON number (the wire format), exact for every amount below 2^53 paise. */
+export function rupeesFromPaise(paise: bigint): number {
+  const sign = paise < 0n ? '-' : '';
+  const absolute = paise < 0n ? -paise : paise;
+  return Number(`${sign}${absolute / 100n}.${(absolute % 100n).toString().padStart(2, '0')}`);
+}
+
+const inrFormat = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 2, minimumFractionDigits: 0 });
+const inrWholeFormat = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 0 });
+
+/** "₹1,00,000.50": Indian digit grouping with the rupee sign. */
+export function formatRupees(rupees: number, options: { whole?: boolean } = {}): string {
+  return `₹${(options.whole ? inrWholeFormat : inrFormat).format(rupees)}`;
+}

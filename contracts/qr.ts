@@ -1,0 +1,14 @@
+/**
+ * Payment QR codes encode `<PUBLIC_URL>/user/<accountNumber>` (spec section 5, "QR content").
+ */
+export const ACCOUNT_URL_PATTERN = /\/user\/([a-zA-Z0-9_-]+)(?:\/|\?|$)/;
+
+export const INVALID_QR_MESSAGE = "No valid QR code found in the image or QR code doesn't contain a valid account URL";
+
+export function accountFromQrText(text: string): string | null {
+  return ACCOUNT_URL_PATTERN.exec(text)?.[1] ?? null;
+}
+
+export function accountUrl(publicUrl: string, accountNumber: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/user/${accountNumber}`;
+}

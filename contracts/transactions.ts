@@ -1,0 +1,158 @@
+/**
+ * Money forms and payloads (spec sections 3, 5 and 7): transfer, deposit, money requests,
+ * history queries. Amounts arrive as rupees and leave these schemas as paise (bigint).
+ */
+import { z } from 'zod';
+import { accountNumber, amount, reference, requiredText, transactionPin } from './fields.ts';
+
+const RUPEE = 100n;
+
+// ---- transfer -----------------------------------------------------------------------
+
+export const transferAmount = amount({
+  required: 'Amount is required',
+  invalid: 'Please enter a valid amount',
+  min: { paise: 1n * RUPEE, message: 'Minimum transfer amount is ₹1' },
+});
+
+/**
+ * Transfer payload. `sender`, `type` and `status` may arrive from the spec's client: the
+ * sender must be the signed-in user (checked by the route), the other two are ignored.
+ */
+export const transferSchema = z.object({
+  receiver: accountNumber,
+  amount: transferAmount,
+  reference: reference({ max: 200 }),
+  transactionPin,
+  sender: z.string().max(64).optional(),
+});
+export type TransferPayload = z.input<typeof transferSchema>;
+
+export const verifyAccountSchema = z.object({ receiver: accountNumber });
+
+// ---- deposit ------------------------------------------------------------------------
+
+export const DEPOSIT_METHODS = ['bank_transfer', 'upi', 'card'] as const;
+
+export const depositAmount = amount({
+  required: 'Amount is required',
+  invalid: 'Please enter a valid amount',
+  min: { paise: 1n * RUPEE, message: 'Minimum deposit amount is ₹1' },
+  max: { paise: 100_000n * RUPEE, message: 'Maximum deposit amount is ₹1,00,000' },
+});
+
+export const IFSC_PATTERN = /^[A-Z]{4}0[A-Z0-9]{6}$/;
+export const UPI_PATTERN = /^[a-z0-9._-]{2,256}@[a-z]{2,64}$/;
+
+export const bankDetailsSchema = z.object({
+  accountNumber: z
+    .string({ error: 'Account number is required' })
+    .trim()
+    .min(1, 'Account number is required')
+    .regex(/^\d*$/, 'Account number must contain only digits')
+    .min(8, 'Account number must be at least 8 digits')
+    .max(20, 'Account number must be at most 20 digits'),
+  ifscCode: z
+    .string({ error: 'IFSC code is required' })
+    .trim()
+    .min(1, 'IFSC code is required')
+    .transform((value) => value.toUpperCase())
+    .pipe(z.string().regex(IFSC_PATTERN, 'Please enter a valid IFSC code')),
+  bankName: requiredText('Bank name is required', 100),
+});
+
+export const upiDetailsSchema = z.object({
+  upiId: z
+    .string({ error: 'UPI ID is required' })
+    .trim()
+    .min(1, 'UPI ID is required')
+    .transform((value) => value.toLowerCase())
+    .pipe(z.string().max(321, 'Please enter a valid UPI ID').regex(UPI_PATTERN, 'Please enter a valid UPI ID')),
+});
+
+const depositBase = {
+  amount: depositAmount,
+  reference: reference({ max: 200 }),
+  transactionPin,
+};
+
+/**
+ * Deposit payload: a union on the method, so only the chosen method's details are
+ * validated (the spec's client sends both detail objects every time). `userId`, `status`,
+ * `type` and `timestamp` are not read: the wallet is the signed-in user's and the server
+ * decides every status.
+ */
+export const depositSchema = z.discriminatedUnion(
+  'paymentMethod',
+  [
+    z.object({ ...depositBase, paymentMethod: z.literal('bank_transfer'), bankDetails: bankDetailsSchema }),
+    z.object({ ...depositBase, paymentMethod: z.literal('upi'), upiDetails: upiDetailsSchema }),
+    z.object({
+      ...depositBase,
+      paymentMethod: z.literal('card'),
+      paymentMethodId: z.string({ error: 'Card details are required' }).trim().min(1, 'Card details are required').max(255),
+    }),
+  ],
+  { error: 'Please choose a payment method: bank_transfer, upi or card' },
+);
+export type DepositPayload = z.input<typeof depositSchema>;
+
+// ---- money requests -----------------------------------------------------------------
+
+export const requestAmount = amount({
+  required: 'Please enter a valid amount greater than 0',
+  invalid: 'Please enter a valid amount greater than 0',
+  max: { paise: 1_000_000n * RUPEE, message: 'Amount cannot exceed ₹10,00,000' },
+});
+
+export const sendRequestSchema = z.object({
+  receiver: accountNumber,
+  amount: requestAmount,
+  reference: reference({ max: 500 }),
+});
+export type SendRequestPayload = z.input<typeof sendRequestSchema>;
+
+export const updateRequestStatusSchema = z.object({
+  requestId: z.string({ error: 'requestId is required' }).trim().min(1, 'requestId is required').max(64),
+  status: z.enum(['accepted', 'rejected'], { error: "Status must be 'accepted' or 'rejected'" }),
+  transactionPin: transactionPin.optional(),
+});
+
+// ---- history ------------------------------------------------------------------------
+
+export const HISTORY_PAGE_SIZE = 10;
+export const HISTORY_TYPES = ['credit', 'debit', 'deposit'] as const;
+
+export const historyQuerySchema = z.object({
+  search: z.string().trim().max(200).optional(),
+  type: z.enum([...HISTORY_TYPES, 'all']).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).optional(),
+  pageSize: z.coerce.number().int().min(1).max(100).optional(),
+  /** Read-your-writes: wait until the history has projected this checkpoint. */
+  minPosition: z.string().regex(/^\d+\.\d+$/).max(60).optional(),
+});
+
+/** A transaction as the spec's client renders it, plus fields for our own app. */
+export interface TransactionRecord {
+  _id: string;
+  sender: string;
+  receiver: string;
+  amount: number;
+  reference: string;
+  status: 'success' | 'pending' | 'failed';
+  type: 'deposit' | 'debit' | 'credit';
+  method: string | null;
+  counterpartyId: string | null;
+  counterpartyName: string | null;
+  createdAt: string;
+}
+
+export interface MoneyRequestRecord {
+  _id: string;
+  amount: number;
+  reference: string;
+  status: 'pending' | 'accepted' | 'rejected';
+  createdAt: string;
+  sender: { _id: string; firstName: string; lastName: string };
+  receiver: { _id: string; firstName: string; lastName: string };
+}

@@ -1,0 +1,157 @@
+/**
+ * Identity forms and payloads (spec sections 3 and 5): sign-in, registration, password and
+ * PIN reset. Form schemas include the confirmation fields; payload schemas are what the
+ * server accepts on the wire.
+ */
+import { z } from 'zod';
+import { email, fieldErrors, pin, requiredText } from './fields.ts';
+
+export const IDENTIFICATION_TYPES = ['Passport', "Driver's License", 'National ID', 'Aadhaar Card', 'PAN Card'] as const;
+export type IdentificationType = (typeof IDENTIFICATION_TYPES)[number];
+
+const loginEmail = email({ required: 'Email is required', invalid: 'Email is invalid' });
+
+export const loginSchema = z.object({
+  email: loginEmail,
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').min(6, 'Password must be at least 6 characters').max(200),
+  rememberMe: z.boolean().optional().default(false),
+});
+export type LoginPayload = z.input<typeof loginSchema>;
+
+const CONTACT_PATTERN = /^\+?[0-9\s\-()]{10,}$/;
+const BCRYPT_HASH = /^\$2[aby]\$(\d{2})\$[./A-Za-z0-9]{53}$/;
+
+/** A bcrypt hash of cost >= 10, as the spec's browser client sends the PIN at registration. */
+export function isAcceptableBcryptHash(value: string): boolean {
+  const match = BCRYPT_HASH.exec(value);
+  return match !== null && Number(match[1]) >= 10 && Number(match[1]) <= 31;
+}
+
+const registrationPin = pin({
+  required: 'PIN is required',
+  tooShort: 'PIN must be at least 4 digits',
+  tooLong: 'PIN must be at most 6 digits',
+  digitsOnly: 'PIN must contain only numbers',
+});
+
+const registrationFields = {
+  firstName: requiredText('First name is required', 100),
+  lastName: requiredText('Last name is required', 100),
+  email: email({ required: 'Email is required', invalid: 'Email is invalid' }),
+  contactNo: z
+    .string({ error: 'Contact number is required' })
+    .trim()
+    .min(1, 'Contact number is required')
+    .max(30, 'Invalid contact number')
+    .regex(CONTACT_PATTERN, 'Invalid contact number'),
+  identification: z.enum(IDENTIFICATION_TYPES, { error: 'Please select identification type' }),
+  identificationNumber: requiredText('Identification number is required', 100),
+  address: requiredText('Address is required', 500),
+  password: z.string({ error: 'Password is required' }).min(8, 'Password must be at least 8 characters').max(200, 'Password must be at most 200 characters'),
+};
+
+/** The registration form, confirmations included (web). */
+export const registerFormSchema = z
+  .object({
+    ...registrationFields,
+    confirmPassword: z.string({ error: 'Please confirm your password' }).min(1, 'Please confirm your password'),
+    transactionPin: registrationPin,
+    confirmPin: z.string({ error: 'PINs do not match' }),
+  })
+  .superRefine((form, ctx) => {
+    if (form.confirmPassword && form.password !== form.confirmPassword) {
+      ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
+    }
+    if (form.transactionPin !== form.confirmPin) {
+      ctx.addIssue({ code: 'custom', path: ['confirmPin'], message: 'PINs do not match' });
+    }
+  });
+export type RegisterForm = z.input<typeof registerFormSchema>;
+
+/**
+ * The registration payload (server). Only these fields are read: isAdmin, isVerified,
+ * balance and anything else a client adds are dropped. The PIN is plain 4-6 digits (our
+ * web app) or a bcrypt hash of cost >= 10 (the spec's browser client).
+ */
+export const registerPayloadSchema = z.object({
+  ...registrationFields,
+  transactionPin: z.union([
+    z.string().refine(isAcceptableBcryptHash, 'PIN must be at least 4 digits'),
+    registrationPin,
+  ], { error: 'PIN is required' }),
+});
+export type RegisterPayload = z.input<typeof registerPayloadSchema>;
+
+// ---- password and PIN reset (three steps each) --------------------------------------
+
+export const resetEmailSchema = z.object({
+  email: email({ required: 'Email is required', invalid: 'Please enter a valid email address' }),
+});
+
+export const otpField = z
+  .string({ error: 'OTP is required' })
+  .trim()
+  .min(1, 'OTP is required')
+  .regex(/^\d*$/, 'OTP must be 6 digits')
+  .length(6, 'OTP must be 6 digits');
+
+export const verifyOtpSchema = resetEmailSchema.extend({ otp: otpField });
+
+const newPassword = z
+  .string({ error: 'Password is required' })
+  .min(1, 'Password is required')
+  .min(6, 'Password must be at least 6 characters long')
+  .max(200, 'Password must be at most 200 characters');
+
+export const resetPasswordSchema = verifyOtpSchema.extend({ newPassword });
+
+export const resetPasswordFormSchema = z
+  .object({ newPassword, confirmPassword: z.string() })
+  .refine((form) => form.newPassword === form.confirmPassword, { path: ['confirmPassword'], message: 'Passwords do not match' });
+
+const newPin = pin({
+  required: 'PIN is required',
+  tooShort: 'PIN must be at least 4 digits',
+  tooLong: 'PIN must not exceed 6 digits',
+  digitsOnly: 'PIN must contain only numbers',
+});
+
+export const resetPinSchema = verifyOtpSchema.extend({ newPin });
+
+export const resetPinFormSchema = z
+  .object({ newPin, confirmPin: z.string() })
+  .refine((form) => form.newPin === form.confirmPin, { path: ['confirmPin'], message: 'PINs do not match' });
+
+// ---- admin --------------------------------------------------------------------------
+
+/** Both readings of the spec: `{selectedUser, isVerified}` and `{user, status}`. */
+export const updateVerifiedStatusSchema = z
+  .union([
+    z.object({ selectedUser: z.string().min(1).max(64), isVerified: z.boolean() }),
+    z.object({ user: z.string().min(1).max(64), status: z.union([z.boolean(), z.enum(['verified', 'suspended', 'active', 'unverified'])]) }),
+  ], { error: 'selectedUser and isVerified are required' })
+  .transform((body) =>
+    'selectedUser' in body
+      ? { userId: body.selectedUser, isVerified: body.isVerified }
+      : { userId: body.user, isVerified: body.status === true || body.status === 'verified' || body.status === 'active' },
+  );
+
+/** The user record of spec section 3, as every endpoint returns it. Never a hash or a code. */
+export interface UserRecord {
+  _id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  contactNo: string | null;
+  identification: string | null;
+  identificationNumber: string | null;
+  address: string | null;
+  balance: number;
+  isAdmin: boolean;
+  isVerified: boolean;
+  authProvider: 'local' | 'google';
+  pinSet: boolean;
+  createdAt: string;
+}
+
+export { fieldErrors };

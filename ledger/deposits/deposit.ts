@@ -1,0 +1,188 @@
+/**
+ * Deposits: money entering a wallet from outside. Bank transfer and UPI deposits are
+ * requested (pending, no money moves), then settled or failed by an admin. Card deposits
+ * are credited only once the card provider has confirmed the payment.
+ */
+import { NO_STREAM, appendToStream, type AppendResult } from '../event-store/append.ts';
+import { readStream } from '../event-store/read.ts';
+import { fundingAccount, type DepositMethod } from '../accounts.ts';
+import {
+  assertNever,
+  type DepositDetails,
+  type DepositFailed,
+  type DepositRequested,
+  type DepositSettled,
+  type LedgerEvent,
+  type RecordedEvent,
+} from '../events.ts';
+import { idempotencyClaim, metadataFor, previousResult, type CommandContext, type LedgerTransaction } from '../handle-command.ts';
+import { MAX_DEPOSIT_PAISE, MIN_DEPOSIT_PAISE } from '../limits.ts';
+import type { Paise } from '../money.ts';
+import { reject } from '../rejections.ts';
+import { requireAmountInRange, requireReference } from '../validation.ts';
+import { requireWallet } from '../wallet-accounts/require-wallet.ts';
+
+export type DepositState =
+  | { status: 'absent'; version: number }
+  | { status: 'pending' | 'settled' | 'failed'; version: number; request: DepositRequested['data'] };
+
+export type DepositResult = AppendResult & { depositId: string };
+
+export function depositStream(depositId: string): string {
+  return `deposit-${depositId}`;
+}
+
+export function evolveDeposit(state: DepositState, event: RecordedEvent): DepositState {
+  switch (event.type) {
+    case 'DepositRequested':
+      return { status: 'pending', version: event.streamVersion, request: event.data };
+    case 'DepositSettled':
+      return state.status === 'absent' ? state : { ...state, status: 'settled', version: event.streamVersion };
+    case 'DepositFailed':
+      return state.status === 'absent' ? state : { ...state, status: 'failed', version: event.streamVersion };
+    case 'WalletOpened':
+    case 'TransferCompleted':
+    case 'MoneyRequested':
+    case 'MoneyRequestAccepted':
+    case 'MoneyRequestRejected':
+      return state;
+    default:
+      return assertNever(event);
+  }
+}
+
+async function loadDeposit(trx: LedgerTransaction, depositId: string): Promise<DepositState> {
+  const events = await readStream(trx, depositStream(depositId));
+  return events.reduce(evolveDeposit, { status: 'absent', version: NO_STREAM });
+}
+
+// ---- request (pending) -------------------------------------------------------------
+
+export interface RequestDepositInput {
+  depositId: string;
+  walletId: string;
+  amountPaise: Paise;
+  method: DepositMethod;
+  reference: string;
+  details: DepositDetails;
+}
+
+export function decideRequestDeposit(input: RequestDepositInput): DepositRequested {
+  requireAmountInRange(input.amountPaise, MIN_DEPOSIT_PAISE, MAX_DEPOSIT_PAISE);
+  requireReference(input.reference);
+  return { type: 'DepositRequested', data: { ...input, reference: input.reference.trim() } };
+}
+
+export async function requestDeposit(trx: LedgerTransaction, input: RequestDepositInput, ctx: CommandContext): Promise<DepositResult> {
+  const event = decideRequestDeposit(input);
+  await requireWallet(trx, input.walletId);
+  const { depositId, ...fingerprint } = input;
+  const result = await appendToStream(trx, {
+    streamId: depositStream(depositId),
+    expectedVersion: NO_STREAM,
+    events: [event],
+    metadata: metadataFor('requestDeposit', ctx),
+    idempotency: idempotencyClaim('requestDeposit', ctx, fingerprint),
+    result: { depositId },
+  });
+  return result as DepositResult;
+}
+
+// ---- settle / fail (admin, or the card provider) ---------------------------------
+
+export function decideSettleDeposit(state: DepositState, confirmedBy: 'admin' | 'provider'): DepositSettled {
+  if (state.status === 'absent') reject('deposit_not_found', 'Deposit not found');
+  if (state.status !== 'pending') reject('deposit_not_pending', `Deposit is already ${state.status}`);
+  const { depositId, walletId, amountPaise, method } = state.request;
+  return {
+    type: 'DepositSettled',
+    data: { depositId, walletId, amountPaise, method, confirmedBy },
+    postings: [
+      { accountId: fundingAccount(method), amountPaise: -amountPaise },
+      { accountId: walletId, amountPaise },
+    ],
+  };
+}
+
+export function decideFailDeposit(state: DepositState, reason: string): DepositFailed {
+  if (state.status === 'absent') reject('deposit_not_found', 'Deposit not found');
+  if (state.status !== 'pending') reject('deposit_not_pending', `Deposit is already ${state.status}`);
+  requireReference(reason);
+  return { type: 'DepositFailed', data: { depositId: state.request.depositId, walletId: state.request.walletId, reason: reason.trim() } };
+}
+
+export interface SettleDepositInput {
+  depositId: string;
+  confirmedBy?: 'admin' | 'provider';
+}
+
+export async function settleDeposit(trx: LedgerTransaction, input: SettleDepositInput, ctx: CommandContext): Promise<DepositResult> {
+  return decideOnDeposit(trx, 'settleDeposit', input.depositId, ctx, input, (state) => [decideSettleDeposit(state, input.confirmedBy ?? 'admin')]);
+}
+
+export interface FailDepositInput {
+  depositId: string;
+  reason: string;
+}
+
+export async function failDeposit(trx: LedgerTransaction, input: FailDepositInput, ctx: CommandContext): Promise<DepositResult> {
+  return decideOnDeposit(trx, 'failDeposit', input.depositId, ctx, input, (state) => [decideFailDeposit(state, input.reason)]);
+}
+
+// ---- card (provider-confirmed) -----------------------------------------------------
+
+export interface CompleteCardDepositInput {
+  depositId: string;
+  walletId: string;
+  amountPaise: Paise;
+  reference: string;
+  provider: string;
+  paymentId: string;
+}
+
+/**
+ * The provider confirmed the payment. A deposit not yet recorded (the payment succeeded at
+ * once) is requested and settled in one append; one left pending (the payment needed a
+ * further step) is settled. A second confirmation is refused as not pending.
+ */
+export function decideCompleteCardDeposit(state: DepositState, input: CompleteCardDepositInput): LedgerEvent[] {
+  if (state.status !== 'absent') return [decideSettleDeposit(state, 'provider')];
+  const requested = decideRequestDeposit({
+    depositId: input.depositId,
+    walletId: input.walletId,
+    amountPaise: input.amountPaise,
+    method: 'card',
+    reference: input.reference,
+    details: { provider: input.provider, paymentId: input.paymentId },
+  });
+  const pending: DepositState = { status: 'pending', version: 0, request: requested.data };
+  return [requested, decideSettleDeposit(pending, 'provider')];
+}
+
+export async function completeCardDeposit(trx: LedgerTransaction, input: CompleteCardDepositInput, ctx: CommandContext): Promise<DepositResult> {
+  await requireWallet(trx, input.walletId);
+  return decideOnDeposit(trx, 'completeCardDeposit', input.depositId, ctx, input, (state) => decideCompleteCardDeposit(state, input));
+}
+
+async function decideOnDeposit(
+  trx: LedgerTransaction,
+  command: string,
+  depositId: string,
+  ctx: CommandContext,
+  fingerprint: unknown,
+  decide: (state: DepositState) => LedgerEvent[],
+): Promise<DepositResult> {
+  const claim = idempotencyClaim(command, ctx, fingerprint);
+  const seen = await previousResult<DepositResult>(trx, claim);
+  if (seen) return seen;
+  const state = await loadDeposit(trx, depositId);
+  const result = await appendToStream(trx, {
+    streamId: depositStream(depositId),
+    expectedVersion: state.version,
+    events: decide(state),
+    metadata: metadataFor(command, ctx),
+    idempotency: claim,
+    result: { depositId },
+  });
+  return result as DepositResult;
+}

@@ -1,0 +1,88 @@
+/**
+ * Appending to the log: one call to the `ledger.append` SQL function (migrations/0001),
+ * which claims the idempotency key, checks the expected stream version, locks and updates
+ * wallet heads with the funds check, and inserts events and postings. Database errors with
+ * the ledger's SQLSTATEs come back as rejections.
+ */
+import { sql, type Transaction } from 'kysely';
+import type { EventMetadata, LedgerEvent } from '../events.ts';
+import { LedgerRejection } from '../rejections.ts';
+import { encodeJson } from './codec.ts';
+import type { LedgerTables } from './tables.ts';
+
+/** `-1` appends the first event of a new stream. */
+export const NO_STREAM = -1;
+
+export interface IdempotencyClaim {
+  actorId: string;
+  key: string;
+  command: string;
+  requestHash: string;
+}
+
+export interface AppendResult {
+  streamId: string;
+  streamVersion: number;
+  positions: string[];
+  /** `<tx_id>.<position>` of the last event: what a reader waits for (read-your-writes). */
+  checkpoint: string;
+  /** True when the idempotency key had already been used: nothing was appended this time. */
+  replayed: boolean;
+  /** Command-specific fields recorded with the result (e.g. the transfer id). */
+  [field: string]: unknown;
+}
+
+export interface AppendRequest {
+  streamId: string;
+  expectedVersion: number;
+  events: readonly LedgerEvent[];
+  metadata: EventMetadata;
+  idempotency?: IdempotencyClaim | undefined;
+  result?: Record<string, unknown>;
+}
+
+export async function appendToStream(trx: Transaction<LedgerTables>, request: AppendRequest): Promise<AppendResult> {
+  const events = request.events.map((event) => ({
+    type: event.type,
+    data: event.data,
+    postings: 'postings' in event ? event.postings.map((p) => ({ account: p.accountId, amount: p.amountPaise })) : [],
+  }));
+  const idempotency = request.idempotency
+    ? { actor: request.idempotency.actorId, key: request.idempotency.key, command: request.idempotency.command, hash: request.idempotency.requestHash }
+    : null;
+  try {
+    const { rows } = await sql<{ result: AppendResult }>`
+      select ledger.append(
+        ${request.streamId}, ${request.expectedVersion}::int, ${encodeJson(events)}::jsonb,
+        ${encodeJson(request.metadata)}::jsonb, ${idempotency ? encodeJson(idempotency) : null}::jsonb,
+        ${encodeJson(request.result ?? {})}::jsonb
+      ) as result`.execute(trx);
+    const row = rows[0];
+    if (!row) throw new Error('ledger.append returned no row');
+    return row.result;
+  } catch (error) {
+    throw toRejection(error, request.streamId) ?? error;
+  }
+}
+
+/** Maps the SQL function's SQLSTATEs to rejections; anything else is not a rejection. */
+export function toRejection(error: unknown, streamId: string): LedgerRejection | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  switch (code) {
+    case 'WL001':
+      return new LedgerRejection('insufficient_funds', 'Insufficient balance', { account: accountIn(message) });
+    case 'WL002':
+      return new LedgerRejection('unknown_account', 'Account not found', { account: accountIn(message) });
+    case 'WL003':
+      return new LedgerRejection('stream_conflict', `Stream ${streamId} changed concurrently`, { streamId });
+    case 'WL004':
+      return new LedgerRejection('idempotency_key_reused', 'This idempotency key was already used for a different request');
+    default:
+      return undefined;
+  }
+}
+
+function accountIn(message: string): string {
+  return message.split(' ').at(-1) ?? '';
+}

@@ -1,0 +1,117 @@
+/**
+ * Every event the ledger appends: one closed union, past tense, never changing shape once
+ * shipped (add a new type instead). Events that move money carry their postings: signed
+ * paise per account that sum to zero (the database re-checks the sum at commit).
+ */
+import type { AccountId, DepositMethod } from './accounts.ts';
+import type { Paise } from './money.ts';
+
+export interface Posting {
+  accountId: AccountId;
+  amountPaise: Paise;
+}
+
+export interface BankTransferDetails {
+  accountNumber: string;
+  ifscCode: string;
+  bankName: string;
+}
+export interface UpiDetails {
+  upiId: string;
+}
+export interface CardDetails {
+  provider: string;
+  paymentId: string;
+}
+export type DepositDetails = BankTransferDetails | UpiDetails | CardDetails;
+
+export interface WalletOpened {
+  type: 'WalletOpened';
+  data: { accountId: AccountId };
+}
+export interface DepositRequested {
+  type: 'DepositRequested';
+  data: {
+    depositId: string;
+    walletId: AccountId;
+    amountPaise: Paise;
+    method: DepositMethod;
+    reference: string;
+    details: DepositDetails;
+  };
+}
+export interface DepositSettled {
+  type: 'DepositSettled';
+  data: { depositId: string; walletId: AccountId; amountPaise: Paise; method: DepositMethod; confirmedBy: 'admin' | 'provider' };
+  postings: Posting[];
+}
+export interface DepositFailed {
+  type: 'DepositFailed';
+  data: { depositId: string; walletId: AccountId; reason: string };
+}
+export interface TransferCompleted {
+  type: 'TransferCompleted';
+  data: { transferId: string; fromAccountId: AccountId; toAccountId: AccountId; amountPaise: Paise; reference: string };
+  postings: Posting[];
+}
+export interface MoneyRequested {
+  type: 'MoneyRequested';
+  data: { requestId: string; requesterId: AccountId; payerId: AccountId; amountPaise: Paise; reference: string };
+}
+/** Carries the transfer itself: accepting and paying are one event, one transaction. */
+export interface MoneyRequestAccepted {
+  type: 'MoneyRequestAccepted';
+  data: { requestId: string; requesterId: AccountId; payerId: AccountId; amountPaise: Paise; reference: string };
+  postings: Posting[];
+}
+export interface MoneyRequestRejected {
+  type: 'MoneyRequestRejected';
+  data: { requestId: string; requesterId: AccountId; payerId: AccountId };
+}
+
+export type LedgerEvent =
+  | WalletOpened
+  | DepositRequested
+  | DepositSettled
+  | DepositFailed
+  | TransferCompleted
+  | MoneyRequested
+  | MoneyRequestAccepted
+  | MoneyRequestRejected;
+
+export type LedgerEventType = LedgerEvent['type'];
+
+export const LEDGER_EVENT_TYPES: readonly LedgerEventType[] = [
+  'WalletOpened',
+  'DepositRequested',
+  'DepositSettled',
+  'DepositFailed',
+  'TransferCompleted',
+  'MoneyRequested',
+  'MoneyRequestAccepted',
+  'MoneyRequestRejected',
+];
+
+/** An event without its postings: what the log's events table holds (postings have their own). */
+export type EventBody = LedgerEvent extends infer E ? (E extends LedgerEvent ? Pick<E, 'type' | 'data'> : never) : never;
+
+/** An event as read back from the store, with its place in the log. */
+export type RecordedEvent = EventBody & {
+  position: bigint;
+  txId: string;
+  streamId: string;
+  streamVersion: number;
+  metadata: EventMetadata;
+  recordedAt: Date;
+};
+
+export interface EventMetadata {
+  actorId?: string;
+  idempotencyKey?: string;
+  requestId?: string;
+  command?: string;
+}
+
+export function assertNever(value: never): never {
+  throw new Error(`unhandled case: ${JSON.stringify(value)}`);
+}

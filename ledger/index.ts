@@ -1,0 +1,70 @@
+/**
+ * The ledger's public entry: the only code that appends events. Everything outside ledger/
+ * imports from here: commands, their inputs and results, events, rejections, money.
+ */
+import type { Kysely } from 'kysely';
+import { runCommand, runWithin, type AfterAppend, type Command, type CommandContext, type LedgerTransaction } from './handle-command.ts';
+import type { AppendResult } from './event-store/append.ts';
+import type { LedgerTables } from './event-store/tables.ts';
+import { openWallet } from './wallet-accounts/open-wallet.ts';
+import { completeCardDeposit, failDeposit, requestDeposit, settleDeposit } from './deposits/deposit.ts';
+import { transfer } from './transfers/transfer.ts';
+import { acceptMoneyRequest, rejectMoneyRequest, requestMoney } from './money-requests/money-request.ts';
+
+export * from './accounts.ts';
+export * from './events.ts';
+export * from './limits.ts';
+export * from './money.ts';
+export * from './rejections.ts';
+export type { AppendResult } from './event-store/append.ts';
+export type { LedgerTables, AccountRow, EventRow, PostingRow } from './event-store/tables.ts';
+export { readStream, toRecordedEvent } from './event-store/read.ts';
+export type { CommandContext, AfterAppend, LedgerTransaction } from './handle-command.ts';
+export type { TransferInput, TransferResult } from './transfers/transfer.ts';
+export type { RequestDepositInput, SettleDepositInput, FailDepositInput, CompleteCardDepositInput, DepositResult } from './deposits/deposit.ts';
+export type { RequestMoneyInput, AnswerMoneyRequestInput, MoneyRequestResult } from './money-requests/money-request.ts';
+export { transferStream } from './transfers/transfer.ts';
+export { depositStream } from './deposits/deposit.ts';
+export { moneyRequestStream } from './money-requests/money-request.ts';
+export { walletStream } from './wallet-accounts/open-wallet.ts';
+
+const commands = {
+  openWallet,
+  requestDeposit,
+  settleDeposit,
+  failDeposit,
+  completeCardDeposit,
+  transfer,
+  requestMoney,
+  acceptMoneyRequest,
+  rejectMoneyRequest,
+};
+
+type Commands = typeof commands;
+type Bound<C> = C extends Command<infer Input, infer Result> ? (input: Input, ctx: CommandContext) => Promise<Result> : never;
+export type LedgerCommands = { [Name in keyof Commands]: Bound<Commands[Name]> };
+
+export interface Ledger extends LedgerCommands {
+  /** The same commands inside a transaction the caller owns. */
+  within(trx: LedgerTransaction): LedgerCommands;
+}
+
+export interface LedgerOptions {
+  db: Kysely<LedgerTables>;
+  /** Runs in each appending transaction: the projection wake-up job is enqueued here. */
+  afterAppend?: AfterAppend;
+}
+
+export function createLedger(options: LedgerOptions): Ledger {
+  const bind = (run: <I, R extends AppendResult>(command: Command<I, R>, input: I, ctx: CommandContext) => Promise<R>): LedgerCommands => {
+    const bound: Record<string, unknown> = {};
+    for (const [name, command] of Object.entries(commands)) {
+      bound[name] = (input: unknown, ctx: CommandContext) => run(command as Command<unknown, AppendResult>, input, ctx);
+    }
+    return bound as LedgerCommands;
+  };
+  return {
+    ...bind((command, input, ctx) => runCommand(options, command, input, ctx)),
+    within: (trx) => bind((command, input, ctx) => runWithin(trx, options.afterAppend, command, input, ctx)),
+  };
+}

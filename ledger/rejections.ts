@@ -1,0 +1,42 @@
+/**
+ * The closed set of reasons the ledger refuses a command. Codes are prescriptive and know
+ * no HTTP: api/ maps each one to a status and the spec's message in a single table.
+ */
+export const REJECTION_CODES = [
+  'insufficient_funds',
+  'unknown_account',
+  'account_exists',
+  'self_transfer',
+  'invalid_amount',
+  'limit_exceeded',
+  'invalid_reference',
+  'deposit_not_found',
+  'deposit_not_pending',
+  'request_not_found',
+  'request_not_pending',
+  'not_request_receiver',
+  'stream_conflict',
+  'idempotency_key_reused',
+] as const;
+
+export type RejectionCode = (typeof REJECTION_CODES)[number];
+
+export class LedgerRejection extends Error {
+  readonly code: RejectionCode;
+  readonly details: Readonly<Record<string, string>>;
+
+  constructor(code: RejectionCode, message: string, details: Record<string, string> = {}) {
+    super(message);
+    this.name = 'LedgerRejection';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export function isLedgerRejection(error: unknown): error is LedgerRejection {
+  return error instanceof LedgerRejection;
+}
+
+export function reject(code: RejectionCode, message: string, details?: Record<string, string>): never {
+  throw new LedgerRejection(code, message, details);
+}

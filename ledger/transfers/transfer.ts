@@ -1,0 +1,54 @@
+/**
+ * Transfers between two wallets. The decision is pure; the funds check happens in the
+ * database, in the statement that moves the money, so concurrent transfers cannot overdraw.
+ */
+import { NO_STREAM, appendToStream, type AppendResult } from '../event-store/append.ts';
+import type { TransferCompleted } from '../events.ts';
+import { idempotencyClaim, metadataFor, type CommandContext, type LedgerTransaction } from '../handle-command.ts';
+import { MIN_TRANSFER_PAISE } from '../limits.ts';
+import type { Paise } from '../money.ts';
+import { reject } from '../rejections.ts';
+import { requireAmountInRange, requireReference } from '../validation.ts';
+
+export interface TransferInput {
+  transferId: string;
+  fromAccountId: string;
+  toAccountId: string;
+  amountPaise: Paise;
+  reference: string;
+}
+
+export type TransferResult = AppendResult & { transferId: string };
+
+export function decideTransfer(input: TransferInput): TransferCompleted {
+  if (input.fromAccountId === input.toAccountId) reject('self_transfer', 'Cannot transfer to your own account');
+  requireAmountInRange(input.amountPaise, MIN_TRANSFER_PAISE);
+  requireReference(input.reference);
+  return {
+    type: 'TransferCompleted',
+    data: { ...input, reference: input.reference.trim() },
+    postings: [
+      { accountId: input.fromAccountId, amountPaise: -input.amountPaise },
+      { accountId: input.toAccountId, amountPaise: input.amountPaise },
+    ],
+  };
+}
+
+export async function transfer(trx: LedgerTransaction, input: TransferInput, ctx: CommandContext): Promise<TransferResult> {
+  const event = decideTransfer(input);
+  const { transferId, ...fingerprint } = input;
+  // One round trip: the SQL function also answers a repeated idempotency key with the first result.
+  const result = await appendToStream(trx, {
+    streamId: transferStream(transferId),
+    expectedVersion: NO_STREAM,
+    events: [event],
+    metadata: metadataFor('transfer', ctx),
+    idempotency: idempotencyClaim('transfer', ctx, fingerprint),
+    result: { transferId },
+  });
+  return result as TransferResult;
+}
+
+export function transferStream(transferId: string): string {
+  return `transfer-${transferId}`;
+}

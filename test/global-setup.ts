@@ -1,0 +1,57 @@
+/**
+ * One Postgres server per test run (embedded, or the server of DATABASE_URL), one migrated
+ * template database, and every test file gets its own copy of it (test/database.ts), so
+ * files run in parallel without seeing each other's rows.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres, type EmbeddedServer } from '../platform/embedded-postgres.ts';
+import { migrateDatabase } from '../platform/migrate.ts';
+import { allQueues } from '../runtime/queues.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    adminDatabaseUrl: string;
+    templateDatabase: string;
+  }
+}
+
+let embedded: EmbeddedServer | undefined;
+let dataRoot: string | undefined;
+
+export async function setup(project: TestProject): Promise<void> {
+  let adminUrl: string;
+  if (process.env.DATABASE_URL) {
+    adminUrl = process.env.DATABASE_URL;
+  } else {
+    dataRoot = mkdtempSync(join(tmpdir(), 'wallet-test-'));
+    embedded = await startEmbeddedPostgres({ dataDir: join(dataRoot, 'data'), persistent: false, fast: true });
+    adminUrl = embedded.url('postgres');
+  }
+  const template = `wallet_tpl_${process.pid}`;
+  await run(adminUrl, `drop database if exists ${template}`);
+  await run(adminUrl, `create database ${template}`);
+  const templateUrl = new URL(adminUrl);
+  templateUrl.pathname = `/${template}`;
+  await migrateDatabase(templateUrl.toString(), allQueues);
+  project.provide('adminDatabaseUrl', adminUrl);
+  project.provide('templateDatabase', template);
+}
+
+export async function teardown(): Promise<void> {
+  if (embedded) await embedded.stop();
+  if (dataRoot) rmSync(dataRoot, { recursive: true, force: true });
+}
+
+async function run(url: string, statement: string): Promise<void> {
+  const client = new pg.Client(url);
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
