@@ -25,9 +25,10 @@ export interface CardDetails {
 }
 export type DepositDetails = BankTransferDetails | UpiDetails | CardDetails;
 
+/** The owner's display name travels with the event so read models can show counterparties. */
 export interface WalletOpened {
   type: 'WalletOpened';
-  data: { accountId: AccountId };
+  data: { accountId: AccountId; displayName: string };
 }
 export interface DepositRequested {
   type: 'DepositRequested';

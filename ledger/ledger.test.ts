@@ -15,7 +15,7 @@ beforeAll(async () => {
   boss = createJobBoss(testDb.url, { supervise: false, schedule: false, max: 2 });
   await boss.start();
   ledger = createWiredLedger(testDb.db, boss);
-  for (const id of ['alice', 'bob']) await ledger.openWallet({ accountId: id }, as(id));
+  for (const id of ['alice', 'bob']) await ledger.openWallet({ accountId: id, displayName: id }, as(id));
 });
 
 afterAll(async () => {

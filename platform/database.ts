@@ -2,7 +2,7 @@
  * Database access: a Kysely instance over a pg pool, with bigint columns read as bigint
  * so paise never pass through a float.
  */
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 
 // int8 (bigint) -> BigInt. Money is integer paise; a JS number would silently round past 2^53.
@@ -15,13 +15,30 @@ export interface DatabaseOptions {
 }
 
 export function createPool(options: DatabaseOptions): pg.Pool {
-  return new pg.Pool({
+  const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.maxConnections ?? 10,
     application_name: options.applicationName ?? 'wallet',
   });
+  // An idle connection dropped by the server (restart, shutdown) must not crash the process;
+  // the next query gets a fresh connection or a clear error.
+  pool.on('error', (error) => console.error(`[database] idle connection lost: ${error.message}`));
+  return pool;
 }
 
 export function createDatabase<Tables>(options: DatabaseOptions): Kysely<Tables> {
   return new Kysely<Tables>({ dialect: new PostgresDialect({ pool: createPool(options) }) });
+}
+
+/**
+ * Each module declares only its own tables (LedgerTables, ReadTables, ...). Kysely's types
+ * are invariant in the table map, so the composition root hands each module a view of
+ * the one shared pool typed with that module's tables. No query changes: only its type.
+ */
+export function tablesView<Tables>(db: Kysely<unknown> | Transaction<unknown>): Kysely<Tables> {
+  return db as unknown as Kysely<Tables>;
+}
+
+export function transactionView<Tables>(trx: Transaction<unknown>): Transaction<Tables> {
+  return trx as unknown as Transaction<Tables>;
 }

@@ -8,6 +8,7 @@ import { reject } from '../rejections.ts';
 
 export interface OpenWalletInput {
   accountId: string;
+  displayName: string;
 }
 
 export async function openWallet(trx: LedgerTransaction, input: OpenWalletInput, ctx: CommandContext): Promise<AppendResult> {
@@ -21,7 +22,7 @@ export async function openWallet(trx: LedgerTransaction, input: OpenWalletInput,
   return appendToStream(trx, {
     streamId: walletStream(input.accountId),
     expectedVersion: NO_STREAM,
-    events: [{ type: 'WalletOpened', data: { accountId: input.accountId } }],
+    events: [{ type: 'WalletOpened', data: { accountId: input.accountId, displayName: input.displayName.trim() } }],
     metadata: metadataFor('openWallet', ctx),
   });
 }

@@ -1,0 +1,48 @@
+/**
+ * The `{ success, message, code?, data? }` envelope on every reply, errors included:
+ * validation errors, rejections, unknown routes, rate limits, empty bodies, crashes.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { ZodError } from 'zod';
+import type { Envelope } from '../contracts/envelope.ts';
+import { firstMessage } from '../contracts/fields.ts';
+import { isLedgerRejection } from '../ledger/index.ts';
+import { API_ERRORS, ApiError } from './errors.ts';
+
+export function ok<Data>(reply: FastifyReply, message: string, data?: Data, status = 200): Envelope<Data> {
+  reply.code(status);
+  return data === undefined ? { success: true, message } : { success: true, message, data };
+}
+
+export function toEnvelopeError(error: unknown): { status: number; body: Envelope } {
+  if (error instanceof ApiError) return { status: error.status, body: { success: false, message: error.message, code: error.code } };
+  if (error instanceof ZodError) return { status: 400, body: { success: false, message: firstMessage(error), code: 'validation_failed' } };
+  if (isLedgerRejection(error)) {
+    const entry = API_ERRORS[error.code];
+    return { status: entry.status, body: { success: false, message: entry.message, code: error.code } };
+  }
+  const fastifyError = error as Partial<FastifyError>;
+  if (fastifyError.statusCode === 429) return { status: 429, body: { success: false, message: API_ERRORS.rate_limited.message, code: 'rate_limited' } };
+  if (fastifyError.validation || fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || fastifyError.code?.startsWith('FST_ERR_CTP')) {
+    return { status: fastifyError.statusCode ?? 400, body: { success: false, message: 'Invalid request body', code: 'validation_failed' } };
+  }
+  if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    return { status: fastifyError.statusCode, body: { success: false, message: fastifyError.message ?? 'Bad request', code: fastifyError.code ?? 'bad_request' } };
+  }
+  if (isConnectionFailure(error)) return { status: 503, body: { success: false, message: API_ERRORS.database_unavailable.message, code: 'database_unavailable' } };
+  return { status: 500, body: { success: false, message: API_ERRORS.internal.message, code: 'internal' } };
+}
+
+function isConnectionFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ECONNREFUSED' || code === '57P01' || code === '57P03' || code === 'ECONNRESET' || (error instanceof Error && /Connection terminated|connect ECONNREFUSED/.test(error.message));
+}
+
+export function installEnvelope(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const { status, body } = toEnvelopeError(error);
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.code(status).send(body);
+  });
+  app.setNotFoundHandler((request, reply) => reply.code(404).send({ success: false, message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'not_found' }));
+}

@@ -1,0 +1,69 @@
+/**
+ * Every rejection the API can give, in one table: code -> HTTP status and the message the
+ * client shows (the spec's wording where it has one). Domain modules raise codes; only
+ * this file knows HTTP.
+ */
+import type { RejectionCode } from '../ledger/index.ts';
+
+export type ApiErrorCode =
+  | RejectionCode
+  | 'validation_failed'
+  | 'unauthenticated'
+  | 'token_invalid'
+  | 'USER_NOT_VERIFIED'
+  | 'USER_SUSPENDED'
+  | 'forbidden'
+  | 'admin_only'
+  | 'not_found'
+  | 'conflict'
+  | 'rate_limited'
+  | 'database_unavailable'
+  | 'internal';
+
+interface ErrorEntry {
+  status: number;
+  message: string;
+}
+
+export const API_ERRORS: Readonly<Record<ApiErrorCode, ErrorEntry>> = {
+  insufficient_funds: { status: 400, message: 'Insufficient balance' },
+  unknown_account: { status: 404, message: 'Account not found' },
+  account_exists: { status: 409, message: 'Account already exists' },
+  self_transfer: { status: 400, message: 'Cannot transfer to your own account' },
+  invalid_amount: { status: 400, message: 'Please enter a valid amount' },
+  limit_exceeded: { status: 400, message: 'Amount exceeds the allowed limit' },
+  invalid_reference: { status: 400, message: 'Reference must be at least 3 characters' },
+  deposit_not_found: { status: 404, message: 'Deposit not found' },
+  deposit_not_pending: { status: 409, message: 'Deposit has already been processed' },
+  request_not_found: { status: 404, message: 'Request not found' },
+  request_not_pending: { status: 400, message: 'Request has already been processed' },
+  not_request_receiver: { status: 403, message: 'Only the receiver of a request can accept or reject it' },
+  stream_conflict: { status: 409, message: 'This item changed at the same time. Please try again.' },
+  idempotency_key_reused: { status: 422, message: 'This Idempotency-Key was already used for a different request' },
+  validation_failed: { status: 400, message: 'Invalid request' },
+  unauthenticated: { status: 401, message: 'Please sign in to continue' },
+  token_invalid: { status: 401, message: 'Your session has expired. Please sign in again.' },
+  USER_NOT_VERIFIED: { status: 403, message: 'Please verify your email address to continue.' },
+  USER_SUSPENDED: { status: 403, message: 'Your account is suspended. Please contact support.' },
+  forbidden: { status: 403, message: 'You are not allowed to do this' },
+  admin_only: { status: 403, message: 'Only admins can do this' },
+  not_found: { status: 404, message: 'Not found' },
+  conflict: { status: 409, message: 'Conflict' },
+  rate_limited: { status: 429, message: 'Too many requests. Please try again later.' },
+  database_unavailable: { status: 503, message: 'The service is temporarily unavailable. Please try again shortly.' },
+  internal: { status: 500, message: 'Something went wrong. Please try again.' },
+};
+
+/** Thrown by route handlers; the error handler turns it into the envelope. */
+export class ApiError extends Error {
+  readonly code: ApiErrorCode | (string & {});
+  readonly status: number;
+
+  constructor(code: ApiErrorCode, message?: string, options: { status?: number; publicCode?: string } = {}) {
+    const entry = API_ERRORS[code];
+    super(message ?? entry.message);
+    this.name = 'ApiError';
+    this.code = options.publicCode ?? code;
+    this.status = options.status ?? entry.status;
+  }
+}

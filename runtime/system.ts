@@ -1,0 +1,49 @@
+/**
+ * The composition root: opens the database (embedded or DATABASE_URL), migrates it, starts
+ * pg-boss and wires the modules together. bin/ entry points call this and nothing else.
+ */
+import type { Kysely } from 'kysely';
+import type { Config } from '../platform/config.ts';
+import { createDatabase, tablesView } from '../platform/database.ts';
+import { createJobBoss, type JobBoss } from '../platform/jobs.ts';
+import { migrateDatabase } from '../platform/migrate.ts';
+import type { Ledger, LedgerTables } from '../ledger/index.ts';
+import { openDatabaseServer, type DatabaseServer } from './database-server.ts';
+import { createWiredLedger } from './ledger.ts';
+import { allQueues } from './queues.ts';
+
+export interface System {
+  config: Config;
+  databaseUrl: string;
+  db: Kysely<unknown>;
+  boss: JobBoss;
+  ledger: Ledger;
+  stop(): Promise<void>;
+}
+
+export async function startSystem(config: Config, options: { role: 'all' | 'api' | 'worker' | 'cli' }): Promise<System> {
+  const server: DatabaseServer = await openDatabaseServer({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  try {
+    await migrateDatabase(server.url, allQueues);
+    const db = createDatabase<unknown>({ connectionString: server.url, maxConnections: 20, applicationName: `wallet-${options.role}` });
+    const boss = createJobBoss(server.url, { supervise: options.role !== 'cli', schedule: options.role === 'all' || options.role === 'worker' });
+    boss.on('error', (error) => console.error('[jobs]', error));
+    await boss.start();
+    const ledger = createWiredLedger(tablesView<LedgerTables>(db), boss);
+    return {
+      config,
+      databaseUrl: server.url,
+      db,
+      boss,
+      ledger,
+      stop: async () => {
+        await boss.stop({ graceful: true, timeout: 5_000 });
+        await db.destroy();
+        await server.stop();
+      },
+    };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
