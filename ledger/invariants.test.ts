@@ -1,0 +1,71 @@
+/**
+ * What the database itself guarantees, whatever code runs against it: postings of an event
+ * sum to zero, and the log is append-only.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { createTestDatabase, type TestDatabase } from '../test/database.ts';
+import { createLedger, rupees, type Ledger, type LedgerTables } from './index.ts';
+
+let testDb: TestDatabase<LedgerTables>;
+let ledger: Ledger;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase<LedgerTables>();
+  ledger = createLedger({ db: testDb.db });
+  for (const id of ['alice', 'bob']) await ledger.openWallet({ accountId: id, displayName: id }, { actorId: id });
+  await ledger.requestDeposit({ depositId: 'd1', walletId: 'alice', amountPaise: rupees(100), method: 'upi', reference: 'seed', details: { upiId: 'a@bank' } }, { actorId: 'alice' });
+  await ledger.settleDeposit({ depositId: 'd1' }, { actorId: 'admin' });
+});
+
+afterAll(async () => {
+  await testDb.drop();
+});
+
+const appendRawEvent = sql`insert into ledger.events (stream_id, stream_version, type, data) values ('raw-1', 0, 'TransferCompleted', '{}') returning position`;
+
+describe('the zero-sum rule', () => {
+  it('rejects an event whose postings do not sum to zero, inserted by raw SQL', async () => {
+    await expect(
+      testDb.db.transaction().execute(async (trx) => {
+        const { rows } = await appendRawEvent.execute(trx);
+        const position = (rows[0] as { position: bigint }).position;
+        await sql`insert into ledger.postings (position, account_id, amount) values (${position}, 'funding:upi', -500), (${position}, 'bob', 400)`.execute(trx);
+      }),
+    ).rejects.toThrow(/sum to -100 paise, not zero/);
+    const { rows } = await sql`select count(*)::int as n from ledger.events where stream_id = 'raw-1'`.execute(testDb.db);
+    expect(rows[0]).toEqual({ n: 0 });
+  });
+
+  it('accepts balanced raw postings (the rule is the sum, not the path)', async () => {
+    await testDb.db.transaction().execute(async (trx) => {
+      const { rows } = await sql`insert into ledger.events (stream_id, stream_version, type, data) values ('raw-2', 0, 'TransferCompleted', '{}') returning position`.execute(trx);
+      const position = (rows[0] as { position: bigint }).position;
+      await sql`insert into ledger.postings (position, account_id, amount) values (${position}, 'funding:upi', -500), (${position}, 'funding:card', 500)`.execute(trx);
+    });
+  });
+});
+
+describe('append-only history', () => {
+  it.each([
+    ['UPDATE events', sql`update ledger.events set type = 'Edited'`],
+    ['DELETE events', sql`delete from ledger.events`],
+    ['TRUNCATE events', sql`truncate ledger.events cascade`],
+    ['UPDATE postings', sql`update ledger.postings set amount = amount * 2`],
+    ['DELETE postings', sql`delete from ledger.postings`],
+    ['TRUNCATE postings', sql`truncate ledger.postings`],
+  ])('%s is rejected', async (_name, statement) => {
+    await expect(statement.execute(testDb.db)).rejects.toThrow(/append-only/);
+  });
+
+  it('leaves the log as it was', async () => {
+    const { rows } = await sql`select count(*)::int as n from ledger.postings`.execute(testDb.db);
+    expect(rows[0]).toEqual({ n: 4 });
+  });
+});
+
+describe('wallet heads', () => {
+  it('cannot be set negative, even by raw SQL', async () => {
+    await expect(sql`update ledger.accounts set balance = -1 where id = 'bob'`.execute(testDb.db)).rejects.toThrow(/wallet_never_negative/);
+  });
+});
