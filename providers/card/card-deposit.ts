@@ -1,0 +1,132 @@
+/**
+ * A card deposit from the HTTP route's point of view: charge the card, then tell the ledger,
+ * in that order (the ledger must never show money the provider has not confirmed).
+ * - succeeded: the deposit is recorded and settled in one append (completeCardDeposit).
+ * - requires_action / processing: the deposit is recorded as pending (requestDeposit, method
+ *   'card'), so the signed webhook can settle or fail it later.
+ * - declined / provider unavailable: nothing is appended.
+ * If the process dies between a successful charge and the append, the webhook records and
+ * credits the deposit from the payment's metadata: the charge is never lost.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  MAX_DEPOSIT_PAISE,
+  MAX_REFERENCE_LENGTH,
+  MIN_DEPOSIT_PAISE,
+  isLedgerRejection,
+  reject,
+  type CommandContext,
+  type Ledger,
+  type Paise,
+} from '../../ledger/index.ts';
+import { CARD_FAILURE_MESSAGES, type CardChargeOutcome, type CardFailureCode, type CardNextAction, type CardProvider } from './port.ts';
+
+export interface CardDepositDependencies {
+  ledger: Ledger;
+  provider: CardProvider;
+}
+
+export interface StartCardDepositInput {
+  /** Always the signed-in user's wallet. */
+  walletId: string;
+  amountPaise: Paise;
+  reference: string;
+  paymentMethodId: string;
+  customerEmail?: string | undefined;
+}
+
+export type CardDepositOutcome =
+  /** Money is in the wallet. `checkpoint` is null only when the webhook recorded it first. */
+  | { status: 'credited'; depositId: string; paymentId: string; checkpoint: string | null; replayed: boolean }
+  /** Recorded as pending; the browser finishes the payment with `clientSecret`, the webhook settles. */
+  | { status: 'pending'; depositId: string; paymentId: string; checkpoint: string; clientSecret: string | null; nextAction: CardNextAction | null; replayed: boolean }
+  /** Nothing appended; `message` is the spec's card message for `code`. */
+  | { status: 'failed'; code: CardFailureCode; message: string };
+
+/**
+ * Charges the card and records the deposit. Ledger rejections (unknown wallet, reused
+ * idempotency key, limits) are thrown as `LedgerRejection`, like every other command.
+ * With `ctx.idempotencyKey` the deposit id (and so the provider's idempotency key) is derived
+ * from it: a retried request reaches the same payment and the same ledger result.
+ */
+export async function startCardDeposit(deps: CardDepositDependencies, input: StartCardDepositInput, ctx: CommandContext): Promise<CardDepositOutcome> {
+  requireChargeable(input);
+  const depositId = cardDepositId(ctx);
+  const charge = await deps.provider.charge({
+    amountPaise: input.amountPaise,
+    paymentMethodId: input.paymentMethodId,
+    depositId,
+    walletId: input.walletId,
+    reference: input.reference.trim(),
+    customerEmail: input.customerEmail,
+    idempotencyKey: `wallet-card-deposit-${depositId}`,
+  });
+  return recordCharge(deps, input, ctx, depositId, charge);
+}
+
+async function recordCharge(
+  deps: CardDepositDependencies,
+  input: StartCardDepositInput,
+  ctx: CommandContext,
+  depositId: string,
+  charge: CardChargeOutcome,
+): Promise<CardDepositOutcome> {
+  switch (charge.status) {
+    case 'succeeded':
+      return credit(deps, input, ctx, depositId, charge.paymentId);
+    case 'requires_action':
+    case 'processing': {
+      const pending = await deps.ledger.requestDeposit(
+        {
+          depositId,
+          walletId: input.walletId,
+          amountPaise: input.amountPaise,
+          method: 'card',
+          reference: input.reference,
+          details: { provider: deps.provider.name, paymentId: charge.paymentId },
+        },
+        ctx,
+      );
+      const action = charge.status === 'requires_action' ? { clientSecret: charge.clientSecret, nextAction: charge.nextAction } : { clientSecret: null, nextAction: null };
+      return { status: 'pending', depositId, paymentId: charge.paymentId, checkpoint: pending.checkpoint, replayed: pending.replayed, ...action };
+    }
+    case 'declined':
+      return { status: 'failed', code: charge.code, message: charge.message };
+    case 'provider_unavailable':
+      return { status: 'failed', code: 'provider_unavailable', message: CARD_FAILURE_MESSAGES.provider_unavailable };
+  }
+}
+
+async function credit(deps: CardDepositDependencies, input: StartCardDepositInput, ctx: CommandContext, depositId: string, paymentId: string): Promise<CardDepositOutcome> {
+  try {
+    const result = await deps.ledger.completeCardDeposit(
+      { depositId, walletId: input.walletId, amountPaise: input.amountPaise, reference: input.reference, provider: deps.provider.name, paymentId },
+      ctx,
+    );
+    return { status: 'credited', depositId, paymentId, checkpoint: result.checkpoint, replayed: result.replayed };
+  } catch (error) {
+    // The webhook for this very payment was faster and already credited it.
+    if (isLedgerRejection(error) && error.code === 'deposit_not_pending') return { status: 'credited', depositId, paymentId, checkpoint: null, replayed: true };
+    throw error;
+  }
+}
+
+/**
+ * The ledger re-checks these, but only after the card is charged: check first so a card is
+ * never charged for a deposit the ledger would refuse.
+ */
+function requireChargeable(input: StartCardDepositInput): void {
+  if (input.amountPaise < MIN_DEPOSIT_PAISE) reject('invalid_amount', `Amount must be at least ${MIN_DEPOSIT_PAISE} paise`);
+  if (input.amountPaise > MAX_DEPOSIT_PAISE) reject('limit_exceeded', `Amount must be at most ${MAX_DEPOSIT_PAISE} paise`);
+  const reference = input.reference.trim();
+  if (reference.length === 0 || reference.length > MAX_REFERENCE_LENGTH) {
+    reject('invalid_reference', `Reference must be 1 to ${MAX_REFERENCE_LENGTH} characters`);
+  }
+}
+
+/** Same actor + same Idempotency-Key -> same deposit id; without a key, a fresh one. */
+export function cardDepositId(ctx: CommandContext): string {
+  if (!ctx.idempotencyKey) return `card-${randomUUID()}`;
+  const digest = createHash('sha256').update(`${ctx.actorId}\n${ctx.idempotencyKey}`).digest('hex');
+  return `card-${digest.slice(0, 32)}`;
+}
