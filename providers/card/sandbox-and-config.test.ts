@@ -1,0 +1,121 @@
+/**
+ * The offline sandbox provider's documented test cards, and the factory that picks Stripe or
+ * the sandbox from configuration (Stripe checked against the local fake server).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
+import { createLedger, depositStream, rupees, type Ledger, type LedgerTables } from '../../ledger/index.ts';
+import { startFakeStripeServer, type FakeStripeServer } from './testing/fake-stripe-server.ts';
+import { createSandboxCardProvider, sandboxPaymentMethodId } from './sandbox-provider.ts';
+import { createCardProvider } from './config.ts';
+import { startCardDeposit } from './card-deposit.ts';
+import { CARD_FAILURE_MESSAGES, type CardChargeRequest } from './port.ts';
+
+let testDb: TestDatabase<LedgerTables>;
+let ledger: Ledger;
+let fake: FakeStripeServer;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase<LedgerTables>();
+  ledger = createLedger({ db: testDb.db });
+  fake = await startFakeStripeServer();
+  for (const id of ['sana', 'omar']) await ledger.openWallet({ accountId: id, displayName: id }, { actorId: id });
+});
+
+afterAll(async () => {
+  await fake.close();
+  await testDb.drop();
+});
+
+function request(paymentMethodId: string, idempotencyKey = 'k1'): CardChargeRequest {
+  return { amountPaise: rupees(100), paymentMethodId, depositId: 'd1', walletId: 'sana', reference: 'test', idempotencyKey };
+}
+
+async function balance(accountId: string): Promise<bigint | null> {
+  const row = await testDb.db.selectFrom('ledger.accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow();
+  return row.balance;
+}
+
+describe('the sandbox provider', () => {
+  const sandbox = createSandboxCardProvider();
+
+  it.each([
+    ['4242424242424242', 'succeeded', null],
+    ['4000000000000002', 'declined', 'card_declined'],
+    ['4000000000009995', 'declined', 'insufficient_funds'],
+    ['4000000000003220', 'declined', 'authentication_required'],
+    ['4000000000000069', 'declined', 'expired_card'],
+    ['4000000000000127', 'declined', 'incorrect_cvc'],
+    ['4000000000000119', 'declined', 'processing_error'],
+  ] as const)('test card %s -> %s %s', async (cardNumber, status, code) => {
+    const outcome = await sandbox.charge(request(sandboxPaymentMethodId(cardNumber)));
+    expect(outcome.status).toBe(status);
+    if (code !== null) expect(outcome).toMatchObject({ code, message: CARD_FAILURE_MESSAGES[code] });
+  });
+
+  it.each([
+    ['pm_card_visa', 'succeeded'],
+    ['pm_card_chargeDeclined', 'card_declined'],
+    ['pm_card_chargeDeclinedInsufficientFunds', 'insufficient_funds'],
+  ])("accepts Stripe's test id %s", async (paymentMethodId, expected) => {
+    const outcome = await sandbox.charge(request(paymentMethodId));
+    expect(outcome.status === 'declined' ? outcome.code : outcome.status).toBe(expected);
+  });
+
+  it.each(['pm_sandbox_1111', 'pm_1Nabc', '', '4242424242424242'])('refuses anything else (%j) as invalid card details', async (paymentMethodId) => {
+    expect(await sandbox.charge(request(paymentMethodId))).toMatchObject({ status: 'declined', code: 'invalid_payment_method' });
+  });
+
+  it('gives the same payment id for the same idempotency key, another for another key', async () => {
+    const first = await sandbox.charge(request('pm_card_visa', 'same'));
+    const again = await sandbox.charge(request('pm_card_visa', 'same'));
+    const other = await sandbox.charge(request('pm_card_visa', 'other'));
+    expect(first).toEqual(again);
+    expect(other).not.toEqual(first);
+  });
+
+  it('credits a wallet through startCardDeposit and declines without appending', async () => {
+    const deps = { ledger, provider: sandbox };
+    const input = { walletId: 'sana', amountPaise: rupees(250), reference: 'sandbox top up' };
+    const credited = await startCardDeposit(deps, { ...input, paymentMethodId: sandboxPaymentMethodId('4242424242424242') }, { actorId: 'sana', idempotencyKey: 's-1' });
+    expect(credited).toMatchObject({ status: 'credited', replayed: false });
+    const replayed = await startCardDeposit(deps, { ...input, paymentMethodId: sandboxPaymentMethodId('4242424242424242') }, { actorId: 'sana', idempotencyKey: 's-1' });
+    expect(replayed).toMatchObject({ status: 'credited', replayed: true });
+    expect(await balance('sana')).toBe(rupees(250));
+
+    const refused = await startCardDeposit(deps, { ...input, paymentMethodId: sandboxPaymentMethodId('4000000000009995') }, { actorId: 'sana' });
+    expect(refused).toEqual({ status: 'failed', code: 'insufficient_funds', message: 'Insufficient funds on your card.' });
+    expect(await balance('sana')).toBe(rupees(250));
+    if (credited.status !== 'credited') return;
+    const events = await testDb.db.selectFrom('ledger.events').select(['type', 'data']).where('stream_id', '=', depositStream(credited.depositId)).execute();
+    expect(events.map((event) => event.type)).toEqual(['DepositRequested', 'DepositSettled']);
+    expect(events[0]?.data).toMatchObject({ method: 'card', details: { provider: 'sandbox', paymentId: credited.paymentId } });
+  });
+});
+
+describe('createCardProvider', () => {
+  it('uses the sandbox when no secret key is configured', () => {
+    expect(createCardProvider({})).toEqual({ provider: expect.objectContaining({ name: 'sandbox' }), webhookSecret: null });
+  });
+
+  it('uses Stripe at the configured address when a secret key is configured', async () => {
+    const { provider, webhookSecret } = createCardProvider({
+      STRIPE_SECRET_KEY: 'sk_test_from_env',
+      STRIPE_WEBHOOK_SECRET: 'whsec_from_env',
+      STRIPE_API_HOST: fake.host,
+      STRIPE_API_PORT: String(fake.port),
+      STRIPE_API_PROTOCOL: 'http',
+    });
+    expect(provider.name).toBe('stripe');
+    expect(webhookSecret).toBe('whsec_from_env');
+    const outcome = await startCardDeposit({ ledger, provider }, { walletId: 'omar', amountPaise: 12_345n, reference: 'from env', paymentMethodId: 'pm_card_visa' }, { actorId: 'omar' });
+    expect(outcome.status).toBe('credited');
+    expect(fake.requests.at(-1)).toMatchObject({ authorization: 'Bearer sk_test_from_env', params: { amount: '12345', currency: 'inr' } });
+    expect(await balance('omar')).toBe(12_345n);
+  });
+
+  it('refuses malformed settings at boot', () => {
+    expect(() => createCardProvider({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_PROTOCOL: 'ftp' })).toThrow(/STRIPE_API_PROTOCOL/);
+    expect(() => createCardProvider({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_PORT: 'eighty' })).toThrow(/STRIPE_API_PORT/);
+  });
+});
