@@ -1,0 +1,138 @@
+/**
+ * Projection "history": each user's transaction list, one row per participant of each
+ * money movement, typed as that participant sees it: 'deposit' (sender = receiver = the
+ * wallet; the counterparty is the funding account, shown as its method), 'debit' for the
+ * sender, 'credit' for the receiver. A deposit request is a pending row that its
+ * settlement or failure later updates in place.
+ */
+import type { AccountId } from '../ledger/index.ts';
+import type { AnyTransaction, ProjectedEvent } from './event-batch.ts';
+import { insertRows, table, updateRows, type Columns } from './bulk.ts';
+import { nameOf, resolveNames, type Names } from './names.ts';
+import { fundingAccount } from '../ledger/index.ts';
+import type { HistoryStatus, HistoryType } from './tables.ts';
+import type { Projection } from './definition.ts';
+
+const HISTORY: Columns = [
+  ['account_id', 'text'], ['stream_id', 'text'], ['transaction_id', 'text'], ['type', 'text'], ['sender_id', 'text'],
+  ['receiver_id', 'text'], ['counterparty_id', 'text'], ['counterparty_name', 'text'], ['amount_paise', 'bigint'],
+  ['reference', 'text'], ['status', 'text'], ['method', 'text'], ['created_at', 'timestamptz'], ['updated_at', 'timestamptz'],
+  ['tx_id', 'xid8'], ['position', 'bigint'],
+];
+const STATUS_UPDATE: Columns = [['account_id', 'text'], ['stream_id', 'text'], ['status', 'text'], ['updated_at', 'timestamptz']];
+
+interface NewRow {
+  account_id: string;
+  stream_id: string;
+  transaction_id: string;
+  type: HistoryType;
+  sender_id: string;
+  receiver_id: string;
+  counterparty_id: string;
+  counterparty_name: string;
+  amount_paise: bigint;
+  reference: string;
+  status: HistoryStatus;
+  method: string;
+  created_at: Date;
+  updated_at: Date;
+  tx_id: string;
+  position: bigint;
+}
+
+interface StatusChange {
+  account_id: string;
+  stream_id: string;
+  status: HistoryStatus;
+  updated_at: Date;
+}
+
+interface Movement {
+  transactionId: string;
+  from: AccountId;
+  to: AccountId;
+  amountPaise: bigint;
+  reference: string;
+  method: string;
+}
+
+function movementRows(event: ProjectedEvent, movement: Movement, names: Names): NewRow[] {
+  const base = {
+    stream_id: event.streamId,
+    transaction_id: movement.transactionId,
+    sender_id: movement.from,
+    receiver_id: movement.to,
+    amount_paise: movement.amountPaise,
+    reference: movement.reference,
+    status: 'success' as const,
+    method: movement.method,
+    created_at: event.recordedAt,
+    updated_at: event.recordedAt,
+    tx_id: event.txId,
+    position: event.position,
+  };
+  return [
+    { ...base, account_id: movement.from, type: 'debit', counterparty_id: movement.to, counterparty_name: nameOf(names, movement.to) },
+    { ...base, account_id: movement.to, type: 'credit', counterparty_id: movement.from, counterparty_name: nameOf(names, movement.from) },
+  ];
+}
+
+function rowsOf(event: ProjectedEvent, names: Names): NewRow[] {
+  switch (event.type) {
+    case 'DepositRequested': {
+      const { depositId, walletId, amountPaise, method, reference } = event.data;
+      const funding = fundingAccount(method);
+      return [{
+        account_id: walletId, stream_id: event.streamId, transaction_id: depositId, type: 'deposit', sender_id: walletId,
+        receiver_id: walletId, counterparty_id: funding, counterparty_name: nameOf(names, funding), amount_paise: amountPaise,
+        reference, status: 'pending', method, created_at: event.recordedAt, updated_at: event.recordedAt, tx_id: event.txId,
+        position: event.position,
+      }];
+    }
+    case 'TransferCompleted': {
+      const { transferId, fromAccountId, toAccountId, amountPaise, reference } = event.data;
+      return movementRows(event, { transactionId: transferId, from: fromAccountId, to: toAccountId, amountPaise, reference, method: 'transfer' }, names);
+    }
+    case 'MoneyRequestAccepted': {
+      const { requestId, payerId, requesterId, amountPaise, reference } = event.data;
+      return movementRows(event, { transactionId: requestId, from: payerId, to: requesterId, amountPaise, reference, method: 'request' }, names);
+    }
+    default:
+      return [];
+  }
+}
+
+function statusChangeOf(event: ProjectedEvent): StatusChange | undefined {
+  if (event.type === 'DepositSettled') return { account_id: event.data.walletId, stream_id: event.streamId, status: 'success', updated_at: event.recordedAt };
+  if (event.type === 'DepositFailed') return { account_id: event.data.walletId, stream_id: event.streamId, status: 'failed', updated_at: event.recordedAt };
+  return undefined;
+}
+
+function participants(events: readonly ProjectedEvent[]): string[] {
+  const ids: string[] = [];
+  for (const event of events) {
+    if (event.type === 'DepositRequested') ids.push(fundingAccount(event.data.method));
+    if (event.type === 'TransferCompleted') ids.push(event.data.fromAccountId, event.data.toAccountId);
+    if (event.type === 'MoneyRequestAccepted') ids.push(event.data.payerId, event.data.requesterId);
+  }
+  return ids;
+}
+
+async function apply(trx: AnyTransaction, schema: string, events: readonly ProjectedEvent[]): Promise<void> {
+  const names = await resolveNames(trx, participants(events));
+  const created = new Map<string, NewRow>();
+  const changes: StatusChange[] = [];
+  for (const event of events) {
+    for (const row of rowsOf(event, names)) created.set(`${row.account_id}\u0000${row.stream_id}`, row);
+    const change = statusChangeOf(event);
+    if (!change) continue;
+    // A row made earlier in this batch is changed before it is written; others by UPDATE.
+    const pending = created.get(`${change.account_id}\u0000${change.stream_id}`);
+    if (pending) Object.assign(pending, { status: change.status, updated_at: change.updated_at });
+    else changes.push(change);
+  }
+  await insertRows(trx, table(schema, 'history'), HISTORY, [...created.values()]);
+  await updateRows(trx, table(schema, 'history'), STATUS_UPDATE, ['account_id', 'stream_id'], changes);
+}
+
+export const historyProjection: Projection = { name: 'history', tables: ['history'], apply };

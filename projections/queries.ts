@@ -1,0 +1,94 @@
+/**
+ * What the API reads: balances, history pages, money requests and statements, all from
+ * the read tables. Pair with waitForCheckpoint (./wait.ts) for read-your-writes.
+ */
+import type { Kysely, Selectable } from 'kysely';
+import type { BalanceRow, CheckpointRow, HistoryRow, HistoryType, MoneyRequestRow, ReadTables, StatementRow } from './tables.ts';
+
+/** Pages are small and fixed by the UI; a caller cannot ask for unbounded pages. */
+export const HISTORY_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 100;
+export const MAX_STATEMENT_ROWS = 10_000;
+
+export async function readWalletBalance(db: Kysely<ReadTables>, accountId: string): Promise<bigint> {
+  const row = await db.selectFrom('read.balances').select('balance_paise').where('account_id', '=', accountId).executeTakeFirst();
+  return row?.balance_paise ?? 0n;
+}
+
+export async function readBalances(db: Kysely<ReadTables>): Promise<Selectable<BalanceRow>[]> {
+  return db.selectFrom('read.balances').selectAll().orderBy('account_id').execute();
+}
+
+export interface HistoryQuery {
+  accountId: string;
+  /** Matches the reference text or the transaction id, case-insensitively, anywhere in it. */
+  search?: string | undefined;
+  type?: HistoryType | undefined;
+  /** 1-based. */
+  page: number;
+  pageSize?: number | undefined;
+}
+
+export interface HistoryPage {
+  rows: Selectable<HistoryRow>[];
+  total: number;
+}
+
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+export async function readHistoryPage(db: Kysely<ReadTables>, query: HistoryQuery): Promise<HistoryPage> {
+  const pageSize = Math.min(Math.max(1, query.pageSize ?? HISTORY_PAGE_SIZE), MAX_PAGE_SIZE);
+  const page = Math.max(1, Math.floor(query.page));
+  let filtered = db.selectFrom('read.history').where('account_id', '=', query.accountId);
+  if (query.type) filtered = filtered.where('type', '=', query.type);
+  const search = query.search?.trim();
+  if (search) {
+    const pattern = likePattern(search);
+    filtered = filtered.where((eb) => eb.or([eb('reference', 'ilike', pattern), eb('transaction_id', 'ilike', pattern)]));
+  }
+  const [rows, count] = await Promise.all([
+    filtered.selectAll().orderBy('created_at', 'desc').orderBy('position', 'desc').limit(pageSize).offset((page - 1) * pageSize).execute(),
+    filtered.select((eb) => eb.fn.countAll<bigint>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+export interface MoneyRequestLists {
+  sent: Selectable<MoneyRequestRow>[];
+  received: Selectable<MoneyRequestRow>[];
+}
+
+/** Sent = the account asked for money; received = the account was asked. Newest first. */
+export async function readMoneyRequests(db: Kysely<ReadTables>, accountId: string): Promise<MoneyRequestLists> {
+  const [sent, received] = await Promise.all([
+    db.selectFrom('read.money_requests').selectAll().where('requester_id', '=', accountId).orderBy('created_at', 'desc').orderBy('position', 'desc').execute(),
+    db.selectFrom('read.money_requests').selectAll().where('payer_id', '=', accountId).orderBy('created_at', 'desc').orderBy('position', 'desc').execute(),
+  ]);
+  return { sent, received };
+}
+
+export interface StatementFilters {
+  since?: Date | undefined;
+  until?: Date | undefined;
+  limit?: number | undefined;
+}
+
+/** Every posting of the account with its running balance, in the running balance's order (for audit). */
+export async function readStatement(db: Kysely<ReadTables>, accountId: string, filters: StatementFilters = {}): Promise<Selectable<StatementRow>[]> {
+  let query = db.selectFrom('read.statements').selectAll().where('account_id', '=', accountId);
+  if (filters.since) query = query.where('recorded_at', '>=', filters.since);
+  if (filters.until) query = query.where('recorded_at', '<', filters.until);
+  const limit = Math.min(filters.limit ?? MAX_STATEMENT_ROWS, MAX_STATEMENT_ROWS);
+  return query.orderBy('sequence').limit(limit).execute();
+}
+
+export async function readDisplayName(db: Kysely<ReadTables>, accountId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('read.directory').select('display_name').where('account_id', '=', accountId).executeTakeFirst();
+  return row?.display_name;
+}
+
+export async function readProjectionCheckpoints(db: Kysely<ReadTables>): Promise<Selectable<CheckpointRow>[]> {
+  return db.selectFrom('read.checkpoints').selectAll().orderBy('projection').execute();
+}

@@ -1,0 +1,15 @@
+/**
+ * Every projection, by name.
+ */
+import { accountsProjection } from './accounts.ts';
+import type { Projection, ProjectionName } from './definition.ts';
+import { historyProjection } from './history.ts';
+import { moneyRequestsProjection } from './money-requests.ts';
+
+export const PROJECTIONS: readonly Projection[] = [accountsProjection, historyProjection, moneyRequestsProjection];
+
+export function projectionNamed(name: ProjectionName): Projection {
+  const projection = PROJECTIONS.find((candidate) => candidate.name === name);
+  if (!projection) throw new Error(`unknown projection ${name}`);
+  return projection;
+}

@@ -1,0 +1,76 @@
+/**
+ * Projection workers: pg-boss handlers that drain every projection when woken (each
+ * appending transaction enqueues a wake-up job), a scheduled catch-up job every minute,
+ * and an in-process interval as a last safety net. Any number of processes may run these:
+ * the projector's checkpoint lock keeps exactly one active per projection.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Kysely } from 'kysely';
+import type { JobBoss } from '../platform/jobs.ts';
+import { drainAll, hasUnprojectedEvents, type DrainReport, type ProjectorOptions } from '../projections/index.ts';
+import { PROJECTION_CATCH_UP_QUEUE, PROJECTION_WAKE_QUEUE } from '../projections/queues.ts';
+
+/** A wake-up finding events held back (an older transaction still open) or a busy peer retries this often. */
+const WAKE_RETRY_LIMIT = 20;
+const WAKE_RETRY_DELAY_MS = 100;
+const WAKE_JOBS_PER_FETCH = 100;
+const CATCH_UP_CRON = '* * * * *';
+
+export interface ProjectionWorkerOptions {
+  db: Kysely<unknown>;
+  boss: JobBoss;
+  /** The in-process safety net's period; 0 turns it off. */
+  intervalMs?: number;
+  /** Schedule the catch-up job (idempotent; every process may do it). */
+  schedule?: boolean;
+  projector?: ProjectorOptions;
+  log?: (message: string, error?: unknown) => void;
+}
+
+export type StopWorkers = () => Promise<void>;
+
+function needsRetry(reports: DrainReport[]): boolean {
+  return reports.some((report) => report.busy);
+}
+
+export async function startProjectionWorkers(options: ProjectionWorkerOptions): Promise<StopWorkers> {
+  const log = options.log ?? ((message: string, error?: unknown) => console.error(`[projections] ${message}`, error ?? ''));
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+
+  // Drains until nothing committed is left after any checkpoint, or the retry limit: a wake-up
+  // can arrive while an older transaction still holds the xmin back, or while a peer is mid-batch.
+  const drainUntilCaughtUp = async (): Promise<void> => {
+    for (let attempt = 1; attempt <= WAKE_RETRY_LIMIT && !stopped; attempt++) {
+      const reports = await drainAll(options.db, options.projector);
+      if (!needsRetry(reports) && !(await hasUnprojectedEvents(options.db))) return;
+      await sleep(WAKE_RETRY_DELAY_MS);
+    }
+  };
+  const drain = (): Promise<void> => {
+    const next = running.then(drainUntilCaughtUp, drainUntilCaughtUp);
+    running = next.catch(() => undefined);
+    return next;
+  };
+
+  await options.boss.work(PROJECTION_WAKE_QUEUE, { batchSize: WAKE_JOBS_PER_FETCH, pollingIntervalSeconds: 0.5 }, async () => {
+    await drain();
+  });
+  await options.boss.work(PROJECTION_CATCH_UP_QUEUE, async () => {
+    await drain();
+  });
+  if (options.schedule ?? true) await options.boss.schedule(PROJECTION_CATCH_UP_QUEUE, CATCH_UP_CRON);
+
+  const intervalMs = options.intervalMs ?? 5_000;
+  const timer = intervalMs > 0 ? setInterval(() => void drain().catch((error: unknown) => log('catch-up drain failed', error)), intervalMs) : undefined;
+  timer?.unref();
+  void drain().catch((error: unknown) => log('initial drain failed', error));
+
+  return async () => {
+    stopped = true;
+    if (timer) clearInterval(timer);
+    await options.boss.offWork(PROJECTION_WAKE_QUEUE);
+    await options.boss.offWork(PROJECTION_CATCH_UP_QUEUE);
+    await running;
+  };
+}
