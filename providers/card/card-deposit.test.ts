@@ -99,7 +99,7 @@ describe('a card that pays at once', () => {
     const outcome = expectStatus(await deposit('asha', 'pm_card_visa'), 'credited');
     const body = fake.webhookBody('payment_intent.succeeded', outcome.paymentId);
     const event = parseCardWebhook(body, signed(body), WEBHOOK_SECRET);
-    expect(await applyCardWebhookEvent(ledger, event)).toEqual({ result: 'already_processed', depositId: outcome.depositId });
+    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, event)).toEqual({ result: 'already_processed', depositId: outcome.depositId });
     expect(await balance('asha')).toBe(rupees(1000));
   });
 });
@@ -151,12 +151,12 @@ describe('a card that needs 3-D Secure', () => {
     const header = signed(body);
     const event = parseCardWebhook(body, header, WEBHOOK_SECRET);
     expect(event).toMatchObject({ type: 'payment_succeeded', paymentId: pending.paymentId, depositId: pending.depositId, walletId: 'meera', amountPaise: rupees(500) });
-    expect(await applyCardWebhookEvent(ledger, event)).toMatchObject({ result: 'credited', depositId: pending.depositId });
+    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, event)).toMatchObject({ result: 'credited', depositId: pending.depositId });
     expect(await balance('meera')).toBe(rupees(500));
 
     // Stripe delivers at least once: the same delivery again changes nothing.
     const replay = parseCardWebhook(Buffer.from(body), header, WEBHOOK_SECRET);
-    expect(await applyCardWebhookEvent(ledger, replay)).toEqual({ result: 'already_processed', depositId: pending.depositId });
+    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, replay)).toEqual({ result: 'already_processed', depositId: pending.depositId });
     expect(await balance('meera')).toBe(rupees(500));
     expect(await eventTypes(pending.depositId)).toEqual(['DepositRequested', 'DepositSettled']);
   });
@@ -167,10 +167,29 @@ describe('a card that needs 3-D Secure', () => {
     const body = fake.webhookBody('payment_intent.payment_failed', pending.paymentId);
     const event = parseCardWebhook(body, signed(body), WEBHOOK_SECRET);
     expect(event).toMatchObject({ type: 'payment_failed', depositId: pending.depositId, reason: 'authentication_required' });
-    expect(await applyCardWebhookEvent(ledger, event)).toMatchObject({ result: 'failure_recorded' });
-    expect(await applyCardWebhookEvent(ledger, event)).toEqual({ result: 'already_processed', depositId: pending.depositId });
+    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, event)).toMatchObject({ result: 'failure_recorded' });
+    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, event)).toEqual({ result: 'already_processed', depositId: pending.depositId });
     expect(await eventTypes(pending.depositId)).toEqual(['DepositRequested', 'DepositFailed']);
     expect(await balance('kiran')).toBe(0n);
+    // Closed at Stripe before the failure was recorded: it can never be paid later.
+    expect(fake.paymentIntents.get(pending.paymentId)?.status).toBe('canceled');
+    expect(fake.requests.some((request) => request.path === `/v1/payment_intents/${pending.paymentId}/cancel`)).toBe(true);
+  });
+
+  it('leaves the deposit pending when a failed attempt was followed by success, and credits on the success webhook', async () => {
+    const pending = expectStatus(await deposit('kiran', 'pm_card_authenticationRequired'), 'pending');
+    fake.finishAction(pending.paymentId, 'failed');
+    const failedBody = fake.webhookBody('payment_intent.payment_failed', pending.paymentId);
+    // The customer confirmed again and paid before the failure webhook was handled.
+    fake.finishAction(pending.paymentId, 'succeeded');
+    const failed = parseCardWebhook(failedBody, signed(failedBody), WEBHOOK_SECRET);
+    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, failed)).toEqual({ result: 'left_pending', depositId: pending.depositId });
+    expect(await eventTypes(pending.depositId)).toEqual(['DepositRequested']);
+
+    const succeededBody = fake.webhookBody('payment_intent.succeeded', pending.paymentId);
+    const succeeded = parseCardWebhook(succeededBody, signed(succeededBody), WEBHOOK_SECRET);
+    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, succeeded)).toMatchObject({ result: 'credited' });
+    expect(await balance('kiran')).toBe(rupees(500));
   });
 });
 
@@ -189,7 +208,7 @@ describe('webhooks', () => {
     const stale = Stripe.webhooks.generateTestHeaderString({ payload: body, secret: WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 3600 });
     expect(parseCardWebhook(body, stale, WEBHOOK_SECRET)).toMatchObject({ type: 'rejected' });
 
-    expect(await applyCardWebhookEvent(ledger, parseCardWebhook(tampered, signed(body), WEBHOOK_SECRET))).toEqual({ result: 'nothing_to_do', depositId: null });
+    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, parseCardWebhook(tampered, signed(body), WEBHOOK_SECRET))).toEqual({ result: 'nothing_to_do', depositId: null });
     expect(await eventCount()).toBe(before);
     expect(await balance('dev')).toBe(0n);
   });
@@ -206,7 +225,7 @@ describe('webhooks', () => {
     expect(charge.status).toBe('succeeded');
     if (charge.status !== 'succeeded') return;
     const body = fake.webhookBody('payment_intent.succeeded', charge.paymentId);
-    expect(await applyCardWebhookEvent(ledger, parseCardWebhook(body, signed(body), WEBHOOK_SECRET))).toMatchObject({ result: 'credited', depositId: 'card-lost-1' });
+    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, parseCardWebhook(body, signed(body), WEBHOOK_SECRET))).toMatchObject({ result: 'credited', depositId: 'card-lost-1' });
     expect(await balance('neha')).toBe(rupees(750));
     expect(await eventTypes('card-lost-1')).toEqual(['DepositRequested', 'DepositSettled']);
   });
@@ -219,7 +238,7 @@ describe('webhooks', () => {
     const body = fake.webhookBody('payment_intent.payment_failed', declinedIntent.id);
     const event = parseCardWebhook(body, signed(body), WEBHOOK_SECRET);
     expect(event).toMatchObject({ type: 'payment_failed', reason: 'card_declined' });
-    expect(await applyCardWebhookEvent(ledger, event)).toMatchObject({ result: 'nothing_to_do' });
+    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, event)).toMatchObject({ result: 'nothing_to_do' });
     expect(await eventCount()).toBe(before);
   });
 

@@ -7,4 +7,4 @@ export { createCardProvider, cardConfigShape, type CardProviderEnv, type CardSet
 export { createStripeCardProvider, type StripeProviderOptions } from './stripe-provider.ts';
 export { createSandboxCardProvider, sandboxPaymentMethodId, SANDBOX_TEST_CARDS } from './sandbox-provider.ts';
 export { startCardDeposit, cardDepositId, type CardDepositDependencies, type CardDepositOutcome, type StartCardDepositInput } from './card-deposit.ts';
-export { parseCardWebhook, applyCardWebhookEvent, CARD_WEBHOOK_ACTOR, type CardWebhookEvent, type CardWebhookResult } from './webhook.ts';
+export { parseCardWebhook, applyCardWebhookEvent, CARD_WEBHOOK_ACTOR, type CardWebhookDependencies, type CardWebhookEvent, type CardWebhookResult } from './webhook.ts';

@@ -53,9 +53,17 @@ export type CardChargeOutcome =
   | { status: 'declined'; code: CardDeclineCode; message: string; paymentId: string | null }
   | { status: 'provider_unavailable'; message: string };
 
+/**
+ * `canceled`: the payment can never succeed now. `not_cancelable`: it already succeeded or is
+ * still processing, so its own webhook will say how it ended.
+ */
+export type CardCancelOutcome = 'canceled' | 'not_cancelable';
+
 export interface CardProvider {
   readonly name: CardProviderName;
   charge(request: CardChargeRequest): Promise<CardChargeOutcome>;
+  /** Closes a payment before its deposit is recorded as failed. Throws when the provider is unreachable. */
+  cancel(paymentId: string): Promise<CardCancelOutcome>;
 }
 
 /**

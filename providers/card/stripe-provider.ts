@@ -53,6 +53,18 @@ export function createStripeCardProvider(options: StripeProviderOptions): CardPr
         return outcomeOfError(error);
       }
     },
+    cancel: async (paymentId) => {
+      try {
+        await stripe.paymentIntents.cancel(paymentId, { cancellation_reason: 'abandoned' });
+        return 'canceled';
+      } catch (error) {
+        if (!(error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'payment_intent_unexpected_state')) throw error;
+        // Stripe refuses to cancel a succeeded, processing or already canceled intent. Only
+        // the last is closed for good; for the others their own webhook decides.
+        const intent = await stripe.paymentIntents.retrieve(paymentId);
+        return intent.status === 'canceled' ? 'canceled' : 'not_cancelable';
+      }
+    },
   };
 }
 

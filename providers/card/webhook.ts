@@ -2,13 +2,13 @@
  * Card webhooks: the signature check (Stripe's constructEvent over the raw body) and the
  * exactly-once settlement of what they report. A payment that needed a further step
  * (3-D Secure) was recorded as a pending deposit; its `payment_intent.succeeded` credits it,
- * its `payment_intent.payment_failed` records the failure. Stripe delivers at least once, so
+ * its `payment_intent.payment_failed` cancels the payment and records the failure. Stripe delivers at least once, so
  * a second delivery finds the deposit no longer pending and counts as already done.
  */
 import Stripe from 'stripe';
 import { z } from 'zod';
 import { assertNever, isLedgerRejection, type CommandContext, type Ledger, type Paise } from '../../ledger/index.ts';
-import { CARD_FAILURE_MESSAGES, declineCodeFrom, type CardDeclineCode } from './port.ts';
+import { CARD_FAILURE_MESSAGES, declineCodeFrom, type CardDeclineCode, type CardProvider } from './port.ts';
 
 export type CardWebhookEvent =
   | { type: 'payment_succeeded'; eventId: string; paymentId: string; depositId: string; walletId: string; amountPaise: Paise; reference: string }
@@ -64,21 +64,29 @@ export type CardWebhookResult =
   | { result: 'failure_recorded'; depositId: string; checkpoint: string }
   /** A repeated delivery, or the synchronous path got there first: nothing appended. */
   | { result: 'already_processed'; depositId: string }
-  /** A failure for a deposit never recorded (declined at once, so nothing to undo). */
+  /** The payment failed an attempt but already succeeded or is processing: its own webhook settles it. */
+  | { result: 'left_pending'; depositId: string }
+  /** A failure for a deposit never recorded (declined at once), or an ignored event. */
   | { result: 'nothing_to_do'; depositId: string | null };
+
+export interface CardWebhookDependencies {
+  ledger: Ledger;
+  /** The provider that sent the webhook: a failed payment is canceled there before the deposit fails. */
+  provider: CardProvider;
+}
 
 /**
  * Applies a verified event to the ledger exactly once. Answer 2xx for every result (Stripe
- * stops retrying); let thrown errors (database down) answer 5xx so Stripe retries later.
+ * stops retrying); let thrown errors (database or provider down) answer 5xx so Stripe retries.
  */
-export async function applyCardWebhookEvent(ledger: Ledger, event: CardWebhookEvent): Promise<CardWebhookResult> {
+export async function applyCardWebhookEvent(deps: CardWebhookDependencies, event: CardWebhookEvent): Promise<CardWebhookResult> {
   const ctx: CommandContext = { actorId: CARD_WEBHOOK_ACTOR, requestId: event.type === 'rejected' ? undefined : (event.eventId ?? undefined) };
   switch (event.type) {
     case 'payment_succeeded':
       return settleOnce(event.depositId, async () => {
         // completeCardDeposit settles a pending deposit, or records and settles one the server
-        // never got to record (it crashed after the charge): the payment carries all it needs.
-        const { checkpoint } = await ledger.completeCardDeposit(
+        // never got to record (it stopped after the charge): the payment carries all it needs.
+        const { checkpoint } = await deps.ledger.completeCardDeposit(
           { depositId: event.depositId, walletId: event.walletId, amountPaise: event.amountPaise, reference: event.reference, provider: 'stripe', paymentId: event.paymentId },
           ctx,
         );
@@ -86,7 +94,10 @@ export async function applyCardWebhookEvent(ledger: Ledger, event: CardWebhookEv
       });
     case 'payment_failed':
       return settleOnce(event.depositId, async () => {
-        const { checkpoint } = await ledger.failDeposit({ depositId: event.depositId, reason: CARD_FAILURE_MESSAGES[event.reason] }, ctx);
+        // A failed attempt leaves a PaymentIntent open to a later confirmation. Close it first,
+        // so a deposit recorded as failed can never be paid afterwards without being credited.
+        if ((await deps.provider.cancel(event.paymentId)) === 'not_cancelable') return { result: 'left_pending', depositId: event.depositId };
+        const { checkpoint } = await deps.ledger.failDeposit({ depositId: event.depositId, reason: CARD_FAILURE_MESSAGES[event.reason] }, ctx);
         return { result: 'failure_recorded', depositId: event.depositId, checkpoint };
       });
     case 'ignored':

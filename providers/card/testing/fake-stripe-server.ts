@@ -2,7 +2,7 @@
  * A local stand-in for the part of Stripe's API the card adapter uses, so tests can run the
  * real `stripe` SDK (pointed here with host/port/protocol 'http') without a network. It
  * implements POST /v1/payment_intents (form-encoded, confirm at once), GET
- * /v1/payment_intents/:id and Idempotency-Key replay, records every request, and can finish a
+ * /v1/payment_intents/:id, POST /v1/payment_intents/:id/cancel and Idempotency-Key replay, records every request, and can finish a
  * `requires_action` payment and build the matching webhook body. No stripe-mock exists for
  * this toolchain (see /work/shared/TOOLCHAIN.md), so it is ours.
  */
@@ -26,7 +26,7 @@ export interface FakePaymentIntent {
   object: 'payment_intent';
   amount: number;
   currency: string;
-  status: 'succeeded' | 'requires_action' | 'requires_payment_method';
+  status: 'succeeded' | 'requires_action' | 'requires_payment_method' | 'processing' | 'canceled';
   client_secret: string;
   payment_method: string;
   payment_method_types: string[];
@@ -116,8 +116,21 @@ export async function startFakeStripeServer(): Promise<FakeStripeServer> {
     return { status: 200, body: intent };
   };
 
+  const cancelIntent = (id: string): { status: number; body: unknown } => {
+    const intent = paymentIntents.get(id);
+    if (!intent) return invalidRequest('intent', `No such payment_intent: '${id}'`, 'resource_missing', 404);
+    if (intent.status === 'succeeded' || intent.status === 'processing' || intent.status === 'canceled') {
+      return invalidRequest('intent', `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`, 'payment_intent_unexpected_state');
+    }
+    intent.status = 'canceled';
+    intent.next_action = null;
+    return { status: 200, body: intent };
+  };
+
   const route = (method: string, path: string, params: FormObject): { status: number; body: unknown } => {
     if (method === 'POST' && path === '/v1/payment_intents') return createIntent(params);
+    const cancel = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path);
+    if (method === 'POST' && cancel?.[1]) return cancelIntent(decodeURIComponent(cancel[1]));
     const match = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
     if (method === 'GET' && match?.[1]) {
       const intent = paymentIntents.get(decodeURIComponent(match[1]));
