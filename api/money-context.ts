@@ -1,0 +1,60 @@
+/**
+ * What the money routes need from the rest of the system, and the small helpers they
+ * share: the command context of a request (actor, Idempotency-Key, request id), the active
+ * receiver check, and read-your-writes waiting.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type pg from 'pg';
+import { z } from 'zod';
+import type { CardProvider } from '../providers/card/index.ts';
+import { findAccount, type AccountSummary, type Clock } from '../identity/index.ts';
+import type { CommandContext, Ledger } from '../ledger/index.ts';
+import { waitForCheckpoint, type ProjectionName, type ReadTables } from '../projections/index.ts';
+import { ApiError } from './errors.ts';
+
+export interface MoneyDependencies {
+  db: Kysely<unknown>;
+  reads: Kysely<ReadTables>;
+  /** For LISTEN/NOTIFY while waiting on a checkpoint. */
+  pool: pg.Pool;
+  ledger: Ledger;
+  clock: Clock;
+  card: { provider: CardProvider; webhookSecret: string | null };
+  /** How long a read waits for its projection to reach the caller's checkpoint. */
+  readYourWritesTimeoutMs: number;
+}
+
+const idempotencyKeyHeader = z.string().trim().min(1).max(200).regex(/^[\x21-\x7e]+$/);
+
+/** The ledger command context of an HTTP request: who, which retry key, which request. */
+export function commandContext(request: FastifyRequest, actorId: string): CommandContext {
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) return { actorId, requestId: request.id };
+  const key = idempotencyKeyHeader.safeParse(Array.isArray(header) ? header[0] : header);
+  if (!key.success) throw new ApiError('validation_failed', 'Idempotency-Key must be 1 to 200 visible characters');
+  return { actorId, idempotencyKey: key.data, requestId: request.id };
+}
+
+/** A receiver of money must exist and be active (verified, not suspended). */
+export async function requireActiveAccount(db: Kysely<unknown>, accountNumber: string): Promise<AccountSummary> {
+  const account = await findAccount(db, accountNumber);
+  if (!account || !account.isVerified) throw new ApiError('unknown_account', 'Account not found');
+  return account;
+}
+
+/**
+ * Read-your-writes: when the caller names the checkpoint of its last command, wait (bounded)
+ * until the projection has applied it. A timeout still answers, with what is there.
+ */
+export async function awaitCheckpoint(deps: MoneyDependencies, projection: ProjectionName | 'all', checkpoint: string | undefined): Promise<boolean> {
+  if (!checkpoint) return true;
+  return waitForCheckpoint(deps.pool, projection, checkpoint, deps.readYourWritesTimeoutMs);
+}
+
+export function displayName(account: Pick<AccountSummary, 'firstName' | 'lastName'>): string {
+  return `${account.firstName} ${account.lastName}`.trim();
+}
+
+/** The bank name the spec's clients show for our own accounts. */
+export const WALLET_BANK_NAME = 'Rupee Wallet';

@@ -1,0 +1,29 @@
+/**
+ * POST /api/payments/card/webhook: the card provider's signed notifications settle card
+ * payments that finished asynchronously (3-D Secure), exactly once. The body is kept raw:
+ * the signature covers the exact bytes. No authentication: the signature is the proof.
+ */
+import type { FastifyInstance } from 'fastify';
+import { applyCardWebhookEvent, parseCardWebhook } from '../../providers/card/index.ts';
+import { ok } from '../envelope.ts';
+import { ApiError } from '../errors.ts';
+import type { MoneyDependencies } from '../money-context.ts';
+
+export const CARD_WEBHOOK_PATH = '/api/payments/card/webhook';
+
+export async function registerCardWebhook(app: FastifyInstance, deps: MoneyDependencies): Promise<void> {
+  // Encapsulated: the raw-body parser applies to this route only.
+  await app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 256 * 1024 }, (_request, body, done) => done(null, body));
+    scope.post(CARD_WEBHOOK_PATH, async (request, reply) => {
+      if (deps.card.webhookSecret === null) throw new ApiError('not_found', 'Card webhooks are not configured');
+      const signature = request.headers['stripe-signature'];
+      const event = parseCardWebhook(request.body as Buffer, Array.isArray(signature) ? signature[0] : signature, deps.card.webhookSecret);
+      if (event.type === 'rejected') throw new ApiError('validation_failed', 'Invalid webhook signature');
+      const result = await applyCardWebhookEvent({ ledger: deps.ledger, provider: deps.card.provider }, event);
+      request.log.info({ result: result.result }, 'card webhook applied');
+      return ok(reply, 'received', { received: true, result: result.result });
+    });
+  });
+}

@@ -1,0 +1,163 @@
+/**
+ * /api/transactions/*: verify an account, transfer, deposit (bank transfer, UPI, card),
+ * history, and the admin's settle/fail of pending deposits. Commands go to the ledger;
+ * reads come from the projections. The signed-in user is always the one who pays and the
+ * one whose history is read: nothing in the body chooses a sender, a wallet or a status.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Selectable } from 'kysely';
+import { z } from 'zod';
+import { rupeesFromPaise } from '../../contracts/money.ts';
+import {
+  HISTORY_PAGE_SIZE,
+  depositSchema,
+  historyQuerySchema,
+  transferSchema,
+  verifyAccountSchema,
+  type TransactionRecord,
+} from '../../contracts/transactions.ts';
+import { verifyTransactionPin } from '../../identity/index.ts';
+import { isLedgerRejection } from '../../ledger/index.ts';
+import { CARD_DEPOSIT_PENDING_MESSAGE, CARD_DEPOSIT_SUCCESS_MESSAGE, startCardDeposit } from '../../providers/card/index.ts';
+import { readHistoryPage, type HistoryRow } from '../../projections/index.ts';
+import { requireAdmin, requireUser } from '../auth/authenticate.ts';
+import { ok } from '../envelope.ts';
+import { ApiError } from '../errors.ts';
+import { WALLET_BANK_NAME, awaitCheckpoint, commandContext, displayName, requireActiveAccount, type MoneyDependencies } from '../money-context.ts';
+
+/** Without paging parameters the spec's client gets a plain list: the newest, this many at most. */
+export const UNPAGED_HISTORY_LIMIT = 100;
+
+export const TRANSFER_SUCCESS_MESSAGE = 'Transfer completed successfully!';
+export const DEPOSIT_PENDING_MESSAGE = 'Deposit request submitted successfully! It will be processed within 1-2 business days.';
+
+export async function registerTransactionRoutes(app: FastifyInstance, deps: MoneyDependencies): Promise<void> {
+  app.post('/api/transactions/verify-account', { preHandler: app.authenticate }, async (request, reply) => {
+    const user = await requireUser(request);
+    const { receiver } = verifyAccountSchema.parse(request.body);
+    const account = await requireActiveAccount(deps.db, receiver);
+    return ok(reply, 'Account verified successfully', {
+      name: displayName(account),
+      firstName: account.firstName,
+      lastName: account.lastName,
+      accountNumber: account.id,
+      bankName: WALLET_BANK_NAME,
+      // The forms refuse paying or asking yourself; the flag lets them say so at once.
+      isOwnAccount: account.id === user.id,
+    });
+  });
+
+  app.post('/api/transactions/transfer-funds', { preHandler: app.authenticate }, async (request, reply) => {
+    const user = await requireUser(request);
+    const body = transferSchema.parse(request.body);
+    if (body.sender !== undefined && body.sender !== user.id) throw new ApiError('forbidden', 'You can only send money from your own account');
+    if (body.receiver === user.id) throw new ApiError('self_transfer', 'Cannot transfer to your own account');
+    const receiver = await requireActiveAccount(deps.db, body.receiver);
+    await verifyTransactionPin(deps.db, user.id, body.transactionPin, deps.clock);
+    const result = await deps.ledger.transfer(
+      { transferId: randomUUID(), fromAccountId: user.id, toAccountId: receiver.id, amountPaise: body.amount, reference: body.reference },
+      commandContext(request, user.id),
+    );
+    return ok(reply, TRANSFER_SUCCESS_MESSAGE, {
+      transactionId: result.transferId,
+      _id: result.transferId,
+      sender: user.id,
+      receiver: receiver.id,
+      amount: rupeesFromPaise(body.amount),
+      reference: body.reference,
+      status: 'success',
+      checkpoint: result.checkpoint,
+      replayed: result.replayed,
+    });
+  });
+
+  app.post('/api/transactions/deposit-funds', { preHandler: app.authenticate }, async (request, reply) => {
+    const user = await requireUser(request);
+    const body = depositSchema.parse(request.body);
+    await verifyTransactionPin(deps.db, user.id, body.transactionPin, deps.clock);
+    const ctx = commandContext(request, user.id);
+    if (body.paymentMethod === 'card') {
+      const outcome = await startCardDeposit(
+        { ledger: deps.ledger, provider: deps.card.provider },
+        { walletId: user.id, amountPaise: body.amount, reference: body.reference, paymentMethodId: body.paymentMethodId, customerEmail: user.email },
+        ctx,
+      );
+      switch (outcome.status) {
+        case 'credited':
+          return ok(reply, CARD_DEPOSIT_SUCCESS_MESSAGE, { transactionId: outcome.depositId, status: 'success', checkpoint: outcome.checkpoint });
+        case 'pending':
+          return ok(reply, CARD_DEPOSIT_PENDING_MESSAGE, { transactionId: outcome.depositId, status: 'requires_action', clientSecret: outcome.clientSecret, nextAction: outcome.nextAction, checkpoint: outcome.checkpoint }, 202);
+        case 'failed':
+          throw new ApiError('card_failed', outcome.message, { status: outcome.code === 'provider_unavailable' ? 503 : 402, publicCode: outcome.code });
+      }
+    }
+    const details = body.paymentMethod === 'upi' ? body.upiDetails : body.bankDetails;
+    const result = await deps.ledger.requestDeposit(
+      { depositId: randomUUID(), walletId: user.id, amountPaise: body.amount, method: body.paymentMethod, reference: body.reference, details },
+      ctx,
+    );
+    return ok(reply, DEPOSIT_PENDING_MESSAGE, { transactionId: result.depositId, status: 'pending', checkpoint: result.checkpoint });
+  });
+
+  app.post('/api/transactions/get-all-transactions-by-user', { preHandler: app.authenticate }, async (request, reply) => {
+    const user = await requireUser(request);
+    // `userId` in the body (the spec's client sends it) is never read: it is always the caller's history.
+    const query = historyQuerySchema.parse(request.body ?? {});
+    await awaitCheckpoint(deps, 'history', query.minPosition);
+    const type = query.type === 'all' ? undefined : query.type;
+    if (query.page === undefined) {
+      const page = await readHistoryPage(deps.reads, { accountId: user.id, search: query.search, type, page: 1, pageSize: UNPAGED_HISTORY_LIMIT });
+      return ok(reply, 'Transactions fetched successfully', page.rows.map(toTransactionRecord));
+    }
+    const pageSize = query.pageSize ?? HISTORY_PAGE_SIZE;
+    const page = await readHistoryPage(deps.reads, { accountId: user.id, search: query.search, type, page: query.page, pageSize });
+    return ok(reply, 'Transactions fetched successfully', { items: page.rows.map(toTransactionRecord), total: page.total, page: query.page, pageSize });
+  });
+
+  registerDepositReview(app, deps);
+}
+
+const settleSchema = z.object({ depositId: z.string({ error: 'depositId is required' }).trim().min(1, 'depositId is required').max(64) });
+const failSchema = settleSchema.extend({
+  reason: z.string({ error: 'A reason is required' }).trim().min(3, 'A reason of at least 3 characters is required').max(500, 'Reason must be at most 500 characters'),
+});
+
+/** Admins settle or fail pending bank-transfer and UPI deposits. */
+function registerDepositReview(app: FastifyInstance, deps: MoneyDependencies): void {
+  app.post('/api/transactions/settle-deposit', { preHandler: app.requireAdmin }, async (request, reply) => {
+    const admin = await requireAdmin(request);
+    const { depositId } = settleSchema.parse(request.body);
+    const result = await deps.ledger.settleDeposit({ depositId, confirmedBy: 'admin' }, commandContext(request, admin.id));
+    return ok(reply, 'Deposit settled: the wallet has been credited', { depositId, checkpoint: result.checkpoint });
+  });
+
+  app.post('/api/transactions/fail-deposit', { preHandler: app.requireAdmin }, async (request, reply) => {
+    const admin = await requireAdmin(request);
+    const { depositId, reason } = failSchema.parse(request.body);
+    try {
+      const result = await deps.ledger.failDeposit({ depositId, reason }, commandContext(request, admin.id));
+      return ok(reply, 'Deposit marked as failed', { depositId, checkpoint: result.checkpoint });
+    } catch (error) {
+      if (isLedgerRejection(error) && error.code === 'invalid_reference') throw new ApiError('validation_failed', 'A reason of at least 3 characters is required');
+      throw error;
+    }
+  });
+}
+
+/** The spec's transaction shape (sender/receiver as plain id strings), plus our own fields. */
+export function toTransactionRecord(row: Selectable<HistoryRow>): TransactionRecord {
+  return {
+    _id: row.transaction_id,
+    sender: row.sender_id,
+    receiver: row.receiver_id,
+    amount: rupeesFromPaise(row.amount_paise),
+    reference: row.reference,
+    status: row.status,
+    type: row.type,
+    method: row.method,
+    counterpartyId: row.counterparty_id,
+    counterpartyName: row.counterparty_name,
+    createdAt: row.created_at.toISOString(),
+  };
+}
