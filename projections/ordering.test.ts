@@ -1,0 +1,111 @@
+/**
+ * The ordering guarantee: events commit out of position order, and the projector must skip
+ * none of them. Two raw clients with explicit BEGIN/COMMIT control the commit order.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { createTestDatabase, type TestDatabase } from '../test/database.ts';
+import { tablesView } from '../platform/database.ts';
+import { drainAll, replayProjection, PROJECTION_NAMES, readHistoryPage, type ReadTables } from './index.ts';
+import { depositRequested, rawAppend } from './testing/raw-append.ts';
+import { checkpointsOf, dumpReadTables, eventCount } from './testing/read-tables.ts';
+
+let testDb: TestDatabase<unknown>;
+let first: pg.Client;
+let second: pg.Client;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase<unknown>();
+  first = new pg.Client(testDb.url);
+  second = new pg.Client(testDb.url);
+  await first.connect();
+  await second.connect();
+});
+
+afterAll(async () => {
+  await first.end();
+  await second.end();
+  await testDb.drop();
+});
+
+let counter = 0;
+function nextDeposit(): { id: string; stream: string } {
+  counter += 1;
+  return { id: `dep${counter}`, stream: `deposit-dep${counter}` };
+}
+
+async function projectedIds(): Promise<string[]> {
+  const page = await readHistoryPage(tablesView<ReadTables>(testDb.db), { accountId: 'w', page: 1, pageSize: 100 });
+  return page.rows.map((row) => row.transaction_id).sort();
+}
+
+async function expectEveryEventAppliedOnce(): Promise<void> {
+  const total = await eventCount(testDb.db);
+  const checkpoints = await checkpointsOf(testDb.db);
+  for (const name of PROJECTION_NAMES) expect(checkpoints[name]?.eventsApplied).toBe(total);
+}
+
+async function xid(client: pg.Client): Promise<bigint> {
+  const { rows } = await client.query<{ xid: string }>('select pg_current_xact_id()::text as xid');
+  return BigInt(rows[0]?.xid ?? '0');
+}
+
+beforeEach(async () => {
+  await drainAll(testDb.db);
+});
+
+describe('given a transaction that took a lower position and commits after one with a higher position', () => {
+  it('holds the later position back until the earlier commits, then projects both', async () => {
+    const low = nextDeposit();
+    const high = nextDeposit();
+    await first.query('begin');
+    const lowToken = await rawAppend(first, low.stream, -1, [depositRequested(low.id, 'w', 100n, 'low position')]);
+    await second.query('begin');
+    const highToken = await rawAppend(second, high.stream, -1, [depositRequested(high.id, 'w', 200n, 'high position')]);
+    expect(BigInt(highToken.split('.')[1] ?? 0) > BigInt(lowToken.split('.')[1] ?? 0)).toBe(true);
+    await second.query('commit');
+
+    await drainAll(testDb.db);
+    expect(await projectedIds()).not.toContain(high.id);
+
+    await first.query('commit');
+    await drainAll(testDb.db);
+    expect(await projectedIds()).toEqual(expect.arrayContaining([low.id, high.id]));
+    await expectEveryEventAppliedOnce();
+  });
+});
+
+describe('given an older transaction (smaller xid) that took a larger position and commits first', () => {
+  it('projects it, and later still projects the newer transaction that took the smaller position', async () => {
+    const newer = nextDeposit();
+    const older = nextDeposit();
+    await first.query('begin');
+    const olderXid = await xid(first);
+    await second.query('begin');
+    const newerXid = await xid(second);
+    expect(newerXid > olderXid).toBe(true);
+    const newerToken = await rawAppend(second, newer.stream, -1, [depositRequested(newer.id, 'w', 300n, 'newer xid, smaller position')]);
+    const olderToken = await rawAppend(first, older.stream, -1, [depositRequested(older.id, 'w', 400n, 'older xid, larger position')]);
+    expect(BigInt(olderToken.split('.')[1] ?? 0) > BigInt(newerToken.split('.')[1] ?? 0)).toBe(true);
+    await first.query('commit');
+
+    await drainAll(testDb.db);
+    expect(await projectedIds()).toContain(older.id);
+    expect(await projectedIds()).not.toContain(newer.id);
+
+    await second.query('commit');
+    await drainAll(testDb.db);
+    expect(await projectedIds()).toEqual(expect.arrayContaining([older.id, newer.id]));
+    await expectEveryEventAppliedOnce();
+  });
+});
+
+describe('after both out-of-order cases', () => {
+  it('the incrementally projected tables equal a full replay', async () => {
+    await drainAll(testDb.db);
+    const incremental = await dumpReadTables(testDb.db);
+    for (const name of PROJECTION_NAMES) await replayProjection(testDb.db, name);
+    expect(await dumpReadTables(testDb.db)).toEqual(incremental);
+    expect(incremental.history?.length).toBe(4);
+  });
+});
