@@ -5,15 +5,27 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
+import { deriveKey, systemClock, type BalanceReader, type Clock } from '../identity/index.ts';
 import type { Ledger } from '../ledger/index.ts';
+import type { Config } from '../platform/config.ts';
 import type { JobBoss } from '../platform/jobs.ts';
+import { installAuth } from './auth/authenticate.ts';
+import { installRateLimit, type RateLimitSettings } from './auth/rate-limit.ts';
 import { installEnvelope, ok } from './envelope.ts';
+import { registerConfigRoutes } from './routes/config.ts';
+import { registerOAuthRoutes, type GoogleSignInConfig } from './routes/oauth.ts';
+import { registerUserRoutes } from './routes/users.ts';
 
 export interface AppConfig {
   publicUrl: string;
   /** Origins allowed to call the API from a browser with credentials (exact match). */
   corsOrigins: readonly string[];
   logLevel: string;
+  /** Signs session tokens; the OTP pepper and the mail seal key derive from it. */
+  jwtSecret: string;
+  rateLimit: RateLimitSettings;
+  /** Undefined: Google sign-in is not configured (its routes redirect with oauth_failed). */
+  google?: GoogleSignInConfig | undefined;
 }
 
 export interface AppDependencies {
@@ -21,6 +33,33 @@ export interface AppDependencies {
   db: Kysely<unknown>;
   boss: JobBoss;
   ledger: Ledger;
+  /** Wallet balances (paise) from the read model, for the user record. */
+  balances: BalanceReader;
+  /** Code expiry, resend waits, PIN lockouts. Defaults to the system clock. */
+  clock?: Clock;
+}
+
+/** The AppConfig of the process configuration (bin/server.ts). */
+export function appConfigFrom(config: Config, secrets: { jwtSecret: string }): AppConfig {
+  const google =
+    config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
+      ? {
+          clientId: config.GOOGLE_CLIENT_ID,
+          clientSecret: config.GOOGLE_CLIENT_SECRET,
+          authorizeUrl: config.GOOGLE_AUTHORIZE_URL,
+          tokenUrl: config.GOOGLE_TOKEN_URL,
+          userinfoUrl: config.GOOGLE_USERINFO_URL,
+          callbackUrl: config.GOOGLE_CALLBACK_URL ?? `${config.PUBLIC_URL.replace(/\/+$/, '')}/auth/google/callback`,
+        }
+      : undefined;
+  return {
+    publicUrl: config.PUBLIC_URL,
+    corsOrigins: config.CORS_ORIGINS,
+    logLevel: config.LOG_LEVEL,
+    jwtSecret: secrets.jwtSecret,
+    rateLimit: { windowMs: config.RATE_LIMIT_WINDOW_MS, max: config.RATE_LIMIT_MAX, authMax: config.RATE_LIMIT_AUTH_MAX },
+    google,
+  };
 }
 
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
@@ -37,6 +76,20 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     methods: ['GET', 'POST'],
     allowedHeaders: ['authorization', 'content-type', 'idempotency-key'],
   });
+  await installRateLimit(app, deps.config.rateLimit);
+  await installAuth(app, { db: deps.db, jwtSecret: deps.config.jwtSecret });
+  registerConfigRoutes(app, { googleSignIn: deps.config.google !== undefined });
+  registerUserRoutes(app, {
+    db: deps.db,
+    boss: deps.boss,
+    ledger: deps.ledger,
+    balances: deps.balances,
+    clock: deps.clock ?? systemClock,
+    publicUrl: deps.config.publicUrl,
+    rateLimit: deps.config.rateLimit,
+    keys: { otpPepper: deriveKey(deps.config.jwtSecret, 'otp-pepper'), sealKey: deriveKey(deps.config.jwtSecret, 'mail-seal') },
+  });
+  await registerOAuthRoutes(app, { db: deps.db, ledger: deps.ledger, webUrl: deps.config.publicUrl, google: deps.config.google, rateLimit: deps.config.rateLimit });
 
   app.get('/api/health', async (_request, reply) => {
     await sql`select 1`.execute(deps.db);

@@ -6,6 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ZodError } from 'zod';
 import type { Envelope } from '../contracts/envelope.ts';
 import { firstMessage } from '../contracts/fields.ts';
+import { isIdentityRejection } from '../identity/index.ts';
 import { isLedgerRejection } from '../ledger/index.ts';
 import { API_ERRORS, ApiError } from './errors.ts';
 
@@ -17,6 +18,7 @@ export function ok<Data>(reply: FastifyReply, message: string, data?: Data, stat
 export function toEnvelopeError(error: unknown): { status: number; body: Envelope } {
   if (error instanceof ApiError) return { status: error.status, body: { success: false, message: error.message, code: error.code } };
   if (error instanceof ZodError) return { status: 400, body: { success: false, message: firstMessage(error), code: 'validation_failed' } };
+  if (isIdentityRejection(error)) return { status: API_ERRORS[error.code].status, body: { success: false, message: error.message, code: error.code } };
   if (isLedgerRejection(error)) {
     const entry = API_ERRORS[error.code];
     return { status: entry.status, body: { success: false, message: entry.message, code: error.code } };
@@ -41,6 +43,7 @@ function isConnectionFailure(error: unknown): boolean {
 export function installEnvelope(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const { status, body } = toEnvelopeError(error);
+    if (isIdentityRejection(error) && error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     return reply.code(status).send(body);
   });

@@ -3,11 +3,14 @@
  * client shows (the spec's wording where it has one). Domain modules raise codes; only
  * this file knows HTTP.
  */
+import type { IdentityRejectionCode } from '../identity/index.ts';
 import type { RejectionCode } from '../ledger/index.ts';
 
 export type ApiErrorCode =
   | RejectionCode
+  | IdentityRejectionCode
   | 'validation_failed'
+  | 'card_failed'
   | 'unauthenticated'
   | 'token_invalid'
   | 'USER_NOT_VERIFIED'
@@ -40,7 +43,21 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, ErrorEntry>> = {
   not_request_receiver: { status: 403, message: 'Only the receiver of a request can accept or reject it' },
   stream_conflict: { status: 409, message: 'This item changed at the same time. Please try again.' },
   idempotency_key_reused: { status: 422, message: 'This Idempotency-Key was already used for a different request' },
+  email_taken: { status: 409, message: 'An account with this email already exists' },
+  invalid_credentials: { status: 401, message: 'Invalid email or password' },
+  OAUTH_USER: { status: 400, message: 'Please use Google to sign in to your account' },
+  user_not_found: { status: 404, message: 'User not found' },
+  cannot_suspend_self: { status: 403, message: 'You cannot suspend your own account' },
+  otp_invalid: { status: 400, message: 'Invalid OTP' },
+  otp_expired: { status: 400, message: 'OTP has expired or was not requested. Please request a new one.' },
+  otp_not_verified: { status: 400, message: 'Please verify the OTP first' },
+  otp_attempts_exceeded: { status: 429, message: 'Too many failed attempts. Please request a new OTP.' },
+  otp_resend_wait: { status: 429, message: 'Please wait before requesting a new OTP' },
+  PIN_NOT_SET: { status: 400, message: 'Please set your transaction PIN first in settings.' },
+  invalid_pin: { status: 400, message: 'Invalid transaction PIN' },
+  PIN_LOCKED: { status: 429, message: 'Too many wrong PIN attempts. Please try again later.' },
   validation_failed: { status: 400, message: 'Invalid request' },
+  card_failed: { status: 402, message: 'Card payment failed. Please try again.' },
   unauthenticated: { status: 401, message: 'Please sign in to continue' },
   token_invalid: { status: 401, message: 'Your session has expired. Please sign in again.' },
   USER_NOT_VERIFIED: { status: 403, message: 'Please verify your email address to continue.' },

@@ -122,6 +122,21 @@ export const resetPinFormSchema = z
   .object({ newPin, confirmPin: z.string() })
   .refine((form) => form.newPin === form.confirmPin, { path: ['confirmPin'], message: 'PINs do not match' });
 
+/** Changing the PIN while signed in: the current PIN, then the new one (4-6 digits). */
+export const updatePinSchema = z
+  .object({ currentPin: z.string().optional(), oldPin: z.string().optional(), newPin })
+  .transform((body, ctx) => {
+    const currentPin = body.currentPin ?? body.oldPin;
+    if (currentPin === undefined || currentPin === '') {
+      ctx.addIssue({ code: 'custom', path: ['currentPin'], message: 'Current PIN is required' });
+      return z.NEVER;
+    }
+    return { currentPin, newPin: body.newPin };
+  });
+
+/** Checking the PIN while signed in (the overview page's "verify PIN"). */
+export const verifyPinSchema = z.object({ transactionPin: z.string({ error: 'Transaction PIN is required' }).min(1, 'Transaction PIN is required').max(100) });
+
 // ---- admin --------------------------------------------------------------------------
 
 /** Both readings of the spec: `{selectedUser, isVerified}` and `{user, status}`. */

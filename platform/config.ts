@@ -14,6 +14,26 @@ const configSchema = z.object({
   ADMIN_EMAIL: z.string().email().default('admin@wallet.local'),
   ADMIN_PASSWORD: z.string().min(8).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Browser origins allowed to call the API with credentials, comma-separated, exact match.
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value) => Object.freeze(value.split(',').map((origin) => origin.trim().replace(/\/+$/, '')).filter((origin) => origin !== ''))),
+  // E-mail: SMTP in production; without SMTP_URL mails go to the log and <DATA_DIR>/outbox.
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().min(3).default('Wallet <no-reply@wallet.local>'),
+  // Google sign-in: enabled when both credentials are set; endpoints overridable (tests, other OpenID providers).
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_AUTHORIZE_URL: z.string().url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
+  GOOGLE_USERINFO_URL: z.string().url().default('https://openidconnect.googleapis.com/v1/userinfo'),
+  // Default: <PUBLIC_URL>/auth/google/callback.
+  GOOGLE_CALLBACK_URL: z.string().url().optional(),
+  // Rate limits per client IP and window (spec: 100 per 15 min, 10 on authentication routes).
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
+  RATE_LIMIT_MAX: z.coerce.number().int().positive().default(100),
+  RATE_LIMIT_AUTH_MAX: z.coerce.number().int().positive().default(10),
 });
 
 export type Config = Readonly<z.infer<typeof configSchema>>;

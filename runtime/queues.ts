@@ -2,6 +2,7 @@
  * Every pg-boss queue the system uses, created by `npm run migrate` and at start.
  */
 import type { QueueSpec } from '../platform/jobs.ts';
+import { notificationQueues } from '../notifications/queues.ts';
 import { projectionQueues } from '../projections/queues.ts';
 
-export const allQueues: readonly QueueSpec[] = [...projectionQueues];
+export const allQueues: readonly QueueSpec[] = [...projectionQueues, ...notificationQueues];

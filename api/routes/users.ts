@@ -1,0 +1,142 @@
+/**
+ * The /api/users routes of spec section 7, plus verify-transaction-pin and
+ * update-transaction-pin (overview page). Bodies are parsed with the shared schemas of
+ * contracts/users.ts; replies carry only the user record of spec section 3.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import QRCode from 'qrcode';
+import {
+  loginSchema,
+  registerPayloadSchema,
+  resetEmailSchema,
+  resetPasswordSchema,
+  resetPinSchema,
+  updatePinSchema,
+  updateVerifiedStatusSchema,
+  verifyOtpSchema,
+  verifyPinSchema,
+} from '../../contracts/users.ts';
+import { accountUrl } from '../../contracts/qr.ts';
+import {
+  issueCode,
+  listAccounts,
+  registerUser,
+  resetPassword,
+  resetTransactionPin,
+  setVerified,
+  signInWithPassword,
+  updateTransactionPin,
+  userRecordOf,
+  verifyCode,
+  verifyTransactionPin,
+  type BalanceReader,
+  type Clock,
+  type CodeDependencies,
+} from '../../identity/index.ts';
+import type { Ledger } from '../../ledger/index.ts';
+import { enqueueEmail } from '../../notifications/enqueue.ts';
+import type { JobBoss } from '../../platform/jobs.ts';
+import { requireAdmin, requireUser, signSessionToken } from '../auth/authenticate.ts';
+import { authRateLimit, type RateLimitSettings } from '../auth/rate-limit.ts';
+import { ok } from '../envelope.ts';
+
+export interface UserRouteDependencies {
+  db: Kysely<unknown>;
+  boss: JobBoss;
+  ledger: Ledger;
+  balances: BalanceReader;
+  clock: Clock;
+  publicUrl: string;
+  rateLimit: RateLimitSettings;
+  keys: { otpPepper: Buffer; sealKey: Buffer };
+}
+
+export const OTP_SENT_MESSAGE = 'OTP sent to your email!';
+
+export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependencies): void {
+  const authLimited = { config: authRateLimit(deps.rateLimit) };
+  const signedIn = { preHandler: app.authenticate };
+  const adminOnly = { preHandler: app.requireAdmin };
+
+  app.post('/api/users/register', authLimited, async (request, reply) => {
+    const input = registerPayloadSchema.parse(request.body ?? {});
+    await registerUser(deps.db, deps.ledger, input);
+    return ok(reply, 'Registration successful! Your account will be verified by an administrator.', undefined, 201);
+  });
+
+  app.post('/api/users/login', authLimited, async (request, reply) => {
+    const input = loginSchema.parse(request.body ?? {});
+    const account = await signInWithPassword(deps.db, input.email, input.password);
+    return ok(reply, 'Login successful! Welcome back.', signSessionToken(app, account, { rememberMe: input.rememberMe }));
+  });
+
+  app.post('/api/users/get-user-info', signedIn, async (request, reply) => {
+    const user = await requireUser(request);
+    return ok(reply, 'User fetched successfully', await userRecordOf(user, deps.balances));
+  });
+
+  app.get('/api/users/get-all-users', adminOnly, async (_request, reply) => {
+    const accounts = await listAccounts(deps.db);
+    return ok(reply, 'Users fetched successfully', await Promise.all(accounts.map((account) => userRecordOf(account, deps.balances))));
+  });
+
+  app.post('/api/users/update-user-verified-status', adminOnly, async (request, reply) => {
+    const admin = await requireAdmin(request);
+    const input = updateVerifiedStatusSchema.parse(request.body ?? {});
+    const { account } = await deps.db.transaction().execute(async (trx) => {
+      const changed = await setVerified(trx, { actorId: admin.id, userId: input.userId, isVerified: input.isVerified });
+      if (changed.activated) await enqueueEmail(deps.boss, trx, { kind: 'account_verified', to: changed.account.email, firstName: changed.account.firstName });
+      return changed;
+    });
+    return ok(reply, input.isVerified ? 'User verified successfully' : 'User suspended successfully', await userRecordOf(account, deps.balances));
+  });
+
+  // Any query (the spec's client sends ?url[userId]=...) is ignored: the code is always the caller's own.
+  app.get('/api/users/generate-qr', signedIn, async (request, reply) => {
+    const user = await requireUser(request);
+    const dataUrl = await QRCode.toDataURL(accountUrl(deps.publicUrl, user.id), { width: 256, margin: 2, errorCorrectionLevel: 'M' });
+    return ok(reply, 'QR code generated successfully', dataUrl);
+  });
+
+  app.post('/api/users/verify-transaction-pin', { ...signedIn, ...authLimited }, async (request, reply) => {
+    const user = await requireUser(request);
+    const input = verifyPinSchema.parse(request.body ?? {});
+    await verifyTransactionPin(deps.db, user.id, input.transactionPin, deps.clock);
+    return ok(reply, 'Transaction PIN verified');
+  });
+
+  app.post('/api/users/update-transaction-pin', { ...signedIn, ...authLimited }, async (request, reply) => {
+    const user = await requireUser(request);
+    const input = updatePinSchema.parse(request.body ?? {});
+    await updateTransactionPin(deps.db, user.id, input.currentPin, input.newPin, deps.clock);
+    return ok(reply, 'Transaction PIN updated successfully!');
+  });
+
+  registerCodeRoutes(app, deps, authLimited);
+}
+
+/** The 8 one-time-code routes (no token: the e-mail is the proof). */
+function registerCodeRoutes(app: FastifyInstance, deps: UserRouteDependencies, authLimited: { config: ReturnType<typeof authRateLimit> }): void {
+  const codes: CodeDependencies = { db: deps.db, boss: deps.boss, clock: deps.clock, otpPepper: deps.keys.otpPepper, sealKey: deps.keys.sealKey };
+  for (const [purpose, prefix] of [['password', 'password-reset'], ['pin', 'pin-reset']] as const) {
+    const send = async (body: unknown) => issueCode(codes, resetEmailSchema.parse(body ?? {}).email, purpose);
+    app.post(`/api/users/send-${prefix}-otp`, authLimited, async (request, reply) => ok(reply, OTP_SENT_MESSAGE, await send(request.body)));
+    app.post(`/api/users/resend-${prefix}-otp`, authLimited, async (request, reply) => ok(reply, OTP_SENT_MESSAGE, await send(request.body)));
+    app.post(`/api/users/verify-${prefix}-otp`, authLimited, async (request, reply) => {
+      const input = verifyOtpSchema.parse(request.body ?? {});
+      await verifyCode(codes, input.email, purpose, input.otp);
+      return ok(reply, 'OTP verified successfully!');
+    });
+  }
+  app.post('/api/users/reset-password', authLimited, async (request, reply) => {
+    const input = resetPasswordSchema.parse(request.body ?? {});
+    await resetPassword(codes, input.email, input.otp, input.newPassword);
+    return ok(reply, 'Password reset successfully! You can now login with your new password.');
+  });
+  app.post('/api/users/reset-transaction-pin', authLimited, async (request, reply) => {
+    const input = resetPinSchema.parse(request.body ?? {});
+    await resetTransactionPin(codes, input.email, input.otp, input.newPin);
+    return ok(reply, 'Transaction PIN updated successfully!');
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * Google sign-in policy. The provider's profile is trusted only for an e-mail the provider
+ * says it verified. A known Google subject signs into its account; otherwise an account
+ * with that e-mail is linked to the subject (the same person proved the address to Google);
+ * otherwise a new account is created: unverified (an admin activates it, as for every
+ * registration) and without a PIN (set through the PIN-reset e-mail). Whether the account
+ * may then sign in is decided by the caller on `isVerified`, as for passwords.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Ledger, LedgerTables } from '../ledger/index.ts';
+import { transactionView } from '../platform/database.ts';
+import { isUniqueViolation } from './registration.ts';
+import { findAccount, identityDb, type AccountSummary } from './users.ts';
+
+/** The OpenID Connect userinfo fields we read. */
+export const googleProfileSchema = z.object({
+  sub: z.string().min(1).max(255),
+  email: z.string().trim().toLowerCase().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/).max(254),
+  email_verified: z.union([z.boolean(), z.literal('true')]).optional(),
+  given_name: z.string().max(100).optional(),
+  family_name: z.string().max(100).optional(),
+  name: z.string().max(200).optional(),
+});
+export type GoogleProfile = z.infer<typeof googleProfileSchema>;
+
+export class GoogleSignInRefused extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'GoogleSignInRefused';
+  }
+}
+
+export async function signInWithGoogle(db: Kysely<unknown>, ledger: Ledger, profile: GoogleProfile): Promise<AccountSummary> {
+  if (profile.email_verified !== true && profile.email_verified !== 'true') throw new GoogleSignInRefused('the provider has not verified this e-mail');
+  const userId = await db.transaction().execute(async (trx) => {
+    const users = identityDb(trx);
+    const bySubject = await users.selectFrom('identity.users').select('id').where('google_subject', '=', profile.sub).executeTakeFirst();
+    if (bySubject) return bySubject.id;
+    const byEmail = await users.selectFrom('identity.users').select(['id', 'google_subject']).where('email', '=', profile.email).forUpdate().executeTakeFirst();
+    if (byEmail) {
+      if (byEmail.google_subject !== null) throw new GoogleSignInRefused('this e-mail is linked to another Google account');
+      await users.updateTable('identity.users').set({ google_subject: profile.sub, updated_at: new Date() }).where('id', '=', byEmail.id).execute();
+      return byEmail.id;
+    }
+    return createGoogleUser(trx, ledger, profile);
+  }).catch((error: unknown) => {
+    if (isUniqueViolation(error)) throw new GoogleSignInRefused('this account was created at the same time; try again');
+    throw error;
+  });
+  const account = await findAccount(db, userId);
+  if (!account) throw new GoogleSignInRefused('account vanished');
+  return account;
+}
+
+async function createGoogleUser(trx: Parameters<typeof transactionView>[0], ledger: Ledger, profile: GoogleProfile): Promise<string> {
+  const userId = randomUUID();
+  const { firstName, lastName } = namesOf(profile);
+  await identityDb(trx)
+    .insertInto('identity.users')
+    .values({
+      id: userId,
+      email: profile.email,
+      first_name: firstName,
+      last_name: lastName,
+      contact_no: null,
+      identification: null,
+      identification_number: null,
+      address: null,
+      password_hash: null,
+      pin_hash: null,
+      is_admin: false,
+      is_verified: false,
+      auth_provider: 'google',
+      google_subject: profile.sub,
+    })
+    .execute();
+  await ledger.within(transactionView<LedgerTables>(trx)).openWallet({ accountId: userId, displayName: `${firstName} ${lastName}`.trim() }, { actorId: userId });
+  return userId;
+}
+
+function namesOf(profile: GoogleProfile): { firstName: string; lastName: string } {
+  const [fromNameFirst = '', ...fromNameRest] = (profile.name ?? '').trim().split(/\s+/);
+  const firstName = profile.given_name?.trim() || fromNameFirst || profile.email.split('@')[0] || 'Google';
+  const lastName = profile.family_name?.trim() || fromNameRest.join(' ') || '-';
+  return { firstName, lastName };
+}

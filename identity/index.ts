@@ -1,0 +1,16 @@
+/**
+ * Identity's public entry: users, credentials, one-time codes, the transaction PIN guard,
+ * admin bootstrap and Google sign-in. api/ and bin/ import from here.
+ */
+export { systemClock, type Clock } from './clock.ts';
+export { IdentityRejection, isIdentityRejection, type IdentityRejectionCode } from './rejections.ts';
+export { deriveKey } from './secrets.ts';
+export { findAccount, listAccounts, setVerified, toUserRecord, userRecordOf, type AccountSummary, type BalanceReader } from './users.ts';
+export { registerUser } from './registration.ts';
+export { signInWithPassword } from './sign-in.ts';
+export { issueCode, verifyCode, resetPassword, resetTransactionPin, CODE_VALIDITY_MINUTES, MAX_CODE_ATTEMPTS, RESEND_WAIT_SECONDS, type CodeDependencies } from './one-time-codes.ts';
+export { verifyTransactionPin, updateTransactionPin, MAX_PIN_ATTEMPTS, PIN_LOCK_MINUTES } from './transaction-pin.ts';
+export { createAdmin, ensureFirstAdmin, generatePassword, type AdminOutcome } from './admin.ts';
+export { signInWithGoogle, googleProfileSchema, GoogleSignInRefused, type GoogleProfile } from './google.ts';
+export { resolveJwtSecret } from './jwt-secret.ts';
+export type { IdentityTables } from './tables.ts';

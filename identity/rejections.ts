@@ -1,0 +1,36 @@
+/**
+ * Identity's rejections: a closed set of codes with a message for the user. The HTTP
+ * status of each code lives in api/errors.ts (the domain knows no HTTP).
+ */
+export type IdentityRejectionCode =
+  | 'email_taken'
+  | 'invalid_credentials'
+  | 'USER_NOT_VERIFIED'
+  | 'OAUTH_USER'
+  | 'user_not_found'
+  | 'cannot_suspend_self'
+  | 'otp_invalid'
+  | 'otp_expired'
+  | 'otp_not_verified'
+  | 'otp_attempts_exceeded'
+  | 'otp_resend_wait'
+  | 'PIN_NOT_SET'
+  | 'invalid_pin'
+  | 'PIN_LOCKED';
+
+export class IdentityRejection extends Error {
+  readonly code: IdentityRejectionCode;
+  /** For waits and lockouts: when the caller may try again. */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: IdentityRejectionCode, message: string, retryAfterSeconds?: number) {
+    super(message);
+    this.name = 'IdentityRejection';
+    this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+export function isIdentityRejection(error: unknown): error is IdentityRejection {
+  return error instanceof IdentityRejection;
+}

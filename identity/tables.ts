@@ -1,0 +1,46 @@
+/**
+ * Row types of the identity schema (migrations/0003_identity.ts). Rows stay apart from the
+ * wire shape (contracts/users.ts UserRecord): hashes never leave this module's queries.
+ */
+import type { ColumnType, Generated } from 'kysely';
+
+export type AuthProvider = 'local' | 'google';
+export type CodePurpose = 'password' | 'pin';
+
+export interface UserRow {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  contact_no: string | null;
+  identification: string | null;
+  identification_number: string | null;
+  address: string | null;
+  password_hash: string | null;
+  pin_hash: string | null;
+  is_admin: Generated<boolean>;
+  is_verified: Generated<boolean>;
+  auth_provider: AuthProvider;
+  google_subject: string | null;
+  failed_pin_attempts: Generated<number>;
+  pin_locked_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  session_version: Generated<number>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface OneTimeCodeRow {
+  email: string;
+  purpose: CodePurpose;
+  user_id: string | null;
+  code_hash: string | null;
+  expires_at: Date;
+  attempts: Generated<number>;
+  verified_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  last_sent_at: Date;
+}
+
+export interface IdentityTables {
+  'identity.users': UserRow;
+  'identity.one_time_codes': OneTimeCodeRow;
+}

@@ -1,0 +1,207 @@
+/**
+ * Test harness for identity and the /api/users routes: a fresh database, pg-boss, the
+ * ledger, the real app, a real SMTP server (smtp-server) behind the real mail worker, a
+ * movable clock, and a recorder of every JSON reply (scanned for secrets at the end).
+ */
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { SMTPServer } from 'smtp-server';
+import { buildApp, type AppConfig } from '../api/app.ts';
+import { createLedger, type Ledger, type LedgerTables } from '../ledger/index.ts';
+import { createMailer } from '../notifications/mailer.ts';
+import { startMailWorker } from '../notifications/worker.ts';
+import { tablesView } from '../platform/database.ts';
+import { createJobBoss, type JobBoss } from '../platform/jobs.ts';
+import { createTestDatabase, type TestDatabase } from '../test/database.ts';
+import type { Clock } from './clock.ts';
+import { ensureFirstAdmin } from './admin.ts';
+import { deriveKey } from './secrets.ts';
+
+export const TEST_SECRET = 'test-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
+export const ADMIN = { email: 'admin@wallet.test', password: 'admin-password-1' };
+export const PUBLIC_URL = 'http://wallet.test:3000';
+
+export interface CapturedMail {
+  to: string;
+  raw: string;
+}
+
+export interface MovableClock extends Clock {
+  advance(ms: number): void;
+}
+
+export function movableClock(start = Date.now()): MovableClock {
+  let now = start;
+  return { now: () => new Date(now), advance: (ms) => (now += ms) };
+}
+
+export interface Harness {
+  app: FastifyInstance;
+  database: TestDatabase<unknown>;
+  boss: JobBoss;
+  ledger: Ledger;
+  clock: MovableClock;
+  mails: CapturedMail[];
+  /** Every JSON body the app sent in this file. */
+  replies: unknown[];
+  call(options: InjectOptions): Promise<LightMyRequestResponse & { body: string; json: () => EnvelopeBody }>;
+  waitForMail(to: string, predicate?: (mail: CapturedMail) => boolean): Promise<CapturedMail>;
+  close(): Promise<void>;
+}
+
+export interface EnvelopeBody {
+  success: boolean;
+  message: string;
+  code?: string;
+  data?: unknown;
+}
+
+export async function startHarness(overrides: Partial<AppConfig> = {}): Promise<Harness> {
+  const database = await createTestDatabase<unknown>();
+  const boss = createJobBoss(database.url, { supervise: false, schedule: false, max: 3 });
+  boss.on('error', (error) => console.error('[jobs]', error));
+  await boss.start();
+  const ledger = createLedger({ db: tablesView<LedgerTables>(database.db) });
+  const clock = movableClock();
+  const mails: CapturedMail[] = [];
+  const smtp = await startSmtpCapture(mails);
+  const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${smtp.port}`, from: 'Wallet <no-reply@wallet.test>', outboxDir: '/nonexistent' });
+  await startMailWorker(boss, { mailer, sealKey: deriveKey(TEST_SECRET, 'mail-seal'), publicUrl: PUBLIC_URL, pollingIntervalSeconds: 0.5 });
+  const app = await buildApp({
+    config: {
+      publicUrl: PUBLIC_URL,
+      corsOrigins: ['http://client.test:4173'],
+      logLevel: 'silent',
+      jwtSecret: TEST_SECRET,
+      rateLimit: { windowMs: 15 * 60 * 1000, max: 100_000, authMax: 100_000 },
+      ...overrides,
+    },
+    db: database.db,
+    boss,
+    ledger,
+    clock,
+    balances: {
+      ofAccount: async (accountId) => {
+        const row = await tablesView<LedgerTables>(database.db).selectFrom('ledger.accounts').select('balance').where('id', '=', accountId).executeTakeFirst();
+        return row?.balance ?? 0n;
+      },
+    },
+  });
+  await ensureFirstAdmin(database.db, ledger, { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }, () => {});
+  const replies: unknown[] = [];
+  const harness: Harness = {
+    app,
+    database,
+    boss,
+    ledger,
+    clock,
+    mails,
+    replies,
+    call: async (options) => {
+      const response = await app.inject(options);
+      if (String(response.headers['content-type'] ?? '').includes('application/json')) replies.push(JSON.parse(response.body));
+      return Object.assign(response, { json: () => JSON.parse(response.body) as EnvelopeBody });
+    },
+    waitForMail: async (to, predicate = () => true) => {
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const mail = mails.find((candidate) => candidate.to === to && predicate(candidate));
+        if (mail) {
+          mails.splice(mails.indexOf(mail), 1);
+          return mail;
+        }
+        if (Date.now() > deadline) throw new Error(`no mail to ${to} within 15 s`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    close: async () => {
+      await app.close();
+      await boss.stop({ graceful: false });
+      mailer.close();
+      await new Promise<void>((resolve) => smtp.server.close(() => resolve()));
+      await database.drop();
+    },
+  };
+  return harness;
+}
+
+async function startSmtpCapture(mails: CapturedMail[]): Promise<{ server: SMTPServer; port: number }> {
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        for (const recipient of session.envelope.rcptTo) mails.push({ to: recipient.address, raw });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const address = server.server.address() as AddressInfo;
+  return { server, port: address.port };
+}
+
+/** The 6-digit code in a captured mail. */
+export function codeFrom(mail: CapturedMail): string {
+  const match = /^\s{4}(\d{6})\s*$/m.exec(mail.raw);
+  if (!match?.[1]) throw new Error(`no code in mail:\n${mail.raw}`);
+  return match[1];
+}
+
+export const VALID_REGISTRATION = {
+  firstName: 'Asha',
+  lastName: 'Verma',
+  contactNo: '+91 98765 43210',
+  identification: 'Aadhaar Card',
+  identificationNumber: '1234 5678 9012',
+  address: '12 MG Road, Pune',
+  password: 'long-password-1',
+  transactionPin: '1234',
+};
+
+/** Registers through HTTP, activates through the admin route, signs in; returns id and token. */
+export async function registeredUser(harness: Harness, email: string, options: { activate?: boolean; pin?: string } = {}): Promise<{ id: string; token: string | undefined; email: string }> {
+  const registered = await harness.call({ method: 'POST', url: '/api/users/register', payload: { ...VALID_REGISTRATION, email, transactionPin: options.pin ?? '1234' } });
+  if (registered.statusCode !== 201) throw new Error(`register ${email}: ${registered.body}`);
+  const adminToken = await signIn(harness, ADMIN.email, ADMIN.password);
+  const users = await harness.call({ method: 'GET', url: '/api/users/get-all-users', headers: { authorization: `Bearer ${adminToken}` } });
+  const user = (users.json().data as { _id: string; email: string }[]).find((candidate) => candidate.email === email);
+  if (!user) throw new Error(`${email} not listed`);
+  if (options.activate === false) return { id: user._id, token: undefined, email };
+  await harness.call({ method: 'POST', url: '/api/users/update-user-verified-status', headers: { authorization: `Bearer ${adminToken}` }, payload: { selectedUser: user._id, isVerified: true } });
+  return { id: user._id, token: await signIn(harness, email, VALID_REGISTRATION.password), email };
+}
+
+export async function signIn(harness: Harness, email: string, password: string): Promise<string> {
+  const response = await harness.call({ method: 'POST', url: '/api/users/login', payload: { email, password } });
+  const body = response.json();
+  if (response.statusCode !== 200 || typeof body.data !== 'string') throw new Error(`login ${email}: ${response.body}`);
+  return body.data;
+}
+
+const SECRET_KEY = /hash|password|passwd|secret|otp|^pin$|pin_?code|transactionpin|^code$/i;
+const SECRET_VALUE = /^\$2[aby]\$|^\$argon2/;
+
+/** Every key that looks like a secret (the envelope's top-level `code` is allowed), and every hash-looking value. */
+export function findSecrets(replies: readonly unknown[], knownCodes: readonly string[]): string[] {
+  const findings: string[] = [];
+  const visit = (value: unknown, path: string, topLevel: boolean): void => {
+    if (typeof value === 'string') {
+      if (SECRET_VALUE.test(value) || knownCodes.includes(value)) findings.push(`${path} = ${value}`);
+      return;
+    }
+    if (Array.isArray(value)) return value.forEach((item, index) => visit(item, `${path}[${index}]`, false));
+    if (value && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        if (SECRET_KEY.test(key) && !(topLevel && key === 'code')) findings.push(`${path}.${key}`);
+        visit(child, `${path}.${key}`, false);
+      }
+    }
+  };
+  replies.forEach((reply, index) => visit(reply, `reply[${index}]`, true));
+  return findings;
+}

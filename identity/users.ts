@@ -1,0 +1,135 @@
+/**
+ * The users table: lookups, the wire record (spec section 3) and the admin's status change.
+ * Every query that leaves this module selects named columns; hashes are read only by the
+ * functions that check them.
+ */
+import type { Kysely } from 'kysely';
+import type { UserRecord } from '../contracts/users.ts';
+import { rupeesFromPaise } from '../contracts/money.ts';
+import { tablesView } from '../platform/database.ts';
+import { IdentityRejection } from './rejections.ts';
+import type { AuthProvider, IdentityTables } from './tables.ts';
+
+/** The account as the API sees it: no secrets, no counters. */
+export interface AccountSummary {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  contactNo: string | null;
+  identification: string | null;
+  identificationNumber: string | null;
+  address: string | null;
+  isAdmin: boolean;
+  isVerified: boolean;
+  authProvider: AuthProvider;
+  pinSet: boolean;
+  sessionVersion: number;
+  createdAt: Date;
+}
+
+/** Reads a wallet's balance (paise) from the read model; injected by the composition root. */
+export interface BalanceReader {
+  ofAccount(accountId: string): Promise<bigint>;
+}
+
+export function identityDb(db: Kysely<unknown>): Kysely<IdentityTables> {
+  return tablesView<IdentityTables>(db);
+}
+
+function summaryQuery(db: Kysely<unknown>) {
+  return identityDb(db)
+    .selectFrom('identity.users')
+    .select((eb) => [
+      'id',
+      'email',
+      'first_name',
+      'last_name',
+      'contact_no',
+      'identification',
+      'identification_number',
+      'address',
+      'is_admin',
+      'is_verified',
+      'auth_provider',
+      'session_version',
+      'created_at',
+      eb('pin_hash', 'is not', null).as('pin_set'),
+    ]);
+}
+
+type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryQuery>['executeTakeFirstOrThrow']>>;
+
+function toSummary(row: SummaryRow): AccountSummary {
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    contactNo: row.contact_no,
+    identification: row.identification,
+    identificationNumber: row.identification_number,
+    address: row.address,
+    isAdmin: row.is_admin,
+    isVerified: row.is_verified,
+    authProvider: row.auth_provider,
+    pinSet: Boolean(row.pin_set),
+    sessionVersion: row.session_version,
+    createdAt: row.created_at,
+  };
+}
+
+export async function findAccount(db: Kysely<unknown>, userId: string): Promise<AccountSummary | undefined> {
+  const row = await summaryQuery(db).where('id', '=', userId).executeTakeFirst();
+  return row ? toSummary(row) : undefined;
+}
+
+/** Every account, oldest first (the admin's list). */
+export async function listAccounts(db: Kysely<unknown>): Promise<AccountSummary[]> {
+  const rows = await summaryQuery(db).orderBy('created_at').orderBy('id').execute();
+  return rows.map(toSummary);
+}
+
+export function toUserRecord(account: AccountSummary, balancePaise: bigint): UserRecord {
+  return {
+    _id: account.id,
+    firstName: account.firstName,
+    lastName: account.lastName,
+    email: account.email,
+    contactNo: account.contactNo,
+    identification: account.identification,
+    identificationNumber: account.identificationNumber,
+    address: account.address,
+    balance: rupeesFromPaise(balancePaise),
+    isAdmin: account.isAdmin,
+    isVerified: account.isVerified,
+    authProvider: account.authProvider,
+    pinSet: account.pinSet,
+    createdAt: account.createdAt.toISOString(),
+  };
+}
+
+export async function userRecordOf(account: AccountSummary, balances: BalanceReader): Promise<UserRecord> {
+  return toUserRecord(account, await balances.ofAccount(account.id));
+}
+
+/**
+ * Verify (activate) or suspend an account. An admin cannot suspend itself: it would lock
+ * out the only person able to undo it. Returns the account after the change. Run it in the
+ * transaction that also enqueues the "account verified" e-mail.
+ */
+export async function setVerified(db: Kysely<unknown>, input: { actorId: string; userId: string; isVerified: boolean }): Promise<{ account: AccountSummary; activated: boolean }> {
+  if (input.userId === input.actorId && !input.isVerified) {
+    throw new IdentityRejection('cannot_suspend_self', 'You cannot suspend your own account');
+  }
+  const before = await identityDb(db).selectFrom('identity.users').select('is_verified').where('id', '=', input.userId).forUpdate().executeTakeFirst();
+  if (!before) throw new IdentityRejection('user_not_found', 'User not found');
+  await identityDb(db)
+    .updateTable('identity.users')
+    .set({ is_verified: input.isVerified, updated_at: new Date() })
+    .where('id', '=', input.userId)
+    .execute();
+  const account = await findAccount(db, input.userId);
+  if (!account) throw new IdentityRejection('user_not_found', 'User not found');
+  return { account, activated: input.isVerified && !before.is_verified };
+}
