@@ -1,0 +1,50 @@
+/**
+ * Serves the built web app (web/dist) from the API server: hashed assets with a long
+ * immutable cache, index.html never cached, and the SPA fallback - every GET that is not
+ * a file and not under /api or /auth answers index.html so client routes (/dashboard,
+ * /user/:accountNumber, ...) survive a reload. Unknown /api and /auth paths fall through
+ * to the app's own not-found handler (the JSON envelope).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+export interface WebAppOptions {
+  /** Absolute path of the Vite build output (web/dist). */
+  distDir: string;
+}
+
+const API_PREFIXES = ['/api/', '/auth/'] as const;
+
+function isApiPath(url: string): boolean {
+  const path = url.split('?')[0] ?? url;
+  return path === '/api' || path === '/auth' || API_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
+
+export async function registerWebApp(app: FastifyInstance, options: WebAppOptions): Promise<void> {
+  const indexFile = join(options.distDir, 'index.html');
+  if (!existsSync(indexFile)) {
+    // Without a build the API still works; the page says how to build the app.
+    app.log.warn({ distDir: options.distDir }, 'web app not built: run npm run build:web');
+    app.get('/*', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (isApiPath(request.url)) return reply.callNotFound();
+      return reply.code(503).type('text/html').send('<!doctype html><title>Wallet</title><p>The web app is not built yet. Run <code>npm run build:web</code>.</p>');
+    });
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: options.distDir,
+    prefix: '/',
+    wildcard: false,
+    index: false,
+    setHeaders: (response, filePath) => {
+      const immutable = filePath.includes(`${join(options.distDir, 'assets')}`);
+      response.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  app.get('/*', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (isApiPath(request.url)) return reply.callNotFound();
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * Route guards (spec section 4): protected pages need a token and a loaded user (loading
+ * view meanwhile; a failed fetch shows the error, clears the token and goes to /login);
+ * guest pages send a signed-in user to /dashboard; the admin guard sends others to
+ * /dashboard with a message.
+ */
+import { useEffect, useRef, type ReactElement, type ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import { LoadingView } from '../components/ui/LoadingView.tsx';
+import { useToast } from '../components/ui/Toaster.tsx';
+import { useSession } from './session.tsx';
+
+export function ProtectedRoute({ children }: { children: ReactNode }): ReactElement {
+  const session = useSession();
+  const location = useLocation();
+  const notify = useToast();
+  const reported = useRef(false);
+  const failed = session.token !== null && session.error !== null && !session.user;
+  useEffect(() => {
+    if (!failed || reported.current) return;
+    reported.current = true;
+    notify({ tone: 'error', message: session.error?.message || 'Request failed' });
+    session.signOut();
+  }, [failed, notify, session]);
+  if (!session.token || failed) {
+    const next = location.pathname === '/dashboard' ? '' : `?next=${encodeURIComponent(location.pathname + location.search)}`;
+    return <Navigate to={`/login${next}`} replace />;
+  }
+  if (!session.user) return <LoadingView />;
+  return <>{children}</>;
+}
+
+export function GuestRoute({ children }: { children: ReactNode }): ReactElement {
+  const { token } = useSession();
+  if (token) return <Navigate to="/dashboard" replace />;
+  return <>{children}</>;
+}
+
+export function AdminRoute({ children }: { children: ReactNode }): ReactElement {
+  const { user } = useSession();
+  const notify = useToast();
+  const refused = user !== undefined && !user.isAdmin;
+  useEffect(() => {
+    if (refused) notify({ tone: 'warning', message: 'Only administrators can open the Users page.' });
+  }, [refused, notify]);
+  if (refused) return <Navigate to="/dashboard" replace />;
+  return <>{children}</>;
+}

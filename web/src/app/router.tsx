@@ -1,0 +1,61 @@
+/**
+ * The route table of spec section 2, with every page code-split (React.lazy) so the
+ * landing route loads only its own code. Guards wrap the lazy pages.
+ */
+import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
+import { createBrowserRouter, Navigate, Outlet, useParams } from 'react-router-dom';
+import { LoadingView } from '../components/ui/LoadingView.tsx';
+import { AdminRoute, GuestRoute, ProtectedRoute } from './guards.tsx';
+
+const LandingPage = lazy(() => import('../features/landing/components/LandingPage.tsx'));
+const LoginRoute = lazy(() => import('./routes/LoginRoute.tsx'));
+const RegisterPage = lazy(() => import('../features/auth/components/RegisterPage.tsx'));
+const PendingVerificationPage = lazy(() => import('../features/auth/components/PendingVerificationPage.tsx'));
+const DashboardRoute = lazy(() => import('./routes/DashboardRoute.tsx'));
+const TransactionsRoute = lazy(() => import('./routes/TransactionsRoute.tsx'));
+const RequestsRoute = lazy(() => import('./routes/RequestsRoute.tsx'));
+const UsersRoute = lazy(() => import('./routes/UsersRoute.tsx'));
+const DocsPage = lazy(() => import('../features/docs/components/DocsPage.tsx'));
+const ArchitecturePage = lazy(() => import('../features/architecture/components/ArchitecturePage.tsx'));
+const LogoutRoute = lazy(() => import('./routes/LogoutRoute.tsx'));
+
+function Page({ children }: { children: ReactNode }): ReactElement {
+  return <Suspense fallback={<LoadingView />}>{children}</Suspense>;
+}
+
+/** /user/:accountNumber (what the payment QR encodes): the pay flow with that recipient. */
+function PayDeepLink(): ReactElement {
+  const { accountNumber = '' } = useParams();
+  return <Navigate to={`/transactions?pay=${encodeURIComponent(accountNumber)}`} replace />;
+}
+
+function Protected({ children, admin = false }: { children: ReactNode; admin?: boolean }): ReactElement {
+  return (
+    <ProtectedRoute>
+      <Page>{admin ? <AdminRoute>{children}</AdminRoute> : children}</Page>
+    </ProtectedRoute>
+  );
+}
+
+export function createRouter() {
+  return createBrowserRouter([
+    {
+      element: <Outlet />,
+      children: [
+        { path: '/', element: <Page><LandingPage /></Page> },
+        { path: '/login', element: <GuestRoute><Page><LoginRoute /></Page></GuestRoute> },
+        { path: '/register', element: <GuestRoute><Page><RegisterPage /></Page></GuestRoute> },
+        { path: '/user-not-verified', element: <Page><PendingVerificationPage /></Page> },
+        { path: '/docs', element: <Page><DocsPage /></Page> },
+        { path: '/architecture', element: <Page><ArchitecturePage /></Page> },
+        { path: '/logout', element: <Page><LogoutRoute /></Page> },
+        { path: '/dashboard', element: <Protected><DashboardRoute /></Protected> },
+        { path: '/transactions', element: <Protected><TransactionsRoute /></Protected> },
+        { path: '/requests', element: <Protected><RequestsRoute /></Protected> },
+        { path: '/users', element: <Protected admin><UsersRoute /></Protected> },
+        { path: '/user/:accountNumber', element: <ProtectedRoute><PayDeepLink /></ProtectedRoute> },
+        { path: '*', element: <Navigate to="/" replace /> },
+      ],
+    },
+  ]);
+}

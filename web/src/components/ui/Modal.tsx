@@ -1,0 +1,46 @@
+/**
+ * A dialog on radix-ui Dialog: focus trap, Escape and outside click close, title and
+ * description announced. `busy` shows the processing overlay and blocks closing.
+ */
+import { Dialog } from 'radix-ui';
+import type { ReactElement, ReactNode } from 'react';
+import { Icon } from './icons.tsx';
+
+export interface ModalProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description?: string;
+  children: ReactNode;
+  busy?: boolean;
+  busyLabel?: string;
+  size?: 'md' | 'lg';
+}
+
+export function Modal({ open, onOpenChange, title, description, children, busy = false, busyLabel = 'Processing...', size = 'md' }: ModalProps): ReactElement {
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => (busy && !next ? undefined : onOpenChange(next))}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="modal-overlay" />
+        <Dialog.Content className={`modal modal-${size}`} aria-describedby={description ? undefined : undefined} onInteractOutside={(event) => busy && event.preventDefault()}>
+          <header className="modal-header">
+            <div>
+              <Dialog.Title className="modal-title">{title}</Dialog.Title>
+              {description ? <Dialog.Description className="modal-description">{description}</Dialog.Description> : <Dialog.Description className="sr-only">{title}</Dialog.Description>}
+            </div>
+            <Dialog.Close className="icon-button" aria-label="Close" disabled={busy}>
+              <Icon name="x" />
+            </Dialog.Close>
+          </header>
+          <div className="modal-body">{children}</div>
+          {busy ? (
+            <div className="modal-busy" role="status" aria-live="assertive">
+              <span className="spinner" aria-hidden="true" />
+              <span>{busyLabel}</span>
+            </div>
+          ) : null}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

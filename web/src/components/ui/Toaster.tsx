@@ -1,0 +1,62 @@
+/**
+ * Toasts on radix-ui Toast: top-right, Alt+T focuses the viewport (spec sections 2 and 9).
+ * Durations come from the caller; the default is the spec's 4000 ms.
+ */
+import { Toast } from 'radix-ui';
+import { createContext, useCallback, useContext, useMemo, useState, type ReactElement, type ReactNode } from 'react';
+
+export type ToastTone = 'success' | 'error' | 'warning' | 'info';
+
+export interface ToastInput {
+  tone: ToastTone;
+  message: string;
+  durationMs?: number;
+}
+
+interface ToastItem extends ToastInput {
+  id: number;
+}
+
+export const DEFAULT_TOAST_MS = 4000;
+
+type Notify = (input: ToastInput) => void;
+
+const ToastContext = createContext<Notify>(() => undefined);
+
+export function useToast(): Notify {
+  return useContext(ToastContext);
+}
+
+let nextId = 1;
+
+export function Toaster({ children }: { children: ReactNode }): ReactElement {
+  const [items, setItems] = useState<ToastItem[]>([]);
+  const notify = useCallback<Notify>((input) => {
+    const id = nextId++;
+    setItems((current) => [...current.slice(-4), { ...input, id }]);
+  }, []);
+  const remove = useCallback((id: number) => setItems((current) => current.filter((item) => item.id !== id)), []);
+  const value = useMemo(() => notify, [notify]);
+  return (
+    <ToastContext.Provider value={value}>
+      <Toast.Provider swipeDirection="right" duration={DEFAULT_TOAST_MS}>
+        {children}
+        {items.map((item) => (
+          <Toast.Root
+            key={item.id}
+            className={`toast toast-${item.tone}`}
+            duration={item.durationMs ?? DEFAULT_TOAST_MS}
+            type={item.tone === 'error' || item.tone === 'warning' ? 'foreground' : 'background'}
+            onOpenChange={(open) => (open ? undefined : remove(item.id))}
+            data-testid="toast"
+          >
+            <span className="toast-mark" aria-hidden="true" />
+            <Toast.Description className="toast-message">{item.message}</Toast.Description>
+            <Toast.Close className="toast-close" aria-label="Dismiss notification">×</Toast.Close>
+          </Toast.Root>
+        ))}
+        <Toast.Viewport className="toast-viewport" hotkey={['altKey', 'KeyT']} label="Notifications (Alt+T)" />
+      </Toast.Provider>
+    </ToastContext.Provider>
+  );
+}

@@ -1,0 +1,41 @@
+/**
+ * Approve (with the transaction PIN) or reject a received request (spec sections 4, 8),
+ * with one Idempotency-Key per decision; afterwards the requests and the user refresh.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useToast } from '../../../components/ui/Toaster.tsx';
+import { useSubmissionKey } from '../../../lib/idempotency.ts';
+import { refreshAfterCommand } from '../../../lib/query-client.ts';
+import { useUpdateRequestStatus } from '../api/update-request-status.ts';
+
+const TEXT = {
+  accepted: { ok: 'Request approved successfully', failed: 'Failed to approve request', thrown: 'Failed to approve request. Please try again.' },
+  rejected: { ok: 'Request rejected successfully', failed: 'Failed to reject request', thrown: 'Failed to reject request. Please try again.' },
+} as const;
+
+export function useDecision() {
+  const update = useUpdateRequestStatus();
+  const keys = useSubmissionKey();
+  const notify = useToast();
+  const client = useQueryClient();
+
+  async function decide(requestId: string, status: 'accepted' | 'rejected', transactionPin?: string): Promise<boolean> {
+    const body = { requestId, status, ...(transactionPin ? { transactionPin } : {}) };
+    try {
+      const reply = await update.mutateAsync({ body, idempotencyKey: keys.keyFor(body) });
+      keys.complete();
+      if (!reply.success) {
+        notify({ tone: 'error', message: reply.message || TEXT[status].failed, durationMs: 5000 });
+        return false;
+      }
+      notify({ tone: 'success', message: TEXT[status].ok, durationMs: 3000 });
+      await refreshAfterCommand(client);
+      return true;
+    } catch {
+      notify({ tone: 'error', message: TEXT[status].thrown, durationMs: 5000 });
+      return false;
+    }
+  }
+
+  return { decide, pending: update.isPending, pendingId: update.variables?.body.requestId };
+}

@@ -1,0 +1,46 @@
+/**
+ * POST /api/transactions/get-all-transactions-by-user: the signed-in user's history, paged
+ * and searched on the server, waiting for the newest checkpoint (read-your-writes).
+ */
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { HISTORY_PAGE_SIZE, type TransactionRecord } from '../../../../../contracts/transactions.ts';
+import { apiData } from '../../../lib/api-client.ts';
+import { latestCheckpoint } from '../../../lib/checkpoint.ts';
+
+export type { TransactionRecord };
+export type HistoryType = 'all' | 'credit' | 'debit' | 'deposit';
+
+export interface HistoryQuery {
+  page: number;
+  pageSize?: number;
+  search: string;
+  type: HistoryType;
+}
+
+export interface HistoryPage {
+  items: TransactionRecord[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export async function fetchHistory(query: HistoryQuery): Promise<HistoryPage> {
+  const pageSize = query.pageSize ?? HISTORY_PAGE_SIZE;
+  const minPosition = latestCheckpoint();
+  const body = { page: query.page, pageSize, type: query.type, ...(query.search.trim() ? { search: query.search.trim() } : {}), ...(minPosition ? { minPosition } : {}) };
+  const data = await apiData<HistoryPage | TransactionRecord[]>('/api/transactions/get-all-transactions-by-user', { method: 'POST', body, fallbackMessage: 'Failed to fetch transactions' });
+  // A server answering the spec's plain list is paged here, so the page still works.
+  if (Array.isArray(data)) {
+    const start = (query.page - 1) * pageSize;
+    return { items: data.slice(start, start + pageSize), total: data.length, page: query.page, pageSize };
+  }
+  return data;
+}
+
+export function historyQuery(query: HistoryQuery) {
+  return queryOptions({ queryKey: ['ledger', 'history', query], queryFn: () => fetchHistory(query), placeholderData: keepPreviousData });
+}
+
+export function useHistory(query: HistoryQuery) {
+  return useQuery(historyQuery(query));
+}

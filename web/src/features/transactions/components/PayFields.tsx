@@ -1,0 +1,18 @@
+/**
+ * Amount (step 0.01, minimum 1), reference (200 characters with a counter) and the masked
+ * transaction PIN with a show/hide toggle.
+ */
+import type { ReactElement } from 'react';
+import { PasswordField, TextAreaField, TextField } from '../../../components/ui/Field.tsx';
+import { digitsOnly, type FieldErrors } from '../../../lib/forms.ts';
+import type { PayValues } from './usePayment.ts';
+
+export function PayFields({ values, errors, onChange }: { values: PayValues; errors: FieldErrors; onChange: (field: keyof PayValues, value: string) => void }): ReactElement {
+  return (
+    <>
+      <TextField label="Amount (₹)" type="number" inputMode="decimal" step="0.01" min="1" value={values.amount} onValueChange={(value) => onChange('amount', value)} error={errors.amount} placeholder="0.00" />
+      <TextAreaField label="Reference" maxLength={200} value={values.reference} onValueChange={(value) => onChange('reference', value)} error={errors.reference} placeholder="What is this payment for?" />
+      <PasswordField label="Transaction PIN" inputMode="numeric" autoComplete="off" value={values.transactionPin} onValueChange={(value) => onChange('transactionPin', digitsOnly(value, 6))} error={errors.transactionPin} placeholder="4-6 digits" />
+    </>
+  );
+}

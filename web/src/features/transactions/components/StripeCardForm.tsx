@@ -1,0 +1,67 @@
+/**
+ * The Stripe Elements card form (card provider 'stripe'), loaded lazily so Stripe.js is
+ * fetched only when a card deposit is chosen. Stripe creates the payment method with the
+ * billing e-mail and name; the server charges it.
+ */
+import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
+import { loadStripe, type Stripe } from '@stripe/stripe-js';
+import { useState, type ReactElement } from 'react';
+import { Button } from '../../../components/ui/Button.tsx';
+import type { CardFormProps } from './card-form.ts';
+
+const stripes = new Map<string, Promise<Stripe | null>>();
+
+function stripeFor(publishableKey: string): Promise<Stripe | null> {
+  let stripe = stripes.get(publishableKey);
+  if (!stripe) {
+    stripe = loadStripe(publishableKey).catch(() => null);
+    stripes.set(publishableKey, stripe);
+  }
+  return stripe;
+}
+
+function StripeCardInner({ payLabel, depositValid, busy, billing, onPaymentMethod, onError }: CardFormProps): ReactElement {
+  const stripe = useStripe();
+  const elements = useElements();
+  const [complete, setComplete] = useState(false);
+  const [working, setWorking] = useState(false);
+
+  async function pay(): Promise<void> {
+    const card = elements?.getElement(CardElement);
+    if (!stripe || !card) {
+      onError('Payment system is not ready. Please wait a moment and try again.');
+      return;
+    }
+    setWorking(true);
+    try {
+      const result = await stripe.createPaymentMethod({ type: 'card', card, billing_details: { name: billing.name, email: billing.email } });
+      if (result.error) {
+        onError(result.error.type === 'card_error' ? `Card error: ${result.error.message ?? 'declined'}` : result.error.type === 'api_connection_error' ? 'Network error. Please check your connection and try again.' : 'Card payment failed. Please try again.');
+        return;
+      }
+      await onPaymentMethod(result.paymentMethod.id);
+    } finally {
+      setWorking(false);
+    }
+  }
+
+  return (
+    <div className="card-form" role="group" aria-label="Card details">
+      <div className="stripe-element">
+        <CardElement options={{ hidePostalCode: true, style: { base: { fontSize: '16px', color: '#0f172a' } } }} onChange={(event) => setComplete(event.complete)} />
+      </div>
+      <Button block size="lg" disabled={!complete || !depositValid || busy || working || !stripe} onClick={() => void pay()}>
+        {busy || working ? 'Processing...' : payLabel}
+      </Button>
+    </div>
+  );
+}
+
+export default function StripeCardForm(props: CardFormProps & { publishableKey: string }): ReactElement {
+  const { publishableKey, ...rest } = props;
+  return (
+    <Elements stripe={stripeFor(publishableKey)}>
+      <StripeCardInner {...rest} />
+    </Elements>
+  );
+}

@@ -1,0 +1,108 @@
+/**
+ * Transfer Funds (spec sections 2, 4, 5): verify the receiver first (the field then locks
+ * and shows 'Verified' with name, account and bank), then amount, reference, PIN.
+ * `initialReceiver` (the /user/:accountNumber deep link) is verified as the dialog opens.
+ */
+import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
+import { Button } from '../../../components/ui/Button.tsx';
+import { TextField } from '../../../components/ui/Field.tsx';
+import { Modal } from '../../../components/ui/Modal.tsx';
+import { useToast } from '../../../components/ui/Toaster.tsx';
+import { VerifiedPanel } from '../../../components/ui/VerifiedPanel.tsx';
+import { useRecipient } from '../../../lib/use-recipient.ts';
+import { PayFields } from './PayFields.tsx';
+import { usePayment } from './usePayment.ts';
+
+export interface TransferDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  userId: string;
+  balance: number;
+  initialReceiver?: string | undefined;
+}
+
+export function TransferDialog({ open, onOpenChange, userId, balance, initialReceiver }: TransferDialogProps): ReactElement {
+  const [receiver, setReceiver] = useState('');
+  const recipient = useRecipient();
+  const notify = useToast();
+  const payment = usePayment({ userId, balance, onPaid: () => close(false) });
+  const autoVerified = useRef<string | null>(null);
+
+  function close(next: boolean): void {
+    if (!next) {
+      setReceiver('');
+      recipient.clear();
+      payment.reset();
+    }
+    onOpenChange(next);
+  }
+
+  async function verify(value: string = receiver): Promise<void> {
+    if (!value.trim()) {
+      payment.setErrors((current) => ({ ...current, receiver: 'Account number is required' }));
+      return;
+    }
+    if (value.trim() === userId) {
+      payment.setErrors((current) => ({ ...current, receiver: 'Cannot transfer to your own account' }));
+      return;
+    }
+    const outcome = await recipient.verify(value);
+    if (outcome.ok) {
+      payment.setErrors((current) => ({ ...current, receiver: '' }));
+      notify({ tone: 'success', message: 'Account verified successfully', durationMs: 3000 });
+    } else {
+      payment.setErrors((current) => ({ ...current, receiver: outcome.message }));
+      notify({ tone: 'error', message: outcome.message });
+    }
+  }
+
+  useEffect(() => {
+    if (!open || !initialReceiver || autoVerified.current === initialReceiver) return;
+    autoVerified.current = initialReceiver;
+    setReceiver(initialReceiver);
+    void verify(initialReceiver);
+    // verify is recreated each render; the ref, not the dependency list, guards against repeats.
+  }, [open, initialReceiver]);
+
+  function submit(event: FormEvent): void {
+    event.preventDefault();
+    void payment.pay(receiver, recipient.status === 'verified');
+  }
+
+  const verified = recipient.status === 'verified' && recipient.account;
+  return (
+    <Modal open={open} onOpenChange={close} title="Transfer Funds" description="Send money instantly to another wallet account." busy={payment.paying}>
+      <form onSubmit={submit} noValidate className="form-stack" aria-label="Transfer funds">
+        <div className="verify-row">
+          <TextField
+            label="Receiver account number"
+            value={receiver}
+            readOnly={Boolean(verified)}
+            onValueChange={(value) => {
+              setReceiver(value);
+              recipient.clear();
+              payment.setErrors((current) => ({ ...current, receiver: '' }));
+            }}
+            error={payment.errors.receiver}
+            placeholder="Enter account number"
+            autoComplete="off"
+            adornment={verified ? <span className="input-badge">Verified</span> : null}
+          />
+          {verified ? (
+            <Button variant="secondary" onClick={() => { recipient.clear(); setReceiver(''); }}>Change</Button>
+          ) : (
+            <Button variant="secondary" onClick={() => void verify()} disabled={recipient.status === 'verifying'}>
+              {recipient.status === 'verifying' ? 'Verifying...' : 'Verify'}
+            </Button>
+          )}
+        </div>
+        {verified ? <VerifiedPanel title="Verified" name={recipient.account?.name ?? ''} accountNumber={recipient.account?.accountNumber ?? ''} bankName={recipient.account?.bankName} /> : null}
+        <PayFields values={payment.values} errors={payment.errors} onChange={payment.set} />
+        <div className="modal-actions">
+          <Button variant="secondary" onClick={() => close(false)}>Cancel</Button>
+          <Button type="submit" disabled={payment.paying}>{payment.paying ? 'Processing...' : 'Transfer'}</Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,29 @@
+/**
+ * Entry: providers (react-query, session, toasts) around the router.
+ */
+import { QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router-dom';
+import { Toaster } from './components/ui/Toaster.tsx';
+import { SessionProvider } from './app/session.tsx';
+import { createRouter } from './app/router.tsx';
+import { createQueryClient } from './lib/query-client.ts';
+import './styles.css';
+
+const queryClient = createQueryClient();
+const router = createRouter();
+const root = document.getElementById('root');
+if (!root) throw new Error('missing #root');
+
+createRoot(root).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <Toaster>
+        <SessionProvider>
+          <RouterProvider router={router} />
+        </SessionProvider>
+      </Toaster>
+    </QueryClientProvider>
+  </StrictMode>,
+);
