@@ -75,10 +75,16 @@ export type RegisterForm = z.input<typeof registerFormSchema>;
  */
 export const registerPayloadSchema = z.object({
   ...registrationFields,
-  transactionPin: z.union([
-    z.string().refine(isAcceptableBcryptHash, 'PIN must be at least 4 digits'),
-    registrationPin,
-  ], { error: 'PIN is required' }),
+  // Not a z.union: a union reports its own message, and the form needs the PIN rule's.
+  transactionPin: z.string({ error: 'PIN is required' }).superRefine((value, ctx) => {
+    if (value.startsWith('$2')) {
+      if (!isAcceptableBcryptHash(value)) ctx.addIssue({ code: 'custom', message: 'PIN must be at least 4 digits' });
+      return;
+    }
+    const plain = registrationPin.safeParse(value);
+    const first = plain.success ? undefined : plain.error.issues[0];
+    if (first) ctx.addIssue({ code: 'custom', message: first.message });
+  }),
 });
 export type RegisterPayload = z.input<typeof registerPayloadSchema>;
 

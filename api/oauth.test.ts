@@ -1,0 +1,142 @@
+/**
+ * Google sign-in end to end against a local OpenID provider (oauth2-mock-server): the
+ * redirect, the provider's authorize step, the callback with state cookie and PKCE, the
+ * userinfo call, and our redirects back to the web app. Also the unconfigured case.
+ */
+import { OAuth2Server } from 'oauth2-mock-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { identityDb } from '../identity/users.ts';
+import { ADMIN, PUBLIC_URL, VALID_REGISTRATION, findSecrets, registeredUser, signIn, startHarness, type Harness } from '../identity/test-support.ts';
+
+let provider: OAuth2Server;
+let h: Harness;
+
+beforeAll(async () => {
+  provider = new OAuth2Server();
+  await provider.issuer.keys.generate('RS256');
+  await provider.start(0, '127.0.0.1');
+  const base = provider.issuer.url ?? '';
+  h = await startHarness({
+    google: {
+      clientId: 'wallet-client',
+      clientSecret: 'wallet-client-secret',
+      authorizeUrl: `${base}/authorize`,
+      tokenUrl: `${base}/token`,
+      userinfoUrl: `${base}/userinfo`,
+      callbackUrl: `${PUBLIC_URL}/auth/google/callback`,
+    },
+  });
+});
+afterAll(async () => {
+  expect(findSecrets(h.replies, [])).toEqual([]);
+  await h.close();
+  await provider.stop();
+});
+
+interface Profile {
+  sub: string;
+  email: string;
+  email_verified: boolean;
+  given_name?: string;
+  family_name?: string;
+}
+
+/** Runs the browser's part of the flow; returns our final redirect. */
+async function googleSignIn(profile: Profile, options: { keepCookies?: boolean } = {}): Promise<{ location: URL; headers: Record<string, unknown> }> {
+  provider.service.once('beforeUserinfo', (userinfo: { body: object; statusCode: number }) => {
+    userinfo.body = profile;
+    userinfo.statusCode = 200;
+  });
+  const start = await h.app.inject({ method: 'GET', url: '/auth/google' });
+  expect(start.statusCode).toBe(302);
+  expect(start.headers['referrer-policy']).toBe('no-referrer');
+  const authorizeUrl = new URL(String(start.headers.location));
+  expect(authorizeUrl.searchParams.get('code_challenge_method')).toBe('S256');
+  expect(authorizeUrl.searchParams.get('redirect_uri')).toBe(`${PUBLIC_URL}/auth/google/callback`);
+  const setCookies = [start.headers['set-cookie'] ?? []].flat();
+  const cookie = setCookies.map((entry) => entry.split(';')[0]).join('; ');
+
+  const atProvider = await fetch(authorizeUrl, { redirect: 'manual' });
+  expect(atProvider.status).toBe(302);
+  const back = new URL(atProvider.headers.get('location') ?? '');
+  expect(`${back.origin}${back.pathname}`).toBe(`${PUBLIC_URL}/auth/google/callback`);
+
+  const callback = await h.app.inject({ method: 'GET', url: `/auth/google/callback${back.search}`, headers: options.keepCookies === false ? {} : { cookie } });
+  expect(callback.statusCode).toBe(302);
+  expect(callback.headers['referrer-policy']).toBe('no-referrer');
+  return { location: new URL(String(callback.headers.location)), headers: callback.headers };
+}
+
+describe('Google sign-in', () => {
+  it('tells the web app it is configured', async () => {
+    expect((await h.call({ method: 'GET', url: '/api/config' })).json()).toEqual({ success: true, message: 'ok', data: { googleSignIn: true } });
+  });
+
+  it('a new Google user starts unverified without a PIN, waits for the admin, then signs in with a token in the redirect', async () => {
+    const profile = { sub: 'google-sub-new', email: 'Priya.G@Example.com', email_verified: true, given_name: 'Priya', family_name: 'Gupta' };
+    const first = await googleSignIn(profile);
+    expect(first.location.toString()).toBe(`${PUBLIC_URL}/user-not-verified`);
+    const row = await identityDb(h.database.db).selectFrom('identity.users').selectAll().where('email', '=', 'priya.g@example.com').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ auth_provider: 'google', is_verified: false, pin_hash: null, password_hash: null, first_name: 'Priya', last_name: 'Gupta', google_subject: 'google-sub-new' });
+    const wallet = await h.database.db.selectFrom('ledger.accounts' as never).selectAll().where('id' as never, '=', row.id as never).executeTakeFirst();
+    expect(wallet).toBeDefined();
+
+    const adminToken = await signIn(h, ADMIN.email, ADMIN.password);
+    await h.call({ method: 'POST', url: '/api/users/update-user-verified-status', headers: { authorization: `Bearer ${adminToken}` }, payload: { selectedUser: row.id, isVerified: true } });
+
+    const second = await googleSignIn(profile);
+    expect(`${second.location.origin}${second.location.pathname}`).toBe(`${PUBLIC_URL}/login`);
+    expect(second.location.searchParams.get('success')).toBe('true');
+    const token = second.location.searchParams.get('token') ?? '';
+    expect(second.headers['cache-control']).toBe('no-store');
+    const info = await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: { authorization: `Bearer ${token}` } });
+    expect(info.json()).toMatchObject({ success: true, data: { _id: row.id, authProvider: 'google', pinSet: false } });
+    // Google accounts have no password: the password routes say so.
+    expect((await h.call({ method: 'POST', url: '/api/users/login', payload: { email: 'priya.g@example.com', password: 'anything-at-all' } })).json()).toMatchObject({ code: 'OAUTH_USER' });
+  });
+
+  it('an existing verified account with the same (provider-verified) e-mail signs in and is linked', async () => {
+    const user = await registeredUser(h, 'linked@example.com');
+    const result = await googleSignIn({ sub: 'google-sub-linked', email: 'linked@example.com', email_verified: true });
+    const token = result.location.searchParams.get('token') ?? '';
+    const info = await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: { authorization: `Bearer ${token}` } });
+    expect((info.json().data as { _id: string })._id).toBe(user.id);
+    // The password still works for a linked local account.
+    await signIn(h, 'linked@example.com', VALID_REGISTRATION.password);
+  });
+
+  it('refuses an e-mail the provider has not verified, and a callback without the state cookie', async () => {
+    const unverified = await googleSignIn({ sub: 'google-sub-unverified', email: 'unverified-at-google@example.com', email_verified: false });
+    expect(unverified.location.toString()).toBe(`${PUBLIC_URL}/login?error=oauth_failed`);
+    expect(await identityDb(h.database.db).selectFrom('identity.users').select('id').where('email', '=', 'unverified-at-google@example.com').executeTakeFirst()).toBeUndefined();
+    const forged = await googleSignIn({ sub: 'google-sub-x', email: 'x@example.com', email_verified: true }, { keepCookies: false });
+    expect(forged.location.toString()).toBe(`${PUBLIC_URL}/login?error=oauth_failed`);
+    const noUser = await identityDb(h.database.db).selectFrom('identity.users').select('id').where('email', '=', 'x@example.com').executeTakeFirst();
+    expect(noUser).toBeUndefined();
+  });
+
+  it('a suspended account is sent to /user-not-verified, without a token', async () => {
+    const user = await registeredUser(h, 'suspended-google@example.com');
+    const adminToken = await signIn(h, ADMIN.email, ADMIN.password);
+    await h.call({ method: 'POST', url: '/api/users/update-user-verified-status', headers: { authorization: `Bearer ${adminToken}` }, payload: { selectedUser: user.id, isVerified: false } });
+    const result = await googleSignIn({ sub: 'google-sub-suspended', email: 'suspended-google@example.com', email_verified: true });
+    expect(result.location.toString()).toBe(`${PUBLIC_URL}/user-not-verified`);
+  });
+});
+
+describe('Google sign-in not configured', () => {
+  it('redirects to /login?error=oauth_failed and says so in /api/config', async () => {
+    const bare = await startHarness();
+    try {
+      const start = await bare.app.inject({ method: 'GET', url: '/auth/google' });
+      expect(start.statusCode).toBe(302);
+      expect(start.headers.location).toBe(`${PUBLIC_URL}/login?error=oauth_failed`);
+      expect(start.headers['referrer-policy']).toBe('no-referrer');
+      const callback = await bare.app.inject({ method: 'GET', url: '/auth/google/callback?code=x&state=y' });
+      expect(callback.headers.location).toBe(`${PUBLIC_URL}/login?error=oauth_failed`);
+      expect((await bare.call({ method: 'GET', url: '/api/config' })).json().data).toEqual({ googleSignIn: false });
+    } finally {
+      await bare.close();
+    }
+  });
+});
