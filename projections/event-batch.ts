@@ -19,11 +19,12 @@ export type AnyTransaction = Transaction<unknown>;
 
 export async function readEventBatch(trx: AnyTransaction, after: Checkpoint, limit: number): Promise<ProjectedEvent[]> {
   const { rows } = await sql<Selectable<EventRow>>`
-    select position, tx_id::text as tx_id, stream_id, stream_version, type, data, metadata, recorded_at
-      from ledger.events
-     where (tx_id, position) > (${after.txId.toString()}::xid8, ${after.position.toString()}::bigint)
-       and tx_id < pg_snapshot_xmin(pg_current_snapshot())
-     order by tx_id, position
+    select e.position, e.tx_id::text as tx_id, e.stream_id, e.stream_version, e.type, e.data, e.metadata, e.recorded_at
+      from ledger.events e
+     where (e.tx_id, e.position) > (${after.txId.toString()}::xid8, ${after.position.toString()}::bigint)
+       and e.tx_id < pg_snapshot_xmin(pg_current_snapshot())
+     -- e.tx_id, not the text output column of the same name: "1021" sorts before "974".
+     order by e.tx_id, e.position
      limit ${limit}`.execute(trx);
   if (rows.length === 0) return [];
   const postings = await readPostings(trx, rows.map((row) => row.position));
