@@ -1,0 +1,108 @@
+/**
+ * Identity below HTTP: the server secret file, the first admin, admin:create's promotion,
+ * the PIN guard's contract with money routes, the local outbox mailer and sealed mail jobs.
+ */
+import { mkdtemp, readFile, readdir, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLedger, type LedgerTables } from '../ledger/index.ts';
+import { renderEmailJob } from '../notifications/worker.ts';
+import { createMailer } from '../notifications/mailer.ts';
+import { seal } from '../notifications/seal.ts';
+import { tablesView } from '../platform/database.ts';
+import { createTestDatabase, type TestDatabase } from '../test/database.ts';
+import { createAdmin, ensureFirstAdmin } from './admin.ts';
+import { resolveJwtSecret } from './jwt-secret.ts';
+import { deriveKey } from './secrets.ts';
+import { signInWithPassword } from './sign-in.ts';
+import { verifyTransactionPin } from './transaction-pin.ts';
+import { identityDb } from './users.ts';
+
+let database: TestDatabase<unknown>;
+beforeAll(async () => {
+  database = await createTestDatabase<unknown>();
+});
+afterAll(async () => {
+  await database.drop();
+});
+const ledger = () => createLedger({ db: tablesView<LedgerTables>(database.db) });
+
+describe('server secret', () => {
+  it('uses JWT_SECRET when set', async () => {
+    expect(await resolveJwtSecret({ JWT_SECRET: 'x'.repeat(40), DATA_DIR: '/nonexistent' })).toBe('x'.repeat(40));
+  });
+
+  it('otherwise generates one at first start into <DATA_DIR>/jwt-secret (0600) and keeps it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wallet-secret-'));
+    const first = await resolveJwtSecret({ DATA_DIR: dir });
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect((await stat(join(dir, 'jwt-secret'))).mode & 0o777).toBe(0o600);
+    expect(await resolveJwtSecret({ DATA_DIR: dir })).toBe(first);
+  });
+});
+
+describe('first admin', () => {
+  it('is created once, with a generated password printed once when ADMIN_PASSWORD is unset', async () => {
+    const lines: string[] = [];
+    const first = await ensureFirstAdmin(database.db, ledger(), { ADMIN_EMAIL: 'Boss@Wallet.test' }, (line) => lines.push(line));
+    expect(first.status).toBe('created');
+    const password = first.status === 'created' ? first.generatedPassword : undefined;
+    expect(password).toMatch(/^[A-Za-z0-9_-]{20}$/);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(password);
+    const admin = await signInWithPassword(database.db, 'boss@wallet.test', password ?? '');
+    expect(admin).toMatchObject({ isAdmin: true, isVerified: true, pinSet: false });
+
+    const again = await ensureFirstAdmin(database.db, ledger(), { ADMIN_EMAIL: 'other@wallet.test', ADMIN_PASSWORD: 'whatever-123' }, (line) => lines.push(line));
+    expect(again.status).toBe('exists');
+    expect(lines).toHaveLength(1);
+    const wallet = await tablesView<LedgerTables>(database.db).selectFrom('ledger.accounts').select('kind').where('id', '=', admin.id).executeTakeFirst();
+    expect(wallet?.kind).toBe('wallet');
+  });
+
+  it('admin:create adds admins and promotes an existing account', async () => {
+    const created = await createAdmin(database.db, ledger(), { email: 'second@wallet.test', password: 'second-admin-pw' });
+    expect(created.status).toBe('created');
+    await identityDb(database.db)
+      .insertInto('identity.users')
+      .values({ id: 'plain-user', email: 'plain@wallet.test', first_name: 'P', last_name: 'U', contact_no: null, identification: null, identification_number: null, address: null, password_hash: 'x', pin_hash: null, auth_provider: 'local' })
+      .execute();
+    expect((await createAdmin(database.db, ledger(), { email: 'PLAIN@wallet.test' })).status).toBe('promoted');
+    const row = await identityDb(database.db).selectFrom('identity.users').select(['is_admin', 'is_verified', 'password_hash']).where('id', '=', 'plain-user').executeTakeFirstOrThrow();
+    expect(row).toEqual({ is_admin: true, is_verified: true, password_hash: 'x' });
+  });
+});
+
+describe('transaction PIN guard', () => {
+  it('refuses a transaction handle: a wrong try must be committed even when the money command rolls back', async () => {
+    await expect(database.db.transaction().execute((trx) => verifyTransactionPin(trx, 'plain-user', '1234'))).rejects.toThrow(/needs the pool/);
+  });
+
+  it('answers PIN_NOT_SET for an account without a PIN', async () => {
+    await expect(verifyTransactionPin(database.db, 'plain-user', '1234')).rejects.toMatchObject({ code: 'PIN_NOT_SET', message: 'Please set your transaction PIN first in settings.' });
+  });
+});
+
+describe('mail', () => {
+  it('without SMTP_URL keeps each mail as an .eml file in the outbox and prints it', async () => {
+    const outboxDir = join(await mkdtemp(join(tmpdir(), 'wallet-outbox-')), 'outbox');
+    const lines: string[] = [];
+    const mailer = createMailer({ from: 'Wallet <no-reply@wallet.local>', outboxDir, log: (line) => lines.push(line) });
+    await mailer.send({ to: 'dev@example.com', subject: 'Hello', text: 'Body text' });
+    const files = await readdir(outboxDir);
+    expect(files).toHaveLength(1);
+    const eml = await readFile(join(outboxDir, files[0] ?? ''), 'utf8');
+    expect(eml).toContain('To: dev@example.com');
+    expect(eml).toContain('Body text');
+    expect(lines[0]).toContain('Body text');
+  });
+
+  it('job payloads carry the code sealed; the worker opens it with the same key only', () => {
+    const key = deriveKey('a-server-secret-of-enough-length-000', 'mail-seal');
+    const job = { kind: 'one_time_code', to: 'a@b.co', purpose: 'pin', sealedCode: seal(key, '123456'), validMinutes: 10 };
+    expect(JSON.stringify(job)).not.toContain('123456');
+    expect(renderEmailJob(job, { sealKey: key, publicUrl: 'http://x' }).text).toContain('123456');
+    expect(() => renderEmailJob(job, { sealKey: deriveKey('another-secret-of-enough-length-0000', 'mail-seal'), publicUrl: 'http://x' })).toThrow();
+  });
+});
