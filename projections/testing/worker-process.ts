@@ -1,0 +1,26 @@
+/**
+ * A projection worker as a separate process, for the crash and concurrency tests:
+ * `node projections/testing/worker-process.ts <database url>` drains every projection until
+ * nothing is left, then exits 0 (1 after DEADLINE_MS). PAUSE_MS holds each batch open before
+ * it commits (so a test can kill it mid-batch); BATCH_SIZE sets the batch size.
+ */
+import { createDatabase } from '../../platform/database.ts';
+import { drainAll, hasUnprojectedEvents } from '../index.ts';
+
+const DEADLINE_MS = 60_000;
+const url = process.argv[2];
+if (!url) throw new Error('usage: worker-process.ts <database url>');
+const db = createDatabase<unknown>({ connectionString: url, maxConnections: 4, applicationName: 'projection-test-worker' });
+const options = { batchSize: Number(process.env.BATCH_SIZE ?? 100), pauseBeforeCommitMs: Number(process.env.PAUSE_MS ?? 0) };
+const started = Date.now();
+let applied = 0;
+while (Date.now() - started < DEADLINE_MS) {
+  const reports = await drainAll(db, options);
+  applied += reports.reduce((sum, report) => sum + report.applied, 0);
+  if (!reports.some((report) => report.busy) && !(await hasUnprojectedEvents(db))) break;
+  await new Promise((resolve) => setTimeout(resolve, 20));
+}
+const caughtUp = !(await hasUnprojectedEvents(db));
+process.stdout.write(`${JSON.stringify({ applied, caughtUp })}\n`);
+await db.destroy();
+process.exit(caughtUp ? 0 : 1);
