@@ -1,0 +1,230 @@
+/**
+ * Transfer and deposit dialogs: the spec's rules and messages (section 5), verification
+ * before paying, the Idempotency-Key, and the exact payloads.
+ */
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { fakeApi, renderWithApp, USER } from '../../../test/harness.tsx';
+import { latestCheckpoint } from '../../../lib/checkpoint.ts';
+import { cardErrors, sandboxPaymentMethodId } from './card-rules.ts';
+import { DepositDialog } from './DepositDialog.tsx';
+import { TransferDialog } from './TransferDialog.tsx';
+
+const verified = () => ({ body: { success: true, message: 'ok', data: { name: 'Ravi Kumar', accountNumber: 'user-ravi-2', bankName: 'Rupee Wallet' } } });
+
+function renderTransfer(balance = 1000) {
+  renderWithApp(<TransferDialog open onOpenChange={() => undefined} userId={USER._id} balance={balance} />);
+}
+
+describe('transfer dialog', () => {
+  it('refuses to pay before the account is verified, with every field message and the warning toast', async () => {
+    const calls = fakeApi({});
+    renderTransfer();
+    await userEvent.type(screen.getByLabelText('Receiver account number'), 'user-ravi-2');
+    await userEvent.type(screen.getByLabelText('Reference'), 'ab');
+    await userEvent.type(screen.getByLabelText('Transaction PIN'), '12');
+    await userEvent.click(screen.getByRole('button', { name: 'Transfer' }));
+    expect(await screen.findByText('Please verify the account first')).toBeTruthy();
+    expect(screen.getByText('Amount is required')).toBeTruthy();
+    expect(screen.getByText('Reference must be at least 3 characters')).toBeTruthy();
+    expect(screen.getByText('PIN must be at least 4 digits')).toBeTruthy();
+    expect(screen.getByText('Please fix the errors before proceeding')).toBeTruthy();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('verifies and locks the account, checks the balance and the minimum', async () => {
+    const calls = fakeApi({ '/api/transactions/verify-account': verified });
+    renderTransfer(100);
+    await userEvent.type(screen.getByLabelText('Receiver account number'), 'user-ravi-2');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('Ravi Kumar')).toBeTruthy();
+    expect(screen.getAllByText('Verified').length).toBeGreaterThan(0);
+    expect((screen.getByLabelText('Receiver account number') as HTMLInputElement).readOnly).toBe(true);
+    expect(calls[0]?.body).toEqual({ receiver: 'user-ravi-2' });
+    await userEvent.type(screen.getByLabelText('Amount (₹)'), '150');
+    await userEvent.type(screen.getByLabelText('Reference'), 'rent');
+    await userEvent.type(screen.getByLabelText('Transaction PIN'), '1234');
+    await userEvent.click(screen.getByRole('button', { name: 'Transfer' }));
+    expect(await screen.findByText('Insufficient balance')).toBeTruthy();
+    await userEvent.clear(screen.getByLabelText('Amount (₹)'));
+    await userEvent.type(screen.getByLabelText('Amount (₹)'), '0.5');
+    await userEvent.click(screen.getByRole('button', { name: 'Transfer' }));
+    expect(await screen.findByText('Minimum transfer amount is ₹1')).toBeTruthy();
+    expect(calls).toHaveLength(1);
+  });
+
+  it('pays with an Idempotency-Key, a new one after the server answered, and remembers the checkpoint', async () => {
+    let attempts = 0;
+    const calls = fakeApi({
+      '/api/transactions/verify-account': verified,
+      '/api/transactions/transfer-funds': () => {
+        attempts += 1;
+        return attempts === 1 ? { status: 400, body: { success: false, message: 'Invalid transaction PIN' } } : { body: { success: true, message: 'Transaction successful', data: { checkpoint: '42.7' } } };
+      },
+    });
+    renderTransfer();
+    await userEvent.type(screen.getByLabelText('Receiver account number'), 'user-ravi-2');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await screen.findByText('Ravi Kumar');
+    await userEvent.type(screen.getByLabelText('Amount (₹)'), '10.05');
+    await userEvent.type(screen.getByLabelText('Reference'), '  rent  ');
+    await userEvent.type(screen.getByLabelText('Transaction PIN'), '1234');
+    await userEvent.click(screen.getByRole('button', { name: 'Transfer' }));
+    expect(await screen.findByText('Invalid transaction PIN')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Transfer' }));
+    expect(await screen.findByText('Transaction successful')).toBeTruthy();
+    const transfers = calls.filter((call) => call.path === '/api/transactions/transfer-funds');
+    expect(transfers[0]?.body).toEqual({ receiver: 'user-ravi-2', amount: 10.05, reference: 'rent', transactionPin: '1234', sender: USER._id, type: 'debit', status: 'success' });
+    const firstKey = transfers[0]?.headers['idempotency-key'];
+    expect(firstKey).toMatch(/^[0-9a-f-]{36}$/);
+    // The server answered the first attempt, so the second is a new submission with a new key.
+    expect(transfers[1]?.headers['idempotency-key']).not.toBe(firstKey);
+    expect(latestCheckpoint()).toBe('42.7');
+  });
+
+  it('reuses the Idempotency-Key when the same payment is retried after a network failure', async () => {
+    let attempts = 0;
+    const calls = fakeApi({
+      '/api/transactions/verify-account': verified,
+      '/api/transactions/transfer-funds': () => {
+        attempts += 1;
+        if (attempts === 1) throw new TypeError('Failed to fetch');
+        return { body: { success: true, message: 'Transaction successful', data: { checkpoint: '5.1' } } };
+      },
+    });
+    renderTransfer();
+    await userEvent.type(screen.getByLabelText('Receiver account number'), 'user-ravi-2');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await screen.findByText('Ravi Kumar');
+    await userEvent.type(screen.getByLabelText('Amount (₹)'), '10');
+    await userEvent.type(screen.getByLabelText('Reference'), 'rent');
+    await userEvent.type(screen.getByLabelText('Transaction PIN'), '1234');
+    await userEvent.click(screen.getByRole('button', { name: 'Transfer' }));
+    expect(await screen.findByText('Transfer failed. Please check your connection and try again.')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Transfer' }));
+    expect(await screen.findByText('Transaction successful')).toBeTruthy();
+    const keys = calls.filter((call) => call.path === '/api/transactions/transfer-funds').map((call) => call.headers['idempotency-key']);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toBe(keys[1]);
+  });
+
+  it('maps PIN_NOT_SET', async () => {
+    fakeApi({ '/api/transactions/verify-account': verified, '/api/transactions/transfer-funds': () => ({ status: 400, body: { success: false, code: 'PIN_NOT_SET', message: 'x' } }) });
+    renderTransfer();
+    await userEvent.type(screen.getByLabelText('Receiver account number'), 'user-ravi-2');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await screen.findByText('Ravi Kumar');
+    await userEvent.type(screen.getByLabelText('Amount (₹)'), '10');
+    await userEvent.type(screen.getByLabelText('Reference'), 'rent');
+    await userEvent.type(screen.getByLabelText('Transaction PIN'), '1234');
+    await userEvent.click(screen.getByRole('button', { name: 'Transfer' }));
+    expect(await screen.findByText('Please set your transaction PIN first in settings.')).toBeTruthy();
+  });
+
+  it('shows the verification failure from the server', async () => {
+    fakeApi({ '/api/transactions/verify-account': () => ({ status: 404, body: { success: false, message: 'Account not found' } }) });
+    renderTransfer();
+    await userEvent.type(screen.getByLabelText('Receiver account number'), 'nobody');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect((await screen.findAllByText('Account not found')).length).toBeGreaterThan(0);
+  });
+});
+
+function renderDeposit() {
+  renderWithApp(<DepositDialog open onOpenChange={() => undefined} user={USER} />);
+}
+
+async function fillBase(amount = '500') {
+  await userEvent.type(screen.getByLabelText('Amount (₹)'), amount);
+  await userEvent.type(screen.getByLabelText('Reference'), 'top up');
+  await userEvent.type(screen.getByLabelText('Transaction PIN'), '1234');
+}
+
+describe('deposit dialog', () => {
+  it('bank transfer: digits-only account, upper-case IFSC, the spec messages', async () => {
+    const calls = fakeApi({ '/api/config': () => ({ body: { success: true, message: 'ok', data: { googleSignIn: false, cardProvider: 'sandbox' } } }) });
+    renderDeposit();
+    await fillBase('100001');
+    await userEvent.type(screen.getByLabelText('Account number'), '12ab34');
+    expect((screen.getByLabelText('Account number') as HTMLInputElement).value).toBe('1234');
+    await userEvent.type(screen.getByLabelText('IFSC code'), 'sbin1001234');
+    expect((screen.getByLabelText('IFSC code') as HTMLInputElement).value).toBe('SBIN1001234');
+    await userEvent.click(screen.getByRole('button', { name: 'Submit deposit' }));
+    expect(await screen.findByText('Maximum deposit amount is ₹1,00,000')).toBeTruthy();
+    expect(screen.getByText('Account number must be at least 8 digits')).toBeTruthy();
+    expect(screen.getByText('Please enter a valid IFSC code')).toBeTruthy();
+    expect(screen.getByText('Bank name is required')).toBeTruthy();
+    expect(screen.getByText('Bank transfer and UPI requests are processed in 1-2 business days.')).toBeTruthy();
+    expect(calls.filter((call) => call.path === '/api/transactions/deposit-funds')).toHaveLength(0);
+  });
+
+  it('UPI: lower-cases the id, rejects a bad one, submits a pending deposit', async () => {
+    const calls = fakeApi({ '/api/transactions/deposit-funds': () => ({ body: { success: true, message: 'ok', data: { checkpoint: '3.1' } } }) });
+    renderDeposit();
+    await fillBase('0.5');
+    await userEvent.click(screen.getByLabelText(/UPI/));
+    await userEvent.type(screen.getByLabelText('UPI ID'), 'A@1');
+    await userEvent.click(screen.getByRole('button', { name: 'Submit deposit' }));
+    expect(await screen.findByText('Please enter a valid UPI ID')).toBeTruthy();
+    expect(screen.getByText('Minimum deposit amount is ₹1')).toBeTruthy();
+    await userEvent.clear(screen.getByLabelText('Amount (₹)'));
+    await userEvent.type(screen.getByLabelText('Amount (₹)'), '250');
+    await userEvent.clear(screen.getByLabelText('UPI ID'));
+    await userEvent.type(screen.getByLabelText('UPI ID'), 'Asha@OKBank');
+    await userEvent.click(screen.getByRole('button', { name: 'Submit deposit' }));
+    expect(await screen.findByText('Deposit request submitted successfully!')).toBeTruthy();
+    const deposit = calls.find((call) => call.path === '/api/transactions/deposit-funds');
+    expect(deposit?.body).toMatchObject({ userId: USER._id, amount: 250, paymentMethod: 'upi', status: 'pending', type: 'deposit', upiDetails: { upiId: 'asha@okbank' }, reference: 'top up', transactionPin: '1234' });
+    expect(deposit?.headers['idempotency-key']).toBeTruthy();
+  });
+
+  it('card (sandbox): Pay ₹{amount} stays disabled until every rule passes, then sends pm_sandbox_<last4>', async () => {
+    const calls = fakeApi({
+      '/api/config': () => ({ body: { success: true, message: 'ok', data: { googleSignIn: false, cardProvider: 'sandbox' } } }),
+      '/api/transactions/deposit-funds': () => ({ body: { success: true, message: 'Deposit successful!', data: { checkpoint: '9.1' } } }),
+    });
+    renderDeposit();
+    await userEvent.click(screen.getByLabelText(/Card/));
+    await fillBase('500');
+    const pay = () => screen.getByRole('button', { name: 'Pay ₹500' }) as HTMLButtonElement;
+    expect(pay().disabled).toBe(true);
+    await userEvent.type(screen.getByLabelText('Card number'), '4242424242424241');
+    await userEvent.type(screen.getByLabelText('Expiry (MM/YY)'), '1299');
+    await userEvent.type(screen.getByLabelText('CVC'), '123');
+    expect(pay().disabled).toBe(true);
+    await userEvent.clear(screen.getByLabelText('Card number'));
+    await userEvent.type(screen.getByLabelText('Card number'), '4242424242424242');
+    await waitFor(() => expect(pay().disabled).toBe(false));
+    await userEvent.click(pay());
+    expect(await screen.findByText('Card deposit successful! Your account has been credited.')).toBeTruthy();
+    const deposit = calls.find((call) => call.path === '/api/transactions/deposit-funds');
+    expect(deposit?.body).toMatchObject({ paymentMethod: 'card', paymentMethodId: 'pm_sandbox_4242', status: 'success', amount: 500 });
+  });
+
+  it('card: shows the server decline message', async () => {
+    fakeApi({ '/api/transactions/deposit-funds': () => ({ status: 402, body: { success: false, message: 'Insufficient funds on your card.' } }) });
+    renderDeposit();
+    await userEvent.click(screen.getByLabelText(/Card/));
+    await fillBase('500');
+    await userEvent.type(screen.getByLabelText('Card number'), '4000000000009995');
+    await userEvent.type(screen.getByLabelText('Expiry (MM/YY)'), '1299');
+    await userEvent.type(screen.getByLabelText('CVC'), '123');
+    await userEvent.click(screen.getByRole('button', { name: 'Pay ₹500' }));
+    expect(await screen.findByText('Insufficient funds on your card.')).toBeTruthy();
+  });
+});
+
+describe('sandbox card rules', () => {
+  it('builds the token from the last four digits and checks Luhn, expiry and CVC', () => {
+    expect(sandboxPaymentMethodId('4000 0000 0000 0002')).toBe('pm_sandbox_0002');
+    const now = new Date('2026-11-22T00:00:00Z');
+    expect(cardErrors({ number: '4242 4242 4242 4242', expiry: '12/30', cvc: '123', name: 'A' }, now)).toEqual({});
+    expect(cardErrors({ number: '4242 4242 4242 4241', expiry: '10/26', cvc: '1', name: ' ' }, now)).toEqual({
+      number: 'Please enter a valid card number',
+      expiry: 'Your card has expired',
+      cvc: 'Please enter a valid CVC',
+      name: 'Cardholder name is required',
+    });
+  });
+});
