@@ -143,7 +143,7 @@ describe('sign-in failures', () => {
 });
 
 describe('suspension and admin rules', () => {
-  it('refuses a suspended user\'s existing token at once, and accepts it again after reactivation', async () => {
+  it('refuses a suspended user\'s existing token at once, also after reactivation', async () => {
     const user = await registeredUser(h, 'suspend-me@example.com');
     const adminToken = await signIn(h, ADMIN.email, ADMIN.password);
     expect((await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: bearer(user.token) })).statusCode).toBe(200);
@@ -153,7 +153,10 @@ describe('suspension and admin rules', () => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ success: false, code: 'USER_NOT_VERIFIED' });
     await h.call({ method: 'POST', url: '/api/users/update-user-verified-status', headers: bearer(adminToken), payload: { selectedUser: user.id, isVerified: true } });
-    expect((await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: bearer(user.token) })).statusCode).toBe(200);
+    // Suspension ended that session for good: reactivation needs a new sign-in.
+    expect((await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: bearer(user.token) })).json()).toMatchObject({ code: 'token_invalid' });
+    const fresh = await signIn(h, user.email, VALID_REGISTRATION.password);
+    expect((await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: bearer(fresh) })).statusCode).toBe(200);
   });
 
   it('an admin cannot suspend itself; unknown users are 404', async () => {
@@ -168,12 +171,14 @@ describe('suspension and admin rules', () => {
 
   it('lists users with balances as rupee numbers', async () => {
     const user = await registeredUser(h, 'rich@example.com');
-    await h.ledger.requestDeposit({ accountId: user.id, amountPaise: 123_456n, method: 'upi', reference: 'seed money' } as never, { actorId: user.id }).catch(() => undefined);
+    await h.ledger.completeCardDeposit({ depositId: 'dep-rich-1', walletId: user.id, amountPaise: 123_456n, reference: 'seed money', provider: 'sandbox', paymentId: 'pay-1' }, { actorId: 'provider:card' });
     const adminToken = await signIn(h, ADMIN.email, ADMIN.password);
     const list = await h.call({ method: 'GET', url: '/api/users/get-all-users', headers: bearer(adminToken) });
     const users = list.json().data as { _id: string; balance: unknown }[];
     expect(users.every((entry) => typeof entry.balance === 'number')).toBe(true);
-    expect(users.find((entry) => entry._id === user.id)).toBeDefined();
+    expect(users.find((entry) => entry._id === user.id)?.balance).toBe(1234.56);
+    const own = await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: bearer(user.token) });
+    expect((own.json().data as { balance: unknown }).balance).toBe(1234.56);
   });
 });
 

@@ -126,7 +126,9 @@ export async function setVerified(db: Kysely<unknown>, input: { actorId: string;
   if (!before) throw new IdentityRejection('user_not_found', 'User not found');
   await identityDb(db)
     .updateTable('identity.users')
-    .set({ is_verified: input.isVerified, updated_at: new Date() })
+    // Suspending also ends every session: a reactivated user signs in again rather than
+    // getting back tokens that were out while the account was suspended.
+    .set((eb) => ({ is_verified: input.isVerified, updated_at: new Date(), ...(input.isVerified ? {} : { session_version: eb('session_version', '+', 1) }) }))
     .where('id', '=', input.userId)
     .execute();
   const account = await findAccount(db, input.userId);

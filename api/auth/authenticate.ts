@@ -69,9 +69,12 @@ async function loadUser(request: FastifyRequest, db: Kysely<unknown>): Promise<A
     throw new ApiError('token_invalid');
   }
   const user = await findAccount(db, claims.sub);
-  // A deleted account or a token from before a password reset: the session is over.
-  if (!user || user.sessionVersion !== claims.sv) throw new ApiError('token_invalid');
+  if (!user) throw new ApiError('token_invalid');
+  // Suspended (or never verified): said plainly, before the session check, so the client
+  // can tell the user why.
   if (!user.isVerified) throw new ApiError('USER_NOT_VERIFIED');
+  // A token from before a password reset or a suspension: that session is over.
+  if (user.sessionVersion !== claims.sv) throw new ApiError('token_invalid');
   request.identityUser = user;
   return user;
 }
