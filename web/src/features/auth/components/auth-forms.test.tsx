@@ -3,7 +3,7 @@
  * and where the user goes.
  */
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApi, renderWithApp } from '../../../test/harness.tsx';
 import { LoginForm } from './LoginForm.tsx';

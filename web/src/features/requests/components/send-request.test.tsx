@@ -3,7 +3,7 @@
  * reference rules, the 'Please fix the error: ' toast, and the payload.
  */
 import { screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeApi, renderWithApp, USER } from '../../../test/harness.tsx';
 import { SendRequestDialog } from './SendRequestDialog.tsx';

@@ -3,7 +3,7 @@
  * the 60 s resend countdown, Back and Cancel.
  */
 import { act, screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeApi, renderWithApp } from '../../../test/harness.tsx';
 import { ResetSecretDialog } from './ResetSecretDialog.tsx';

@@ -3,7 +3,7 @@
  * before paying, the Idempotency-Key, and the exact payloads.
  */
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeApi, renderWithApp, USER } from '../../../test/harness.tsx';
 import { latestCheckpoint } from '../../../lib/checkpoint.ts';
