@@ -1,0 +1,86 @@
+/**
+ * `ledger status`: each projection's checkpoint and lag (events behind, seconds behind),
+ * its last error, and the transaction holding the snapshot xmin back when committed events
+ * are waiting behind it (a long-running transaction delays every projection; nothing is lost).
+ */
+import { sql, type Kysely } from 'kysely';
+
+export interface ProjectionStatus {
+  projection: string;
+  checkpoint: string;
+  eventsApplied: bigint;
+  eventsBehind: bigint;
+  secondsBehind: number;
+  updatedAt: Date;
+  lastError: string | null;
+}
+
+export interface XminHolder {
+  pid: number;
+  applicationName: string;
+  state: string;
+  transactionSeconds: number;
+  query: string;
+}
+
+export interface StatusReport {
+  projections: ProjectionStatus[];
+  /** Committed events the xmin gate is holding back right now. */
+  heldBackEvents: bigint;
+  holder: XminHolder | undefined;
+}
+
+export async function projectionStatus(db: Kysely<unknown>): Promise<StatusReport> {
+  const { rows } = await sql<{ projection: string; checkpoint: string; events_applied: bigint; behind: bigint; oldest: Date | null; updated_at: Date; last_error: string | null }>`
+    select c.projection, c.tx_id::text || '.' || c.position as checkpoint, c.events_applied, c.updated_at, c.last_error,
+           (select count(*) from ledger.events e where (e.tx_id, e.position) > (c.tx_id, c.position)) as behind,
+           (select min(e.recorded_at) from ledger.events e where (e.tx_id, e.position) > (c.tx_id, c.position)) as oldest
+      from read.checkpoints c order by c.projection`.execute(db);
+  const held = await sql<{ held: bigint }>`
+    select count(*) as held from ledger.events where tx_id >= pg_snapshot_xmin(pg_current_snapshot())`.execute(db);
+  const heldBackEvents = held.rows[0]?.held ?? 0n;
+  return {
+    projections: rows.map((row) => ({
+      projection: row.projection,
+      checkpoint: row.checkpoint,
+      eventsApplied: row.events_applied,
+      eventsBehind: row.behind,
+      secondsBehind: row.oldest ? Math.max(0, (Date.now() - row.oldest.getTime()) / 1000) : 0,
+      updatedAt: row.updated_at,
+      lastError: row.last_error,
+    })),
+    heldBackEvents,
+    holder: heldBackEvents > 0n ? await oldestTransaction(db) : undefined,
+  };
+}
+
+/** The transaction whose xid (or snapshot) is oldest: the one holding the xmin back. */
+async function oldestTransaction(db: Kysely<unknown>): Promise<XminHolder | undefined> {
+  const { rows } = await sql<{ pid: number; application_name: string; state: string; seconds: number; query: string }>`
+    select pid, application_name, coalesce(state, '') as state, extract(epoch from now() - xact_start)::float8 as seconds, left(query, 120) as query
+      from pg_stat_activity
+     where pid <> pg_backend_pid() and (backend_xid is not null or backend_xmin is not null) and xact_start is not null
+     order by age(coalesce(backend_xid, backend_xmin)) desc
+     limit 1`.execute(db);
+  const row = rows[0];
+  return row ? { pid: row.pid, applicationName: row.application_name, state: row.state, transactionSeconds: row.seconds, query: row.query } : undefined;
+}
+
+export function formatStatus(report: StatusReport): string {
+  const lines = ['projection       checkpoint            applied     behind  seconds behind  last error'];
+  for (const p of report.projections) {
+    lines.push(
+      `${p.projection.padEnd(16)} ${p.checkpoint.padEnd(20)} ${String(p.eventsApplied).padStart(8)} ${String(p.eventsBehind).padStart(10)} ${p.secondsBehind.toFixed(1).padStart(15)}  ${p.lastError ?? '-'}`,
+    );
+  }
+  if (report.heldBackEvents > 0n) {
+    const holder = report.holder;
+    lines.push(
+      `${report.heldBackEvents} committed event(s) are held back by an open transaction (projectors read only below the snapshot xmin; nothing is lost).`,
+      holder
+        ? `  Oldest transaction: pid ${holder.pid} (${holder.applicationName || 'no application name'}, ${holder.state}), open for ${holder.transactionSeconds.toFixed(1)} s: ${holder.query}`
+        : '  The holder has just finished.',
+    );
+  }
+  return lines.join('\n');
+}
