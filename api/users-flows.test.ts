@@ -4,7 +4,7 @@
  * password and PIN reset by e-mailed code, the PIN guard, QR, CORS. Every JSON reply of the
  * file is scanned for secrets at the end.
  */
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import bcrypt from 'bcryptjs';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,8 @@ import { accountFromQrText } from '../contracts/qr.ts';
 import { identityDb } from '../identity/users.ts';
 import { ADMIN, PUBLIC_URL, VALID_REGISTRATION, codeFrom, findSecrets, registeredUser, signIn, startHarness, type Harness } from '../identity/test-support.ts';
 
+// jsqr is CommonJS with a `default` export: under nodenext the default import is module.exports.
+const jsQR = jsQRModule.default;
 let h: Harness;
 const codesSeen: string[] = [];
 const bearer = (token: string | undefined) => ({ authorization: `Bearer ${token ?? ''}` });
