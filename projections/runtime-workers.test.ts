@@ -1,0 +1,49 @@
+/**
+ * The pg-boss workers end to end: a command through the wired ledger enqueues the wake-up
+ * job in its transaction, and the running workers project it without any manual drain.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { createTestDatabase, type TestDatabase } from '../test/database.ts';
+import { createJobBoss, type JobBoss } from '../platform/jobs.ts';
+import { tablesView } from '../platform/database.ts';
+import { createWiredLedger } from '../runtime/ledger.ts';
+import { startProjectionWorkers, type StopWorkers } from '../runtime/workers.ts';
+import { rupees, type Ledger, type LedgerTables } from '../ledger/index.ts';
+import { readHistoryPage, readWalletBalance, waitForCheckpoint, type ReadTables } from './index.ts';
+
+let testDb: TestDatabase<unknown>;
+let boss: JobBoss;
+let ledger: Ledger;
+let pool: pg.Pool;
+let stopWorkers: StopWorkers;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase<unknown>();
+  boss = createJobBoss(testDb.url, { supervise: false, schedule: false, max: 3 });
+  await boss.start();
+  ledger = createWiredLedger(tablesView<LedgerTables>(testDb.db), boss);
+  pool = new pg.Pool({ connectionString: testDb.url, max: 2 });
+  // No safety-net interval: only the wake-up jobs can move the projections here.
+  stopWorkers = await startProjectionWorkers({ db: testDb.db, boss, intervalMs: 0, schedule: false, log: () => {} });
+});
+
+afterAll(async () => {
+  await stopWorkers();
+  await pool.end();
+  await boss.stop({ graceful: false });
+  await testDb.drop();
+});
+
+describe('given running projection workers', () => {
+  it('projects each command after its wake-up job, and waiting on the returned checkpoint sees it', async () => {
+    await ledger.openWallet({ accountId: 'asha', displayName: 'Asha' }, { actorId: 'asha' });
+    await ledger.openWallet({ accountId: 'ravi', displayName: 'Ravi' }, { actorId: 'ravi' });
+    await ledger.completeCardDeposit({ depositId: 'c1', walletId: 'asha', amountPaise: rupees(40), reference: 'card', provider: 'sandbox', paymentId: 'pi' }, { actorId: 'provider:card' });
+    const sent = await ledger.transfer({ transferId: 'tx-1', fromAccountId: 'asha', toAccountId: 'ravi', amountPaise: rupees(15), reference: 'chai' }, { actorId: 'asha' });
+    expect(await waitForCheckpoint(pool, 'all', sent.checkpoint, 10_000)).toBe(true);
+    const read = tablesView<ReadTables>(testDb.db);
+    expect(await readWalletBalance(read, 'ravi')).toBe(rupees(15));
+    expect((await readHistoryPage(read, { accountId: 'ravi', page: 1 })).rows[0]?.counterparty_name).toBe('Asha');
+  });
+});
