@@ -14,3 +14,4 @@ export { createAdmin, ensureFirstAdmin, generatePassword, type AdminOutcome } fr
 export { signInWithGoogle, googleProfileSchema, GoogleSignInRefused, type GoogleProfile } from './google.ts';
 export { resolveJwtSecret } from './jwt-secret.ts';
 export type { IdentityTables } from './tables.ts';
+export { startIdentity, type IdentityRuntime } from './bootstrap.ts';
