@@ -9,7 +9,7 @@ import { tablesView } from '../platform/database.ts';
 import { createLedger, type LedgerTables } from '../ledger/index.ts';
 import { drainAll, replayProjection, PROJECTION_NAMES } from './index.ts';
 import { appendAll, generateAppends, seededRandom } from './testing/random-ledger.ts';
-import { checkpointsOf, dumpReadTables, eventCount } from './testing/read-tables.ts';
+import { allCaughtUp, checkpointsOf, drainUntil, dumpReadTables, eventCount } from './testing/read-tables.ts';
 
 const WRITERS = 4;
 const WALLETS_PER_WRITER = 6;
@@ -55,6 +55,7 @@ describe('given 10,000 random events from four concurrent writers', () => {
     await writers;
     await Promise.all(clients.map((client) => client.end()));
     await drainAll(testDb.db, { batchSize: 97 });
+    await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
 
     const total = await eventCount(testDb.db);
     expect(total).toBeGreaterThanOrEqual(10_000n);

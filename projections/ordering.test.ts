@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { tablesView } from '../platform/database.ts';
 import { drainAll, drainProjection, replayProjection, PROJECTION_NAMES, readHistoryPage, type ReadTables } from './index.ts';
 import { depositRequested, rawAppend } from './testing/raw-append.ts';
-import { checkpointsOf, dumpReadTables, eventCount } from './testing/read-tables.ts';
+import { allCaughtUp, checkpointsOf, drainUntil, dumpReadTables, eventCount } from './testing/read-tables.ts';
 
 let testDb: TestDatabase<unknown>;
 let first: pg.Client;
@@ -51,7 +51,7 @@ async function xid(client: pg.Client): Promise<bigint> {
 }
 
 beforeEach(async () => {
-  await drainAll(testDb.db);
+  await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
 });
 
 describe('given a transaction that took a lower position and commits after one with a higher position', () => {
@@ -69,7 +69,7 @@ describe('given a transaction that took a lower position and commits after one w
     expect(await projectedIds()).not.toContain(high.id);
 
     await first.query('commit');
-    await drainAll(testDb.db);
+    await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
     expect(await projectedIds()).toEqual(expect.arrayContaining([low.id, high.id]));
     await expectEveryEventAppliedOnce();
   });
@@ -89,12 +89,11 @@ describe('given an older transaction (smaller xid) that took a larger position a
     expect(BigInt(olderToken.split('.')[1] ?? 0) > BigInt(newerToken.split('.')[1] ?? 0)).toBe(true);
     await first.query('commit');
 
-    await drainAll(testDb.db);
-    expect(await projectedIds()).toContain(older.id);
+    await drainUntil(testDb.db, async () => (await projectedIds()).includes(older.id));
     expect(await projectedIds()).not.toContain(newer.id);
 
     await second.query('commit');
-    await drainAll(testDb.db);
+    await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
     expect(await projectedIds()).toEqual(expect.arrayContaining([older.id, newer.id]));
     await expectEveryEventAppliedOnce();
   });
@@ -117,7 +116,10 @@ describe('regression: ordering by the text of tx_id (xid 974 sorted after 1021)'
     await rawAppend(first, older.stream, -1, [depositRequested(older.id, 'w', 600n, 'fewer digits')]);
     await second.query('commit');
     await first.query('commit');
-    for (const name of PROJECTION_NAMES) await drainProjection(testDb.db, name, { batchSize: 1 });
+    await drainUntil(testDb.db, async () => {
+      for (const name of PROJECTION_NAMES) await drainProjection(testDb.db, name, { batchSize: 1 });
+      return allCaughtUp(testDb.db);
+    });
     expect(await projectedIds()).toEqual(expect.arrayContaining([older.id, newer.id]));
     await expectEveryEventAppliedOnce();
   });
@@ -125,7 +127,7 @@ describe('regression: ordering by the text of tx_id (xid 974 sorted after 1021)'
 
 describe('after every out-of-order case', () => {
   it('the incrementally projected tables equal a full replay', async () => {
-    await drainAll(testDb.db);
+    await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
     const incremental = await dumpReadTables(testDb.db);
     for (const name of PROJECTION_NAMES) await replayProjection(testDb.db, name);
     expect(await dumpReadTables(testDb.db)).toEqual(incremental);

@@ -14,6 +14,7 @@ import {
   waitForCheckpoint,
   type ReadTables,
 } from './index.ts';
+import { allCaughtUp, drainUntil } from './testing/read-tables.ts';
 
 let testDb: TestDatabase<unknown>;
 let boss: JobBoss;
@@ -43,6 +44,7 @@ beforeAll(async () => {
   await ledger.rejectMoneyRequest({ requestId: 'r2', payerId: 'bob' }, as('bob'));
   await ledger.completeCardDeposit({ depositId: 'c1', walletId: 'bob', amountPaise: rupees(10), reference: 'card top up', provider: 'sandbox', paymentId: 'pi_1' }, as('provider:card'));
   await drainAll(testDb.db, { batchSize: 3 });
+  await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
 });
 
 afterAll(async () => {
@@ -110,8 +112,8 @@ describe('read-your-writes', () => {
   it('waits until every projection has passed the checkpoint a command returned', async () => {
     const result = await ledger.transfer({ transferId: 't9', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'back' }, as('bob'));
     expect(await waitForCheckpoint(pool, 'all', result.checkpoint, 100)).toBe(false);
-    const waiting = waitForCheckpoint(pool, 'all', result.checkpoint, 5_000);
-    await drainAll(testDb.db);
+    const waiting = waitForCheckpoint(pool, 'all', result.checkpoint, 20_000);
+    await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
     expect(await waiting).toBe(true);
     expect((await readHistoryPage(read, { accountId: 'alice', page: 1 })).rows[0]?.transaction_id).toBe('t9');
   });

@@ -11,7 +11,7 @@ import { drainAll, hasUnprojectedEvents, type DrainReport, type ProjectorOptions
 import { PROJECTION_CATCH_UP_QUEUE, PROJECTION_WAKE_QUEUE } from '../projections/queues.ts';
 
 /** A wake-up finding events held back (an older transaction still open) or a busy peer retries this often. */
-const WAKE_RETRY_LIMIT = 20;
+const WAKE_RETRY_LIMIT = 50;
 const WAKE_RETRY_DELAY_MS = 100;
 const WAKE_JOBS_PER_FETCH = 100;
 const CATCH_UP_CRON = '* * * * *';

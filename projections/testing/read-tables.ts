@@ -35,3 +35,25 @@ export async function eventCount(db: Kysely<unknown>): Promise<bigint> {
   const { rows } = await sql<{ n: bigint }>`select count(*) as n from ledger.events`.execute(db);
   return rows[0]?.n ?? 0n;
 }
+
+/**
+ * Drains until `done` holds. The snapshot xmin is cluster-wide: a transaction open in any
+ * database of the server (another test file's, in a parallel run) holds projections back for
+ * a while, so a test waits for the state it expects instead of draining once.
+ */
+export async function drainUntil(db: Kysely<unknown>, done: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const { drainAll } = await import('../projector.ts');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await drainAll(db);
+    if (await done()) return;
+    if (Date.now() > deadline) throw new Error('projections did not reach the expected state in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export async function allCaughtUp(db: Kysely<unknown>): Promise<boolean> {
+  const total = await eventCount(db);
+  const checkpoints = await checkpointsOf(db);
+  return Object.values(checkpoints).every((checkpoint) => checkpoint.eventsApplied === total);
+}
