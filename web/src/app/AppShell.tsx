@@ -2,7 +2,7 @@
  * The signed-in layout: side navigation (a drawer on small screens) and the page. Items
  * have id, label, icon and path; admins also get Users (spec section 2).
  */
-import { useState, type ReactElement, type ReactNode } from 'react';
+import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { Icon, type IconName } from '../components/ui/icons.tsx';
 import { useUser } from './session.tsx';
@@ -26,6 +26,14 @@ export function AppShell({ children }: { children: ReactNode }): ReactElement {
   const user = useUser();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const location = useLocation();
+  useEffect(() => {
+    if (!drawerOpen) return undefined;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setDrawerOpen(false);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [drawerOpen]);
   const items = [...USER_ITEMS, ...(user.isAdmin ? [ADMIN_ITEM] : []), LOGOUT_ITEM];
   const current = items.find((item) => location.pathname.startsWith(item.path));
   return (

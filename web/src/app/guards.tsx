@@ -5,9 +5,10 @@
  * /dashboard with a message.
  */
 import { useEffect, useRef, type ReactElement, type ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router-dom';
+import { Navigate, useLocation, useSearchParams } from 'react-router-dom';
 import { LoadingView } from '../components/ui/LoadingView.tsx';
 import { useToast } from '../components/ui/Toaster.tsx';
+import { safeNext } from '../lib/next-path.ts';
 import { useSession } from './session.tsx';
 
 export function ProtectedRoute({ children }: { children: ReactNode }): ReactElement {
@@ -32,7 +33,9 @@ export function ProtectedRoute({ children }: { children: ReactNode }): ReactElem
 
 export function GuestRoute({ children }: { children: ReactNode }): ReactElement {
   const { token } = useSession();
-  if (token) return <Navigate to="/dashboard" replace />;
+  const [params] = useSearchParams();
+  // A deep link that needed a sign-in (/login?next=/user/<account>) continues there.
+  if (token) return <Navigate to={safeNext(params.get('next'))} replace />;
   return <>{children}</>;
 }
 

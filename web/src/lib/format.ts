@@ -2,7 +2,15 @@
  * Display formats: rupees in en-IN (contracts/money.ts), dates in en-GB day/month/year
  * with 12-hour time (spec section 2), and short ids (first 8 characters).
  */
-export { formatRupees } from '../../../contracts/money.ts';
+import { formatRupees as formatRupeesShared } from '../../../contracts/money.ts';
+
+const paiseFormat = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** en-IN rupees; an amount with paise always shows two decimals (₹1,250.50, not ₹1,250.5). */
+export function formatRupees(rupees: number, options: { whole?: boolean } = {}): string {
+  if (options.whole || Number.isInteger(rupees)) return formatRupeesShared(rupees, options);
+  return `₹${paiseFormat.format(rupees)}`;
+}
 
 const dateTime = new Intl.DateTimeFormat('en-GB', {
   day: '2-digit',

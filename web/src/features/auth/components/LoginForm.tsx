@@ -9,6 +9,7 @@ import { Button } from '../../../components/ui/Button.tsx';
 import { PasswordField, TextField } from '../../../components/ui/Field.tsx';
 import { useToast } from '../../../components/ui/Toaster.tsx';
 import { validate, type FieldErrors } from '../../../lib/forms.ts';
+import { safeNext } from '../../../lib/next-path.ts';
 import { useLogin } from '../api/login.ts';
 import { AuthLayout } from './AuthLayout.tsx';
 
@@ -19,10 +20,6 @@ const OAUTH_ERRORS: Record<string, string> = {
   token_generation_failed: 'Authentication error. Please try again.',
 };
 
-/** Only same-site paths are followed after sign-in (no open redirect). */
-export function safeNext(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/login') ? next : '/dashboard';
-}
 
 export interface LoginFormProps {
   onSignedIn: (token: string) => void;

@@ -1,0 +1,59 @@
+/**
+ * Launches Debian's chromium through playwright-core for the browser tests (no bundled
+ * browser download): headless, sandbox off (containers), and every background network
+ * feature off so tests see only the traffic they cause.
+ */
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+] as const;
+
+export const VIEWPORTS = {
+  desktop: { width: 1440, height: 900 },
+  phone: { width: 390, height: 844 },
+} as const;
+
+export type ViewportName = keyof typeof VIEWPORTS;
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS], headless: true });
+}
+
+export interface PageSession {
+  context: BrowserContext;
+  page: Page;
+}
+
+/** A fresh context (own storage, so its own token) at a viewport; phones get touch and a mobile UA. */
+export async function openPage(browser: Browser, baseUrl: string, viewport: ViewportName = 'desktop'): Promise<PageSession> {
+  const phone = viewport === 'phone';
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: VIEWPORTS[viewport],
+    deviceScaleFactor: phone ? 2 : 1,
+    isMobile: phone,
+    hasTouch: phone,
+    locale: 'en-IN',
+    timezoneId: 'Asia/Kolkata',
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return { context, page };
+}
+
+/** Full-page screenshot under the test-output folder, named by screen and viewport. */
+export async function screenshot(page: Page, directory: string, screen: string, viewport: ViewportName): Promise<string> {
+  const path = `${directory}/${screen}-${viewport}.png`;
+  await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+  return path;
+}
