@@ -18,6 +18,7 @@ import { deriveKey } from './secrets.ts';
 import { signInWithPassword } from './sign-in.ts';
 import { verifyTransactionPin } from './transaction-pin.ts';
 import { identityDb } from './users.ts';
+import { findSecrets } from './test-support.ts';
 
 let database: TestDatabase<unknown>;
 beforeAll(async () => {
@@ -104,5 +105,16 @@ describe('mail', () => {
     expect(JSON.stringify(job)).not.toContain('123456');
     expect(renderEmailJob(job, { sealKey: key, publicUrl: 'http://x' }).text).toContain('123456');
     expect(() => renderEmailJob(job, { sealKey: deriveKey('another-secret-of-enough-length-0000', 'mail-seal'), publicUrl: 'http://x' })).toThrow();
+  });
+});
+
+describe('the secret scan used by the HTTP tests', () => {
+  it('flags secret-looking keys at any depth, hash-looking values and known codes, but not the envelope code', () => {
+    expect(findSecrets([{ success: false, message: 'x', code: 'OAUTH_USER' }, { data: { pinSet: true, expiresIn: '15 minutes' } }], [])).toEqual([]);
+    expect(findSecrets([{ data: [{ _id: 'a', pin_hash: 'x' }] }], [])).toEqual(['reply[0].data[0].pin_hash']);
+    expect(findSecrets([{ data: { password: '' } }, { data: { transactionPin: '' } }, { data: { otp: '1' } }], [])).toHaveLength(3);
+    expect(findSecrets([{ data: { code: '123456' } }], [])).toEqual(['reply[0].data.code']);
+    expect(findSecrets([{ data: { note: '$2b$12$abcdefghijklmnopqrstuv' } }, { data: { note: '$argon2id$v=19$...' } }], [])).toHaveLength(2);
+    expect(findSecrets([{ message: '654321' }], ['654321'])).toEqual(['reply[0].message = 654321']);
   });
 });
