@@ -35,7 +35,10 @@ function needsRetry(reports: DrainReport[]): boolean {
 
 export async function startProjectionWorkers(options: ProjectionWorkerOptions): Promise<StopWorkers> {
   const log = options.log ?? ((message: string, error?: unknown) => console.error(`[projections] ${message}`, error ?? ''));
-  let running: Promise<unknown> = Promise.resolve();
+  // At most one drain runs and at most one waits behind it: wake-ups, catch-ups and the
+  // interval arriving meanwhile join the waiting one instead of piling up.
+  let current: Promise<void> = Promise.resolve();
+  let queued: Promise<void> | undefined;
   let stopped = false;
 
   // Drains until nothing committed is left after any checkpoint, or the retry limit: a wake-up
@@ -48,8 +51,15 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
     }
   };
   const drain = (): Promise<void> => {
-    const next = running.then(drainUntilCaughtUp, drainUntilCaughtUp);
-    running = next.catch(() => undefined);
+    if (queued) return queued;
+    const next: Promise<void> = current
+      .catch(() => undefined)
+      .then(() => {
+        queued = undefined;
+        current = next;
+        return drainUntilCaughtUp();
+      });
+    queued = next;
     return next;
   };
 
@@ -71,6 +81,6 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
     if (timer) clearInterval(timer);
     await options.boss.offWork(PROJECTION_WAKE_QUEUE);
     await options.boss.offWork(PROJECTION_CATCH_UP_QUEUE);
-    await running;
+    await Promise.allSettled([current, queued]);
   };
 }
