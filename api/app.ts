@@ -64,7 +64,10 @@ export function appConfigFrom(config: Config, secrets: { jwtSecret: string }): A
 
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.config.logLevel === 'silent' ? false : { level: deps.config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger:
+      deps.config.logLevel === 'silent'
+        ? false
+        : { level: deps.config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], serializers: { req: serializeRequestForLog } },
     bodyLimit: 1024 * 1024,
     trustProxy: false,
   });
@@ -100,6 +103,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     reply.type('text/html').send('<!doctype html><title>Wallet</title><h1>Wallet API</h1><p>The web app is not built yet.</p>'),
   );
   return app;
+}
+
+/**
+ * Request log lines without the query of the sign-in redirects: the Google callback's URL
+ * carries the authorization code and state, which are secrets for their short life.
+ */
+function serializeRequestForLog(request: { method: string; url: string; ip?: string }): Record<string, unknown> {
+  const url = request.url.startsWith('/auth/') ? request.url.split('?')[0] : request.url;
+  return { method: request.method, url, remoteAddress: request.ip };
 }
 
 /**
