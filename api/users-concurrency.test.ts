@@ -1,0 +1,49 @@
+/**
+ * Guesses and registrations in parallel: the row locks must keep the counts exact, so a
+ * burst of requests cannot try more PINs or codes than the limits allow, and one e-mail
+ * cannot get two accounts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { identityDb } from '../identity/users.ts';
+import { VALID_REGISTRATION, codeFrom, registeredUser, startHarness, type Harness } from '../identity/test-support.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('in parallel', () => {
+  it('10 simultaneous wrong PINs: 4 counted as wrong, then locked; the right PIN is locked out too', async () => {
+    const user = await registeredUser(h, 'burst-pin@example.com');
+    const attempt = (pin: string) => h.call({ method: 'POST', url: '/api/users/verify-transaction-pin', headers: { authorization: `Bearer ${user.token}` }, payload: { transactionPin: pin } });
+    const responses = await Promise.all(Array.from({ length: 10 }, () => attempt('9999')));
+    const codes = responses.map((response) => response.json().code).sort();
+    expect(codes.filter((code) => code === 'invalid_pin')).toHaveLength(4);
+    expect(codes.filter((code) => code === 'PIN_LOCKED')).toHaveLength(6);
+    expect((await attempt('1234')).json().code).toBe('PIN_LOCKED');
+  });
+
+  it('10 simultaneous wrong codes: at most 5 tries count, then the code is void', async () => {
+    const user = await registeredUser(h, 'burst-otp@example.com');
+    await h.call({ method: 'POST', url: '/api/users/send-password-reset-otp', payload: { email: user.email } });
+    const code = codeFrom(await h.waitForMail(user.email, (mail) => /reset code/.test(mail.raw)));
+    const wrong = code === '000000' ? '111111' : '000000';
+    const responses = await Promise.all(Array.from({ length: 10 }, () => h.call({ method: 'POST', url: '/api/users/verify-password-reset-otp', payload: { email: user.email, otp: wrong } })));
+    const codes = responses.map((response) => response.json().code);
+    expect(codes.filter((value) => value === 'otp_invalid')).toHaveLength(4);
+    expect(codes.filter((value) => value === 'otp_attempts_exceeded')).toHaveLength(6);
+    const right = await h.call({ method: 'POST', url: '/api/users/verify-password-reset-otp', payload: { email: user.email, otp: code } });
+    expect(right.json().code).toBe('otp_attempts_exceeded');
+  });
+
+  it('two registrations of one e-mail at once: one account, one 409', async () => {
+    const register = (email: string) => h.call({ method: 'POST', url: '/api/users/register', payload: { ...VALID_REGISTRATION, email } });
+    const responses = await Promise.all([register('race@example.com'), register('RACE@example.com'), register('Race@Example.com')]);
+    expect(responses.map((response) => response.statusCode).sort()).toEqual([201, 409, 409]);
+    const rows = await identityDb(h.database.db).selectFrom('identity.users').select('id').where('email', '=', 'race@example.com').execute();
+    expect(rows).toHaveLength(1);
+  });
+});
