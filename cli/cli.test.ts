@@ -90,6 +90,7 @@ describe('status', () => {
     await blocker.query('select pg_current_xact_id()');
     await ledger.transfer({ transferId: 't3', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'held' }, as('bob'));
     await drainAll(testDb.db);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     const result = await cli('status');
     await blocker.query('rollback');
     await blocker.end();

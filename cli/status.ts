@@ -27,8 +27,13 @@ export interface StatusReport {
   projections: ProjectionStatus[];
   /** Committed events the xmin gate is holding back right now. */
   heldBackEvents: bigint;
+  /** How long the oldest of them has waited. */
+  heldBackSeconds: number;
   holder: XminHolder | undefined;
 }
+
+/** Events wait a few milliseconds behind transactions in flight all the time; longer is worth naming. */
+export const HELD_BACK_WARNING_SECONDS = 1;
 
 export async function projectionStatus(db: Kysely<unknown>): Promise<StatusReport> {
   const { rows } = await sql<{ projection: string; checkpoint: string; events_applied: bigint; behind: bigint; oldest: Date | null; updated_at: Date; last_error: string | null }>`
@@ -36,9 +41,11 @@ export async function projectionStatus(db: Kysely<unknown>): Promise<StatusRepor
            (select count(*) from ledger.events e where (e.tx_id, e.position) > (c.tx_id, c.position)) as behind,
            (select min(e.recorded_at) from ledger.events e where (e.tx_id, e.position) > (c.tx_id, c.position)) as oldest
       from read.checkpoints c order by c.projection`.execute(db);
-  const held = await sql<{ held: bigint }>`
-    select count(*) as held from ledger.events where tx_id >= pg_snapshot_xmin(pg_current_snapshot())`.execute(db);
+  const held = await sql<{ held: bigint; seconds: number | null }>`
+    select count(*) as held, extract(epoch from now() - min(recorded_at))::float8 as seconds
+      from ledger.events where tx_id >= pg_snapshot_xmin(pg_current_snapshot())`.execute(db);
   const heldBackEvents = held.rows[0]?.held ?? 0n;
+  const heldBackSeconds = held.rows[0]?.seconds ?? 0;
   return {
     projections: rows.map((row) => ({
       projection: row.projection,
@@ -50,14 +57,15 @@ export async function projectionStatus(db: Kysely<unknown>): Promise<StatusRepor
       lastError: row.last_error,
     })),
     heldBackEvents,
-    holder: heldBackEvents > 0n ? await oldestTransaction(db) : undefined,
+    heldBackSeconds,
+    holder: heldBackEvents > 0n && heldBackSeconds >= HELD_BACK_WARNING_SECONDS ? await oldestTransaction(db) : undefined,
   };
 }
 
 /** The transaction whose xid (or snapshot) is oldest: the one holding the xmin back. */
 async function oldestTransaction(db: Kysely<unknown>): Promise<XminHolder | undefined> {
   const { rows } = await sql<{ pid: number; application_name: string; state: string; seconds: number; query: string }>`
-    select pid, application_name, coalesce(state, '') as state, extract(epoch from now() - xact_start)::float8 as seconds, left(query, 120) as query
+    select pid, application_name, coalesce(state, '') as state, extract(epoch from now() - xact_start)::float8 as seconds, left(regexp_replace(query, '\s+', ' ', 'g'), 120) as query
       from pg_stat_activity
      where pid <> pg_backend_pid() and (backend_xid is not null or backend_xmin is not null) and xact_start is not null
      order by age(coalesce(backend_xid, backend_xmin)) desc
@@ -73,10 +81,11 @@ export function formatStatus(report: StatusReport): string {
       `${p.projection.padEnd(16)} ${p.checkpoint.padEnd(20)} ${String(p.eventsApplied).padStart(8)} ${String(p.eventsBehind).padStart(10)} ${p.secondsBehind.toFixed(1).padStart(15)}  ${p.lastError ?? '-'}`,
     );
   }
-  if (report.heldBackEvents > 0n) {
+  if (report.heldBackEvents > 0n && report.heldBackSeconds >= HELD_BACK_WARNING_SECONDS) {
     const holder = report.holder;
     lines.push(
-      `${report.heldBackEvents} committed event(s) are held back by an open transaction (projectors read only below the snapshot xmin; nothing is lost).`,
+      `${report.heldBackEvents} committed event(s), the oldest ${report.heldBackSeconds.toFixed(1)} s old, are held back by an open transaction ` +
+        '(projectors read only below the snapshot xmin, which any open transaction on the server holds back; nothing is lost).',
       holder
         ? `  Oldest transaction: pid ${holder.pid} (${holder.applicationName || 'no application name'}, ${holder.state}), open for ${holder.transactionSeconds.toFixed(1)} s: ${holder.query}`
         : '  The holder has just finished.',
