@@ -20,6 +20,7 @@ import { useSubmissionKey } from '../../../lib/idempotency.ts';
 import { rupeesFromPaise } from '../../../lib/money-input.ts';
 import { refreshAfterCommand } from '../../../lib/query-client.ts';
 import { useDepositFunds, type DepositBody } from '../api/deposit-funds.ts';
+import type { CardOutcome } from './card-form.ts';
 import { SandboxCardForm } from './SandboxCardForm.tsx';
 
 const StripeCardForm = lazy(() => import('./StripeCardForm.tsx'));
@@ -82,12 +83,12 @@ export function DepositDialog({ open, onOpenChange, user }: DepositDialogProps):
   const cardCheck = validate(depositSchema, payloadFor('card', values));
   const amountLabel = cardCheck.ok ? formatRupees(rupeesFromPaise(cardCheck.data.amount)) : '₹0';
 
-  async function send(paymentMethodId?: string): Promise<void> {
+  async function send(paymentMethodId?: string): Promise<CardOutcome> {
     const checked = validate(depositSchema, payloadFor(method, values, paymentMethodId));
     if (!checked.ok) {
       setErrors(flatten(checked.errors));
       notify({ tone: 'warning', message: 'Please fix the errors before proceeding' });
-      return;
+      return { status: 'done' };
     }
     setErrors({});
     const data = checked.data;
@@ -108,6 +109,11 @@ export function DepositDialog({ open, onOpenChange, user }: DepositDialogProps):
     try {
       const reply = await deposit.mutateAsync({ body, idempotencyKey: keys.keyFor(stable) });
       keys.complete();
+      const action = reply.data as { status?: string; clientSecret?: string } | undefined;
+      if (reply.success && action?.status === 'requires_action' && action.clientSecret) {
+        notify({ tone: 'info', message: reply.message || 'Please complete the card verification to finish your deposit.' });
+        return { status: 'requires_action', clientSecret: action.clientSecret };
+      }
       if (reply.success) {
         notify({ tone: 'success', message: data.paymentMethod === 'card' ? 'Card deposit successful! Your account has been credited.' : 'Deposit request submitted successfully!', durationMs: 5000 });
         close(false);
@@ -120,6 +126,7 @@ export function DepositDialog({ open, onOpenChange, user }: DepositDialogProps):
     } catch (error) {
       notify({ tone: 'error', message: error instanceof NetworkError ? 'Network error. Please check your connection and try again.' : 'Deposit request failed. Please try again.' });
     }
+    return { status: 'done' };
   }
 
   function submit(event: FormEvent): void {
@@ -133,6 +140,11 @@ export function DepositDialog({ open, onOpenChange, user }: DepositDialogProps):
     busy: deposit.isPending,
     billing: { name: `${user.firstName} ${user.lastName}`.trim(), email: user.email },
     onPaymentMethod: (paymentMethodId: string) => send(paymentMethodId),
+    onVerified: () => {
+      notify({ tone: 'success', message: 'Card verified. Your wallet will be credited as soon as the bank confirms.', durationMs: 5000 });
+      close(false);
+      void refreshAfterCommand(client);
+    },
     onError: (message: string) => notify({ tone: 'error', message, durationMs: 5000 }),
   };
   const stripeKey = config.data?.cardProvider === 'stripe' ? config.data.stripePublishableKey : undefined;

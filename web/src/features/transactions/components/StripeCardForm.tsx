@@ -20,7 +20,7 @@ function stripeFor(publishableKey: string): Promise<Stripe | null> {
   return stripe;
 }
 
-function StripeCardInner({ payLabel, depositValid, busy, billing, onPaymentMethod, onError }: CardFormProps): ReactElement {
+function StripeCardInner({ payLabel, depositValid, busy, billing, onPaymentMethod, onVerified, onError }: CardFormProps): ReactElement {
   const stripe = useStripe();
   const elements = useElements();
   const [complete, setComplete] = useState(false);
@@ -39,7 +39,13 @@ function StripeCardInner({ payLabel, depositValid, busy, billing, onPaymentMetho
         onError(result.error.type === 'card_error' ? `Card error: ${result.error.message ?? 'declined'}` : result.error.type === 'api_connection_error' ? 'Network error. Please check your connection and try again.' : 'Card payment failed. Please try again.');
         return;
       }
-      await onPaymentMethod(result.paymentMethod.id);
+      const outcome = await onPaymentMethod(result.paymentMethod.id);
+      if (outcome.status === 'requires_action') {
+        // 3-D Secure: Stripe shows the bank's page; the server learns the result from Stripe's webhook.
+        const confirmed = await stripe.handleNextAction({ clientSecret: outcome.clientSecret });
+        if (confirmed.error) onError(confirmed.error.type === 'card_error' ? `Card error: ${confirmed.error.message ?? 'declined'}` : 'Card payment failed. Please try again.');
+        else onVerified();
+      }
     } finally {
       setWorking(false);
     }

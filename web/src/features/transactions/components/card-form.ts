@@ -9,6 +9,11 @@ export interface CardFormProps {
   depositValid: boolean;
   busy: boolean;
   billing: { name: string; email: string };
-  onPaymentMethod: (paymentMethodId: string) => Promise<void>;
+  /** Sends the deposit; a card that needs 3-D Secure answers with the payment's client secret. */
+  onPaymentMethod: (paymentMethodId: string) => Promise<CardOutcome>;
+  /** After the customer completed the card verification (Stripe only). */
+  onVerified: () => void;
   onError: (message: string) => void;
 }
+
+export type CardOutcome = { status: 'done' } | { status: 'requires_action'; clientSecret: string };

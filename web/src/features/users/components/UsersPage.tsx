@@ -13,6 +13,7 @@ import { NetworkError } from '../../../lib/api-client.ts';
 import { formatDateTime, shortId } from '../../../lib/format.ts';
 import { useAllUsers, type UserRecord } from '../api/get-all-users.ts';
 import { useUpdateUserVerifiedStatus } from '../api/update-user-verified-status.ts';
+import { ReviewDepositDialog } from './ReviewDepositDialog.tsx';
 
 const FILTERS = [
   { id: 'all', label: 'All', test: () => true },
@@ -25,6 +26,7 @@ type FilterId = (typeof FILTERS)[number]['id'];
 export function UsersPage({ currentUserId }: { currentUserId: string }): ReactElement {
   const [filter, setFilter] = useState<FilterId>('all');
   const [expanded, setExpanded] = useState<string | null>(null);
+  const [reviewOpen, setReviewOpen] = useState(false);
   const users = useAllUsers();
   const update = useUpdateUserVerifiedStatus();
   const notify = useToast();
@@ -102,6 +104,7 @@ export function UsersPage({ currentUserId }: { currentUserId: string }): ReactEl
   return (
     <div className="page">
       <PageHeader title="USERS" subtitle="Verify new customers and suspend accounts.">
+        <Button variant="secondary" onClick={() => setReviewOpen(true)}><Icon name="download" size={18} /> REVIEW DEPOSIT</Button>
         <Button variant="secondary" onClick={() => void users.refetch()} disabled={users.isFetching}>
           <Icon name="refresh" size={18} /> {users.isFetching ? 'REFRESHING...' : 'REFRESH DATA'}
         </Button>
@@ -122,6 +125,7 @@ export function UsersPage({ currentUserId }: { currentUserId: string }): ReactEl
         </Tabs.Root>
         {body()}
       </section>
+      <ReviewDepositDialog open={reviewOpen} onOpenChange={setReviewOpen} />
     </div>
   );
 }
