@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabaseTarget, runningEmbeddedPort } from './connect.ts';
+
+function dataDirWithPid(pid: number, port: number): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cli-connect-'));
+  mkdirSync(join(dir, 'postgres'));
+  writeFileSync(join(dir, 'postgres', 'postmaster.pid'), `${pid}\n${dir}/postgres\n1700000000\n${port}\n/tmp\n127.0.0.1\n`);
+  return dir;
+}
+
+describe('finding the embedded Postgres that npm start is running', () => {
+  it('connects to the port in postmaster.pid when its process is alive', async () => {
+    const dir = dataDirWithPid(process.pid, 54329);
+    try {
+      expect(runningEmbeddedPort(dir)).toBe(54329);
+      const target = await openDatabaseTarget({ DATA_DIR: dir });
+      expect(target.url).toBe('postgres://postgres:postgres@127.0.0.1:54329/wallet');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('ignores a stale postmaster.pid and a missing one', () => {
+    const dir = dataDirWithPid(2 ** 22 + 12_345, 54329);
+    try {
+      expect(runningEmbeddedPort(dir)).toBeUndefined();
+      expect(runningEmbeddedPort(join(dir, 'elsewhere'))).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('prefers DATABASE_URL', async () => {
+    const target = await openDatabaseTarget({ DATABASE_URL: 'postgres://u@h:1/d', DATA_DIR: '/nonexistent' });
+    expect(target.url).toBe('postgres://u@h:1/d');
+  });
+});
