@@ -5,7 +5,11 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
+import type pg from 'pg';
 import { deriveKey, systemClock, type BalanceReader, type Clock } from '../identity/index.ts';
+import { tablesView } from '../platform/database.ts';
+import { createSandboxCardProvider, type CardSetup } from '../providers/card/index.ts';
+import type { ReadTables } from '../projections/index.ts';
 import type { Ledger } from '../ledger/index.ts';
 import type { Config } from '../platform/config.ts';
 import type { JobBoss } from '../platform/jobs.ts';
@@ -15,6 +19,10 @@ import { installEnvelope, ok } from './envelope.ts';
 import { registerConfigRoutes } from './routes/config.ts';
 import { registerOAuthRoutes, type GoogleSignInConfig } from './routes/oauth.ts';
 import { registerUserRoutes } from './routes/users.ts';
+import { registerCardWebhook } from './routes/card-webhook.ts';
+import { registerRequestRoutes } from './routes/requests.ts';
+import { registerTransactionRoutes } from './routes/transactions.ts';
+import { registerWebApp } from './web-app.ts';
 
 export interface AppConfig {
   publicUrl: string;
@@ -26,13 +34,23 @@ export interface AppConfig {
   rateLimit: RateLimitSettings;
   /** Undefined: Google sign-in is not configured (its routes redirect with oauth_failed). */
   google?: GoogleSignInConfig | undefined;
+  /** Given to the web app so it can mount Stripe Elements; absent with the sandbox provider. */
+  stripePublishableKey?: string | undefined;
+  /** How long a read waits for its projection to reach the caller's checkpoint. */
+  readYourWritesTimeoutMs?: number;
+  /** The built web app (web/dist) to serve, if any. */
+  webDistDir?: string | undefined;
 }
 
 export interface AppDependencies {
   config: AppConfig;
   db: Kysely<unknown>;
+  /** The pool behind `db`: read-your-writes waits LISTEN on one of its connections. */
+  pool: pg.Pool;
   boss: JobBoss;
   ledger: Ledger;
+  /** The card provider; the offline sandbox when absent. */
+  card?: CardSetup;
   /** Wallet balances (paise) from the read model, for the user record. */
   balances: BalanceReader;
   /** Code expiry, resend waits, PIN lockouts. Defaults to the system clock. */
@@ -59,6 +77,8 @@ export function appConfigFrom(config: Config, secrets: { jwtSecret: string }): A
     jwtSecret: secrets.jwtSecret,
     rateLimit: { windowMs: config.RATE_LIMIT_WINDOW_MS, max: config.RATE_LIMIT_MAX, authMax: config.RATE_LIMIT_AUTH_MAX },
     google,
+    stripePublishableKey: config.STRIPE_SECRET_KEY ? config.STRIPE_PUBLISHABLE_KEY : undefined,
+    readYourWritesTimeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS,
   };
 }
 
@@ -81,7 +101,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   await installRateLimit(app, deps.config.rateLimit);
   await installAuth(app, { db: deps.db, jwtSecret: deps.config.jwtSecret });
-  registerConfigRoutes(app, { googleSignIn: deps.config.google !== undefined });
+  const card = deps.card ?? { provider: createSandboxCardProvider(), webhookSecret: null };
+  registerConfigRoutes(app, {
+    googleSignIn: deps.config.google !== undefined,
+    cardProvider: card.provider.name,
+    ...(card.provider.name === 'stripe' && deps.config.stripePublishableKey ? { stripePublishableKey: deps.config.stripePublishableKey } : {}),
+  });
   registerUserRoutes(app, {
     db: deps.db,
     boss: deps.boss,
@@ -94,14 +119,25 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   await registerOAuthRoutes(app, { db: deps.db, ledger: deps.ledger, webUrl: deps.config.publicUrl, google: deps.config.google, rateLimit: deps.config.rateLimit });
 
+  const money = {
+    db: deps.db,
+    reads: tablesView<ReadTables>(deps.db),
+    pool: deps.pool,
+    ledger: deps.ledger,
+    clock: deps.clock ?? systemClock,
+    card,
+    readYourWritesTimeoutMs: deps.config.readYourWritesTimeoutMs ?? 3_000,
+  };
+  await registerTransactionRoutes(app, money);
+  await registerRequestRoutes(app, money);
+  await registerCardWebhook(app, money);
+
   app.get('/api/health', async (_request, reply) => {
     await sql`select 1`.execute(deps.db);
     return ok(reply, 'ok', { database: 'up' });
   });
 
-  app.get('/', async (_request, reply) =>
-    reply.type('text/html').send('<!doctype html><title>Wallet</title><h1>Wallet API</h1><p>The web app is not built yet.</p>'),
-  );
+  if (deps.config.webDistDir) await registerWebApp(app, { distDir: deps.config.webDistDir });
   return app;
 }
 

@@ -1,18 +1,34 @@
 /**
  * `npm start`: API, workers and the built web app in one process on :3000. With no
  * DATABASE_URL the database is an embedded Postgres whose data lives under var/.
+ * RUN_WORKERS=false runs the API alone (workers then run with `npm run worker`).
  */
-import { buildApp } from '../api/app.ts';
+import { fileURLToPath } from 'node:url';
+import { appConfigFrom, buildApp } from '../api/app.ts';
+import { startIdentity } from '../identity/index.ts';
 import { loadConfig } from '../platform/config.ts';
+import { tablesView } from '../platform/database.ts';
+import { readWalletBalance, type ReadTables } from '../projections/index.ts';
+import { createCardProvider } from '../providers/card/index.ts';
 import { startSystem } from '../runtime/system.ts';
+import { startProjectionWorkers } from '../runtime/workers.ts';
+
+const WEB_DIST_DIR = fileURLToPath(new URL('../web/dist/', import.meta.url));
 
 const config = loadConfig();
-const system = await startSystem(config, { role: 'all' });
+const role = config.RUN_WORKERS ? 'all' : 'api';
+const system = await startSystem(config, { role });
+const identity = await startIdentity({ config, db: system.db, boss: system.boss, ledger: system.ledger, role, log: (line) => console.log(line) });
+const stopWorkers = config.RUN_WORKERS ? await startProjectionWorkers({ db: system.db, boss: system.boss }) : async () => {};
+const reads = tablesView<ReadTables>(system.db);
 const app = await buildApp({
-  config: { publicUrl: config.PUBLIC_URL, corsOrigins: [], logLevel: config.LOG_LEVEL },
+  config: { ...appConfigFrom(config, { jwtSecret: identity.jwtSecret }), webDistDir: WEB_DIST_DIR },
   db: system.db,
+  pool: system.pool,
   boss: system.boss,
   ledger: system.ledger,
+  card: createCardProvider(config),
+  balances: { ofAccount: (accountId) => readWalletBalance(reads, accountId) },
 });
 
 let stopping = false;
@@ -21,6 +37,8 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   app.log.info({ signal }, 'shutting down');
   await app.close();
+  await stopWorkers();
+  identity.stop();
   await system.stop();
   process.exit(0);
 }
@@ -28,4 +46,4 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 await app.listen({ port: config.PORT, host: config.HOST });
-console.log(`Wallet is running at ${config.PUBLIC_URL} (database: ${system.databaseUrl.startsWith('postgres://postgres:postgres@127.0.0.1:54329') ? 'embedded Postgres in var/postgres' : 'DATABASE_URL'})`);
+console.log(`Wallet is running at ${config.PUBLIC_URL} (database: ${config.DATABASE_URL ? 'DATABASE_URL' : 'embedded Postgres in var/postgres'}; workers: ${config.RUN_WORKERS ? 'in this process' : 'separate'})`);

@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { SMTPServer } from 'smtp-server';
-import { buildApp, type AppConfig } from '../api/app.ts';
+import { buildApp, type AppConfig, type AppDependencies } from '../api/app.ts';
 import { createLedger, type Ledger, type LedgerTables } from '../ledger/index.ts';
 import { createMailer } from '../notifications/mailer.ts';
 import { startMailWorker } from '../notifications/worker.ts';
@@ -56,12 +56,12 @@ export interface EnvelopeBody {
   data?: unknown;
 }
 
-export async function startHarness(overrides: Partial<AppConfig> = {}): Promise<Harness> {
+export async function startHarness(overrides: Partial<AppConfig> = {}, extra: Pick<Partial<AppDependencies>, 'card' | 'balances'> & { ledger?: (db: TestDatabase<unknown>, boss: JobBoss) => Ledger } = {}): Promise<Harness> {
   const database = await createTestDatabase<unknown>();
   const boss = createJobBoss(database.url, { supervise: false, schedule: false, max: 3 });
   boss.on('error', (error) => console.error('[jobs]', error));
   await boss.start();
-  const ledger = createLedger({ db: tablesView<LedgerTables>(database.db) });
+  const ledger = extra.ledger ? extra.ledger(database, boss) : createLedger({ db: tablesView<LedgerTables>(database.db) });
   const clock = movableClock();
   const mails: CapturedMail[] = [];
   const smtp = await startSmtpCapture(mails);
@@ -77,10 +77,12 @@ export async function startHarness(overrides: Partial<AppConfig> = {}): Promise<
       ...overrides,
     },
     db: database.db,
+    pool: database.pool,
     boss,
     ledger,
     clock,
-    balances: {
+    card: extra.card,
+    balances: extra.balances ?? {
       ofAccount: async (accountId) => {
         const row = await tablesView<LedgerTables>(database.db).selectFrom('ledger.accounts').select('balance').where('id', '=', accountId).executeTakeFirst();
         return row?.balance ?? 0n;

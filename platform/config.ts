@@ -34,6 +34,18 @@ const configSchema = z.object({
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(100),
   RATE_LIMIT_AUTH_MAX: z.coerce.number().int().positive().default(10),
+  // Card payments: Stripe when STRIPE_SECRET_KEY is set, otherwise the offline sandbox provider.
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  // Only to point the Stripe SDK at another host (a local fake in tests).
+  STRIPE_API_HOST: z.string().min(1).optional(),
+  STRIPE_API_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
+  // `npm start` runs the projection and mail workers in-process unless this is false.
+  RUN_WORKERS: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
+  // Read-your-writes: how long a read waits for its projection to reach the caller's checkpoint.
+  READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(30_000).default(3_000),
 });
 
 export type Config = Readonly<z.infer<typeof configSchema>>;

@@ -27,7 +27,13 @@ export function createPool(options: DatabaseOptions): pg.Pool {
 }
 
 export function createDatabase<Tables>(options: DatabaseOptions): Kysely<Tables> {
-  return new Kysely<Tables>({ dialect: new PostgresDialect({ pool: createPool(options) }) });
+  return openDatabase<Tables>(options).db;
+}
+
+/** The Kysely instance and its pool: the pool is needed for LISTEN/NOTIFY (read-your-writes). */
+export function openDatabase<Tables>(options: DatabaseOptions): { db: Kysely<Tables>; pool: pg.Pool } {
+  const pool = createPool(options);
+  return { db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) }), pool };
 }
 
 /**

@@ -4,7 +4,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { Config } from '../platform/config.ts';
-import { createDatabase, tablesView } from '../platform/database.ts';
+import type pg from 'pg';
+import { openDatabase, tablesView } from '../platform/database.ts';
 import { createJobBoss, type JobBoss } from '../platform/jobs.ts';
 import { migrateDatabase } from '../platform/migrate.ts';
 import type { Ledger, LedgerTables } from '../ledger/index.ts';
@@ -16,6 +17,7 @@ export interface System {
   config: Config;
   databaseUrl: string;
   db: Kysely<unknown>;
+  pool: pg.Pool;
   boss: JobBoss;
   ledger: Ledger;
   stop(): Promise<void>;
@@ -25,7 +27,7 @@ export async function startSystem(config: Config, options: { role: 'all' | 'api'
   const server: DatabaseServer = await openDatabaseServer({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
     await migrateDatabase(server.url, allQueues);
-    const db = createDatabase<unknown>({ connectionString: server.url, maxConnections: 20, applicationName: `wallet-${options.role}` });
+    const { db, pool } = openDatabase<unknown>({ connectionString: server.url, maxConnections: 20, applicationName: `wallet-${options.role}` });
     const boss = createJobBoss(server.url, { supervise: options.role !== 'cli', schedule: options.role === 'all' || options.role === 'worker' });
     boss.on('error', (error) => console.error('[jobs]', error));
     await boss.start();
@@ -34,6 +36,7 @@ export async function startSystem(config: Config, options: { role: 'all' | 'api'
       config,
       databaseUrl: server.url,
       db,
+      pool,
       boss,
       ledger,
       stop: async () => {

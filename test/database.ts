@@ -5,12 +5,13 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { createDatabase } from '../platform/database.ts';
+import { openDatabase } from '../platform/database.ts';
 
 export interface TestDatabase<Tables> {
   url: string;
   name: string;
   db: Kysely<Tables>;
+  pool: pg.Pool;
   drop(): Promise<void>;
 }
 
@@ -21,11 +22,12 @@ export async function createTestDatabase<Tables>(options: { maxConnections?: num
   await adminQuery(adminUrl, `create database ${name} template ${template} strategy file_copy`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const db = createDatabase<Tables>({ connectionString: url.toString(), maxConnections: options.maxConnections ?? 10, applicationName: 'wallet-test' });
+  const { db, pool } = openDatabase<Tables>({ connectionString: url.toString(), maxConnections: options.maxConnections ?? 10, applicationName: 'wallet-test' });
   return {
     url: url.toString(),
     name,
     db,
+    pool,
     drop: async () => {
       await db.destroy();
       await adminQuery(adminUrl, `drop database if exists ${name} with (force)`);

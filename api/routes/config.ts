@@ -7,6 +7,8 @@ import { ok } from '../envelope.ts';
 
 export interface PublicAppConfig {
   googleSignIn: boolean;
+  cardProvider: 'stripe' | 'sandbox';
+  stripePublishableKey?: string;
 }
 
 export function registerConfigRoutes(app: FastifyInstance, config: PublicAppConfig): void {
