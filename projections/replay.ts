@@ -56,7 +56,25 @@ export async function countEvents(db: Kysely<unknown>): Promise<number> {
   return Number(rows[0]?.total ?? 0n);
 }
 
+/** Replays of one projection exclude each other (a second would drop the first's tables). */
+async function withReplayLock<T>(db: Kysely<unknown>, name: ProjectionName, run: (db: Kysely<unknown>) => Promise<T>): Promise<T> {
+  return db.connection().execute(async (connection) => {
+    const key = `replay:${name}`;
+    const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(hashtext(${key})) as locked`.execute(connection);
+    if (!rows[0]?.locked) throw new Error(`a replay of ${name} is already running`);
+    try {
+      return await run(connection);
+    } finally {
+      await sql`select pg_advisory_unlock(hashtext(${key}))`.execute(connection);
+    }
+  });
+}
+
 export async function replayProjection(db: Kysely<unknown>, name: ProjectionName, options: ReplayOptions = {}): Promise<ReplayReport> {
+  return withReplayLock(db, name, (connection) => rebuildAndSwap(connection, name, options));
+}
+
+async function rebuildAndSwap(db: Kysely<unknown>, name: ProjectionName, options: ReplayOptions): Promise<ReplayReport> {
   const projection = projectionNamed(name);
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const schema = rebuildSchema(name);

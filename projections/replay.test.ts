@@ -1,0 +1,76 @@
+/**
+ * Replay while the app keeps serving: writers append and the live projector runs during
+ * the rebuild and the swap; afterwards the live tables equal a fresh replay.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { createTestDatabase, type TestDatabase } from '../test/database.ts';
+import { tablesView } from '../platform/database.ts';
+import { createLedger, type LedgerTables } from '../ledger/index.ts';
+import { drainAll, PROJECTION_NAMES, readHistoryPage, replayProjection, type ReadTables } from './index.ts';
+import { appendAll, generateAppends, seededRandom } from './testing/random-ledger.ts';
+import { allCaughtUp, drainUntil, dumpReadTables } from './testing/read-tables.ts';
+
+let testDb: TestDatabase<unknown>;
+const wallets = Array.from({ length: 6 }, (_, i) => `r${i}`);
+
+beforeAll(async () => {
+  testDb = await createTestDatabase<unknown>();
+  const ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
+  for (const wallet of wallets) await ledger.openWallet({ accountId: wallet, displayName: `Wallet ${wallet}` }, { actorId: wallet });
+  const client = new pg.Client(testDb.url);
+  await client.connect();
+  const random = seededRandom(3);
+  await appendAll(client, generateAppends('before', wallets, 1_000, random), random);
+  await client.end();
+  await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
+});
+
+afterAll(async () => {
+  await testDb.drop();
+});
+
+describe('given writers and a live projector running during a replay', () => {
+  it('swaps in complete tables and ends equal to a fresh replay', async () => {
+    const client = new pg.Client(testDb.url);
+    await client.connect();
+    const random = seededRandom(11);
+    // Other wallets than before: the generator tracks balances from zero.
+    const more = Array.from({ length: 4 }, (_, i) => `m${i}`);
+    const ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
+    for (const wallet of more) await ledger.openWallet({ accountId: wallet, displayName: `More ${wallet}` }, { actorId: wallet });
+    let writing = true;
+    const writer = appendAll(client, generateAppends('during', more, 1_500, random), random, 10).finally(() => {
+      writing = false;
+    });
+    const live = (async () => {
+      while (writing) await drainAll(testDb.db, { batchSize: 25 });
+    })();
+    const read = tablesView<ReadTables>(testDb.db);
+    const serving = (async () => {
+      let reads = 0;
+      while (writing) {
+        await readHistoryPage(read, { accountId: 'r0', page: 1 });
+        reads += 1;
+      }
+      return reads;
+    })();
+    for (const name of PROJECTION_NAMES) await replayProjection(testDb.db, name, { batchSize: 200 });
+    await Promise.all([writer, live]);
+    expect(await serving).toBeGreaterThan(0);
+    await client.end();
+    await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
+
+    const projected = await dumpReadTables(testDb.db);
+    for (const name of PROJECTION_NAMES) await replayProjection(testDb.db, name);
+    const fresh = await dumpReadTables(testDb.db);
+    for (const table of Object.keys(fresh)) expect(projected[table], table).toEqual(fresh[table]);
+  });
+
+  it('refuses a second replay of the same projection while one runs', async () => {
+    const results = await Promise.allSettled([replayProjection(testDb.db, 'history'), replayProjection(testDb.db, 'history')]);
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const rejected = results.find((result) => result.status === 'rejected');
+    expect(String(rejected?.status === 'rejected' ? rejected.reason : '')).toContain('a replay of history is already running');
+  });
+});
