@@ -18,6 +18,7 @@ export {
   type ProjectorOptions,
 } from './projector.ts';
 export { waitForCheckpoint, readCheckpoints } from './wait.ts';
+export { createCheckpointWaiter, type CheckpointWaiter } from './waiter.ts';
 export { replayProjection, countEvents, type ReplayOptions, type ReplayProgress, type ReplayReport } from './replay.ts';
 export {
   HISTORY_PAGE_SIZE,

@@ -12,6 +12,7 @@ import {
   readStatement,
   readWalletBalance,
   waitForCheckpoint,
+  createCheckpointWaiter,
   type ReadTables,
 } from './index.ts';
 import { allCaughtUp, drainUntil } from './testing/read-tables.ts';
@@ -116,5 +117,22 @@ describe('read-your-writes', () => {
     await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
     expect(await waiting).toBe(true);
     expect((await readHistoryPage(read, { accountId: 'alice', page: 1 })).rows[0]?.transaction_id).toBe('t9');
+  });
+});
+
+describe('read-your-writes through one shared listener', () => {
+  it('answers many waits on one connection, true once projected, false on timeout', async () => {
+    const waiter = createCheckpointWaiter({ connectionString: testDb.url });
+    try {
+      const result = await ledger.transfer({ transferId: 't10', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'again' }, as('bob'));
+      expect(await waiter.wait('history', result.checkpoint, 100)).toBe(false);
+      const waits = Array.from({ length: 50 }, () => waiter.wait('all', result.checkpoint, 20_000));
+      await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
+      expect(await Promise.all(waits)).toEqual(Array.from({ length: 50 }, () => true));
+      expect(await waiter.wait('accounts', result.checkpoint, 1)).toBe(true);
+    } finally {
+      await waiter.close();
+    }
+    expect(await waiter.wait('all', '1.1', 10)).toBe(false);
   });
 });
