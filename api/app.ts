@@ -9,7 +9,7 @@ import type pg from 'pg';
 import { deriveKey, systemClock, type BalanceReader, type Clock } from '../identity/index.ts';
 import { tablesView } from '../platform/database.ts';
 import { createSandboxCardProvider, type CardSetup } from '../providers/card/index.ts';
-import type { ReadTables } from '../projections/index.ts';
+import { waitForCheckpoint, type CheckpointWaiter, type ReadTables } from '../projections/index.ts';
 import type { Ledger } from '../ledger/index.ts';
 import type { Config } from '../platform/config.ts';
 import type { JobBoss } from '../platform/jobs.ts';
@@ -45,8 +45,10 @@ export interface AppConfig {
 export interface AppDependencies {
   config: AppConfig;
   db: Kysely<unknown>;
-  /** The pool behind `db`: read-your-writes waits LISTEN on one of its connections. */
+  /** The pool behind `db`: read-your-writes waits LISTEN on one of its connections... */
   pool: pg.Pool;
+  /** ...unless a shared waiter (one listening connection for all requests) is given. */
+  checkpoints?: Pick<CheckpointWaiter, 'wait'>;
   boss: JobBoss;
   ledger: Ledger;
   /** The card provider; the offline sandbox when absent. */
@@ -122,7 +124,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const money = {
     db: deps.db,
     reads: tablesView<ReadTables>(deps.db),
-    pool: deps.pool,
+    checkpoints: deps.checkpoints ?? { wait: (projection, token, timeoutMs) => waitForCheckpoint(deps.pool, projection, token, timeoutMs) },
     ledger: deps.ledger,
     clock: deps.clock ?? systemClock,
     card,

@@ -5,19 +5,18 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type pg from 'pg';
 import { z } from 'zod';
 import type { CardProvider } from '../providers/card/index.ts';
 import { findAccount, type AccountSummary, type Clock } from '../identity/index.ts';
 import type { CommandContext, Ledger } from '../ledger/index.ts';
-import { waitForCheckpoint, type ProjectionName, type ReadTables } from '../projections/index.ts';
+import type { CheckpointWaiter, ProjectionName, ReadTables } from '../projections/index.ts';
 import { ApiError } from './errors.ts';
 
 export interface MoneyDependencies {
   db: Kysely<unknown>;
   reads: Kysely<ReadTables>;
-  /** For LISTEN/NOTIFY while waiting on a checkpoint. */
-  pool: pg.Pool;
+  /** Read-your-writes: resolves true once the projection has applied the checkpoint. */
+  checkpoints: Pick<CheckpointWaiter, 'wait'>;
   ledger: Ledger;
   clock: Clock;
   card: { provider: CardProvider; webhookSecret: string | null };
@@ -49,7 +48,7 @@ export async function requireActiveAccount(db: Kysely<unknown>, accountNumber: s
  */
 export async function awaitCheckpoint(deps: MoneyDependencies, projection: ProjectionName | 'all', checkpoint: string | undefined): Promise<boolean> {
   if (!checkpoint) return true;
-  return waitForCheckpoint(deps.pool, projection, checkpoint, deps.readYourWritesTimeoutMs);
+  return deps.checkpoints.wait(projection, checkpoint, deps.readYourWritesTimeoutMs);
 }
 
 export function displayName(account: Pick<AccountSummary, 'firstName' | 'lastName'>): string {

@@ -8,7 +8,7 @@ import { appConfigFrom, buildApp } from '../api/app.ts';
 import { startIdentity } from '../identity/index.ts';
 import { loadConfig } from '../platform/config.ts';
 import { tablesView } from '../platform/database.ts';
-import { readWalletBalance, type ReadTables } from '../projections/index.ts';
+import { createCheckpointWaiter, readWalletBalance, type ReadTables } from '../projections/index.ts';
 import { createCardProvider } from '../providers/card/index.ts';
 import { startSystem } from '../runtime/system.ts';
 import { startProjectionWorkers } from '../runtime/workers.ts';
@@ -21,10 +21,12 @@ const system = await startSystem(config, { role });
 const identity = await startIdentity({ config, db: system.db, boss: system.boss, ledger: system.ledger, role, log: (line) => console.log(line) });
 const stopWorkers = config.RUN_WORKERS ? await startProjectionWorkers({ db: system.db, boss: system.boss }) : async () => {};
 const reads = tablesView<ReadTables>(system.db);
+const checkpoints = createCheckpointWaiter({ connectionString: system.databaseUrl });
 const app = await buildApp({
   config: { ...appConfigFrom(config, { jwtSecret: identity.jwtSecret }), webDistDir: WEB_DIST_DIR },
   db: system.db,
   pool: system.pool,
+  checkpoints,
   boss: system.boss,
   ledger: system.ledger,
   card: createCardProvider(config),
@@ -38,6 +40,7 @@ async function shutdown(signal: string): Promise<void> {
   app.log.info({ signal }, 'shutting down');
   await app.close();
   await stopWorkers();
+  await checkpoints.close();
   identity.stop();
   await system.stop();
   process.exit(0);

@@ -1,8 +1,9 @@
 /**
- * `npm run worker`: projection workers alone, no HTTP. Run as many as you like next to the
+ * `npm run worker`: projection and e-mail workers alone, no HTTP. Run as many as you like next to the
  * API processes (`npm start` runs them in-process too); the projector's checkpoint lock
  * keeps one active projector per projection.
  */
+import { startIdentity } from '../identity/index.ts';
 import { loadConfig } from '../platform/config.ts';
 import { startSystem } from '../runtime/system.ts';
 import { startProjectionWorkers } from '../runtime/workers.ts';
@@ -10,7 +11,9 @@ import { startProjectionWorkers } from '../runtime/workers.ts';
 const config = loadConfig();
 const system = await startSystem(config, { role: 'worker' });
 const stopWorkers = await startProjectionWorkers({ db: system.db, boss: system.boss });
-console.log(`Projection workers running (database: ${config.DATABASE_URL ? 'DATABASE_URL' : 'embedded Postgres in var/postgres'})`);
+// The mail worker sends what identity enqueued (codes, "account verified").
+const identity = await startIdentity({ config, db: system.db, boss: system.boss, ledger: system.ledger, role: 'worker', log: (line) => console.log(line) });
+console.log(`Projection and mail workers running (database: ${config.DATABASE_URL ? 'DATABASE_URL' : 'embedded Postgres in var/postgres'})`);
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
@@ -18,6 +21,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   console.log(`${signal}: stopping workers`);
   await stopWorkers();
+  identity.stop();
   await system.stop();
   process.exit(0);
 }
