@@ -171,13 +171,41 @@ it('register -> admin activates -> sign in -> card and UPI deposits -> settle ->
     await page.getByRole('button', { name: 'Pay Now' }).click();
     await page.getByText('₹1,600', { exact: true }).first().waitFor();
     await page.getByText('5 of 5 transactions', { exact: true }).waitFor();
+
+    // Keyboard only through the transfer dialog.
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'SEND' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Transfer Funds' }).waitFor();
+    const focusedLabel = () =>
+      page.evaluate(() => {
+        const active = document.activeElement as HTMLInputElement | null;
+        if (!active || !active.matches('input, textarea, select, button')) return '';
+        return active.getAttribute('aria-label') ?? active.labels?.[0]?.textContent ?? active.textContent ?? '';
+      });
+    while (!(await focusedLabel()).includes('Receiver account number')) await page.keyboard.press('Tab');
+    await page.keyboard.type(adminId);
+    await page.keyboard.press('Tab');
+    expect(await focusedLabel()).toBe('Verify');
+    await page.keyboard.press('Enter');
+    await page.locator('.verified-panel').waitFor();
+    // Verified: focus moves on to the amount by itself.
+    await page.waitForFunction(() => document.activeElement?.id === 'pay-amount');
+    await page.keyboard.type('10');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('keyboard pay');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('2468');
+    await page.keyboard.press('Enter');
+    await page.getByText('₹1,590', { exact: true }).first().waitFor();
+    await page.getByText('6 of 6 transactions', { exact: true }).waitFor();
     await screenshot(page, out, 'transactions-final', 'desktop');
 
     // The landing page's hero shows these two real dashboard screenshots.
     const token = await page.evaluate(() => localStorage.getItem('token'));
     await page.goto('/dashboard');
     await page.locator('.qr-box img').waitFor();
-    await page.getByText('scan pay').waitFor();
+    await page.getByText('keyboard pay').waitFor();
     await page.screenshot({ path: 'web/public/screenshots/desktop.png', animations: 'disabled' });
     const phone = await openPage(browser, base, 'phone');
     await phone.context.addInitScript((value) => localStorage.setItem('token', value ?? ''), token);

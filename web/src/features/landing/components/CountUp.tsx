@@ -23,7 +23,8 @@ export function CountUp({ target, decimals = 0, prefix = '', suffix = '' }: { ta
       };
       frame = requestAnimationFrame(step);
     };
-    if (typeof IntersectionObserver === 'undefined') {
+    const reducedMotion = typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    if (typeof IntersectionObserver === 'undefined' || reducedMotion) {
       setValue(target);
       return undefined;
     }

@@ -14,7 +14,7 @@ import { VerifiedPanel } from '../../../components/ui/VerifiedPanel.tsx';
 import { Notice } from '../../../components/ui/misc.tsx';
 import { decodeQrFrom, loadImage } from '../../../lib/qr-decode.ts';
 import { useRecipient } from '../../../lib/use-recipient.ts';
-import { PayFields } from './PayFields.tsx';
+import { focusPayAmount, PayFields } from './PayFields.tsx';
 import { usePayment } from './usePayment.ts';
 
 export const FRAME_INTERVAL_MS = 1000;
@@ -65,6 +65,7 @@ export function ScanToPayDialog({ open, onOpenChange, userId, balance }: ScanToP
     const outcome = await recipient.verify(account);
     if (outcome.ok) {
       notify({ tone: 'success', message: 'QR Code scanned and account verified successfully!' });
+      focusPayAmount();
       return true;
     }
     setScanMessage(outcome.message);

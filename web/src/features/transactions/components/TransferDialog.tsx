@@ -10,7 +10,7 @@ import { Modal } from '../../../components/ui/Modal.tsx';
 import { useToast } from '../../../components/ui/Toaster.tsx';
 import { VerifiedPanel } from '../../../components/ui/VerifiedPanel.tsx';
 import { useRecipient } from '../../../lib/use-recipient.ts';
-import { PayFields } from './PayFields.tsx';
+import { focusPayAmount, PayFields } from './PayFields.tsx';
 import { usePayment } from './usePayment.ts';
 
 export interface TransferDialogProps {
@@ -50,6 +50,7 @@ export function TransferDialog({ open, onOpenChange, userId, balance, initialRec
     if (outcome.ok) {
       payment.setErrors((current) => ({ ...current, receiver: '' }));
       notify({ tone: 'success', message: 'Account verified successfully', durationMs: 3000 });
+      focusPayAmount();
     } else {
       payment.setErrors((current) => ({ ...current, receiver: outcome.message }));
       notify({ tone: 'error', message: outcome.message });
