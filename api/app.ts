@@ -109,6 +109,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     cardProvider: card.provider.name,
     ...(card.provider.name === 'stripe' && deps.config.stripePublishableKey ? { stripePublishableKey: deps.config.stripePublishableKey } : {}),
   });
+  const checkpoints = deps.checkpoints ?? { wait: (projection, token, timeoutMs) => waitForCheckpoint(deps.pool, projection, token, timeoutMs) };
+  const readYourWritesTimeoutMs = deps.config.readYourWritesTimeoutMs ?? 3_000;
   registerUserRoutes(app, {
     db: deps.db,
     boss: deps.boss,
@@ -118,17 +120,18 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     publicUrl: deps.config.publicUrl,
     rateLimit: deps.config.rateLimit,
     keys: { otpPepper: deriveKey(deps.config.jwtSecret, 'otp-pepper'), sealKey: deriveKey(deps.config.jwtSecret, 'mail-seal') },
+    awaitBalances: (checkpoint) => checkpoints.wait('accounts', checkpoint, readYourWritesTimeoutMs),
   });
   await registerOAuthRoutes(app, { db: deps.db, ledger: deps.ledger, webUrl: deps.config.publicUrl, google: deps.config.google, rateLimit: deps.config.rateLimit });
 
   const money = {
     db: deps.db,
     reads: tablesView<ReadTables>(deps.db),
-    checkpoints: deps.checkpoints ?? { wait: (projection, token, timeoutMs) => waitForCheckpoint(deps.pool, projection, token, timeoutMs) },
+    checkpoints,
     ledger: deps.ledger,
     clock: deps.clock ?? systemClock,
     card,
-    readYourWritesTimeoutMs: deps.config.readYourWritesTimeoutMs ?? 3_000,
+    readYourWritesTimeoutMs,
   };
   await registerTransactionRoutes(app, money);
   await registerRequestRoutes(app, money);

@@ -20,7 +20,9 @@ let ravi: { id: string; token: string };
 let meena: { id: string; token: string };
 
 beforeAll(async () => {
-  harness = await startHarness({}, {
+  // Generous read-your-writes wait: in a parallel test run, other files' transactions hold the
+  // cluster-wide snapshot xmin (and so every projection) back for a while.
+  harness = await startHarness({ readYourWritesTimeoutMs: 30_000 }, {
     ledger: (database, boss) => createWiredLedger(tablesView<LedgerTables>(database.db), boss),
     balances: { ofAccount: (accountId) => readWalletBalance(tablesView<ReadTables>(harnessDb()), accountId) },
   });
@@ -64,9 +66,17 @@ async function eventCount(): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
+/** The wallet head (write model), in rupees: the authoritative "before" of a check. */
+async function headBalance(user: { id: string }): Promise<number> {
+  const { rows } = await sql<{ balance: bigint }>`select balance from ledger.accounts where id = ${user.id}`.execute(harness.database.db);
+  return Number(rows[0]?.balance ?? 0n) / 100;
+}
+
+/** The balance the API shows (read model); with a checkpoint, after waiting for it (read-your-writes). */
 async function balanceOf(user: { token: string }, checkpoint?: string): Promise<number> {
-  if (checkpoint) await history(user, { page: 1, minPosition: checkpoint });
-  const info = await post(user.token, '/api/users/get-user-info', undefined, { 'content-type': 'application/json' });
+  const info = checkpoint
+    ? await post(user.token, '/api/users/get-user-info', { minPosition: checkpoint })
+    : await post(user.token, '/api/users/get-user-info', undefined, { 'content-type': 'application/json' });
   return (info.json().data as { balance: number }).balance;
 }
 
@@ -106,7 +116,7 @@ describe('transfer-funds', () => {
     expect(mine.items[0]).toMatchObject({ _id: transactionId, type: 'debit', amount: 250.5, sender: asha.id, receiver: ravi.id, status: 'success' });
     const theirs = await history(ravi, { page: 1, minPosition: checkpoint });
     expect(theirs.items[0]).toMatchObject({ _id: transactionId, type: 'credit', amount: 250.5 });
-    expect(await balanceOf(asha)).toBe(5_000 - 250.5);
+    expect(await balanceOf(asha, checkpoint)).toBe(5_000 - 250.5);
   });
 
   it.each([
@@ -171,7 +181,7 @@ describe('deposit-funds', () => {
   const base = { amount: 500, reference: 'salary', transactionPin: '1234' };
 
   it('records a bank transfer as pending whatever status the client sends, and credits only when settled', async () => {
-    const before = await balanceOf(meena);
+    const before = await headBalance(meena);
     const response = await post(meena.token, '/api/transactions/deposit-funds', {
       ...base, paymentMethod: 'bank_transfer', status: 'success', type: 'deposit', userId: asha.id, timestamp: new Date().toISOString(),
       bankDetails: { accountNumber: '123456789012', ifscCode: 'sbin0001234', bankName: 'SBI' }, upiDetails: { upiId: '' },
@@ -179,7 +189,7 @@ describe('deposit-funds', () => {
     expect(response.statusCode, response.body).toBe(200);
     const { transactionId, checkpoint } = response.json().data as { transactionId: string; checkpoint: string };
     expect((await history(meena, { page: 1, minPosition: checkpoint })).items[0]).toMatchObject({ _id: transactionId, type: 'deposit', status: 'pending', sender: meena.id, receiver: meena.id });
-    expect(await balanceOf(meena)).toBe(before);
+    expect(await balanceOf(meena, checkpoint)).toBe(before);
     const settled = await post(adminToken, '/api/transactions/settle-deposit', { depositId: transactionId });
     const after = (settled.json().data as { checkpoint: string }).checkpoint;
     expect((await history(meena, { page: 1, minPosition: after })).items[0]).toMatchObject({ _id: transactionId, status: 'success' });
@@ -215,7 +225,7 @@ describe('deposit-funds', () => {
   });
 
   it('credits a sandbox card payment at once and refuses a declined card', async () => {
-    const before = await balanceOf(meena);
+    const before = await headBalance(meena);
     const paid = await post(meena.token, '/api/transactions/deposit-funds', { ...base, amount: 42, paymentMethod: 'card', paymentMethodId: 'pm_sandbox_4242' });
     expect(paid.json()).toMatchObject({ success: true, message: 'Card deposit successful! Your account has been credited.' });
     expect(await balanceOf(meena, (paid.json().data as { checkpoint: string }).checkpoint)).toBe(before + 42);
@@ -266,7 +276,7 @@ describe('money requests', () => {
     expect(request).toMatchObject({ amount: 75.25, status: 'pending', sender: { _id: ravi.id, firstName: 'Asha', lastName: 'Verma' }, receiver: { _id: asha.id } });
     expect(Object.keys(request?.sender ?? {}).sort()).toEqual(['_id', 'firstName', 'lastName']);
 
-    const before = await balanceOf(ravi);
+    const before = await headBalance(ravi);
     expect((await post(ravi.token, '/api/requests/update-request-status', { requestId, status: 'accepted', transactionPin: '1234' })).statusCode).toBe(403);
     expect((await post(asha.token, '/api/requests/update-request-status', { requestId, status: 'accepted' })).json().message).toBe('Transaction PIN is required');
     const answers = await Promise.all([

@@ -69,7 +69,7 @@ async function googleSignIn(profile: Profile, options: { keepCookies?: boolean }
 
 describe('Google sign-in', () => {
   it('tells the web app it is configured', async () => {
-    expect((await h.call({ method: 'GET', url: '/api/config' })).json()).toEqual({ success: true, message: 'ok', data: { googleSignIn: true } });
+    expect((await h.call({ method: 'GET', url: '/api/config' })).json()).toEqual({ success: true, message: 'ok', data: { googleSignIn: true, cardProvider: 'sandbox' } });
   });
 
   it('a new Google user starts unverified without a PIN, waits for the admin, then signs in with a token in the redirect', async () => {
@@ -134,7 +134,7 @@ describe('Google sign-in not configured', () => {
       expect(start.headers['referrer-policy']).toBe('no-referrer');
       const callback = await bare.app.inject({ method: 'GET', url: '/auth/google/callback?code=x&state=y' });
       expect(callback.headers.location).toBe(`${PUBLIC_URL}/login?error=oauth_failed`);
-      expect((await bare.call({ method: 'GET', url: '/api/config' })).json().data).toEqual({ googleSignIn: false });
+      expect((await bare.call({ method: 'GET', url: '/api/config' })).json().data).toEqual({ googleSignIn: false, cardProvider: 'sandbox' });
     } finally {
       await bare.close();
     }

@@ -3,6 +3,7 @@
  * update-transaction-pin (overview page). Bodies are parsed with the shared schemas of
  * contracts/users.ts; replies carry only the user record of spec section 3.
  */
+import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import QRCode from 'qrcode';
@@ -50,7 +51,12 @@ export interface UserRouteDependencies {
   publicUrl: string;
   rateLimit: RateLimitSettings;
   keys: { otpPepper: Buffer; sealKey: Buffer };
+  /** Read-your-writes for the balance: waits (bounded) until the balances reflect a command's checkpoint. */
+  awaitBalances?: (checkpoint: string) => Promise<unknown>;
 }
+
+/** The session check sends no body; our web app may send the checkpoint of its last command. */
+const userInfoQuery = z.object({ minPosition: z.string().regex(/^\d+\.\d+$/).max(60).optional() }).catch({});
 
 export const OTP_SENT_MESSAGE = 'OTP sent to your email!';
 
@@ -73,6 +79,8 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependen
 
   app.post('/api/users/get-user-info', signedIn, async (request, reply) => {
     const user = await requireUser(request);
+    const { minPosition } = userInfoQuery.parse(request.body ?? {});
+    if (minPosition && deps.awaitBalances) await deps.awaitBalances(minPosition);
     return ok(reply, 'User fetched successfully', await userRecordOf(user, deps.balances));
   });
 
