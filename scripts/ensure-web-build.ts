@@ -1,0 +1,29 @@
+/**
+ * `npm start` serves web/dist. Build it when it is missing or older than its sources, so
+ * `npm install && npm start` works on a fresh clone and a restart does not rebuild for nothing.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const built = join(root, 'web/dist/index.html');
+const sources = [join(root, 'web'), join(root, 'contracts')];
+
+function newestSourceMs(path: string): number {
+  const stats = statSync(path);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'dist' || entry === 'node_modules') continue;
+    newest = Math.max(newest, newestSourceMs(join(path, entry)));
+  }
+  return newest;
+}
+
+const stale = !existsSync(built) || sources.some((source) => newestSourceMs(source) > statSync(built).mtimeMs);
+if (stale) {
+  console.log('Building the web app (web/dist)...');
+  execFileSync('npm', ['run', '--silent', 'build:web'], { cwd: root, stdio: 'inherit' });
+}
