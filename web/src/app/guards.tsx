@@ -7,6 +7,7 @@
 import { useEffect, useRef, type ReactElement, type ReactNode } from 'react';
 import { Navigate, useLocation, useSearchParams } from 'react-router-dom';
 import { LoadingView } from '../components/ui/LoadingView.tsx';
+import { ApiError } from '../lib/api-client.ts';
 import { useToast } from '../components/ui/Toaster.tsx';
 import { safeNext } from '../lib/next-path.ts';
 import { useSession } from './session.tsx';
@@ -16,7 +17,9 @@ export function ProtectedRoute({ children }: { children: ReactNode }): ReactElem
   const location = useLocation();
   const notify = useToast();
   const reported = useRef(false);
-  const failed = session.token !== null && session.error !== null && !session.user;
+  // A refetch refused by the server (expired token, suspended account) ends the session too.
+  const refused = session.error instanceof ApiError && (session.error.status === 401 || session.error.status === 403);
+  const failed = session.token !== null && session.error !== null && (!session.user || refused);
   useEffect(() => {
     if (!failed || reported.current) return;
     reported.current = true;
