@@ -75,7 +75,7 @@ async function headBalance(user: { id: string }): Promise<number> {
 /** The balance the API shows (read model); with a checkpoint, after waiting for it (read-your-writes). */
 async function balanceOf(user: { token: string }, checkpoint?: string): Promise<number> {
   const info = checkpoint
-    ? await post(user.token, '/api/users/get-user-info', { minPosition: checkpoint })
+    ? await post(user.token, `/api/users/get-user-info?minPosition=${checkpoint}`, undefined, { 'content-type': 'application/json' })
     : await post(user.token, '/api/users/get-user-info', undefined, { 'content-type': 'application/json' });
   return (info.json().data as { balance: number }).balance;
 }

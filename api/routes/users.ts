@@ -55,7 +55,7 @@ export interface UserRouteDependencies {
   awaitBalances?: (checkpoint: string) => Promise<unknown>;
 }
 
-/** The session check sends no body; our web app may send the checkpoint of its last command. */
+/** The session check sends no body; our web app may send the checkpoint of its last command (query or body). */
 const userInfoQuery = z.object({ minPosition: z.string().regex(/^\d+\.\d+$/).max(60).optional() }).catch({});
 
 export const OTP_SENT_MESSAGE = 'OTP sent to your email!';
@@ -79,7 +79,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependen
 
   app.post('/api/users/get-user-info', signedIn, async (request, reply) => {
     const user = await requireUser(request);
-    const { minPosition } = userInfoQuery.parse(request.body ?? {});
+    const { minPosition } = userInfoQuery.parse({ ...(request.query as object | undefined), ...(request.body as object | undefined) });
     if (minPosition && deps.awaitBalances) await deps.awaitBalances(minPosition);
     return ok(reply, 'User fetched successfully', await userRecordOf(user, deps.balances));
   });
