@@ -22,6 +22,12 @@ function renderLogin(path = '/login') {
 }
 
 describe('sign-in form', () => {
+  it('says when Google sign-in is not configured', async () => {
+    fakeApi({ '/api/config': () => ({ body: { success: true, message: 'ok', data: { googleSignIn: false, cardProvider: 'sandbox' } } }) });
+    renderLogin();
+    expect(await screen.findByText('Google sign-in is not configured on this server.')).toBeTruthy();
+  });
+
   it('shows the e-mail and password rules under their fields and calls nothing', async () => {
     const calls = fakeApi({});
     renderLogin();
@@ -30,7 +36,7 @@ describe('sign-in form', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText('Email is invalid')).toBeTruthy();
     expect(screen.getByText('Password must be at least 6 characters')).toBeTruthy();
-    expect(calls).toHaveLength(0);
+    expect(calls.filter((call) => call.path !== '/api/config')).toHaveLength(0);
   });
 
   it('signs in: sends email, password and rememberMe, toasts, stores the token after 1 s', async () => {
@@ -41,7 +47,7 @@ describe('sign-in form', () => {
     await userEvent.click(screen.getByLabelText('Remember me'));
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText('Login successful! Welcome back.')).toBeTruthy();
-    expect(calls[0]?.body).toEqual({ email: 'asha@example.in', password: 'secret123', rememberMe: true });
+    expect(calls.find((call) => call.path === '/api/users/login')?.body).toEqual({ email: 'asha@example.in', password: 'secret123', rememberMe: true });
     await waitFor(() => expect(onSignedIn).toHaveBeenCalledWith('jwt-token'), { timeout: 2000 });
     expect(await screen.findByText('dashboard page')).toBeTruthy();
   });
