@@ -29,7 +29,11 @@ export async function startSystem(config: Config, options: { role: 'all' | 'api'
     await migrateDatabase(server.url, allQueues);
     const { db, pool } = openDatabase<unknown>({ connectionString: server.url, maxConnections: 20, applicationName: `wallet-${options.role}` });
     const boss = createJobBoss(server.url, { supervise: options.role !== 'cli', schedule: options.role === 'all' || options.role === 'worker' });
-    boss.on('error', (error) => console.error('[jobs]', error));
+    boss.on('error', (error) => {
+      // 57P01: the database server is shutting down (Ctrl-C reaches the embedded Postgres too).
+      if ((error as { code?: string }).code === '57P01') return;
+      console.error('[jobs]', error);
+    });
     await boss.start();
     const ledger = createWiredLedger(tablesView<LedgerTables>(db), boss);
     return {
