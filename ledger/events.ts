@@ -70,6 +70,30 @@ export interface MoneyRequestRejected {
   data: { requestId: string; requesterId: AccountId; payerId: AccountId };
 }
 
+/**
+ * Corrections (ledger/corrections/): an admin reverses a completed movement with a new event
+ * on the original's stream. The original stays; the postings mirror it; `reversesPosition`
+ * links to the event being reversed (a decimal string: positions are bigint).
+ */
+export interface TransferReversed {
+  type: 'TransferReversed';
+  data: {
+    transferId: string;
+    fromAccountId: AccountId;
+    toAccountId: AccountId;
+    amountPaise: Paise;
+    reason: string;
+    reversedBy: string;
+    reversesPosition: string;
+  };
+  postings: Posting[];
+}
+export interface DepositReversed {
+  type: 'DepositReversed';
+  data: { depositId: string; walletId: AccountId; amountPaise: Paise; method: DepositMethod; reason: string; reversedBy: string; reversesPosition: string };
+  postings: Posting[];
+}
+
 export type LedgerEvent =
   | WalletOpened
   | DepositRequested
@@ -78,7 +102,9 @@ export type LedgerEvent =
   | TransferCompleted
   | MoneyRequested
   | MoneyRequestAccepted
-  | MoneyRequestRejected;
+  | MoneyRequestRejected
+  | TransferReversed
+  | DepositReversed;
 
 export type LedgerEventType = LedgerEvent['type'];
 
@@ -91,6 +117,8 @@ export const LEDGER_EVENT_TYPES: readonly LedgerEventType[] = [
   'MoneyRequested',
   'MoneyRequestAccepted',
   'MoneyRequestRejected',
+  'TransferReversed',
+  'DepositReversed',
 ];
 
 /** An event without its postings: what the log's events table holds (postings have their own). */

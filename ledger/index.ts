@@ -10,6 +10,7 @@ import { openWallet } from './wallet-accounts/open-wallet.ts';
 import { completeCardDeposit, failDeposit, requestDeposit, settleDeposit } from './deposits/deposit.ts';
 import { transfer } from './transfers/transfer.ts';
 import { acceptMoneyRequest, rejectMoneyRequest, requestMoney } from './money-requests/money-request.ts';
+import { reverseTransaction } from './corrections/reverse.ts';
 
 export * from './accounts.ts';
 export * from './events.ts';
@@ -27,6 +28,8 @@ export { transferStream } from './transfers/transfer.ts';
 export { depositStream } from './deposits/deposit.ts';
 export { moneyRequestStream } from './money-requests/money-request.ts';
 export { walletStream } from './wallet-accounts/open-wallet.ts';
+export { REVERSAL_KINDS, MIN_REASON_LENGTH, MAX_REASON_LENGTH, streamOfReversal } from './corrections/reverse.ts';
+export type { ReversalKind, ReverseInput, ReversalResult } from './corrections/reverse.ts';
 
 const commands = {
   openWallet,
@@ -38,6 +41,7 @@ const commands = {
   requestMoney,
   acceptMoneyRequest,
   rejectMoneyRequest,
+  reverseTransaction,
 };
 
 type Commands = typeof commands;

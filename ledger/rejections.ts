@@ -17,6 +17,10 @@ export const REJECTION_CODES = [
   'not_request_receiver',
   'stream_conflict',
   'idempotency_key_reused',
+  'transaction_not_found',
+  'not_reversible',
+  'already_reversed',
+  'invalid_reason',
 ] as const;
 
 export type RejectionCode = (typeof REJECTION_CODES)[number];

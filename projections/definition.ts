@@ -23,10 +23,12 @@ export function isProjectionName(value: string): value is ProjectionName {
 export function transactionIdOf(event: RecordedEvent): string {
   switch (event.type) {
     case 'TransferCompleted':
+    case 'TransferReversed':
       return event.data.transferId;
     case 'DepositRequested':
     case 'DepositSettled':
     case 'DepositFailed':
+    case 'DepositReversed':
       return event.data.depositId;
     case 'MoneyRequested':
     case 'MoneyRequestAccepted':

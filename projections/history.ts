@@ -3,7 +3,9 @@
  * money movement, typed as that participant sees it: 'deposit' (sender = receiver = the
  * wallet; the counterparty is the funding account, shown as its method), 'debit' for the
  * sender, 'credit' for the receiver. A deposit request is a pending row that its
- * settlement or failure later updates in place.
+ * settlement or failure later updates in place. A reversal (TransferReversed,
+ * DepositReversed) adds new rows - 'debit' for whoever gives the money back, 'credit' for
+ * whoever gets it - referenced "Reversal: <reason>"; the original rows stay as they were.
  */
 import type { AccountId } from '../ledger/index.ts';
 import type { AnyTransaction, ProjectedEvent } from './event-batch.ts';
@@ -97,9 +99,41 @@ function rowsOf(event: ProjectedEvent, names: Names): NewRow[] {
       const { requestId, payerId, requesterId, amountPaise, reference } = event.data;
       return movementRows(event, { transactionId: requestId, from: payerId, to: requesterId, amountPaise, reference, method: 'request' }, names);
     }
-    default:
+    case 'TransferReversed': {
+      const { transferId, fromAccountId, toAccountId, amountPaise, reason } = event.data;
+      // The original receiver gives the money back to the original sender.
+      return movementRows(event, { transactionId: transferId, from: toAccountId, to: fromAccountId, amountPaise, reference: reversalReference(reason), method: 'reversal' }, names);
+    }
+    case 'DepositReversed': {
+      const { depositId, walletId, amountPaise, method, reason } = event.data;
+      const funding = fundingAccount(method);
+      return [{
+        account_id: walletId, stream_id: event.streamId, transaction_id: depositId, type: 'debit', sender_id: walletId,
+        receiver_id: funding, counterparty_id: funding, counterparty_name: nameOf(names, funding), amount_paise: amountPaise,
+        reference: reversalReference(reason), status: 'success', method: 'reversal', created_at: event.recordedAt,
+        updated_at: event.recordedAt, tx_id: event.txId, position: event.position,
+      }];
+    }
+    case 'WalletOpened':
+    case 'DepositSettled':
+    case 'DepositFailed':
+    case 'MoneyRequested':
+    case 'MoneyRequestRejected':
       return [];
+    default: {
+      const unknown: never = event;
+      throw new Error(`history: unhandled event ${JSON.stringify(unknown)}`);
+    }
   }
+}
+
+export function reversalReference(reason: string): string {
+  return `Reversal: ${reason}`;
+}
+
+/** A stream has one row per participant, plus one per participant of its reversal. */
+function rowKey(row: NewRow): string {
+  return row.method === 'reversal' ? `${row.account_id}\u0000${row.stream_id}\u0000${row.position}` : `${row.account_id}\u0000${row.stream_id}`;
 }
 
 function statusChangeOf(event: ProjectedEvent): StatusChange | undefined {
@@ -114,6 +148,8 @@ function participants(events: readonly ProjectedEvent[]): string[] {
     if (event.type === 'DepositRequested') ids.push(fundingAccount(event.data.method));
     if (event.type === 'TransferCompleted') ids.push(event.data.fromAccountId, event.data.toAccountId);
     if (event.type === 'MoneyRequestAccepted') ids.push(event.data.payerId, event.data.requesterId);
+    if (event.type === 'TransferReversed') ids.push(event.data.fromAccountId, event.data.toAccountId);
+    if (event.type === 'DepositReversed') ids.push(fundingAccount(event.data.method));
   }
   return ids;
 }
@@ -123,7 +159,7 @@ async function apply(trx: AnyTransaction, schema: string, events: readonly Proje
   const created = new Map<string, NewRow>();
   const changes: StatusChange[] = [];
   for (const event of events) {
-    for (const row of rowsOf(event, names)) created.set(`${row.account_id}\u0000${row.stream_id}`, row);
+    for (const row of rowsOf(event, names)) created.set(rowKey(row), row);
     const change = statusChangeOf(event);
     if (!change) continue;
     // A row made earlier in this batch is changed before it is written; others by UPDATE.
@@ -131,8 +167,10 @@ async function apply(trx: AnyTransaction, schema: string, events: readonly Proje
     if (pending) Object.assign(pending, { status: change.status, updated_at: change.updated_at });
     else changes.push(change);
   }
-  await insertRows(trx, table(schema, 'history'), HISTORY, [...created.values()]);
+  // Changes touch only rows of earlier batches, so they go first: a reversal row inserted by
+  // this batch on the same stream must not take the settlement's updated_at.
   await updateRows(trx, table(schema, 'history'), STATUS_UPDATE, ['account_id', 'stream_id'], changes);
+  await insertRows(trx, table(schema, 'history'), HISTORY, [...created.values()]);
 }
 
 export const historyProjection: Projection = { name: 'history', tables: ['history'], apply };

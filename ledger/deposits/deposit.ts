@@ -24,7 +24,7 @@ import { requireWallet } from '../wallet-accounts/require-wallet.ts';
 
 export type DepositState =
   | { status: 'absent'; version: number }
-  | { status: 'pending' | 'settled' | 'failed'; version: number; request: DepositRequested['data'] };
+  | { status: 'pending' | 'settled' | 'failed' | 'reversed'; version: number; request: DepositRequested['data'] };
 
 export type DepositResult = AppendResult & { depositId: string };
 
@@ -40,8 +40,11 @@ export function evolveDeposit(state: DepositState, event: RecordedEvent): Deposi
       return state.status === 'absent' ? state : { ...state, status: 'settled', version: event.streamVersion };
     case 'DepositFailed':
       return state.status === 'absent' ? state : { ...state, status: 'failed', version: event.streamVersion };
+    case 'DepositReversed':
+      return state.status === 'absent' ? state : { ...state, status: 'reversed', version: event.streamVersion };
     case 'WalletOpened':
     case 'TransferCompleted':
+    case 'TransferReversed':
     case 'MoneyRequested':
     case 'MoneyRequestAccepted':
     case 'MoneyRequestRejected':
@@ -51,7 +54,7 @@ export function evolveDeposit(state: DepositState, event: RecordedEvent): Deposi
   }
 }
 
-async function loadDeposit(trx: LedgerTransaction, depositId: string): Promise<DepositState> {
+export async function loadDeposit(trx: LedgerTransaction, depositId: string): Promise<DepositState> {
   const events = await readStream(trx, depositStream(depositId));
   return events.reduce(evolveDeposit, { status: 'absent', version: NO_STREAM });
 }

@@ -43,6 +43,8 @@ export function evolveMoneyRequest(state: MoneyRequestState, event: RecordedEven
     case 'DepositSettled':
     case 'DepositFailed':
     case 'TransferCompleted':
+    case 'TransferReversed':
+    case 'DepositReversed':
       return state;
     default:
       return assertNever(event);
