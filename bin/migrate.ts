@@ -7,7 +7,7 @@ import { openDatabaseServer } from '../runtime/database-server.ts';
 import { allQueues } from '../runtime/queues.ts';
 
 const config = loadConfig();
-const server = await openDatabaseServer({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+const server = await openDatabaseServer({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, embeddedPort: config.EMBEDDED_POSTGRES_PORT });
 try {
   const report = await migrateDatabase(server.url, allQueues);
   console.log(report.applied.length ? `Applied: ${report.applied.join(', ')}` : 'Database is up to date.');

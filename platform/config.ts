@@ -10,6 +10,8 @@ const configSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: z.string().url().default('http://localhost:3000'),
   DATA_DIR: z.string().default('var'),
+  // Port of the embedded Postgres (no DATABASE_URL); another port lets two servers run side by side (tests).
+  EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   JWT_SECRET: z.string().min(32).optional(),
   ADMIN_EMAIL: z.string().email().default('admin@wallet.local'),
   ADMIN_PASSWORD: z.string().min(8).optional(),

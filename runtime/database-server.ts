@@ -13,11 +13,11 @@ export interface DatabaseServer {
 }
 
 const EMBEDDED_DATABASE = 'wallet';
-const EMBEDDED_PORT = 54329;
+export const DEFAULT_EMBEDDED_PORT = 54329;
 
-export async function openDatabaseServer(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<DatabaseServer> {
+export async function openDatabaseServer(options: { databaseUrl?: string | undefined; dataDir: string; embeddedPort?: number | undefined }): Promise<DatabaseServer> {
   if (options.databaseUrl) return { url: options.databaseUrl, embedded: false, stop: async () => {} };
-  const server = await startEmbeddedPostgres({ dataDir: join(options.dataDir, 'postgres'), port: EMBEDDED_PORT, persistent: true });
+  const server = await startEmbeddedPostgres({ dataDir: join(options.dataDir, 'postgres'), port: options.embeddedPort ?? DEFAULT_EMBEDDED_PORT, persistent: true });
   await ensureDatabase(server.url('postgres'), EMBEDDED_DATABASE);
   return { url: server.url(EMBEDDED_DATABASE), embedded: true, stop: () => server.stop() };
 }

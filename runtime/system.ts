@@ -24,7 +24,7 @@ export interface System {
 }
 
 export async function startSystem(config: Config, options: { role: 'all' | 'api' | 'worker' | 'cli' }): Promise<System> {
-  const server: DatabaseServer = await openDatabaseServer({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const server: DatabaseServer = await openDatabaseServer({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, embeddedPort: config.EMBEDDED_POSTGRES_PORT });
   try {
     await migrateDatabase(server.url, allQueues);
     const { db, pool } = openDatabase<unknown>({ connectionString: server.url, maxConnections: 20, applicationName: `wallet-${options.role}` });

@@ -1,7 +1,8 @@
 /**
  * Launches Debian's chromium through playwright-core for the browser tests (no bundled
  * browser download): headless, sandbox off (containers), and every background network
- * feature off so tests see only the traffic they cause.
+ * feature off so tests see only the traffic they cause. Playwright's launch() gives every
+ * browser a fresh temporary profile (--user-data-dir) and removes it on close.
  */
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
@@ -19,7 +20,7 @@ export const CHROMIUM_ARGS = [
 ] as const;
 
 export const VIEWPORTS = {
-  desktop: { width: 1440, height: 900 },
+  desktop: { width: 1280, height: 800 },
   phone: { width: 390, height: 844 },
 } as const;
 
@@ -34,8 +35,12 @@ export interface PageSession {
   page: Page;
 }
 
-/** A fresh context (own storage, so its own token) at a viewport; phones get touch and a mobile UA. */
-export async function openPage(browser: Browser, baseUrl: string, viewport: ViewportName = 'desktop'): Promise<PageSession> {
+/**
+ * A fresh context (own storage, so its own token) at a viewport; phones get touch and a
+ * mobile UA. Reduced motion makes animations (the landing count-up) end at once, so
+ * screenshots are deterministic. `token` signs the context in before any page loads.
+ */
+export async function openPage(browser: Browser, baseUrl: string, viewport: ViewportName = 'desktop', token?: string): Promise<PageSession> {
   const phone = viewport === 'phone';
   const context = await browser.newContext({
     baseURL: baseUrl,
@@ -45,15 +50,18 @@ export async function openPage(browser: Browser, baseUrl: string, viewport: View
     hasTouch: phone,
     locale: 'en-IN',
     timezoneId: 'Asia/Kolkata',
+    reducedMotion: 'reduce',
   });
+  if (token) await context.addInitScript((value) => window.localStorage.setItem('token', value), token);
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
+  page.setDefaultNavigationTimeout(20_000);
   return { context, page };
 }
 
-/** Full-page screenshot under the test-output folder, named by screen and viewport. */
-export async function screenshot(page: Page, directory: string, screen: string, viewport: ViewportName): Promise<string> {
+/** Screenshot named by screen and viewport; full page for pages, the viewport for open dialogs. */
+export async function screenshot(page: Page, directory: string, screen: string, viewport: ViewportName, fullPage = true): Promise<string> {
   const path = `${directory}/${screen}-${viewport}.png`;
-  await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+  await page.screenshot({ path, fullPage, animations: 'disabled', caret: 'hide' });
   return path;
 }
