@@ -15,7 +15,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, openPage, screenshot, type PageSession, type ViewportName } from './helpers/browser.ts';
+import { HIDE_TOASTS, launchBrowser, openPage, screenshot, type PageSession, type ViewportName } from './helpers/browser.ts';
 import { HERO_DIR, OUTPUT_DIR, SCREENSHOT_DIR } from './helpers/constants.ts';
 import {
   accountNumber,
@@ -523,7 +523,7 @@ async function captureEverything(viewport: ViewportName): Promise<void> {
   await shot(user, 'dashboard');
   if (process.env.E2E_HERO_SCREENSHOTS === '1') {
     mkdirSync(HERO_DIR, { recursive: true });
-    await user.screenshot({ path: `${HERO_DIR}/${viewport === 'desktop' ? 'desktop' : 'mobile'}.png`, animations: 'disabled', caret: 'hide', scale: 'css' });
+    await user.screenshot({ path: `${HERO_DIR}/${viewport === 'desktop' ? 'desktop' : 'mobile'}.png`, animations: 'disabled', caret: 'hide', scale: 'css', style: HIDE_TOASTS });
   }
   if (viewport === 'phone') {
     await user.getByRole('button', { name: 'Open menu' }).click();

@@ -59,9 +59,12 @@ export async function openPage(browser: Browser, baseUrl: string, viewport: View
   return { context, page };
 }
 
+/** Toasts are transient: a screenshot of a screen should not freeze the last action's message on it. */
+export const HIDE_TOASTS = '.toast-viewport { visibility: hidden !important; }';
+
 /** Screenshot named by screen and viewport; full page for pages, the viewport for open dialogs. */
 export async function screenshot(page: Page, directory: string, screen: string, viewport: ViewportName, fullPage = true): Promise<string> {
   const path = `${directory}/${screen}-${viewport}.png`;
-  await page.screenshot({ path, fullPage, animations: 'disabled', caret: 'hide' });
+  await page.screenshot({ path, fullPage, animations: 'disabled', caret: 'hide', style: HIDE_TOASTS });
   return path;
 }
