@@ -15,7 +15,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { HIDE_TOASTS, launchBrowser, openPage, screenshot, type PageSession, type ViewportName } from './helpers/browser.ts';
+import { HIDE_TOASTS, launchBrowser, openPage, screenshot, VIEWPORTS, type PageSession, type ViewportName } from './helpers/browser.ts';
 import { HERO_DIR, OUTPUT_DIR, SCREENSHOT_DIR } from './helpers/constants.ts';
 import {
   accountNumber,
@@ -492,7 +492,13 @@ async function captureRequests(): Promise<void> {
 
 /** Every other screen and dialog at one viewport: a guest, Asha and the admin, each signed in by token. */
 async function captureEverything(viewport: ViewportName): Promise<void> {
-  const shot = (page: Page, name: string, fullPage = true) => screenshot(page, SCREENSHOT_DIR, name, viewport, fullPage);
+  // No screen may scroll sideways (a phone layout that overflows is broken even if it looks fine at the top).
+  const overflowing: string[] = [];
+  const shot = async (page: Page, name: string, fullPage = true) => {
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (width > VIEWPORTS[viewport].width) overflowing.push(`${name}: ${width}px wide`);
+    await screenshot(page, SCREENSHOT_DIR, name, viewport, fullPage);
+  };
   const guest = (await session(viewport)).page;
   await guest.goto('/');
   await guest.getByRole('heading', { name: 'Your Digital Wallet Reimagined' }).waitFor();
@@ -574,4 +580,5 @@ async function captureEverything(viewport: ViewportName): Promise<void> {
     await page.context().close();
     sessions.splice(sessions.findIndex((opened) => opened.page === page), 1);
   }
+  expect(overflowing, `screens wider than the ${viewport} viewport`).toEqual([]);
 }

@@ -53,8 +53,9 @@ export default function DocsPage(): ReactElement {
       <header className="landing-top">
         <Link to="/" className="brand"><span className="brand-mark" aria-hidden="true">₹</span> Rupee Wallet</Link>
         <nav className="landing-nav" aria-label="Site">
-          <Link to="/architecture" className="btn btn-ghost btn-md">Architecture</Link>
-          <a href="/api/docs" className="btn btn-secondary btn-md">API reference</a>
+          {/* Both are in the page's contents too; a phone's top bar has room for one button. */}
+          <Link to="/architecture" className="btn btn-ghost btn-md hide-sm">Architecture</Link>
+          <a href="/api/docs" className="btn btn-secondary btn-md hide-sm">API reference</a>
           <Link to="/login" className="btn btn-primary btn-md">Sign in</Link>
         </nav>
       </header>
@@ -65,6 +66,7 @@ export default function DocsPage(): ReactElement {
             {SECTIONS.map((section) => (
               <li key={section.id}><a href={`#${section.id}`}>{section.title}</a></li>
             ))}
+            <li><Link to="/architecture">Architecture overview</Link></li>
             <li><a href="/api/docs">API reference</a></li>
           </ul>
         </nav>
