@@ -305,7 +305,7 @@ describe('the wallet in a real browser', () => {
 
     await asha.goto('/dashboard');
     await expectText(dashboardBalance(asha), '₹1,224');
-    await expect.poll(() => recentActivity(asha)).toEqual([
+    await expect.poll(() => recentActivity(asha), { timeout: 15_000 }).toEqual([
       { title: 'Vikram Nair', amount: '−₹125.75' },
       { title: 'Vikram Nair', amount: '−₹400' },
       { title: 'Deposit', amount: '+₹250' },
@@ -324,7 +324,7 @@ describe('the wallet in a real browser', () => {
     ]);
     await vikram.goto('/dashboard');
     await expectText(dashboardBalance(vikram), '₹526');
-    await expect.poll(() => recentActivity(vikram)).toEqual([
+    await expect.poll(() => recentActivity(vikram), { timeout: 15_000 }).toEqual([
       { title: 'Asha Rao', amount: '+₹125.75' },
       { title: 'Asha Rao', amount: '+₹400' },
     ]);
@@ -514,6 +514,12 @@ async function captureEverything(viewport: ViewportName): Promise<void> {
   await guest.goto('/register');
   await guest.getByRole('form', { name: 'Register' }).waitFor();
   await shot(guest, 'register');
+  await guest.getByRole('button', { name: 'Terms of Service' }).click();
+  const terms = dialog(guest, 'Terms of Service');
+  await terms.waitFor();
+  await shot(guest, 'dialog-terms', false);
+  await terms.getByRole('button', { name: 'Close', exact: true }).first().click();
+  await terms.waitFor({ state: 'detached' });
   for (const [path, heading, name] of [['/docs', 'How the wallet works', 'docs'], ['/architecture', 'Architecture overview', 'architecture']] as const) {
     await guest.goto(path);
     await guest.getByRole('heading', { name: heading }).waitFor();
