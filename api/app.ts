@@ -16,12 +16,15 @@ import type { JobBoss } from '../platform/jobs.ts';
 import { installAuth } from './auth/authenticate.ts';
 import { installRateLimit, type RateLimitSettings } from './auth/rate-limit.ts';
 import { installEnvelope, ok } from './envelope.ts';
+import { installDocs } from './docs.ts';
+import { createMetrics, installMetrics, instrumentLedger } from './metrics.ts';
 import { registerConfigRoutes } from './routes/config.ts';
 import { registerOAuthRoutes, type GoogleSignInConfig } from './routes/oauth.ts';
 import { registerUserRoutes } from './routes/users.ts';
 import { registerCardWebhook } from './routes/card-webhook.ts';
 import { registerRequestRoutes } from './routes/requests.ts';
 import { registerTransactionRoutes } from './routes/transactions.ts';
+import { registerAdminRoutes } from './routes/admin.ts';
 import { registerWebApp } from './web-app.ts';
 
 export interface AppConfig {
@@ -40,6 +43,8 @@ export interface AppConfig {
   readYourWritesTimeoutMs?: number;
   /** The built web app (web/dist) to serve, if any. */
   webDistDir?: string | undefined;
+  /** METRICS_TOKEN: a bearer token that may scrape /metrics from off the host (loopback always may). */
+  metricsToken?: string | undefined;
 }
 
 export interface AppDependencies {
@@ -81,6 +86,7 @@ export function appConfigFrom(config: Config, secrets: { jwtSecret: string }): A
     google,
     stripePublishableKey: config.STRIPE_SECRET_KEY ? config.STRIPE_PUBLISHABLE_KEY : undefined,
     readYourWritesTimeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS,
+    metricsToken: config.METRICS_TOKEN,
   };
 }
 
@@ -95,6 +101,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   installEnvelope(app);
   installJsonParser(app);
+  await installDocs(app, { publicUrl: deps.config.publicUrl });
+  const metrics = createMetrics();
+  installMetrics(app, { db: deps.db, metrics, token: deps.config.metricsToken });
+  // Every route below sees the counted ledger: appends and refusals feed /metrics.
+  const ledger = instrumentLedger(deps.ledger, metrics);
   await app.register(cors, {
     origin: (origin, callback) => callback(null, origin !== undefined && deps.config.corsOrigins.includes(origin) ? origin : false),
     credentials: true,
@@ -114,7 +125,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerUserRoutes(app, {
     db: deps.db,
     boss: deps.boss,
-    ledger: deps.ledger,
+    ledger,
     balances: deps.balances,
     clock: deps.clock ?? systemClock,
     publicUrl: deps.config.publicUrl,
@@ -122,13 +133,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     keys: { otpPepper: deriveKey(deps.config.jwtSecret, 'otp-pepper'), sealKey: deriveKey(deps.config.jwtSecret, 'mail-seal') },
     awaitBalances: (checkpoint) => checkpoints.wait('accounts', checkpoint, readYourWritesTimeoutMs),
   });
-  await registerOAuthRoutes(app, { db: deps.db, ledger: deps.ledger, webUrl: deps.config.publicUrl, google: deps.config.google, rateLimit: deps.config.rateLimit });
+  await registerOAuthRoutes(app, { db: deps.db, ledger, webUrl: deps.config.publicUrl, google: deps.config.google, rateLimit: deps.config.rateLimit });
 
   const money = {
     db: deps.db,
     reads: tablesView<ReadTables>(deps.db),
     checkpoints,
-    ledger: deps.ledger,
+    ledger,
     clock: deps.clock ?? systemClock,
     card,
     readYourWritesTimeoutMs,
@@ -136,6 +147,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerTransactionRoutes(app, money);
   await registerRequestRoutes(app, money);
   await registerCardWebhook(app, money);
+  await registerAdminRoutes(app, { db: deps.db, ledger, boss: deps.boss });
 
   app.get('/api/health', async (_request, reply) => {
     await sql`select 1`.execute(deps.db);

@@ -3,7 +3,7 @@
  * Every query that leaves this module selects named columns; hashes are read only by the
  * functions that check them.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { UserRecord } from '../contracts/users.ts';
 import { rupeesFromPaise } from '../contracts/money.ts';
 import { tablesView } from '../platform/database.ts';
@@ -118,7 +118,7 @@ export async function userRecordOf(account: AccountSummary, balances: BalanceRea
  * out the only person able to undo it. Returns the account after the change. Run it in the
  * transaction that also enqueues the "account verified" e-mail.
  */
-export async function setVerified(db: Kysely<unknown>, input: { actorId: string; userId: string; isVerified: boolean }): Promise<{ account: AccountSummary; activated: boolean }> {
+export async function setVerified(db: Kysely<unknown>, input: { actorId: string; userId: string; isVerified: boolean; reason?: string | undefined }): Promise<{ account: AccountSummary; activated: boolean }> {
   if (input.userId === input.actorId && !input.isVerified) {
     throw new IdentityRejection('cannot_suspend_self', 'You cannot suspend your own account');
   }
@@ -133,5 +133,8 @@ export async function setVerified(db: Kysely<unknown>, input: { actorId: string;
     .execute();
   const account = await findAccount(db, input.userId);
   if (!account) throw new IdentityRejection('user_not_found', 'User not found');
+  // The audit trail (audit.admin_actions, migrations/0004), in the caller's transaction.
+  await sql`insert into audit.admin_actions (actor_id, action, target, reason, details)
+    values (${input.actorId}, ${input.isVerified ? 'activate' : 'suspend'}, ${input.userId}, ${input.reason ?? null}, ${JSON.stringify({ wasVerified: before.is_verified })}::jsonb)`.execute(db);
   return { account, activated: input.isVerified && !before.is_verified };
 }

@@ -13,6 +13,8 @@ const configSchema = z.object({
   // Port of the embedded Postgres (no DATABASE_URL); another port lets two servers run side by side (tests).
   EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   JWT_SECRET: z.string().min(32).optional(),
+  // Lets a Prometheus scraper off the host read /metrics (loopback always may).
+  METRICS_TOKEN: z.string().min(16).optional(),
   ADMIN_EMAIL: z.string().email().default('admin@wallet.local'),
   ADMIN_PASSWORD: z.string().min(8).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

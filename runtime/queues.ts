@@ -4,5 +4,6 @@
 import type { QueueSpec } from '../platform/jobs.ts';
 import { notificationQueues } from '../notifications/queues.ts';
 import { projectionQueues } from '../projections/queues.ts';
+import { replayQueues } from '../projections/replay-jobs.ts';
 
-export const allQueues: readonly QueueSpec[] = [...projectionQueues, ...notificationQueues];
+export const allQueues: readonly QueueSpec[] = [...projectionQueues, ...replayQueues, ...notificationQueues];

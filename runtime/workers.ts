@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { JobBoss } from '../platform/jobs.ts';
 import { drainAll, hasUnprojectedEvents, type DrainReport, type ProjectorOptions } from '../projections/index.ts';
 import { PROJECTION_CATCH_UP_QUEUE, PROJECTION_WAKE_QUEUE } from '../projections/queues.ts';
+import { startReplayWorker } from '../projections/replay-jobs.ts';
 
 /** A wake-up finding events held back (an older transaction still open) or a busy peer retries this often. */
 const WAKE_RETRY_LIMIT = 50;
@@ -70,6 +71,8 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
     await drain();
   });
   if (options.schedule ?? true) await options.boss.schedule(PROJECTION_CATCH_UP_QUEUE, CATCH_UP_CRON);
+  // Operator-requested replays (POST /api/admin/projections/:name/replay).
+  const stopReplays = await startReplayWorker(options.db, options.boss);
 
   const intervalMs = options.intervalMs ?? 5_000;
   const timer = intervalMs > 0 ? setInterval(() => void drain().catch((error: unknown) => log('catch-up drain failed', error)), intervalMs) : undefined;
@@ -81,6 +84,7 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
     if (timer) clearInterval(timer);
     await options.boss.offWork(PROJECTION_WAKE_QUEUE);
     await options.boss.offWork(PROJECTION_CATCH_UP_QUEUE);
+    await stopReplays();
     await Promise.allSettled([current, queued]);
   };
 }

@@ -23,6 +23,8 @@ import { CARD_DEPOSIT_PENDING_MESSAGE, CARD_DEPOSIT_SUCCESS_MESSAGE, startCardDe
 import { readHistoryPage, type HistoryRow } from '../../projections/index.ts';
 import { requireAdmin, requireUser } from '../auth/authenticate.ts';
 import { ok } from '../envelope.ts';
+import { recordAdminAction } from '../admin/audit-trail.ts';
+import { runAudited } from '../admin/audited.ts';
 import { ApiError } from '../errors.ts';
 import { WALLET_BANK_NAME, awaitCheckpoint, commandContext, displayName, requireActiveAccount, type MoneyDependencies } from '../money-context.ts';
 
@@ -128,7 +130,12 @@ function registerDepositReview(app: FastifyInstance, deps: MoneyDependencies): v
   app.post('/api/transactions/settle-deposit', { preHandler: app.requireAdmin }, async (request, reply) => {
     const admin = await requireAdmin(request);
     const { depositId } = settleSchema.parse(request.body);
-    const result = await deps.ledger.settleDeposit({ depositId, confirmedBy: 'admin' }, commandContext(request, admin.id));
+    // The settlement and its audit row commit together.
+    const result = await runAudited(deps.db, deps.ledger, async (commands, trx) => {
+      const settled = await commands.settleDeposit({ depositId, confirmedBy: 'admin' }, commandContext(request, admin.id));
+      if (!settled.replayed) await recordAdminAction(trx, { actorId: admin.id, action: 'settle', target: settled.streamId, details: { depositId } });
+      return settled;
+    });
     return ok(reply, 'Deposit settled: the wallet has been credited', { depositId, checkpoint: result.checkpoint });
   });
 
@@ -136,7 +143,11 @@ function registerDepositReview(app: FastifyInstance, deps: MoneyDependencies): v
     const admin = await requireAdmin(request);
     const { depositId, reason } = failSchema.parse(request.body);
     try {
-      const result = await deps.ledger.failDeposit({ depositId, reason }, commandContext(request, admin.id));
+      const result = await runAudited(deps.db, deps.ledger, async (commands, trx) => {
+        const failed = await commands.failDeposit({ depositId, reason }, commandContext(request, admin.id));
+        if (!failed.replayed) await recordAdminAction(trx, { actorId: admin.id, action: 'fail', target: failed.streamId, reason, details: { depositId } });
+        return failed;
+      });
       return ok(reply, 'Deposit marked as failed', { depositId, checkpoint: result.checkpoint });
     } catch (error) {
       if (isLedgerRejection(error) && error.code === 'invalid_reference') throw new ApiError('validation_failed', 'A reason of at least 3 characters is required');

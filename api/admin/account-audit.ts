@@ -1,0 +1,223 @@
+/**
+ * Account audit: one account's statement (read.statements, the accounts projection: every
+ * posting with its running balance, counterparty, event type and position), as keyset pages
+ * or as a CSV that streams in bounded memory, and the raw events of the account's streams
+ * with their metadata (actor, idempotency key, request id).
+ *
+ * Why keyset batches for the CSV: the table's `(account_id, sequence)` key orders a
+ * statement; each batch is one short query after the last sequence written, so memory holds
+ * one batch at a time, no transaction stays open for the whole download (it would hold the
+ * snapshot xmin, and so every projection, back), and the socket's backpressure decides when
+ * the next batch is read.
+ */
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify/sync';
+import { sql, type Kysely } from 'kysely';
+import { rupeesFromPaise } from '../../contracts/money.ts';
+
+export interface StatementFilter {
+  accountId: string;
+  from?: Date | undefined;
+  to?: Date | undefined;
+  /** Event types to keep (e.g. TransferCompleted, DepositReversed). */
+  eventTypes?: readonly string[] | undefined;
+  direction?: 'credit' | 'debit' | undefined;
+}
+
+export interface StatementLine {
+  sequence: string;
+  position: string;
+  recordedAt: string;
+  eventType: string;
+  streamId: string;
+  transactionId: string;
+  counterpartyId: string | null;
+  counterpartyName: string | null;
+  /** Rupees, signed: credits positive, debits negative. */
+  amount: number;
+  balanceAfter: number;
+}
+
+interface StatementRowRaw {
+  sequence: bigint;
+  position: bigint;
+  recorded_at: Date;
+  event_type: string;
+  stream_id: string;
+  transaction_id: string;
+  counterparty_id: string | null;
+  counterparty_name: string | null;
+  amount_paise: bigint;
+  balance_after_paise: bigint;
+}
+
+async function statementRows(db: Kysely<unknown>, filter: StatementFilter, afterSequence: bigint | undefined, limit: number): Promise<StatementRowRaw[]> {
+  const types = filter.eventTypes && filter.eventTypes.length > 0 ? [...filter.eventTypes] : null;
+  const { rows } = await sql<StatementRowRaw>`
+    select sequence, position, recorded_at, event_type, stream_id, transaction_id, counterparty_id, counterparty_name, amount_paise, balance_after_paise
+      from read.statements
+     where account_id = ${filter.accountId}
+       and (${afterSequence ?? null}::bigint is null or sequence > ${afterSequence ?? null}::bigint)
+       and (${filter.from ?? null}::timestamptz is null or recorded_at >= ${filter.from ?? null}::timestamptz)
+       and (${filter.to ?? null}::timestamptz is null or recorded_at < ${filter.to ?? null}::timestamptz)
+       and (${types}::text[] is null or event_type = any(${types}::text[]))
+       and (${filter.direction ?? null}::text is null or (${filter.direction ?? null}::text = 'credit') = (amount_paise > 0))
+     order by sequence
+     limit ${limit}`.execute(db);
+  return rows;
+}
+
+function toLine(row: StatementRowRaw): StatementLine {
+  return {
+    sequence: String(row.sequence),
+    position: String(row.position),
+    recordedAt: row.recorded_at.toISOString(),
+    eventType: row.event_type,
+    streamId: row.stream_id,
+    transactionId: row.transaction_id,
+    counterpartyId: row.counterparty_id,
+    counterpartyName: row.counterparty_name,
+    amount: rupeesFromPaise(row.amount_paise),
+    balanceAfter: rupeesFromPaise(row.balance_after_paise),
+  };
+}
+
+export interface StatementPage {
+  accountId: string;
+  displayName: string | null;
+  kind: string | null;
+  balance: number | null;
+  items: StatementLine[];
+  /** Pass as `after` for the next page; null on the last page. */
+  nextAfter: string | null;
+}
+
+export async function readStatementPage(db: Kysely<unknown>, filter: StatementFilter, after: bigint | undefined, limit: number): Promise<StatementPage> {
+  const rows = await statementRows(db, filter, after, limit + 1);
+  const page = rows.slice(0, limit);
+  const { rows: info } = await sql<{ display_name: string | null; kind: string | null; balance_paise: bigint | null }>`
+    select d.display_name, d.kind, b.balance_paise
+      from (select ${filter.accountId}::text as account_id) a
+      left join read.directory d on d.account_id = a.account_id
+      left join read.balances b on b.account_id = a.account_id`.execute(db);
+  const head = info[0];
+  return {
+    accountId: filter.accountId,
+    displayName: head?.display_name ?? null,
+    kind: head?.kind ?? null,
+    balance: head?.balance_paise === null || head?.balance_paise === undefined ? null : rupeesFromPaise(head.balance_paise),
+    items: page.map(toLine),
+    nextAfter: rows.length > limit ? String(page.at(-1)?.sequence) : null,
+  };
+}
+
+export const CSV_BATCH_ROWS = 2_000;
+
+export const CSV_COLUMNS = ['sequence', 'position', 'recorded_at', 'event_type', 'stream_id', 'transaction_id', 'counterparty_id', 'counterparty_name', 'amount_rupees', 'balance_after_rupees'] as const;
+
+/** Rupees with exactly two decimals, from paise, without passing through a float. */
+export function rupeesText(paise: bigint): string {
+  const sign = paise < 0n ? '-' : '';
+  const abs = paise < 0n ? -paise : paise;
+  return `${sign}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
+}
+
+/**
+ * One CSV text chunk per batch (csv-stringify's sync API on the batch's records): per-row
+ * stream objects would cost several times the garbage, and the heap then grows with it.
+ */
+async function* statementCsvChunks(db: Kysely<unknown>, filter: StatementFilter, batchRows: number): AsyncGenerator<string> {
+  yield stringify([[...CSV_COLUMNS]]);
+  let after: bigint | undefined;
+  for (;;) {
+    const rows = await statementRows(db, filter, after, batchRows);
+    if (rows.length > 0) {
+      yield stringify(rows.map((row) => [
+        String(row.sequence), String(row.position), row.recorded_at.toISOString(), row.event_type, row.stream_id, row.transaction_id,
+        row.counterparty_id ?? '', row.counterparty_name ?? '', rupeesText(row.amount_paise), rupeesText(row.balance_after_paise),
+      ]));
+    }
+    if (rows.length < batchRows) return;
+    after = rows.at(-1)?.sequence;
+  }
+}
+
+/** The statement as CSV text, produced batch by batch as the reader consumes it (backpressure). */
+export function statementCsv(db: Kysely<unknown>, filter: StatementFilter, batchRows = CSV_BATCH_ROWS): Readable {
+  return Readable.from(statementCsvChunks(db, filter, batchRows), { objectMode: false, highWaterMark: 64 * 1024 });
+}
+
+// ---- raw events of the account's streams ------------------------------------------------
+
+export interface RawEvent {
+  position: string;
+  txId: string;
+  streamId: string;
+  streamVersion: number;
+  type: string;
+  /** As stored: money fields are decimal strings of paise. */
+  data: unknown;
+  actorId: string | null;
+  idempotencyKey: string | null;
+  requestId: string | null;
+  command: string | null;
+  recordedAt: string;
+}
+
+interface EventRowRaw {
+  position: bigint;
+  tx_id: string;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  data: unknown;
+  metadata: { actorId?: string; idempotencyKey?: string; requestId?: string; command?: string } | null;
+  recorded_at: Date;
+}
+
+export function toRawEvent(row: EventRowRaw): RawEvent {
+  return {
+    position: String(row.position),
+    txId: row.tx_id,
+    streamId: row.stream_id,
+    streamVersion: row.stream_version,
+    type: row.type,
+    data: row.data,
+    actorId: row.metadata?.actorId ?? null,
+    idempotencyKey: row.metadata?.idempotencyKey ?? null,
+    requestId: row.metadata?.requestId ?? null,
+    command: row.metadata?.command ?? null,
+    recordedAt: row.recorded_at.toISOString(),
+  };
+}
+
+export interface RawEventPage {
+  items: RawEvent[];
+  nextAfter: string | null;
+}
+
+/**
+ * Every event of every stream the account takes part in: its wallet stream, the streams
+ * with postings on it (transfers, settled deposits, accepted requests, reversals), and the
+ * streams that name it without moving money yet (pending or failed deposits, requests).
+ * Found in the log itself, not the read tables, so a lagging projection hides nothing
+ * (postings by their account index; the first events of deposits and requests by type).
+ */
+export async function readAccountEvents(db: Kysely<unknown>, accountId: string, after: bigint | undefined, limit: number): Promise<RawEventPage> {
+  const { rows } = await sql<EventRowRaw>`
+    with streams as (
+      select ${`wallet-${accountId}`}::text as stream_id
+      union select e.stream_id from ledger.postings p join ledger.events e on e.position = p.position where p.account_id = ${accountId}
+      union select stream_id from ledger.events
+             where type in ('DepositRequested', 'MoneyRequested')
+               and (data->>'walletId' = ${accountId} or data->>'requesterId' = ${accountId} or data->>'payerId' = ${accountId})
+    )
+    select e.position, e.tx_id::text as tx_id, e.stream_id, e.stream_version, e.type, e.data, e.metadata, e.recorded_at
+      from ledger.events e
+     where e.stream_id in (select stream_id from streams)
+       and (${after ?? null}::bigint is null or e.position > ${after ?? null}::bigint)
+     order by e.position
+     limit ${limit + 1}`.execute(db);
+  const page = rows.slice(0, limit);
+  return { items: page.map(toRawEvent), nextAfter: rows.length > limit ? String(page.at(-1)?.position) : null };
+}

@@ -1,0 +1,80 @@
+/**
+ * The audit trail of admin actions (table audit.admin_actions, migrations/0004_audit.ts):
+ * who did what to which target, when and why. Callers record inside the transaction of the
+ * action itself, so an action and its audit row commit or roll back together.
+ * (identity/users.ts `setVerified` writes its suspend/activate rows itself: identity may not
+ * import api/.)
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+
+export const ADMIN_ACTIONS = ['suspend', 'activate', 'settle', 'fail', 'reverse', 'replay'] as const;
+export type AdminAction = (typeof ADMIN_ACTIONS)[number];
+
+export interface AdminActionEntry {
+  actorId: string;
+  action: AdminAction;
+  /** What the action was done to: a stream id, a user id, a projection name. */
+  target: string;
+  reason?: string | null | undefined;
+  details?: Record<string, unknown>;
+}
+
+export interface AdminActionRecord {
+  id: string;
+  actorId: string;
+  actorName: string | null;
+  action: AdminAction;
+  target: string;
+  reason: string | null;
+  details: Record<string, unknown>;
+  recordedAt: string;
+}
+
+type Db = Kysely<unknown> | Transaction<unknown>;
+
+export async function recordAdminAction(db: Db, entry: AdminActionEntry): Promise<void> {
+  await sql`
+    insert into audit.admin_actions (actor_id, action, target, reason, details)
+    values (${entry.actorId}, ${entry.action}, ${entry.target}, ${entry.reason ?? null}, ${JSON.stringify(entry.details ?? {})}::jsonb)`.execute(db);
+}
+
+export interface AuditTrailQuery {
+  /** Keyset paging: rows with an id below this one (the previous page's `nextBefore`). */
+  before?: bigint | undefined;
+  limit: number;
+  action?: AdminAction | undefined;
+  actorId?: string | undefined;
+}
+
+export interface AuditTrailPage {
+  items: AdminActionRecord[];
+  /** Pass as `before` for the next (older) page; null on the last page. */
+  nextBefore: string | null;
+}
+
+/** Newest first, keyset-paged by id (stable while new actions are recorded). */
+export async function listAdminActions(db: Db, query: AuditTrailQuery): Promise<AuditTrailPage> {
+  const { rows } = await sql<{ id: bigint; actor_id: string; actor_name: string | null; action: AdminAction; target: string; reason: string | null; details: Record<string, unknown>; recorded_at: Date }>`
+    select a.id, a.actor_id, d.display_name as actor_name, a.action, a.target, a.reason, a.details, a.recorded_at
+      from audit.admin_actions a
+      left join read.directory d on d.account_id = a.actor_id
+     where (${query.before ?? null}::bigint is null or a.id < ${query.before ?? null}::bigint)
+       and (${query.action ?? null}::text is null or a.action = ${query.action ?? null}::text)
+       and (${query.actorId ?? null}::text is null or a.actor_id = ${query.actorId ?? null}::text)
+     order by a.id desc
+     limit ${query.limit + 1}`.execute(db);
+  const page = rows.slice(0, query.limit);
+  return {
+    items: page.map((row) => ({
+      id: String(row.id),
+      actorId: row.actor_id,
+      actorName: row.actor_name,
+      action: row.action,
+      target: row.target,
+      reason: row.reason,
+      details: row.details,
+      recordedAt: row.recorded_at.toISOString(),
+    })),
+    nextBefore: rows.length > query.limit ? String(page.at(-1)?.id) : null,
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * /metrics: Prometheus text with request counts and latency by route, ledger appends, command
+ * failures by reason and projection lag; reachable from loopback or with the operator token.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ADMIN, registeredUser, signIn, startHarness, type Harness } from '../identity/test-support.ts';
+import { renderMetrics, createMetrics } from './metrics.ts';
+
+const TOKEN = 'metrics-token-0123456789';
+let harness: Harness;
+
+beforeAll(async () => {
+  harness = await startHarness({ metricsToken: TOKEN });
+}, 120_000);
+
+afterAll(async () => {
+  await harness.close();
+});
+
+async function scrape(options: { remoteAddress?: string; authorization?: string } = {}) {
+  return harness.app.inject({ method: 'GET', url: '/metrics', ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}), headers: options.authorization ? { authorization: options.authorization } : {} });
+}
+
+it('counts requests by route template, ledger appends by command and failures by reason, and reports projection lag', async () => {
+  const user = await registeredUser(harness, 'metrics@example.in');
+  const adminToken = await signIn(harness, ADMIN.email, ADMIN.password);
+  expect(adminToken).toBeTruthy();
+  const other = await registeredUser(harness, 'other@example.in');
+  // An empty wallet: the ledger refuses the transfer (insufficient_funds).
+  const refused = await harness.call({ method: 'POST', url: '/api/transactions/transfer-funds', headers: { authorization: `Bearer ${user.token}` }, payload: { receiver: other.id, amount: 10, reference: 'too much', transactionPin: '1234' } });
+  expect(refused.statusCode).toBe(400);
+
+  const response = await scrape();
+  expect(response.statusCode, response.body).toBe(200);
+  expect(response.headers['content-type']).toContain('text/plain; version=0.0.4');
+  const text = response.body;
+  expect(text).toMatch(/^wallet_http_requests_total\{method="POST",route="\/api\/users\/login",status="200"\} [1-9]\d*$/m);
+  expect(text).toMatch(/^wallet_http_requests_total\{method="POST",route="\/api\/transactions\/transfer-funds",status="400"\} 1$/m);
+  expect(text).toMatch(/^wallet_http_request_duration_seconds_count\{method="POST",route="\/api\/users\/login"\} [1-9]\d*$/m);
+  expect(text).toMatch(/^wallet_http_request_duration_seconds_bucket\{method="POST",route="\/api\/users\/login",le="\+Inf"\} [1-9]\d*$/m);
+  expect(text).toMatch(/^wallet_ledger_appends_total\{command="openWallet"\} 2$/m);
+  expect(text).toMatch(/^wallet_command_failures_total\{command="transfer",reason="insufficient_funds"\} 1$/m);
+  for (const projection of ['accounts', 'history', 'money_requests']) {
+    expect(text).toMatch(new RegExp(`^wallet_projection_lag_events\\{projection="${projection}"\\} \\d+$`, 'm'));
+    expect(text).toMatch(new RegExp(`^wallet_projection_lag_seconds\\{projection="${projection}"\\} [\\d.]+$`, 'm'));
+  }
+  // Every sample line is "name{labels} number" or "name number"; comments are HELP/TYPE.
+  for (const line of text.trimEnd().split('\n')) expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+(\{[^}]*\})? -?[\d.e+]+)$/);
+});
+
+it('refuses scrapers off the host without the token (404), admits them with it', async () => {
+  expect((await scrape({ remoteAddress: '203.0.113.9' })).statusCode).toBe(404);
+  expect((await scrape({ remoteAddress: '203.0.113.9', authorization: 'Bearer wrong-token-0123456789' })).statusCode).toBe(404);
+  expect((await scrape({ remoteAddress: '203.0.113.9', authorization: 'Bearer short' })).statusCode).toBe(404);
+  const admitted = await scrape({ remoteAddress: '203.0.113.9', authorization: `Bearer ${TOKEN}` });
+  expect(admitted.statusCode).toBe(200);
+  expect(admitted.body).toContain('wallet_http_requests_total');
+  expect((await scrape({ remoteAddress: '::1' })).statusCode).toBe(200);
+});
+
+it('escapes label values', () => {
+  const metrics = createMetrics();
+  metrics.failures.inc({ command: 'x', reason: 'a "quoted"\\ value\nnext' });
+  expect(renderMetrics(metrics, [])).toContain('wallet_command_failures_total{command="x",reason="a \\"quoted\\"\\\\ value\\nnext"} 1');
+});
