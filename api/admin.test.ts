@@ -479,6 +479,15 @@ describe('API docs', () => {
     }
     expect(routes.filter((entry) => entry.route.includes('/api/admin/')).every((entry) => entry.tags.includes('admin'))).toBe(true);
     expect(names.some((name) => name.startsWith('GET /api/docs'))).toBe(false);
+    // Inputs validated by zod are documented from the same zod schemas.
+    const spec = JSON.parse((await harness.call({ method: 'GET', url: '/api/docs/json' })).body) as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, { minLength?: number; maxLength?: number }> } }> }; parameters?: { name: string; in: string }[] }>>;
+    };
+    const reverseBody = spec.paths['/api/admin/reverse']?.post?.requestBody?.content['application/json']?.schema.properties;
+    expect(reverseBody?.reason).toMatchObject({ minLength: 3, maxLength: 500 });
+    expect(Object.keys(reverseBody ?? {})).toEqual(expect.arrayContaining(['streamId', 'transactionId', 'kind', 'reason']));
+    const explorerParameters = spec.paths['/api/admin/events']?.get?.parameters ?? [];
+    expect(explorerParameters.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(expect.arrayContaining(['stream', 'type', 'actor', 'from', 'to', 'after', 'limit']));
     const ui = await harness.call({ method: 'GET', url: '/api/docs/' });
     expect(ui.statusCode).toBe(200);
     expect(ui.body).toContain('swagger');

@@ -5,14 +5,41 @@
  * generator collects routes as they are added.
  *
  * Request bodies are validated by zod inside the handlers (for the spec's messages), not by
- * Fastify's JSON schema; so route schemas carry documentation only - no `body`/`querystring`
- * keys that would make Fastify validate a second time with different messages.
+ * Fastify's JSON schema. Routes that document their body or query with `zodDocs` get the JSON
+ * schema zod 4 generates (`z.toJSONSchema`, input side) plus a validator compiler that
+ * accepts everything, so Fastify never validates a second time with different messages.
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import { z } from 'zod';
 
 export const DOCS_PREFIX = '/api/docs';
+
+/** The documented parts of a route's input, from its zod schemas. */
+export interface ZodDocParts {
+  body?: z.ZodType;
+  querystring?: z.ZodType;
+  params?: z.ZodType;
+}
+
+function toOpenApi(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'openapi-3.0' }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
+/**
+ * Route options documenting zod-validated input: the JSON schemas for the OpenAPI document,
+ * and a validator that lets every request through to the handler's zod parse.
+ */
+export function zodDocs(parts: ZodDocParts): { schema: FastifySchema; validatorCompiler: () => () => true } {
+  const schema: FastifySchema = {};
+  if (parts.body) schema.body = toOpenApi(parts.body);
+  if (parts.querystring) schema.querystring = toOpenApi(parts.querystring);
+  if (parts.params) schema.params = toOpenApi(parts.params);
+  return { schema, validatorCompiler: () => () => true };
+}
 
 /** Tags by URL prefix, for routes registered without a schema of their own. */
 const TAGS_BY_PREFIX: readonly (readonly [string, string])[] = [

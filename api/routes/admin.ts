@@ -26,6 +26,7 @@ import { ApiError } from '../errors.ts';
 import { commandContext } from '../money-context.ts';
 import { ADMIN_ACTIONS, listAdminActions, recordAdminAction } from '../admin/audit-trail.ts';
 import { runAudited } from '../admin/audited.ts';
+import { zodDocs, type ZodDocParts } from '../docs.ts';
 
 export interface AdminRouteDependencies {
   db: Kysely<unknown>;
@@ -112,6 +113,8 @@ const projectionParams = z.object({
   name: z.string().refine(isProjectionName, `Unknown projection; one of ${PROJECTION_NAMES.join(', ')}`).transform((name) => name as ProjectionName),
 });
 
+const replayBody = z.object({ reason: z.string().trim().max(MAX_REASON_LENGTH).optional() });
+
 function statementFilter(accountId: string, query: z.infer<typeof statementQuery>): StatementFilter {
   return { accountId, from: query.from, to: query.to, eventTypes: query.type, direction: query.direction };
 }
@@ -119,9 +122,12 @@ function statementFilter(accountId: string, query: z.infer<typeof statementQuery
 export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRouteDependencies): Promise<void> {
   const reads = tablesView<ReadTables>(deps.db);
   const adminOnly = { preHandler: app.requireAdmin };
-  const doc = (summary: string, description?: string) => ({ schema: { tags: [ADMIN_TAG], summary, ...(description ? { description } : {}), security: [{ bearerAuth: [] }] } });
+  const doc = (summary: string, description?: string, input: ZodDocParts = {}) => {
+    const documented = zodDocs(input);
+    return { ...documented, schema: { ...documented.schema, tags: [ADMIN_TAG], summary, ...(description ? { description } : {}), security: [{ bearerAuth: [] }] } };
+  };
 
-  app.post('/api/admin/reverse', { ...adminOnly, ...doc('Reverse a completed transfer or settled deposit', 'Appends TransferReversed / DepositReversed on the original stream with mirrored postings; the original stays. Body: {streamId} or {transactionId, kind}, and reason (3-500 chars).') }, async (request, reply) => {
+  app.post('/api/admin/reverse', { ...adminOnly, ...doc('Reverse a completed transfer or settled deposit', 'Appends TransferReversed / DepositReversed on the original stream with mirrored postings; the original stays. Body: {streamId} or {transactionId, kind}, and reason (3-500 chars).', { body: reverseSchema }) }, async (request, reply) => {
     const admin = await requireAdmin(request);
     const input = reverseSchema.parse(request.body ?? {});
     try {
@@ -150,7 +156,7 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRoute
     }
   });
 
-  app.get('/api/admin/audit-trail', { ...adminOnly, ...doc('Admin actions, newest first', 'Suspend, activate, settle, fail, reverse and replay, with actor, time, target and reason. Keyset paging: ?before=<nextBefore>&limit=.') }, async (request, reply) => {
+  app.get('/api/admin/audit-trail', { ...adminOnly, ...doc('Admin actions, newest first', 'Suspend, activate, settle, fail, reverse and replay, with actor, time, target and reason. Keyset paging: ?before=<nextBefore>&limit=.', { querystring: auditTrailQuery }) }, async (request, reply) => {
     await requireAdmin(request);
     const query = auditTrailQuery.parse(request.query ?? {});
     return ok(reply, 'Audit trail fetched', await listAdminActions(deps.db, query));
@@ -158,14 +164,14 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRoute
 
   // ---- account audit -----------------------------------------------------------------
 
-  app.get('/api/admin/accounts/:accountId/statement', { ...adminOnly, ...doc('An account\'s statement', 'Every posting with running balance, counterparty, event type, position and time (read.statements). Filters: from, to (ISO dates), type (event types, comma-separated), direction (credit|debit). Keyset paging: after=<nextAfter>, limit.') }, async (request, reply) => {
+  app.get('/api/admin/accounts/:accountId/statement', { ...adminOnly, ...doc('An account\'s statement', 'Every posting with running balance, counterparty, event type, position and time (read.statements). Filters: from, to (ISO dates), type (event types, comma-separated), direction (credit|debit). Keyset paging: after=<nextAfter>, limit.', { params: accountParams, querystring: statementQuery }) }, async (request, reply) => {
     await requireAdmin(request);
     const { accountId } = accountParams.parse(request.params);
     const query = statementQuery.parse(request.query ?? {});
     return ok(reply, 'Statement fetched', await readStatementPage(deps.db, statementFilter(accountId, query), query.after, query.limit));
   });
 
-  app.get('/api/admin/accounts/:accountId/statement.csv', { ...adminOnly, ...doc('An account\'s statement as CSV (streamed)', 'Same filters as the statement; streamed in keyset batches, so any length downloads in bounded memory.') }, async (request, reply) => {
+  app.get('/api/admin/accounts/:accountId/statement.csv', { ...adminOnly, ...doc('An account\'s statement as CSV (streamed)', 'Same filters as the statement; streamed in keyset batches, so any length downloads in bounded memory.', { params: accountParams, querystring: statementQuery }) }, async (request, reply) => {
     await requireAdmin(request);
     const { accountId } = accountParams.parse(request.params);
     const query = statementQuery.parse(request.query ?? {});
@@ -175,7 +181,7 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRoute
     return reply.send(statementCsv(deps.db, statementFilter(accountId, query)));
   });
 
-  app.get('/api/admin/accounts/:accountId/events', { ...adminOnly, ...doc('The raw events of an account\'s streams', 'Wallet, transfer, deposit and request streams the account takes part in, with metadata (actor, idempotency key, request id, command). Keyset paging by position.') }, async (request, reply) => {
+  app.get('/api/admin/accounts/:accountId/events', { ...adminOnly, ...doc('The raw events of an account\'s streams', 'Wallet, transfer, deposit and request streams the account takes part in, with metadata (actor, idempotency key, request id, command). Keyset paging by position.', { params: accountParams, querystring: afterQuery }) }, async (request, reply) => {
     await requireAdmin(request);
     const { accountId } = accountParams.parse(request.params);
     const query = afterQuery.parse(request.query ?? {});
@@ -184,7 +190,7 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRoute
 
   // ---- ledger explorer ---------------------------------------------------------------
 
-  app.get('/api/admin/events', { ...adminOnly, ...doc('Ledger explorer: events by stream, type, actor and time', 'Filters: stream, type, actor, from, to. Keyset paging by position: after=<nextAfter>, limit (no gaps or repeats).') }, async (request, reply) => {
+  app.get('/api/admin/events', { ...adminOnly, ...doc('Ledger explorer: events by stream, type, actor and time', 'Filters: stream, type, actor, from, to. Keyset paging by position: after=<nextAfter>, limit (no gaps or repeats).', { querystring: explorerQuery }) }, async (request, reply) => {
     await requireAdmin(request);
     const query = explorerQuery.parse(request.query ?? {});
     return ok(reply, 'Events fetched', await listEvents(deps.db, query, query.after, query.limit));
@@ -213,7 +219,7 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRoute
 
   // ---- pending deposits ----------------------------------------------------------------
 
-  app.get('/api/admin/pending-deposits', { ...adminOnly, ...doc('Bank-transfer and UPI deposits waiting for review', 'Settle with POST /api/transactions/settle-deposit {depositId}; fail with POST /api/transactions/fail-deposit {depositId, reason}.') }, async (request, reply) => {
+  app.get('/api/admin/pending-deposits', { ...adminOnly, ...doc('Bank-transfer and UPI deposits waiting for review', 'Settle with POST /api/transactions/settle-deposit {depositId}; fail with POST /api/transactions/fail-deposit {depositId, reason}.', { querystring: afterQuery }) }, async (request, reply) => {
     await requireAdmin(request);
     const query = afterQuery.parse(request.query ?? {});
     return ok(reply, 'Pending deposits fetched', await listPendingDeposits(deps.db, query.limit, query.after));
@@ -242,10 +248,10 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRoute
     });
   });
 
-  app.post('/api/admin/projections/:name/replay', { ...adminOnly, ...doc('Replay one projection (background job)', 'Queues a pg-boss job the workers run (replayProjection: rebuild into fresh tables, swap atomically). Poll GET on the same URL for state and processed/total.') }, async (request, reply) => {
+  app.post('/api/admin/projections/:name/replay', { ...adminOnly, ...doc('Replay one projection (background job)', 'Queues a pg-boss job the workers run (replayProjection: rebuild into fresh tables, swap atomically). Poll GET on the same URL for state and processed/total.', { params: projectionParams, body: replayBody }) }, async (request, reply) => {
     const admin = await requireAdmin(request);
     const { name } = projectionParams.parse(request.params);
-    const body = z.object({ reason: z.string().trim().max(MAX_REASON_LENGTH).optional() }).parse(request.body ?? {});
+    const body = replayBody.parse(request.body ?? {});
     const run = await deps.db.transaction().execute(async (trx) => {
       const queued = await requestReplay(deps.boss, trx, name, admin.id);
       await recordAdminAction(trx, { actorId: admin.id, action: 'replay', target: name, reason: body.reason ?? null, details: { runId: queued.id } });
@@ -254,7 +260,7 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRoute
     return ok(reply, `Replay of ${name} queued`, run, 202);
   });
 
-  app.get('/api/admin/projections/:name/replay', { ...adminOnly, ...doc('Progress of the latest replay of one projection', 'state (queued, running, done, failed), processed and total events.') }, async (request, reply) => {
+  app.get('/api/admin/projections/:name/replay', { ...adminOnly, ...doc('Progress of the latest replay of one projection', 'state (queued, running, done, failed), processed and total events.', { params: projectionParams }) }, async (request, reply) => {
     await requireAdmin(request);
     const { name } = projectionParams.parse(request.params);
     const run = await latestReplayRun(deps.db, name);
