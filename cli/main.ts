@@ -12,6 +12,7 @@ import type { CliIo } from './io.ts';
 import { replayCommand } from './replay.ts';
 import { formatStatus, projectionStatus } from './status.ts';
 import { formatVerifyReport, verifyLedger } from './verify.ts';
+import { recordVerifyRun } from './verify-runs.ts';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -113,8 +114,11 @@ function planCommand(name: string, args: string[]): Command | 'help' {
     case 'verify': {
       if (!parse({}, 0)) return 'help';
       return async (db, io) => {
+        const started = performance.now();
         const report = await verifyLedger(db);
         io.out(formatVerifyReport(report));
+        // Recorded for the admin trial balance page; a database without the table still verifies.
+        await recordVerifyRun(db, report, 'cli', performance.now() - started).catch((error: unknown) => io.err(`(verify run not recorded: ${error instanceof Error ? error.message : String(error)})`));
         return report.differences.length === 0 ? EXIT_OK : EXIT_FAILED;
       };
     }

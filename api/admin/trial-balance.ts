@@ -7,18 +7,11 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { rupeesFromPaise } from '../../contracts/money.ts';
-import { verifyLedger, type VerifyReport } from '../../cli/verify.ts';
+import { verifyLedger } from '../../cli/verify.ts';
+import { recordVerifyRun, type VerifyRun } from '../../cli/verify-runs.ts';
 import { DEPOSIT_METHODS, fundingAccount } from '../../ledger/index.ts';
 
-export interface VerifyRun {
-  id: string;
-  ranAt: string;
-  source: string;
-  ok: boolean;
-  differences: string[];
-  totalPaise: string;
-  durationMs: number;
-}
+export type { VerifyRun } from '../../cli/verify-runs.ts';
 
 export interface TrialBalance {
   byKind: { kind: string; accounts: number; balance: number; balancePaise: string }[];
@@ -54,18 +47,6 @@ export async function readTrialBalance(db: Kysely<unknown>): Promise<TrialBalanc
       lastVerify: await lastVerifyRun(trx),
     };
   });
-}
-
-export async function recordVerifyRun(db: Kysely<unknown>, report: VerifyReport, source: string, durationMs: number): Promise<VerifyRun> {
-  const trialBalance = report.trialBalance.map((line) => ({ kind: line.kind, accounts: line.accounts, balancePaise: line.balancePaise.toString() }));
-  const { rows } = await sql<{ id: bigint; ran_at: Date }>`
-    insert into audit.verify_runs (source, ok, differences, trial_balance, total_paise, duration_ms)
-    values (${source}, ${report.differences.length === 0}, ${JSON.stringify(report.differences)}::jsonb, ${JSON.stringify(trialBalance)}::jsonb,
-            ${report.totalPaise.toString()}::bigint, ${Math.round(durationMs)})
-    returning id, ran_at`.execute(db);
-  const row = rows[0];
-  if (!row) throw new Error('verify run not recorded');
-  return { id: String(row.id), ranAt: row.ran_at.toISOString(), source, ok: report.differences.length === 0, differences: report.differences, totalPaise: report.totalPaise.toString(), durationMs: Math.round(durationMs) };
 }
 
 /** Runs the same check as `npm run ledger -- verify` and records it. */
