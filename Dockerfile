@@ -1,10 +1,11 @@
 # Production image: one image, two roles (API and workers), chosen by the command.
 FROM node:24-bookworm-slim
 WORKDIR /app
-ENV NODE_ENV=production
 COPY package.json package-lock.json .npmrc ./
-RUN npm ci --no-audit --no-fund
+# The web app's build tools are devDependencies: install them, build, then drop them.
+RUN npm ci --include=dev --no-audit --no-fund
 COPY . .
-RUN npm run build:web --if-present
+RUN npm run build:web && npm prune --omit=dev
+ENV NODE_ENV=production
 EXPOSE 3000
 CMD ["node", "bin/server.ts"]
