@@ -214,6 +214,19 @@ describe('POST /api/admin/reverse', () => {
   });
 });
 
+describe('reversing a money request payment over HTTP', () => {
+  it('reverses an accepted request by its stream id; both parties see the reversal', async () => {
+    const requestId = `req-${Date.now()}`;
+    await harness.ledger.requestMoney({ requestId, requesterId: ravi.id, payerId: asha.id, amountPaise: 1_500n, reference: 'movie' }, { actorId: ravi.id });
+    await harness.ledger.acceptMoneyRequest({ requestId, payerId: asha.id }, { actorId: asha.id });
+    const response = await post(adminToken, '/api/admin/reverse', { streamId: `request-${requestId}`, reason: 'accepted by mistake' });
+    expect(response.statusCode, response.body).toBe(200);
+    const { checkpoint } = response.json().data as { checkpoint: string };
+    expect((await history(asha, checkpoint)).filter((row) => row._id === requestId)[0]).toMatchObject({ type: 'credit', amount: 15, reference: 'Reversal: accepted by mistake' });
+    expect((await history(ravi, checkpoint)).filter((row) => row._id === requestId)[0]).toMatchObject({ type: 'debit', amount: 15, reference: 'Reversal: accepted by mistake' });
+  });
+});
+
 describe('audit trail', () => {
   it('records suspend, activate, settle, fail and reverse with actor, target and reason, newest first, keyset-paged', async () => {
     const target = await registeredUser(harness, 'audited@example.in');
@@ -460,7 +473,7 @@ describe('projections', () => {
     // The rebuilt history still shows the reversals to both parties.
     await caughtUp();
     const { rows: reversalRows } = await sql<{ n: number }>`select count(*)::int as n from read.history where reference like 'Reversal: %'`.execute(harness.database.db);
-    const { rows: reversalEvents } = await sql<{ n: number }>`select (count(*) filter (where type = 'TransferReversed') * 2 + count(*) filter (where type = 'DepositReversed'))::int as n from ledger.events`.execute(harness.database.db);
+    const { rows: reversalEvents } = await sql<{ n: number }>`select (count(*) filter (where type in ('TransferReversed', 'MoneyRequestPaymentReversed')) * 2 + count(*) filter (where type = 'DepositReversed'))::int as n from ledger.events`.execute(harness.database.db);
     expect(reversalRows[0]?.n).toBe(reversalEvents[0]?.n);
     expect((await verifyLedger(harness.database.db)).differences).toEqual([]);
   });

@@ -94,6 +94,20 @@ export interface DepositReversed {
   postings: Posting[];
 }
 
+export interface MoneyRequestPaymentReversed {
+  type: 'MoneyRequestPaymentReversed';
+  data: {
+    requestId: string;
+    requesterId: AccountId;
+    payerId: AccountId;
+    amountPaise: Paise;
+    reason: string;
+    reversedBy: string;
+    reversesPosition: string;
+  };
+  postings: Posting[];
+}
+
 export type LedgerEvent =
   | WalletOpened
   | DepositRequested
@@ -104,7 +118,8 @@ export type LedgerEvent =
   | MoneyRequestAccepted
   | MoneyRequestRejected
   | TransferReversed
-  | DepositReversed;
+  | DepositReversed
+  | MoneyRequestPaymentReversed;
 
 export type LedgerEventType = LedgerEvent['type'];
 
@@ -119,6 +134,7 @@ export const LEDGER_EVENT_TYPES: readonly LedgerEventType[] = [
   'MoneyRequestRejected',
   'TransferReversed',
   'DepositReversed',
+  'MoneyRequestPaymentReversed',
 ];
 
 /** An event without its postings: what the log's events table holds (postings have their own). */

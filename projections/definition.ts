@@ -33,6 +33,7 @@ export function transactionIdOf(event: RecordedEvent): string {
     case 'MoneyRequested':
     case 'MoneyRequestAccepted':
     case 'MoneyRequestRejected':
+    case 'MoneyRequestPaymentReversed':
       return event.data.requestId;
     case 'WalletOpened':
       return event.data.accountId;

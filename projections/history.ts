@@ -4,7 +4,7 @@
  * wallet; the counterparty is the funding account, shown as its method), 'debit' for the
  * sender, 'credit' for the receiver. A deposit request is a pending row that its
  * settlement or failure later updates in place. A reversal (TransferReversed,
- * DepositReversed) adds new rows - 'debit' for whoever gives the money back, 'credit' for
+ * DepositReversed, MoneyRequestPaymentReversed) adds new rows - 'debit' for whoever gives the money back, 'credit' for
  * whoever gets it - referenced "Reversal: <reason>"; the original rows stay as they were.
  */
 import type { AccountId } from '../ledger/index.ts';
@@ -104,6 +104,11 @@ function rowsOf(event: ProjectedEvent, names: Names): NewRow[] {
       // The original receiver gives the money back to the original sender.
       return movementRows(event, { transactionId: transferId, from: toAccountId, to: fromAccountId, amountPaise, reference: reversalReference(reason), method: 'reversal' }, names);
     }
+    case 'MoneyRequestPaymentReversed': {
+      const { requestId, requesterId, payerId, amountPaise, reason } = event.data;
+      // The requester gives the payment back to the payer.
+      return movementRows(event, { transactionId: requestId, from: requesterId, to: payerId, amountPaise, reference: reversalReference(reason), method: 'reversal' }, names);
+    }
     case 'DepositReversed': {
       const { depositId, walletId, amountPaise, method, reason } = event.data;
       const funding = fundingAccount(method);
@@ -150,6 +155,7 @@ function participants(events: readonly ProjectedEvent[]): string[] {
     if (event.type === 'MoneyRequestAccepted') ids.push(event.data.payerId, event.data.requesterId);
     if (event.type === 'TransferReversed') ids.push(event.data.fromAccountId, event.data.toAccountId);
     if (event.type === 'DepositReversed') ids.push(fundingAccount(event.data.method));
+    if (event.type === 'MoneyRequestPaymentReversed') ids.push(event.data.requesterId, event.data.payerId);
   }
   return ids;
 }

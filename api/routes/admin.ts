@@ -55,13 +55,13 @@ export const reverseSchema = z
   })
   .transform((body, context) => {
     if (body.streamId) {
-      const match = /^(transfer|deposit)-([A-Za-z0-9_-]{1,64})$/.exec(body.streamId);
+      const match = /^(transfer|deposit|request)-([A-Za-z0-9_-]{1,64})$/.exec(body.streamId);
       if (match) return { kind: match[1] as ReversalKind, transactionId: match[2] ?? '', reason: body.reason };
-      context.addIssue({ code: 'custom', message: 'streamId must name a transfer or deposit stream' });
+      context.addIssue({ code: 'custom', message: 'streamId must name a transfer, deposit or request stream' });
       return z.NEVER;
     }
     if (body.transactionId && body.kind) return { kind: body.kind, transactionId: body.transactionId, reason: body.reason };
-    context.addIssue({ code: 'custom', message: 'Give streamId, or transactionId and kind (transfer or deposit)' });
+    context.addIssue({ code: 'custom', message: 'Give streamId, or transactionId and kind (transfer, deposit or request)' });
     return z.NEVER;
   });
 
@@ -127,7 +127,7 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRoute
     return { ...documented, schema: { ...documented.schema, tags: [ADMIN_TAG], summary, ...(description ? { description } : {}), security: [{ bearerAuth: [] }] } };
   };
 
-  app.post('/api/admin/reverse', { ...adminOnly, ...doc('Reverse a completed transfer or settled deposit', 'Appends TransferReversed / DepositReversed on the original stream with mirrored postings; the original stays. Body: {streamId} or {transactionId, kind}, and reason (3-500 chars).', { body: reverseSchema }) }, async (request, reply) => {
+  app.post('/api/admin/reverse', { ...adminOnly, ...doc('Reverse a completed transfer, settled deposit or paid money request', 'Appends TransferReversed / DepositReversed / MoneyRequestPaymentReversed on the original stream with mirrored postings; the original stays. Body: {streamId} or {transactionId, kind: transfer|deposit|request}, and reason (3-500 chars).', { body: reverseSchema }) }, async (request, reply) => {
     const admin = await requireAdmin(request);
     const input = reverseSchema.parse(request.body ?? {});
     try {

@@ -166,3 +166,38 @@ describe('reversing a deposit', () => {
     expect(await eventCount()).toBe(before);
   });
 });
+
+describe('reversing a money request payment', () => {
+  it('pays an accepted request back to the payer as MoneyRequestPaymentReversed on the request stream; pending, rejected and reversed requests are refused', async () => {
+    await ledger.requestMoney({ requestId: 'r1', requesterId: 'carol', payerId: 'alice', amountPaise: rupees(25), reference: 'lunch' }, as('carol'));
+    await expect(ledger.reverseTransaction({ kind: 'request', transactionId: 'r1', reason: 'not paid yet' }, as('admin-1'))).rejects.toMatchObject({ code: 'not_reversible' });
+    await ledger.acceptMoneyRequest({ requestId: 'r1', payerId: 'alice' }, as('alice'));
+    const carolBefore = await balance('carol');
+    const aliceBefore = await balance('alice');
+    const result = await ledger.reverseTransaction({ kind: 'request', transactionId: 'r1', reason: 'charged twice' }, as('admin-1'));
+    expect(result).toMatchObject({ streamId: 'request-r1', streamVersion: 2, walletIds: ['alice', 'carol'] });
+    expect(await streamTypes('request-r1')).toEqual(['MoneyRequested', 'MoneyRequestAccepted', 'MoneyRequestPaymentReversed']);
+    expect(await balance('carol')).toBe((carolBefore ?? 0n) - rupees(25));
+    expect(await balance('alice')).toBe((aliceBefore ?? 0n) + rupees(25));
+    await expect(ledger.reverseTransaction({ kind: 'request', transactionId: 'r1', reason: 'again' }, as('admin-1'))).rejects.toMatchObject({ code: 'already_reversed' });
+    // A reversed request can no longer be answered.
+    await expect(ledger.rejectMoneyRequest({ requestId: 'r1', payerId: 'alice' }, as('alice'))).rejects.toMatchObject({ code: 'request_not_pending' });
+
+    await ledger.requestMoney({ requestId: 'r2', requesterId: 'carol', payerId: 'alice', amountPaise: rupees(5), reference: 'coffee' }, as('carol'));
+    await ledger.rejectMoneyRequest({ requestId: 'r2', payerId: 'alice' }, as('alice'));
+    await expect(ledger.reverseTransaction({ kind: 'request', transactionId: 'r2', reason: 'rejected one' }, as('admin-1'))).rejects.toMatchObject({ code: 'not_reversible' });
+
+    await projectEverything();
+    const report = await verifyLedger(anyDb());
+    expect(report.differences).toEqual([]);
+    expect(report.totalPaise).toBe(0n);
+    const { rows } = await sql<{ account_id: string; type: string; reference: string }>`
+      select account_id, type, reference from read.history where stream_id = 'request-r1' order by position, account_id`.execute(testDb.db);
+    expect(rows).toEqual([
+      { account_id: 'alice', type: 'debit', reference: 'lunch' },
+      { account_id: 'carol', type: 'credit', reference: 'lunch' },
+      { account_id: 'alice', type: 'credit', reference: 'Reversal: charged twice' },
+      { account_id: 'carol', type: 'debit', reference: 'Reversal: charged twice' },
+    ]);
+  });
+});

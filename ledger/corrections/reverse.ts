@@ -1,7 +1,9 @@
 /**
- * Corrections: an admin reverses a completed transfer or a settled deposit. The reversal is
- * a new event on the original's stream (TransferReversed on transfer-<id>, DepositReversed on
- * deposit-<id>) whose postings mirror the original's; the original stays untouched.
+ * Corrections: an admin reverses a completed transfer, a settled deposit or the payment of an
+ * accepted money request. The reversal is a new event on the original's stream
+ * (TransferReversed on transfer-<id>, DepositReversed on deposit-<id>,
+ * MoneyRequestPaymentReversed on request-<id>) whose postings mirror the original's; the
+ * original stays untouched.
  *
  * Why on the same stream: the stream's state then says "reversed", and the expected-version
  * append makes a second reversal (even a concurrent one) fail instead of moving money twice.
@@ -12,12 +14,13 @@ import { appendToStream, type AppendResult } from '../event-store/append.ts';
 import { readStream } from '../event-store/read.ts';
 import { evolveDeposit, depositStream, type DepositState } from '../deposits/deposit.ts';
 import { transferStream } from '../transfers/transfer.ts';
+import { evolveMoneyRequest, moneyRequestStream, type MoneyRequestState } from '../money-requests/money-request.ts';
 import { fundingAccount } from '../accounts.ts';
-import type { DepositReversed, RecordedEvent, TransferReversed } from '../events.ts';
+import type { DepositReversed, MoneyRequestPaymentReversed, RecordedEvent, TransferReversed } from '../events.ts';
 import { idempotencyClaim, metadataFor, previousResult, type CommandContext, type LedgerTransaction } from '../handle-command.ts';
 import { reject } from '../rejections.ts';
 
-export const REVERSAL_KINDS = ['transfer', 'deposit'] as const;
+export const REVERSAL_KINDS = ['transfer', 'deposit', 'request'] as const;
 export type ReversalKind = (typeof REVERSAL_KINDS)[number];
 
 export const MIN_REASON_LENGTH = 3;
@@ -25,7 +28,7 @@ export const MAX_REASON_LENGTH = 500;
 
 export interface ReverseInput {
   kind: ReversalKind;
-  /** The transfer id or deposit id (the transaction id users see). */
+  /** The transfer, deposit or money request id (the transaction id users see). */
   transactionId: string;
   reason: string;
 }
@@ -46,7 +49,14 @@ export function requireReason(reason: string): string {
 }
 
 export function streamOfReversal(kind: ReversalKind, transactionId: string): string {
-  return kind === 'transfer' ? transferStream(transactionId) : depositStream(transactionId);
+  switch (kind) {
+    case 'transfer':
+      return transferStream(transactionId);
+    case 'deposit':
+      return depositStream(transactionId);
+    case 'request':
+      return moneyRequestStream(transactionId);
+  }
 }
 
 // ---- transfers -----------------------------------------------------------------------
@@ -93,6 +103,52 @@ export function decideReverseDeposit(events: readonly RecordedEvent[], reason: s
   };
 }
 
+// ---- money request payments ----------------------------------------------------------
+
+/** Pure: only an accepted (paid) request can be reversed; the requester pays the payer back. */
+export function decideReverseRequestPayment(events: readonly RecordedEvent[], reason: string, adminId: string): MoneyRequestPaymentReversed {
+  const reasonText = requireReason(reason);
+  const state = events.reduce<MoneyRequestState>(evolveMoneyRequest, { status: 'absent', version: -1 });
+  if (state.status === 'absent') reject('transaction_not_found', 'Transaction not found');
+  if (state.status === 'reversed') reject('already_reversed', 'This transaction has already been reversed');
+  if (state.status !== 'accepted') reject('not_reversible', `Only an accepted (paid) request can be reversed; this one is ${state.status}`);
+  const accepted = events.find((event) => event.type === 'MoneyRequestAccepted');
+  if (!accepted) reject('not_reversible', 'Only an accepted (paid) request can be reversed');
+  const { requestId, requesterId, payerId, amountPaise } = state.request;
+  return {
+    type: 'MoneyRequestPaymentReversed',
+    data: { requestId, requesterId, payerId, amountPaise, reason: reasonText, reversedBy: adminId, reversesPosition: accepted.position.toString() },
+    postings: [
+      { accountId: requesterId, amountPaise: -amountPaise },
+      { accountId: payerId, amountPaise },
+    ],
+  };
+}
+
+type Reversal = TransferReversed | DepositReversed | MoneyRequestPaymentReversed;
+
+function decideReversal(kind: ReversalKind, events: readonly RecordedEvent[], reason: string, adminId: string): Reversal {
+  switch (kind) {
+    case 'transfer':
+      return decideReverseTransfer(events, reason, adminId);
+    case 'deposit':
+      return decideReverseDeposit(events, reason, adminId);
+    case 'request':
+      return decideReverseRequestPayment(events, reason, adminId);
+  }
+}
+
+function walletsOf(reversal: Reversal): string[] {
+  switch (reversal.type) {
+    case 'TransferReversed':
+      return [reversal.data.fromAccountId, reversal.data.toAccountId];
+    case 'DepositReversed':
+      return [reversal.data.walletId];
+    case 'MoneyRequestPaymentReversed':
+      return [reversal.data.payerId, reversal.data.requesterId];
+  }
+}
+
 // ---- the command ---------------------------------------------------------------------
 
 export async function reverseTransaction(trx: LedgerTransaction, input: ReverseInput, ctx: CommandContext): Promise<ReversalResult> {
@@ -101,8 +157,8 @@ export async function reverseTransaction(trx: LedgerTransaction, input: ReverseI
   if (seen) return seen;
   const streamId = streamOfReversal(input.kind, input.transactionId);
   const events = await readStream(trx, streamId);
-  const reversal = input.kind === 'transfer' ? decideReverseTransfer(events, input.reason, ctx.actorId) : decideReverseDeposit(events, input.reason, ctx.actorId);
-  const walletIds = reversal.type === 'TransferReversed' ? [reversal.data.fromAccountId, reversal.data.toAccountId] : [reversal.data.walletId];
+  const reversal = decideReversal(input.kind, events, input.reason, ctx.actorId);
+  const walletIds = walletsOf(reversal);
   const last = events.at(-1);
   const result = await appendToStream(trx, {
     streamId,

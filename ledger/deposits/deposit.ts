@@ -45,6 +45,7 @@ export function evolveDeposit(state: DepositState, event: RecordedEvent): Deposi
     case 'WalletOpened':
     case 'TransferCompleted':
     case 'TransferReversed':
+    case 'MoneyRequestPaymentReversed':
     case 'MoneyRequested':
     case 'MoneyRequestAccepted':
     case 'MoneyRequestRejected':

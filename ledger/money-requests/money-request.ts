@@ -22,7 +22,7 @@ import { requireWallet } from '../wallet-accounts/require-wallet.ts';
 
 export type MoneyRequestState =
   | { status: 'absent'; version: number }
-  | { status: 'pending' | 'accepted' | 'rejected'; version: number; request: MoneyRequested['data'] };
+  | { status: 'pending' | 'accepted' | 'rejected' | 'reversed'; version: number; request: MoneyRequested['data'] };
 
 export type MoneyRequestResult = AppendResult & { requestId: string };
 
@@ -38,6 +38,8 @@ export function evolveMoneyRequest(state: MoneyRequestState, event: RecordedEven
       return state.status === 'absent' ? state : { ...state, status: 'accepted', version: event.streamVersion };
     case 'MoneyRequestRejected':
       return state.status === 'absent' ? state : { ...state, status: 'rejected', version: event.streamVersion };
+    case 'MoneyRequestPaymentReversed':
+      return state.status === 'absent' ? state : { ...state, status: 'reversed', version: event.streamVersion };
     case 'WalletOpened':
     case 'DepositRequested':
     case 'DepositSettled':
