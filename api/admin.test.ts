@@ -162,11 +162,11 @@ describe('POST /api/admin/reverse', () => {
 
     const mine = await history(asha, data.checkpoint);
     const theirs = await history(ravi, data.checkpoint);
-    expect(mine.filter((row) => row._id === sent.transactionId)).toEqual([
-      expect.objectContaining({ type: 'credit', amount: 300, reference: 'Reversal: Paid the wrong person', status: 'success' }),
+    expect(mine.filter((row) => row._id.startsWith(sent.transactionId))).toEqual([
+      expect.objectContaining({ _id: `${sent.transactionId}-reversal`, type: 'credit', amount: 300, reference: 'Reversal: Paid the wrong person', status: 'success' }),
       expect.objectContaining({ type: 'debit', amount: 300, reference: 'concert tickets', status: 'success' }),
     ]);
-    expect(theirs.filter((row) => row._id === sent.transactionId)).toEqual([
+    expect(theirs.filter((row) => row._id.startsWith(sent.transactionId))).toEqual([
       expect.objectContaining({ type: 'debit', amount: 300, reference: 'Reversal: Paid the wrong person' }),
       expect.objectContaining({ type: 'credit', amount: 300, reference: 'concert tickets' }),
     ]);
@@ -222,8 +222,8 @@ describe('reversing a money request payment over HTTP', () => {
     const response = await post(adminToken, '/api/admin/reverse', { streamId: `request-${requestId}`, reason: 'accepted by mistake' });
     expect(response.statusCode, response.body).toBe(200);
     const { checkpoint } = response.json().data as { checkpoint: string };
-    expect((await history(asha, checkpoint)).filter((row) => row._id === requestId)[0]).toMatchObject({ type: 'credit', amount: 15, reference: 'Reversal: accepted by mistake' });
-    expect((await history(ravi, checkpoint)).filter((row) => row._id === requestId)[0]).toMatchObject({ type: 'debit', amount: 15, reference: 'Reversal: accepted by mistake' });
+    expect((await history(asha, checkpoint)).filter((row) => row._id === `${requestId}-reversal`)[0]).toMatchObject({ type: 'credit', amount: 15, reference: 'Reversal: accepted by mistake' });
+    expect((await history(ravi, checkpoint)).filter((row) => row._id === `${requestId}-reversal`)[0]).toMatchObject({ type: 'debit', amount: 15, reference: 'Reversal: accepted by mistake' });
   });
 });
 

@@ -159,7 +159,9 @@ function registerDepositReview(app: FastifyInstance, deps: MoneyDependencies): v
 /** The spec's transaction shape (sender/receiver as plain id strings), plus our own fields. */
 export function toTransactionRecord(row: Selectable<HistoryRow>): TransactionRecord {
   return {
-    _id: row.transaction_id,
+    // A reversal is its own movement: its row gets its own id (clients key lists by _id),
+    // which still contains the original's, so searching by the original id finds both.
+    _id: row.method === 'reversal' ? `${row.transaction_id}-reversal` : row.transaction_id,
     sender: row.sender_id,
     receiver: row.receiver_id,
     amount: rupeesFromPaise(row.amount_paise),
