@@ -15,7 +15,7 @@ import type { Config } from '../platform/config.ts';
 import type { JobBoss } from '../platform/jobs.ts';
 import { installAuth } from './auth/authenticate.ts';
 import { installRateLimit, type RateLimitSettings } from './auth/rate-limit.ts';
-import { installEnvelope, ok } from './envelope.ts';
+import { frameworkErrorEnvelope, installEnvelope, ok } from './envelope.ts';
 import { installDocs } from './docs.ts';
 import { createMetrics, installMetrics, instrumentLedger } from './metrics.ts';
 import { registerConfigRoutes } from './routes/config.ts';
@@ -98,6 +98,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         : { level: deps.config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], serializers: { req: serializeRequestForLog } },
     bodyLimit: 1024 * 1024,
     trustProxy: false,
+    frameworkErrors: frameworkErrorEnvelope,
   });
   installEnvelope(app);
   installJsonParser(app);

@@ -40,6 +40,16 @@ function isConnectionFailure(error: unknown): boolean {
   return code === 'ECONNREFUSED' || code === '57P01' || code === '57P03' || code === 'ECONNRESET' || (error instanceof Error && /Connection terminated|connect ECONNREFUSED/.test(error.message));
 }
 
+/**
+ * Fastify's router refuses some URLs before any hook runs (a path parameter over
+ * maxParamLength, a malformed escape): without this they get fastify's own body, and echo
+ * the whole (maybe huge) path back.
+ */
+export function frameworkErrorEnvelope(error: Partial<FastifyError>, _request: unknown, reply: FastifyReply): void {
+  const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  void reply.code(tooLong ? 414 : 400).send({ success: false, message: tooLong ? 'A path parameter is too long' : 'Invalid URL', code: 'validation_failed' });
+}
+
 export function installEnvelope(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const { status, body } = toEnvelopeError(error);

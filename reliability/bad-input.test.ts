@@ -1,0 +1,126 @@
+/**
+ * Bad input on every API route (issue 8, reliability): fast-check generates bodies, query
+ * strings and path parameters - wrong types, missing fields, huge strings, unicode, NaN and
+ * Infinity, negative and over-precise amounts, very long ids, SQL and HTML fragments, arrays,
+ * deep nesting, raw non-JSON - and sends them as anonymous, as a signed-in user and as the
+ * admin. Properties: never a 5xx; a failure is always the JSON envelope with a message; a
+ * rejection appends nothing to ledger.events.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { ADMIN, registeredUser, signIn, startHarness, type Harness } from '../identity/test-support.ts';
+import { tablesView } from '../platform/database.ts';
+import { readWalletBalance, type ReadTables } from '../projections/index.ts';
+import { createWiredLedger } from '../runtime/ledger.ts';
+import { startProjectionWorkers } from '../runtime/workers.ts';
+import type { LedgerTables } from '../ledger/index.ts';
+import { evilBody, evilString, type EvilRequest } from './generators.ts';
+
+interface Route {
+  method: 'GET' | 'POST';
+  path: string;
+}
+
+const RUNS_PER_ROUTE = Number(process.env.RELIABILITY_RUNS ?? 40);
+
+let harness: Harness;
+let stopWorkers: () => Promise<void>;
+let tokens: { anonymous: undefined; user: string; admin: string };
+let routes: Route[];
+
+beforeAll(async () => {
+  harness = await startHarness({ readYourWritesTimeoutMs: 300 }, {
+    ledger: (database, boss) => createWiredLedger(tablesView<LedgerTables>(database.db), boss),
+    balances: { ofAccount: (accountId) => readWalletBalance(tablesView<ReadTables>(harness.database.db), accountId) },
+  });
+  stopWorkers = await startProjectionWorkers({ db: harness.database.db, boss: harness.boss, intervalMs: 200, schedule: false, log: () => {} });
+  const user = await registeredUser(harness, 'fuzz@example.in');
+  tokens = { anonymous: undefined, user: user.token ?? '', admin: await signIn(harness, ADMIN.email, ADMIN.password) };
+  routes = apiRoutes(harness.app.printRoutes({ commonPrefix: false }));
+}, 120_000);
+
+afterAll(async () => {
+  await stopWorkers?.();
+  await harness?.close();
+});
+
+/** The app's own route table: every /api route with the methods it answers (HEAD/OPTIONS aside). */
+function apiRoutes(printed: string): Route[] {
+  const found: Route[] = [];
+  for (const line of printed.split('\n')) {
+    const match = /(\/api\/\S*) \(([A-Z, ]+)\)/.exec(line);
+    if (!match?.[1] || !match[2]) continue;
+    for (const method of match[2].split(',').map((item) => item.trim())) {
+      if (method === 'GET' || method === 'POST') found.push({ method, path: match[1] });
+    }
+  }
+  return found;
+}
+
+/** The assertion that failed (fast-check wraps it), short enough to read. */
+function describeFailure(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
+  return `${cause.slice(0, 600)}\n${String(error).slice(0, 600)}`;
+}
+
+async function eventCount(): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from ledger.events`.execute(harness.database.db);
+  return rows[0]?.n ?? 0;
+}
+
+function fillPath(path: string, parameter: string): string {
+  return path.replace(/:[A-Za-z]+/g, () => encodeURIComponent(parameter));
+}
+
+async function send(route: Route, token: string | undefined, request: EvilRequest, parameter: string) {
+  const headers: Record<string, string> = { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(request.contentType ? { 'content-type': request.contentType } : {}) };
+  const url = `${fillPath(route.path, parameter)}${request.query ? `?${request.query}` : ''}`;
+  return harness.app.inject({ method: route.method, url, headers, ...(route.method === 'POST' && request.body !== undefined ? { payload: request.body } : {}) });
+}
+
+describe('bad input on every API route', () => {
+  it('lists the spec routes from the app', () => {
+    const paths = new Set(routes.map((route) => `${route.method} ${route.path}`));
+    for (const expected of ['POST /api/users/register', 'POST /api/users/login', 'POST /api/transactions/transfer-funds', 'POST /api/requests/send-request', 'POST /api/admin/reverse', 'POST /api/payments/card/webhook'])
+      expect(paths, expected).toContain(expected);
+    expect(routes.length).toBeGreaterThan(25);
+  });
+
+  // Regression: fastify's router answered a path parameter over maxParamLength with its own
+  // body (no envelope) echoing the whole path; api/envelope.ts frameworkErrorEnvelope now answers.
+  it('answers a 10,000-character path parameter with the envelope', async () => {
+    const response = await harness.app.inject({ method: 'GET', url: `/api/admin/accounts/${'x'.repeat(10_000)}/events`, headers: { authorization: `Bearer ${tokens.admin}` } });
+    expect(response.statusCode).toBe(414);
+    expect(JSON.parse(response.body)).toEqual({ success: false, message: 'A path parameter is too long', code: 'validation_failed' });
+    const badEscape = await harness.app.inject({ method: 'GET', url: '/api/admin/accounts/%E0%A4%A/events', headers: { authorization: `Bearer ${tokens.admin}` } });
+    expect(badEscape.statusCode).toBe(400);
+    expect(JSON.parse(badEscape.body)).toMatchObject({ success: false, message: 'Invalid URL' });
+  });
+
+  it('never answers 5xx, always the envelope, appends nothing on a rejection', async () => {
+    const failures: string[] = [];
+    for (const route of routes) {
+      if (route.path === '/api/health' || route.path === '/api/config') continue;
+      await fc.assert(
+        fc.asyncProperty(evilBody(), evilString(), fc.constantFrom('anonymous', 'user', 'admin') as fc.Arbitrary<keyof typeof tokens>, async (request, parameter, caller) => {
+          const before = await eventCount();
+          const response = await send(route, tokens[caller], request, parameter);
+          const context = `${caller} ${route.method} ${route.path} -> ${response.statusCode} ${response.body.slice(0, 300)}`;
+          expect(response.statusCode, context).toBeLessThan(500);
+          const type = String(response.headers['content-type'] ?? '');
+          if (response.statusCode >= 400 || type.includes('json')) {
+            expect(type, context).toContain('application/json');
+            const body = JSON.parse(response.body) as { success?: unknown; message?: unknown };
+            expect(typeof body.success, context).toBe('boolean');
+            expect(typeof body.message === 'string' && body.message.length > 0, context).toBe(true);
+            if (response.statusCode >= 400) expect(body.success, context).toBe(false);
+            if (body.success === false) expect(await eventCount(), `appended on rejection: ${context}`).toBe(before);
+          }
+        }),
+        { numRuns: RUNS_PER_ROUTE, endOnFailure: true },
+      ).catch((error: unknown) => failures.push(`${route.method} ${route.path}: ${describeFailure(error)}`));
+    }
+    expect(failures, failures.join('\n\n')).toEqual([]);
+  });
+});
