@@ -1,0 +1,157 @@
+/**
+ * Shared pieces of the crash and load tests: users created and funded over HTTP, transfer
+ * clients that retry one Idempotency-Key until a definite answer, and the end-of-run checks
+ * (each successful transfer in the ledger exactly once, no other money moved, verifyLedger
+ * clean, read model equal to the ledger heads) after the projections converge.
+ */
+import { randomInt, randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import { verifyLedger } from '../cli/verify.ts';
+import { VALID_REGISTRATION } from '../identity/test-support.ts';
+import { call, callUntilDefinite, RELIABILITY_ADMIN, sleep, type Reply } from './processes.ts';
+
+export interface Wallet {
+  id: string;
+  email: string;
+  token: string;
+}
+
+export interface TransferOutcome {
+  transactionId: string;
+  fromId: string;
+  toId: string;
+  amountPaise: bigint;
+  attempts: number;
+}
+
+export interface LoadResult {
+  succeeded: TransferOutcome[];
+  rejected: Map<string, number>;
+  retried: number;
+  fiveHundreds: Reply[];
+}
+
+const PIN = '1234';
+export const DEPOSIT_RUPEES = 10_000;
+
+export async function signInOver(baseUrl: () => string, email: string, password: string, deadline: number): Promise<string> {
+  const reply = await callUntilDefinite('POST', '/api/users/login', { body: { email, password } }, { baseUrl, deadline });
+  if (reply.status !== 200 || typeof reply.body.data !== 'string') throw new Error(`login ${email}: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body.data;
+}
+
+/** Registers, activates (admin), signs in and funds (UPI deposit settled by the admin) each wallet. */
+export async function createFundedWallets(baseUrl: () => string, count: number, deadline: number): Promise<{ admin: string; wallets: Wallet[] }> {
+  const admin = await signInOver(baseUrl, RELIABILITY_ADMIN.email, RELIABILITY_ADMIN.password, deadline);
+  const definite = { baseUrl, deadline };
+  const wallets: Wallet[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const email = `load${index}-${randomUUID().slice(0, 8)}@example.in`;
+    const registered = await callUntilDefinite('POST', '/api/users/register', { body: { ...VALID_REGISTRATION, email, transactionPin: PIN } }, definite);
+    if (registered.status !== 201) throw new Error(`register: ${JSON.stringify(registered.body)}`);
+    wallets.push({ id: '', email, token: '' });
+  }
+  const users = await callUntilDefinite('GET', '/api/users/get-all-users', { token: admin }, definite);
+  const listed = users.body.data as { _id: string; email: string }[];
+  for (const wallet of wallets) {
+    const user = listed.find((candidate) => candidate.email === wallet.email);
+    if (!user) throw new Error(`${wallet.email} not listed`);
+    wallet.id = user._id;
+    const activated = await callUntilDefinite('POST', '/api/users/update-user-verified-status', { token: admin, body: { selectedUser: wallet.id, isVerified: true } }, definite);
+    if (activated.status !== 200) throw new Error(`activate: ${JSON.stringify(activated.body)}`);
+    wallet.token = await signInOver(baseUrl, wallet.email, VALID_REGISTRATION.password, deadline);
+    const key = { 'idempotency-key': `deposit-${wallet.id}` };
+    const deposit = await callUntilDefinite('POST', '/api/transactions/deposit-funds', { token: wallet.token, headers: key, body: { amount: DEPOSIT_RUPEES, reference: 'load', transactionPin: PIN, paymentMethod: 'upi', upiDetails: { upiId: 'load@okbank' } } }, definite);
+    if (deposit.status !== 200) throw new Error(`deposit: ${JSON.stringify(deposit.body)}`);
+    const { transactionId } = deposit.body.data as { transactionId: string };
+    const settled = await callUntilDefinite('POST', '/api/transactions/settle-deposit', { token: admin, headers: { 'idempotency-key': `settle-${transactionId}` }, body: { depositId: transactionId } }, definite);
+    if (settled.status !== 200) throw new Error(`settle: ${JSON.stringify(settled.body)}`);
+  }
+  return { admin, wallets };
+}
+
+/**
+ * `clients` concurrent loops of transfers between random wallets until `stop()` says so;
+ * each transfer keeps its own Idempotency-Key through every retry.
+ */
+export async function runTransferClients(options: { clients: number; wallets: Wallet[]; baseUrl: () => string; stop: () => boolean; deadline: number }): Promise<LoadResult> {
+  const result: LoadResult = { succeeded: [], rejected: new Map(), retried: 0, fiveHundreds: [] };
+  const client = async (): Promise<void> => {
+    while (!options.stop()) {
+      const from = options.wallets[randomInt(options.wallets.length)] as Wallet;
+      let to = options.wallets[randomInt(options.wallets.length)] as Wallet;
+      while (to === from) to = options.wallets[randomInt(options.wallets.length)] as Wallet;
+      const amountPaise = BigInt(randomInt(100, 5_000));
+      const reply = await callUntilDefinite(
+        'POST',
+        '/api/transactions/transfer-funds',
+        { token: from.token, headers: { 'idempotency-key': randomUUID() }, body: { receiver: to.id, amount: Number(amountPaise) / 100, reference: 'load', transactionPin: PIN } },
+        { baseUrl: options.baseUrl, deadline: options.deadline, on5xx: (fiveHundred) => result.fiveHundreds.push(fiveHundred) },
+      );
+      if (reply.attempts > 1) result.retried += 1;
+      if (reply.status === 200 && reply.body.success === true) {
+        const { transactionId } = reply.body.data as { transactionId: string };
+        result.succeeded.push({ transactionId, fromId: from.id, toId: to.id, amountPaise, attempts: reply.attempts });
+      } else {
+        const code = reply.body.code ?? String(reply.status);
+        result.rejected.set(code, (result.rejected.get(code) ?? 0) + 1);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: options.clients }, () => client()));
+  return result;
+}
+
+/** Waits until every projection's checkpoint has reached the last event of the log. */
+export async function waitForProjections(db: Kysely<unknown>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await sql<{ behind: number; last: string | null }>`
+      select (select count(*)::int from read.checkpoints where position < (select coalesce(max(position), 0) from ledger.events)) as behind,
+             (select max(position)::text from ledger.events) as last`.execute(db);
+    if (rows[0]?.behind === 0) return;
+    if (Date.now() > deadline) {
+      const { rows: checkpoints } = await sql`select projection, position, last_error from read.checkpoints`.execute(db);
+      throw new Error(`projections did not reach position ${rows[0]?.last} within ${timeoutMs} ms: ${JSON.stringify(checkpoints)}`);
+    }
+    await sleep(250);
+  }
+}
+
+export interface InvariantReport {
+  /** Transfer ids answered "success" that are not in the ledger exactly once. */
+  notExactlyOnce: string[];
+  /** TransferCompleted events no client was told succeeded. */
+  unexplained: string[];
+  /** Wallets whose ledger head, read-model balance or expected balance disagree. */
+  balanceMismatches: string[];
+  verifyDifferences: string[];
+}
+
+/** The end-of-run checks, with the projections already converged. */
+export async function checkInvariants(db: Kysely<unknown>, wallets: readonly Wallet[], succeeded: readonly TransferOutcome[]): Promise<InvariantReport> {
+  const { rows: completed } = await sql<{ id: string; n: number }>`
+    select data->>'transferId' as id, count(*)::int as n from ledger.events where type = 'TransferCompleted' group by 1`.execute(db);
+  const inLedger = new Map(completed.map((row) => [row.id, row.n]));
+  const told = new Set(succeeded.map((transfer) => transfer.transactionId));
+  const notExactlyOnce = succeeded.filter((transfer) => inLedger.get(transfer.transactionId) !== 1).map((transfer) => `${transfer.transactionId} x${inLedger.get(transfer.transactionId) ?? 0}`);
+  const unexplained = completed.filter((row) => !told.has(row.id)).map((row) => `${row.id} x${row.n}`);
+
+  const expected = new Map(wallets.map((wallet) => [wallet.id, BigInt(DEPOSIT_RUPEES) * 100n]));
+  for (const transfer of succeeded) {
+    expected.set(transfer.fromId, (expected.get(transfer.fromId) ?? 0n) - transfer.amountPaise);
+    expected.set(transfer.toId, (expected.get(transfer.toId) ?? 0n) + transfer.amountPaise);
+  }
+  const { rows: balances } = await sql<{ id: string; head: string | null; projected: string | null }>`
+    select a.id, a.balance::text as head, b.balance_paise::text as projected
+      from ledger.accounts a left join read.balances b on b.account_id = a.id
+     where a.kind = 'wallet'`.execute(db);
+  const balanceMismatches: string[] = [];
+  for (const row of balances) {
+    if (row.head !== row.projected) balanceMismatches.push(`${row.id}: head ${row.head} read model ${row.projected}`);
+    const want = expected.get(row.id);
+    if (want !== undefined && BigInt(row.head ?? '0') !== want) balanceMismatches.push(`${row.id}: head ${row.head} expected ${want}`);
+  }
+  const report = await verifyLedger(db);
+  return { notExactlyOnce, unexplained, balanceMismatches, verifyDifferences: report.differences };
+}
