@@ -1,6 +1,6 @@
 /**
  * The signed-in layout: side navigation (a drawer on small screens) and the page. Items
- * have id, label, icon and path; admins also get Users (spec section 2).
+ * have id, label, icon and path; admins also get Users (spec section 2) and the audit and operations screens.
  */
 import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
@@ -19,7 +19,12 @@ const USER_ITEMS: NavItem[] = [
   { id: 'transactions', label: 'Transactions', icon: 'transactions', path: '/transactions' },
   { id: 'requests', label: 'Requests', icon: 'requests', path: '/requests' },
 ];
-const ADMIN_ITEM: NavItem = { id: 'users', label: 'Users', icon: 'users', path: '/users' };
+const ADMIN_ITEMS: NavItem[] = [
+  { id: 'users', label: 'Users', icon: 'users', path: '/users' },
+  { id: 'audit', label: 'Account audit', icon: 'search', path: '/admin/audit' },
+  { id: 'ledger', label: 'Ledger explorer', icon: 'history', path: '/admin/ledger' },
+  { id: 'operations', label: 'Operations', icon: 'chart', path: '/admin/operations' },
+];
 const LOGOUT_ITEM: NavItem = { id: 'logout', label: 'Logout', icon: 'logout', path: '/logout' };
 
 export function AppShell({ children }: { children: ReactNode }): ReactElement {
@@ -34,7 +39,7 @@ export function AppShell({ children }: { children: ReactNode }): ReactElement {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [drawerOpen]);
-  const items = [...USER_ITEMS, ...(user.isAdmin ? [ADMIN_ITEM] : []), LOGOUT_ITEM];
+  const items = [...USER_ITEMS, ...(user.isAdmin ? ADMIN_ITEMS : []), LOGOUT_ITEM];
   const current = items.find((item) => location.pathname.startsWith(item.path));
   return (
     <div className={`shell${drawerOpen ? ' shell-drawer-open' : ''}`}>

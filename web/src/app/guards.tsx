@@ -45,10 +45,12 @@ export function GuestRoute({ children }: { children: ReactNode }): ReactElement 
 export function AdminRoute({ children }: { children: ReactNode }): ReactElement {
   const { user } = useSession();
   const notify = useToast();
+  const { pathname } = useLocation();
   const refused = user !== undefined && !user.isAdmin;
+  const message = pathname.startsWith('/users') ? 'Only administrators can open the Users page.' : 'Only administrators can open this page.';
   useEffect(() => {
-    if (refused) notify({ tone: 'warning', message: 'Only administrators can open the Users page.' });
-  }, [refused, notify]);
+    if (refused) notify({ tone: 'warning', message });
+  }, [refused, notify, message]);
   if (refused) return <Navigate to="/dashboard" replace />;
   return <>{children}</>;
 }

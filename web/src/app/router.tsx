@@ -15,6 +15,9 @@ const DashboardRoute = lazy(() => import('./routes/DashboardRoute.tsx'));
 const TransactionsRoute = lazy(() => import('./routes/TransactionsRoute.tsx'));
 const RequestsRoute = lazy(() => import('./routes/RequestsRoute.tsx'));
 const UsersRoute = lazy(() => import('./routes/UsersRoute.tsx'));
+const AdminAuditRoute = lazy(() => import('./routes/AdminAuditRoute.tsx'));
+const AdminLedgerRoute = lazy(() => import('./routes/AdminLedgerRoute.tsx'));
+const AdminOperationsRoute = lazy(() => import('./routes/AdminOperationsRoute.tsx'));
 const DocsPage = lazy(() => import('../features/docs/components/DocsPage.tsx'));
 const ArchitecturePage = lazy(() => import('../features/architecture/components/ArchitecturePage.tsx'));
 const LogoutRoute = lazy(() => import('./routes/LogoutRoute.tsx'));
@@ -53,6 +56,9 @@ export function createRouter() {
         { path: '/transactions', element: <Protected><TransactionsRoute /></Protected> },
         { path: '/requests', element: <Protected><RequestsRoute /></Protected> },
         { path: '/users', element: <Protected admin><UsersRoute /></Protected> },
+        { path: '/admin/audit', element: <Protected admin><AdminAuditRoute /></Protected> },
+        { path: '/admin/ledger', element: <Protected admin><AdminLedgerRoute /></Protected> },
+        { path: '/admin/operations', element: <Protected admin><AdminOperationsRoute /></Protected> },
         { path: '/user/:accountNumber', element: <ProtectedRoute><PayDeepLink /></ProtectedRoute> },
         { path: '*', element: <Navigate to="/" replace /> },
       ],
