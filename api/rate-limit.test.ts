@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../identity/test-support.ts';
+import { isUnlimited } from './auth/rate-limit.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -15,6 +16,17 @@ afterAll(async () => {
 });
 
 describe('rate limits', () => {
+  it('exempts exactly the replay progress poll among API routes', () => {
+    expect(isUnlimited('GET', '/api/admin/projections/history/replay')).toBe(true);
+    expect(isUnlimited('GET', '/api/admin/projections/money_requests/replay?x=1')).toBe(true);
+    expect(isUnlimited('POST', '/api/admin/projections/history/replay')).toBe(false);
+    expect(isUnlimited('GET', '/api/admin/projections/history/replay/../../users/get-all-users')).toBe(false);
+    expect(isUnlimited('GET', '/api/admin/projections')).toBe(false);
+    expect(isUnlimited('GET', '/api/users/get-all-users')).toBe(false);
+    expect(isUnlimited('GET', '/api/health')).toBe(true);
+    expect(isUnlimited('GET', '/dashboard')).toBe(true);
+  });
+
   it('an authentication route answers 429 with the envelope after its limit', async () => {
     const statuses: number[] = [];
     let last;
@@ -35,5 +47,10 @@ describe('rate limits', () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
     // The health probe is not limited.
     expect((await h.call({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    // Nor is the replay progress poll (still admin-only: the limiter only lets it through to auth);
+    // other admin routes and a POST to the same URL keep the limit.
+    expect((await h.call({ method: 'GET', url: '/api/admin/projections/history/replay' })).statusCode).not.toBe(429);
+    expect((await h.call({ method: 'GET', url: '/api/admin/projections' })).statusCode).toBe(429);
+    expect((await h.call({ method: 'POST', url: '/api/admin/projections/history/replay', payload: {} })).statusCode).toBe(429);
   });
 });

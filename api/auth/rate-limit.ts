@@ -4,6 +4,13 @@
  * (sign-in, registration, one-time codes, PIN checks, Google callback). Both figures and
  * the window are configuration, so tests and benchmarks can raise them. A 429 goes through
  * the error handler and keeps the envelope.
+ *
+ * Not limited: the web app's files, the health probe, and the replay progress poll
+ * (GET /api/admin/projections/:name/replay). The operations screen polls it twice a second
+ * while a replay runs, which would spend the whole 100-per-15-minutes budget of the admin
+ * in under a minute. The limiter runs before authentication, so the exemption is keyed on
+ * the route; the route itself still requires an admin (`app.requireAdmin`) and is one
+ * indexed row read.
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
@@ -19,9 +26,17 @@ export async function installRateLimit(app: FastifyInstance, settings: RateLimit
     global: true,
     max: settings.max,
     timeWindow: settings.windowMs,
-    // The web app's files and the health probe are not API calls.
-    allowList: (request) => !(request.url.startsWith('/api/') || request.url.startsWith('/auth/')) || request.url === '/api/health',
+    allowList: (request) => isUnlimited(request.method, request.url),
   });
+}
+
+const REPLAY_PROGRESS = /^\/api\/admin\/projections\/[a-z_]{1,40}\/replay(\?.*)?$/;
+
+/** Requests outside the limit: the web app's files, the health probe, the replay progress poll. */
+export function isUnlimited(method: string, url: string): boolean {
+  // The web app's files and the health probe are not API calls.
+  if (!(url.startsWith('/api/') || url.startsWith('/auth/')) || url === '/api/health') return true;
+  return method === 'GET' && REPLAY_PROGRESS.test(url);
 }
 
 /** Route option for authentication routes: `config: authRateLimit(settings)`. */
