@@ -36,7 +36,7 @@ function EventDialog({ position, onClose }: { position: string | null; onClose: 
     <Modal open={position !== null} onOpenChange={(open) => (open ? undefined : onClose())} title={`Event ${position ?? ''}`} description={event.data ? `${event.data.type} on ${event.data.streamId}` : undefined} size="lg">
       {event.isPending ? <p className="muted">Loading event...</p> : event.isError ? <EmptyState title="Failed to fetch the event" text={event.error.message} /> : (
         <>
-          <h3 className="card-title">Postings</h3>
+          <h3 className="card-title audit-subtitle">Postings</h3>
           {postings.length === 0 ? <p className="muted">This event moves no money.</p> : <ResponsiveTable rows={postings} columns={columns} caption="Postings" />}
           <p className="small"><span className="muted">Recorded:</span> {formatDateTime(event.data.recordedAt)} · <span className="muted">Actor:</span> {event.data.actorId ?? '-'} · <span className="muted">Request id:</span> {event.data.requestId ?? '-'}</p>
           <pre className="audit-pre" aria-label="Event data">{JSON.stringify(event.data.data, null, 2)}</pre>

@@ -47,13 +47,13 @@ function TrialBalanceCard(): ReactElement {
           </div>
           {last ? <p className="small muted">Last verify run {formatDateTime(last.ranAt)} by {last.source} in {last.durationMs} ms.</p> : null}
           {last && !last.ok ? <Notice tone="danger" title="Verify found differences"><ul>{last.differences.map((text) => <li key={text}>{text}</li>)}</ul></Notice> : null}
-          <h3 className="card-title">By account kind</h3>
+          <h3 className="card-title audit-subtitle">By account kind</h3>
           <ResponsiveTable rows={kinds} caption="Trial balance by account kind" columns={[
             { id: 'kind', header: 'Kind', cell: (row) => row.kind },
             { id: 'accounts', header: 'Accounts', align: 'right', cell: (row) => row.accounts },
             { id: 'balance', header: 'Balance', align: 'right', cell: (row) => formatRupees(row.balance) },
           ]} />
-          <h3 className="card-title">Funding sources</h3>
+          <h3 className="card-title audit-subtitle">Funding sources</h3>
           <ResponsiveTable rows={funding} caption="Funding sources" columns={[
             { id: 'method', header: 'Deposit method', cell: (row) => row.method },
             { id: 'postings', header: 'Postings', align: 'right', cell: (row) => row.postings },
