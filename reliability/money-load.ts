@@ -74,7 +74,7 @@ export async function createFundedWallets(baseUrl: () => string, count: number, 
  * `clients` concurrent loops of transfers between random wallets until `stop()` says so;
  * each transfer keeps its own Idempotency-Key through every retry.
  */
-export async function runTransferClients(options: { clients: number; wallets: Wallet[]; baseUrl: () => string; stop: () => boolean; deadline: number }): Promise<LoadResult> {
+export async function runTransferClients(options: { clients: number; wallets: Wallet[]; baseUrl: () => string; stop: () => boolean; deadline: number; timeoutMs?: number }): Promise<LoadResult> {
   const result: LoadResult = { succeeded: [], rejected: new Map(), retried: 0, fiveHundreds: [] };
   const client = async (): Promise<void> => {
     while (!options.stop()) {
@@ -85,7 +85,7 @@ export async function runTransferClients(options: { clients: number; wallets: Wa
       const reply = await callUntilDefinite(
         'POST',
         '/api/transactions/transfer-funds',
-        { token: from.token, headers: { 'idempotency-key': randomUUID() }, body: { receiver: to.id, amount: Number(amountPaise) / 100, reference: 'load', transactionPin: PIN } },
+        { token: from.token, headers: { 'idempotency-key': randomUUID() }, body: { receiver: to.id, amount: Number(amountPaise) / 100, reference: 'load', transactionPin: PIN }, timeoutMs: options.timeoutMs },
         { baseUrl: options.baseUrl, deadline: options.deadline, on5xx: (fiveHundred) => result.fiveHundreds.push(fiveHundred) },
       );
       if (reply.attempts > 1) result.retried += 1;

@@ -193,7 +193,7 @@ export interface DefiniteOptions {
 }
 
 /** Calls until a definite answer (a 2xx or 4xx), same body and headers (so the same Idempotency-Key) every time. */
-export async function callUntilDefinite(method: 'GET' | 'POST', path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> }, definite: DefiniteOptions): Promise<Reply & { attempts: number }> {
+export async function callUntilDefinite(method: 'GET' | 'POST', path: string, options: { token?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number }, definite: DefiniteOptions): Promise<Reply & { attempts: number }> {
   for (let attempts = 1; ; attempts += 1) {
     try {
       const reply = await call(definite.baseUrl(), method, path, options);
