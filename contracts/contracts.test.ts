@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fieldErrors } from './fields.ts';
-import { paiseFromRupees, rupeesFromPaise } from './money.ts';
+import { formatRupees, paiseFromRupees, rupeesFromPaise } from './money.ts';
 import { depositSchema, sendRequestSchema, transferSchema } from './transactions.ts';
 import { loginSchema, registerFormSchema, registerPayloadSchema } from './users.ts';
 import { accountFromQrText } from './qr.ts';
@@ -16,6 +16,9 @@ describe('rupee amounts', () => {
     for (const bad of [NaN, Infinity, -1, 1.005, '1e3', '12abc', null, {}, 1e21]) expect(paiseFromRupees(bad)).toBeNull();
     expect(rupeesFromPaise(1005n)).toBe(10.05);
     expect(rupeesFromPaise(-250n)).toBe(-2.5);
+    expect(formatRupees(-3750)).toBe('-₹3,750');
+    expect(formatRupees(100000.5)).toBe('₹1,00,000.50');
+    expect(formatRupees(1224.25, { whole: true })).toBe('₹1,224');
   });
 });
 

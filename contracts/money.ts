@@ -30,10 +30,14 @@ export function rupeesFromPaise(paise: bigint): number {
   return Number(`${sign}${absolute / 100n}.${(absolute % 100n).toString().padStart(2, '0')}`);
 }
 
-const inrFormat = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 2, minimumFractionDigits: 0 });
+const inrFormat = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 2, minimumFractionDigits: 2 });
 const inrWholeFormat = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 0 });
 
 /** "₹1,00,000.50": Indian digit grouping with the rupee sign. */
 export function formatRupees(rupees: number, options: { whole?: boolean } = {}): string {
-  return `₹${(options.whole ? inrWholeFormat : inrFormat).format(rupees)}`;
+  // The sign goes before the rupee sign: -₹3,750, not ₹-3,750.
+  const sign = rupees < 0 ? '-' : '';
+  // Whole amounts without decimals (₹1,500), others with both paise digits (₹24.50).
+  const format = options.whole || Number.isInteger(rupees) ? inrWholeFormat : inrFormat;
+  return `${sign}₹${format.format(Math.abs(rupees))}`;
 }

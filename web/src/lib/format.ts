@@ -9,7 +9,7 @@ const paiseFormat = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, m
 /** en-IN rupees; an amount with paise always shows two decimals (₹1,250.50, not ₹1,250.5). */
 export function formatRupees(rupees: number, options: { whole?: boolean } = {}): string {
   if (options.whole || Number.isInteger(rupees)) return formatRupeesShared(rupees, options);
-  return `₹${paiseFormat.format(rupees)}`;
+  return `${rupees < 0 ? '-' : ''}₹${paiseFormat.format(Math.abs(rupees))}`;
 }
 
 const dateTime = new Intl.DateTimeFormat('en-GB', {
