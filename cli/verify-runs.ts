@@ -5,16 +5,9 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { VerifyReport } from './verify.ts';
+import type { VerifyRun } from '../contracts/admin.ts';
+export type { VerifyRun } from '../contracts/admin.ts';
 
-export interface VerifyRun {
-  id: string;
-  ranAt: string;
-  source: string;
-  ok: boolean;
-  differences: string[];
-  totalPaise: string;
-  durationMs: number;
-}
 
 export async function recordVerifyRun(db: Kysely<unknown>, report: VerifyReport, source: string, durationMs: number): Promise<VerifyRun> {
   const trialBalance = report.trialBalance.map((line) => ({ kind: line.kind, accounts: line.accounts, balancePaise: line.balancePaise.toString() }));

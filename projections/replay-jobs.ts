@@ -12,6 +12,8 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { sendInTransaction, type JobBoss, type QueueSpec } from '../platform/jobs.ts';
 import type { ProjectionName } from './definition.ts';
 import { replayProjection } from './replay.ts';
+import type { ReplayRun, ReplayState } from '../contracts/admin.ts';
+export type { ReplayRun, ReplayState } from '../contracts/admin.ts';
 
 export const PROJECTION_REPLAY_QUEUE = 'projections.replay';
 
@@ -20,20 +22,7 @@ export const replayQueues: readonly QueueSpec[] = [
   { name: PROJECTION_REPLAY_QUEUE, policy: 'standard', retryLimit: 2, expireInSeconds: 3_600 },
 ];
 
-export type ReplayState = 'queued' | 'running' | 'done' | 'failed';
 
-export interface ReplayRun {
-  id: string;
-  projection: string;
-  state: ReplayState;
-  requestedBy: string;
-  processed: number;
-  total: number;
-  error: string | null;
-  requestedAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
 
 interface ReplayRunRow {
   id: bigint;

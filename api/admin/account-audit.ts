@@ -14,6 +14,8 @@ import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { sql, type Kysely } from 'kysely';
 import { rupeesFromPaise } from '../../contracts/money.ts';
+import type { RawEvent, StatementLine, StatementPage } from '../../contracts/admin.ts';
+export type { RawEvent, StatementLine, StatementPage } from '../../contracts/admin.ts';
 
 export interface StatementFilter {
   accountId: string;
@@ -24,19 +26,6 @@ export interface StatementFilter {
   direction?: 'credit' | 'debit' | undefined;
 }
 
-export interface StatementLine {
-  sequence: string;
-  position: string;
-  recordedAt: string;
-  eventType: string;
-  streamId: string;
-  transactionId: string;
-  counterpartyId: string | null;
-  counterpartyName: string | null;
-  /** Rupees, signed: credits positive, debits negative. */
-  amount: number;
-  balanceAfter: number;
-}
 
 interface StatementRowRaw {
   sequence: bigint;
@@ -82,15 +71,6 @@ function toLine(row: StatementRowRaw): StatementLine {
   };
 }
 
-export interface StatementPage {
-  accountId: string;
-  displayName: string | null;
-  kind: string | null;
-  balance: number | null;
-  items: StatementLine[];
-  /** Pass as `after` for the next page; null on the last page. */
-  nextAfter: string | null;
-}
 
 export async function readStatementPage(db: Kysely<unknown>, filter: StatementFilter, after: bigint | undefined, limit: number): Promise<StatementPage> {
   const rows = await statementRows(db, filter, after, limit + 1);
@@ -149,20 +129,6 @@ export function statementCsv(db: Kysely<unknown>, filter: StatementFilter, batch
 
 // ---- raw events of the account's streams ------------------------------------------------
 
-export interface RawEvent {
-  position: string;
-  txId: string;
-  streamId: string;
-  streamVersion: number;
-  type: string;
-  /** As stored: money fields are decimal strings of paise. */
-  data: unknown;
-  actorId: string | null;
-  idempotencyKey: string | null;
-  requestId: string | null;
-  command: string | null;
-  recordedAt: string;
-}
 
 interface EventRowRaw {
   position: bigint;

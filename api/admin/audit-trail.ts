@@ -6,9 +6,9 @@
  * import api/.)
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { ADMIN_ACTIONS, type AdminAction, type AdminActionRecord, type AuditTrailPage } from '../../contracts/admin.ts';
+export { ADMIN_ACTIONS, type AdminAction, type AdminActionRecord, type AuditTrailPage } from '../../contracts/admin.ts';
 
-export const ADMIN_ACTIONS = ['suspend', 'activate', 'settle', 'fail', 'reverse', 'replay'] as const;
-export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 
 export interface AdminActionEntry {
   actorId: string;
@@ -19,16 +19,6 @@ export interface AdminActionEntry {
   details?: Record<string, unknown>;
 }
 
-export interface AdminActionRecord {
-  id: string;
-  actorId: string;
-  actorName: string | null;
-  action: AdminAction;
-  target: string;
-  reason: string | null;
-  details: Record<string, unknown>;
-  recordedAt: string;
-}
 
 type Db = Kysely<unknown> | Transaction<unknown>;
 
@@ -46,11 +36,6 @@ export interface AuditTrailQuery {
   actorId?: string | undefined;
 }
 
-export interface AuditTrailPage {
-  items: AdminActionRecord[];
-  /** Pass as `before` for the next (older) page; null on the last page. */
-  nextBefore: string | null;
-}
 
 /** Newest first, keyset-paged by id (stable while new actions are recorded). */
 export async function listAdminActions(db: Db, query: AuditTrailQuery): Promise<AuditTrailPage> {

@@ -10,6 +10,8 @@
 import { sql, type Kysely } from 'kysely';
 import { rupeesFromPaise } from '../../contracts/money.ts';
 import { toRawEvent, type RawEvent, type RawEventPage } from './account-audit.ts';
+import type { EventDetail, EventPosting } from '../../contracts/admin.ts';
+export type { EventDetail, EventPosting } from '../../contracts/admin.ts';
 
 export interface ExplorerFilter {
   stream?: string | undefined;
@@ -35,16 +37,7 @@ export async function listEvents(db: Kysely<unknown>, filter: ExplorerFilter, af
   return { items: page.map(toRawEvent), nextAfter: rows.length > limit ? String(page.at(-1)?.position) : null };
 }
 
-export interface EventPosting {
-  accountId: string;
-  accountName: string | null;
-  /** Rupees, signed. */
-  amount: number;
-  accountSeq: string | null;
-  balanceAfter: number | null;
-}
 
-export type EventDetail = RawEvent & { postings: EventPosting[] };
 
 export async function readEvent(db: Kysely<unknown>, position: bigint): Promise<EventDetail | undefined> {
   const { rows } = await sql<Parameters<typeof toRawEvent>[0]>`

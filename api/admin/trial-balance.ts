@@ -10,17 +10,11 @@ import { rupeesFromPaise } from '../../contracts/money.ts';
 import { verifyLedger } from '../../cli/verify.ts';
 import { recordVerifyRun, type VerifyRun } from '../../cli/verify-runs.ts';
 import { DEPOSIT_METHODS, fundingAccount } from '../../ledger/index.ts';
+import type { TrialBalance } from '../../contracts/admin.ts';
+export type { TrialBalance } from '../../contracts/admin.ts';
 
 export type { VerifyRun } from '../../cli/verify-runs.ts';
 
-export interface TrialBalance {
-  byKind: { kind: string; accounts: number; balance: number; balancePaise: string }[];
-  total: number;
-  totalPaise: string;
-  balanced: boolean;
-  fundingSources: { method: string; accountId: string; balance: number; balancePaise: string; postings: number }[];
-  lastVerify: VerifyRun | null;
-}
 
 export async function readTrialBalance(db: Kysely<unknown>): Promise<TrialBalance> {
   // One snapshot: per-kind and funding sums must describe the same postings.

@@ -1,14 +1,9 @@
 /**
- * The admin API's reply shapes, taken from the server modules as types only (erased at
- * build, so no server code reaches the bundle): one source of truth for both sides.
+ * The admin API's reply shapes come from contracts/admin.ts, shared with the server.
  */
-export type { StatementLine, StatementPage, RawEvent } from '../../../../../api/admin/account-audit.ts';
-export type { EventDetail, EventPosting } from '../../../../../api/admin/explorer.ts';
-export type { TrialBalance } from '../../../../../api/admin/trial-balance.ts';
-export type { AdminActionRecord, AuditTrailPage } from '../../../../../api/admin/audit-trail.ts';
-export type { ReplayRun } from '../../../../../projections/replay-jobs.ts';
+export type { StatementLine, StatementPage, RawEvent, EventDetail, EventPosting, TrialBalance, AdminActionRecord, AuditTrailPage, ReplayRun } from '../../../../../contracts/admin.ts';
 
-import type { RawEvent } from '../../../../../api/admin/account-audit.ts';
+import type { RawEvent } from '../../../../../contracts/admin.ts';
 
 export interface RawEventPage {
   items: RawEvent[];
