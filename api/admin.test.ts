@@ -283,7 +283,7 @@ async function caughtUp(): Promise<void> {
   }, (behind) => !behind, 'projections to catch up');
 }
 
-interface Line { sequence: string; position: string; eventType: string; amount: number; balanceAfter: number; counterpartyName: string | null; recordedAt: string }
+interface Line { sequence: string; position: string; transactionId: string; eventType: string; amount: number; balanceAfter: number; counterpartyName: string | null; recordedAt: string }
 
 async function statement(accountId: string, query = ''): Promise<{ items: Line[]; nextAfter: string | null; balance: number | null; displayName: string | null }> {
   const response = await get(adminToken, `/api/admin/accounts/${accountId}/statement${query}`);
@@ -324,6 +324,12 @@ describe('account audit', () => {
       after = page.nextAfter;
     } while (after);
     expect(walked).toEqual(all.items.map((line) => line.sequence));
+  });
+
+  it('shows a command in the statement at once when asked with its checkpoint (read-your-writes)', async () => {
+    const sent = await transfer(asha, ravi, 12.5, 'read your writes');
+    const lines = (await statement(ravi.id, `?minPosition=${sent.checkpoint}`)).items;
+    expect(lines.some((line) => line.transactionId === sent.transactionId && line.amount === 12.5)).toBe(true);
   });
 
   it('exports the statement as CSV with a header and the same rows', async () => {

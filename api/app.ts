@@ -148,7 +148,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerTransactionRoutes(app, money);
   await registerRequestRoutes(app, money);
   await registerCardWebhook(app, money);
-  await registerAdminRoutes(app, { db: deps.db, ledger, boss: deps.boss });
+  await registerAdminRoutes(app, { db: deps.db, ledger, boss: deps.boss, awaitStatements: (checkpoint) => checkpoints.wait('accounts', checkpoint, readYourWritesTimeoutMs) });
 
   app.get('/api/health', async (_request, reply) => {
     await sql`select 1`.execute(deps.db);

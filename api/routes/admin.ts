@@ -33,6 +33,8 @@ export interface AdminRouteDependencies {
   ledger: Ledger;
   /** Replays are queued as jobs for the workers. */
   boss: JobBoss;
+  /** Read-your-writes for the statement: waits (bounded) until the statements reflect a checkpoint. */
+  awaitStatements?: (checkpoint: string) => Promise<unknown>;
 }
 
 export const ADMIN_TAG = 'admin';
@@ -81,6 +83,8 @@ const eventTypeSchema = z.enum(LEDGER_EVENT_TYPES as [string, ...string[]]);
 const accountParams = z.object({ accountId: z.string().min(1).max(80).regex(/^[A-Za-z0-9_:-]+$/, 'Invalid account id') });
 
 const statementQuery = z.object({
+  /** Read-your-writes: answer once the statements have applied this checkpoint (`<tx_id>.<position>`). */
+  minPosition: z.string().regex(/^\d+\.\d+$/).max(60).optional(),
   from: dateSchema.optional(),
   to: dateSchema.optional(),
   /** One event type or a comma-separated list. */
@@ -168,6 +172,7 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRoute
     await requireAdmin(request);
     const { accountId } = accountParams.parse(request.params);
     const query = statementQuery.parse(request.query ?? {});
+    if (query.minPosition && deps.awaitStatements) await deps.awaitStatements(query.minPosition);
     return ok(reply, 'Statement fetched', await readStatementPage(deps.db, statementFilter(accountId, query), query.after, query.limit));
   });
 
