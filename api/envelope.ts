@@ -37,7 +37,7 @@ export function toEnvelopeError(error: unknown): { status: number; body: Envelop
 
 function isConnectionFailure(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return code === 'ECONNREFUSED' || code === '57P01' || code === '57P03' || code === 'ECONNRESET' || (error instanceof Error && /Connection terminated|connect ECONNREFUSED/.test(error.message));
+  return code === 'ECONNREFUSED' || code === '57P01' || code === '57P03' || code === 'ECONNRESET' || (error instanceof Error && /Connection terminated|connect ECONNREFUSED|not queryable|the database system is (starting up|shutting down)/.test(error.message));
 }
 
 /**

@@ -23,6 +23,13 @@ export function createPool(options: DatabaseOptions): pg.Pool {
   // An idle connection dropped by the server (restart, shutdown) must not crash the process;
   // the next query gets a fresh connection or a clear error.
   pool.on('error', (error) => console.error(`[database] idle connection lost: ${error.message}`));
+  // The pool listens only while a connection is idle in it. A checked-out connection with no
+  // query in flight (a transaction awaiting bcrypt, a projector between statements) that the
+  // server terminates emits 'error' with no listener, and that kills the process. Listen on
+  // every connection; its next query fails (503) and the pool discards it on release.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => console.error(`[database] connection lost: ${error.message}`));
+  });
   return pool;
 }
 
