@@ -102,17 +102,23 @@ export async function runTransferClients(options: { clients: number; wallets: Wa
   return result;
 }
 
-/** Waits until every projection's checkpoint has reached the last event of the log. */
+/**
+ * Waits until every projection's checkpoint has reached the last event of the log. "Last" is
+ * in the projector's order, (tx_id, position): the event with the largest position can belong
+ * to an older transaction, so comparing positions alone could wait forever.
+ */
 export async function waitForProjections(db: Kysely<unknown>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { rows } = await sql<{ behind: number; last: string | null }>`
-      select (select count(*)::int from read.checkpoints where position < (select coalesce(max(position), 0) from ledger.events)) as behind,
-             (select max(position)::text from ledger.events) as last`.execute(db);
+      with last as (select tx_id, position from ledger.events order by tx_id desc, position desc limit 1)
+      select (select count(*)::int from read.checkpoints c, last l where (c.tx_id, c.position) < (l.tx_id, l.position)) as behind,
+             (select tx_id::text || '.' || position::text from last) as last`.execute(db);
     if (rows[0]?.behind === 0) return;
     if (Date.now() > deadline) {
-      const { rows: checkpoints } = await sql`select projection, position, last_error from read.checkpoints`.execute(db);
-      throw new Error(`projections did not reach position ${rows[0]?.last} within ${timeoutMs} ms: ${JSON.stringify(checkpoints)}`);
+      const { rows: checkpoints } = await sql<{ projection: string; checkpoint: string; last_error: string | null }>`
+        select projection, tx_id::text || '.' || position::text as checkpoint, last_error from read.checkpoints`.execute(db);
+      throw new Error(`projections did not reach ${rows[0]?.last} within ${timeoutMs} ms: ${JSON.stringify(checkpoints)}`);
     }
     await sleep(250);
   }
