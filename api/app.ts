@@ -144,6 +144,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     clock: deps.clock ?? systemClock,
     card,
     readYourWritesTimeoutMs,
+    rateLimit: deps.config.rateLimit,
   };
   await registerTransactionRoutes(app, money);
   await registerRequestRoutes(app, money);

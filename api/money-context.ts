@@ -10,6 +10,7 @@ import type { CardProvider } from '../providers/card/index.ts';
 import { findAccount, type AccountSummary, type Clock } from '../identity/index.ts';
 import type { CommandContext, Ledger } from '../ledger/index.ts';
 import type { CheckpointWaiter, ProjectionName, ReadTables } from '../projections/index.ts';
+import type { RateLimitSettings } from './auth/rate-limit.ts';
 import { ApiError } from './errors.ts';
 
 export interface MoneyDependencies {
@@ -22,6 +23,8 @@ export interface MoneyDependencies {
   card: { provider: CardProvider; webhookSecret: string | null };
   /** How long a read waits for its projection to reach the caller's checkpoint. */
   readYourWritesTimeoutMs: number;
+  /** Per-IP limits; account lookups get their own, tighter one. */
+  rateLimit: RateLimitSettings;
 }
 
 const idempotencyKeyHeader = z.string().trim().min(1).max(200).regex(/^[\x21-\x7e]+$/);

@@ -53,4 +53,12 @@ describe('rate limits', () => {
     expect((await h.call({ method: 'GET', url: '/api/admin/projections' })).statusCode).toBe(429);
     expect((await h.call({ method: 'POST', url: '/api/admin/projections/history/replay', payload: {} })).statusCode).toBe(429);
   });
+
+  it('account lookups (verify-account) have their own limit: three times the authentication one', async () => {
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 10; attempt++) {
+      statuses.push((await h.call({ method: 'POST', url: '/api/transactions/verify-account', payload: { receiver: `someone-${attempt}` } })).statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 401, 429]);
+  });
 });

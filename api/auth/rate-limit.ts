@@ -43,3 +43,12 @@ export function isUnlimited(method: string, url: string): boolean {
 export function authRateLimit(settings: RateLimitSettings): { rateLimit: { max: number; timeWindow: number } } {
   return { rateLimit: { max: settings.authMax, timeWindow: settings.windowMs } };
 }
+
+/**
+ * Route option for account lookups (`verify-account`): three times the authentication
+ * limit. Looking up who owns an account number is how numbers get enumerated; a person
+ * verifies a handful of payees, not hundreds.
+ */
+export function accountLookupRateLimit(settings: RateLimitSettings): { rateLimit: { max: number; timeWindow: number } } {
+  return { rateLimit: { max: settings.authMax * 3, timeWindow: settings.windowMs } };
+}

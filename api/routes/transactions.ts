@@ -22,6 +22,7 @@ import { isLedgerRejection } from '../../ledger/index.ts';
 import { CARD_DEPOSIT_PENDING_MESSAGE, CARD_DEPOSIT_SUCCESS_MESSAGE, startCardDeposit } from '../../providers/card/index.ts';
 import { readHistoryPage, type HistoryRow } from '../../projections/index.ts';
 import { requireAdmin, requireUser } from '../auth/authenticate.ts';
+import { accountLookupRateLimit } from '../auth/rate-limit.ts';
 import { ok } from '../envelope.ts';
 import { recordAdminAction } from '../admin/audit-trail.ts';
 import { runAudited } from '../admin/audited.ts';
@@ -35,7 +36,7 @@ export const TRANSFER_SUCCESS_MESSAGE = 'Transfer completed successfully!';
 export const DEPOSIT_PENDING_MESSAGE = 'Deposit request submitted successfully! It will be processed within 1-2 business days.';
 
 export async function registerTransactionRoutes(app: FastifyInstance, deps: MoneyDependencies): Promise<void> {
-  app.post('/api/transactions/verify-account', { preHandler: app.authenticate }, async (request, reply) => {
+  app.post('/api/transactions/verify-account', { preHandler: app.authenticate, config: accountLookupRateLimit(deps.rateLimit) }, async (request, reply) => {
     const user = await requireUser(request);
     const { receiver } = verifyAccountSchema.parse(request.body);
     const account = await requireActiveAccount(deps.db, receiver);
