@@ -11,8 +11,9 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, openPage, screenshot, type PageSession, type ViewportName } from './helpers/browser.ts';
+import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
+import { launchBrowser, screenshot } from './helpers/browser.ts';
+import { serialRun } from './helpers/serial-run.ts';
 import { OUTPUT_DIR, SCREENSHOT_DIR } from './helpers/constants.ts';
 import { expectText, signIn, textOf, toast } from './helpers/wallet.ts';
 
@@ -32,14 +33,11 @@ interface Customer {
 }
 
 let browser: Browser;
-const sessions: PageSession[] = [];
-const pageErrors: string[] = [];
 let adminToken = '';
 let meera: Customer;
 let kabir: Customer;
 let transferId = '';
 let admin: Page;
-let broken = false;
 
 /** One JSON call to the API; fails the test on anything but success. */
 async function api<Data>(method: 'GET' | 'POST', path: string, token: string | undefined, body?: unknown, headers: Record<string, string> = {}): Promise<Data> {
@@ -76,27 +74,7 @@ async function statementHas(accountId: string, type: string, count = 1): Promise
   }
 }
 
-async function session(viewport: ViewportName = 'desktop', token?: string): Promise<PageSession> {
-  const opened = await openPage(browser, base, viewport, token);
-  opened.page.on('pageerror', (error) => pageErrors.push(`${opened.page.url()}: ${error.message}`));
-  sessions.push(opened);
-  return opened;
-}
-
-/** A serial step: skipped once an earlier one failed; a failure leaves screenshots of every open page. */
-function step(name: string, body: () => Promise<void>, timeoutMs = 60_000): void {
-  it(name, async (context) => {
-    if (broken) context.skip('an earlier step failed');
-    try {
-      await body();
-    } catch (error) {
-      broken = true;
-      const slug = name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
-      await Promise.all(sessions.map((opened, index) => opened.page.screenshot({ path: `${OUTPUT_DIR}/failure-admin-${slug}-${index}.png`, fullPage: true }).catch(() => undefined)));
-      throw error;
-    }
-  }, timeoutMs);
-}
+const { sessions, pageErrors, session, step } = serialRun({ browser: () => browser, base, failurePrefix: 'failure-admin-' });
 
 /** No screen may scroll sideways. */
 async function expectNoSidewaysScroll(page: Page): Promise<void> {

@@ -14,8 +14,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { HIDE_TOASTS, launchBrowser, openPage, screenshot, VIEWPORTS, type PageSession, type ViewportName } from './helpers/browser.ts';
+import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
+import { HIDE_TOASTS, launchBrowser, screenshot, VIEWPORTS, type ViewportName } from './helpers/browser.ts';
+import { serialRun } from './helpers/serial-run.ts';
 import { HERO_DIR, OUTPUT_DIR, SCREENSHOT_DIR } from './helpers/constants.ts';
 import {
   accountNumber,
@@ -48,36 +49,13 @@ const VIKRAM: Person = {
 };
 
 let browser: Browser;
-const sessions: PageSession[] = [];
-const pageErrors: string[] = [];
 let asha: Page;
 let vikram: Page;
 let admin: Page;
 let ashaId = '';
 let vikramId = '';
-let broken = false;
 
-async function session(viewport: ViewportName = 'desktop', signedInWith?: string): Promise<PageSession> {
-  const opened = await openPage(browser, base, viewport, signedInWith);
-  opened.page.on('pageerror', (error) => pageErrors.push(`${opened.page.url()}: ${error.message}`));
-  sessions.push(opened);
-  return opened;
-}
-
-/** A serial step: skipped once an earlier one failed; a failure leaves screenshots of every open page. */
-function step(name: string, body: () => Promise<void>, timeoutMs = 60_000): void {
-  it(name, async (context) => {
-    if (broken) context.skip('an earlier step failed');
-    try {
-      await body();
-    } catch (error) {
-      broken = true;
-      const slug = name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
-      await Promise.all(sessions.map((opened, index) => opened.page.screenshot({ path: `${OUTPUT_DIR}/failure-${slug}-${index}.png`, fullPage: true }).catch(() => undefined)));
-      throw error;
-    }
-  }, timeoutMs);
-}
+const { sessions, pageErrors, session, step } = serialRun({ browser: () => browser, base, failurePrefix: 'failure-' });
 
 beforeAll(async () => {
   mkdirSync(OUTPUT_DIR, { recursive: true });

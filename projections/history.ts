@@ -12,7 +12,8 @@ import type { AnyTransaction, ProjectedEvent } from './event-batch.ts';
 import { insertRows, table, updateRows, type Columns } from './bulk.ts';
 import { nameOf, resolveNames, type Names } from './names.ts';
 import { fundingAccount } from '../ledger/index.ts';
-import type { HistoryStatus, HistoryType } from './tables.ts';
+import type { Selectable } from 'kysely';
+import type { HistoryRow, HistoryStatus, HistoryType } from './tables.ts';
 import type { Projection } from './definition.ts';
 
 const HISTORY: Columns = [
@@ -23,24 +24,8 @@ const HISTORY: Columns = [
 ];
 const STATUS_UPDATE: Columns = [['account_id', 'text'], ['stream_id', 'text'], ['status', 'text'], ['updated_at', 'timestamptz']];
 
-interface NewRow {
-  account_id: string;
-  stream_id: string;
-  transaction_id: string;
-  type: HistoryType;
-  sender_id: string;
-  receiver_id: string;
-  counterparty_id: string;
-  counterparty_name: string;
-  amount_paise: bigint;
-  reference: string;
-  status: HistoryStatus;
-  method: string;
-  created_at: Date;
-  updated_at: Date;
-  tx_id: string;
-  position: bigint;
-}
+/** A history row as this projection writes it: the read table's row. */
+type NewRow = Selectable<HistoryRow>;
 
 interface StatusChange {
   account_id: string;

@@ -6,7 +6,8 @@
 import type { AnyTransaction, ProjectedEvent } from './event-batch.ts';
 import { insertRows, table, updateRows, type Columns } from './bulk.ts';
 import { nameOf, resolveNames } from './names.ts';
-import type { MoneyRequestStatus } from './tables.ts';
+import type { Selectable } from 'kysely';
+import type { MoneyRequestRow, MoneyRequestStatus } from './tables.ts';
 import type { Projection } from './definition.ts';
 
 const REQUESTS: Columns = [
@@ -16,19 +17,8 @@ const REQUESTS: Columns = [
 ];
 const STATUS_UPDATE: Columns = [['request_id', 'text'], ['status', 'text'], ['updated_at', 'timestamptz']];
 
-interface NewRequest {
-  request_id: string;
-  requester_id: string;
-  requester_name: string;
-  payer_id: string;
-  payer_name: string;
-  amount_paise: bigint;
-  reference: string;
-  status: MoneyRequestStatus;
-  created_at: Date;
-  updated_at: Date;
-  position: bigint;
-}
+/** A request row as this projection writes it: the read table's row. */
+type NewRequest = Selectable<MoneyRequestRow>;
 
 interface StatusChange {
   request_id: string;
