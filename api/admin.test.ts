@@ -22,10 +22,10 @@ let ravi: { id: string; token: string };
 
 beforeAll(async () => {
   harness = await startHarness({ readYourWritesTimeoutMs: 30_000 }, {
-    ledger: (database, boss) => createWiredLedger(tablesView<LedgerTables>(database.db), boss),
+    ledger: (database, boss) => createWiredLedger(tablesView<LedgerTables>(database.db)),
     balances: { ofAccount: (accountId) => readWalletBalance(tablesView<ReadTables>(harness.database.db), accountId) },
   });
-  stopWorkers = await startProjectionWorkers({ db: harness.database.db, boss: harness.boss, intervalMs: 200, schedule: false, log: () => {} });
+  stopWorkers = await startProjectionWorkers({ db: harness.database.db, connectionString: harness.database.url, boss: harness.boss, intervalMs: 200, schedule: false, log: () => {} });
   adminToken = await signIn(harness, ADMIN.email, ADMIN.password);
   const me = await post(adminToken, '/api/users/get-user-info', undefined);
   adminId = (me.json().data as { _id: string })._id;

@@ -23,10 +23,10 @@ beforeAll(async () => {
   // Generous read-your-writes wait: in a parallel test run, other files' transactions hold the
   // cluster-wide snapshot xmin (and so every projection) back for a while.
   harness = await startHarness({ readYourWritesTimeoutMs: 30_000 }, {
-    ledger: (database, boss) => createWiredLedger(tablesView<LedgerTables>(database.db), boss),
+    ledger: (database, boss) => createWiredLedger(tablesView<LedgerTables>(database.db)),
     balances: { ofAccount: (accountId) => readWalletBalance(tablesView<ReadTables>(harnessDb()), accountId) },
   });
-  stopWorkers = await startProjectionWorkers({ db: harness.database.db, boss: harness.boss, intervalMs: 200, schedule: false, log: () => {} });
+  stopWorkers = await startProjectionWorkers({ db: harness.database.db, connectionString: harness.database.url, boss: harness.boss, intervalMs: 200, schedule: false, log: () => {} });
   adminToken = await signIn(harness, ADMIN.email, ADMIN.password);
   const user = async (email: string) => {
     const registered = await registeredUser(harness, email);

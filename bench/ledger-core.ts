@@ -40,7 +40,7 @@ export async function benchLedgerCore(database: BenchDatabase, options: LedgerCo
   const db = createDatabase<unknown>({ connectionString: database.url, maxConnections: maxClients + 2, applicationName: 'bench-ledger' });
   const boss = createJobBoss(database.url, { supervise: false, schedule: false, max: 2 });
   await boss.start();
-  const ledger = createWiredLedger(tablesView<LedgerTables>(db), boss);
+  const ledger = createWiredLedger(tablesView<LedgerTables>(db));
   try {
     options.log(`seeding ${options.wallets} wallets...`);
     await seedWallets(db, options.wallets);

@@ -19,7 +19,7 @@ const config = loadConfig();
 const role = config.RUN_WORKERS ? 'all' : 'api';
 const system = await startSystem(config, { role });
 const identity = await startIdentity({ config, db: system.db, boss: system.boss, ledger: system.ledger, role, log: (line) => console.log(line) });
-const stopWorkers = config.RUN_WORKERS ? await startProjectionWorkers({ db: system.db, boss: system.boss }) : async () => {};
+const stopWorkers = config.RUN_WORKERS ? await startProjectionWorkers({ db: system.db, connectionString: system.databaseUrl, boss: system.boss }) : async () => {};
 const reads = tablesView<ReadTables>(system.db);
 const checkpoints = createCheckpointWaiter({ connectionString: system.databaseUrl });
 const app = await buildApp({

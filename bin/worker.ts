@@ -10,7 +10,7 @@ import { startProjectionWorkers } from '../runtime/workers.ts';
 
 const config = loadConfig();
 const system = await startSystem(config, { role: 'worker' });
-const stopWorkers = await startProjectionWorkers({ db: system.db, boss: system.boss });
+const stopWorkers = await startProjectionWorkers({ db: system.db, connectionString: system.databaseUrl, boss: system.boss });
 // The mail worker sends what identity enqueued (codes, "account verified").
 const identity = await startIdentity({ config, db: system.db, boss: system.boss, ledger: system.ledger, role: 'worker', log: (line) => console.log(line) });
 console.log(`Projection and mail workers running (database: ${config.DATABASE_URL ? 'DATABASE_URL' : 'embedded Postgres in var/postgres'})`);

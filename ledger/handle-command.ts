@@ -1,7 +1,12 @@
 /**
- * How a command runs: replay check -> load -> decide -> append -> wake-up hooks, all in one
- * database transaction. Commands are plain functions over a Kysely transaction; this module
- * adds the transaction, the retry on a concurrent stream change, and the idempotency helpers.
+ * How a command runs: replay check -> load -> decide -> append -> wake-up hook. Commands are
+ * plain functions over a Kysely executor. Standalone, a command needs no transaction of its
+ * own: its only write is the one `ledger.append` statement (atomic by itself; a stale load
+ * is caught by the expected-version check), so it costs one round trip, not BEGIN and
+ * COMMIT around it. A command that writes twice (opening a wallet) opens its own
+ * transaction with `inTransaction`. Inside a caller's transaction (`ledger.within`), the
+ * caller's transaction is the executor. This module adds the retry on a concurrent stream
+ * change, the hooks and the idempotency helpers.
  */
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
@@ -18,11 +23,15 @@ export interface CommandContext {
   requestId?: string | undefined;
 }
 
+/** What a command runs on: the pool (each statement commits by itself) or a caller's transaction. */
+export type LedgerDb = Kysely<LedgerTables>;
 export type LedgerTransaction = Transaction<LedgerTables>;
-export type Command<Input, Result extends AppendResult> = (trx: LedgerTransaction, input: Input, ctx: CommandContext) => Promise<Result>;
+export type Command<Input, Result extends AppendResult> = (db: LedgerDb, input: Input, ctx: CommandContext) => Promise<Result>;
 
-/** Runs in the command's transaction after a real append, e.g. to enqueue the projection wake-up job. */
+/** Runs inside a caller's transaction after a real append (`ledger.within`): takes effect if it commits. */
 export type AfterAppend = (trx: LedgerTransaction, result: AppendResult) => Promise<void>;
+/** Runs after a standalone command's append has committed (not for replays). Must not throw. */
+export type AfterCommit = (result: AppendResult) => void;
 
 /** A stream changed between load and append: reload and decide again, this many times at most. */
 const MAX_ATTEMPTS = 3;
@@ -42,9 +51,9 @@ export function idempotencyClaim(command: string, ctx: CommandContext, fingerpri
 }
 
 /** For commands that load state first: a key seen before returns its first result before any decision. */
-export async function previousResult<Result extends AppendResult>(trx: LedgerTransaction, claim: IdempotencyClaim | undefined): Promise<Result | undefined> {
+export async function previousResult<Result extends AppendResult>(db: LedgerDb, claim: IdempotencyClaim | undefined): Promise<Result | undefined> {
   if (!claim) return undefined;
-  const row = await trx
+  const row = await db
     .selectFrom('ledger.idempotency_keys')
     .select(['request_hash', 'result'])
     .where('actor_id', '=', claim.actorId)
@@ -57,12 +66,18 @@ export async function previousResult<Result extends AppendResult>(trx: LedgerTra
   return { ...(row.result as Result), replayed: true };
 }
 
-export interface RunOptions {
-  db: Kysely<LedgerTables>;
-  afterAppend?: AfterAppend | undefined;
+/** Runs `work` in `db`'s transaction if it is one, else in a new transaction. */
+export async function inTransaction<T>(db: LedgerDb, work: (trx: LedgerDb) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
 
-/** Runs one command in its own transaction, retrying when its stream changed concurrently. */
+export interface RunOptions {
+  db: LedgerDb;
+  afterAppend?: AfterAppend | undefined;
+  afterCommit?: AfterCommit | undefined;
+}
+
+/** Runs one command on its own, retrying when its stream changed concurrently. */
 export async function runCommand<Input, Result extends AppendResult>(
   options: RunOptions,
   command: Command<Input, Result>,
@@ -71,7 +86,9 @@ export async function runCommand<Input, Result extends AppendResult>(
 ): Promise<Result> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await options.db.transaction().execute((trx) => runWithin(trx, options.afterAppend, command, input, ctx));
+      const result = await command(options.db, input, ctx);
+      if (!result.replayed) options.afterCommit?.(result);
+      return result;
     } catch (error) {
       if (isLedgerRejection(error) && error.code === 'stream_conflict' && attempt < MAX_ATTEMPTS) continue;
       throw error;

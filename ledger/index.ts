@@ -3,7 +3,7 @@
  * imports from here: commands, their inputs and results, events, rejections, money.
  */
 import type { Kysely } from 'kysely';
-import { runCommand, runWithin, type AfterAppend, type Command, type CommandContext, type LedgerTransaction } from './handle-command.ts';
+import { runCommand, runWithin, type AfterAppend, type AfterCommit, type Command, type CommandContext, type LedgerTransaction } from './handle-command.ts';
 import type { AppendResult } from './event-store/append.ts';
 import type { LedgerTables } from './event-store/tables.ts';
 import { openWallet } from './wallet-accounts/open-wallet.ts';
@@ -20,7 +20,7 @@ export * from './rejections.ts';
 export type { AppendResult } from './event-store/append.ts';
 export type { LedgerTables, AccountRow, EventRow, PostingRow } from './event-store/tables.ts';
 export { readStream, toRecordedEvent } from './event-store/read.ts';
-export type { CommandContext, AfterAppend, LedgerTransaction } from './handle-command.ts';
+export type { CommandContext, AfterAppend, AfterCommit, LedgerDb, LedgerTransaction } from './handle-command.ts';
 export type { TransferInput, TransferResult } from './transfers/transfer.ts';
 export type { RequestDepositInput, SettleDepositInput, FailDepositInput, CompleteCardDepositInput, DepositResult } from './deposits/deposit.ts';
 export type { RequestMoneyInput, AnswerMoneyRequestInput, MoneyRequestResult } from './money-requests/money-request.ts';
@@ -55,7 +55,9 @@ export interface Ledger extends LedgerCommands {
 
 export interface LedgerOptions {
   db: Kysely<LedgerTables>;
-  /** Runs in each appending transaction: the projection wake-up job is enqueued here. */
+  /** Runs after each standalone command's append has committed: the projections are woken here. */
+  afterCommit?: AfterCommit;
+  /** Runs inside a caller's transaction after each append there (`within`): wakes on its commit. */
   afterAppend?: AfterAppend;
 }
 

@@ -1,25 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
-import { createJobBoss, type JobBoss } from '../platform/jobs.ts';
-import { createWiredLedger } from '../runtime/ledger.ts';
-import { rupees, type Ledger, type LedgerTables } from './index.ts';
+import { createWiredLedger, type WiredLedger } from '../runtime/ledger.ts';
+import { LEDGER_APPENDED_CHANNEL } from '../projections/wake-up.ts';
+import { rupees, type LedgerTables } from './index.ts';
 
 let testDb: TestDatabase<LedgerTables>;
-let boss: JobBoss;
-let ledger: Ledger;
+let ledger: WiredLedger;
 const as = (actorId: string, idempotencyKey?: string) => ({ actorId, idempotencyKey });
 
 beforeAll(async () => {
   testDb = await createTestDatabase<LedgerTables>();
-  boss = createJobBoss(testDb.url, { supervise: false, schedule: false, max: 2 });
-  await boss.start();
-  ledger = createWiredLedger(testDb.db, boss);
+  ledger = createWiredLedger(testDb.db);
   for (const id of ['alice', 'bob']) await ledger.openWallet({ accountId: id, displayName: id }, as(id));
 });
 
 afterAll(async () => {
-  await boss.stop({ graceful: false });
+  await ledger.wakeUps.flush();
   await testDb.drop();
 });
 
@@ -52,14 +51,25 @@ describe('given two open wallets', () => {
     expect(appended).toEqual([]);
   });
 
-  it('enqueues one projection wake-up job per appending transaction, none for a rejected one', async () => {
-    const count = async () => (await sql<{ n: bigint }>`select count(*) as n from pgboss.job where name = 'projections.wake'`.execute(testDb.db)).rows[0]?.n;
-    const before = await count();
-    await ledger.transfer({ transferId: 't3', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'thanks' }, as('bob'));
-    await expect(
-      ledger.transfer({ transferId: 't4', fromAccountId: 'bob', toAccountId: 'nobody', amountPaise: rupees(1), reference: 'lost' }, as('bob')),
-    ).rejects.toMatchObject({ code: 'unknown_account' });
-    expect(await count()).toBe((before ?? 0n) + 1n);
+  it('wakes the projections after an appending command commits, not after a rejected one', async () => {
+    await ledger.wakeUps.flush();
+    const listener = new pg.Client({ connectionString: testDb.url });
+    await listener.connect();
+    try {
+      let notifications = 0;
+      listener.on('notification', () => notifications++);
+      await listener.query(`listen ${LEDGER_APPENDED_CHANNEL}`);
+      await expect(
+        ledger.transfer({ transferId: 't4', fromAccountId: 'bob', toAccountId: 'nobody', amountPaise: rupees(1), reference: 'lost' }, as('bob')),
+      ).rejects.toMatchObject({ code: 'unknown_account' });
+      await ledger.transfer({ transferId: 't3', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'thanks' }, as('bob'));
+      await ledger.wakeUps.flush();
+      await vi.waitFor(() => expect(notifications).toBe(1));
+      await sleep(100);
+      expect(notifications).toBe(1);
+    } finally {
+      await listener.end();
+    }
   });
 
   it('accepts a money request once, moving the money in the same event', async () => {

@@ -35,4 +35,5 @@ export {
   type StatementFilters,
 } from './queries.ts';
 export { FUNDING_NAMES } from './names.ts';
-export { PROJECTION_WAKE_QUEUE, PROJECTION_CATCH_UP_QUEUE, projectionQueues } from './queues.ts';
+export { PROJECTION_CATCH_UP_QUEUE, projectionQueues } from './queues.ts';
+export { LEDGER_APPENDED_CHANNEL, createWakeUpSender, listenForWakeUps, type WakeUpSender } from './wake-up.ts';

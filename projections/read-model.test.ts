@@ -28,7 +28,7 @@ beforeAll(async () => {
   testDb = await createTestDatabase<unknown>();
   boss = createJobBoss(testDb.url, { supervise: false, schedule: false, max: 2 });
   await boss.start();
-  ledger = createWiredLedger(tablesView<LedgerTables>(testDb.db), boss);
+  ledger = createWiredLedger(tablesView<LedgerTables>(testDb.db));
   read = tablesView<ReadTables>(testDb.db);
   pool = new pg.Pool({ connectionString: testDb.url, max: 3 });
   await ledger.openWallet({ accountId: 'alice', displayName: 'Alice Rao' }, as('alice'));

@@ -22,11 +22,11 @@ beforeAll(async () => {
   testDb = await createTestDatabase<unknown>();
   boss = createJobBoss(testDb.url, { supervise: false, schedule: false, max: 3 });
   await boss.start();
-  ledger = createWiredLedger(tablesView<LedgerTables>(testDb.db), boss);
+  ledger = createWiredLedger(tablesView<LedgerTables>(testDb.db));
   pool = new pg.Pool({ connectionString: testDb.url, max: 2 });
   // No scheduled catch-up here. The interval stays (slow) because the snapshot xmin is
   // cluster-wide: in a parallel test run another file's open transaction can outlast a wake-up's retries.
-  stopWorkers = await startProjectionWorkers({ db: testDb.db, boss, intervalMs: 2_000, schedule: false, log: () => {} });
+  stopWorkers = await startProjectionWorkers({ db: testDb.db, connectionString: testDb.url, boss, intervalMs: 2_000, schedule: false, log: () => {} });
 });
 
 afterAll(async () => {

@@ -31,10 +31,10 @@ let routes: Route[];
 
 beforeAll(async () => {
   harness = await startHarness({ readYourWritesTimeoutMs: 300 }, {
-    ledger: (database, boss) => createWiredLedger(tablesView<LedgerTables>(database.db), boss),
+    ledger: (database, boss) => createWiredLedger(tablesView<LedgerTables>(database.db)),
     balances: { ofAccount: (accountId) => readWalletBalance(tablesView<ReadTables>(harness.database.db), accountId) },
   });
-  stopWorkers = await startProjectionWorkers({ db: harness.database.db, boss: harness.boss, intervalMs: 200, schedule: false, log: () => {} });
+  stopWorkers = await startProjectionWorkers({ db: harness.database.db, connectionString: harness.database.url, boss: harness.boss, intervalMs: 200, schedule: false, log: () => {} });
   const user = await registeredUser(harness, 'fuzz@example.in');
   tokens = { anonymous: undefined, user: user.token ?? '', admin: await signIn(harness, ADMIN.email, ADMIN.password) };
   routes = apiRoutes(harness.app.printRoutes({ commonPrefix: false }));

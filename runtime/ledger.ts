@@ -1,15 +1,22 @@
 /**
- * The ledger as the running system uses it: every appending transaction also enqueues the
- * projection wake-up job, so a commit can never be left unprojected.
+ * The ledger as the running system uses it: every append wakes the projection workers -
+ * after commit for a standalone command, inside the caller's transaction for `within` (so
+ * the wake-up exists only if that transaction commits). See projections/wake-up.ts.
  */
 import type { Kysely } from 'kysely';
 import { createLedger, type Ledger, type LedgerTables } from '../ledger/index.ts';
-import { sendInTransaction, type JobBoss } from '../platform/jobs.ts';
-import { PROJECTION_WAKE_QUEUE } from '../projections/queues.ts';
+import { createWakeUpSender, type WakeUpSender } from '../projections/wake-up.ts';
 
-export function createWiredLedger(db: Kysely<LedgerTables>, boss: JobBoss): Ledger {
-  return createLedger({
+export interface WiredLedger extends Ledger {
+  wakeUps: WakeUpSender;
+}
+
+export function createWiredLedger(db: Kysely<LedgerTables>): WiredLedger {
+  const wakeUps = createWakeUpSender(db as unknown as Kysely<never>);
+  const ledger = createLedger({
     db,
-    afterAppend: (trx, result) => sendInTransaction(boss, trx, PROJECTION_WAKE_QUEUE, { checkpoint: result.checkpoint }),
+    afterCommit: () => wakeUps.afterCommit(),
+    afterAppend: (trx) => wakeUps.inTransaction(trx as unknown as Kysely<never>),
   });
+  return { ...ledger, wakeUps };
 }

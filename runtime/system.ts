@@ -35,7 +35,7 @@ export async function startSystem(config: Config, options: { role: 'all' | 'api'
       console.error('[jobs]', error);
     });
     await boss.start();
-    const ledger = createWiredLedger(tablesView<LedgerTables>(db), boss);
+    const ledger = createWiredLedger(tablesView<LedgerTables>(db));
     return {
       config,
       databaseUrl: server.url,
@@ -45,6 +45,7 @@ export async function startSystem(config: Config, options: { role: 'all' | 'api'
       ledger,
       stop: async () => {
         await boss.stop({ graceful: true, timeout: 5_000 });
+        await ledger.wakeUps.flush();
         await db.destroy();
         await server.stop();
       },

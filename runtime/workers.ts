@@ -1,24 +1,29 @@
 /**
- * Projection workers: pg-boss handlers that drain every projection when woken (each
- * appending transaction enqueues a wake-up job), a scheduled catch-up job every minute,
- * and an in-process interval as a last safety net. Any number of processes may run these:
- * the projector's checkpoint lock keeps exactly one active per projection.
+ * Projection workers: drain every projection when woken (a NOTIFY after each append, see
+ * projections/wake-up.ts), on an in-process interval, and on a pg-boss catch-up job
+ * scheduled every minute. Any number of processes may run these: the projector's
+ * checkpoint lock keeps exactly one active per projection.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { JobBoss } from '../platform/jobs.ts';
 import { drainAll, hasUnprojectedEvents, type DrainReport, type ProjectorOptions } from '../projections/index.ts';
-import { PROJECTION_CATCH_UP_QUEUE, PROJECTION_WAKE_QUEUE } from '../projections/queues.ts';
+import { PROJECTION_CATCH_UP_QUEUE } from '../projections/queues.ts';
 import { startReplayWorker } from '../projections/replay-jobs.ts';
+import { listenForWakeUps } from '../projections/wake-up.ts';
 
-/** A wake-up finding events held back (an older transaction still open) or a busy peer retries this often. */
+/**
+ * A drain finding events held back (an older transaction still open) or a busy peer retries
+ * this often. Short, because under load this loop is what keeps the lag down.
+ */
 const WAKE_RETRY_LIMIT = 50;
-const WAKE_RETRY_DELAY_MS = 100;
-const WAKE_JOBS_PER_FETCH = 100;
+const WAKE_RETRY_DELAY_MS = 10;
 const CATCH_UP_CRON = '* * * * *';
 
 export interface ProjectionWorkerOptions {
   db: Kysely<unknown>;
+  /** For the LISTEN connection that receives wake-ups. */
+  connectionString: string;
   boss: JobBoss;
   /** The in-process safety net's period; 0 turns it off. */
   intervalMs?: number;
@@ -64,9 +69,8 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
     return next;
   };
 
-  await options.boss.work(PROJECTION_WAKE_QUEUE, { batchSize: WAKE_JOBS_PER_FETCH, pollingIntervalSeconds: 0.5 }, async () => {
-    await drain();
-  });
+  const wakeUp = (): void => void drain().catch((error: unknown) => log('drain failed', error));
+  const stopListening = await listenForWakeUps(options.connectionString, wakeUp, log);
   await options.boss.work(PROJECTION_CATCH_UP_QUEUE, async () => {
     await drain();
   });
@@ -74,15 +78,15 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
   // Operator-requested replays (POST /api/admin/projections/:name/replay).
   const stopReplays = await startReplayWorker(options.db, options.boss);
 
-  const intervalMs = options.intervalMs ?? 5_000;
-  const timer = intervalMs > 0 ? setInterval(() => void drain().catch((error: unknown) => log('catch-up drain failed', error)), intervalMs) : undefined;
+  const intervalMs = options.intervalMs ?? 1_000;
+  const timer = intervalMs > 0 ? setInterval(wakeUp, intervalMs) : undefined;
   timer?.unref();
-  void drain().catch((error: unknown) => log('initial drain failed', error));
+  wakeUp();
 
   return async () => {
     stopped = true;
     if (timer) clearInterval(timer);
-    await options.boss.offWork(PROJECTION_WAKE_QUEUE);
+    await stopListening();
     await options.boss.offWork(PROJECTION_CATCH_UP_QUEUE);
     await stopReplays();
     await Promise.allSettled([current, queued]);

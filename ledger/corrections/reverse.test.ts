@@ -16,7 +16,7 @@ beforeAll(async () => {
   testDb = await createTestDatabase<LedgerTables>();
   boss = createJobBoss(testDb.url, { supervise: false, schedule: false, max: 2 });
   await boss.start();
-  ledger = createWiredLedger(testDb.db, boss);
+  ledger = createWiredLedger(testDb.db);
   for (const id of ['alice', 'bob', 'carol']) await ledger.openWallet({ accountId: id, displayName: `${id} name` }, as(id));
   await ledger.requestDeposit({ depositId: 'd0', walletId: 'alice', amountPaise: rupees(1_000), method: 'upi', reference: 'top up', details: { upiId: 'a@ok' } }, as('alice'));
   await ledger.settleDeposit({ depositId: 'd0' }, as('admin'));

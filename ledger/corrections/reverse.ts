@@ -17,7 +17,7 @@ import { transferStream } from '../transfers/transfer.ts';
 import { evolveMoneyRequest, moneyRequestStream, type MoneyRequestState } from '../money-requests/money-request.ts';
 import { fundingAccount } from '../accounts.ts';
 import type { DepositReversed, MoneyRequestPaymentReversed, RecordedEvent, TransferReversed } from '../events.ts';
-import { idempotencyClaim, metadataFor, previousResult, type CommandContext, type LedgerTransaction } from '../handle-command.ts';
+import { idempotencyClaim, metadataFor, previousResult, type CommandContext, type LedgerDb } from '../handle-command.ts';
 import { reject } from '../rejections.ts';
 
 export const REVERSAL_KINDS = ['transfer', 'deposit', 'request'] as const;
@@ -151,16 +151,16 @@ function walletsOf(reversal: Reversal): string[] {
 
 // ---- the command ---------------------------------------------------------------------
 
-export async function reverseTransaction(trx: LedgerTransaction, input: ReverseInput, ctx: CommandContext): Promise<ReversalResult> {
+export async function reverseTransaction(db: LedgerDb, input: ReverseInput, ctx: CommandContext): Promise<ReversalResult> {
   const claim = idempotencyClaim('reverseTransaction', ctx, input);
-  const seen = await previousResult<ReversalResult>(trx, claim);
+  const seen = await previousResult<ReversalResult>(db, claim);
   if (seen) return seen;
   const streamId = streamOfReversal(input.kind, input.transactionId);
-  const events = await readStream(trx, streamId);
+  const events = await readStream(db, streamId);
   const reversal = decideReversal(input.kind, events, input.reason, ctx.actorId);
   const walletIds = walletsOf(reversal);
   const last = events.at(-1);
-  const result = await appendToStream(trx, {
+  const result = await appendToStream(db, {
     streamId,
     // The version the decision was made on: a concurrent reversal makes this append fail.
     expectedVersion: last ? last.streamVersion : -1,

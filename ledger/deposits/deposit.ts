@@ -15,7 +15,7 @@ import {
   type LedgerEvent,
   type RecordedEvent,
 } from '../events.ts';
-import { idempotencyClaim, metadataFor, previousResult, type CommandContext, type LedgerTransaction } from '../handle-command.ts';
+import { idempotencyClaim, metadataFor, previousResult, type CommandContext, type LedgerDb } from '../handle-command.ts';
 import { MAX_DEPOSIT_PAISE, MIN_DEPOSIT_PAISE } from '../limits.ts';
 import type { Paise } from '../money.ts';
 import { reject } from '../rejections.ts';
@@ -55,8 +55,8 @@ export function evolveDeposit(state: DepositState, event: RecordedEvent): Deposi
   }
 }
 
-export async function loadDeposit(trx: LedgerTransaction, depositId: string): Promise<DepositState> {
-  const events = await readStream(trx, depositStream(depositId));
+export async function loadDeposit(db: LedgerDb, depositId: string): Promise<DepositState> {
+  const events = await readStream(db, depositStream(depositId));
   return events.reduce(evolveDeposit, { status: 'absent', version: NO_STREAM });
 }
 
@@ -77,11 +77,11 @@ export function decideRequestDeposit(input: RequestDepositInput): DepositRequest
   return { type: 'DepositRequested', data: { ...input, reference: input.reference.trim() } };
 }
 
-export async function requestDeposit(trx: LedgerTransaction, input: RequestDepositInput, ctx: CommandContext): Promise<DepositResult> {
+export async function requestDeposit(db: LedgerDb, input: RequestDepositInput, ctx: CommandContext): Promise<DepositResult> {
   const event = decideRequestDeposit(input);
-  await requireWallet(trx, input.walletId);
+  await requireWallet(db, input.walletId);
   const { depositId, ...fingerprint } = input;
-  const result = await appendToStream(trx, {
+  const result = await appendToStream(db, {
     streamId: depositStream(depositId),
     expectedVersion: NO_STREAM,
     events: [event],
@@ -120,8 +120,8 @@ export interface SettleDepositInput {
   confirmedBy?: 'admin' | 'provider';
 }
 
-export async function settleDeposit(trx: LedgerTransaction, input: SettleDepositInput, ctx: CommandContext): Promise<DepositResult> {
-  return decideOnDeposit(trx, 'settleDeposit', input.depositId, ctx, input, (state) => [decideSettleDeposit(state, input.confirmedBy ?? 'admin')]);
+export async function settleDeposit(db: LedgerDb, input: SettleDepositInput, ctx: CommandContext): Promise<DepositResult> {
+  return decideOnDeposit(db, 'settleDeposit', input.depositId, ctx, input, (state) => [decideSettleDeposit(state, input.confirmedBy ?? 'admin')]);
 }
 
 export interface FailDepositInput {
@@ -129,8 +129,8 @@ export interface FailDepositInput {
   reason: string;
 }
 
-export async function failDeposit(trx: LedgerTransaction, input: FailDepositInput, ctx: CommandContext): Promise<DepositResult> {
-  return decideOnDeposit(trx, 'failDeposit', input.depositId, ctx, input, (state) => [decideFailDeposit(state, input.reason)]);
+export async function failDeposit(db: LedgerDb, input: FailDepositInput, ctx: CommandContext): Promise<DepositResult> {
+  return decideOnDeposit(db, 'failDeposit', input.depositId, ctx, input, (state) => [decideFailDeposit(state, input.reason)]);
 }
 
 // ---- card (provider-confirmed) -----------------------------------------------------
@@ -163,13 +163,13 @@ export function decideCompleteCardDeposit(state: DepositState, input: CompleteCa
   return [requested, decideSettleDeposit(pending, 'provider')];
 }
 
-export async function completeCardDeposit(trx: LedgerTransaction, input: CompleteCardDepositInput, ctx: CommandContext): Promise<DepositResult> {
-  await requireWallet(trx, input.walletId);
-  return decideOnDeposit(trx, 'completeCardDeposit', input.depositId, ctx, input, (state) => decideCompleteCardDeposit(state, input));
+export async function completeCardDeposit(db: LedgerDb, input: CompleteCardDepositInput, ctx: CommandContext): Promise<DepositResult> {
+  await requireWallet(db, input.walletId);
+  return decideOnDeposit(db, 'completeCardDeposit', input.depositId, ctx, input, (state) => decideCompleteCardDeposit(state, input));
 }
 
 async function decideOnDeposit(
-  trx: LedgerTransaction,
+  db: LedgerDb,
   command: string,
   depositId: string,
   ctx: CommandContext,
@@ -177,10 +177,10 @@ async function decideOnDeposit(
   decide: (state: DepositState) => LedgerEvent[],
 ): Promise<DepositResult> {
   const claim = idempotencyClaim(command, ctx, fingerprint);
-  const seen = await previousResult<DepositResult>(trx, claim);
+  const seen = await previousResult<DepositResult>(db, claim);
   if (seen) return seen;
-  const state = await loadDeposit(trx, depositId);
-  const result = await appendToStream(trx, {
+  const state = await loadDeposit(db, depositId);
+  const result = await appendToStream(db, {
     streamId: depositStream(depositId),
     expectedVersion: state.version,
     events: decide(state),

@@ -1,10 +1,10 @@
 /**
- * Appending to the log: one call to the `ledger.append` SQL function (migrations/0001),
+ * Appending to the log: one call to the `ledger.append` SQL function (migrations/0005),
  * which claims the idempotency key, checks the expected stream version, locks and updates
  * wallet heads with the funds check, and inserts events and postings. Database errors with
  * the ledger's SQLSTATEs come back as rejections.
  */
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { EventMetadata, LedgerEvent } from '../events.ts';
 import { LedgerRejection } from '../rejections.ts';
 import { encodeJson } from './codec.ts';
@@ -41,7 +41,7 @@ export interface AppendRequest {
   result?: Record<string, unknown>;
 }
 
-export async function appendToStream(trx: Transaction<LedgerTables>, request: AppendRequest): Promise<AppendResult> {
+export async function appendToStream(db: Kysely<LedgerTables>, request: AppendRequest): Promise<AppendResult> {
   const events = request.events.map((event) => ({
     type: event.type,
     data: event.data,
@@ -56,7 +56,7 @@ export async function appendToStream(trx: Transaction<LedgerTables>, request: Ap
         ${request.streamId}, ${request.expectedVersion}::int, ${encodeJson(events)}::jsonb,
         ${encodeJson(request.metadata)}::jsonb, ${idempotency ? encodeJson(idempotency) : null}::jsonb,
         ${encodeJson(request.result ?? {})}::jsonb
-      ) as result`.execute(trx);
+      ) as result`.execute(db);
     const row = rows[0];
     if (!row) throw new Error('ledger.append returned no row');
     return row.result;
@@ -65,10 +65,17 @@ export async function appendToStream(trx: Transaction<LedgerTables>, request: Ap
   }
 }
 
-/** Maps the SQL function's SQLSTATEs to rejections; anything else is not a rejection. */
+/**
+ * Maps the SQL function's SQLSTATEs to rejections; anything else is not a rejection. Two
+ * unique violations are races the caller retries as stream_conflict: a stream version taken
+ * meanwhile, and the same idempotency key committed meanwhile (the retry replays its result).
+ */
 export function toRejection(error: unknown, streamId: string): LedgerRejection | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
+  const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
   const message = error instanceof Error ? error.message : String(error);
+  if (code === '23505' && (constraint === 'one_event_per_stream_version' || constraint === 'idempotency_keys_pkey')) {
+    return new LedgerRejection('stream_conflict', `Stream ${streamId} changed concurrently`, { streamId });
+  }
   switch (code) {
     case 'WL001':
       return new LedgerRejection('insufficient_funds', 'Insufficient balance', { account: accountIn(message) });
