@@ -14,6 +14,8 @@ import { ensureDatabase } from '../runtime/database-server.ts';
 export interface BenchDatabase {
   url: string;
   server: EmbeddedServer;
+  /** Another migrated database in the same cluster: each benchmark starts from empty tables. */
+  fresh(name: string): Promise<BenchDatabase>;
   stop(): Promise<void>;
 }
 
@@ -21,17 +23,17 @@ export interface BenchDatabase {
 export async function startBenchDatabase(): Promise<BenchDatabase> {
   const root = mkdtempSync(join(tmpdir(), 'wallet-bench-'));
   const server = await startEmbeddedPostgres({ dataDir: join(root, 'data'), persistent: false });
-  await ensureDatabase(server.url('postgres'), 'bench');
-  const url = server.url('bench');
-  await migrateDatabase(url, allQueues);
-  return {
-    url,
-    server,
-    stop: async () => {
-      await server.stop();
-      rmSync(root, { recursive: true, force: true });
-    },
+  const stop = async (): Promise<void> => {
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
   };
+  const fresh = async (name: string): Promise<BenchDatabase> => {
+    await ensureDatabase(server.url('postgres'), name);
+    const url = server.url(name);
+    await migrateDatabase(url, allQueues);
+    return { url, server, fresh, stop };
+  };
+  return fresh('bench');
 }
 
 export interface ThroughputResult {
