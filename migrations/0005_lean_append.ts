@@ -45,6 +45,8 @@ declare
   v_seq bigint;
   v_result jsonb;
   v_wallets text[];
+  v_lines integer;
+  v_first integer;
   v_accounts text[];
   v_amounts bigint[];
   v_seqs bigint[];
@@ -107,11 +109,24 @@ begin
   for v_index in 0 .. jsonb_array_length(p_events) - 1 loop
     v_event := p_events->v_index;
     v_position := v_positions[v_index + 1];
-    select array_agg(value->>'account' order by value->>'account'),
-           array_agg((value->>'amount')::bigint order by value->>'account')
-      into v_accounts, v_amounts
-      from jsonb_array_elements(coalesce(v_event->'postings', '[]'::jsonb));
-    continue when v_accounts is null;
+    v_lines := coalesce(jsonb_array_length(v_event->'postings'), 0);
+    continue when v_lines = 0;
+    if v_lines = 2 then
+      -- The common case (a transfer, a deposit): two lines put in account order by plain
+      -- expressions, which PL/pgSQL evaluates without starting a query.
+      if v_event->'postings'->0->>'account' <= v_event->'postings'->1->>'account' then
+        v_first := 0;
+      else
+        v_first := 1;
+      end if;
+      v_accounts := array[v_event->'postings'->v_first->>'account', v_event->'postings'->(1 - v_first)->>'account'];
+      v_amounts := array[(v_event->'postings'->v_first->>'amount')::bigint, (v_event->'postings'->(1 - v_first)->>'amount')::bigint];
+    else
+      select array_agg(value->>'account' order by value->>'account'),
+             array_agg((value->>'amount')::bigint order by value->>'account')
+        into v_accounts, v_amounts
+        from jsonb_array_elements(v_event->'postings');
+    end if;
     v_seqs := '{}';
     v_balances := '{}';
     for v_line in 1 .. array_length(v_accounts, 1) loop
