@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { sql } from 'kysely';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { tablesView } from '../platform/database.ts';
 import { createLedger, type LedgerTables } from '../ledger/index.ts';
@@ -72,5 +73,17 @@ describe('given writers and a live projector running during a replay', () => {
     expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
     const rejected = results.find((result) => result.status === 'rejected');
     expect(String(rejected?.status === 'rejected' ? rejected.reason : '')).toContain('a replay of history is already running');
+  });
+
+  it('keeps every read table index under its own name and definition (migrations name them)', async () => {
+    const indexes = async (): Promise<string[]> => {
+      const { rows } = await sql<{ definition: string }>`
+        select pg_get_indexdef(i.indexrelid) as definition from pg_index i join pg_class c on c.oid = i.indrelid
+         join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'read' order by 1`.execute(testDb.db);
+      return rows.map((row) => row.definition);
+    };
+    const before = await indexes();
+    for (const name of PROJECTION_NAMES) await replayProjection(testDb.db, name);
+    expect(await indexes()).toEqual(before);
   });
 });
