@@ -1,0 +1,159 @@
+/**
+ * B4 replay and B5 reads, on one seeded log (bench/seed-log.ts: through `ledger.append`):
+ *   B4 - events/s rebuilding every projection from the first event, through the code behind
+ *        `npm run ledger -- replay` (projections/replay.ts), one projection after another;
+ *   B5 - p50/p99 of a history page and of a history search for the one user (the hub) who
+ *        takes part in a tenth of the activity, through the query the API's
+ *        GET /transactions runs (projections/queries.ts readHistoryPage).
+ */
+import { sql, type Kysely } from 'kysely';
+import { createDatabase, tablesView } from '../platform/database.ts';
+import { PROJECTIONS } from '../projections/registry.ts';
+import { replayProjection } from '../projections/replay.ts';
+import { HISTORY_PAGE_SIZE, readHistoryPage } from '../projections/queries.ts';
+import type { ReadTables } from '../projections/tables.ts';
+import { median, percentile, seededRandom, type BenchDatabase } from './harness.ts';
+import { seedLog } from './seed-log.ts';
+
+export interface ReplayRow {
+  /** 'all' for the whole rebuild, else one projection. */
+  projection: string;
+  /** Events in the log (each projection reads all of them). */
+  events: number;
+  seconds: number;
+  eventsPerSecond: number;
+  /** >= 100,000 events/s, for 'all' only (a projection's own figure is one third of the work). */
+  targetMet: boolean;
+}
+
+export interface ReadRow {
+  query: 'history page' | 'history search';
+  /** The reader's history rows, and all history rows. */
+  userRows: number;
+  totalRows: number;
+  samples: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** p99 <= 20 ms. */
+  targetMet: boolean;
+}
+
+export interface ReplayReadsOptions {
+  /** Events in the seeded log (1,000,000 in the full run). */
+  events: number;
+  /** Transfers the B5 reader takes part in (100,000 in the full run). */
+  hubTransfers: number;
+  /** Wallets the rest of the activity is spread over. */
+  wallets: number;
+  /** Timed calls per B5 query. */
+  samples: number;
+  log: (line: string) => void;
+}
+
+export interface ReplayReadsResult {
+  seedSeconds: number;
+  replay: ReplayRow[];
+  reads: ReadRow[];
+}
+
+export const REPLAY_TARGET_EVENTS_PER_SECOND = 100_000;
+export const READ_TARGET_P99_MS = 20;
+const WARM_UP_CALLS = 20;
+
+export async function benchReplayAndReads(database: BenchDatabase, options: ReplayReadsOptions): Promise<ReplayReadsResult> {
+  const db = createDatabase<unknown>({ connectionString: database.url, maxConnections: 4, applicationName: 'bench-replay' });
+  try {
+    const seeded = await seedLog(db, database.url, { events: options.events, wallets: options.wallets, hubTransfers: options.hubTransfers, log: options.log });
+    options.log(`seed: ${seeded.events.toLocaleString()} events in ${seeded.seconds.toFixed(0)} s`);
+    // What autovacuum would have done to a log this size by now: statistics, visibility map.
+    await sql`vacuum analyze ledger.events, ledger.postings`.execute(db);
+    const replay = await benchReplay(db, seeded.events, options);
+    await sql`vacuum analyze read.history`.execute(db);
+    const reads = await benchReads(tablesView<ReadTables>(db), seeded.hubAccountId, options);
+    return { seedSeconds: seeded.seconds, replay, reads };
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function benchReplay(db: Kysely<unknown>, events: number, options: ReplayReadsOptions): Promise<ReplayRow[]> {
+  options.log(`B4 replay: rebuilding ${PROJECTIONS.length} projections from ${events.toLocaleString()} events...`);
+  const rows: ReplayRow[] = [];
+  const started = performance.now();
+  for (const projection of PROJECTIONS) {
+    const report = await replayProjection(db, projection.name);
+    rows.push({ projection: projection.name, events: report.events, seconds: report.seconds, eventsPerSecond: report.events / report.seconds, targetMet: false });
+    options.log(`B4 replay ${projection.name}: ${report.events.toLocaleString()} events in ${report.seconds.toFixed(1)} s`);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const eventsPerSecond = events / seconds;
+  return [{ projection: 'all', events, seconds, eventsPerSecond, targetMet: eventsPerSecond >= REPLAY_TARGET_EVENTS_PER_SECOND }, ...rows];
+}
+
+async function benchReads(db: Kysely<ReadTables>, accountId: string, options: ReplayReadsOptions): Promise<ReadRow[]> {
+  const count = async (account?: string): Promise<number> => {
+    let query = db.selectFrom('read.history').select((eb) => eb.fn.countAll<bigint>().as('n'));
+    if (account) query = query.where('account_id', '=', account);
+    return Number((await query.executeTakeFirstOrThrow()).n);
+  };
+  const userRows = await count(accountId);
+  const totalRows = await count();
+  const lastPage = Math.max(1, Math.ceil(userRows / HISTORY_PAGE_SIZE));
+  const random = seededRandom(7);
+  // First pages most, as people read them; then deep pages and the last one.
+  const pageOf = (i: number): number => (i % 10 === 9 ? lastPage : i % 10 >= 6 ? 1 + Math.floor(random() * lastPage) : 1 + (i % 3));
+  // A part of one of the reader's own transaction ids (uuid-shaped, as real ones).
+  const someRow = await db.selectFrom('read.history').select('transaction_id').where('account_id', '=', accountId).orderBy('position').offset(Math.floor(userRows / 2)).limit(1).executeTakeFirst();
+  const terms = ['Ravi', 'bill', 'birthday gift #4', (someRow?.transaction_id ?? 'x').slice(0, 13), 'no such reference'];
+  const pages = await timed((i) => readHistoryPage(db, { accountId, page: pageOf(i) }), options.samples);
+  // Searches: the first pages of each term's results, and now and then a deep one.
+  const searches = await timed((i) => readHistoryPage(db, { accountId, search: terms[i % terms.length], page: i % 7 === 6 ? 50 : 1 + (i % 3) }), options.samples);
+  const row = (query: ReadRow['query'], samples: number[]): ReadRow => {
+    const p99Ms = percentile(samples, 99);
+    return { query, userRows, totalRows, samples: samples.length, p50Ms: median(samples), p99Ms, maxMs: Math.max(...samples), targetMet: p99Ms <= READ_TARGET_P99_MS };
+  };
+  const rows = [row('history page', pages), row('history search', searches)];
+  for (const read of rows) options.log(`B5 ${read.query}: p50 ${read.p50Ms.toFixed(1)} ms, p99 ${read.p99Ms.toFixed(1)} ms (${read.userRows.toLocaleString()} of ${read.totalRows.toLocaleString()} rows)`);
+  return rows;
+}
+
+/** Milliseconds per call, after a warm-up (caches, plans). Sequential: one reader's latency. */
+async function timed(call: (i: number) => Promise<unknown>, samples: number): Promise<number[]> {
+  for (let i = 0; i < WARM_UP_CALLS; i++) await call(i);
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const started = performance.now();
+    await call(i);
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+export function printReplay(rows: readonly ReplayRow[]): void {
+  console.log(`\nB4 replay (events/s rebuilding projections from the log; target >= ${REPLAY_TARGET_EVENTS_PER_SECOND.toLocaleString()} events/s for all)`);
+  console.table(
+    rows.map((row) => ({
+      projection: row.projection,
+      events: row.events,
+      seconds: Number(row.seconds.toFixed(1)),
+      'events/s': Math.round(row.eventsPerSecond),
+      target: row.projection === 'all' ? (row.targetMet ? 'met' : 'MISSED') : '',
+    })),
+  );
+}
+
+export function printReads(rows: readonly ReadRow[], scaledNote?: string): void {
+  console.log(`\nB5 reads (one user's history through readHistoryPage; target p99 <= ${READ_TARGET_P99_MS} ms)${scaledNote ? ` - ${scaledNote}` : ''}`);
+  console.table(
+    rows.map((row) => ({
+      query: row.query,
+      'user rows': row.userRows,
+      'all rows': row.totalRows,
+      samples: row.samples,
+      'p50 ms': Number(row.p50Ms.toFixed(2)),
+      'p99 ms': Number(row.p99Ms.toFixed(2)),
+      target: row.targetMet ? 'met' : 'MISSED',
+    })),
+  );
+}
