@@ -48,8 +48,17 @@ export async function readHistoryPage(db: Kysely<ReadTables>, query: HistoryQuer
     const pattern = likePattern(search);
     filtered = filtered.where((eb) => eb.or([eb('reference', 'ilike', pattern), eb('transaction_id', 'ilike', pattern)]));
   }
+  // The page's keys (the primary key: account, stream, position) first, by an index-only scan
+  // however deep the offset; then only the page's rows.
+  const keys = filtered.select(['stream_id', 'created_at', 'position']).orderBy('created_at', 'desc').orderBy('position', 'desc').limit(pageSize).offset((page - 1) * pageSize);
   const [rows, count] = await Promise.all([
-    filtered.selectAll().orderBy('created_at', 'desc').orderBy('position', 'desc').limit(pageSize).offset((page - 1) * pageSize).execute(),
+    db
+      .selectFrom(keys.as('page'))
+      .innerJoin('read.history as row', (join) => join.on('row.account_id', '=', query.accountId).onRef('row.stream_id', '=', 'page.stream_id').onRef('row.position', '=', 'page.position'))
+      .selectAll('row')
+      .orderBy('page.created_at', 'desc')
+      .orderBy('page.position', 'desc')
+      .execute(),
     filtered.select((eb) => eb.fn.countAll<bigint>().as('total')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.total) };
