@@ -180,8 +180,8 @@ begin
   for n in p_from .. p_to - 1 loop
     v_kind := pg_temp.seed_kind(n, p_total, p_hub);
     v_amount := pg_temp.seed_amount(n);
-    v_from := pg_temp.seed_wallet((n * 7919) % p_wallets);
-    v_to := pg_temp.seed_wallet(((n * 7919) % p_wallets + 1 + n % (p_wallets - 1)) % p_wallets);
+    v_from := pg_temp.seed_wallet((n::bigint * 7919) % p_wallets);
+    v_to := pg_temp.seed_wallet(((n::bigint * 7919) % p_wallets + 1 + n % (p_wallets - 1)) % p_wallets);
     if v_kind = 'hub' then
       -- Pairs: the hub pays a wallet, the wallet pays the same back.
       v_k := (n + 1) * p_hub / p_total - 1;
@@ -231,8 +231,8 @@ begin
     v_kind := pg_temp.seed_kind(n, p_total, p_hub);
     continue when v_kind not in ('deposit', 'request');
     v_amount := pg_temp.seed_amount(n);
-    v_from := pg_temp.seed_wallet((n * 7919) % p_wallets);
-    v_to := pg_temp.seed_wallet(((n * 7919) % p_wallets + 1 + n % (p_wallets - 1)) % p_wallets);
+    v_from := pg_temp.seed_wallet((n::bigint * 7919) % p_wallets);
+    v_to := pg_temp.seed_wallet(((n::bigint * 7919) % p_wallets + 1 + n % (p_wallets - 1)) % p_wallets);
     if v_kind = 'deposit' then
       v_id := pg_temp.seed_id('d', n);
       v_method := case when n % 40 = 0 then 'upi' else 'bank_transfer' end;
