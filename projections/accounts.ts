@@ -103,5 +103,6 @@ async function apply(trx: AnyTransaction, schema: string, events: readonly Proje
 export const accountsProjection: Projection = {
   name: 'accounts',
   tables: ['directory', 'balances', 'statements'],
+  insertOnlyTables: ['statements'],
   apply,
 };

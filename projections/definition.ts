@@ -9,6 +9,12 @@ import type { RecordedEvent } from '../ledger/index.ts';
 export interface Projection {
   name: ProjectionName;
   tables: readonly string[];
+  /**
+   * Tables the projection only ever inserts into (no upsert, update or lookup by key): a
+   * replay loads them without their primary and unique keys and adds those after (the same
+   * uniqueness check, made once over sorted rows instead of row by row).
+   */
+  insertOnlyTables?: readonly string[];
   apply(trx: AnyTransaction, schema: string, events: readonly ProjectedEvent[]): Promise<void>;
 }
 

@@ -50,9 +50,9 @@ export function rebuildSchema(name: ProjectionName): string {
 
 /**
  * The rebuild tables start with the live tables' columns, checks and unique keys (the
- * projectors' upserts and updates need those), but without their other indexes: building an
- * index once over the loaded rows is far cheaper than maintaining it row by row (a trigram
- * GIN index most of all). `createDeferredIndexes` adds them before the swap, under the live
+ * projectors' upserts and updates need those; insert-only tables get theirs later too), but
+ * without their other indexes: building an index once over the loaded rows is far cheaper
+ * than maintaining it row by row (a trigram GIN index most of all). `createDeferredIndexes` adds them before the swap, under the live
  * indexes' own names, so a migration can name an index whether or not a replay ran since.
  */
 async function createRebuildTables(db: Kysely<unknown>, projection: Projection): Promise<void> {
@@ -64,7 +64,7 @@ async function createRebuildTables(db: Kysely<unknown>, projection: Projection):
     for (const table of projection.tables) {
       await sql`create table ${sql.id(schema, table)} (like ${sql.id('read', table)} including all excluding indexes)`.execute(trx);
       for (const index of await liveIndexes(trx, schema, table)) {
-        if (index.constraint_definition) {
+        if (index.constraint_definition && !isInsertOnly(projection, table)) {
           await sql`alter table ${sql.id(schema, table)} add constraint ${sql.id(index.name)} ${sql.raw(index.constraint_definition)}`.execute(trx);
         }
       }
@@ -77,8 +77,15 @@ async function createDeferredIndexes(db: Kysely<unknown>, projection: Projection
   for (const table of projection.tables) {
     for (const index of await liveIndexes(db, schema, table)) {
       if (!index.constraint_definition) await sql.raw(index.definition).execute(db);
+      else if (isInsertOnly(projection, table)) {
+        await sql`alter table ${sql.id(schema, table)} add constraint ${sql.id(index.name)} ${sql.raw(index.constraint_definition)}`.execute(db);
+      }
     }
   }
+}
+
+function isInsertOnly(projection: Projection, table: string): boolean {
+  return projection.insertOnlyTables?.includes(table) ?? false;
 }
 
 interface LiveIndex {
