@@ -36,6 +36,8 @@ export interface SeededLog {
   seconds: number;
 }
 
+/** Concurrent seeding connections, over disjoint wallets (the machines have 2 cores). */
+const SEED_WRITERS = 2;
 /** Activity indices per transaction: large enough that commits do not matter. */
 const CHUNK = 10_000;
 /** Each wallet's card deposit; activity amounts stay below MAX_AMOUNT_PAISE. */
@@ -57,19 +59,28 @@ export async function seedLog(db: Kysely<unknown>, url: string, options: SeedOpt
   if (outgoingPerWallet * MAX_AMOUNT_PAISE >= FUNDING_PAISE) {
     throw new Error(`seed: ${options.wallets} wallets are too few for ${indices} activity indices (they would run out of funds)`);
   }
-  const client = new pg.Client({ connectionString: url, application_name: 'bench-seed' });
-  await client.connect();
-  try {
+  const perWriter = Math.ceil(indices / SEED_WRITERS);
+  const walletsPerWriter = Math.floor(options.wallets / SEED_WRITERS);
+  const clients = await Promise.all(Array.from({ length: SEED_WRITERS }, async () => {
+    const client = new pg.Client({ connectionString: url, application_name: 'bench-seed' });
+    await client.connect();
     await client.query(SEED_FUNCTIONS);
-    options.log(`seed: opening and funding ${(options.wallets + 1).toLocaleString()} wallets...`);
-    await client.query('select pg_temp.seed_wallets($1, $2)', [options.wallets, FUNDING_PAISE.toString()]);
-    options.log(`seed: ${indices.toLocaleString()} activity appends (${options.hubTransfers.toLocaleString()} with the hub) in chunks of ${CHUNK.toLocaleString()}...`);
-    for (let from = 0; from < indices; from += CHUNK) {
-      // The chunk's new appends, and the answers to the previous chunk's deposits and requests.
-      await client.query('select pg_temp.seed_chunk($1, $2, $3, $4, $5)', [from, Math.min(from + CHUNK, indices), indices, options.hubTransfers, options.wallets]);
-    }
+    return client;
+  }));
+  try {
+    options.log(`seed: opening and funding ${(walletsPerWriter * SEED_WRITERS + 1).toLocaleString()} wallets...`);
+    await clients[0]?.query('select pg_temp.seed_wallets($1, $2)', [walletsPerWriter * SEED_WRITERS, FUNDING_PAISE.toString()]);
+    options.log(`seed: ${(perWriter * SEED_WRITERS).toLocaleString()} activity appends (${options.hubTransfers.toLocaleString()} with the hub) by ${SEED_WRITERS} writers, ${CHUNK.toLocaleString()} per transaction...`);
+    await Promise.all(clients.map(async (client, writer) => {
+      // Only writer 0 pays the hub: its partners are writer 0's wallets.
+      const hub = writer === 0 ? options.hubTransfers : 0;
+      for (let from = 0; from < perWriter; from += CHUNK) {
+        // The chunk's new appends, and the answers to the previous chunk's deposits and requests.
+        await client.query('select pg_temp.seed_chunk($1, $2, $3, $4, $5, $6, $7)', [from, Math.min(from + CHUNK, perWriter), perWriter, hub, walletsPerWriter, writer, SEED_WRITERS]);
+      }
+    }));
   } finally {
-    await client.end();
+    await Promise.all(clients.map((client) => client.end()));
   }
   await checkShapes(db);
   const { rows } = await sql<{ n: bigint }>`select count(*) as n from ledger.events`.execute(db);
@@ -120,6 +131,9 @@ async function checkShapes(db: Kysely<unknown>): Promise<void> {
 const SEED_FUNCTIONS = `
 create function pg_temp.seed_wallet(n bigint) returns text language sql immutable
   as $$ select md5('seed-wallet-' || n)::uuid::text $$;
+-- Writer w of k uses wallets w, w + k, w + 2k...: writers never wait on each other's locks.
+create function pg_temp.seed_member(x bigint, p_writer int, p_writers int) returns text language sql immutable
+  as $$ select pg_temp.seed_wallet(x * p_writers + p_writer) $$;
 create function pg_temp.seed_id(kind text, n bigint) returns text language sql immutable
   as $$ select md5(kind || n)::uuid::text $$;
 create function pg_temp.seed_reference(n bigint) returns text language sql immutable as $$
@@ -167,7 +181,7 @@ create function pg_temp.transfer(p_id text, p_from text, p_to text, p_amount big
     jsonb_build_object('command', 'transfer', 'actorId', p_from), null, '{}')
 $$;
 
-create function pg_temp.seed_chunk(p_from bigint, p_to bigint, p_total bigint, p_hub bigint, p_wallets int) returns void language plpgsql as $fn$
+create function pg_temp.seed_chunk(p_from bigint, p_to bigint, p_total bigint, p_hub bigint, p_wallets int, p_writer int, p_writers int) returns void language plpgsql as $fn$
 declare
   v_kind text;
   v_from text;
@@ -176,49 +190,51 @@ declare
   v_amount bigint;
   v_k bigint;
   v_method text;
+  v_g bigint;
 begin
   for n in p_from .. p_to - 1 loop
+    v_g := n::bigint * p_writers + p_writer;
     v_kind := pg_temp.seed_kind(n, p_total, p_hub);
-    v_amount := pg_temp.seed_amount(n);
-    v_from := pg_temp.seed_wallet((n::bigint * 7919) % p_wallets);
-    v_to := pg_temp.seed_wallet(((n::bigint * 7919) % p_wallets + 1 + n % (p_wallets - 1)) % p_wallets);
+    v_amount := pg_temp.seed_amount(v_g);
+    v_from := pg_temp.seed_member((n::bigint * 7919) % p_wallets, p_writer, p_writers);
+    v_to := pg_temp.seed_member(((n::bigint * 7919) % p_wallets + 1 + n % (p_wallets - 1)) % p_wallets, p_writer, p_writers);
     if v_kind = 'hub' then
       -- Pairs: the hub pays a wallet, the wallet pays the same back.
       v_k := (n + 1) * p_hub / p_total - 1;
-      v_to := pg_temp.seed_wallet((v_k / 2) % p_wallets);
+      v_to := pg_temp.seed_member((v_k / 2) % p_wallets, p_writer, p_writers);
       v_amount := pg_temp.seed_amount(v_k / 2);
       if v_k % 2 = 0 then
-        perform pg_temp.transfer(pg_temp.seed_id('t', n), '${HUB_ACCOUNT_ID}', v_to, v_amount, pg_temp.seed_reference(n));
+        perform pg_temp.transfer(pg_temp.seed_id('t', v_g), '${HUB_ACCOUNT_ID}', v_to, v_amount, pg_temp.seed_reference(v_g));
       else
-        perform pg_temp.transfer(pg_temp.seed_id('t', n), v_to, '${HUB_ACCOUNT_ID}', v_amount, pg_temp.seed_reference(n));
+        perform pg_temp.transfer(pg_temp.seed_id('t', v_g), v_to, '${HUB_ACCOUNT_ID}', v_amount, pg_temp.seed_reference(v_g));
       end if;
     elsif v_kind = 'deposit' then
-      v_id := pg_temp.seed_id('d', n);
+      v_id := pg_temp.seed_id('d', v_g);
       v_method := case when n % 40 = 0 then 'upi' else 'bank_transfer' end;
       perform ledger.append('deposit-' || v_id, -1, jsonb_build_array(jsonb_build_object('type', 'DepositRequested', 'data', jsonb_build_object(
-          'depositId', v_id, 'walletId', v_from, 'amountPaise', v_amount::text, 'method', v_method, 'reference', pg_temp.seed_reference(n),
-          'details', case when v_method = 'upi' then jsonb_build_object('upiId', 'user' || n || '@upi')
-                          else jsonb_build_object('accountNumber', lpad(n::text, 12, '0'), 'ifscCode', 'HDFC0001234', 'bankName', 'HDFC') end))),
+          'depositId', v_id, 'walletId', v_from, 'amountPaise', v_amount::text, 'method', v_method, 'reference', pg_temp.seed_reference(v_g),
+          'details', case when v_method = 'upi' then jsonb_build_object('upiId', 'user' || v_g || '@upi')
+                          else jsonb_build_object('accountNumber', lpad(v_g::text, 12, '0'), 'ifscCode', 'HDFC0001234', 'bankName', 'HDFC') end))),
         jsonb_build_object('command', 'requestDeposit', 'actorId', v_from), null, '{}');
     elsif v_kind = 'request' then
-      v_id := pg_temp.seed_id('r', n);
+      v_id := pg_temp.seed_id('r', v_g);
       perform ledger.append('request-' || v_id, -1, jsonb_build_array(jsonb_build_object('type', 'MoneyRequested', 'data', jsonb_build_object(
-          'requestId', v_id, 'requesterId', v_to, 'payerId', v_from, 'amountPaise', v_amount::text, 'reference', pg_temp.seed_reference(n)))),
+          'requestId', v_id, 'requesterId', v_to, 'payerId', v_from, 'amountPaise', v_amount::text, 'reference', pg_temp.seed_reference(v_g)))),
         jsonb_build_object('command', 'requestMoney', 'actorId', v_to), null, '{}');
     else
-      perform pg_temp.transfer(pg_temp.seed_id('t', n), v_from, v_to, v_amount, pg_temp.seed_reference(n));
+      perform pg_temp.transfer(pg_temp.seed_id('t', v_g), v_from, v_to, v_amount, pg_temp.seed_reference(v_g));
     end if;
   end loop;
-  perform pg_temp.seed_answers(greatest(0, p_from - (p_to - p_from)), p_from, p_total, p_hub, p_wallets);
+  perform pg_temp.seed_answers(greatest(0, p_from - (p_to - p_from)), p_from, p_total, p_hub, p_wallets, p_writer, p_writers);
   if p_to = p_total then
-    perform pg_temp.seed_answers(p_from, p_to, p_total, p_hub, p_wallets);
+    perform pg_temp.seed_answers(p_from, p_to, p_total, p_hub, p_wallets, p_writer, p_writers);
   end if;
 end
 $fn$;
 
 -- Deposits settled (3 in 4) or failed; requests accepted (4 in 5) or rejected: each the
 -- stream's second event, at expected version 0.
-create function pg_temp.seed_answers(p_from bigint, p_to bigint, p_total bigint, p_hub bigint, p_wallets int) returns void language plpgsql as $fn$
+create function pg_temp.seed_answers(p_from bigint, p_to bigint, p_total bigint, p_hub bigint, p_wallets int, p_writer int, p_writers int) returns void language plpgsql as $fn$
 declare
   v_kind text;
   v_from text;
@@ -226,15 +242,17 @@ declare
   v_id text;
   v_amount bigint;
   v_method text;
+  v_g bigint;
 begin
   for n in p_from .. p_to - 1 loop
+    v_g := n::bigint * p_writers + p_writer;
     v_kind := pg_temp.seed_kind(n, p_total, p_hub);
     continue when v_kind not in ('deposit', 'request');
-    v_amount := pg_temp.seed_amount(n);
-    v_from := pg_temp.seed_wallet((n::bigint * 7919) % p_wallets);
-    v_to := pg_temp.seed_wallet(((n::bigint * 7919) % p_wallets + 1 + n % (p_wallets - 1)) % p_wallets);
+    v_amount := pg_temp.seed_amount(v_g);
+    v_from := pg_temp.seed_member((n::bigint * 7919) % p_wallets, p_writer, p_writers);
+    v_to := pg_temp.seed_member(((n::bigint * 7919) % p_wallets + 1 + n % (p_wallets - 1)) % p_wallets, p_writer, p_writers);
     if v_kind = 'deposit' then
-      v_id := pg_temp.seed_id('d', n);
+      v_id := pg_temp.seed_id('d', v_g);
       v_method := case when n % 40 = 0 then 'upi' else 'bank_transfer' end;
       if (n / 20) % 4 = 3 then
         perform ledger.append('deposit-' || v_id, 0, jsonb_build_array(jsonb_build_object('type', 'DepositFailed',
@@ -247,14 +265,14 @@ begin
           jsonb_build_object('command', 'settleDeposit', 'actorId', 'admin'), null, '{}');
       end if;
     else
-      v_id := pg_temp.seed_id('r', n);
+      v_id := pg_temp.seed_id('r', v_g);
       if (n / 20) % 5 = 4 then
         perform ledger.append('request-' || v_id, 0, jsonb_build_array(jsonb_build_object('type', 'MoneyRequestRejected',
             'data', jsonb_build_object('requestId', v_id, 'requesterId', v_to, 'payerId', v_from))),
           jsonb_build_object('command', 'rejectMoneyRequest', 'actorId', v_from), null, '{}');
       else
         perform ledger.append('request-' || v_id, 0, jsonb_build_array(jsonb_build_object('type', 'MoneyRequestAccepted',
-            'data', jsonb_build_object('requestId', v_id, 'requesterId', v_to, 'payerId', v_from, 'amountPaise', v_amount::text, 'reference', pg_temp.seed_reference(n)),
+            'data', jsonb_build_object('requestId', v_id, 'requesterId', v_to, 'payerId', v_from, 'amountPaise', v_amount::text, 'reference', pg_temp.seed_reference(v_g)),
             'postings', jsonb_build_array(jsonb_build_object('account', v_from, 'amount', (-v_amount)::text), jsonb_build_object('account', v_to, 'amount', v_amount::text)))),
           jsonb_build_object('command', 'acceptMoneyRequest', 'actorId', v_from), null, '{}');
       end if;
