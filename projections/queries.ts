@@ -2,7 +2,7 @@
  * What the API reads: balances, history pages, money requests and statements, all from
  * the read tables. Pair with waitForCheckpoint (./wait.ts) for read-your-writes.
  */
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { BalanceRow, CheckpointRow, HistoryRow, HistoryType, MoneyRequestRow, ReadTables, StatementRow } from './tables.ts';
 
 /** Pages are small and fixed by the UI; a caller cannot ask for unbounded pages. */
@@ -48,9 +48,11 @@ export async function readHistoryPage(db: Kysely<ReadTables>, query: HistoryQuer
     const pattern = likePattern(search);
     filtered = filtered.where((eb) => eb.or([eb('reference', 'ilike', pattern), eb('transaction_id', 'ilike', pattern)]));
   }
+  const offset = (page - 1) * pageSize;
+  if (search) return searchHistory(db, query.accountId, filtered, pageSize, offset);
   // The page's keys (the primary key: account, stream, position) first, by an index-only scan
   // however deep the offset; then only the page's rows.
-  const keys = filtered.select(['stream_id', 'created_at', 'position']).orderBy('created_at', 'desc').orderBy('position', 'desc').limit(pageSize).offset((page - 1) * pageSize);
+  const keys = filtered.select(['stream_id', 'created_at', 'position']).orderBy('created_at', 'desc').orderBy('position', 'desc').limit(pageSize).offset(offset);
   const [rows, count] = await Promise.all([
     db
       .selectFrom(keys.as('page'))
@@ -62,6 +64,33 @@ export async function readHistoryPage(db: Kysely<ReadTables>, query: HistoryQuer
     filtered.select((eb) => eb.fn.countAll<bigint>().as('total')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.total) };
+}
+
+type HistoryFilter = SelectQueryBuilder<ReadTables, 'read.history', object>;
+
+/**
+ * A search collects its matches once (trigram indexes, materialized: the total needs them
+ * all anyway) and takes both the total and the page from them. Left to itself the planner
+ * may walk the user's whole history newest first, filtering row by row, when it expects
+ * many matches and finds few (measured: 170 ms at 100,000 rows instead of 3 ms).
+ */
+async function searchHistory(db: Kysely<ReadTables>, accountId: string, filtered: HistoryFilter, pageSize: number, offset: number): Promise<HistoryPage> {
+  const found = await db
+    .with((wb) => wb('matches').materialized(), () => filtered.select(['stream_id', 'created_at', 'position']))
+    .selectFrom((eb) => eb.selectFrom('matches').selectAll().orderBy('created_at', 'desc').orderBy('position', 'desc').limit(pageSize).offset(offset).as('page'))
+    .innerJoin('read.history as row', (join) => join.on('row.account_id', '=', accountId).onRef('row.stream_id', '=', 'page.stream_id').onRef('row.position', '=', 'page.position'))
+    .selectAll('row')
+    .select((eb) => eb.selectFrom('matches').select(eb.fn.countAll<bigint>().as('n')).as('matched'))
+    .orderBy('page.created_at', 'desc')
+    .orderBy('page.position', 'desc')
+    .execute();
+  const first = found[0];
+  if (!first) {
+    // A page past the last match: the total alone.
+    const count = await filtered.select((eb) => eb.fn.countAll<bigint>().as('total')).executeTakeFirstOrThrow();
+    return { rows: [], total: Number(count.total) };
+  }
+  return { rows: found.map(({ matched: _matched, ...row }) => row), total: Number(first.matched) };
 }
 
 export interface MoneyRequestLists {
