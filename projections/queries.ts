@@ -69,28 +69,24 @@ export async function readHistoryPage(db: Kysely<ReadTables>, query: HistoryQuer
 type HistoryFilter = SelectQueryBuilder<ReadTables, 'read.history', object>;
 
 /**
- * A search collects its matches once (trigram indexes, materialized: the total needs them
- * all anyway) and takes both the total and the page from them. Left to itself the planner
- * may walk the user's whole history newest first, filtering row by row, when it expects
- * many matches and finds few (measured: 170 ms at 100,000 rows instead of 3 ms).
+ * A search page is taken from the user's matches collected first (trigram indexes,
+ * materialized), never by walking the user's history newest first and filtering row by
+ * row: the planner chose that when it expected many matches and found few (170 ms at
+ * 100,000 rows instead of 8 ms). The total is counted alongside, on another connection.
  */
 async function searchHistory(db: Kysely<ReadTables>, accountId: string, filtered: HistoryFilter, pageSize: number, offset: number): Promise<HistoryPage> {
-  const found = await db
-    .with((wb) => wb('matches').materialized(), () => filtered.select(['stream_id', 'created_at', 'position']))
-    .selectFrom((eb) => eb.selectFrom('matches').selectAll().orderBy('created_at', 'desc').orderBy('position', 'desc').limit(pageSize).offset(offset).as('page'))
-    .innerJoin('read.history as row', (join) => join.on('row.account_id', '=', accountId).onRef('row.stream_id', '=', 'page.stream_id').onRef('row.position', '=', 'page.position'))
-    .selectAll('row')
-    .select((eb) => eb.selectFrom('matches').select(eb.fn.countAll<bigint>().as('n')).as('matched'))
-    .orderBy('page.created_at', 'desc')
-    .orderBy('page.position', 'desc')
-    .execute();
-  const first = found[0];
-  if (!first) {
-    // A page past the last match: the total alone.
-    const count = await filtered.select((eb) => eb.fn.countAll<bigint>().as('total')).executeTakeFirstOrThrow();
-    return { rows: [], total: Number(count.total) };
-  }
-  return { rows: found.map(({ matched: _matched, ...row }) => row), total: Number(first.matched) };
+  const [rows, count] = await Promise.all([
+    db
+      .with((wb) => wb('matches').materialized(), () => filtered.select(['stream_id', 'created_at', 'position']))
+      .selectFrom((eb) => eb.selectFrom('matches').selectAll().orderBy('created_at', 'desc').orderBy('position', 'desc').limit(pageSize).offset(offset).as('page'))
+      .innerJoin('read.history as row', (join) => join.on('row.account_id', '=', accountId).onRef('row.stream_id', '=', 'page.stream_id').onRef('row.position', '=', 'page.position'))
+      .selectAll('row')
+      .orderBy('page.created_at', 'desc')
+      .orderBy('page.position', 'desc')
+      .execute(),
+    filtered.select((eb) => eb.fn.countAll<bigint>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
 }
 
 export interface MoneyRequestLists {
