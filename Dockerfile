@@ -7,5 +7,7 @@ RUN npm ci --include=dev --no-audit --no-fund
 COPY . .
 RUN npm run build:web && npm prune --omit=dev
 ENV NODE_ENV=production
+# V8 young generation capped at 3 x 16 MiB (Node sizes it from the host's memory): see reliability/processes.ts NODE_FLAGS.
+ENV NODE_OPTIONS=--max-semi-space-size=16
 EXPOSE 3000
 CMD ["node", "bin/server.ts"]
