@@ -1,19 +1,30 @@
 /**
  * B2 HTTP, B3 projection lag and peak RSS, against the real processes: `bin/server.ts`
  * (RUN_WORKERS=false) and `bin/worker.ts` on the bench database, users created and funded
- * over HTTP as a client would (reliability/ has the process and client plumbing).
+ * over HTTP as a client would (reliability/ has the process and client plumbing; rate limits
+ * are off for these processes through RATE_LIMIT_* in reliability/processes.ts).
  *   B2 - `transfer-funds` requests/s and p50/p99 with autocannon at 64 connections, each
- *        request a new transfer (random sender and receiver, a fresh Idempotency-Key), next
- *        to the same-run baseline: an authenticated request running trivial indexed reads
- *        (`get-user-info`: the user row and its balance). Also measured in the same run: the
- *        PIN check's own ceiling, bcrypt cost-12 compares/s with the API's code
- *        (`identity/secrets.ts`), since every transfer-funds pays one.
+ *        request a new transfer (random sender and receiver, a fresh Idempotency-Key, the PIN
+ *        in the body, as the web app sends them), next to the same-run baseline: an
+ *        authenticated request running trivial indexed reads (`get-user-info`, the session
+ *        check every page makes: the user row and its balance; the API has no authenticated
+ *        GET as trivial - its GETs list requests, list all users (admin) or draw a QR code).
+ *        Also measured in the same run: the PIN check's own ceiling, bcrypt cost-12
+ *        compares/s through the API's code (`identity/secrets.ts` and its worker-thread
+ *        pool), since every transfer-funds pays one; transfer-funds at one connection (its
+ *        latency with nothing queued: at 64 connections and a few per second, latency is
+ *        mostly the wait behind the other 63); and where the API's CPU went during the
+ *        transfer-funds run, per thread from /proc (event loop, PIN pool, V8 helpers).
  *   B3 - during the transfer-funds run, a probe appends a transfer through the ledger every
- *        20 ms and polls read.history every millisecond: lag = visible - commit acknowledged.
- *   RSS - VmHWM of the API and worker processes after the runs.
+ *        50 ms (directly: over HTTP it would queue behind the PIN checks) and polls
+ *        read.history every millisecond: lag = visible - commit acknowledged.
+ *   RSS - VmHWM of the API and worker processes after the runs (the node processes
+ *        themselves: they are spawned without a shell). The API's includes its start-up
+ *        (the admin's argon2id hash, 64 MiB) and the users' sign-ins.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { randomInt, randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createDatabase, tablesView } from '../platform/database.ts';
@@ -24,14 +35,42 @@ import { createCluster, sleep } from '../reliability/processes.ts';
 import { createFundedWallets, type Wallet } from '../reliability/money-load.ts';
 import { measureThroughput, median, percentile, type BenchDatabase } from './harness.ts';
 
+export interface CannonFigures {
+  requestsPerSecond: number;
+  /** Answers received in the run (2xx or not). */
+  requests: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface ApiCpuFigures {
+  wallSeconds: number;
+  /** The event loop: Fastify, pg, JSON, zod. */
+  mainThreadSeconds: number;
+  /** worker_threads: the PIN bcrypt pool (the API runs no other). */
+  workerThreadsSeconds: number;
+  /** V8's helper threads (GC, compiler) and libuv's. */
+  otherSeconds: number;
+  /** workerThreads / all: the share of the API's CPU that was bcrypt. */
+  pinShare: number;
+}
+
 export interface HttpFigures {
   connections: number;
   seconds: number;
-  transfer: { requestsPerSecond: number; p50Ms: number; p99Ms: number; non2xx: number; errors: number };
-  baseline: { requestsPerSecond: number; p50Ms: number; p99Ms: number; non2xx: number; errors: number };
+  transfer: CannonFigures;
+  baseline: CannonFigures;
+  /** transfer-funds at one connection: a request's latency with nothing queued before it. */
+  transferAlone: CannonFigures;
   ratioToBaseline: number;
+  /** bcrypt cost-12 compares/s through the API's PIN pool (`pinThreads` threads), kept busy. */
   pinChecksPerSecond: number;
+  pinThreads: number;
   ratioToPinCeiling: number;
+  /** CPU of the API process during the transfer-funds run, by thread. */
+  apiCpu: ApiCpuFigures;
 }
 
 export interface LagFigures {
@@ -54,7 +93,7 @@ export interface HttpLoadOptions {
 }
 
 const PIN = '1234';
-const PROBE_INTERVAL_MS = 20;
+const PROBE_INTERVAL_MS = 50;
 const PROBE_TIMEOUT_MS = 5_000;
 
 export async function benchHttp(database: BenchDatabase, options: HttpLoadOptions): Promise<{ http: HttpFigures; lag: LagFigures; rss: RssFigures }> {
@@ -62,22 +101,15 @@ export async function benchHttp(database: BenchDatabase, options: HttpLoadOption
   try {
     const api = await cluster.spawn('api', 'bench-api');
     const worker = await cluster.spawn('worker', 'bench-worker');
+    const apiPid = api.child?.pid;
+    if (!apiPid) throw new Error('the API process has no pid');
     const baseUrl = (): string => api.url;
     // The PIN check's ceiling first, on a quiet machine: the API's pool may still be
     // working through queued checks after a run.
-    const pinChecksPerSecond = await pinCeiling(options.durationSeconds);
+    const pin = await pinCeiling(options.durationSeconds);
     options.log(`B2 creating and funding ${options.users} users over HTTP...`);
     const { wallets } = await createFundedWallets(baseUrl, options.users, Date.now() + 10 * 60_000);
-
-    options.log(`B2 baseline: authenticated get-user-info, ${options.connections} connections, ${options.durationSeconds} s...`);
-    const baseline = await cannon(api.url, options, (request) => {
-      const user = pick(wallets);
-      return { ...request, headers: { ...request.headers, authorization: `Bearer ${user.token}` }, body: '{}' };
-    }, '/api/users/get-user-info');
-
-    options.log(`B2 transfer-funds, ${options.connections} connections, ${options.durationSeconds} s, with the B3 lag probe...`);
-    const probe = startLagProbe(database.url, wallets);
-    const transfer = await cannon(api.url, options, (request) => {
+    const transferRequest = (request: Request): Request => {
       const from = pick(wallets);
       let to = pick(wallets);
       while (to === from) to = pick(wallets);
@@ -86,25 +118,78 @@ export async function benchHttp(database: BenchDatabase, options: HttpLoadOption
         headers: { ...request.headers, authorization: `Bearer ${from.token}`, 'idempotency-key': randomUUID() },
         body: JSON.stringify({ receiver: to.id, amount: 1, reference: 'bench', transactionPin: PIN }),
       };
-    }, '/api/transactions/transfer-funds');
+    };
+
+    options.log(`B2 baseline: authenticated get-user-info, ${options.connections} connections, ${options.durationSeconds} s...`);
+    const baseline = await cannon(api.url, options.connections, options.durationSeconds, '/api/users/get-user-info', (request) => {
+      const user = pick(wallets);
+      return { ...request, headers: { ...request.headers, authorization: `Bearer ${user.token}` }, body: '{}' };
+    });
+
+    const aloneSeconds = Math.max(3, Math.round(options.durationSeconds / 3));
+    options.log(`B2 transfer-funds alone: 1 connection, ${aloneSeconds} s...`);
+    const transferAlone = await cannon(api.url, 1, aloneSeconds, '/api/transactions/transfer-funds', transferRequest);
+
+    options.log(`B2 transfer-funds, ${options.connections} connections, ${options.durationSeconds} s, with the B3 lag probe...`);
+    const probe = startLagProbe(database.url, wallets);
+    const cpuBefore = threadTicks(apiPid);
+    const cpuStarted = performance.now();
+    const transfer = await cannon(api.url, options.connections, options.durationSeconds, '/api/transactions/transfer-funds', transferRequest);
+    const apiCpu = cpuShares(cpuBefore, threadTicks(apiPid), (performance.now() - cpuStarted) / 1000);
     const lags = await probe.stop();
 
-    const rss = { apiPeakMiB: peakRssMiB(api.child?.pid), workerPeakMiB: peakRssMiB(worker.child?.pid) };
+    const rss = { apiPeakMiB: peakRssMiB(apiPid), workerPeakMiB: peakRssMiB(worker.child?.pid) };
     const http: HttpFigures = {
       connections: options.connections,
       seconds: options.durationSeconds,
       transfer,
       baseline,
+      transferAlone,
       ratioToBaseline: transfer.requestsPerSecond / baseline.requestsPerSecond,
-      pinChecksPerSecond,
-      ratioToPinCeiling: transfer.requestsPerSecond / pinChecksPerSecond,
+      pinChecksPerSecond: pin.perSecond,
+      pinThreads: pin.threads,
+      ratioToPinCeiling: transfer.requestsPerSecond / pin.perSecond,
+      apiCpu,
     };
     const lag: LagFigures = { samples: lags.length, p50Ms: median(lags), p99Ms: percentile(lags, 99), maxMs: Math.max(0, ...lags) };
-    options.log(`B2 transfer-funds ${transfer.requestsPerSecond.toFixed(1)}/s (p99 ${transfer.p99Ms} ms), baseline ${baseline.requestsPerSecond.toFixed(0)}/s, PIN ceiling ${pinChecksPerSecond.toFixed(1)}/s; B3 lag p99 ${lag.p99Ms.toFixed(1)} ms; RSS api ${rss.apiPeakMiB} MiB, worker ${rss.workerPeakMiB} MiB`);
+    options.log(
+      `B2 transfer-funds ${transfer.requestsPerSecond.toFixed(1)}/s (p99 ${transfer.p99Ms} ms; alone p50 ${transferAlone.p50Ms} ms), baseline ${baseline.requestsPerSecond.toFixed(0)}/s, ` +
+        `PIN ceiling ${pin.perSecond.toFixed(1)}/s on ${pin.threads} thread(s), bcrypt ${(apiCpu.pinShare * 100).toFixed(0)}% of the API's CPU; ` +
+        `B3 lag p99 ${lag.p99Ms.toFixed(1)} ms; RSS api ${rss.apiPeakMiB} MiB, worker ${rss.workerPeakMiB} MiB`,
+    );
     return { http, lag, rss };
   } finally {
     await cluster.stopAll();
   }
+}
+
+/** The B2, B3 and RSS tables. */
+export function printHttp(http: HttpFigures, lag: LagFigures, rss: RssFigures): void {
+  const row = (request: string, figures: CannonFigures) => ({
+    request,
+    'req/s': figures.requestsPerSecond.toFixed(1),
+    'p50 ms': figures.p50Ms,
+    'p99 ms': figures.p99Ms,
+    'non-2xx': figures.non2xx,
+    errors: figures.errors,
+  });
+  console.log(`\nB2 HTTP (autocannon, ${http.connections} connections, ${http.seconds} s each)`);
+  console.table([
+    row('POST transfer-funds (PIN + transfer)', http.transfer),
+    row('baseline: authenticated get-user-info', http.baseline),
+    row('transfer-funds, 1 connection', http.transferAlone),
+    { request: `PIN ceiling: bcrypt cost-12 compares, ${http.pinThreads} thread(s)`, 'req/s': http.pinChecksPerSecond.toFixed(1), 'p50 ms': '', 'p99 ms': '', 'non-2xx': '', errors: '' },
+  ]);
+  console.log(`transfer-funds = ${http.ratioToBaseline.toFixed(3)}x the baseline, ${http.ratioToPinCeiling.toFixed(2)}x the PIN ceiling`);
+  const cpu = http.apiCpu;
+  console.log(
+    `API CPU during transfer-funds (${cpu.wallSeconds.toFixed(0)} s): PIN pool ${cpu.workerThreadsSeconds.toFixed(1)} s, event loop ${cpu.mainThreadSeconds.toFixed(1)} s, ` +
+      `V8/libuv helpers ${cpu.otherSeconds.toFixed(1)} s: bcrypt is ${(cpu.pinShare * 100).toFixed(0)}% of the API's CPU`,
+  );
+  console.log('\nB3 projection lag during B2 (commit acknowledged -> row in read.history)');
+  console.table([{ samples: lag.samples, 'p50 ms': lag.p50Ms.toFixed(1), 'p99 ms': lag.p99Ms.toFixed(1), 'max ms': lag.maxMs.toFixed(1) }]);
+  console.log('\nPeak RSS (VmHWM after B2)');
+  console.table([{ process: 'API', MiB: rss.apiPeakMiB }, { process: 'worker', MiB: rss.workerPeakMiB }]);
 }
 
 function pick<T>(list: readonly T[]): T {
@@ -113,16 +198,17 @@ function pick<T>(list: readonly T[]): T {
 
 type Request = { method: string; path: string; headers: Record<string, string>; body?: string };
 
-async function cannon(url: string, options: HttpLoadOptions, setup: (request: Request) => Request, path: string): Promise<HttpFigures['transfer']> {
+async function cannon(url: string, connections: number, durationSeconds: number, path: string, setup: (request: Request) => Request): Promise<CannonFigures> {
   const result = await autocannon({
     url,
-    connections: options.connections,
-    duration: options.durationSeconds,
-    timeout: 30,
+    connections,
+    duration: durationSeconds,
+    timeout: 60,
     requests: [{ method: 'POST', path, headers: { 'content-type': 'application/json' }, setupRequest: setup as never }],
   });
   return {
     requestsPerSecond: result.requests.average,
+    requests: result.requests.total,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
@@ -172,12 +258,48 @@ function startLagProbe(url: string, wallets: readonly Wallet[]): { stop(): Promi
 }
 
 /** bcrypt cost-12 compares/s through the API's own PIN hashing pool (identity/secrets.ts), kept busy. */
-async function pinCeiling(durationSeconds: number): Promise<number> {
+async function pinCeiling(durationSeconds: number): Promise<{ perSecond: number; threads: number }> {
   const hash = await hashPin(PIN);
-  const result = await measureThroughput(4, Math.min(durationSeconds, 5) * 1000, async () => {
+  // The pool's size as identity/secrets.ts sets it: one thread per core but one.
+  const threads = Math.max(1, availableParallelism() - 1);
+  const result = await measureThroughput(4 * threads, Math.min(durationSeconds, 5) * 1000, async () => {
     if (!(await pinMatches(hash, PIN))) throw new Error('PIN mismatch');
   });
-  return result.operationsPerSecond;
+  return { perSecond: result.operationsPerSecond, threads };
+}
+
+type ThreadTicks = Map<string, { name: string; ticks: number }>;
+
+/** CPU clock ticks (user + system) of each thread of a process, by thread id. */
+function threadTicks(pid: number): ThreadTicks {
+  const ticks: ThreadTicks = new Map();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks.set(tid, { name, ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return ticks;
+}
+
+/** The CPU between two readings by thread name: Node names its threads MainThread, WorkerThread (worker_threads), V8Worker, libuv-worker. */
+function cpuShares(before: ThreadTicks, after: ThreadTicks, wallSeconds: number): ApiCpuFigures {
+  const TICKS_PER_SECOND = 100;
+  let main = 0;
+  let workers = 0;
+  let other = 0;
+  for (const [tid, thread] of after) {
+    const seconds = (thread.ticks - (before.get(tid)?.ticks ?? 0)) / TICKS_PER_SECOND;
+    if (thread.name === 'MainThread') main += seconds;
+    else if (thread.name === 'WorkerThread') workers += seconds;
+    else other += seconds;
+  }
+  const total = main + workers + other;
+  return { wallSeconds, mainThreadSeconds: main, workerThreadsSeconds: workers, otherSeconds: other, pinShare: total > 0 ? workers / total : 0 };
 }
 
 /** The process's peak resident set (VmHWM), in MiB. */
