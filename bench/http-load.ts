@@ -24,12 +24,11 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { randomInt, randomUUID } from 'node:crypto';
-import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createDatabase, tablesView } from '../platform/database.ts';
 import { createWiredLedger } from '../runtime/ledger.ts';
-import { hashPin, pinMatches } from '../identity/secrets.ts';
+import { hashPin, pinMatches, PIN_POOL_THREADS } from '../identity/secrets.ts';
 import type { LedgerTables } from '../ledger/index.ts';
 import { createCluster, sleep } from '../reliability/processes.ts';
 import { createFundedWallets, type Wallet } from '../reliability/money-load.ts';
@@ -260,8 +259,7 @@ function startLagProbe(url: string, wallets: readonly Wallet[]): { stop(): Promi
 /** bcrypt cost-12 compares/s through the API's own PIN hashing pool (identity/secrets.ts), kept busy. */
 async function pinCeiling(durationSeconds: number): Promise<{ perSecond: number; threads: number }> {
   const hash = await hashPin(PIN);
-  // The pool's size as identity/secrets.ts sets it: one thread per core but one.
-  const threads = Math.max(1, availableParallelism() - 1);
+  const threads = PIN_POOL_THREADS;
   const result = await measureThroughput(4 * threads, Math.min(durationSeconds, 5) * 1000, async () => {
     if (!(await pinMatches(hash, PIN))) throw new Error('PIN mismatch');
   });

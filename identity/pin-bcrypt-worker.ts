@@ -1,8 +1,20 @@
 /**
  * Runs in the PIN hashing pool's worker threads (identity/secrets.ts): bcrypt, synchronous
- * here because this thread does nothing else.
+ * here because this thread does nothing else, at a lower scheduling priority than the rest
+ * of the machine (on Linux a thread's nice value is its own: setpriority on the calling
+ * thread leaves the event loop and the other threads as they are).
  */
+import { setPriority } from 'node:os';
 import bcrypt from 'bcryptjs';
+
+/** Nice 10: about a tenth of a core's share against a normal-priority thread that wants it. */
+const PIN_THREAD_NICE = 10;
+
+try {
+  setPriority(PIN_THREAD_NICE);
+} catch {
+  // Not permitted (some sandboxes): the thread runs at normal priority.
+}
 
 export type PinTask = { op: 'hash'; pin: string; cost: number } | { op: 'compare'; pin: string; hash: string };
 

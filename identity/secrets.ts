@@ -4,12 +4,14 @@
  * and one-time codes with HMAC-SHA256 under a pepper derived from the server secret.
  * Also the sub-keys derived from the one server secret.
  *
- * PIN bcrypt runs on a pool of worker threads (one per core but one, which is left to the
- * event loop, Postgres and the projection workers), first come first served: a
- * cost-12 bcrypt is ~0.3 s of CPU in bcryptjs, and on the event loop a burst of them starved
- * every other request and, interleaved, finished all together late (bench B2 saw 0 transfers
- * complete in 8 s at 64 connections). Queued, each finishes at the pool's pace and the API
- * keeps answering everything else.
+ * PIN bcrypt runs on a pool of worker threads, one per core, first come first served, each
+ * thread at a lower scheduling priority (nice 10, set by the thread on itself) than the event
+ * loop, Postgres and the projection workers: a cost-12 bcrypt is ~0.3 s of CPU in bcryptjs,
+ * and on the event loop a burst of them starved every other request and, interleaved,
+ * finished all together late (bench B2 saw 0 transfers complete in 8 s at 64 connections).
+ * Queued, each finishes at the pool's pace and the API keeps answering everything else;
+ * niced, the pool uses every core the rest leaves idle (on 2 cores, one thread at normal
+ * priority left a core idle under transfer load) and yields it when the rest needs it.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { availableParallelism } from 'node:os';
@@ -39,12 +41,15 @@ export async function verifyPassword(hash: string | null, password: string): Pro
   }
 }
 
+/** Threads of the PIN bcrypt pool: one per core (niced, see above). */
+export const PIN_POOL_THREADS = availableParallelism();
+
 let pinPool: Piscina<PinTask, string | boolean> | undefined;
 
 function pinBcrypt(task: PinTask): Promise<string | boolean> {
   pinPool ??= new Piscina({
     filename: new URL('./pin-bcrypt-worker.ts', import.meta.url).href,
-    maxThreads: Math.max(1, availableParallelism() - 1),
+    maxThreads: PIN_POOL_THREADS,
     minThreads: 0,
     idleTimeout: 30_000,
   });
