@@ -129,6 +129,15 @@ describe('balance, events and replay', () => {
     expect(result.out).toMatch(/Replayed history: \d+ events in [\d.]+ s \(\d+ events\/s\)/);
     expect((await cli('verify')).code).toBe(EXIT_OK);
   });
+
+  it('replays every projection at once and prints each rate and the total', async () => {
+    const before = await cli('balance', 'funding:upi');
+    const result = await cli('replay');
+    expect(result.code, result.err).toBe(EXIT_OK);
+    for (const name of ['accounts', 'history', 'money_requests']) expect(result.out).toMatch(new RegExp(`Replayed ${name}: \\d+ events in [\\d.]+ s`));
+    expect(result.out).toMatch(/All 3 projections: \d+ events in [\d.]+ s \(\d+ events\/s\)/);
+    expect((await cli('balance', 'funding:upi')).out).toBe(before.out);
+  });
 });
 
 describe('arguments', () => {

@@ -1,34 +1,54 @@
 /**
  * `ledger replay [--projection NAME]`: rebuilds projections into fresh tables and swaps
- * them in (projections/replay.ts) while the app keeps serving, with a progress bar and the
- * rate at the end.
+ * them in (projections/replay.ts) while the app keeps serving - all of them at the same
+ * time unless one is named - with a progress bar each and the rates at the end.
  */
 import cliProgress from 'cli-progress';
 import type { Kysely } from 'kysely';
-import { PROJECTION_NAMES, replayProjection, type ProjectionName, type ReplayReport } from '../projections/index.ts';
+import { PROJECTION_NAMES, replayProjections, type ProjectionName, type ReplayProgress, type ReplayReport } from '../projections/index.ts';
 import type { CliIo } from './io.ts';
 
 export async function replayCommand(db: Kysely<unknown>, io: CliIo, projection: ProjectionName | undefined): Promise<ReplayReport[]> {
   const names = projection ? [projection] : [...PROJECTION_NAMES];
-  const reports: ReplayReport[] = [];
-  for (const name of names) {
-    const bar = io.progress
-      ? new cliProgress.SingleBar({ format: `${name.padEnd(15)} [{bar}] {percentage}% | {value}/{total} events | {eta_formatted} left`, stream: process.stderr }, cliProgress.Presets.shades_classic)
-      : undefined;
-    let started = false;
-    const report = await replayProjection(db, name, {
-      onProgress: ({ applied, total }) => {
-        if (!bar) return;
-        if (!started) bar.start(total, 0);
-        started = true;
-        bar.setTotal(total);
-        bar.update(applied);
-      },
-    });
-    bar?.stop();
-    const rate = report.seconds > 0 ? Math.round(report.events / report.seconds) : report.events;
-    io.out(`Replayed ${name}: ${report.events} events in ${report.seconds.toFixed(2)} s (${rate} events/s); swapped in at checkpoint ${report.checkpoint.txId}.${report.checkpoint.position}.`);
-    reports.push(report);
+  const started = performance.now();
+  const bars = io.progress ? progressBars() : undefined;
+  let reports: ReplayReport[];
+  try {
+    reports = await replayProjections(db, names, { onProgress: bars?.update });
+  } finally {
+    bars?.stop();
+  }
+  for (const report of reports) {
+    io.out(`Replayed ${report.projection}: ${report.events} events in ${report.seconds.toFixed(2)} s (${rate(report.events, report.seconds)} events/s); swapped in at checkpoint ${report.checkpoint.txId}.${report.checkpoint.position}.`);
+  }
+  if (reports.length > 1) {
+    const seconds = (performance.now() - started) / 1000;
+    const events = Math.max(...reports.map((report) => report.events));
+    io.out(`All ${reports.length} projections: ${events} events in ${seconds.toFixed(2)} s (${rate(events, seconds)} events/s).`);
   }
   return reports;
+}
+
+function rate(events: number, seconds: number): number {
+  return seconds > 0 ? Math.round(events / seconds) : events;
+}
+
+function progressBars(): { update: (progress: ReplayProgress) => void; stop: () => void } {
+  const multi = new cliProgress.MultiBar(
+    { format: '{projection} [{bar}] {percentage}% | {value}/{total} events | {eta_formatted} left', stream: process.stderr, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  const bars = new Map<ProjectionName, cliProgress.SingleBar>();
+  return {
+    update: ({ projection, applied, total }) => {
+      let bar = bars.get(projection);
+      if (!bar) {
+        bar = multi.create(total, 0, { projection: projection.padEnd(15) });
+        bars.set(projection, bar);
+      }
+      bar.setTotal(total);
+      bar.update(applied);
+    },
+    stop: () => multi.stop(),
+  };
 }

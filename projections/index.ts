@@ -19,7 +19,7 @@ export {
 } from './projector.ts';
 export { waitForCheckpoint, readCheckpoints } from './wait.ts';
 export { createCheckpointWaiter, type CheckpointWaiter } from './waiter.ts';
-export { replayProjection, countEvents, type ReplayOptions, type ReplayProgress, type ReplayReport } from './replay.ts';
+export { replayProjection, replayProjections, countEvents, type ReplayOptions, type ReplayProgress, type ReplayReport } from './replay.ts';
 export {
   HISTORY_PAGE_SIZE,
   readBalances,
