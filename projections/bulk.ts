@@ -53,3 +53,11 @@ export async function updateRows(trx: AnyTransaction, target: RawBuilder<unknown
   const match = sql.raw(key.map((name) => `t."${name}" = r."${name}"`).join(' and '));
   await sql`update ${target} as t set ${updates} from ${recordset(columns, rows)} where ${match}`.execute(trx);
 }
+
+/** Add each row's `counter` to the stored row with the same key, or insert the row (running counts). */
+export async function addToCounters(trx: AnyTransaction, target: RawBuilder<unknown>, columns: Columns, key: readonly string[], counter: string, rows: readonly object[]): Promise<void> {
+  if (rows.length === 0) return;
+  const conflict = sql.raw(key.map((name) => `"${name}"`).join(', '));
+  await sql`insert into ${target} as t (${columnList(columns)}) select ${columnList(columns, 'r.')} from ${recordset(columns, rows)}
+    on conflict (${conflict}) do update set ${sql.id(counter)} = t.${sql.id(counter)} + excluded.${sql.id(counter)}`.execute(trx);
+}

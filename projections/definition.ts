@@ -8,6 +8,8 @@ import type { RecordedEvent } from '../ledger/index.ts';
 
 export interface Projection {
   name: ProjectionName;
+  /** The read tables it owns, in the order a replay's swap locks them (readers that take
+   * several in one transaction must take them in this order). */
   tables: readonly string[];
   /**
    * Tables the projection only ever inserts into (no upsert, update or lookup by key): a

@@ -6,10 +6,11 @@
  * settlement or failure later updates in place. A reversal (TransferReversed,
  * DepositReversed, MoneyRequestPaymentReversed) adds new rows - 'debit' for whoever gives the money back, 'credit' for
  * whoever gets it - referenced "Reversal: <reason>"; the original rows stay as they were.
+ * It also keeps each user's number of rows per type (read.history_counts) for page totals.
  */
 import type { AccountId } from '../ledger/index.ts';
 import type { AnyTransaction, ProjectedEvent } from './event-batch.ts';
-import { insertRows, table, updateRows, type Columns } from './bulk.ts';
+import { addToCounters, insertRows, table, updateRows, type Columns } from './bulk.ts';
 import { nameOf, resolveNames, type Names } from './names.ts';
 import { fundingAccount } from '../ledger/index.ts';
 import type { Selectable } from 'kysely';
@@ -22,6 +23,7 @@ const HISTORY: Columns = [
   ['reference', 'text'], ['status', 'text'], ['method', 'text'], ['created_at', 'timestamptz'], ['updated_at', 'timestamptz'],
   ['tx_id', 'xid8'], ['position', 'bigint'],
 ];
+const COUNTS: Columns = [['account_id', 'text'], ['type', 'text'], ['rows', 'bigint']];
 const STATUS_UPDATE: Columns = [['account_id', 'text'], ['stream_id', 'text'], ['status', 'text'], ['updated_at', 'timestamptz']];
 
 /** A history row as this projection writes it: the read table's row. */
@@ -161,7 +163,25 @@ async function apply(trx: AnyTransaction, schema: string, events: readonly Proje
   // Changes touch only rows of earlier batches, so they go first: a reversal row inserted by
   // this batch on the same stream must not take the settlement's updated_at.
   await updateRows(trx, table(schema, 'history'), STATUS_UPDATE, ['account_id', 'stream_id'], changes);
-  await insertRows(trx, table(schema, 'history'), HISTORY, [...created.values()]);
+  const rows = [...created.values()];
+  await insertRows(trx, table(schema, 'history'), HISTORY, rows);
+  await addToCounters(trx, table(schema, 'history_counts'), COUNTS, ['account_id', 'type'], 'rows', countsOf(rows));
 }
 
-export const historyProjection: Projection = { name: 'history', tables: ['history'], apply };
+/** The batch's new rows per account and type (a row's type never changes after insert). */
+function countsOf(rows: readonly NewRow[]): { account_id: string; type: HistoryType; rows: number }[] {
+  const counts = new Map<string, { account_id: string; type: HistoryType; rows: number }>();
+  for (const row of rows) {
+    const key = `${row.account_id}\u0000${row.type}`;
+    const count = counts.get(key) ?? { account_id: row.account_id, type: row.type, rows: 0 };
+    count.rows += 1;
+    counts.set(key, count);
+  }
+  return [...counts.values()];
+}
+
+/**
+ * Counts before rows: a replay's swap takes the tables' locks in this order, the order in which
+ * a history page reads them (readHistoryPage, one transaction) - the other order deadlocks.
+ */
+export const historyProjection: Projection = { name: 'history', tables: ['history_counts', 'history'], apply };

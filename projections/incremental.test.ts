@@ -1,13 +1,15 @@
 /**
  * 10,000 random events appended by four concurrent writers, projected incrementally in
- * small batches while they are written, give the same read tables as a full replay.
+ * small batches while they are written, give the same read tables as a full replay (of all
+ * projections concurrently).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { tablesView } from '../platform/database.ts';
 import { createLedger, type LedgerTables } from '../ledger/index.ts';
-import { drainAll, replayProjection, PROJECTION_NAMES } from './index.ts';
+import { sql } from 'kysely';
+import { drainAll, readHistoryPage, replayProjections, PROJECTION_NAMES, type ReadTables } from './index.ts';
 import { appendAll, generateAppends, seededRandom } from './testing/random-ledger.ts';
 import { allCaughtUp, checkpointsOf, drainUntil, dumpReadTables, eventCount } from './testing/read-tables.ts';
 
@@ -64,9 +66,32 @@ describe('given 10,000 random events from four concurrent writers', () => {
     for (const name of PROJECTION_NAMES) expect(checkpoints[name]?.eventsApplied).toBe(total);
 
     const incremental = await dumpReadTables(testDb.db);
-    for (const name of PROJECTION_NAMES) await replayProjection(testDb.db, name, { batchSize: 1_000 });
+    // All three at once, as `ledger replay` runs them.
+    await replayProjections(testDb.db, PROJECTION_NAMES, { batchSize: 1_000 });
     const replayed = await dumpReadTables(testDb.db);
     for (const table of Object.keys(incremental)) expect(replayed[table], table).toEqual(incremental[table]);
     expect(incremental.history?.length).toBeGreaterThan(5_000);
+  });
+
+  // On the tables the test above built: every page - those counted from the newest end and
+  // those past the middle, counted from the oldest - is its slice of the whole ordered history.
+  it('pages a history from either end into exactly the ordered rows, with the counted total', async () => {
+    const read = tablesView<ReadTables>(testDb.db);
+    for (const type of [undefined, 'debit', 'credit'] as const) {
+      const { rows } = await sql<{ key: string }>`
+        select stream_id || '/' || position as key from read.history
+         where account_id = 'g1w2' and (${type ?? null}::text is null or type = ${type ?? null})
+         order by created_at desc, position desc`.execute(testDb.db);
+      const expected = rows.map((row) => row.key);
+      expect(expected.length).toBeGreaterThan(100);
+      const pageSize = 7;
+      const seen: string[] = [];
+      for (let page = 1; page <= Math.ceil(expected.length / pageSize) + 1; page++) {
+        const result = await readHistoryPage(read, { accountId: 'g1w2', type, page, pageSize });
+        expect(result.total).toBe(expected.length);
+        seen.push(...result.rows.map((row) => `${row.stream_id}/${row.position}`));
+      }
+      expect(seen).toEqual(expected);
+    }
   });
 });

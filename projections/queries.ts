@@ -50,20 +50,38 @@ export async function readHistoryPage(db: Kysely<ReadTables>, query: HistoryQuer
   }
   const offset = (page - 1) * pageSize;
   if (search) return searchHistory(db, query.accountId, filtered, pageSize, offset);
-  // The page's keys (the primary key: account, stream, position) first, by an index-only scan
-  // however deep the offset; then only the page's rows.
-  const keys = filtered.select(['stream_id', 'created_at', 'position']).orderBy('created_at', 'desc').orderBy('position', 'desc').limit(pageSize).offset(offset);
-  const [rows, count] = await Promise.all([
-    db
+  // The total and the page from one snapshot, so they agree while the projector writes.
+  return db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
+    const total = await countHistory(trx, query.accountId, query.type);
+    if (offset >= total) return { rows: [], total };
+    // The page's keys (the primary key: account, stream, position) first, by an index-only
+    // scan; an OFFSET still steps over every entry before the page, so a page past the middle
+    // is counted from the oldest end (the last page of 100,000 rows costs what the first does).
+    const fromOldest = offset > total / 2;
+    const direction = fromOldest ? 'asc' : 'desc';
+    const keys = filtered
+      .select(['stream_id', 'created_at', 'position'])
+      .orderBy('created_at', direction)
+      .orderBy('position', direction)
+      .limit(fromOldest ? Math.min(pageSize, total - offset) : pageSize)
+      .offset(fromOldest ? Math.max(0, total - offset - pageSize) : offset);
+    const rows = await trx
       .selectFrom(keys.as('page'))
       .innerJoin('read.history as row', (join) => join.on('row.account_id', '=', query.accountId).onRef('row.stream_id', '=', 'page.stream_id').onRef('row.position', '=', 'page.position'))
       .selectAll('row')
       .orderBy('page.created_at', 'desc')
       .orderBy('page.position', 'desc')
-      .execute(),
-    filtered.select((eb) => eb.fn.countAll<bigint>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+      .execute();
+    return { rows, total };
+  });
+}
+
+/** The account's history rows (of one type), from the counts the projection keeps with them. */
+async function countHistory(db: Kysely<ReadTables>, accountId: string, type: HistoryType | undefined): Promise<number> {
+  let counts = db.selectFrom('read.history_counts').select((eb) => eb.fn.coalesce(eb.fn.sum<bigint>('rows'), eb.lit(0)).as('total')).where('account_id', '=', accountId);
+  if (type) counts = counts.where('type', '=', type);
+  const row = await counts.executeTakeFirstOrThrow();
+  return Number(row.total);
 }
 
 type HistoryFilter = SelectQueryBuilder<ReadTables, 'read.history', object>;

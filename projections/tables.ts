@@ -70,6 +70,13 @@ export interface HistoryRow {
   position: bigint;
 }
 
+/** How many history rows an account has, per type (maintained with the rows). */
+export interface HistoryCountRow {
+  account_id: string;
+  type: HistoryType;
+  rows: bigint;
+}
+
 export interface MoneyRequestRow {
   request_id: string;
   requester_id: string;
@@ -90,5 +97,6 @@ export interface ReadTables {
   'read.balances': BalanceRow;
   'read.statements': StatementRow;
   'read.history': HistoryRow;
+  'read.history_counts': HistoryCountRow;
   'read.money_requests': MoneyRequestRow;
 }

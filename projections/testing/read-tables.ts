@@ -10,6 +10,7 @@ const ORDER: Record<string, string> = {
   balances: 'account_id',
   statements: 'account_id, position',
   history: 'account_id, stream_id',
+  history_counts: 'account_id, type',
   money_requests: 'request_id',
 };
 
