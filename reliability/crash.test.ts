@@ -2,8 +2,8 @@
  * Crash (issue 8, reliability): a real API process (`node bin/server.ts`, RUN_WORKERS=false)
  * and a real worker process (`node bin/worker.ts`) on one fresh database, under transfer load
  * from concurrent clients that retry each transfer's Idempotency-Key on any network error or
- * 5xx. Meanwhile one of the two is killed with SIGKILL at a random moment, five times, and
- * restarted. Then: every transfer answered "success" is in the ledger exactly once, no other
+ * 5xx. Meanwhile each of the two is killed with SIGKILL at random moments five times (in a
+ * random order of the ten kills) and restarted. Then: every transfer answered "success" is in the ledger exactly once, no other
  * transfer happened, balances are deposits plus the successful transfers, verifyLedger is
  * clean once the projections reach the end of the log, and the read model equals the heads.
  */
@@ -13,7 +13,8 @@ import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { checkInvariants, createFundedWallets, runTransferClients, waitForProjections, type Wallet } from './money-load.ts';
 import { createCluster, sleep, type Cluster, type ManagedProcess } from './processes.ts';
 
-const KILLS = 5;
+/** Kills per process: the API and the worker are each killed this many times. */
+const KILLS_EACH = 5;
 const CLIENTS = 6;
 const WALLETS = 8;
 /** The whole run stops by itself within this, whatever happens. */
@@ -43,11 +44,10 @@ it('loses and duplicates nothing when the API and the worker are killed -9 under
   let stopping = false;
   const load = runTransferClients({ clients: CLIENTS, wallets, baseUrl, stop: () => stopping, deadline });
 
-  // Both roles are killed at least once; the fifth victim is random.
-  const victims: ManagedProcess[] = [api, worker, api, worker, randomInt(2) === 0 ? api : worker].sort(() => randomInt(3) - 1);
+  const victims = shuffled([...Array<ManagedProcess>(KILLS_EACH).fill(api), ...Array<ManagedProcess>(KILLS_EACH).fill(worker)]);
   const killed: string[] = [];
   const loadStarted = Date.now();
-  for (const victim of victims.slice(0, KILLS)) {
+  for (const victim of victims) {
     await sleep(randomInt(1_500, 4_000));
     await victim.kill9();
     const down = Date.now();
@@ -64,7 +64,8 @@ it('loses and duplicates nothing when the API and the worker are killed -9 under
   const report = await checkInvariants(database.db, wallets, result.succeeded);
   console.log(`[crash] kills: ${killed.join(', ')}; transfers succeeded: ${result.succeeded.length} in ${loadSeconds} s, retried: ${result.retried}, rejected: ${JSON.stringify(Object.fromEntries(result.rejected))}, 5xx seen: ${result.fiveHundreds.length}`);
 
-  expect(killed).toHaveLength(KILLS);
+  expect(killed.filter((kill) => kill.startsWith('crash-api'))).toHaveLength(KILLS_EACH);
+  expect(killed.filter((kill) => kill.startsWith('crash-worker'))).toHaveLength(KILLS_EACH);
   expect(result.succeeded.length).toBeGreaterThan(20);
   expect(report.notExactlyOnce, 'a successful transfer is not in the ledger exactly once').toEqual([]);
   expect(report.unexplained, 'a transfer no client was told about').toEqual([]);
@@ -74,6 +75,15 @@ it('loses and duplicates nothing when the API and the worker are killed -9 under
   expect(result.fiveHundreds.filter((reply) => reply.status !== 503).map((reply) => JSON.stringify(reply.body))).toEqual([]);
   expectWallets(wallets);
 }, 300_000);
+
+/** Fisher-Yates: every order of the kills equally likely. */
+function shuffled<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [items[i], items[j]] = [items[j] as T, items[i] as T];
+  }
+  return items;
+}
 
 function expectWallets(wallets: readonly Wallet[]): void {
   expect(new Set(wallets.map((wallet) => wallet.id)).size).toBe(WALLETS);
