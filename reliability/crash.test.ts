@@ -2,10 +2,11 @@
  * Crash (issue 8, reliability): a real API process (`node bin/server.ts`, RUN_WORKERS=false)
  * and a real worker process (`node bin/worker.ts`) on one fresh database, under transfer load
  * from concurrent clients that retry each transfer's Idempotency-Key on any network error or
- * 5xx. Meanwhile each of the two is killed with SIGKILL at random moments five times (in a
- * random order of the ten kills) and restarted. Then: every transfer answered "success" is in the ledger exactly once, no other
- * transfer happened, balances are deposits plus the successful transfers, verifyLedger is
- * clean once the projections reach the end of the log, and the read model equals the heads.
+ * 5xx. Meanwhile each of the two is killed with SIGKILL at random moments five times (the
+ * ten kills in a random order) and restarted. Then: every transfer answered "success" is in
+ * the ledger exactly once, no other transfer happened, balances are deposits plus the
+ * successful transfers, verifyLedger is clean once the projections reach the end of the
+ * log, and the read model equals the heads.
  */
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
