@@ -110,6 +110,9 @@ export const ADMIN_ROUTES: readonly { method: 'GET' | 'POST'; url: string; paylo
   { method: 'GET', url: '/api/admin/projections' },
   { method: 'POST', url: '/api/admin/projections/history/replay', payload: {} },
   { method: 'GET', url: '/api/admin/projections/history/replay' },
+  { method: 'GET', url: '/api/admin/approvals' },
+  { method: 'POST', url: '/api/admin/approvals/x/approve', payload: {} },
+  { method: 'POST', url: '/api/admin/approvals/x/reject', payload: {} },
 ];
 
 /** "METHOD /path" of every documented route (the OpenAPI document is generated from the routes). */
@@ -127,7 +130,7 @@ async function documentedRoutes(): Promise<{ route: string; tags: string[]; summ
 }
 
 it('the access list names every /api/admin route the app has', async () => {
-  const listed = new Set(ADMIN_ROUTES.map((route) => `${route.method} ${route.url.replace('/someone/', '/:accountId/').replace('/events/1', '/events/:position').replace('/projections/history/', '/projections/:name/')}`));
+  const listed = new Set(ADMIN_ROUTES.map((route) => `${route.method} ${route.url.replace('/someone/', '/:accountId/').replace('/events/1', '/events/:position').replace('/projections/history/', '/projections/:name/').replace('/approvals/x/', '/approvals/:id/')}`));
   const admin = (await documentedRoutes()).filter((entry) => entry.route.includes(' /api/admin/'));
   expect(admin.length).toBe(ADMIN_ROUTES.length);
   for (const entry of admin) expect(listed, entry.route).toContain(entry.route);

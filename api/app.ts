@@ -25,6 +25,7 @@ import { registerCardWebhook } from './routes/card-webhook.ts';
 import { registerRequestRoutes } from './routes/requests.ts';
 import { registerTransactionRoutes } from './routes/transactions.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
+import { DEFAULT_APPROVAL_THRESHOLD_PAISE } from './routes/admin-approvals.ts';
 import { registerWebApp } from './web-app.ts';
 
 export interface AppConfig {
@@ -45,6 +46,8 @@ export interface AppConfig {
   webDistDir?: string | undefined;
   /** METRICS_TOKEN: a bearer token that may scrape /metrics from off the host (loopback always may). */
   metricsToken?: string | undefined;
+  /** An admin's settlement or reversal above this amount waits for a second admin (default ₹10,000). */
+  adminApprovalThresholdPaise?: bigint | undefined;
 }
 
 export interface AppDependencies {
@@ -87,6 +90,7 @@ export function appConfigFrom(config: Config, secrets: { jwtSecret: string }): A
     stripePublishableKey: config.STRIPE_SECRET_KEY ? config.STRIPE_PUBLISHABLE_KEY : undefined,
     readYourWritesTimeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS,
     metricsToken: config.METRICS_TOKEN,
+    adminApprovalThresholdPaise: config.ADMIN_APPROVAL_THRESHOLD,
   };
 }
 
@@ -136,7 +140,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   await registerOAuthRoutes(app, { db: deps.db, ledger, webUrl: deps.config.publicUrl, google: deps.config.google, rateLimit: deps.config.rateLimit });
 
+  const approvalThresholdPaise = deps.config.adminApprovalThresholdPaise ?? DEFAULT_APPROVAL_THRESHOLD_PAISE;
   const money = {
+    approvalThresholdPaise,
     db: deps.db,
     reads: tablesView<ReadTables>(deps.db),
     checkpoints,
@@ -149,7 +155,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerTransactionRoutes(app, money);
   await registerRequestRoutes(app, money);
   await registerCardWebhook(app, money);
-  await registerAdminRoutes(app, { db: deps.db, ledger, boss: deps.boss, awaitStatements: (checkpoint) => checkpoints.wait('accounts', checkpoint, readYourWritesTimeoutMs) });
+  await registerAdminRoutes(app, { db: deps.db, ledger, boss: deps.boss, approvalThresholdPaise, awaitStatements: (checkpoint) => checkpoints.wait('accounts', checkpoint, readYourWritesTimeoutMs) });
 
   app.get('/api/health', async (_request, reply) => {
     await sql`select 1`.execute(deps.db);

@@ -25,6 +25,8 @@ export interface MoneyDependencies {
   readYourWritesTimeoutMs: number;
   /** Per-IP limits; account lookups get their own, tighter one. */
   rateLimit: RateLimitSettings;
+  /** An admin's settlement above this amount waits for a second admin. */
+  approvalThresholdPaise: bigint;
 }
 
 const idempotencyKeyHeader = z.string().trim().min(1).max(200).regex(/^[\x21-\x7e]+$/);

@@ -97,7 +97,7 @@ async function seedSpecimens(db: Kysely<unknown>): Promise<void> {
     await ledger.completeCardDeposit({ depositId: `specimen-card-${id}`, walletId: id, amountPaise: rupees(1_000), reference: 'Card top-up', provider: 'stripe', paymentId: `pi_${id}` }, ctx);
   }
   await ledger.requestDeposit({ depositId: 'specimen-upi', walletId: a, amountPaise: rupees(10), method: 'upi', reference: 'UPI top-up', details: { upiId: 'a@upi' } }, ctx);
-  await ledger.settleDeposit({ depositId: 'specimen-upi', confirmedBy: 'admin' }, ctx);
+  await ledger.settleDeposit({ depositId: 'specimen-upi' }, ctx);
   await ledger.requestDeposit({ depositId: 'specimen-bank', walletId: a, amountPaise: rupees(10), method: 'bank_transfer', reference: 'Bank top-up', details: { accountNumber: '000123', ifscCode: 'HDFC0000001', bankName: 'HDFC' } }, ctx);
   await ledger.failDeposit({ depositId: 'specimen-bank', reason: 'declined' }, ctx);
   await ledger.transfer({ transferId: 'specimen-transfer', fromAccountId: a, toAccountId: b, amountPaise: rupees(5), reference: 'rent' }, ctx);

@@ -4,8 +4,31 @@
  * Money is rupees as JSON numbers, with exact paise as decimal strings where auditors need them.
  */
 
-export const ADMIN_ACTIONS = ['suspend', 'activate', 'settle', 'fail', 'reverse', 'replay'] as const;
+export const ADMIN_ACTIONS = ['suspend', 'activate', 'settle', 'fail', 'reverse', 'replay', 'request_approval', 'reject_approval'] as const;
 export type AdminAction = (typeof ADMIN_ACTIONS)[number];
+
+export const APPROVAL_STATES = ['pending', 'approved', 'rejected'] as const;
+export type ApprovalState = (typeof APPROVAL_STATES)[number];
+
+/** A money action of one admin waiting for (or decided by) a second admin. */
+export interface ApprovalRecord {
+  id: string;
+  action: 'settle' | 'reverse';
+  /** The stream the action changes (deposit-<id>, transfer-<id>, request-<id>). */
+  target: string;
+  /** Rupees. */
+  amount: number;
+  /** Reversals: the reason the requesting admin gave. */
+  reason: string | null;
+  requestedBy: string;
+  requestedByName: string | null;
+  requestedAt: string;
+  state: ApprovalState;
+  decidedBy: string | null;
+  decidedByName: string | null;
+  decidedAt: string | null;
+  decisionReason: string | null;
+}
 
 export interface StatementLine {
   sequence: string;

@@ -30,6 +30,8 @@ export { moneyRequestStream } from './money-requests/money-request.ts';
 export { walletStream } from './wallet-accounts/open-wallet.ts';
 export { REVERSAL_KINDS, MIN_REASON_LENGTH, MAX_REASON_LENGTH, streamOfReversal } from './corrections/reverse.ts';
 export type { ReversalKind, ReverseInput, ReversalResult } from './corrections/reverse.ts';
+export { previewAdminAction } from './corrections/preview.ts';
+export type { AdminMoneyAction, AdminActionPreview } from './corrections/preview.ts';
 
 const commands = {
   openWallet,

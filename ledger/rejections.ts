@@ -21,6 +21,9 @@ export const REJECTION_CODES = [
   'not_reversible',
   'already_reversed',
   'invalid_reason',
+  'actor_is_party',
+  'not_reviewable_by_hand',
+  'payment_mismatch',
 ] as const;
 
 export type RejectionCode = (typeof REJECTION_CODES)[number];

@@ -48,6 +48,15 @@ const configSchema = z.object({
   STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
   // `npm start` runs the projection and mail workers in-process unless this is false.
   RUN_WORKERS: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
+  // An admin's settlement or reversal above this many rupees waits for a second admin.
+  ADMIN_APPROVAL_THRESHOLD: z
+    .string()
+    .regex(/^\d{1,12}(\.\d{1,2})?$/, 'rupees, e.g. 10000 or 10000.50')
+    .default('10000')
+    .transform((rupees) => {
+      const [whole = '0', fraction = ''] = rupees.split('.');
+      return BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0'));
+    }),
   // Read-your-writes: how long a read waits for its projection to reach the caller's checkpoint.
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(30_000).default(3_000),
 });

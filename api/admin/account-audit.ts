@@ -103,6 +103,15 @@ export function rupeesText(paise: bigint): string {
 }
 
 /**
+ * A text cell a spreadsheet would run as a formula (=, +, -, @, or a leading tab or carriage
+ * return) is prefixed with a quote, so it opens as text: display names are chosen by users.
+ * Amounts are written by us as plain decimals and stay numbers.
+ */
+export function spreadsheetSafe(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+/**
  * One CSV text chunk per batch (csv-stringify's sync API on the batch's records): per-row
  * stream objects would cost several times the garbage, and the heap then grows with it.
  */
@@ -113,8 +122,8 @@ async function* statementCsvChunks(db: Kysely<unknown>, filter: StatementFilter,
     const rows = await statementRows(db, filter, after, batchRows);
     if (rows.length > 0) {
       yield stringify(rows.map((row) => [
-        String(row.sequence), String(row.position), row.recorded_at.toISOString(), row.event_type, row.stream_id, row.transaction_id,
-        row.counterparty_id ?? '', row.counterparty_name ?? '', rupeesText(row.amount_paise), rupeesText(row.balance_after_paise),
+        String(row.sequence), String(row.position), row.recorded_at.toISOString(), row.event_type, spreadsheetSafe(row.stream_id), spreadsheetSafe(row.transaction_id),
+        spreadsheetSafe(row.counterparty_id ?? ''), spreadsheetSafe(row.counterparty_name ?? ''), rupeesText(row.amount_paise), rupeesText(row.balance_after_paise),
       ]));
     }
     if (rows.length < batchRows) return;

@@ -25,7 +25,8 @@ import { ok } from '../envelope.ts';
 import { ApiError } from '../errors.ts';
 import { commandContext } from '../money-context.ts';
 import { ADMIN_ACTIONS, listAdminActions, recordAdminAction } from '../admin/audit-trail.ts';
-import { runAudited } from '../admin/audited.ts';
+import { performAdminMoneyAction } from '../admin/money-actions.ts';
+import { adminMoney, awaitingApproval, registerApprovalRoutes } from './admin-approvals.ts';
 import { zodDocs, type ZodDocParts } from '../docs.ts';
 
 export interface AdminRouteDependencies {
@@ -35,6 +36,8 @@ export interface AdminRouteDependencies {
   boss: JobBoss;
   /** Read-your-writes for the statement: waits (bounded) until the statements reflect a checkpoint. */
   awaitStatements?: (checkpoint: string) => Promise<unknown>;
+  /** Reversals above this amount wait for a second admin. */
+  approvalThresholdPaise: bigint;
 }
 
 export const ADMIN_TAG = 'admin';
@@ -135,20 +138,15 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRoute
     const admin = await requireAdmin(request);
     const input = reverseSchema.parse(request.body ?? {});
     try {
-      const result = await runAudited(deps.db, deps.ledger, async (commands, trx) => {
-        const reversal = await commands.reverseTransaction(input, commandContext(request, admin.id));
-        if (!reversal.replayed) {
-          await recordAdminAction(trx, { actorId: admin.id, action: 'reverse', target: reversal.streamId, reason: input.reason, details: { kind: input.kind, transactionId: input.transactionId, position: reversal.positions[0] } });
-        }
-        return reversal;
-      });
+      const outcome = await performAdminMoneyAction(adminMoney(deps), { action: 'reverse', reversal: input }, commandContext(request, admin.id));
+      if (outcome.status === 'awaiting_approval') return awaitingApproval(reply, outcome.approval, deps.approvalThresholdPaise);
       return ok(reply, 'Transaction reversed', {
         kind: input.kind,
         transactionId: input.transactionId,
-        streamId: result.streamId,
-        position: result.positions[0] ?? null,
-        checkpoint: result.checkpoint,
-        replayed: result.replayed,
+        streamId: outcome.streamId,
+        position: outcome.positions[0] ?? null,
+        checkpoint: outcome.checkpoint,
+        replayed: outcome.replayed,
       });
     } catch (error) {
       if (isLedgerRejection(error) && error.code === 'insufficient_funds') {
@@ -165,6 +163,8 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRoute
     const query = auditTrailQuery.parse(request.query ?? {});
     return ok(reply, 'Audit trail fetched', await listAdminActions(deps.db, query));
   });
+
+  registerApprovalRoutes(app, deps);
 
   // ---- account audit -----------------------------------------------------------------
 

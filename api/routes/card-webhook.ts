@@ -22,7 +22,10 @@ export async function registerCardWebhook(app: FastifyInstance, deps: MoneyDepen
       const event = parseCardWebhook(request.body as Buffer, Array.isArray(signature) ? signature[0] : signature, deps.card.webhookSecret);
       if (event.type === 'rejected') throw new ApiError('validation_failed', 'Invalid webhook signature');
       const result = await applyCardWebhookEvent({ ledger: deps.ledger, provider: deps.card.provider }, event);
-      request.log.info({ result: result.result }, 'card webhook applied');
+      // A mismatch is answered 2xx (a retry would not change it) but logged loudly: either a
+      // bug in how payments are created or someone replaying another payment's metadata.
+      if (result.result === 'payment_mismatch') request.log.warn({ result: result.result, depositId: result.depositId }, 'card webhook does not match the recorded deposit');
+      else request.log.info({ result: result.result }, 'card webhook applied');
       return ok(reply, 'received', { received: true, result: result.result });
     });
   });

@@ -26,6 +26,8 @@ import { accountLookupRateLimit } from '../auth/rate-limit.ts';
 import { ok } from '../envelope.ts';
 import { recordAdminAction } from '../admin/audit-trail.ts';
 import { runAudited } from '../admin/audited.ts';
+import { performAdminMoneyAction } from '../admin/money-actions.ts';
+import { adminMoney, awaitingApproval } from './admin-approvals.ts';
 import { ApiError } from '../errors.ts';
 import { WALLET_BANK_NAME, awaitCheckpoint, commandContext, displayName, requireActiveAccount, type MoneyDependencies } from '../money-context.ts';
 
@@ -131,13 +133,9 @@ function registerDepositReview(app: FastifyInstance, deps: MoneyDependencies): v
   app.post('/api/transactions/settle-deposit', { preHandler: app.requireAdmin }, async (request, reply) => {
     const admin = await requireAdmin(request);
     const { depositId } = settleSchema.parse(request.body);
-    // The settlement and its audit row commit together.
-    const result = await runAudited(deps.db, deps.ledger, async (commands, trx) => {
-      const settled = await commands.settleDeposit({ depositId, confirmedBy: 'admin' }, commandContext(request, admin.id));
-      if (!settled.replayed) await recordAdminAction(trx, { actorId: admin.id, action: 'settle', target: settled.streamId, details: { depositId } });
-      return settled;
-    });
-    return ok(reply, 'Deposit settled: the wallet has been credited', { depositId, checkpoint: result.checkpoint });
+    const outcome = await performAdminMoneyAction(adminMoney(deps), { action: 'settle', depositId }, commandContext(request, admin.id));
+    if (outcome.status === 'awaiting_approval') return awaitingApproval(reply, outcome.approval, deps.approvalThresholdPaise);
+    return ok(reply, 'Deposit settled: the wallet has been credited', { depositId, checkpoint: outcome.checkpoint });
   });
 
   app.post('/api/transactions/fail-deposit', { preHandler: app.requireAdmin }, async (request, reply) => {

@@ -127,7 +127,13 @@ export function decideReverseRequestPayment(events: readonly RecordedEvent[], re
 
 type Reversal = TransferReversed | DepositReversed | MoneyRequestPaymentReversed;
 
-function decideReversal(kind: ReversalKind, events: readonly RecordedEvent[], reason: string, adminId: string): Reversal {
+export function decideReversal(kind: ReversalKind, events: readonly RecordedEvent[], reason: string, adminId: string): Reversal {
+  const reversal = decideReversalOf(kind, events, reason, adminId);
+  requireNotParty(reversal, adminId);
+  return reversal;
+}
+
+function decideReversalOf(kind: ReversalKind, events: readonly RecordedEvent[], reason: string, adminId: string): Reversal {
   switch (kind) {
     case 'transfer':
       return decideReverseTransfer(events, reason, adminId);
@@ -136,6 +142,14 @@ function decideReversal(kind: ReversalKind, events: readonly RecordedEvent[], re
     case 'request':
       return decideReverseRequestPayment(events, reason, adminId);
   }
+}
+
+/**
+ * An admin who takes part in a movement (payer, payee or depositor) cannot reverse it: a
+ * reversal moves money, and one admin could otherwise pay themselves back at will.
+ */
+function requireNotParty(reversal: Reversal, adminId: string): void {
+  if (walletsOf(reversal).includes(adminId)) reject('actor_is_party', 'You cannot reverse a transaction you take part in');
 }
 
 function walletsOf(reversal: Reversal): string[] {

@@ -94,9 +94,29 @@ export async function requestDeposit(db: LedgerDb, input: RequestDepositInput, c
 
 // ---- settle / fail (admin, or the card provider) ---------------------------------
 
-export function decideSettleDeposit(state: DepositState, confirmedBy: 'admin' | 'provider'): DepositSettled {
+/**
+ * Who decides a pending deposit: an admin by hand (bank transfer and UPI only, and never for
+ * their own wallet), or the card provider's confirmation.
+ */
+export type DepositDecider = { by: 'admin'; adminId: string } | { by: 'provider' };
+
+/**
+ * An admin reviews money arriving from outside, which only a bank statement or a UPI
+ * report can show; a card deposit is the provider's to confirm (one still waiting for
+ * 3-D Secure may yet be paid or abandoned), and an admin deciding on their own deposit
+ * would be creating money for themselves.
+ */
+function requireDecidableBy(decider: DepositDecider, request: DepositRequested['data']): void {
+  if (decider.by !== 'admin') return;
+  if (request.method === 'card') reject('not_reviewable_by_hand', 'Card deposits are settled by the card provider, not by hand');
+  if (request.walletId === decider.adminId) reject('actor_is_party', 'You cannot review a deposit into your own wallet');
+}
+
+export function decideSettleDeposit(state: DepositState, decider: DepositDecider): DepositSettled {
   if (state.status === 'absent') reject('deposit_not_found', 'Deposit not found');
   if (state.status !== 'pending') reject('deposit_not_pending', `Deposit is already ${state.status}`);
+  requireDecidableBy(decider, state.request);
+  const confirmedBy = decider.by;
   const { depositId, walletId, amountPaise, method } = state.request;
   return {
     type: 'DepositSettled',
@@ -108,29 +128,34 @@ export function decideSettleDeposit(state: DepositState, confirmedBy: 'admin' | 
   };
 }
 
-export function decideFailDeposit(state: DepositState, reason: string): DepositFailed {
+export function decideFailDeposit(state: DepositState, reason: string, decider: DepositDecider): DepositFailed {
   if (state.status === 'absent') reject('deposit_not_found', 'Deposit not found');
   if (state.status !== 'pending') reject('deposit_not_pending', `Deposit is already ${state.status}`);
+  requireDecidableBy(decider, state.request);
   requireReference(reason);
   return { type: 'DepositFailed', data: { depositId: state.request.depositId, walletId: state.request.walletId, reason: reason.trim() } };
 }
 
+/** The admin who decides is the command's actor (`ctx.actorId`). */
 export interface SettleDepositInput {
   depositId: string;
-  confirmedBy?: 'admin' | 'provider';
 }
 
 export async function settleDeposit(db: LedgerDb, input: SettleDepositInput, ctx: CommandContext): Promise<DepositResult> {
-  return decideOnDeposit(db, 'settleDeposit', input.depositId, ctx, input, (state) => [decideSettleDeposit(state, input.confirmedBy ?? 'admin')]);
+  const decider: DepositDecider = { by: 'admin', adminId: ctx.actorId };
+  return decideOnDeposit(db, 'settleDeposit', input.depositId, ctx, input, (state) => [decideSettleDeposit(state, decider)]);
 }
 
 export interface FailDepositInput {
   depositId: string;
   reason: string;
+  /** `provider`: the card provider reported the payment failed (webhook); otherwise the actor is an admin. */
+  decidedBy?: 'admin' | 'provider';
 }
 
 export async function failDeposit(db: LedgerDb, input: FailDepositInput, ctx: CommandContext): Promise<DepositResult> {
-  return decideOnDeposit(db, 'failDeposit', input.depositId, ctx, input, (state) => [decideFailDeposit(state, input.reason)]);
+  const decider: DepositDecider = input.decidedBy === 'provider' ? { by: 'provider' } : { by: 'admin', adminId: ctx.actorId };
+  return decideOnDeposit(db, 'failDeposit', input.depositId, ctx, input, (state) => [decideFailDeposit(state, input.reason, decider)]);
 }
 
 // ---- card (provider-confirmed) -----------------------------------------------------
@@ -150,7 +175,10 @@ export interface CompleteCardDepositInput {
  * further step) is settled. A second confirmation is refused as not pending.
  */
 export function decideCompleteCardDeposit(state: DepositState, input: CompleteCardDepositInput): LedgerEvent[] {
-  if (state.status !== 'absent') return [decideSettleDeposit(state, 'provider')];
+  if (state.status !== 'absent') {
+    if (state.status === 'pending') requireSamePayment(state, input);
+    return [decideSettleDeposit(state, { by: 'provider' })];
+  }
   const requested = decideRequestDeposit({
     depositId: input.depositId,
     walletId: input.walletId,
@@ -160,7 +188,19 @@ export function decideCompleteCardDeposit(state: DepositState, input: CompleteCa
     details: { provider: input.provider, paymentId: input.paymentId },
   });
   const pending: DepositState = { status: 'pending', version: 0, request: requested.data };
-  return [requested, decideSettleDeposit(pending, 'provider')];
+  return [requested, decideSettleDeposit(pending, { by: 'provider' })];
+}
+
+/**
+ * A confirmation settles only the payment the deposit recorded: the same wallet, amount and
+ * provider payment id. A confirmation naming this deposit with another amount (a webhook for
+ * a different PaymentIntent that carries the same metadata) must not credit what was not paid.
+ */
+function requireSamePayment(state: Exclude<DepositState, { status: 'absent' }>, input: CompleteCardDepositInput): void {
+  const recorded = state.request;
+  const paymentId = 'paymentId' in recorded.details ? recorded.details.paymentId : undefined;
+  const same = recorded.method === 'card' && recorded.walletId === input.walletId && recorded.amountPaise === input.amountPaise && paymentId === input.paymentId;
+  if (!same) reject('payment_mismatch', 'The confirmed payment does not match the recorded deposit');
 }
 
 export async function completeCardDeposit(db: LedgerDb, input: CompleteCardDepositInput, ctx: CommandContext): Promise<DepositResult> {

@@ -26,7 +26,7 @@ beforeAll(async () => {
   ledger = createLedger({ db: testDb.db });
   fake = await startFakeStripeServer();
   stripe = createStripeCardProvider({ secretKey: SECRET_KEY, host: fake.host, port: fake.port, protocol: 'http' });
-  for (const id of ['asha', 'ravi', 'meera', 'kiran', 'dev', 'neha']) await ledger.openWallet({ accountId: id, displayName: id }, { actorId: id });
+  for (const id of ['asha', 'ravi', 'meera', 'kiran', 'dev', 'neha', 'tara']) await ledger.openWallet({ accountId: id, displayName: id }, { actorId: id });
 });
 
 afterAll(async () => {
@@ -159,6 +159,22 @@ describe('a card that needs 3-D Secure', () => {
     expect(await applyCardWebhookEvent({ ledger, provider: stripe }, replay)).toEqual({ result: 'already_processed', depositId: pending.depositId });
     expect(await balance('meera')).toBe(rupees(500));
     expect(await eventTypes(pending.depositId)).toEqual(['DepositRequested', 'DepositSettled']);
+  });
+
+  it('credits only the payment it recorded: a succeeded webhook for another payment naming the deposit (another amount) credits nothing', async () => {
+    const pending = expectStatus(await deposit('tara', 'pm_card_authenticationRequired', 'key-tara-1'), 'pending');
+    const other = await stripe.charge({ amountPaise: rupees(50_000), paymentMethodId: 'pm_card_visa', depositId: pending.depositId, walletId: 'tara', reference: 'card top up', idempotencyKey: 'other-payment-tara' });
+    expect(other.status).toBe('succeeded');
+    if (other.status !== 'succeeded') return;
+    const forged = fake.webhookBody('payment_intent.succeeded', other.paymentId);
+    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, parseCardWebhook(forged, signed(forged), WEBHOOK_SECRET))).toEqual({ result: 'payment_mismatch', depositId: pending.depositId });
+    expect(await balance('tara')).toBe(0n);
+    expect(await eventTypes(pending.depositId)).toEqual(['DepositRequested']);
+
+    fake.finishAction(pending.paymentId, 'succeeded');
+    const real = fake.webhookBody('payment_intent.succeeded', pending.paymentId);
+    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, parseCardWebhook(real, signed(real), WEBHOOK_SECRET))).toMatchObject({ result: 'credited' });
+    expect(await balance('tara')).toBe(rupees(500));
   });
 
   it('records the failure from the signed payment_failed webhook, once, with no money moved', async () => {

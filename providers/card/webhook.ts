@@ -67,7 +67,9 @@ export type CardWebhookResult =
   /** The payment failed an attempt but already succeeded or is processing: its own webhook settles it. */
   | { result: 'left_pending'; depositId: string }
   /** A failure for a deposit never recorded (declined at once), or an ignored event. */
-  | { result: 'nothing_to_do'; depositId: string | null };
+  | { result: 'nothing_to_do'; depositId: string | null }
+  /** The event names a recorded deposit but another payment, wallet or amount: nothing is credited. */
+  | { result: 'payment_mismatch'; depositId: string };
 
 export interface CardWebhookDependencies {
   ledger: Ledger;
@@ -97,7 +99,7 @@ export async function applyCardWebhookEvent(deps: CardWebhookDependencies, event
         // A failed attempt leaves a PaymentIntent open to a later confirmation. Close it first,
         // so a deposit recorded as failed can never be paid afterwards without being credited.
         if ((await deps.provider.cancel(event.paymentId)) === 'not_cancelable') return { result: 'left_pending', depositId: event.depositId };
-        const { checkpoint } = await deps.ledger.failDeposit({ depositId: event.depositId, reason: CARD_FAILURE_MESSAGES[event.reason] }, ctx);
+        const { checkpoint } = await deps.ledger.failDeposit({ depositId: event.depositId, reason: CARD_FAILURE_MESSAGES[event.reason], decidedBy: 'provider' }, ctx);
         return { result: 'failure_recorded', depositId: event.depositId, checkpoint };
       });
     case 'ignored':
@@ -114,6 +116,7 @@ async function settleOnce(depositId: string, apply: () => Promise<CardWebhookRes
   } catch (error) {
     if (isLedgerRejection(error) && error.code === 'deposit_not_pending') return { result: 'already_processed', depositId };
     if (isLedgerRejection(error) && error.code === 'deposit_not_found') return { result: 'nothing_to_do', depositId };
+    if (isLedgerRejection(error) && error.code === 'payment_mismatch') return { result: 'payment_mismatch', depositId };
     throw error;
   }
 }

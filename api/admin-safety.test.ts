@@ -1,0 +1,219 @@
+/**
+ * One admin cannot create money for themselves: the ledger refuses an admin who takes part
+ * in the movement (settling or failing their own deposit, reversing their own transfer),
+ * card deposits are never settled by hand, and settlements and reversals above the approval
+ * threshold wait for a second admin. Also: statement CSVs open user-chosen names as text.
+ * Real Postgres, real projection workers, HTTP through the real app.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { createAdmin } from '../identity/admin.ts';
+import { ADMIN, VALID_REGISTRATION, registeredUser, signIn, startHarness, type Harness } from '../identity/test-support.ts';
+import { tablesView } from '../platform/database.ts';
+import { readWalletBalance, type ReadTables } from '../projections/index.ts';
+import { createWiredLedger } from '../runtime/ledger.ts';
+import { startProjectionWorkers } from '../runtime/workers.ts';
+import type { LedgerTables } from '../ledger/index.ts';
+
+/** ₹1,000: above it a second admin must approve. */
+const THRESHOLD_PAISE = 100_000n;
+
+let harness: Harness;
+let stopWorkers: () => Promise<void>;
+let adminToken: string;
+let asha: { id: string; token: string };
+/** A user promoted to admin: has a wallet and a PIN, so it can try to deal with itself. */
+let mallory: { id: string; token: string };
+
+beforeAll(async () => {
+  harness = await startHarness({ readYourWritesTimeoutMs: 30_000, adminApprovalThresholdPaise: THRESHOLD_PAISE }, {
+    ledger: (database) => createWiredLedger(tablesView<LedgerTables>(database.db)),
+    balances: { ofAccount: (accountId) => readWalletBalance(tablesView<ReadTables>(harness.database.db), accountId) },
+  });
+  stopWorkers = await startProjectionWorkers({ db: harness.database.db, connectionString: harness.database.url, boss: harness.boss, intervalMs: 200, schedule: false, log: () => {} });
+  adminToken = await signIn(harness, ADMIN.email, ADMIN.password);
+  asha = await user('asha@example.in');
+  mallory = await user('mallory@example.in');
+  expect((await createAdmin(harness.database.db, harness.ledger, { email: 'mallory@example.in' })).status).toBe('promoted');
+  await fund(asha, 800);
+  await fund(mallory, 800);
+}, 120_000);
+
+afterAll(async () => {
+  await stopWorkers();
+  await harness.close();
+});
+
+async function user(email: string): Promise<{ id: string; token: string }> {
+  const registered = await registeredUser(harness, email);
+  return { id: registered.id, token: registered.token ?? '' };
+}
+
+async function post(token: string, url: string, payload: Record<string, unknown>) {
+  return harness.call({ method: 'POST', url, payload, headers: { authorization: `Bearer ${token}` } });
+}
+
+async function deposit(who: { token: string }, rupees: number): Promise<string> {
+  const response = await post(who.token, '/api/transactions/deposit-funds', { amount: rupees, reference: 'top up', transactionPin: '1234', paymentMethod: 'upi', upiDetails: { upiId: 'me@okbank' } });
+  expect(response.statusCode, response.body).toBe(200);
+  return (response.json().data as { transactionId: string }).transactionId;
+}
+
+async function fund(who: { token: string }, rupees: number): Promise<void> {
+  const settled = await post(adminToken, '/api/transactions/settle-deposit', { depositId: await deposit(who, rupees) });
+  expect(settled.statusCode, settled.body).toBe(200);
+}
+
+async function transfer(from: { token: string }, to: { id: string }, rupees: number): Promise<string> {
+  const response = await post(from.token, '/api/transactions/transfer-funds', { receiver: to.id, amount: rupees, reference: 'dinner', transactionPin: '1234' });
+  expect(response.statusCode, response.body).toBe(200);
+  return (response.json().data as { transactionId: string }).transactionId;
+}
+
+async function ledgerBalance(accountId: string): Promise<bigint> {
+  const row = await tablesView<LedgerTables>(harness.database.db).selectFrom('ledger.accounts').select('balance').where('id', '=', accountId).executeTakeFirst();
+  return row?.balance ?? 0n;
+}
+
+async function eventCount(): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from ledger.events`.execute(harness.database.db);
+  return rows[0]?.n ?? 0;
+}
+
+describe('an admin who is a party', () => {
+  it('cannot settle or fail a deposit into their own wallet', async () => {
+    const depositId = await deposit(mallory, 500);
+    const before = await eventCount();
+    const settled = await post(mallory.token, '/api/transactions/settle-deposit', { depositId });
+    expect(settled.statusCode, settled.body).toBe(403);
+    expect(settled.json()).toMatchObject({ success: false, code: 'actor_is_party' });
+    const failed = await post(mallory.token, '/api/transactions/fail-deposit', { depositId, reason: 'hide it' });
+    expect(failed.json()).toMatchObject({ success: false, code: 'actor_is_party' });
+    expect(await eventCount()).toBe(before);
+    // Another admin may.
+    expect((await post(adminToken, '/api/transactions/settle-deposit', { depositId })).statusCode).toBe(200);
+  });
+
+  it('cannot reverse a transfer they sent or received', async () => {
+    const sent = await transfer(mallory, asha, 100);
+    const received = await transfer(asha, mallory, 100);
+    const balance = await ledgerBalance(mallory.id);
+    for (const transactionId of [sent, received]) {
+      const response = await post(mallory.token, '/api/admin/reverse', { transactionId, kind: 'transfer', reason: 'mine' });
+      expect(response.statusCode, response.body).toBe(403);
+      expect(response.json()).toMatchObject({ code: 'actor_is_party' });
+    }
+    expect(await ledgerBalance(mallory.id)).toBe(balance);
+  });
+});
+
+it('a card deposit waiting for the provider (3-D Secure) cannot be settled or failed by hand', async () => {
+  await harness.ledger.requestDeposit(
+    { depositId: 'card-3ds', walletId: asha.id, amountPaise: 50_000n, method: 'card', reference: 'card top up', details: { provider: 'stripe', paymentId: 'pi_3ds' } },
+    { actorId: asha.id },
+  );
+  const settled = await post(adminToken, '/api/transactions/settle-deposit', { depositId: 'card-3ds' });
+  expect(settled.statusCode, settled.body).toBe(409);
+  expect(settled.json()).toMatchObject({ code: 'not_reviewable_by_hand' });
+  const failed = await post(adminToken, '/api/transactions/fail-deposit', { depositId: 'card-3ds', reason: 'looks odd' });
+  expect(failed.json()).toMatchObject({ code: 'not_reviewable_by_hand' });
+});
+
+describe('four eyes above the threshold', () => {
+  it('a settlement above the threshold waits; the requester cannot approve; a second admin can, and the wallet is credited once', async () => {
+    const depositId = await deposit(asha, 5_000);
+    const before = await ledgerBalance(asha.id);
+    const filed = await post(adminToken, '/api/transactions/settle-deposit', { depositId });
+    expect(filed.statusCode, filed.body).toBe(202);
+    expect(filed.json().message).toBe("Awaiting a second admin's approval: amounts above ₹1,000 need two admins");
+    const approval = (filed.json().data as { approval: { id: string; amount: number; state: string } }).approval;
+    expect(approval).toMatchObject({ amount: 5_000, state: 'pending' });
+    expect(await ledgerBalance(asha.id)).toBe(before);
+
+    // Asking again joins the open request.
+    const again = await post(adminToken, '/api/transactions/settle-deposit', { depositId });
+    expect((again.json().data as { approval: { id: string } }).approval.id).toBe(approval.id);
+
+    const self = await post(adminToken, `/api/admin/approvals/${approval.id}/approve`, {});
+    expect(self.statusCode, self.body).toBe(403);
+    expect(await ledgerBalance(asha.id)).toBe(before);
+
+    const listed = await harness.call({ method: 'GET', url: '/api/admin/approvals?state=pending', headers: { authorization: `Bearer ${mallory.token}` } });
+    expect((listed.json().data as { id: string }[]).map((row) => row.id)).toContain(approval.id);
+
+    const approved = await post(mallory.token, `/api/admin/approvals/${approval.id}/approve`, {});
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect((approved.json().data as { approval: { state: string; decidedBy: string } }).approval).toMatchObject({ state: 'approved', decidedBy: mallory.id });
+    expect(await ledgerBalance(asha.id)).toBe(before + 500_000n);
+
+    const twice = await post(mallory.token, `/api/admin/approvals/${approval.id}/approve`, {});
+    expect(twice.statusCode).toBe(409);
+    expect(await ledgerBalance(asha.id)).toBe(before + 500_000n);
+
+    const { rows } = await sql<{ action: string; actor_id: string }>`select action, actor_id from audit.admin_actions where target = ${`deposit-${depositId}`} order by id`.execute(harness.database.db);
+    expect(rows.map((row) => row.action)).toEqual(['request_approval', 'settle']);
+    expect(rows[1]?.actor_id).toBe(mallory.id);
+  });
+
+  it('an approver who is a party is refused, and a rejected request moves nothing', async () => {
+    const depositId = await deposit(mallory, 2_000);
+    const filed = await post(adminToken, '/api/transactions/settle-deposit', { depositId });
+    const approvalId = (filed.json().data as { approval: { id: string } }).approval.id;
+    const byParty = await post(mallory.token, `/api/admin/approvals/${approvalId}/approve`, {});
+    expect(byParty.json()).toMatchObject({ code: 'actor_is_party' });
+    const before = await eventCount();
+    const rejected = await post(mallory.token, `/api/admin/approvals/${approvalId}/reject`, { reason: 'not mine to decide' });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    expect(rejected.json().data).toMatchObject({ state: 'rejected', decisionReason: 'not mine to decide' });
+    expect(await eventCount()).toBe(before);
+    const late = await post(mallory.token, `/api/admin/approvals/${approvalId}/approve`, {});
+    expect(late.statusCode).toBe(409);
+  });
+
+  it('a reversal above the threshold waits for a second admin too', async () => {
+    await fund(asha, 900);
+    const sent = await transfer(asha, mallory, 1_500);
+    const filed = await post(adminToken, '/api/admin/reverse', { transactionId: sent, kind: 'transfer', reason: 'sent by mistake' });
+    expect(filed.statusCode, filed.body).toBe(202);
+    const approvalId = (filed.json().data as { approval: { id: string; reason: string } }).approval.id;
+    const second = await namedAdmin('auditor@example.in');
+    const before = await ledgerBalance(asha.id);
+    const approved = await post(second.token, `/api/admin/approvals/${approvalId}/approve`, {});
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(await ledgerBalance(asha.id)).toBe(before + 150_000n);
+  });
+
+  it('below the threshold one admin acts alone', async () => {
+    const depositId = await deposit(asha, 1_000);
+    const settled = await post(adminToken, '/api/transactions/settle-deposit', { depositId });
+    expect(settled.statusCode, settled.body).toBe(200);
+  });
+});
+
+it('a statement CSV opens formula-like names as text', async () => {
+  const registered = await harness.call({ method: 'POST', url: '/api/users/register', payload: { ...VALID_REGISTRATION, email: 'formula@example.in', firstName: '=HYPERLINK("http://evil.test")', lastName: '@SUM(A1)' } });
+  expect(registered.statusCode, registered.body).toBe(201);
+  const trickster = await activate('formula@example.in');
+  await fund(trickster, 50);
+  await transfer(trickster, asha, 10);
+  let csv = '';
+  for (let attempt = 0; attempt < 100 && !csv.includes('HYPERLINK'); attempt++) {
+    const response = await harness.call({ method: 'GET', url: `/api/admin/accounts/${asha.id}/statement.csv`, headers: { authorization: `Bearer ${adminToken}` } });
+    csv = response.body;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const line = csv.split('\n').find((row) => row.includes('HYPERLINK')) ?? '';
+  expect(line).toContain(`"'=HYPERLINK(""http://evil.test"") @SUM(A1)"`);
+});
+
+async function activate(email: string): Promise<{ id: string; token: string }> {
+  const users = await harness.call({ method: 'GET', url: '/api/users/get-all-users', headers: { authorization: `Bearer ${adminToken}` } });
+  const id = (users.json().data as { _id: string; email: string }[]).find((candidate) => candidate.email === email)?._id ?? '';
+  await post(adminToken, '/api/users/update-user-verified-status', { selectedUser: id, isVerified: true });
+  return { id, token: await signIn(harness, email, VALID_REGISTRATION.password) };
+}
+
+async function namedAdmin(email: string): Promise<{ id: string; token: string }> {
+  const created = await createAdmin(harness.database.db, harness.ledger, { email, password: 'second-admin-password' });
+  return { id: created.userId, token: await signIn(harness, email, 'second-admin-password') };
+}

@@ -1,0 +1,225 @@
+/**
+ * An admin's money actions - settling a pending deposit, reversing a movement - with the
+ * rails around them: the ledger refuses an admin who is a party (and hand-settled card
+ * deposits); above the approval threshold the action waits in `audit.approval_requests`
+ * until a second admin approves it; every action commits with its audit row.
+ *
+ * Why four eyes on amounts and not on every action: most reviews are small and routine;
+ * one admin alone must not be able to move a large sum, which is where a compromised or
+ * dishonest admin account does its damage.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { ApprovalRecord, ApprovalState } from '../../contracts/admin.ts';
+import { rupeesFromPaise } from '../../contracts/money.ts';
+import {
+  isLedgerRejection,
+  previewAdminAction,
+  type AdminActionPreview,
+  type AdminMoneyAction,
+  type CommandContext,
+  type Ledger,
+  type LedgerTables,
+  type Paise,
+} from '../../ledger/index.ts';
+import { tablesView } from '../../platform/database.ts';
+import { ApiError } from '../errors.ts';
+import { recordAdminAction } from './audit-trail.ts';
+import { runAudited } from './audited.ts';
+
+export interface AdminMoneyDependencies {
+  db: Kysely<unknown>;
+  ledger: Ledger;
+  /** Above this amount an action needs a second admin (ADMIN_APPROVAL_THRESHOLD). */
+  approvalThresholdPaise: Paise;
+}
+
+/** The ledger's answer to an action that ran: its stream and checkpoint. */
+export interface ActionDone {
+  status: 'done';
+  streamId: string;
+  checkpoint: string;
+  positions: string[];
+  replayed: boolean;
+}
+
+export type AdminMoneyOutcome = ActionDone | { status: 'awaiting_approval'; approval: ApprovalRecord };
+
+/**
+ * Runs the action now, or files it for a second admin when its amount is above the
+ * threshold. The preview refuses early what the command would refuse (not pending, the
+ * admin is a party...), except a retry of an action that already ran: that one goes to the
+ * ledger, which answers the first result for the same Idempotency-Key.
+ */
+export async function performAdminMoneyAction(deps: AdminMoneyDependencies, action: AdminMoneyAction, ctx: CommandContext): Promise<AdminMoneyOutcome> {
+  let preview: AdminActionPreview;
+  try {
+    preview = await previewAdminAction(tablesView<LedgerTables>(deps.db), action, ctx.actorId);
+  } catch (error) {
+    if (ctx.idempotencyKey && isLedgerRejection(error) && (error.code === 'deposit_not_pending' || error.code === 'already_reversed')) {
+      return runAdminMoneyAction(deps, action, ctx, {});
+    }
+    throw error;
+  }
+  if (preview.amountPaise > deps.approvalThresholdPaise) {
+    return { status: 'awaiting_approval', approval: await fileApprovalRequest(deps.db, action, preview, ctx.actorId) };
+  }
+  return runAdminMoneyAction(deps, action, ctx, {});
+}
+
+/** The ledger command and its audit row in one transaction (a replayed command records nothing). */
+async function runAdminMoneyAction(
+  deps: AdminMoneyDependencies,
+  action: AdminMoneyAction,
+  ctx: CommandContext,
+  auditDetails: Record<string, unknown>,
+  /** Runs first in the action's transaction (an approval locks and closes its request there). */
+  first: (trx: Transaction<unknown>) => Promise<void> = async () => {},
+): Promise<ActionDone> {
+  return runAudited(deps.db, deps.ledger, async (commands, trx) => {
+    await first(trx);
+    if (action.action === 'settle') {
+      const settled = await commands.settleDeposit({ depositId: action.depositId }, ctx);
+      if (!settled.replayed) await recordAdminAction(trx, { actorId: ctx.actorId, action: 'settle', target: settled.streamId, details: { depositId: action.depositId, ...auditDetails } });
+      return { status: 'done', streamId: settled.streamId, checkpoint: settled.checkpoint, positions: settled.positions, replayed: settled.replayed };
+    }
+    const { reversal } = action;
+    const reversed = await commands.reverseTransaction(reversal, ctx);
+    if (!reversed.replayed) {
+      await recordAdminAction(trx, {
+        actorId: ctx.actorId,
+        action: 'reverse',
+        target: reversed.streamId,
+        reason: reversal.reason,
+        details: { kind: reversal.kind, transactionId: reversal.transactionId, position: reversed.positions[0], ...auditDetails },
+      });
+    }
+    return { status: 'done', streamId: reversed.streamId, checkpoint: reversed.checkpoint, positions: reversed.positions, replayed: reversed.replayed };
+  });
+}
+
+// ---- approval requests ---------------------------------------------------------------
+
+interface ApprovalRow {
+  id: string;
+  action: 'settle' | 'reverse';
+  target: string;
+  input: AdminMoneyAction;
+  amount_paise: bigint;
+  requested_by: string;
+  requested_by_name: string | null;
+  requested_at: Date;
+  state: ApprovalState;
+  decided_by: string | null;
+  decided_by_name: string | null;
+  decided_at: Date | null;
+  decision_reason: string | null;
+}
+
+const APPROVAL_COLUMNS = sql`a.id, a.action, a.target, a.input, a.amount_paise, a.requested_by, r.display_name as requested_by_name, a.requested_at,
+  a.state, a.decided_by, d.display_name as decided_by_name, a.decided_at, a.decision_reason`;
+const APPROVAL_JOINS = sql`left join read.directory r on r.account_id = a.requested_by left join read.directory d on d.account_id = a.decided_by`;
+
+function toApprovalRecord(row: ApprovalRow): ApprovalRecord {
+  return {
+    id: row.id,
+    action: row.action,
+    target: row.target,
+    amount: rupeesFromPaise(BigInt(row.amount_paise)),
+    reason: row.input.action === 'reverse' ? row.input.reversal.reason : null,
+    requestedBy: row.requested_by,
+    requestedByName: row.requested_by_name,
+    requestedAt: row.requested_at.toISOString(),
+    state: row.state,
+    decidedBy: row.decided_by,
+    decidedByName: row.decided_by_name,
+    decidedAt: row.decided_at?.toISOString() ?? null,
+    decisionReason: row.decision_reason,
+  };
+}
+
+async function readApproval(db: Kysely<unknown> | Transaction<unknown>, id: string, options: { lock?: boolean } = {}): Promise<ApprovalRow | undefined> {
+  const lock = options.lock ? sql`for update of a` : sql``;
+  const { rows } = await sql<ApprovalRow>`select ${APPROVAL_COLUMNS} from audit.approval_requests a ${APPROVAL_JOINS} where a.id = ${id} ${lock}`.execute(db);
+  return rows[0];
+}
+
+/**
+ * Files the request, or returns the one already open for the same stream (a retry, or a
+ * second admin asking for the same thing: they approve it instead).
+ */
+async function fileApprovalRequest(db: Kysely<unknown>, action: AdminMoneyAction, preview: AdminActionPreview, requestedBy: string): Promise<ApprovalRecord> {
+  return db.transaction().execute(async (trx) => {
+    const id = randomUUID();
+    const { rows } = await sql<{ id: string }>`
+      insert into audit.approval_requests (id, action, target, input, amount_paise, requested_by)
+      values (${id}, ${action.action}, ${preview.streamId}, ${JSON.stringify(action)}::jsonb, ${preview.amountPaise}, ${requestedBy})
+      on conflict (target) where state = 'pending' do nothing
+      returning id`.execute(trx);
+    if (rows[0]) {
+      const reason = action.action === 'reverse' ? action.reversal.reason : null;
+      await recordAdminAction(trx, { actorId: requestedBy, action: 'request_approval', target: preview.streamId, reason, details: { approvalId: id, action: action.action, amountPaise: preview.amountPaise.toString() } });
+    }
+    const { rows: open } = await sql<ApprovalRow>`select ${APPROVAL_COLUMNS} from audit.approval_requests a ${APPROVAL_JOINS} where a.target = ${preview.streamId} and a.state = 'pending'`.execute(trx);
+    if (!open[0]) throw new ApiError('conflict', 'The approval request changed at the same time. Please try again.');
+    return toApprovalRecord(open[0]);
+  });
+}
+
+export interface ApprovalListQuery {
+  state?: ApprovalState | undefined;
+  limit: number;
+}
+
+/** Newest first; pending ones are what the second admin works through. */
+export async function listApprovalRequests(db: Kysely<unknown>, query: ApprovalListQuery): Promise<ApprovalRecord[]> {
+  const { rows } = await sql<ApprovalRow>`
+    select ${APPROVAL_COLUMNS} from audit.approval_requests a ${APPROVAL_JOINS}
+     where (${query.state ?? null}::text is null or a.state = ${query.state ?? null}::text)
+     order by a.requested_at desc, a.id desc
+     limit ${query.limit}`.execute(db);
+  return rows.map(toApprovalRecord);
+}
+
+/**
+ * A second admin approves: the action runs as theirs (the ledger checks that they are not a
+ * party either), under an idempotency key of the approval, in the transaction that marks the
+ * request approved. Whoever filed the request cannot approve it.
+ */
+export async function approveRequest(deps: AdminMoneyDependencies, approvalId: string, ctx: CommandContext): Promise<{ approval: ApprovalRecord; done: ActionDone }> {
+  const pending = await readApproval(deps.db, approvalId);
+  requireDecidable(pending, ctx.actorId, 'approve');
+  const done = await runAdminMoneyAction(
+    deps,
+    pending.input,
+    { ...ctx, idempotencyKey: `approval:${approvalId}` },
+    { approvalId, requestedBy: pending.requested_by },
+    async (trx) => {
+      // Locked and re-checked inside the action's transaction: two approvers cannot both run it.
+      requireDecidable(await readApproval(trx, approvalId, { lock: true }), ctx.actorId, 'approve');
+      await sql`update audit.approval_requests set state = 'approved', decided_by = ${ctx.actorId}, decided_at = now() where id = ${approvalId}`.execute(trx);
+    },
+  );
+  const approval = await readApproval(deps.db, approvalId);
+  if (!approval) throw new ApiError('not_found', 'Approval request not found');
+  return { approval: toApprovalRecord(approval), done };
+}
+
+/** Any admin may turn a request down, the requester included (withdrawing it). */
+export async function rejectRequest(db: Kysely<unknown>, approvalId: string, adminId: string, reason: string | null): Promise<ApprovalRecord> {
+  await db.transaction().execute(async (trx) => {
+    const row = await readApproval(trx, approvalId, { lock: true });
+    requireDecidable(row, adminId, 'reject');
+    await sql`update audit.approval_requests set state = 'rejected', decided_by = ${adminId}, decided_at = now(), decision_reason = ${reason} where id = ${approvalId}`.execute(trx);
+    await recordAdminAction(trx, { actorId: adminId, action: 'reject_approval', target: row.target, reason, details: { approvalId, requestedBy: row.requested_by } });
+  });
+  const approval = await readApproval(db, approvalId);
+  if (!approval) throw new ApiError('not_found', 'Approval request not found');
+  return toApprovalRecord(approval);
+}
+
+function requireDecidable(row: ApprovalRow | undefined, adminId: string, decision: 'approve' | 'reject'): asserts row is ApprovalRow {
+  if (!row) throw new ApiError('not_found', 'Approval request not found');
+  if (row.state !== 'pending') throw new ApiError('conflict', `This request has already been ${row.state}`);
+  if (decision === 'approve' && row.requested_by === adminId) throw new ApiError('forbidden', 'A second admin must approve this request');
+}
