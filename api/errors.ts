@@ -60,6 +60,7 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, ErrorEntry>> = {
   otp_not_verified: { status: 400, message: 'Please verify the OTP first' },
   otp_attempts_exceeded: { status: 429, message: 'Too many failed attempts. Please request a new OTP.' },
   otp_resend_wait: { status: 429, message: 'Please wait before requesting a new OTP' },
+  otp_daily_limit: { status: 429, message: 'Too many codes requested for this email today. Please try again tomorrow.' },
   PIN_NOT_SET: { status: 400, message: 'Please set your transaction PIN first in settings.' },
   invalid_pin: { status: 400, message: 'Invalid transaction PIN' },
   PIN_LOCKED: { status: 429, message: 'Too many wrong PIN attempts. Please try again later.' },

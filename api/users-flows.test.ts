@@ -288,6 +288,28 @@ describe('password reset by e-mailed code', () => {
     await receiveCode(user.email);
   });
 
+  it('caps codes at 5 per address and purpose a day (each code brings 5 new attempts), for unknown addresses too', async () => {
+    const user = await registeredUser(h, 'capped@example.com');
+    for (const email of [user.email, 'nobody-guessed@example.com']) {
+      const statuses: number[] = [];
+      for (let issued = 1; issued <= 6; issued++) {
+        statuses.push((await h.call({ method: 'POST', url: '/api/users/resend-pin-reset-otp', payload: { email } })).statusCode);
+        h.clock.advance(61_000);
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+      const refused = await h.call({ method: 'POST', url: '/api/users/send-pin-reset-otp', payload: { email } });
+      expect(refused.json()).toMatchObject({ success: false, code: 'otp_daily_limit' });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      // The other purpose has its own count.
+      expect((await h.call({ method: 'POST', url: '/api/users/send-password-reset-otp', payload: { email } })).statusCode).toBe(200);
+    }
+    for (let mail = 0; mail < 5; mail++) await receiveCode(user.email);
+    await receiveCode(user.email);
+    h.clock.advance(24 * 60 * 60 * 1000);
+    expect((await h.call({ method: 'POST', url: '/api/users/send-pin-reset-otp', payload: { email: user.email } })).statusCode).toBe(200);
+    await receiveCode(user.email);
+  });
+
   it('an unknown e-mail gets the same answers as a known one, and no mail', async () => {
     const user = await registeredUser(h, 'twin-known@example.com');
     const answers = async (email: string) => {

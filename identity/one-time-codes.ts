@@ -1,7 +1,9 @@
 /**
  * E-mailed one-time codes for password and PIN reset (spec sections 4, 7, 9): 6 random
  * digits, stored as an HMAC, valid 15 min (password) / 10 min (PIN), 5 wrong tries void
- * the code, a new code only 60 s after the last one.
+ * the code, a new code only 60 s after the last one, and at most 5 codes per address and
+ * purpose per UTC day: every new code brings 5 fresh attempts, so without a daily cap the
+ * resend wait alone would allow ~7,000 guesses a day at one address.
  *
  * Unknown e-mails: every step answers exactly as for a known e-mail (same messages, same
  * waits, same attempt counting), because a row is kept for any address asked about; no
@@ -12,7 +14,7 @@
  * first and reports the outcome afterwards.
  */
 import { randomInt } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { JobBoss } from '../platform/jobs.ts';
 import { enqueueEmail } from '../notifications/enqueue.ts';
 import { seal } from '../notifications/seal.ts';
@@ -25,6 +27,8 @@ import { identityDb } from './users.ts';
 export const CODE_VALIDITY_MINUTES: Readonly<Record<CodePurpose, number>> = { password: 15, pin: 10 };
 export const MAX_CODE_ATTEMPTS = 5;
 export const RESEND_WAIT_SECONDS = 60;
+/** Codes per address, purpose and UTC day: at most 25 guesses a day against a million codes. */
+export const MAX_CODES_PER_DAY = 5;
 /** Rows of long-expired codes are swept when new codes are issued. */
 const SWEEP_AFTER_MS = 24 * 60 * 60 * 1000;
 
@@ -54,6 +58,7 @@ export async function issueCode(deps: CodeDependencies, email: string, purpose: 
         throw new IdentityRejection('otp_resend_wait', `Please wait ${seconds} seconds before requesting a new OTP`, seconds);
       }
     }
+    await countIssue(trx, email, purpose, now);
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const row = {
       user_id: user?.id ?? null,
@@ -74,6 +79,26 @@ export async function issueCode(deps: CodeDependencies, email: string, purpose: 
     }
   });
   return { email, expiresIn: `${CODE_VALIDITY_MINUTES[purpose]} minutes` };
+}
+
+/**
+ * Counts one more code for the address today, or refuses past the cap. Unknown addresses
+ * are counted the same way, so the cap does not tell which addresses have accounts.
+ */
+async function countIssue(trx: Transaction<unknown>, email: string, purpose: CodePurpose, now: Date): Promise<void> {
+  const day = now.toISOString().slice(0, 10);
+  const counted = await identityDb(trx)
+    .insertInto('identity.code_issues')
+    .values({ email, purpose, day, issued: 1 })
+    .onConflict((conflict) => conflict.columns(['email', 'purpose', 'day']).doUpdateSet((eb) => ({ issued: eb('identity.code_issues.issued', '+', 1) })).where('identity.code_issues.issued', '<', MAX_CODES_PER_DAY))
+    .returning('issued')
+    .executeTakeFirst();
+  if (!counted) {
+    const tomorrow = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+    throw new IdentityRejection('otp_daily_limit', 'Too many codes requested for this email today. Please try again tomorrow.', Math.ceil((tomorrow - now.getTime()) / 1000));
+  }
+  const sweepBefore = new Date(now.getTime() - 2 * SWEEP_AFTER_MS).toISOString().slice(0, 10);
+  await sql`delete from identity.code_issues where day < ${sweepBefore}::date`.execute(trx);
 }
 
 /** Step 2: checks the code and marks it verified (a wrong try counts). */

@@ -14,6 +14,7 @@ export type IdentityRejectionCode =
   | 'otp_not_verified'
   | 'otp_attempts_exceeded'
   | 'otp_resend_wait'
+  | 'otp_daily_limit'
   | 'PIN_NOT_SET'
   | 'invalid_pin'
   | 'PIN_LOCKED';

@@ -40,7 +40,17 @@ export interface OneTimeCodeRow {
   last_sent_at: Date;
 }
 
+/** Codes issued per address, purpose and UTC day (the daily cap). */
+export interface CodeIssueRow {
+  email: string;
+  purpose: CodePurpose;
+  /** 'YYYY-MM-DD' (UTC). */
+  day: ColumnType<Date, string, never>;
+  issued: number;
+}
+
 export interface IdentityTables {
   'identity.users': UserRow;
   'identity.one_time_codes': OneTimeCodeRow;
+  'identity.code_issues': CodeIssueRow;
 }
