@@ -42,12 +42,12 @@ interface Profile {
 }
 
 /** Runs the browser's part of the flow; returns our final redirect. */
-async function googleSignIn(profile: Profile, options: { keepCookies?: boolean } = {}): Promise<{ location: URL; headers: Record<string, unknown> }> {
+async function googleSignIn(profile: Profile, options: { keepCookies?: boolean; nonce?: string } = {}): Promise<{ location: URL; headers: Record<string, unknown> }> {
   provider.service.once('beforeUserinfo', (userinfo: { body: object; statusCode: number }) => {
     userinfo.body = profile;
     userinfo.statusCode = 200;
   });
-  const start = await h.app.inject({ method: 'GET', url: '/auth/google' });
+  const start = await h.app.inject({ method: 'GET', url: options.nonce ? `/auth/google?nonce=${options.nonce}` : '/auth/google' });
   expect(start.statusCode).toBe(302);
   expect(start.headers['referrer-policy']).toBe('no-referrer');
   const authorizeUrl = new URL(String(start.headers.location));
@@ -95,14 +95,35 @@ describe('Google sign-in', () => {
     expect((await h.call({ method: 'POST', url: '/api/users/login', payload: { email: 'priya.g@example.com', password: 'anything-at-all' } })).json()).toMatchObject({ code: 'OAUTH_USER' });
   });
 
-  it('an existing verified account with the same (provider-verified) e-mail signs in and is linked', async () => {
-    const user = await registeredUser(h, 'linked@example.com');
-    const result = await googleSignIn({ sub: 'google-sub-linked', email: 'linked@example.com', email_verified: true });
-    const token = result.location.searchParams.get('token') ?? '';
+  it('linking an existing account by e-mail hands it to the Google owner: the registrant\'s password, PIN and sessions end (no takeover by registering someone else\'s address first)', async () => {
+    // The attacker registered the victim's address, set a password and a PIN, and was activated.
+    const squatter = await registeredUser(h, 'victim@gmail.test');
+    const victim = await googleSignIn({ sub: 'google-sub-victim', email: 'victim@gmail.test', email_verified: true });
+    const token = victim.location.searchParams.get('token') ?? '';
     const info = await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: { authorization: `Bearer ${token}` } });
-    expect((info.json().data as { _id: string })._id).toBe(user.id);
-    // The password still works for a linked local account.
-    await signIn(h, 'linked@example.com', VALID_REGISTRATION.password);
+    expect(info.json().data).toMatchObject({ _id: squatter.id, authProvider: 'google', pinSet: false });
+    // The squatter's session is over, the password no longer signs in, and no PIN is left.
+    const old = await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: { authorization: `Bearer ${squatter.token}` } });
+    expect(old.statusCode).toBe(401);
+    const login = await h.call({ method: 'POST', url: '/api/users/login', payload: { email: 'victim@gmail.test', password: VALID_REGISTRATION.password } });
+    expect(login.json()).toMatchObject({ success: false, code: 'OAUTH_USER' });
+    const row = await identityDb(h.database.db).selectFrom('identity.users').select(['password_hash', 'pin_hash', 'google_subject']).where('id', '=', squatter.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ password_hash: null, pin_hash: null, google_subject: 'google-sub-victim' });
+    // The owner's next Google sign-in finds the account by subject.
+    const again = await googleSignIn({ sub: 'google-sub-victim', email: 'victim@gmail.test', email_verified: true });
+    expect(again.location.searchParams.get('success')).toBe('true');
+  });
+
+  it('carries the web app\'s nonce through the flow (login CSRF defence), and only that one', async () => {
+    const user = await registeredUser(h, 'nonce@example.com');
+    void user;
+    const withNonce = await googleSignIn({ sub: 'google-sub-nonce', email: 'nonce@example.com', email_verified: true }, { nonce: 'n0nce-from-the-web-app-123' });
+    expect(withNonce.location.searchParams.get('nonce')).toBe('n0nce-from-the-web-app-123');
+    expect(withNonce.location.searchParams.get('success')).toBe('true');
+    const without = await googleSignIn({ sub: 'google-sub-nonce', email: 'nonce@example.com', email_verified: true });
+    expect(without.location.searchParams.has('nonce')).toBe(false);
+    const junk = await googleSignIn({ sub: 'google-sub-nonce', email: 'nonce@example.com', email_verified: true }, { nonce: 'bad%20nonce' });
+    expect(junk.location.searchParams.has('nonce')).toBe(false);
   });
 
   it('refuses an e-mail the provider has not verified, and a callback without the state cookie', async () => {

@@ -66,7 +66,7 @@ describe('registration (spec 5)', () => {
     expect(first(registerFormSchema.safeParse({ ...form, confirmPassword: 'different-pass' }))).toBe('Passwords do not match');
     expect(first(registerFormSchema.safeParse({ ...form, confirmPassword: '' }))).toBe('Please confirm your password');
     expect(first(registerFormSchema.safeParse({ ...form, confirmPin: '4321' }))).toBe('PINs do not match');
-    expect(first(resetPasswordFormSchema.safeParse({ newPassword: 'abcdef', confirmPassword: 'abcdeg' }))).toBe('Passwords do not match');
+    expect(first(resetPasswordFormSchema.safeParse({ newPassword: 'abcdefgh', confirmPassword: 'abcdefgi' }))).toBe('Passwords do not match');
     expect(first(resetPinFormSchema.safeParse({ newPin: '1234', confirmPin: '1235' }))).toBe('PINs do not match');
   });
 });
@@ -86,8 +86,8 @@ describe('password and PIN reset (spec 5)', () => {
     expect(await messageOf(`/api/users/${route}`, { email: 'a@b.co', otp: '12a456' })).toEqual([400, 'OTP must be 6 digits', 'validation_failed']);
   });
 
-  it('reset-password: new password at least 6', async () => {
-    expect(await messageOf('/api/users/reset-password', { email: 'a@b.co', otp: '123456', newPassword: '12345' })).toEqual([400, 'Password must be at least 6 characters long', 'validation_failed']);
+  it('reset-password: the same rule as registration (at least 8)', async () => {
+    expect(await messageOf('/api/users/reset-password', { email: 'a@b.co', otp: '123456', newPassword: '1234567' })).toEqual([400, 'Password must be at least 8 characters', 'validation_failed']);
     expect(await messageOf('/api/users/reset-password', { email: 'a@b.co', otp: '123456' })).toEqual([400, 'Password is required', 'validation_failed']);
   });
 

@@ -1,10 +1,17 @@
 /**
  * Google sign-in policy. The provider's profile is trusted only for an e-mail the provider
  * says it verified. A known Google subject signs into its account; otherwise an account
- * with that e-mail is linked to the subject (the same person proved the address to Google);
- * otherwise a new account is created: unverified (an admin activates it, as for every
- * registration) and without a PIN (set through the PIN-reset e-mail). Whether the account
- * may then sign in is decided by the caller on `isVerified`, as for passwords.
+ * with that e-mail is linked to the subject, and becomes a Google account: its password and
+ * PIN are cleared and its sessions end; otherwise a new account is created: unverified (an
+ * admin activates it, as for every registration) and without a PIN (set through the
+ * PIN-reset e-mail). Whether the account may then sign in is decided by the caller on
+ * `isVerified`, as for passwords.
+ *
+ * Why linking clears the credentials: registration never proves that the registrant owns
+ * the address. Someone who registered victim@gmail.com first would otherwise keep their
+ * password and PIN - and the money - after the real owner signs in with Google. The person
+ * Google vouches for is the owner from then on; whatever secrets were set before belong to
+ * whoever registered, so they go. The owner sets a new PIN through the e-mailed PIN reset.
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -41,7 +48,7 @@ export async function signInWithGoogle(db: Kysely<unknown>, ledger: Ledger, prof
     const byEmail = await users.selectFrom('identity.users').select(['id', 'google_subject']).where('email', '=', profile.email).forUpdate().executeTakeFirst();
     if (byEmail) {
       if (byEmail.google_subject !== null) throw new GoogleSignInRefused('this e-mail is linked to another Google account');
-      await users.updateTable('identity.users').set({ google_subject: profile.sub, updated_at: new Date() }).where('id', '=', byEmail.id).execute();
+      await linkToGoogle(trx, byEmail.id, profile.sub);
       return byEmail.id;
     }
     return createGoogleUser(trx, ledger, profile);
@@ -52,6 +59,24 @@ export async function signInWithGoogle(db: Kysely<unknown>, ledger: Ledger, prof
   const account = await findAccount(db, userId);
   if (!account) throw new GoogleSignInRefused('account vanished');
   return account;
+}
+
+/** The address's owner takes the account over: no earlier password, PIN or session survives. */
+async function linkToGoogle(trx: Parameters<typeof transactionView>[0], userId: string, googleSubject: string): Promise<void> {
+  await identityDb(trx)
+    .updateTable('identity.users')
+    .set((eb) => ({
+      google_subject: googleSubject,
+      auth_provider: 'google',
+      password_hash: null,
+      pin_hash: null,
+      failed_pin_attempts: 0,
+      pin_locked_until: null,
+      session_version: eb('session_version', '+', 1),
+      updated_at: new Date(),
+    }))
+    .where('id', '=', userId)
+    .execute();
 }
 
 async function createGoogleUser(trx: Parameters<typeof transactionView>[0], ledger: Ledger, profile: GoogleProfile): Promise<string> {

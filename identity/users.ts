@@ -138,3 +138,16 @@ export async function setVerified(db: Kysely<unknown>, input: { actorId: string;
     values (${input.actorId}, ${input.isVerified ? 'activate' : 'suspend'}, ${input.userId}, ${input.reason ?? null}, ${JSON.stringify({ wasVerified: before.is_verified })}::jsonb)`.execute(db);
   return { account, activated: input.isVerified && !before.is_verified };
 }
+
+/**
+ * Ends every session of the user (sign-out on the server): tokens carry the session version,
+ * so bumping it makes every token issued so far fail the per-request check. A stolen token
+ * dies with the sign-out, on every device the user had signed in on.
+ */
+export async function endSessions(db: Kysely<unknown>, userId: string): Promise<void> {
+  await identityDb(db)
+    .updateTable('identity.users')
+    .set((eb) => ({ session_version: eb('session_version', '+', 1), updated_at: new Date() }))
+    .where('id', '=', userId)
+    .execute();
+}

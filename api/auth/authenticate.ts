@@ -14,8 +14,11 @@ import { z } from 'zod';
 import { findAccount, type AccountSummary } from '../../identity/index.ts';
 import { ApiError } from '../errors.ts';
 
-/** Token lifetimes: the spec's 24 hours; "remember me" keeps the session for 7 days. */
-export const TOKEN_TTL = { standard: '24h', rememberMe: '7d' } as const;
+/**
+ * Token lifetimes: "remember me" keeps the session for the spec's 24 hours, the most a
+ * token lives (a money app's token sits in localStorage); without it, 12 hours.
+ */
+export const TOKEN_TTL = { standard: '12h', rememberMe: '24h' } as const;
 
 export type AuthenticatedUser = AccountSummary;
 

@@ -7,10 +7,18 @@
  * The token has to travel in the query (the spec's client reads it there), so these
  * replies carry `Referrer-Policy: no-referrer` and `Cache-Control: no-store`.
  * Without credentials both paths redirect to `/login?error=oauth_failed`.
+ *
+ * Login CSRF: anyone can send a browser to `/login?token=<their own token>&success=true` and
+ * have it signed into their account (whatever the victim then deposits or enters goes to the
+ * attacker). Our web app starts a sign-in with `/auth/google?nonce=<random>`, keeps the nonce
+ * in sessionStorage, and accepts a token only when the redirect brings the same nonce back;
+ * the server carries it in an httpOnly cookie scoped to /auth/google for the flow's life.
  */
+import cookie from '@fastify/cookie';
 import oauth2, { type OAuth2Namespace } from '@fastify/oauth2';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import { googleProfileSchema, signInWithGoogle, type AccountSummary, type GoogleProfile } from '../../identity/index.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import { signSessionToken } from '../auth/authenticate.ts';
@@ -35,6 +43,10 @@ export interface OAuthRouteDependencies {
 }
 
 const USERINFO_TIMEOUT_MS = 10_000;
+const NONCE_COOKIE = 'wallet_google_nonce';
+/** How long a started sign-in may take at the provider before its nonce is forgotten. */
+const NONCE_MAX_AGE_SECONDS = 10 * 60;
+const nonceSchema = z.string().regex(/^[A-Za-z0-9_-]{16,128}$/);
 
 export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDependencies): Promise<void> {
   const web = deps.webUrl.replace(/\/+$/, '');
@@ -54,6 +66,15 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
 
   const authorize = new URL(google.authorizeUrl);
   const token = new URL(google.tokenUrl);
+  const secureCookies = google.callbackUrl.startsWith('https:');
+  const nonceCookie = { path: '/auth/google', httpOnly: true, sameSite: 'lax', secure: secureCookies } as const;
+  await app.register(cookie);
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.url !== '/auth/google') return;
+    const nonce = nonceSchema.safeParse((request.query as { nonce?: unknown } | undefined)?.nonce);
+    if (nonce.success) reply.setCookie(NONCE_COOKIE, nonce.data, { ...nonceCookie, maxAge: NONCE_MAX_AGE_SECONDS });
+    else reply.clearCookie(NONCE_COOKIE, nonceCookie);
+  });
   await app.register(oauth2, {
     name: 'googleOAuth2',
     scope: ['openid', 'email', 'profile'],
@@ -64,7 +85,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
     startRedirectPath: '/auth/google',
     callbackUri: google.callbackUrl,
     pkce: 'S256',
-    cookie: { secure: google.callbackUrl.startsWith('https:'), sameSite: 'lax', path: '/auth/google' },
+    cookie: { secure: secureCookies, sameSite: 'lax', path: '/auth/google' },
   });
   const client = app.getDecorator<OAuth2Namespace>('googleOAuth2');
 
@@ -84,8 +105,15 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
     } catch {
       return toLogin(reply, { error: 'token_generation_failed' });
     }
-    return toLogin(reply, { token: session, success: 'true' });
+    return toLogin(reply, { token: session, success: 'true', ...takeNonce(request, reply, nonceCookie) });
   });
+}
+
+/** The nonce the browser started this sign-in with, once (the cookie is cleared). */
+function takeNonce(request: FastifyRequest, reply: FastifyReply, options: { path: string }): { nonce?: string } {
+  const nonce = nonceSchema.safeParse(request.cookies[NONCE_COOKIE]);
+  reply.clearCookie(NONCE_COOKIE, options);
+  return nonce.success ? { nonce: nonce.data } : {};
 }
 
 async function fetchProfile(userinfoUrl: string, accessToken: string): Promise<GoogleProfile> {

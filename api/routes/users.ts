@@ -20,6 +20,7 @@ import {
 } from '../../contracts/users.ts';
 import { accountUrl } from '../../contracts/qr.ts';
 import {
+  endSessions,
   issueCode,
   listAccounts,
   registerUser,
@@ -75,6 +76,12 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependen
     const input = loginSchema.parse(request.body ?? {});
     const account = await signInWithPassword(deps.db, input.email, input.password);
     return ok(reply, 'Login successful! Welcome back.', signSessionToken(app, account, { rememberMe: input.rememberMe }));
+  });
+
+  app.post('/api/users/logout', signedIn, async (request, reply) => {
+    const user = await requireUser(request);
+    await endSessions(deps.db, user.id);
+    return ok(reply, 'Logged out successfully');
   });
 
   app.post('/api/users/get-user-info', signedIn, async (request, reply) => {

@@ -2,10 +2,11 @@
  * Sign-in and registration forms: the spec's rules and messages (section 5), what is sent,
  * and where the user goes.
  */
-import { screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApi, renderWithApp } from '../../../test/harness.tsx';
+import { startGoogleSignInUrl } from '../lib/google-nonce.ts';
 import { LoginForm } from './LoginForm.tsx';
 import RegisterPage from './RegisterPage.tsx';
 
@@ -71,11 +72,24 @@ describe('sign-in form', () => {
     expect(await screen.findByText('Login failed. Please check your credentials.')).toBeTruthy();
   });
 
-  it('handles the Google redirect: ?token&success signs in, ?error shows the section 8 message', async () => {
+  it('handles the Google redirect: ?token&success with the nonce this tab started with signs in', async () => {
     fakeApi({});
-    const onSignedIn = renderLogin('/login?token=google-jwt&success=true');
+    const nonce = new URL(startGoogleSignInUrl(), 'http://wallet.test').searchParams.get('nonce');
+    const onSignedIn = renderLogin(`/login?token=google-jwt&success=true&nonce=${nonce}`);
     await waitFor(() => expect(onSignedIn).toHaveBeenCalledWith('google-jwt'));
     expect(await screen.findByText('dashboard page')).toBeTruthy();
+  });
+
+  it('refuses a token it did not ask for (login CSRF): no nonce, or another one', async () => {
+    fakeApi({});
+    const onSignedIn = renderLogin('/login?token=attacker-jwt&success=true');
+    expect(await screen.findByText('Login failed. Please try again.')).toBeTruthy();
+    startGoogleSignInUrl();
+    cleanup();
+    const again = renderLogin('/login?token=attacker-jwt&success=true&nonce=someone-elses-nonce-1234');
+    expect(await screen.findByText('Login failed. Please try again.')).toBeTruthy();
+    expect(onSignedIn).not.toHaveBeenCalled();
+    expect(again).not.toHaveBeenCalled();
   });
 
   it('maps ?error=oauth_failed', async () => {

@@ -56,7 +56,7 @@ describe('reset password dialog', () => {
     await userEvent.type(screen.getByLabelText('New password'), 'abc');
     await userEvent.type(screen.getByLabelText('Confirm new password'), 'abd');
     await userEvent.click(screen.getByRole('button', { name: 'Reset password' }));
-    expect(await screen.findByText('Password must be at least 6 characters long')).toBeTruthy();
+    expect(await screen.findByText('Password must be at least 8 characters')).toBeTruthy();
     expect(screen.getByText('Passwords do not match')).toBeTruthy();
     expect(screen.getByText('Please fix the errors before proceeding')).toBeTruthy();
     await userEvent.clear(screen.getByLabelText('New password'));
