@@ -1,7 +1,8 @@
 /**
- * /admin/operations: the trial balance (per account kind and total, funding sources, the
- * last verify run and "Run verify"), projection status with a Replay per projection and a
- * progress bar (radix Progress) polled until the replay ends, and the audit trail.
+ * /admin/operations: money actions waiting for a second admin (approve or reject), the
+ * trial balance (per account kind and total, funding sources, the last verify run and "Run
+ * verify"), projection status with a Replay per projection and a progress bar (radix
+ * Progress) polled until the replay ends, and the audit trail.
  */
 import { Progress } from 'radix-ui';
 import { useState, type ReactElement } from 'react';
@@ -11,6 +12,7 @@ import { Icon } from '../../../components/ui/icons.tsx';
 import { Badge, Card, EmptyState, Notice, PageHeader, SummaryTile } from '../../../components/ui/misc.tsx';
 import { useToast } from '../../../components/ui/Toaster.tsx';
 import { formatDateTime, formatRupees, shortId } from '../../../lib/format.ts';
+import { useDecideApproval, usePendingApprovals, type ApprovalRecord } from '../api/approvals.ts';
 import { useAuditTrail } from '../api/get-audit-trail.ts';
 import { isFinished, useProjections, useReplayProgress, useStartReplay, type ProjectionRow } from '../api/projections.ts';
 import { useRunVerify, useTrialBalance } from '../api/trial-balance.ts';
@@ -20,6 +22,51 @@ import { LoadMore, ResponsiveTable } from './ResponsiveTable.tsx';
 type KindRow = TrialBalance['byKind'][number] & { _id: string };
 type FundingRow = TrialBalance['fundingSources'][number] & { _id: string };
 type AuditRow = AdminActionRecord & { _id: string };
+
+type ApprovalRow = ApprovalRecord & { _id: string };
+
+/** Requests another admin filed can be approved here; one's own can only be withdrawn. */
+function ApprovalsCard({ currentUserId }: { currentUserId: string }): ReactElement {
+  const approvals = usePendingApprovals();
+  const decide = useDecideApproval();
+  const notify = useToast();
+  async function run(row: ApprovalRow, decision: 'approve' | 'reject'): Promise<void> {
+    try {
+      const reply = await decide.mutateAsync({ id: row.id, decision, ...(decision === 'reject' ? { reason: row.requestedBy === currentUserId ? 'Withdrawn by the requester' : 'Rejected on review' } : {}) });
+      notify({ tone: reply.success ? 'success' : 'error', message: reply.message || (reply.success ? 'Done' : 'The request could not be decided'), durationMs: 5000 });
+    } catch {
+      notify({ tone: 'error', message: 'Network error. Please check your connection and try again.' });
+    }
+  }
+  const rows: ApprovalRow[] = (approvals.data ?? []).map((row) => ({ ...row, _id: row.id }));
+  const columns: Column<ApprovalRow>[] = [
+    { id: 'time', header: 'Requested', cell: (row) => formatDateTime(row.requestedAt) },
+    { id: 'by', header: 'By', cell: (row) => <span title={row.requestedBy}>{row.requestedByName ?? shortId(row.requestedBy)}</span> },
+    { id: 'action', header: 'Action', cell: (row) => <Badge tone="warning">{row.action}</Badge> },
+    { id: 'target', header: 'Target', cell: (row) => <span className="mono-wrap">{row.target}</span> },
+    { id: 'amount', header: 'Amount', align: 'right', cell: (row) => formatRupees(row.amount) },
+    { id: 'reason', header: 'Reason', cell: (row) => row.reason ?? '-' },
+    {
+      id: 'decide',
+      header: 'Decision',
+      cell: (row) => (
+        <div className="row-actions">
+          {row.requestedBy === currentUserId ? <span className="small muted">Needs another admin</span> : (
+            <Button size="sm" variant="success" disabled={decide.isPending} onClick={() => void run(row, 'approve')} aria-label={`Approve ${row.action} of ${row.target}`}>Approve</Button>
+          )}
+          <Button size="sm" variant="secondary" disabled={decide.isPending} onClick={() => void run(row, 'reject')} aria-label={`Reject ${row.action} of ${row.target}`}>{row.requestedBy === currentUserId ? 'Withdraw' : 'Reject'}</Button>
+        </div>
+      ),
+    },
+  ];
+  return (
+    <Card title="Waiting for a second admin" className="audit-section" actions={<Button size="sm" variant="secondary" onClick={() => void approvals.refetch()} disabled={approvals.isFetching}><Icon name="refresh" size={16} /> Refresh</Button>}>
+      {approvals.isPending ? <p className="muted pad">Loading approval requests...</p> : approvals.isError ? <EmptyState title="Failed to fetch approval requests" text={approvals.error.message} /> : rows.length === 0 ? <EmptyState title="Nothing waiting for approval" text="Settlements and reversals above the approval threshold appear here." /> : (
+        <ResponsiveTable rows={rows} columns={columns} caption="Waiting for a second admin" />
+      )}
+    </Card>
+  );
+}
 
 function TrialBalanceCard(): ReactElement {
   const balance = useTrialBalance();
@@ -146,10 +193,11 @@ function AuditTrailCard(): ReactElement {
   );
 }
 
-export function OperationsPage(): ReactElement {
+export function OperationsPage({ currentUserId }: { currentUserId: string }): ReactElement {
   return (
     <div className="page">
-      <PageHeader title="OPERATIONS" subtitle="Trial balance, projections and the admin audit trail." />
+      <PageHeader title="OPERATIONS" subtitle="Approvals, trial balance, projections and the admin audit trail." />
+      <ApprovalsCard currentUserId={currentUserId} />
       <TrialBalanceCard />
       <ProjectionsCard />
       <AuditTrailCard />

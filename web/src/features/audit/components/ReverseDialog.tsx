@@ -55,7 +55,8 @@ export function ReverseDialog({ target, onClose, onReversed }: { target: Reverse
         setRefusal(reply.message || 'The reversal was refused');
         return;
       }
-      notify({ tone: 'success', message: reply.message || 'Transaction reversed' });
+      // 202: filed for a second admin's approval, not done yet.
+      notify({ tone: reply.status === 202 ? 'info' : 'success', message: reply.message || 'Transaction reversed' });
       onReversed?.(reply.data?.position ?? null);
       close();
     } catch (caught) {

@@ -43,7 +43,8 @@ export function ReviewDepositDialog({ open, onOpenChange }: { open: boolean; onO
         setKey(newUuid());
         return;
       }
-      notify({ tone: 'success', message: reply.message });
+      // 202: filed for a second admin's approval, not done yet.
+      notify({ tone: reply.status === 202 ? 'info' : 'success', message: reply.message, durationMs: reply.status === 202 ? 6000 : undefined });
       close(false);
       await refreshAfterCommand(client);
     } catch {
