@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
-import { tablesView } from '../platform/database.ts';
+import { createDatabase, tablesView } from '../platform/database.ts';
 import { createLedger, rupees, type Ledger, type LedgerTables } from '../ledger/index.ts';
 import { drainAll } from '../projections/index.ts';
 import { allCaughtUp, drainUntil } from '../projections/testing/read-tables.ts';
@@ -61,14 +61,17 @@ describe('verify', () => {
   });
 
   it('fails naming the account when an account head is tampered with', async () => {
-    await sql`update ledger.accounts set balance = balance + 100 where id = 'alice'`.execute(testDb.db);
+    // Only the owner can touch a head directly; the CLI runs as the runtime role.
+    const owner = createDatabase<unknown>({ connectionString: testDb.ownerUrl, maxConnections: 1 });
+    await sql`update ledger.accounts set balance = balance + 100 where id = 'alice'`.execute(owner);
     const result = await cli('verify');
-    await sql`update ledger.accounts set balance = balance - 100 where id = 'alice'`.execute(testDb.db);
+    await sql`update ledger.accounts set balance = balance - 100 where id = 'alice'`.execute(owner);
     expect(result.code).toBe(EXIT_FAILED);
     expect(result.out).toContain('account head differs from postings: alice');
-    await sql`update ledger.accounts set seq = seq + 1 where id = 'bob'`.execute(testDb.db);
+    await sql`update ledger.accounts set seq = seq + 1 where id = 'bob'`.execute(owner);
     const seq = await cli('verify');
-    await sql`update ledger.accounts set seq = seq - 1 where id = 'bob'`.execute(testDb.db);
+    await sql`update ledger.accounts set seq = seq - 1 where id = 'bob'`.execute(owner);
+    await owner.destroy();
     expect(seq.out).toContain('account head differs from postings: bob');
     expect((await cli('verify')).code).toBe(EXIT_OK);
   });
