@@ -62,7 +62,7 @@ async function replayFunctions(db: Kysely<unknown>): Promise<void> {
 create schema replay;
 
 -- The only tables replay may create, drop or move: each projection's own read tables. A new
--- projection table needs a row here (projections/replay-role.test.ts compares this list with
+-- projection table needs a row here (projections/replay-privileges.test.ts compares this list with
 -- the projections' definitions).
 create table replay.projection_tables (
   projection text not null check (projection ~ '^[a-z_]{1,40}$'),
