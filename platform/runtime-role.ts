@@ -159,6 +159,14 @@ export async function ensureRuntimeLogin(db: Kysely<unknown>, login: RuntimeLogi
   if (!rows[0]?.member) await sql`grant ${sql.id(RUNTIME_ROLE)} to ${role}`.execute(db);
 }
 
+/** `connectionString` with another user and password (same server and database). */
+export function withLogin(connectionString: string, login: RuntimeLogin): string {
+  const url = new URL(connectionString);
+  url.username = encodeURIComponent(login.user);
+  url.password = encodeURIComponent(login.password);
+  return url.toString();
+}
+
 /** Same user in both URLs: a single-role setup, no separate login to create. */
 export function isSeparateLogin(ownerUrl: string, runtimeUrl: string): boolean {
   return loginOf(ownerUrl).user !== loginOf(runtimeUrl).user;

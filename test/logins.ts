@@ -9,10 +9,4 @@
  */
 export const TEST_RUNTIME_LOGIN = { user: 'wallet_test_app', password: 'wallet-test-app-0123456789' };
 
-/** `url` with another user and password. */
-export function withLogin(url: string, login: { user: string; password: string }): string {
-  const changed = new URL(url);
-  changed.username = encodeURIComponent(login.user);
-  changed.password = encodeURIComponent(login.password);
-  return changed.toString();
-}
+export { withLogin } from '../platform/runtime-role.ts';
