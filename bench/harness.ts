@@ -10,14 +10,21 @@ import { startEmbeddedPostgres, type EmbeddedServer } from '../platform/embedded
 import { migrateDatabase } from '../platform/migrate.ts';
 import { allQueues } from '../runtime/queues.ts';
 import { ensureDatabase } from '../runtime/database-server.ts';
+import { withLogin } from '../platform/runtime-role.ts';
 
 export interface BenchDatabase {
+  /** The owner (the embedded superuser): seeds, baselines' DDL, VACUUM. */
   url: string;
+  /** The runtime login, a member of wallet_runtime: what the API and worker processes connect as, as in production. */
+  runtimeUrl: string;
   server: EmbeddedServer;
   /** Another migrated database in the same cluster: each benchmark starts from empty tables. */
   fresh(name: string): Promise<BenchDatabase>;
   stop(): Promise<void>;
 }
+
+/** The bench cluster is throwaway: a fixed login is enough. */
+const BENCH_RUNTIME_LOGIN = { user: 'wallet_bench_app', password: 'wallet-bench-app-0123456789' };
 
 /** Durable settings (fsync on): the commit ceiling is part of what is measured. */
 export async function startBenchDatabase(): Promise<BenchDatabase> {
@@ -30,8 +37,9 @@ export async function startBenchDatabase(): Promise<BenchDatabase> {
   const fresh = async (name: string): Promise<BenchDatabase> => {
     await ensureDatabase(server.url('postgres'), name);
     const url = server.url(name);
-    await migrateDatabase(url, allQueues);
-    return { url, server, fresh, stop };
+    const runtimeUrl = withLogin(url, BENCH_RUNTIME_LOGIN);
+    await migrateDatabase(url, allQueues, { runtimeUrl, resetRuntimePassword: true });
+    return { url, runtimeUrl, server, fresh, stop };
   };
   return fresh('bench');
 }

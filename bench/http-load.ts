@@ -96,7 +96,8 @@ const PROBE_INTERVAL_MS = 50;
 const PROBE_TIMEOUT_MS = 5_000;
 
 export async function benchHttp(database: BenchDatabase, options: HttpLoadOptions): Promise<{ http: HttpFigures; lag: LagFigures; rss: RssFigures }> {
-  const cluster = createCluster(database.url);
+  // The API and the worker connect as the runtime role, as in production.
+  const cluster = createCluster(database.runtimeUrl);
   try {
     const api = await cluster.spawn('api', 'bench-api');
     const worker = await cluster.spawn('worker', 'bench-worker');
@@ -130,7 +131,7 @@ export async function benchHttp(database: BenchDatabase, options: HttpLoadOption
     const transferAlone = await cannon(api.url, 1, aloneSeconds, '/api/transactions/transfer-funds', transferRequest);
 
     options.log(`B2 transfer-funds, ${options.connections} connections, ${options.durationSeconds} s, with the B3 lag probe...`);
-    const probe = startLagProbe(database.url, wallets);
+    const probe = startLagProbe(database.runtimeUrl, wallets);
     const cpuBefore = threadTicks(apiPid);
     const cpuStarted = performance.now();
     const transfer = await cannon(api.url, options.connections, options.durationSeconds, '/api/transactions/transfer-funds', transferRequest);

@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
-import { tablesView } from '../platform/database.ts';
+import { createDatabase, tablesView } from '../platform/database.ts';
 import { createLedger, rupees, type Ledger, type LedgerTables } from '../ledger/index.ts';
 import { drainAll } from '../projections/index.ts';
 import { allCaughtUp, drainUntil } from '../projections/testing/read-tables.ts';
 import { capturedIo } from './io.ts';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCli } from './main.ts';
+import { formatStatus } from './status.ts';
 
 let testDb: TestDatabase<unknown>;
 let ledger: Ledger;
@@ -61,14 +62,17 @@ describe('verify', () => {
   });
 
   it('fails naming the account when an account head is tampered with', async () => {
-    await sql`update ledger.accounts set balance = balance + 100 where id = 'alice'`.execute(testDb.db);
+    // Only the owner can touch a head directly; the CLI runs as the runtime role.
+    const owner = createDatabase<unknown>({ connectionString: testDb.ownerUrl, maxConnections: 1 });
+    await sql`update ledger.accounts set balance = balance + 100 where id = 'alice'`.execute(owner);
     const result = await cli('verify');
-    await sql`update ledger.accounts set balance = balance - 100 where id = 'alice'`.execute(testDb.db);
+    await sql`update ledger.accounts set balance = balance - 100 where id = 'alice'`.execute(owner);
     expect(result.code).toBe(EXIT_FAILED);
     expect(result.out).toContain('account head differs from postings: alice');
-    await sql`update ledger.accounts set seq = seq + 1 where id = 'bob'`.execute(testDb.db);
+    await sql`update ledger.accounts set seq = seq + 1 where id = 'bob'`.execute(owner);
     const seq = await cli('verify');
-    await sql`update ledger.accounts set seq = seq - 1 where id = 'bob'`.execute(testDb.db);
+    await sql`update ledger.accounts set seq = seq - 1 where id = 'bob'`.execute(owner);
+    await owner.destroy();
     expect(seq.out).toContain('account head differs from postings: bob');
     expect((await cli('verify')).code).toBe(EXIT_OK);
   });
@@ -102,6 +106,40 @@ describe('status', () => {
     await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
     const caughtUp = await cli('status');
     expect(caughtUp.out).toMatch(/history\s+\d+\.\d+\s+\d+\s+0\s/);
+  });
+});
+
+describe('status as the runtime role', () => {
+  // The CLI runs as the runtime role, which sees another role's session in pg_stat_activity
+  // without its start time, state or query: such a holder is still named.
+  it('names a transaction held open by another role (here the owner) without its details', async () => {
+    const blocker = new pg.Client(testDb.ownerUrl);
+    await blocker.connect();
+    await blocker.query("set application_name = 'owner-report'");
+    await blocker.query('begin');
+    await blocker.query('select pg_current_xact_id()');
+    await ledger.transfer({ transferId: 't4', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'held by owner' }, as('bob'));
+    await drainAll(testDb.db);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const result = await cli('status');
+    await blocker.query('rollback');
+    await blocker.end();
+    expect(result.code, result.err).toBe(EXIT_OK);
+    expect(result.out).toContain('held back by an open transaction');
+    // Ours, unless another test file's transaction is older.
+    expect(result.out).toMatch(/Oldest transaction: pid \d+ \(/);
+    if (result.out.includes('owner-report')) expect(result.out).toContain("another role's session");
+    await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
+  });
+
+  it('formats a hidden holder by pid, application and role', () => {
+    const text = formatStatus({
+      projections: [],
+      heldBackEvents: 3n,
+      heldBackSeconds: 2,
+      holder: { pid: 42, applicationName: 'report', role: 'analyst', visible: false, state: '', transactionSeconds: null, query: '' },
+    });
+    expect(text).toContain("Oldest transaction: pid 42 (report, role analyst): another role's session");
   });
 });
 

@@ -16,8 +16,10 @@ describe('finding the embedded Postgres that npm start is running', () => {
     const dir = dataDirWithPid(process.pid, 54329);
     try {
       expect(runningEmbeddedPort(dir)).toBe(54329);
+      writeFileSync(join(dir, 'database-password'), 'the-runtime-password-of-this-data-dir\n', { mode: 0o600 });
       const target = await openDatabaseTarget({ DATA_DIR: dir });
-      expect(target.url).toBe('postgres://postgres:postgres@127.0.0.1:54329/wallet');
+      // As the runtime login, with the password npm start generated, never as the superuser.
+      expect(target.url).toBe('postgres://wallet_app:the-runtime-password-of-this-data-dir@127.0.0.1:54329/wallet');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

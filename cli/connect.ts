@@ -1,20 +1,21 @@
 /**
- * Which database the CLI talks to: DATABASE_URL when set; otherwise the embedded Postgres
- * under the data directory. Only one process may run the embedded server on its data
- * directory, so when `npm start` (or a worker) already runs it, the CLI connects to that
- * server (found through its postmaster.pid) instead of starting a second one.
+ * Which database the CLI talks to, always as the runtime role (the CLI needs no more: replay's
+ * DDL runs in the owner's replay.* functions): DATABASE_URL when set; otherwise the embedded
+ * Postgres under the data directory, as its `wallet_app` login. Only one process may run the
+ * embedded server on its data directory, so when `npm start` (or a worker) already runs it,
+ * the CLI connects to that server (found through its postmaster.pid) instead of starting a
+ * second one.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabaseServer } from '../runtime/database-server.ts';
+import { embeddedRuntimePassword, embeddedRuntimeUrl } from '../runtime/embedded-login.ts';
 
 export interface DatabaseTarget {
   url: string;
   description: string;
   stop(): Promise<void>;
 }
-
-const EMBEDDED_DATABASE = 'wallet';
 
 /** The port of a live embedded server on this data directory, if one is running. */
 export function runningEmbeddedPort(dataDir: string): number | undefined {
@@ -37,7 +38,8 @@ export async function openDatabaseTarget(env: { DATABASE_URL?: string | undefine
   if (env.DATABASE_URL) return { url: env.DATABASE_URL, description: 'DATABASE_URL', stop: async () => {} };
   const port = runningEmbeddedPort(env.DATA_DIR);
   if (port) {
-    return { url: `postgres://postgres:postgres@127.0.0.1:${port}/${EMBEDDED_DATABASE}`, description: `running embedded Postgres on port ${port}`, stop: async () => {} };
+    const url = embeddedRuntimeUrl(port, await embeddedRuntimePassword(env.DATA_DIR));
+    return { url, description: `running embedded Postgres on port ${port}`, stop: async () => {} };
   }
   try {
     const server = await openDatabaseServer({ dataDir: env.DATA_DIR });
@@ -46,7 +48,7 @@ export async function openDatabaseTarget(env: { DATABASE_URL?: string | undefine
     const message = error instanceof Error ? error.message : String(error);
     throw new Error(
       `Could not start the embedded Postgres in ${env.DATA_DIR}/postgres: ${message}\n` +
-        'If `npm start` or `npm run worker` is running, it owns that server: set DATABASE_URL (e.g. postgres://postgres:postgres@127.0.0.1:54329/wallet).',
+        `If \`npm start\` or \`npm run worker\` is running, it owns that server: set DATABASE_URL (e.g. postgres://wallet_app:<password in ${env.DATA_DIR}/database-password>@127.0.0.1:54329/wallet).`,
       { cause: error },
     );
   }

@@ -189,7 +189,11 @@ export async function runCli(argv: readonly string[], io: CliIo, env: CliEnv): P
     return await command(db, io);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const hint = /relation "(read|ledger)\.\w+" does not exist|schema "read" does not exist/.test(message) ? '\nThe database is not migrated: run `npm run migrate`.' : '';
+    const hint = /relation "(read|ledger)\.\w+" does not exist|schema "read" does not exist/.test(message)
+      ? '\nThe database is not migrated: run `npm run migrate`.'
+      : /permission denied/.test(message)
+        ? '\nThe CLI connects as the runtime role; its grants are applied by `npm run migrate` (as the owner).'
+        : '';
     io.err(`error: ${message}${hint}`);
     return EXIT_FAILED;
   } finally {

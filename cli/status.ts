@@ -18,8 +18,15 @@ export interface ProjectionStatus {
 export interface XminHolder {
   pid: number;
   applicationName: string;
+  /** The role the session runs as. */
+  role: string;
+  /**
+   * False for another role's session when this one may not see its details (the runtime role
+   * is no superuser and not in pg_read_all_stats): state, age and query are then unknown.
+   */
+  visible: boolean;
   state: string;
-  transactionSeconds: number;
+  transactionSeconds: number | null;
   query: string;
 }
 
@@ -62,16 +69,35 @@ export async function projectionStatus(db: Kysely<unknown>): Promise<StatusRepor
   };
 }
 
-/** The transaction whose xid (or snapshot) is oldest: the one holding the xmin back. */
+/** What pg_stat_activity shows in place of another role's query to a role without pg_read_all_stats. */
+const HIDDEN_QUERY = '<insufficient privilege>';
+
+/**
+ * The transaction whose xid (or snapshot) is oldest: the one holding the xmin back. pid,
+ * application, role and xid/xmin of every session are visible to any role; state, start and
+ * query of another role's session only to superusers and pg_read_all_stats, so such a session
+ * is named without them rather than left out (it may well be the holder).
+ */
 async function oldestTransaction(db: Kysely<unknown>): Promise<XminHolder | undefined> {
-  const { rows } = await sql<{ pid: number; application_name: string; state: string; seconds: number; query: string }>`
-    select pid, application_name, coalesce(state, '') as state, extract(epoch from now() - xact_start)::float8 as seconds, left(regexp_replace(query, '\s+', ' ', 'g'), 120) as query
+  const { rows } = await sql<{ pid: number; application_name: string; role: string; visible: boolean; state: string; seconds: number | null; query: string }>`
+    select pid, application_name, coalesce(usename, '') as role, query is distinct from ${HIDDEN_QUERY} as visible,
+           coalesce(state, '') as state, extract(epoch from now() - xact_start)::float8 as seconds, left(regexp_replace(query, '\s+', ' ', 'g'), 120) as query
       from pg_stat_activity
-     where pid <> pg_backend_pid() and (backend_xid is not null or backend_xmin is not null) and xact_start is not null
+     where pid <> pg_backend_pid() and (backend_xid is not null or backend_xmin is not null)
+       and (xact_start is not null or query is not distinct from ${HIDDEN_QUERY})
      order by age(coalesce(backend_xid, backend_xmin)) desc
      limit 1`.execute(db);
   const row = rows[0];
-  return row ? { pid: row.pid, applicationName: row.application_name, state: row.state, transactionSeconds: row.seconds, query: row.query } : undefined;
+  if (!row) return undefined;
+  return { pid: row.pid, applicationName: row.application_name, role: row.role, visible: row.visible, state: row.state, transactionSeconds: row.seconds, query: row.visible ? row.query : '' };
+}
+
+function describeHolder(holder: XminHolder): string {
+  const who = `pid ${holder.pid} (${holder.applicationName || 'no application name'}, role ${holder.role || 'unknown'}`;
+  if (!holder.visible) {
+    return `  Oldest transaction: ${who}): another role's session - its age and query are shown only to that role, a superuser or a member of pg_read_all_stats.`;
+  }
+  return `  Oldest transaction: ${who}, ${holder.state}), open for ${(holder.transactionSeconds ?? 0).toFixed(1)} s: ${holder.query}`;
 }
 
 export function formatStatus(report: StatusReport): string {
@@ -86,9 +112,7 @@ export function formatStatus(report: StatusReport): string {
     lines.push(
       `${report.heldBackEvents} committed event(s), the oldest ${report.heldBackSeconds.toFixed(1)} s old, are held back by an open transaction ` +
         '(projectors read only below the snapshot xmin, which any open transaction on the server holds back; nothing is lost).',
-      holder
-        ? `  Oldest transaction: pid ${holder.pid} (${holder.applicationName || 'no application name'}, ${holder.state}), open for ${holder.transactionSeconds.toFixed(1)} s: ${holder.query}`
-        : '  The holder has just finished.',
+      holder ? describeHolder(holder) : '  The holder has just finished.',
     );
   }
   return lines.join('\n');

@@ -2,7 +2,10 @@
  * Global setup of the browser end-to-end suite: builds the web app when it is stale, then
  * starts the real server (`node bin/server.ts`) as a child process on a fresh database -
  * its own embedded Postgres in a temp DATA_DIR on a free port, or, when DATABASE_URL is set,
- * a new database on that server - and waits for /api/health. Teardown stops it with SIGTERM
+ * a new database on that server - and waits for /api/health. Either way the server migrates
+ * as the owner and serves as the runtime role, as in production: on the embedded server by
+ * default, on DATABASE_URL's server with DATABASE_OWNER_URL (the superuser) beside a
+ * DATABASE_URL naming the test runtime login (test/logins.ts). Teardown stops it with SIGTERM
  * and waits (SIGKILL only if it hangs), then removes the temp data and the database.
  * The tests get the base URL and the admin's credentials through `inject`.
  */
@@ -14,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { freePort } from '../platform/embedded-postgres.ts';
+import { TEST_RUNTIME_LOGIN, withLogin } from '../test/logins.ts';
 import { E2E_ADMIN, OUTPUT_DIR } from './helpers/constants.ts';
 
 declare module 'vitest' {
@@ -63,9 +67,11 @@ export async function setup(project: TestProject): Promise<void> {
     await runSql(database.adminUrl, `create database ${database.name}`);
     const url = new URL(database.adminUrl);
     url.pathname = `/${database.name}`;
-    env.DATABASE_URL = url.toString();
+    env.DATABASE_OWNER_URL = url.toString();
+    env.DATABASE_URL = withLogin(url.toString(), TEST_RUNTIME_LOGIN);
   } else {
     delete env.DATABASE_URL;
+    delete env.DATABASE_OWNER_URL;
     env.EMBEDDED_POSTGRES_PORT = String(await freePort());
   }
 

@@ -2,6 +2,8 @@
  * Test harness for identity and the /api/users routes: a fresh database, pg-boss, the
  * ledger, the real app, a real SMTP server (smtp-server) behind the real mail worker, a
  * movable clock, and a recorder of every JSON reply (scanned for secrets at the end).
+ * Everything connects as the runtime role (test/database.ts), as the app does in
+ * production, so every api/ test also shows the runtime's grants suffice.
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';

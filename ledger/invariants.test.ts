@@ -1,6 +1,7 @@
 /**
  * What the database itself guarantees, whatever code runs against it: postings of an event
- * sum to zero, and the log is append-only.
+ * sum to zero, and the log is append-only. As the owner, on purpose: the runtime role may not
+ * even try these statements (platform/runtime-role.test.ts), the triggers hold for everyone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
@@ -11,7 +12,7 @@ let testDb: TestDatabase<LedgerTables>;
 let ledger: Ledger;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase<LedgerTables>();
+  testDb = await createTestDatabase<LedgerTables>({ as: 'owner' });
   ledger = createLedger({ db: testDb.db });
   for (const id of ['alice', 'bob']) await ledger.openWallet({ accountId: id, displayName: id }, { actorId: id });
   await ledger.requestDeposit({ depositId: 'd1', walletId: 'alice', amountPaise: rupees(100), method: 'upi', reference: 'seed', details: { upiId: 'a@bank' } }, { actorId: 'alice' });

@@ -5,7 +5,11 @@
 import { z } from 'zod';
 
 const configSchema = z.object({
+  // What the API, workers and operator CLI connect as: the runtime role (a member of wallet_runtime).
   DATABASE_URL: z.string().url().optional(),
+  // What migrations connect as: the owner of the schema. Unset: migrations use DATABASE_URL
+  // (a single-role setup), and a start that finds migrations pending refuses to run.
+  DATABASE_OWNER_URL: z.string().url().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: z.string().url().default('http://localhost:3000'),
@@ -63,11 +67,18 @@ const configSchema = z.object({
 
 export type Config = Readonly<z.infer<typeof configSchema>>;
 
+function crossFieldProblems(config: z.infer<typeof configSchema>): string[] {
+  // Without DATABASE_URL the app runs an embedded Postgres, whose owner it is already.
+  return config.DATABASE_OWNER_URL && !config.DATABASE_URL ? ['DATABASE_OWNER_URL: needs DATABASE_URL (the runtime role) beside it'] : [];
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
+  const problems = crossFieldProblems(parsed.data);
+  if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return Object.freeze(parsed.data);
 }

@@ -13,17 +13,24 @@ export interface QueueSpec {
 
 export type JobBoss = PgBoss;
 
+/**
+ * The app's pg-boss, on the runtime role's connection. It must not migrate: that is DDL, done
+ * by `installJobQueues` in the owner's migration run (with migrate off pg-boss only checks
+ * its schema version, and runs none of its background index builds). What it still does
+ * under the runtime role is plain DML on its tables; its supervisor finds no index it owns to
+ * rebuild, so it only reports bloat.
+ */
 export function createJobBoss(connectionString: string, options: { supervise?: boolean; schedule?: boolean; max?: number } = {}): PgBoss {
   return new PgBoss({
     connectionString,
     max: options.max ?? 4,
     supervise: options.supervise ?? true,
     schedule: options.schedule ?? true,
-    migrate: true,
+    migrate: false,
   });
 }
 
-/** Installs (or upgrades) pg-boss's schema and creates the queues that do not exist yet. */
+/** Installs (or upgrades) pg-boss's schema and creates the queues that do not exist yet. As the owner. */
 export async function installJobQueues(connectionString: string, queues: readonly QueueSpec[]): Promise<void> {
   const boss = new PgBoss({ connectionString, max: 1, supervise: false, schedule: false, migrate: true });
   boss.on('error', (error) => console.error('[jobs]', error));

@@ -10,12 +10,13 @@
  *    in flight; afterwards live projectors skip the row, so they pause), projects the last
  *    events, drops the live tables, moves the rebuilt ones into `read`, sets the checkpoint
  *    and NOTIFYs. Readers block for the moment of the swap and then see the new tables.
+ * The DDL of steps 1 and 3 and of the index builds runs as the owner, in the `replay.*` SQL
+ * functions (migrations/0010): this code runs as the runtime role, which has no DDL rights.
  */
 import { sql, type Kysely } from 'kysely';
 import { START, type Checkpoint } from './checkpoint.ts';
 import type { Projection, ProjectionName } from './definition.ts';
 import { lockCheckpoint, projectNext, saveCheckpoint } from './projector.ts';
-import type { AnyTransaction } from './event-batch.ts';
 import { projectionNamed } from './registry.ts';
 
 export interface ReplayProgress {
@@ -52,22 +53,20 @@ export function rebuildSchema(name: ProjectionName): string {
  * The rebuild tables start with the live tables' columns, checks and unique keys (the
  * projectors' upserts and updates need those; insert-only tables get theirs later too), but
  * without their other indexes: building an index once over the loaded rows is far cheaper
- * than maintaining it row by row (a trigram GIN index most of all). `createDeferredIndexes` adds them before the swap, under the live
- * indexes' own names, so a migration can name an index whether or not a replay ran since.
+ * than maintaining it row by row (a trigram GIN index most of all). `createDeferredIndexes`
+ * adds them before the swap, under the live indexes' own names, so a migration can name an
+ * index whether or not a replay ran since.
+ *
+ * The DDL itself runs in the `replay.*` SQL functions (migrations/0010): the runtime role this
+ * code runs as has no DDL rights; the functions, owned by the schema's owner, do only these
+ * fixed steps and only on the projections' own tables.
  */
 async function createRebuildTables(db: Kysely<unknown>, projection: Projection): Promise<void> {
-  const schema = rebuildSchema(projection.name);
   await db.transaction().execute(async (trx) => {
     // A replay that crashed left its half-built tables behind: start over.
-    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(trx);
-    await sql`create schema ${sql.id(schema)}`.execute(trx);
+    await sql`select replay.reset_rebuild_schema(${projection.name})`.execute(trx);
     for (const table of projection.tables) {
-      await sql`create table ${sql.id(schema, table)} (like ${sql.id('read', table)} including all excluding indexes)`.execute(trx);
-      for (const index of await liveIndexes(trx, schema, table)) {
-        if (index.constraint_definition && !isInsertOnly(projection, table)) {
-          await sql`alter table ${sql.id(schema, table)} add constraint ${sql.id(index.name)} ${sql.raw(index.constraint_definition)}`.execute(trx);
-        }
-      }
+      await sql`select replay.create_rebuild_table(${projection.name}, ${table}, ${!isInsertOnly(projection, table)})`.execute(trx);
     }
   });
 }
@@ -79,17 +78,15 @@ async function createRebuildTables(db: Kysely<unknown>, projection: Projection):
 const INDEX_BUILD_MEMORY = '256MB';
 
 async function createDeferredIndexes(db: Kysely<unknown>, projection: Projection): Promise<void> {
-  const schema = rebuildSchema(projection.name);
   // A session setting, not SET LOCAL in one transaction: each index is built in its own
   // transaction, so no snapshot is held across all of them (it would hold back the xmin gate).
+  // The replay functions keep the caller's maintenance_work_mem (they pin only search_path).
   await sql`select set_config('maintenance_work_mem', ${INDEX_BUILD_MEMORY}, false)`.execute(db);
   try {
     for (const table of projection.tables) {
-      for (const index of await liveIndexes(db, schema, table)) {
-        if (!index.constraint_definition) await sql.raw(index.definition).execute(db);
-        else if (isInsertOnly(projection, table)) {
-          await sql`alter table ${sql.id(schema, table)} add constraint ${sql.id(index.name)} ${sql.raw(index.constraint_definition)}`.execute(db);
-        }
+      // Keys already added at creation are skipped by the function.
+      for (const index of await liveIndexNames(db, table)) {
+        await sql`select replay.build_rebuild_index(${projection.name}, ${table}, ${index})`.execute(db);
       }
     }
   } finally {
@@ -101,28 +98,12 @@ function isInsertOnly(projection: Projection, table: string): boolean {
   return projection.insertOnlyTables?.includes(table) ?? false;
 }
 
-interface LiveIndex {
-  name: string;
-  /** CREATE INDEX ... on the rebuild table. */
-  definition: string;
-  /** For a primary key or unique constraint: its definition (ALTER TABLE ... ADD CONSTRAINT). */
-  constraint_definition: string | null;
-}
-
-async function liveIndexes(db: Kysely<unknown> | AnyTransaction, schema: string, table: string): Promise<LiveIndex[]> {
-  const { rows } = await sql<LiveIndex & { original: string }>`
-    select c.relname as name, pg_get_indexdef(i.indexrelid) as original,
-           replace(pg_get_indexdef(i.indexrelid), ' ON ' || i.indrelid::regclass::text || ' ', ' ON ' || quote_ident(${schema}) || '.' || quote_ident(${table}) || ' ') as definition,
-           pg_get_constraintdef(k.oid) as constraint_definition
-      from pg_index i
-      join pg_class c on c.oid = i.indexrelid
-      left join pg_constraint k on k.conindid = i.indexrelid and k.conrelid = i.indrelid and k.contype in ('p', 'u')
+async function liveIndexNames(db: Kysely<unknown>, table: string): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`
+    select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid
      where i.indrelid = ${`read.${table}`}::regclass
      order by c.relname`.execute(db);
-  for (const row of rows) {
-    if (row.definition === row.original) throw new Error(`replay: cannot retarget index ${row.name} (${row.original})`);
-  }
-  return rows;
+  return rows.map((row) => row.name);
 }
 
 export async function countEvents(db: Kysely<unknown>): Promise<number> {
@@ -190,11 +171,9 @@ async function rebuildAndSwap(db: Kysely<unknown>, name: ProjectionName, options
       checkpoint = step.checkpoint;
       if (step.applied < batchSize) break;
     }
-    for (const table of projection.tables) {
-      await sql`drop table ${sql.id('read', table)}`.execute(trx);
-      await sql`alter table ${sql.id(schema, table)} set schema read`.execute(trx);
-    }
-    await sql`drop schema ${sql.id(schema)}`.execute(trx);
+    // In the projection's table order (readers that take several take them in this order).
+    for (const table of projection.tables) await sql`select replay.swap_in_table(${name}, ${table})`.execute(trx);
+    await sql`select replay.drop_rebuild_schema(${name})`.execute(trx);
     await saveCheckpoint(trx, name, checkpoint, applied, 'set');
   });
   report();

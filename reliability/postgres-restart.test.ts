@@ -15,6 +15,7 @@ import { openDatabase } from '../platform/database.ts';
 import { freePort, startEmbeddedPostgres, type EmbeddedServer } from '../platform/embedded-postgres.ts';
 import { migrateDatabase } from '../platform/migrate.ts';
 import { allQueues } from '../runtime/queues.ts';
+import { TEST_RUNTIME_LOGIN, withLogin } from '../test/logins.ts';
 import { checkInvariants, createFundedWallets, runTransferClients, waitForProjections } from './money-load.ts';
 import { call, createCluster, sleep, type Cluster, type ManagedProcess, type Reply } from './processes.ts';
 
@@ -43,8 +44,10 @@ beforeAll(async () => {
   await admin.connect();
   await admin.query('create database wallet_restart');
   await admin.end();
-  databaseUrl = (postgres as EmbeddedServer).url('wallet_restart');
-  await migrateDatabase(databaseUrl, allQueues);
+  // Migrated as the owner (the superuser); the processes and the checks below run as the runtime login.
+  const ownerUrl = (postgres as EmbeddedServer).url('wallet_restart');
+  databaseUrl = withLogin(ownerUrl, TEST_RUNTIME_LOGIN);
+  await migrateDatabase(ownerUrl, allQueues, { runtimeUrl: databaseUrl, resetRuntimePassword: true });
   cluster = createCluster(databaseUrl);
   [api, worker] = await Promise.all([cluster.spawn('api', 'pg-restart-api'), cluster.spawn('worker', 'pg-restart-worker')]);
 }, 180_000);

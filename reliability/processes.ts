@@ -1,6 +1,7 @@
 /**
  * Real API and worker processes for the reliability suite: `node bin/server.ts`
- * (RUN_WORKERS=false) and `node bin/worker.ts` on one database, started, killed with
+ * (RUN_WORKERS=false) and `node bin/worker.ts` on one database (connected as the runtime
+ * role: the callers pass a TestDatabase's runtime `url`), started, killed with
  * SIGKILL and restarted; plus the HTTP client the load generators use (retry the same
  * Idempotency-Key on any network error or 5xx until a definite answer).
  */
@@ -82,7 +83,9 @@ function baseEnv(databaseUrl: string, dataDir: string, port: number): NodeJS.Pro
     LOG_LEVEL: 'warn',
     RUN_WORKERS: 'false',
   };
-  for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET', 'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET', 'SMTP_URL', 'EMBEDDED_POSTGRES_PORT'])
+  // No DATABASE_OWNER_URL: the processes run as the runtime role on a migrated database and
+  // must not migrate (a start with pending migrations refuses instead).
+  for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET', 'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET', 'SMTP_URL', 'EMBEDDED_POSTGRES_PORT', 'DATABASE_OWNER_URL'])
     delete env[key];
   return env;
 }

@@ -1,25 +1,63 @@
 /**
- * Where the database lives: DATABASE_URL when set, otherwise an embedded Postgres whose
- * data is kept under the data directory (var/ by default) and which stops with the process.
+ * Where the database lives and who connects to it: DATABASE_URL (the runtime role) and,
+ * for migrations, DATABASE_OWNER_URL when set; otherwise an embedded Postgres whose data is
+ * kept under the data directory (var/ by default) and which stops with the process. On the
+ * embedded server migrations run as its superuser and the app as `wallet_app`
+ * (runtime/embedded-login.ts), a member of wallet_runtime, made ready at every start.
  */
 import { join } from 'node:path';
 import pg from 'pg';
+import { createDatabase } from '../platform/database.ts';
 import { startEmbeddedPostgres } from '../platform/embedded-postgres.ts';
+import { ensureRuntimeLogin, ensureRuntimeRole, loginOf } from '../platform/runtime-role.ts';
+import { EMBEDDED_DATABASE, embeddedRuntimePassword, embeddedRuntimeUrl } from './embedded-login.ts';
 
 export interface DatabaseServer {
+  /** What the app connects as: the runtime role. */
   url: string;
+  /** What migrations connect as, when this process may migrate: DATABASE_OWNER_URL, or the embedded superuser. */
+  ownerUrl: string | undefined;
   embedded: boolean;
   stop(): Promise<void>;
 }
 
-const EMBEDDED_DATABASE = 'wallet';
 export const DEFAULT_EMBEDDED_PORT = 54329;
 
-export async function openDatabaseServer(options: { databaseUrl?: string | undefined; dataDir: string; embeddedPort?: number | undefined }): Promise<DatabaseServer> {
-  if (options.databaseUrl) return { url: options.databaseUrl, embedded: false, stop: async () => {} };
-  const server = await startEmbeddedPostgres({ dataDir: join(options.dataDir, 'postgres'), port: options.embeddedPort ?? DEFAULT_EMBEDDED_PORT, persistent: true });
-  await ensureDatabase(server.url('postgres'), EMBEDDED_DATABASE);
-  return { url: server.url(EMBEDDED_DATABASE), embedded: true, stop: () => server.stop() };
+export interface DatabaseServerOptions {
+  databaseUrl?: string | undefined;
+  databaseOwnerUrl?: string | undefined;
+  dataDir: string;
+  embeddedPort?: number | undefined;
+}
+
+export async function openDatabaseServer(options: DatabaseServerOptions): Promise<DatabaseServer> {
+  if (options.databaseUrl) return { url: options.databaseUrl, ownerUrl: options.databaseOwnerUrl, embedded: false, stop: async () => {} };
+  const port = options.embeddedPort ?? DEFAULT_EMBEDDED_PORT;
+  const server = await startEmbeddedPostgres({ dataDir: join(options.dataDir, 'postgres'), port, persistent: true });
+  try {
+    await ensureDatabase(server.url('postgres'), EMBEDDED_DATABASE);
+    const ownerUrl = server.url(EMBEDDED_DATABASE);
+    const url = embeddedRuntimeUrl(port, await embeddedRuntimePassword(options.dataDir));
+    await prepareEmbeddedLogin(ownerUrl, url);
+    return { url, ownerUrl, embedded: true, stop: () => server.stop() };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
+
+/**
+ * The login exists before any migration runs, so a command that only reads (the CLI on a
+ * fresh data directory) can connect; the password is set every time, so the file decides.
+ */
+async function prepareEmbeddedLogin(ownerUrl: string, runtimeUrl: string): Promise<void> {
+  const db = createDatabase<unknown>({ connectionString: ownerUrl, maxConnections: 1, applicationName: 'wallet-setup' });
+  try {
+    await ensureRuntimeRole(db);
+    await ensureRuntimeLogin(db, loginOf(runtimeUrl), { resetPassword: true });
+  } finally {
+    await db.destroy();
+  }
 }
 
 export async function ensureDatabase(adminUrl: string, name: string): Promise<void> {

@@ -1,13 +1,15 @@
 /**
- * The composition root: opens the database (embedded or DATABASE_URL), migrates it, starts
- * pg-boss and wires the modules together. bin/ entry points call this and nothing else.
+ * The composition root: opens the database (embedded or DATABASE_URL), migrates it when it
+ * may (an owner connection: DATABASE_OWNER_URL, or the embedded superuser) or else checks
+ * that migrations are current, starts pg-boss and wires the modules together, all on the
+ * runtime role's connection. bin/ entry points call this and nothing else.
  */
 import type { Kysely } from 'kysely';
 import type { Config } from '../platform/config.ts';
 import type pg from 'pg';
 import { openDatabase, tablesView } from '../platform/database.ts';
 import { createJobBoss, type JobBoss } from '../platform/jobs.ts';
-import { migrateDatabase } from '../platform/migrate.ts';
+import { assertMigrationsCurrent, migrateDatabase } from '../platform/migrate.ts';
 import type { Ledger, LedgerTables } from '../ledger/index.ts';
 import { openDatabaseServer, type DatabaseServer } from './database-server.ts';
 import { createWiredLedger } from './ledger.ts';
@@ -24,9 +26,9 @@ export interface System {
 }
 
 export async function startSystem(config: Config, options: { role: 'all' | 'api' | 'worker' | 'cli' }): Promise<System> {
-  const server: DatabaseServer = await openDatabaseServer({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, embeddedPort: config.EMBEDDED_POSTGRES_PORT });
+  const server: DatabaseServer = await openDatabaseServer({ databaseUrl: config.DATABASE_URL, databaseOwnerUrl: config.DATABASE_OWNER_URL, dataDir: config.DATA_DIR, embeddedPort: config.EMBEDDED_POSTGRES_PORT });
   try {
-    await migrateDatabase(server.url, allQueues);
+    await prepareSchema(server);
     const { db, pool } = openDatabase<unknown>({ connectionString: server.url, maxConnections: 20, applicationName: `wallet-${options.role}` });
     const boss = createJobBoss(server.url, { supervise: options.role !== 'cli', schedule: options.role === 'all' || options.role === 'worker' });
     boss.on('error', (error) => {
@@ -54,4 +56,10 @@ export async function startSystem(config: Config, options: { role: 'all' | 'api'
     await server.stop();
     throw error;
   }
+}
+
+/** The runtime role may not change the schema: only a process with the owner's connection migrates. */
+async function prepareSchema(server: DatabaseServer): Promise<void> {
+  if (server.ownerUrl) await migrateDatabase(server.ownerUrl, allQueues, { runtimeUrl: server.url });
+  else await assertMigrationsCurrent(server.url);
 }

@@ -1,5 +1,9 @@
 /**
- * A fresh database for one test file, copied from the migrated template (~20 ms).
+ * A fresh database for one test file, copied from the migrated template (~20 ms). Its `db`,
+ * `pool` and `url` are the runtime role's (test/logins.ts), as the app's are, so every test
+ * that goes through them shows the runtime's grants suffice. A test that must do what only
+ * the owner may (raw SQL against the ledger's own defences, tampering with heads) asks for
+ * `{ as: 'owner' }` or connects to `ownerUrl` for that statement.
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -8,23 +12,36 @@ import { inject } from 'vitest';
 import { openDatabase } from '../platform/database.ts';
 
 export interface TestDatabase<Tables> {
+  /** What `db` and `pool` connect as: the runtime login unless the test asked for the owner. */
   url: string;
+  /** The same database as the runtime login. */
+  runtimeUrl: string;
+  /** The same database as the owner (the server's superuser, who migrated the template). */
+  ownerUrl: string;
   name: string;
   db: Kysely<Tables>;
   pool: pg.Pool;
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase<Tables>(options: { maxConnections?: number } = {}): Promise<TestDatabase<Tables>> {
+export interface TestDatabaseOptions {
+  maxConnections?: number;
+  as?: 'runtime' | 'owner';
+}
+
+export async function createTestDatabase<Tables>(options: TestDatabaseOptions = {}): Promise<TestDatabase<Tables>> {
   const adminUrl = inject('adminDatabaseUrl');
   const template = inject('templateDatabase');
   const name = `t_${randomBytes(6).toString('hex')}`;
   await adminQuery(adminUrl, `create database ${name} template ${template} strategy file_copy`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const { db, pool } = openDatabase<Tables>({ connectionString: url.toString(), maxConnections: options.maxConnections ?? 10, applicationName: 'wallet-test' });
+  const ownerUrl = inDatabase(adminUrl, name);
+  const runtimeUrl = inDatabase(inject('runtimeDatabaseUrl'), name);
+  const url = options.as === 'owner' ? ownerUrl : runtimeUrl;
+  const { db, pool } = openDatabase<Tables>({ connectionString: url, maxConnections: options.maxConnections ?? 10, applicationName: 'wallet-test' });
   return {
-    url: url.toString(),
+    url,
+    runtimeUrl,
+    ownerUrl,
     name,
     db,
     pool,
@@ -33,6 +50,12 @@ export async function createTestDatabase<Tables>(options: { maxConnections?: num
       await adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
     },
   };
+}
+
+function inDatabase(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 async function adminQuery(adminUrl: string, statement: string): Promise<void> {

@@ -1,7 +1,9 @@
 /**
  * One Postgres server per test run (embedded, or the server of DATABASE_URL), one migrated
  * template database, and every test file gets its own copy of it (test/database.ts), so
- * files run in parallel without seeing each other's rows.
+ * files run in parallel without seeing each other's rows. The template is migrated as the
+ * server's superuser (the owner), and the migration run makes the test login a member of
+ * wallet_runtime: test files connect as that runtime login unless they ask for the owner.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,10 +13,13 @@ import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, type EmbeddedServer } from '../platform/embedded-postgres.ts';
 import { migrateDatabase } from '../platform/migrate.ts';
 import { allQueues } from '../runtime/queues.ts';
+import { TEST_RUNTIME_LOGIN, withLogin } from './logins.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     adminDatabaseUrl: string;
+    /** The server of adminDatabaseUrl, logged in as the test runtime login. */
+    runtimeDatabaseUrl: string;
     templateDatabase: string;
   }
 }
@@ -36,8 +41,10 @@ export async function setup(project: TestProject): Promise<void> {
   await run(adminUrl, `create database ${template}`);
   const templateUrl = new URL(adminUrl);
   templateUrl.pathname = `/${template}`;
-  await migrateDatabase(templateUrl.toString(), allQueues);
+  const runtimeUrl = withLogin(templateUrl.toString(), TEST_RUNTIME_LOGIN);
+  await migrateDatabase(templateUrl.toString(), allQueues, { runtimeUrl, resetRuntimePassword: true });
   project.provide('adminDatabaseUrl', adminUrl);
+  project.provide('runtimeDatabaseUrl', withLogin(adminUrl, TEST_RUNTIME_LOGIN));
   project.provide('templateDatabase', template);
 }
 

@@ -2,6 +2,7 @@
  * Opening a wallet: its account head (balance 0) and a WalletOpened event. Called by
  * registration inside the same transaction that creates the user.
  */
+import { sql } from 'kysely';
 import { NO_STREAM, appendToStream, type AppendResult } from '../event-store/append.ts';
 import { inTransaction, metadataFor, type CommandContext, type LedgerDb } from '../handle-command.ts';
 import { reject } from '../rejections.ts';
@@ -11,16 +12,15 @@ export interface OpenWalletInput {
   displayName: string;
 }
 
-/** Two writes (the head, then the event), so one transaction: the caller's, or its own. */
+/**
+ * Two writes (the head, then the event), so one transaction: the caller's, or its own. The
+ * head is inserted by `ledger.open_wallet_account` (migrations/0010), which runs as the
+ * ledger's owner: the runtime role may not write ledger tables itself.
+ */
 export async function openWallet(db: LedgerDb, input: OpenWalletInput, ctx: CommandContext): Promise<AppendResult> {
   return inTransaction(db, async (trx) => {
-    const opened = await trx
-      .insertInto('ledger.accounts')
-      .values({ id: input.accountId, kind: 'wallet', allow_negative: false, balance: 0n, seq: 0n })
-      .onConflict((conflict) => conflict.column('id').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!opened) reject('account_exists', `Account ${input.accountId} already exists`);
+    const { rows } = await sql<{ opened: boolean }>`select ledger.open_wallet_account(${input.accountId}) as opened`.execute(trx);
+    if (!rows[0]?.opened) reject('account_exists', `Account ${input.accountId} already exists`);
     return appendToStream(trx, {
       streamId: walletStream(input.accountId),
       expectedVersion: NO_STREAM,
