@@ -40,7 +40,8 @@ export const SCHEMA_POLICIES: readonly SchemaPolicy[] = [
   { schema: 'identity', tables: DML, functions: false },
   { schema: 'ratelimit', tables: DML, functions: false },
   { schema: 'pgboss', tables: DML, functions: true },
-  { schema: 'audit', tables: ['select', 'insert'], updatable: ['replay_runs'], functions: false },
+  // Approval requests move from pending to approved or rejected; every other audit row is append-only.
+  { schema: 'audit', tables: ['select', 'insert'], updatable: ['replay_runs', 'approval_requests'], functions: false },
   { schema: 'replay', tables: [], functions: true },
 ];
 
