@@ -88,6 +88,11 @@ describe('productionProblems', () => {
     expect(problemsWith({ SMTP_URL: undefined, ALLOW_OUTBOX_MAILER: 'true' })).toEqual([]);
   });
 
+  it("refuses .env.example's SMTP_URL placeholder password; a relay without credentials is the operator's choice", () => {
+    expect(onlyProblem({ SMTP_URL: 'smtp://apikey:change-me-smtp-password@smtp.your-provider.example:587' })).toMatch(/^SMTP_URL holds a placeholder password/);
+    expect(problemsWith({ SMTP_URL: 'smtp://relay.internal:25' })).toEqual([]);
+  });
+
   it('requires JWT_SECRET: a generated one would differ per container', () => {
     expect(onlyProblem({ JWT_SECRET: undefined })).toMatch(/^JWT_SECRET is not set.*openssl rand/);
   });

@@ -23,6 +23,7 @@ export const KNOWN_PLACEHOLDER_SECRETS: readonly string[] = [
   'change-me-owner-password-from-openssl-rand-hex-32',
   'change-me-app-password-from-openssl-rand-hex-32',
   'change-me-admin-password',
+  'change-me-smtp-password',
 ];
 
 /** Words that mark a value someone was meant to replace; long enough never to occur in random output by chance. */
@@ -132,7 +133,11 @@ function cardProblems(config: Config): string[] {
 }
 
 function mailProblems(config: Config): string[] {
-  if (config.SMTP_URL !== undefined || config.ALLOW_OUTBOX_MAILER) return [];
+  if (config.SMTP_URL !== undefined) {
+    const password = decodedOrRaw(new URL(config.SMTP_URL).password);
+    return password !== '' && isPlaceholderSecret(password) ? ['SMTP_URL holds a placeholder password: set the address and credentials of your mail server'] : [];
+  }
+  if (config.ALLOW_OUTBOX_MAILER) return [];
   return [`SMTP_URL is not set, so e-mails - one-time codes included - would be printed to the log and kept in ${config.DATA_DIR}/outbox: set SMTP_URL (e.g. smtp://user:password@smtp.host:587), or ALLOW_OUTBOX_MAILER=true`];
 }
 
