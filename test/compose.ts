@@ -5,6 +5,7 @@
  * `${VAR?message}`, `$$`), .env files, and the ENV lines of the Dockerfile - so a test can
  * compute the environment a container would really start with.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -122,4 +123,18 @@ export function readEnvFile(path: string): Record<string, string> {
     if (match?.[1]) env[match[1]] = match[2] ?? '';
   }
   return env;
+}
+
+/** .env.example with every placeholder replaced the way its comments say: a deployable .env (live Stripe key). */
+export function editedDotEnv(): Record<string, string> {
+  return {
+    ...readEnvFile(ENV_EXAMPLE_FILE),
+    POSTGRES_PASSWORD: randomBytes(32).toString('hex'),
+    APP_DB_PASSWORD: randomBytes(32).toString('hex'),
+    JWT_SECRET: randomBytes(48).toString('base64'),
+    PIN_PEPPER: randomBytes(48).toString('base64'),
+    SMTP_URL: `smtp://apikey:${randomBytes(16).toString('hex')}@smtp.provider.test:587`,
+    ADMIN_PASSWORD: randomBytes(18).toString('base64url'),
+    STRIPE_SECRET_KEY: 'sk_live_0123456789abcdef',
+  };
 }

@@ -5,12 +5,11 @@
  * secrets in API and worker, healthchecks, restart policies and start order by health, and
  * an .env.example whose placeholders the production check refuses.
  */
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../platform/config.ts';
 import { productionProblems } from '../platform/production.ts';
-import { COMPOSE_FILE, ENV_EXAMPLE_FILE, containerEnvironment, readComposeFile, readEnvFile, service, variableReferences, MissingMandatoryVariable } from './compose.ts';
+import { COMPOSE_FILE, ENV_EXAMPLE_FILE, containerEnvironment, editedDotEnv, readComposeFile, readEnvFile, service, variableReferences, MissingMandatoryVariable } from './compose.ts';
 
 const compose = readComposeFile();
 const composeText = readFileSync(COMPOSE_FILE, 'utf8');
@@ -21,20 +20,6 @@ const LONG_RUNNING = ['postgres', 'api', 'worker'] as const;
 const REQUIRED = ['POSTGRES_PASSWORD', 'APP_DB_PASSWORD', 'JWT_SECRET', 'PIN_PEPPER', 'PUBLIC_URL', 'SMTP_URL'];
 /** Secret-looking names; ALLOW_* are switches, not secrets. */
 const SECRET_NAME = /^(?!ALLOW_).*(SECRET|PASSWORD|PEPPER|TOKEN|KEY)/;
-
-/** .env.example with every placeholder replaced the way its comments say: a deployable .env. */
-function editedEnv(): Record<string, string> {
-  return {
-    ...envExample,
-    POSTGRES_PASSWORD: randomBytes(32).toString('hex'),
-    APP_DB_PASSWORD: randomBytes(32).toString('hex'),
-    JWT_SECRET: randomBytes(48).toString('base64'),
-    PIN_PEPPER: randomBytes(48).toString('base64'),
-    SMTP_URL: `smtp://apikey:${randomBytes(16).toString('hex')}@smtp.provider.test:587`,
-    ADMIN_PASSWORD: randomBytes(18).toString('base64url'),
-    STRIPE_SECRET_KEY: 'sk_live_0123456789abcdef',
-  };
-}
 
 const problemsOf = (name: 'api' | 'worker', dotEnv: Record<string, string>) => productionProblems(loadConfig(containerEnvironment(compose, name, dotEnv)), name);
 
@@ -59,7 +44,7 @@ describe('docker-compose.yml', () => {
       expect(environment.PIN_PEPPER, name).toMatch(/^\$\{PIN_PEPPER:\?/);
       expect(environment.NODE_ENV, name).toBe('production');
     }
-    const dotEnv = editedEnv();
+    const dotEnv = editedDotEnv();
     const api = containerEnvironment(compose, 'api', dotEnv);
     const worker = containerEnvironment(compose, 'worker', dotEnv);
     for (const key of ['JWT_SECRET', 'PIN_PEPPER', 'DATABASE_URL', 'PUBLIC_URL']) expect(worker[key], key).toBe(api[key]);
@@ -68,15 +53,15 @@ describe('docker-compose.yml', () => {
 
   it('stops before starting anything when a required secret is missing, naming it', () => {
     for (const name of REQUIRED) {
-      const dotEnv: Record<string, string | undefined> = { ...editedEnv(), [name]: undefined };
-      const attempt = () => LONG_RUNNING.concat().forEach((service) => containerEnvironment(compose, service, dotEnv));
+      const dotEnv: Record<string, string | undefined> = { ...editedDotEnv(), [name]: undefined };
+      const attempt = () => LONG_RUNNING.forEach((serviceName) => containerEnvironment(compose, serviceName, dotEnv));
       expect(attempt, name).toThrow(MissingMandatoryVariable);
       expect(attempt, name).toThrow(new RegExp(`^${name}: set ${name} in \\.env`));
     }
   });
 
   it('connects the API and workers as the runtime role and migrates as the owner', () => {
-    const dotEnv = editedEnv();
+    const dotEnv = editedDotEnv();
     const migrate = containerEnvironment(compose, 'migrate', dotEnv);
     expect(new URL(migrate.DATABASE_URL ?? '').username).toBe('wallet_app');
     expect(new URL(migrate.DATABASE_OWNER_URL ?? '').username).toBe('wallet_owner');
@@ -126,9 +111,9 @@ describe('docker-compose.yml', () => {
   });
 
   it('starts in production mode once .env is edited as .env.example says (the sandbox only when chosen)', () => {
-    expect(problemsOf('api', editedEnv())).toEqual([]);
-    expect(problemsOf('worker', editedEnv())).toEqual([]);
-    const sandbox = { ...editedEnv(), STRIPE_SECRET_KEY: '' };
+    expect(problemsOf('api', editedDotEnv())).toEqual([]);
+    expect(problemsOf('worker', editedDotEnv())).toEqual([]);
+    const sandbox = { ...editedDotEnv(), STRIPE_SECRET_KEY: '' };
     expect(problemsOf('api', sandbox).map((problem) => problem.split(' ')[0])).toEqual(['CARD_PROVIDER']);
     expect(problemsOf('api', { ...sandbox, CARD_PROVIDER: 'sandbox' })).toEqual([]);
   });
