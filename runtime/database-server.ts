@@ -4,7 +4,6 @@
  */
 import { join } from 'node:path';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../platform/embedded-postgres.ts';
 
 export interface DatabaseServer {
   url: string;
@@ -17,6 +16,10 @@ export const DEFAULT_EMBEDDED_PORT = 54329;
 
 export async function openDatabaseServer(options: { databaseUrl?: string | undefined; dataDir: string; embeddedPort?: number | undefined }): Promise<DatabaseServer> {
   if (options.databaseUrl) return { url: options.databaseUrl, embedded: false, stop: async () => {} };
+  // Imported only when needed: the embedded-postgres package installs SIGINT/SIGTERM handlers
+  // on import that exit the process (code 143 on SIGTERM) while the server's graceful shutdown
+  // is still draining - with DATABASE_URL (every deployment) nothing may cut that short.
+  const { startEmbeddedPostgres } = await import('../platform/embedded-postgres.ts');
   const server = await startEmbeddedPostgres({ dataDir: join(options.dataDir, 'postgres'), port: options.embeddedPort ?? DEFAULT_EMBEDDED_PORT, persistent: true });
   await ensureDatabase(server.url('postgres'), EMBEDDED_DATABASE);
   return { url: server.url(EMBEDDED_DATABASE), embedded: true, stop: () => server.stop() };
