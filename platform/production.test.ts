@@ -118,6 +118,8 @@ describe('productionProblems', () => {
   it('refuses a placeholder ADMIN_PASSWORD (the unset case depends on the database: ensureFirstAdmin)', () => {
     expect(onlyProblem({ ADMIN_PASSWORD: 'change-me-admin-password' })).toMatch(/^ADMIN_PASSWORD is a placeholder/);
     expect(problemsWith({ ADMIN_PASSWORD: undefined })).toEqual([]);
+    // admin:create (a cli process) would otherwise give a new admin the placeholder as its password.
+    expect(onlyProblem({ ADMIN_PASSWORD: 'change-me-admin-password' }, 'cli')).toMatch(/^ADMIN_PASSWORD/);
   });
 
   it('lists every problem at once, each starting with its variable', () => {
