@@ -1,4 +1,6 @@
-# Production image: one image, two roles (API and workers), chosen by the command.
+# Production image: one image, two roles (API and workers), chosen by the command; the
+# migration is a third, one-shot use (docker-compose.yml). NODE_ENV=production turns on
+# production mode: the process refuses to start on unsafe defaults (platform/production.ts).
 FROM node:24-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
@@ -6,6 +8,9 @@ COPY package.json package-lock.json .npmrc ./
 RUN npm ci --include=dev --no-audit --no-fund
 COPY . .
 RUN npm run build:web && npm prune --omit=dev
+# Run as the image's unprivileged user, which may write only the data directory.
+RUN mkdir -p var && chown node:node var
+USER node
 ENV NODE_ENV=production
 # V8 young generation capped at 3 x 16 MiB (Node sizes it from the host's memory): see reliability/processes.ts NODE_FLAGS.
 ENV NODE_OPTIONS=--max-semi-space-size=16

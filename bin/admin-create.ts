@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { createAdmin } from '../identity/index.ts';
 import { loadConfig } from '../platform/config.ts';
+import { exitIfUnsafeForProduction } from '../platform/production.ts';
 import { startSystem } from '../runtime/system.ts';
 
 const { values } = parseArgs({
@@ -16,6 +17,7 @@ const { values } = parseArgs({
 });
 
 const config = loadConfig();
+exitIfUnsafeForProduction(config, 'cli');
 const system = await startSystem(config, { role: 'cli' });
 try {
   const outcome = await createAdmin(system.db, system.ledger, {

@@ -7,10 +7,12 @@
  */
 import { loadConfig } from '../platform/config.ts';
 import { migrateDatabase } from '../platform/migrate.ts';
+import { exitIfUnsafeForProduction } from '../platform/production.ts';
 import { openDatabaseServer } from '../runtime/database-server.ts';
 import { allQueues } from '../runtime/queues.ts';
 
 const config = loadConfig();
+exitIfUnsafeForProduction(config, 'cli');
 const server = await openDatabaseServer({ databaseUrl: config.DATABASE_URL, databaseOwnerUrl: config.DATABASE_OWNER_URL, dataDir: config.DATA_DIR, embeddedPort: config.EMBEDDED_POSTGRES_PORT });
 try {
   const report = await migrateDatabase(server.ownerUrl ?? server.url, allQueues, { runtimeUrl: server.url });

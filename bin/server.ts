@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { appConfigFrom, buildApp } from '../api/app.ts';
 import { startIdentity } from '../identity/index.ts';
 import { loadConfig } from '../platform/config.ts';
+import { exitIfUnsafeForProduction, exitRefused } from '../platform/production.ts';
 import { tablesView } from '../platform/database.ts';
 import { createCheckpointWaiter, readWalletBalance, type ReadTables } from '../projections/index.ts';
 import { createCardProvider } from '../providers/card/index.ts';
@@ -17,8 +18,13 @@ const WEB_DIST_DIR = fileURLToPath(new URL('../web/dist/', import.meta.url));
 
 const config = loadConfig();
 const role = config.RUN_WORKERS ? 'all' : 'api';
+exitIfUnsafeForProduction(config, role);
 const system = await startSystem(config, { role });
-const identity = await startIdentity({ config, db: system.db, boss: system.boss, ledger: system.ledger, role, log: (line) => console.log(line) });
+const identity = await startIdentity({ config, db: system.db, boss: system.boss, ledger: system.ledger, role, log: (line) => console.log(line) }).catch(async (error: unknown) => {
+  // Production mode without a first admin's password: stop cleanly, then say why.
+  await system.stop();
+  return exitRefused(error);
+});
 const stopWorkers = config.RUN_WORKERS ? await startProjectionWorkers({ db: system.db, connectionString: system.databaseUrl, boss: system.boss }) : async () => {};
 const reads = tablesView<ReadTables>(system.db);
 const checkpoints = createCheckpointWaiter({ connectionString: system.databaseUrl });

@@ -1,12 +1,14 @@
 /**
  * Admin accounts: the first admin, created at first start from ADMIN_EMAIL/ADMIN_PASSWORD
- * (a generated password is printed once when none is configured), and `npm run
- * admin:create` for more. An admin is a verified local account with its own wallet.
+ * (a generated password is printed once when none is configured - in production mode only
+ * with ALLOW_GENERATED_ADMIN_PASSWORD=true), and `npm run admin:create` for more. An admin
+ * is a verified local account with its own wallet.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Ledger, LedgerTables } from '../ledger/index.ts';
 import { transactionView } from '../platform/database.ts';
+import { ProductionRefusal } from '../platform/production.ts';
 import { hashPassword } from './secrets.ts';
 import { identityDb } from './users.ts';
 
@@ -54,16 +56,25 @@ export async function createAdmin(db: Kysely<unknown>, ledger: Ledger, input: Ad
   });
 }
 
+export interface FirstAdminConfig {
+  ADMIN_EMAIL: string;
+  ADMIN_PASSWORD?: string | undefined;
+  PRODUCTION?: boolean | undefined;
+  ALLOW_GENERATED_ADMIN_PASSWORD?: boolean | undefined;
+}
+
 /**
  * At start: when no admin exists yet, create one from ADMIN_EMAIL / ADMIN_PASSWORD. An
  * advisory lock keeps two starting processes from both creating one. An existing non-admin
  * account with ADMIN_EMAIL is not promoted here (anyone could have registered that address);
- * use `npm run admin:create` for that.
+ * use `npm run admin:create` for that. In production mode a generated password would end up
+ * in the server's log, which outlives it and is read by more people than the operator: there
+ * the process refuses to start instead (ProductionRefusal), unless explicitly allowed.
  */
 export async function ensureFirstAdmin(
   db: Kysely<unknown>,
   ledger: Ledger,
-  config: { ADMIN_EMAIL: string; ADMIN_PASSWORD?: string | undefined },
+  config: FirstAdminConfig,
   log: (line: string) => void = (line) => console.log(line),
 ): Promise<AdminOutcome | { status: 'skipped'; reason: string }> {
   return db.connection().execute(async (connection) => {
@@ -78,6 +89,7 @@ export async function ensureFirstAdmin(
         log(`[identity] ${reason}`);
         return { status: 'skipped' as const, reason };
       }
+      if (config.PRODUCTION && config.ADMIN_PASSWORD === undefined && !config.ALLOW_GENERATED_ADMIN_PASSWORD) throw new ProductionRefusal([generatedPasswordRefused(email)]);
       const outcome = await createAdmin(connection, ledger, { email, password: config.ADMIN_PASSWORD });
       if (outcome.status === 'created') {
         log(
@@ -91,4 +103,12 @@ export async function ensureFirstAdmin(
       await sql`select pg_advisory_unlock(hashtext('identity.first-admin'))`.execute(connection);
     }
   });
+}
+
+function generatedPasswordRefused(email: string): string {
+  return (
+    `ADMIN_PASSWORD is not set and no admin exists yet, so the first admin (${email}) would get a generated password printed to the log: ` +
+    'set ADMIN_PASSWORD for the first start, or create the admin with `npm run admin:create -- --email <address>` ' +
+    '(Docker: `docker compose run --rm api node bin/admin-create.ts --email <address>`), or ALLOW_GENERATED_ADMIN_PASSWORD=true'
+  );
 }

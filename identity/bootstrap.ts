@@ -1,8 +1,8 @@
 /**
  * What a process needs from identity and notifications at start, in one call for the
- * composition root: the server secret (JWT_SECRET or <DATA_DIR>/jwt-secret), the first
- * admin (API processes), and the e-mail worker (worker processes): SMTP_URL, or the log
- * plus <DATA_DIR>/outbox/*.eml when unset.
+ * composition root: the server secret (JWT_SECRET or <DATA_DIR>/jwt-secret), the PIN pepper
+ * (PIN_PEPPER or <DATA_DIR>/pin-pepper), the first admin (API processes), and the e-mail
+ * worker (worker processes): SMTP_URL, or the log plus <DATA_DIR>/outbox/*.eml when unset.
  */
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
@@ -13,10 +13,13 @@ import { createMailer } from '../notifications/mailer.ts';
 import { startMailWorker } from '../notifications/worker.ts';
 import { ensureFirstAdmin } from './admin.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
+import { resolvePinPepper } from './pin-pepper.ts';
 import { deriveKey } from './secrets.ts';
 
 export interface IdentityRuntime {
   jwtSecret: string;
+  /** The key of the peppered PIN verifier (identity/pin-pepper.ts). */
+  pinPepper: string;
   stop(): void;
 }
 
@@ -30,9 +33,10 @@ export async function startIdentity(input: {
   log?: (line: string) => void;
 }): Promise<IdentityRuntime> {
   const jwtSecret = await resolveJwtSecret(input.config);
+  const pinPepper = await resolvePinPepper(input.config);
   if (input.role !== 'worker') await ensureFirstAdmin(input.db, input.ledger, input.config, input.log);
-  if (input.role === 'api') return { jwtSecret, stop: () => {} };
+  if (input.role === 'api') return { jwtSecret, pinPepper, stop: () => {} };
   const mailer = createMailer({ smtpUrl: input.config.SMTP_URL, from: input.config.MAIL_FROM, outboxDir: join(input.config.DATA_DIR, 'outbox'), log: input.log });
   await startMailWorker(input.boss, { mailer, sealKey: deriveKey(jwtSecret, 'mail-seal'), publicUrl: input.config.PUBLIC_URL });
-  return { jwtSecret, stop: () => mailer.close() };
+  return { jwtSecret, pinPepper, stop: () => mailer.close() };
 }

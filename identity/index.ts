@@ -13,5 +13,6 @@ export { verifyTransactionPin, updateTransactionPin, MAX_PIN_ATTEMPTS, PIN_LOCK_
 export { createAdmin, ensureFirstAdmin, generatePassword, type AdminOutcome } from './admin.ts';
 export { signInWithGoogle, googleProfileSchema, GoogleSignInRefused, type GoogleProfile } from './google.ts';
 export { resolveJwtSecret } from './jwt-secret.ts';
+export { resolvePinPepper } from './pin-pepper.ts';
 export type { IdentityTables } from './tables.ts';
 export { startIdentity, type IdentityRuntime } from './bootstrap.ts';

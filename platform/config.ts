@@ -1,10 +1,21 @@
 /**
  * Process configuration: read from the environment once, validated with zod, frozen.
  * Only entry points (bin/) call loadConfig; everything else receives the parsed object.
+ * Production mode is the one parsed flag PRODUCTION (NODE_ENV=production); what it refuses
+ * at startup lives in platform/production.ts.
  */
 import { z } from 'zod';
 
+/** JWT_SECRET and PIN_PEPPER: at least 32 characters (so at least 32 bytes). */
+export const MIN_SECRET_LENGTH = 32;
+const SECRET_LENGTH_MESSAGE = `must be at least ${MIN_SECRET_LENGTH} characters (generate one with: openssl rand -base64 48)`;
+
+/** `true` / `false` flags; anything else is a typo the operator should hear about. */
+const flag = z.enum(['true', 'false']).default('false').transform((value) => value === 'true');
+
 const configSchema = z.object({
+  // Only `production` means anything: it turns on the startup refusals of platform/production.ts.
+  NODE_ENV: z.string().optional(),
   // What the API, workers and operator CLI connect as: the runtime role (a member of wallet_runtime).
   DATABASE_URL: z.string().url().optional(),
   // What migrations connect as: the owner of the schema. Unset: migrations use DATABASE_URL
@@ -16,7 +27,9 @@ const configSchema = z.object({
   DATA_DIR: z.string().default('var'),
   // Port of the embedded Postgres (no DATABASE_URL); another port lets two servers run side by side (tests).
   EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
-  JWT_SECRET: z.string().min(32).optional(),
+  JWT_SECRET: z.string().min(MIN_SECRET_LENGTH, SECRET_LENGTH_MESSAGE).optional(),
+  // The pepper of the PIN verifier (identity/pin-pepper.ts): its own secret, never in the database.
+  PIN_PEPPER: z.string().min(MIN_SECRET_LENGTH, SECRET_LENGTH_MESSAGE).optional(),
   // Lets a Prometheus scraper off the host read /metrics (loopback always may).
   METRICS_TOKEN: z.string().min(16).optional(),
   ADMIN_EMAIL: z.string().email().default('admin@wallet.local'),
@@ -42,7 +55,9 @@ const configSchema = z.object({
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(100),
   RATE_LIMIT_AUTH_MAX: z.coerce.number().int().positive().default(10),
-  // Card payments: Stripe when STRIPE_SECRET_KEY is set, otherwise the offline sandbox provider.
+  // Card payments: Stripe when STRIPE_SECRET_KEY is set, otherwise the offline sandbox provider;
+  // CARD_PROVIDER chooses explicitly (production never falls back to the sandbox by itself).
+  CARD_PROVIDER: z.enum(['stripe', 'sandbox']).optional(),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
@@ -63,9 +78,24 @@ const configSchema = z.object({
     }),
   // Read-your-writes: how long a read waits for its projection to reach the caller's checkpoint.
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(30_000).default(3_000),
+  // The worker's health endpoint (GET /health); unset: none, so two workers on one host never collide.
+  WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  // Production mode's explicit allowances of the local defaults (platform/production.ts).
+  ALLOW_EMBEDDED_POSTGRES: flag,
+  ALLOW_OUTBOX_MAILER: flag,
+  ALLOW_GENERATED_ADMIN_PASSWORD: flag,
+  ALLOW_STRIPE_TEST_KEY: flag,
 });
 
-export type Config = Readonly<z.infer<typeof configSchema>>;
+const refinedSchema = configSchema
+  .refine((config) => config.CARD_PROVIDER !== 'stripe' || config.STRIPE_SECRET_KEY !== undefined, {
+    path: ['CARD_PROVIDER'],
+    message: 'is stripe but STRIPE_SECRET_KEY is not set (set it, or CARD_PROVIDER=sandbox for the offline sandbox)',
+  })
+  // NODE_ENV is read here and nowhere else: the rest of the code asks config.PRODUCTION.
+  .transform(({ NODE_ENV, ...config }) => ({ ...config, PRODUCTION: NODE_ENV === 'production' }));
+
+export type Config = Readonly<z.infer<typeof refinedSchema>>;
 
 function crossFieldProblems(config: z.infer<typeof configSchema>): string[] {
   // Without DATABASE_URL the app runs an embedded Postgres, whose owner it is already.
@@ -73,7 +103,7 @@ function crossFieldProblems(config: z.infer<typeof configSchema>): string[] {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = configSchema.safeParse(env);
+  const parsed = refinedSchema.safeParse(withoutEmptyValues(env));
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -81,4 +111,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems = crossFieldProblems(parsed.data);
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return Object.freeze(parsed.data);
+}
+
+/**
+ * An empty variable counts as unset: docker-compose passes optional settings through as
+ * `${VAR:-}`, which is an empty string when the operator left them out.
+ */
+function withoutEmptyValues(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
 }

@@ -8,7 +8,6 @@
 import { join } from 'node:path';
 import pg from 'pg';
 import { createDatabase } from '../platform/database.ts';
-import { startEmbeddedPostgres } from '../platform/embedded-postgres.ts';
 import { ensureRuntimeLogin, ensureRuntimeRole, loginOf } from '../platform/runtime-role.ts';
 import { EMBEDDED_DATABASE, embeddedRuntimePassword, embeddedRuntimeUrl } from './embedded-login.ts';
 
@@ -33,6 +32,10 @@ export interface DatabaseServerOptions {
 export async function openDatabaseServer(options: DatabaseServerOptions): Promise<DatabaseServer> {
   if (options.databaseUrl) return { url: options.databaseUrl, ownerUrl: options.databaseOwnerUrl, embedded: false, stop: async () => {} };
   const port = options.embeddedPort ?? DEFAULT_EMBEDDED_PORT;
+  // Imported only when needed: the embedded-postgres package installs SIGINT/SIGTERM handlers
+  // on import that exit the process (code 143 on SIGTERM) while the server's graceful shutdown
+  // is still draining - with DATABASE_URL (every deployment) nothing may cut that short.
+  const { startEmbeddedPostgres } = await import('../platform/embedded-postgres.ts');
   const server = await startEmbeddedPostgres({ dataDir: join(options.dataDir, 'postgres'), port, persistent: true });
   try {
     await ensureDatabase(server.url('postgres'), EMBEDDED_DATABASE);

@@ -1,8 +1,9 @@
 /**
- * The composition root: opens the database (embedded or DATABASE_URL), migrates it when it
- * may (an owner connection: DATABASE_OWNER_URL, or the embedded superuser) or else checks
- * that migrations are current, starts pg-boss and wires the modules together, all on the
- * runtime role's connection. bin/ entry points call this and nothing else.
+ * The composition root: refuses production mode's unsafe defaults, opens the database
+ * (embedded or DATABASE_URL), migrates it when it may (an owner connection:
+ * DATABASE_OWNER_URL, or the embedded superuser) or else checks that migrations are current,
+ * starts pg-boss and wires the modules together, all on the runtime role's connection.
+ * bin/ entry points call this and nothing else.
  */
 import type { Kysely } from 'kysely';
 import type { Config } from '../platform/config.ts';
@@ -10,6 +11,7 @@ import type pg from 'pg';
 import { openDatabase, tablesView } from '../platform/database.ts';
 import { createJobBoss, type JobBoss } from '../platform/jobs.ts';
 import { assertMigrationsCurrent, migrateDatabase } from '../platform/migrate.ts';
+import { assertSafeForProduction } from '../platform/production.ts';
 import type { Ledger, LedgerTables } from '../ledger/index.ts';
 import { openDatabaseServer, type DatabaseServer } from './database-server.ts';
 import { createWiredLedger } from './ledger.ts';
@@ -26,6 +28,8 @@ export interface System {
 }
 
 export async function startSystem(config: Config, options: { role: 'all' | 'api' | 'worker' | 'cli' }): Promise<System> {
+  // The entry points print these and exit first; this keeps any other caller from skipping them.
+  assertSafeForProduction(config, options.role);
   const server: DatabaseServer = await openDatabaseServer({ databaseUrl: config.DATABASE_URL, databaseOwnerUrl: config.DATABASE_OWNER_URL, dataDir: config.DATA_DIR, embeddedPort: config.EMBEDDED_POSTGRES_PORT });
   try {
     await prepareSchema(server);

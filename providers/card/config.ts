@@ -1,7 +1,9 @@
 /**
- * Choosing the card provider from configuration: Stripe when STRIPE_SECRET_KEY is set, the
- * local sandbox otherwise. The composition root passes its parsed config (platform/config.ts
- * does not know these keys yet; `cardConfigShape` is what it should add).
+ * Choosing the card provider from configuration: CARD_PROVIDER when set (`stripe` needs
+ * STRIPE_SECRET_KEY); otherwise Stripe when STRIPE_SECRET_KEY is set and the local sandbox
+ * when not - except in production mode, where the sandbox (it credits test cards without any
+ * payment) is used only when chosen explicitly with CARD_PROVIDER=sandbox. The composition
+ * root passes its parsed config.
  */
 import { z } from 'zod';
 import { createSandboxCardProvider } from './sandbox-provider.ts';
@@ -9,6 +11,9 @@ import { createStripeCardProvider } from './stripe-provider.ts';
 import type { CardProvider } from './port.ts';
 
 export interface CardProviderEnv {
+  CARD_PROVIDER?: 'stripe' | 'sandbox' | undefined;
+  /** Production mode (platform/config.ts PRODUCTION): no implicit sandbox. */
+  PRODUCTION?: boolean | undefined;
   STRIPE_SECRET_KEY?: string | undefined;
   STRIPE_WEBHOOK_SECRET?: string | undefined;
   /** Only to point the SDK somewhere else than api.stripe.com (a local fake server). */
@@ -19,6 +24,8 @@ export interface CardProviderEnv {
 
 /** The card keys as zod fields, to spread into platform/config.ts's schema. */
 export const cardConfigShape = {
+  CARD_PROVIDER: z.enum(['stripe', 'sandbox']).optional(),
+  PRODUCTION: z.boolean().optional(),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   STRIPE_API_HOST: z.string().min(1).optional(),
@@ -42,7 +49,16 @@ export function createCardProvider(env: CardProviderEnv): CardSetup {
   }
   const config = parsed.data;
   const webhookSecret = config.STRIPE_WEBHOOK_SECRET ?? null;
-  if (config.STRIPE_SECRET_KEY === undefined) return { provider: createSandboxCardProvider(), webhookSecret };
+  const choice = config.CARD_PROVIDER ?? (config.STRIPE_SECRET_KEY === undefined ? 'sandbox' : 'stripe');
+  if (choice === 'sandbox') {
+    // platform/production.ts refuses this at startup with the whole list of problems; this is
+    // the backstop for a composition root that skipped that check.
+    if (config.PRODUCTION && config.CARD_PROVIDER !== 'sandbox') {
+      throw new Error('Refusing the sandbox card provider in production mode: set STRIPE_SECRET_KEY, or CARD_PROVIDER=sandbox to allow it');
+    }
+    return { provider: createSandboxCardProvider(), webhookSecret };
+  }
+  if (config.STRIPE_SECRET_KEY === undefined) throw new Error('Invalid card provider configuration: CARD_PROVIDER=stripe needs STRIPE_SECRET_KEY');
   const provider = createStripeCardProvider({
     secretKey: config.STRIPE_SECRET_KEY,
     host: config.STRIPE_API_HOST,

@@ -114,6 +114,18 @@ describe('createCardProvider', () => {
     expect(await balance('omar')).toBe(12_345n);
   });
 
+  it('CARD_PROVIDER chooses explicitly: sandbox even with a key; stripe never without one', () => {
+    expect(createCardProvider({ CARD_PROVIDER: 'sandbox', STRIPE_SECRET_KEY: 'sk_test_x' }).provider.name).toBe('sandbox');
+    expect(createCardProvider({ CARD_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x' }).provider.name).toBe('stripe');
+    expect(() => createCardProvider({ CARD_PROVIDER: 'stripe' })).toThrow(/CARD_PROVIDER=stripe needs STRIPE_SECRET_KEY/);
+  });
+
+  it('regression: in production mode the sandbox (it credits test cards unpaid) is never chosen implicitly', () => {
+    expect(() => createCardProvider({ PRODUCTION: true })).toThrow(/sandbox card provider in production mode.*CARD_PROVIDER=sandbox/);
+    expect(createCardProvider({ PRODUCTION: true, CARD_PROVIDER: 'sandbox' }).provider.name).toBe('sandbox');
+    expect(createCardProvider({ PRODUCTION: true, STRIPE_SECRET_KEY: 'sk_live_x' }).provider.name).toBe('stripe');
+  });
+
   it('refuses malformed settings at boot', () => {
     expect(() => createCardProvider({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_PROTOCOL: 'ftp' })).toThrow(/STRIPE_API_PROTOCOL/);
     expect(() => createCardProvider({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_PORT: 'eighty' })).toThrow(/STRIPE_API_PORT/);

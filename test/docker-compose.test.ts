@@ -1,0 +1,146 @@
+/**
+ * docker-compose.yml and .env.example, checked offline (no Docker engine here): production
+ * mode everywhere, no secret with a default (regression: the JWT secret had a public one,
+ * and the worker had none at all, so its mail-seal key differed from the API's), the same
+ * secrets in API and worker, healthchecks, restart policies and start order by health, and
+ * an .env.example whose placeholders the production check refuses.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../platform/config.ts';
+import { productionProblems } from '../platform/production.ts';
+import { COMPOSE_FILE, ENV_EXAMPLE_FILE, containerEnvironment, editedDotEnv, readComposeFile, readEnvFile, service, variableReferences, MissingMandatoryVariable } from './compose.ts';
+
+const compose = readComposeFile();
+const composeText = readFileSync(COMPOSE_FILE, 'utf8');
+const envExample = readEnvFile(ENV_EXAMPLE_FILE);
+
+const APP_SERVICES = ['api', 'worker'] as const;
+const LONG_RUNNING = ['postgres', 'api', 'worker'] as const;
+const REQUIRED = ['POSTGRES_PASSWORD', 'APP_DB_PASSWORD', 'JWT_SECRET', 'PIN_PEPPER', 'PUBLIC_URL', 'SMTP_URL'];
+/** Secret-looking names; ALLOW_* are switches, not secrets. */
+const SECRET_NAME = /^(?!ALLOW_).*(SECRET|PASSWORD|PEPPER|TOKEN|KEY)/;
+
+const problemsOf = (name: 'api' | 'worker', dotEnv: Record<string, string>) => productionProblems(loadConfig(containerEnvironment(compose, name, dotEnv)), name);
+
+describe('docker-compose.yml', () => {
+  it('gives no secret a usable default: required ones stop compose with ${VAR:?...}, optional ones default to empty', () => {
+    const references = variableReferences(composeText);
+    for (const name of REQUIRED) {
+      const uses = references.filter((reference) => reference.name === name);
+      expect(uses.length, name).toBeGreaterThan(0);
+      for (const use of uses) expect(use.operator, `${name} must be \${${name}:?...}`).toBe(':?');
+    }
+    for (const reference of references.filter((candidate) => SECRET_NAME.test(candidate.name))) {
+      expect(['', ':?', '?'].includes(reference.operator) || reference.argument === '', `${reference.name} has the default "${reference.argument}"`).toBe(true);
+    }
+    expect(composeText).not.toContain('change-me-to-a-long-random-secret-of-32-chars');
+  });
+
+  it('gives the API and the worker the same JWT_SECRET, PIN_PEPPER and database, in production mode', () => {
+    for (const name of APP_SERVICES) {
+      const environment = service(compose, name).environment ?? {};
+      expect(environment.JWT_SECRET, name).toMatch(/^\$\{JWT_SECRET:\?/);
+      expect(environment.PIN_PEPPER, name).toMatch(/^\$\{PIN_PEPPER:\?/);
+      expect(environment.NODE_ENV, name).toBe('production');
+    }
+    const dotEnv = editedDotEnv();
+    const api = containerEnvironment(compose, 'api', dotEnv);
+    const worker = containerEnvironment(compose, 'worker', dotEnv);
+    for (const key of ['JWT_SECRET', 'PIN_PEPPER', 'DATABASE_URL', 'PUBLIC_URL']) expect(worker[key], key).toBe(api[key]);
+    expect(service(compose, 'migrate').environment?.NODE_ENV).toBe('production');
+  });
+
+  it('stops before starting anything when a required secret is missing, naming it', () => {
+    for (const name of REQUIRED) {
+      const dotEnv: Record<string, string | undefined> = { ...editedDotEnv(), [name]: undefined };
+      const attempt = () => LONG_RUNNING.forEach((serviceName) => containerEnvironment(compose, serviceName, dotEnv));
+      expect(attempt, name).toThrow(MissingMandatoryVariable);
+      expect(attempt, name).toThrow(new RegExp(`^${name}: set ${name} in \\.env`));
+    }
+  });
+
+  it('connects the API and workers as the runtime role and migrates as the owner', () => {
+    const dotEnv = editedDotEnv();
+    const migrate = containerEnvironment(compose, 'migrate', dotEnv);
+    expect(new URL(migrate.DATABASE_URL ?? '').username).toBe('wallet_app');
+    expect(new URL(migrate.DATABASE_OWNER_URL ?? '').username).toBe('wallet_owner');
+    expect(decodeURIComponent(new URL(migrate.DATABASE_OWNER_URL ?? '').password)).toBe(dotEnv.POSTGRES_PASSWORD);
+    for (const name of APP_SERVICES) {
+      const environment = containerEnvironment(compose, name, dotEnv);
+      expect(environment.DATABASE_URL, name).toBe(migrate.DATABASE_URL);
+      expect(environment, name).not.toHaveProperty('DATABASE_OWNER_URL');
+    }
+    expect(service(compose, 'postgres').environment?.POSTGRES_USER).toBe('wallet_owner');
+    expect(service(compose, 'migrate').restart).toBe('no');
+    expect(service(compose, 'migrate').command).toEqual(['node', 'bin/migrate.ts']);
+  });
+
+  it('gives every long-running service a healthcheck and a restart policy', () => {
+    for (const name of LONG_RUNNING) {
+      const { healthcheck, restart } = service(compose, name);
+      expect(restart, name).toBe('unless-stopped');
+      expect(healthcheck?.test, name).toBeDefined();
+      expect(healthcheck?.interval, name).toBeDefined();
+      expect(healthcheck?.retries, name).toBeGreaterThan(0);
+    }
+    expect(service(compose, 'postgres').healthcheck?.test).toEqual(['CMD-SHELL', 'pg_isready -U wallet_owner -d wallet']);
+    // The image has no curl: Node's fetch probes the API's health route and the worker's health port.
+    expect(JSON.stringify(service(compose, 'api').healthcheck?.test)).toContain('http://127.0.0.1:3000/api/health');
+    expect(JSON.stringify(service(compose, 'worker').healthcheck?.test)).toContain('http://127.0.0.1:3001/health');
+    expect(service(compose, 'worker').environment?.WORKER_HEALTH_PORT).toBe('3001');
+  });
+
+  it('starts the API and workers only once Postgres is healthy and the migration succeeded', () => {
+    expect(service(compose, 'migrate').depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+    for (const name of APP_SERVICES) {
+      expect(service(compose, name).depends_on, name).toEqual({ postgres: { condition: 'service_healthy' }, migrate: { condition: 'service_completed_successfully' } });
+    }
+  });
+
+  it('publishes ports on loopback only, and runs the mail catcher only under its profile', () => {
+    for (const [name, definition] of Object.entries(compose.services)) {
+      for (const port of definition.ports ?? []) {
+        const published = containerEnvironmentPort(port);
+        expect(published, `${name} publishes ${port}`).toMatch(/^127\.0\.0\.1:/);
+      }
+    }
+    expect(service(compose, 'postgres').ports).toBeUndefined();
+    expect(service(compose, 'mailcatcher').profiles).toEqual(['mailcatcher']);
+    for (const name of LONG_RUNNING) expect(service(compose, name).profiles, name).toBeUndefined();
+  });
+
+  it('starts in production mode once .env is edited as .env.example says (the sandbox only when chosen)', () => {
+    expect(problemsOf('api', editedDotEnv())).toEqual([]);
+    expect(problemsOf('worker', editedDotEnv())).toEqual([]);
+    const sandbox = { ...editedDotEnv(), STRIPE_SECRET_KEY: '' };
+    expect(problemsOf('api', sandbox).map((problem) => problem.split(' ')[0])).toEqual(['CARD_PROVIDER']);
+    expect(problemsOf('api', { ...sandbox, CARD_PROVIDER: 'sandbox' })).toEqual([]);
+  });
+});
+
+describe('.env.example', () => {
+  it('lists every variable docker-compose.yml requires', () => {
+    const required = new Set(variableReferences(composeText).filter((reference) => reference.operator === ':?').map((reference) => reference.name));
+    for (const name of required) expect(Object.keys(envExample), name).toContain(name);
+  });
+
+  it('says how to generate each secret', () => {
+    const text = readFileSync(ENV_EXAMPLE_FILE, 'utf8');
+    expect(text.match(/openssl rand -base64 48/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(text.match(/openssl rand -hex 32/g)?.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('copied without editing, is refused at startup, naming every secret still to set', () => {
+    const api = problemsOf('api', envExample).map((problem) => problem.split(' ')[0]);
+    const worker = problemsOf('worker', envExample).map((problem) => problem.split(' ')[0]);
+    expect(api).toEqual(['DATABASE_URL', 'CARD_PROVIDER', 'JWT_SECRET', 'PIN_PEPPER', 'ADMIN_PASSWORD']);
+    expect(worker).toEqual(['DATABASE_URL', 'SMTP_URL', 'JWT_SECRET', 'PIN_PEPPER']);
+  });
+});
+
+/** "127.0.0.1:3000:3000" -> "127.0.0.1:3000"; the published side, with compose's ${...:-default} applied. */
+function containerEnvironmentPort(port: string): string {
+  const resolved = port.replace(/\$\{[A-Za-z_][A-Za-z0-9_]*:-([^}]*)\}/g, '$1');
+  return resolved.slice(0, resolved.lastIndexOf(':'));
+}
