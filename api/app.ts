@@ -6,7 +6,7 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
-import { deriveKey, systemClock, type BalanceReader, type Clock } from '../identity/index.ts';
+import { deriveKey, pinKeysFrom, systemClock, type BalanceReader, type Clock } from '../identity/index.ts';
 import { tablesView } from '../platform/database.ts';
 import { createSandboxCardProvider, type CardSetup } from '../providers/card/index.ts';
 import { waitForCheckpoint, type CheckpointWaiter, type ReadTables } from '../projections/index.ts';
@@ -35,6 +35,8 @@ export interface AppConfig {
   logLevel: string;
   /** Signs session tokens; the OTP pepper and the mail seal key derive from it. */
   jwtSecret: string;
+  /** PIN_PEPPER: keys the PIN verifiers (its own secret, never derived from jwtSecret). */
+  pinPepper: string;
   rateLimit: RateLimitSettings;
   /** Undefined: Google sign-in is not configured (its routes redirect with oauth_failed). */
   google?: GoogleSignInConfig | undefined;
@@ -68,7 +70,7 @@ export interface AppDependencies {
 }
 
 /** The AppConfig of the process configuration (bin/server.ts). */
-export function appConfigFrom(config: Config, secrets: { jwtSecret: string }): AppConfig {
+export function appConfigFrom(config: Config, secrets: { jwtSecret: string; pinPepper: string }): AppConfig {
   const google =
     config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
       ? {
@@ -85,6 +87,7 @@ export function appConfigFrom(config: Config, secrets: { jwtSecret: string }): A
     corsOrigins: config.CORS_ORIGINS,
     logLevel: config.LOG_LEVEL,
     jwtSecret: secrets.jwtSecret,
+    pinPepper: secrets.pinPepper,
     rateLimit: { windowMs: config.RATE_LIMIT_WINDOW_MS, max: config.RATE_LIMIT_MAX, authMax: config.RATE_LIMIT_AUTH_MAX },
     google,
     stripePublishableKey: config.STRIPE_SECRET_KEY ? config.STRIPE_PUBLISHABLE_KEY : undefined,
@@ -125,6 +128,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     cardProvider: card.provider.name,
     ...(card.provider.name === 'stripe' && deps.config.stripePublishableKey ? { stripePublishableKey: deps.config.stripePublishableKey } : {}),
   });
+  const pinKeys = pinKeysFrom(deps.config.pinPepper);
   const checkpoints = deps.checkpoints ?? { wait: (projection, token, timeoutMs) => waitForCheckpoint(deps.pool, projection, token, timeoutMs) };
   const readYourWritesTimeoutMs = deps.config.readYourWritesTimeoutMs ?? 3_000;
   registerUserRoutes(app, {
@@ -135,7 +139,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     clock: deps.clock ?? systemClock,
     publicUrl: deps.config.publicUrl,
     rateLimit: deps.config.rateLimit,
-    keys: { otpPepper: deriveKey(deps.config.jwtSecret, 'otp-pepper'), sealKey: deriveKey(deps.config.jwtSecret, 'mail-seal') },
+    keys: { otpPepper: deriveKey(deps.config.jwtSecret, 'otp-pepper'), sealKey: deriveKey(deps.config.jwtSecret, 'mail-seal'), pinKeys },
     awaitBalances: (checkpoint) => checkpoints.wait('accounts', checkpoint, readYourWritesTimeoutMs),
   });
   await registerOAuthRoutes(app, { db: deps.db, ledger, webUrl: deps.config.publicUrl, google: deps.config.google, rateLimit: deps.config.rateLimit });
@@ -143,6 +147,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const approvalThresholdPaise = deps.config.adminApprovalThresholdPaise ?? DEFAULT_APPROVAL_THRESHOLD_PAISE;
   const money = {
     approvalThresholdPaise,
+    pinKeys,
     db: deps.db,
     reads: tablesView<ReadTables>(deps.db),
     checkpoints,

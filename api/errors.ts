@@ -64,6 +64,8 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, ErrorEntry>> = {
   PIN_NOT_SET: { status: 400, message: 'Please set your transaction PIN first in settings.' },
   invalid_pin: { status: 400, message: 'Invalid transaction PIN' },
   PIN_LOCKED: { status: 429, message: 'Too many wrong PIN attempts. Please try again later.' },
+  PIN_CHECK_BUSY: { status: 503, message: 'Too many PIN checks at once. Please try again in a moment.' },
+  PIN_RESET_REQUIRED: { status: 403, message: 'Too many wrong PIN attempts. Reset your transaction PIN by e-mail to unlock transfers and deposits.' },
   validation_failed: { status: 400, message: 'Invalid request' },
   card_failed: { status: 402, message: 'Card payment failed. Please try again.' },
   unauthenticated: { status: 401, message: 'Please sign in to continue' },

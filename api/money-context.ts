@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { CardProvider } from '../providers/card/index.ts';
-import { findAccount, type AccountSummary, type Clock } from '../identity/index.ts';
+import { findAccount, verifyTransactionPin, type AccountSummary, type Clock, type PinKeys } from '../identity/index.ts';
 import type { CommandContext, Ledger } from '../ledger/index.ts';
 import type { CheckpointWaiter, ProjectionName, ReadTables } from '../projections/index.ts';
 import type { RateLimitSettings } from './auth/rate-limit.ts';
@@ -27,6 +27,13 @@ export interface MoneyDependencies {
   rateLimit: RateLimitSettings;
   /** An admin's settlement above this amount waits for a second admin. */
   approvalThresholdPaise: bigint;
+  /** Keys the PIN verifiers. */
+  pinKeys: PinKeys;
+}
+
+/** The PIN check every money command makes first (identity/transaction-pin.ts). */
+export function requirePin(deps: MoneyDependencies, userId: string, pin: string): Promise<void> {
+  return verifyTransactionPin({ db: deps.db, keys: deps.pinKeys, clock: deps.clock }, userId, pin);
 }
 
 const idempotencyKeyHeader = z.string().trim().min(1).max(200).regex(/^[\x21-\x7e]+$/);

@@ -358,27 +358,54 @@ describe('transaction PIN', () => {
     expect((await h.call({ method: 'POST', url: '/api/users/verify-transaction-pin', headers: bearer(user.token), payload: { transactionPin: '1234' } })).statusCode).toBe(400);
   });
 
-  it('5 wrong PINs in a row lock for 15 minutes with the time left; a right PIN resets the count', async () => {
+  it('wrong PINs lock for longer each time (5: 15 minutes, 10: an hour, 15: until a PIN reset by e-mail), and the refusal says so; a right PIN resets the count', async () => {
     const user = await registeredUser(h, 'pin-lock@example.com');
     const tryPin = (pin: string) => h.call({ method: 'POST', url: '/api/users/verify-transaction-pin', headers: bearer(user.token), payload: { transactionPin: pin } });
+    const fiveWrong = async () => {
+      const messages: string[] = [];
+      for (let attempt = 0; attempt < 5; attempt++) messages.push((await tryPin('9999')).json().message);
+      return messages;
+    };
     for (let attempt = 0; attempt < 4; attempt++) expect((await tryPin('9999')).statusCode).toBe(400);
     expect((await tryPin('1234')).statusCode).toBe(200);
-    const wrongs = [];
-    for (let attempt = 0; attempt < 5; attempt++) wrongs.push(await tryPin('9999'));
-    expect(wrongs.map((response) => response.json().message)).toEqual([
-      'Invalid transaction PIN. 4 attempts remaining.',
-      'Invalid transaction PIN. 3 attempts remaining.',
-      'Invalid transaction PIN. 2 attempts remaining.',
-      'Invalid transaction PIN. 1 attempt remaining.',
-      'Too many wrong PIN attempts. Transfers and deposits are locked for 15 more minutes.',
+    const escalation = 'After 10 wrong PINs in a row the lock lasts an hour; after 15, only a PIN reset by e-mail unlocks them.';
+    expect(await fiveWrong()).toEqual([
+      'Invalid transaction PIN. 4 attempts remaining before a 15-minute lock.',
+      'Invalid transaction PIN. 3 attempts remaining before a 15-minute lock.',
+      'Invalid transaction PIN. 2 attempts remaining before a 15-minute lock.',
+      'Invalid transaction PIN. 1 attempt remaining before a 15-minute lock.',
+      `Too many wrong PIN attempts. Transfers and deposits are locked for 15 more minutes. ${escalation}`,
     ]);
     const locked = await tryPin('1234');
     expect(locked.statusCode).toBe(429);
     expect(locked.json()).toMatchObject({ code: 'PIN_LOCKED' });
     h.clock.advance(10 * 60 * 1000);
-    expect((await tryPin('1234')).json().message).toBe('Too many wrong PIN attempts. Transfers and deposits are locked for 5 more minutes.');
+    expect((await tryPin('1234')).json().message).toBe(`Too many wrong PIN attempts. Transfers and deposits are locked for 5 more minutes. ${escalation}`);
     h.clock.advance(5 * 60 * 1000);
-    expect((await tryPin('1234')).statusCode).toBe(200);
+
+    // The count did not start over: five more wrong PINs lock for an hour.
+    expect(await fiveWrong()).toEqual([
+      'Invalid transaction PIN. 4 attempts remaining before a 1-hour lock.',
+      'Invalid transaction PIN. 3 attempts remaining before a 1-hour lock.',
+      'Invalid transaction PIN. 2 attempts remaining before a 1-hour lock.',
+      'Invalid transaction PIN. 1 attempt remaining before a 1-hour lock.',
+      `Too many wrong PIN attempts. Transfers and deposits are locked for 60 more minutes. ${escalation}`,
+    ]);
+    h.clock.advance(60 * 60 * 1000);
+    const last = await fiveWrong();
+    expect(last[0]).toBe('Invalid transaction PIN. 4 attempts remaining before only a PIN reset unlocks transfers.');
+    const resetRequired = 'Too many wrong PIN attempts. Reset your transaction PIN by e-mail (Reset Transaction PIN) to unlock transfers and deposits.';
+    expect(last[4]).toBe(resetRequired);
+    h.clock.advance(7 * 24 * 60 * 60 * 1000);
+    const stillLocked = await tryPin('1234');
+    expect(stillLocked.statusCode).toBe(403);
+    expect(stillLocked.json()).toEqual({ success: false, message: resetRequired, code: 'PIN_RESET_REQUIRED' });
+
+    await h.call({ method: 'POST', url: '/api/users/send-pin-reset-otp', payload: { email: user.email } });
+    const code = await receiveCode(user.email);
+    await h.call({ method: 'POST', url: '/api/users/verify-pin-reset-otp', payload: { email: user.email, otp: code } });
+    expect((await h.call({ method: 'POST', url: '/api/users/reset-transaction-pin', payload: { email: user.email, otp: code, newPin: '4826' } })).statusCode).toBe(200);
+    expect((await tryPin('4826')).statusCode).toBe(200);
   });
 
   it('update-transaction-pin needs the current PIN; PIN_NOT_SET without one', async () => {

@@ -29,7 +29,7 @@ const stopWorkers = config.RUN_WORKERS ? await startProjectionWorkers({ db: syst
 const reads = tablesView<ReadTables>(system.db);
 const checkpoints = createCheckpointWaiter({ connectionString: system.databaseUrl });
 const app = await buildApp({
-  config: { ...appConfigFrom(config, { jwtSecret: identity.jwtSecret }), webDistDir: WEB_DIST_DIR },
+  config: { ...appConfigFrom(config, { jwtSecret: identity.jwtSecret, pinPepper: identity.pinPepper }), webDistDir: WEB_DIST_DIR },
   db: system.db,
   pool: system.pool,
   checkpoints,

@@ -32,10 +32,17 @@ export type LoginPayload = z.input<typeof loginSchema>;
 const CONTACT_PATTERN = /^\+?[0-9\s\-()]{10,}$/;
 const BCRYPT_HASH = /^\$2[aby]\$(\d{2})\$[./A-Za-z0-9]{53}$/;
 
-/** A bcrypt hash of cost >= 10, as the spec's browser client sends the PIN at registration. */
+/** The spec's figure: PINs are hashed with bcrypt cost 12. */
+export const PIN_BCRYPT_COST = 12;
+
+/**
+ * A bcrypt hash of cost 12 exactly, as the spec's browser client sends the PIN at
+ * registration. Exactly: the server compares it once at the first PIN check, and a client
+ * choosing cost 31 would make that one compare run for days on a PIN thread.
+ */
 export function isAcceptableBcryptHash(value: string): boolean {
   const match = BCRYPT_HASH.exec(value);
-  return match !== null && Number(match[1]) >= 10 && Number(match[1]) <= 31;
+  return match !== null && Number(match[1]) === PIN_BCRYPT_COST;
 }
 
 const registrationPin = pin({
@@ -82,7 +89,7 @@ export type RegisterForm = z.input<typeof registerFormSchema>;
 /**
  * The registration payload (server). Only these fields are read: isAdmin, isVerified,
  * balance and anything else a client adds are dropped. The PIN is plain 4-6 digits (our
- * web app) or a bcrypt hash of cost >= 10 (the spec's browser client).
+ * web app) or a bcrypt hash of cost 12 (the spec's browser client).
  */
 export const registerPayloadSchema = z.object({
   ...registrationFields,

@@ -70,8 +70,11 @@ async function linkToGoogle(trx: Parameters<typeof transactionView>[0], userId: 
       auth_provider: 'google',
       password_hash: null,
       pin_hash: null,
+      pin_verifier: null,
+      pin_verifier_key: null,
       failed_pin_attempts: 0,
       pin_locked_until: null,
+      pin_reset_required: false,
       session_version: eb('session_version', '+', 1),
       updated_at: new Date(),
     }))

@@ -16,6 +16,7 @@ import { createAdmin, ensureFirstAdmin } from './admin.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
 import { deriveKey } from './secrets.ts';
 import { signInWithPassword } from './sign-in.ts';
+import { pinKeysFrom } from './pin-verifier.ts';
 import { verifyTransactionPin } from './transaction-pin.ts';
 import { identityDb } from './users.ts';
 import { findSecrets } from './test-support.ts';
@@ -77,11 +78,11 @@ describe('first admin', () => {
 
 describe('transaction PIN guard', () => {
   it('refuses a transaction handle: a wrong try must be committed even when the money command rolls back', async () => {
-    await expect(database.db.transaction().execute((trx) => verifyTransactionPin(trx, 'plain-user', '1234'))).rejects.toThrow(/needs the pool/);
+    await expect(database.db.transaction().execute((trx) => verifyTransactionPin({ db: trx, keys: pinKeysFrom('p'.repeat(40)) }, 'plain-user', '1234'))).rejects.toThrow(/needs the pool/);
   });
 
   it('answers PIN_NOT_SET for an account without a PIN', async () => {
-    await expect(verifyTransactionPin(database.db, 'plain-user', '1234')).rejects.toMatchObject({ code: 'PIN_NOT_SET', message: 'Please set your transaction PIN first in settings.' });
+    await expect(verifyTransactionPin({ db: database.db, keys: pinKeysFrom('p'.repeat(40)) }, 'plain-user', '1234')).rejects.toMatchObject({ code: 'PIN_NOT_SET', message: 'Please set your transaction PIN first in settings.' });
   });
 });
 

@@ -20,7 +20,9 @@ import { enqueueEmail } from '../notifications/enqueue.ts';
 import { seal } from '../notifications/seal.ts';
 import type { Clock } from './clock.ts';
 import { IdentityRejection } from './rejections.ts';
+import { pinVerifier, type PinKeys } from './pin-verifier.ts';
 import { hashCode, hashPassword, hashPin, sameHash } from './secrets.ts';
+import { PIN_UNLOCKED } from './transaction-pin.ts';
 import type { CodePurpose } from './tables.ts';
 import { identityDb } from './users.ts';
 
@@ -38,6 +40,8 @@ export interface CodeDependencies {
   clock: Clock;
   otpPepper: Buffer;
   sealKey: Buffer;
+  /** A PIN reset writes the new PIN's verifier. */
+  pinKeys: PinKeys;
 }
 
 type Outcome = { ok: true } | { ok: false; rejection: IdentityRejection };
@@ -119,13 +123,14 @@ export async function resetPassword(deps: CodeDependencies, email: string, code:
   });
 }
 
-/** Step 3, PIN: sets the PIN (also the way Google accounts get one) and lifts a PIN lockout. */
+/** Step 3, PIN: sets the PIN (also the way Google accounts get one) and lifts every PIN lockout. */
 export async function resetTransactionPin(deps: CodeDependencies, email: string, code: string, newPin: string): Promise<void> {
+  // Hashed before the transaction (bcrypt is slow); the verifier needs the user id, known inside.
   const pinHash = await hashPin(newPin);
   await consumeCode(deps, email, 'pin', code, async (trx, userId) => {
     await identityDb(trx)
       .updateTable('identity.users')
-      .set({ pin_hash: pinHash, failed_pin_attempts: 0, pin_locked_until: null, updated_at: deps.clock.now() })
+      .set({ pin_hash: pinHash, pin_verifier: pinVerifier(deps.pinKeys, userId, pinHash, newPin), pin_verifier_key: deps.pinKeys.keyId, ...PIN_UNLOCKED, updated_at: deps.clock.now() })
       .where('id', '=', userId)
       .execute();
   });

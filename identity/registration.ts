@@ -10,18 +10,21 @@ import { isAcceptableBcryptHash, type registerPayloadSchema } from '../contracts
 import type { Ledger, LedgerTables } from '../ledger/index.ts';
 import { transactionView } from '../platform/database.ts';
 import { IdentityRejection } from './rejections.ts';
-import { hashPassword, hashPin } from './secrets.ts';
+import type { PinKeys } from './pin-verifier.ts';
+import { hashPassword } from './secrets.ts';
+import { pinColumnsFor } from './transaction-pin.ts';
 import { identityDb } from './users.ts';
 
 export type RegistrationInput = z.output<typeof registerPayloadSchema>;
 
 export const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists';
 
-export async function registerUser(db: Kysely<unknown>, ledger: Ledger, input: RegistrationInput): Promise<{ userId: string }> {
+export async function registerUser(db: Kysely<unknown>, ledger: Ledger, input: RegistrationInput, pinKeys: PinKeys): Promise<{ userId: string }> {
   const userId = randomUUID();
-  // The spec's browser client sends bcrypt(PIN); it is stored as it is. Plain digits
-  // (our web app) are hashed here, so the server enforces the 4-6 digit rule for them.
-  const pinHash = isAcceptableBcryptHash(input.transactionPin) ? input.transactionPin : await hashPin(input.transactionPin);
+  // The spec's browser client sends bcrypt(PIN); it is stored as it is, and its verifier is
+  // written at the first right PIN. Plain digits (our web app) are hashed here, so the server
+  // enforces the 4-6 digit rule for them, and get their verifier at once.
+  const pin = isAcceptableBcryptHash(input.transactionPin) ? { pin_hash: input.transactionPin } : await pinColumnsFor(pinKeys, userId, input.transactionPin);
   const passwordHash = await hashPassword(input.password);
   try {
     await db.transaction().execute(async (trx) => {
@@ -39,7 +42,7 @@ export async function registerUser(db: Kysely<unknown>, ledger: Ledger, input: R
           identification_number: input.identificationNumber,
           address: input.address,
           password_hash: passwordHash,
-          pin_hash: pinHash,
+          ...pin,
           is_admin: false,
           is_verified: false,
           auth_provider: 'local',

@@ -17,7 +17,9 @@ export type IdentityRejectionCode =
   | 'otp_daily_limit'
   | 'PIN_NOT_SET'
   | 'invalid_pin'
-  | 'PIN_LOCKED';
+  | 'PIN_LOCKED'
+  | 'PIN_RESET_REQUIRED'
+  | 'PIN_CHECK_BUSY';
 
 export class IdentityRejection extends Error {
   readonly code: IdentityRejectionCode;

@@ -17,9 +17,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import argon2 from 'argon2';
 import { Piscina } from 'piscina';
+import { PIN_BCRYPT_COST } from '../contracts/users.ts';
 import type { PinTask } from './pin-bcrypt-worker.ts';
+import { IdentityRejection } from './rejections.ts';
 
-export const PIN_BCRYPT_COST = 12;
+export { PIN_BCRYPT_COST };
 
 export async function hashPassword(password: string): Promise<string> {
   return argon2.hash(password, { type: argon2.argon2id });
@@ -43,17 +45,43 @@ export async function verifyPassword(hash: string | null, password: string): Pro
 
 /** Threads of the PIN bcrypt pool: one per core (niced, see above). */
 export const PIN_POOL_THREADS = availableParallelism();
+/**
+ * bcrypt is rare now (the verifier answers most checks), so a long queue means something is
+ * wrong - a burst of first checks, or an attacker: past this many waiting tasks, or this long
+ * for one, the caller gets "busy, try again" (503) instead of a queue without end. The
+ * timeout also ends a compare against a stored hash of a huge cost (one registered before
+ * cost 12 was enforced): the task's thread is terminated and replaced.
+ */
+export const PIN_POOL_MAX_QUEUE = 32;
+export const PIN_TASK_TIMEOUT_MS = 5_000;
 
 let pinPool: Piscina<PinTask, string | boolean> | undefined;
 
-function pinBcrypt(task: PinTask): Promise<string | boolean> {
+async function pinBcrypt(task: PinTask): Promise<string | boolean> {
   pinPool ??= new Piscina({
     filename: new URL('./pin-bcrypt-worker.ts', import.meta.url).href,
     maxThreads: PIN_POOL_THREADS,
     minThreads: 0,
     idleTimeout: 30_000,
+    maxQueue: PIN_POOL_MAX_QUEUE,
   });
-  return pinPool.run(task);
+  try {
+    return await pinPool.run(task, { signal: AbortSignal.timeout(PIN_TASK_TIMEOUT_MS) });
+  } catch (error) {
+    if (isPoolRefusal(error)) throw new IdentityRejection('PIN_CHECK_BUSY', 'Too many PIN checks at once. Please try again in a moment.', 1);
+    throw error;
+  }
+}
+
+/** The PIN pool's depth now (waiting tasks), for metrics and tests. */
+export function pinPoolQueueSize(): number {
+  return pinPool?.queueSize ?? 0;
+}
+
+function isPoolRefusal(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  const message = error instanceof Error ? error.message : '';
+  return name === 'AbortError' || name === 'TimeoutError' || /queue is at limit|aborted/i.test(message);
 }
 
 export async function hashPin(pin: string): Promise<string> {

@@ -23,6 +23,11 @@ export interface UserRow {
   auth_provider: AuthProvider;
   google_subject: string | null;
   failed_pin_attempts: Generated<number>;
+  /** HMAC-SHA256 under the pin pepper (identity/pin-verifier.ts); null until the server saw the plain PIN. */
+  pin_verifier: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
+  pin_verifier_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The last lockout stage: only an e-mailed PIN reset unlocks money commands. */
+  pin_reset_required: Generated<boolean>;
   pin_locked_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
   session_version: Generated<number>;
   created_at: Generated<Date>;

@@ -20,6 +20,7 @@ import { ensureFirstAdmin } from './admin.ts';
 import { deriveKey } from './secrets.ts';
 
 export const TEST_SECRET = 'test-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
+export const TEST_PIN_PEPPER = 'test-pin-pepper-9876543210-zyxwvutsrqponmlkjihgf';
 export const ADMIN = { email: 'admin@wallet.test', password: 'admin-password-1' };
 export const PUBLIC_URL = 'http://wallet.test:3000';
 
@@ -75,6 +76,7 @@ export async function startHarness(overrides: Partial<AppConfig> = {}, extra: Pi
       corsOrigins: ['http://client.test:4173'],
       logLevel: 'silent',
       jwtSecret: TEST_SECRET,
+      pinPepper: TEST_PIN_PEPPER,
       rateLimit: { windowMs: 15 * 60 * 1000, max: 100_000, authMax: 100_000 },
       ...overrides,
     },

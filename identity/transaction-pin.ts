@@ -1,37 +1,51 @@
 /**
- * The transaction PIN guard for money commands: PIN_NOT_SET when there is none, a wrong PIN
- * counted, 5 wrong in a row lock money commands for 15 minutes, a right PIN clears the
- * count.
+ * The transaction PIN guard for money commands: PIN_NOT_SET when there is none, every wrong
+ * PIN counted, and a lock that grows with the count instead of starting over: 5 wrong PINs
+ * in a row lock money commands for 15 minutes, 10 for an hour, 15 until a PIN reset by
+ * e-mail. A right PIN clears the count.
  *
- * Every check first claims one attempt (one short UPDATE: count + 1, only while the count is
- * below the limit and the PIN is not locked), then compares without holding anything, then
- * settles: a right PIN clears the count, the wrong one that used the last attempt locks. So
- * parallel guesses are counted one by one and cannot outrun the lockout (at most 5 are ever
- * compared), and no database connection, row lock or transaction is held over bcrypt (~0.3 s,
- * seconds under load): a held connection starved the pool under load (bench B2: no transfer
- * finished in 8 s), and a transaction held open over it held back the snapshot xmin that
- * every projection waits behind (bench B3: > 5 s of lag). A crash between claim and settle
- * leaves the attempt counted as wrong: the safe side.
+ * The check costs microseconds: it compares against the peppered verifier
+ * (identity/pin-verifier.ts) when one is stored. Only a PIN never seen in plain by the server
+ * (a browser-hashed PIN from registration, or a verifier made with a rotated-out pepper) is
+ * compared with bcrypt once, and the right one then gets its verifier.
  *
- * Within one process, checks of one user's PIN queue behind each other (in memory, no
- * connection held), so a user's own burst of transfers never finds all attempts claimed by
- * its right PINs; across processes, a check that finds the last attempt being decided waits
- * for the verdict briefly before answering "locked".
+ * Fast path: no failures pending and a usable verifier -> one SELECT, one HMAC, no write.
+ * Otherwise every check first claims one attempt (one short UPDATE: count + 1, only while
+ * unlocked), then compares without holding anything, then settles: a right PIN clears the
+ * count, a wrong one that reaches a stage locks. So parallel guesses are counted one by one
+ * and cannot outrun the lockout, and nothing is held over a bcrypt compare (a held connection
+ * starved the pool under load; a transaction held open over it held back every projection).
+ * A crash between claim and settle leaves the attempt counted as wrong: the safe side.
  *
- * Call it with the pool (not inside the money command's transaction): the count of a
- * wrong try must be committed although the command then fails.
+ * The fast path writes nothing, so it decides on the count it read. Within one process a
+ * user's checks queue behind each other, so each sees the previous one's count; across N API
+ * processes, at most N guesses can be compared on a clean count at the same moment before
+ * the first wrong one is counted: a lock stage admits at most 5 + (N - 1) guesses.
+ *
+ * Call it with the pool (not inside the money command's transaction): the count of a wrong
+ * try must be committed although the command then fails.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { systemClock, type Clock } from './clock.ts';
+import { matchesVerifier, pinVerifier, verifierUsable, type PinKeys } from './pin-verifier.ts';
 import { IdentityRejection } from './rejections.ts';
 import { hashPin, pinMatches } from './secrets.ts';
 import { identityDb } from './users.ts';
 
+/** After this many wrong PINs in a row, money commands lock for `lockMinutes` (null: until a PIN reset). */
+export const PIN_LOCK_STAGES: readonly { afterWrong: number; lockMinutes: number | null }[] = [
+  { afterWrong: 5, lockMinutes: 15 },
+  { afterWrong: 10, lockMinutes: 60 },
+  { afterWrong: 15, lockMinutes: null },
+];
+/** Wrong PINs before the first lock. */
 export const MAX_PIN_ATTEMPTS = 5;
-export const PIN_LOCK_MINUTES = 15;
+const LAST_STAGE = 15;
 
 export const PIN_NOT_SET_MESSAGE = 'Please set your transaction PIN first in settings.';
+const ESCALATION_NOTE = 'After 10 wrong PINs in a row the lock lasts an hour; after 15, only a PIN reset by e-mail unlocks them.';
+const RESET_REQUIRED_MESSAGE = 'Too many wrong PIN attempts. Reset your transaction PIN by e-mail (Reset Transaction PIN) to unlock transfers and deposits.';
 
 /** How long a check waits for other processes' checks of the same PIN to settle. */
 const CLAIM_WAIT_MS = 2_000;
@@ -40,10 +54,16 @@ const CLAIM_RETRY_MS = 25;
 /** The tail of each user's queue of PIN checks in this process. */
 const checksInFlight = new Map<string, Promise<unknown>>();
 
-export async function verifyTransactionPin(db: Kysely<unknown>, userId: string, pin: string, clock: Clock = systemClock): Promise<void> {
-  if (db.isTransaction) throw new Error('verifyTransactionPin needs the pool: a wrong try must be committed even when the caller rolls back');
+export interface PinCheckDependencies {
+  db: Kysely<unknown>;
+  keys: PinKeys;
+  clock?: Clock;
+}
+
+export async function verifyTransactionPin(deps: PinCheckDependencies, userId: string, pin: string): Promise<void> {
+  if (deps.db.isTransaction) throw new Error('verifyTransactionPin needs the pool: a wrong try must be committed even when the caller rolls back');
   const previous = checksInFlight.get(userId) ?? Promise.resolve();
-  const check = previous.catch(() => undefined).then(() => checkPin(db, userId, pin, clock));
+  const check = previous.catch(() => undefined).then(() => checkPin(deps, userId, pin));
   checksInFlight.set(userId, check);
   try {
     await check;
@@ -52,26 +72,58 @@ export async function verifyTransactionPin(db: Kysely<unknown>, userId: string, 
   }
 }
 
-async function checkPin(db: Kysely<unknown>, userId: string, pin: string, clock: Clock): Promise<void> {
-  const users = identityDb(db);
-  const now = clock.now();
-  const claimed = await claimAttempt(db, userId, now);
-
-  if (await pinMatches(claimed.pinHash, pin)) {
-    await users.updateTable('identity.users').set({ failed_pin_attempts: 0, pin_locked_until: null }).where('id', '=', userId).execute();
-    return;
-  }
-  if (claimed.attempts >= MAX_PIN_ATTEMPTS) {
-    const until = new Date(now.getTime() + PIN_LOCK_MINUTES * 60_000);
-    await users.updateTable('identity.users').set({ failed_pin_attempts: 0, pin_locked_until: until }).where('id', '=', userId).execute();
-    throw locked(until.getTime() - now.getTime());
-  }
-  const remaining = MAX_PIN_ATTEMPTS - claimed.attempts;
-  throw new IdentityRejection('invalid_pin', `Invalid transaction PIN. ${remaining} ${remaining === 1 ? 'attempt' : 'attempts'} remaining.`);
+async function checkPin(deps: PinCheckDependencies, userId: string, pin: string): Promise<void> {
+  const now = (deps.clock ?? systemClock).now();
+  const row = await identityDb(deps.db)
+    .selectFrom('identity.users')
+    .select(['pin_hash', 'pin_verifier', 'pin_verifier_key', 'failed_pin_attempts', 'pin_locked_until', 'pin_reset_required'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!row) throw new IdentityRejection('user_not_found', 'User not found');
+  if (row.pin_hash === null) throw new IdentityRejection('PIN_NOT_SET', PIN_NOT_SET_MESSAGE);
+  refuseWhileLocked(row, now);
+  const stored = { ...row, pin_hash: row.pin_hash };
+  if (row.failed_pin_attempts === 0 && verifierUsable(deps.keys, stored) && matchesVerifier(deps.keys, userId, stored, pin)) return;
+  await checkCounted(deps, userId, pin, now);
 }
 
-/** Counts one attempt (as wrong until proven right) and returns the hash to compare with. */
-async function claimAttempt(db: Kysely<unknown>, userId: string, now: Date): Promise<{ pinHash: string; attempts: number }> {
+/** The counted path: claim an attempt, compare (verifier or bcrypt), settle. */
+async function checkCounted(deps: PinCheckDependencies, userId: string, pin: string, now: Date): Promise<void> {
+  const claimed = await claimAttempt(deps.db, userId, now);
+  const byVerifier = verifierUsable(deps.keys, claimed);
+  const right = byVerifier ? matchesVerifier(deps.keys, userId, claimed, pin) : await pinMatches(claimed.pin_hash, pin);
+  const users = identityDb(deps.db);
+  if (right) {
+    // A PIN checked by bcrypt gets its verifier now - unless the PIN changed meanwhile.
+    const verifier = byVerifier ? {} : { pin_verifier: pinVerifier(deps.keys, userId, claimed.pin_hash, pin), pin_verifier_key: deps.keys.keyId };
+    await users.updateTable('identity.users').set({ failed_pin_attempts: 0, pin_locked_until: null, ...verifier }).where('id', '=', userId).where('pin_hash', '=', claimed.pin_hash).execute();
+    return;
+  }
+  const stage = PIN_LOCK_STAGES.find((candidate) => candidate.afterWrong === claimed.failed_pin_attempts);
+  if (stage?.lockMinutes === null) {
+    await users.updateTable('identity.users').set({ pin_reset_required: true }).where('id', '=', userId).execute();
+    throw new IdentityRejection('PIN_RESET_REQUIRED', RESET_REQUIRED_MESSAGE);
+  }
+  if (stage) {
+    const until = new Date(now.getTime() + stage.lockMinutes * 60_000);
+    await users.updateTable('identity.users').set({ pin_locked_until: until }).where('id', '=', userId).execute();
+    throw locked(until.getTime() - now.getTime());
+  }
+  const next = PIN_LOCK_STAGES.find((candidate) => candidate.afterWrong > claimed.failed_pin_attempts) ?? PIN_LOCK_STAGES[0];
+  const remaining = (next?.afterWrong ?? MAX_PIN_ATTEMPTS) - claimed.failed_pin_attempts;
+  const consequence = next?.lockMinutes === null ? 'before only a PIN reset unlocks transfers' : `before a ${lockLength(next?.lockMinutes ?? 15)} lock`;
+  throw new IdentityRejection('invalid_pin', `Invalid transaction PIN. ${remaining} ${remaining === 1 ? 'attempt' : 'attempts'} remaining ${consequence}.`);
+}
+
+interface ClaimedRow {
+  pin_hash: string;
+  pin_verifier: Buffer | null;
+  pin_verifier_key: string | null;
+  failed_pin_attempts: number;
+}
+
+/** Counts one attempt (as wrong until proven right) and returns what to compare with. */
+async function claimAttempt(db: Kysely<unknown>, userId: string, now: Date): Promise<ClaimedRow> {
   const waitUntil = Date.now() + CLAIM_WAIT_MS;
   for (;;) {
     const claimed = await identityDb(db)
@@ -79,34 +131,55 @@ async function claimAttempt(db: Kysely<unknown>, userId: string, now: Date): Pro
       .set((eb) => ({ failed_pin_attempts: eb('failed_pin_attempts', '+', 1) }))
       .where('id', '=', userId)
       .where('pin_hash', 'is not', null)
-      .where('failed_pin_attempts', '<', MAX_PIN_ATTEMPTS)
+      .where('pin_reset_required', '=', false)
+      .where('failed_pin_attempts', '<', LAST_STAGE)
       .where((eb) => eb.or([eb('pin_locked_until', 'is', null), eb('pin_locked_until', '<=', now)]))
-      .returning(['pin_hash', 'failed_pin_attempts'])
+      .returning(['pin_hash', 'pin_verifier', 'pin_verifier_key', 'failed_pin_attempts'])
       .executeTakeFirst();
-    if (claimed?.pin_hash) return { pinHash: claimed.pin_hash, attempts: claimed.failed_pin_attempts };
-    const row = await identityDb(db).selectFrom('identity.users').select(['pin_hash', 'pin_locked_until']).where('id', '=', userId).executeTakeFirst();
+    if (claimed?.pin_hash) return { ...claimed, pin_hash: claimed.pin_hash };
+    const row = await identityDb(db).selectFrom('identity.users').select(['pin_hash', 'pin_locked_until', 'pin_reset_required']).where('id', '=', userId).executeTakeFirst();
     if (!row) throw new IdentityRejection('user_not_found', 'User not found');
     if (row.pin_hash === null) throw new IdentityRejection('PIN_NOT_SET', PIN_NOT_SET_MESSAGE);
-    if (row.pin_locked_until && row.pin_locked_until.getTime() > now.getTime()) throw locked(row.pin_locked_until.getTime() - now.getTime());
-    // Every attempt is claimed by checks still deciding (in other processes): their verdict
-    // either clears the count or locks.
-    if (Date.now() > waitUntil) throw locked(PIN_LOCK_MINUTES * 60_000);
+    refuseWhileLocked(row, now);
+    // Every attempt of this stage is claimed by checks still deciding (in other processes):
+    // their verdict either clears the count or locks.
+    if (Date.now() > waitUntil) throw locked(15 * 60_000);
     await sleep(CLAIM_RETRY_MS);
   }
 }
 
+function refuseWhileLocked(row: { pin_locked_until: Date | null; pin_reset_required: boolean }, now: Date): void {
+  if (row.pin_reset_required) throw new IdentityRejection('PIN_RESET_REQUIRED', RESET_REQUIRED_MESSAGE);
+  if (row.pin_locked_until && row.pin_locked_until.getTime() > now.getTime()) throw locked(row.pin_locked_until.getTime() - now.getTime());
+}
+
+/**
+ * Sets a new PIN the server sees in plain (a change or an e-mailed reset): the bcrypt hash at
+ * rest, its verifier, and a clean slate (no count, no lock).
+ */
+export async function pinColumnsFor(keys: PinKeys, userId: string, pin: string): Promise<{ pin_hash: string; pin_verifier: Buffer; pin_verifier_key: string }> {
+  const pinHash = await hashPin(pin);
+  return { pin_hash: pinHash, pin_verifier: pinVerifier(keys, userId, pinHash, pin), pin_verifier_key: keys.keyId };
+}
+
+export const PIN_UNLOCKED = { failed_pin_attempts: 0, pin_locked_until: null, pin_reset_required: false } as const;
+
 /** Changing the PIN needs the current one (checked, and counted, like a money command). */
-export async function updateTransactionPin(db: Kysely<unknown>, userId: string, currentPin: string, newPin: string, clock: Clock = systemClock): Promise<void> {
-  await verifyTransactionPin(db, userId, currentPin, clock);
-  const pinHash = await hashPin(newPin);
-  await identityDb(db).updateTable('identity.users').set({ pin_hash: pinHash, updated_at: clock.now() }).where('id', '=', userId).execute();
+export async function updateTransactionPin(deps: PinCheckDependencies, userId: string, currentPin: string, newPin: string): Promise<void> {
+  await verifyTransactionPin(deps, userId, currentPin);
+  const columns = await pinColumnsFor(deps.keys, userId, newPin);
+  await identityDb(deps.db).updateTable('identity.users').set({ ...columns, updated_at: (deps.clock ?? systemClock).now() }).where('id', '=', userId).execute();
+}
+
+function lockLength(minutes: number): string {
+  return minutes % 60 === 0 ? `${minutes / 60}-hour` : `${minutes}-minute`;
 }
 
 function locked(remainingMs: number): IdentityRejection {
   const minutes = Math.max(1, Math.ceil(remainingMs / 60_000));
   return new IdentityRejection(
     'PIN_LOCKED',
-    `Too many wrong PIN attempts. Transfers and deposits are locked for ${minutes} more ${minutes === 1 ? 'minute' : 'minutes'}.`,
+    `Too many wrong PIN attempts. Transfers and deposits are locked for ${minutes} more ${minutes === 1 ? 'minute' : 'minutes'}. ${ESCALATION_NOTE}`,
     Math.ceil(remainingMs / 1000),
   );
 }

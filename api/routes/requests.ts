@@ -11,13 +11,12 @@ import { z } from 'zod';
 import { rupeesFromPaise } from '../../contracts/money.ts';
 import { sendRequestSchema, updateRequestStatusSchema, type MoneyRequestRecord } from '../../contracts/transactions.ts';
 import { identityDb } from '../../identity/users.ts';
-import { verifyTransactionPin } from '../../identity/index.ts';
 import { isLedgerRejection } from '../../ledger/index.ts';
 import { readMoneyRequests, type MoneyRequestRow } from '../../projections/index.ts';
 import { requireUser } from '../auth/authenticate.ts';
 import { ok } from '../envelope.ts';
 import { ApiError } from '../errors.ts';
-import { awaitCheckpoint, commandContext, requireActiveAccount, type MoneyDependencies } from '../money-context.ts';
+import { awaitCheckpoint, commandContext, requireActiveAccount, requirePin, type MoneyDependencies } from '../money-context.ts';
 
 const listQuerySchema = z.object({ minPosition: z.string().regex(/^\d+\.\d+$/).max(60).optional() });
 
@@ -52,7 +51,7 @@ export async function registerRequestRoutes(app: FastifyInstance, deps: MoneyDep
       return ok(reply, 'Request rejected successfully', { requestId: body.requestId, status: 'rejected', checkpoint: result.checkpoint });
     }
     if (!body.transactionPin) throw new ApiError('validation_failed', 'Transaction PIN is required');
-    await verifyTransactionPin(deps.db, user.id, body.transactionPin, deps.clock);
+    await requirePin(deps, user.id, body.transactionPin);
     try {
       const result = await deps.ledger.acceptMoneyRequest({ requestId: body.requestId, payerId: user.id }, ctx);
       return ok(reply, 'Request approved successfully', { requestId: body.requestId, status: 'accepted', checkpoint: result.checkpoint });

@@ -17,7 +17,6 @@ import {
   verifyAccountSchema,
   type TransactionRecord,
 } from '../../contracts/transactions.ts';
-import { verifyTransactionPin } from '../../identity/index.ts';
 import { isLedgerRejection } from '../../ledger/index.ts';
 import { CARD_DEPOSIT_PENDING_MESSAGE, CARD_DEPOSIT_SUCCESS_MESSAGE, startCardDeposit } from '../../providers/card/index.ts';
 import { readHistoryPage, type HistoryRow } from '../../projections/index.ts';
@@ -29,7 +28,7 @@ import { runAudited } from '../admin/audited.ts';
 import { performAdminMoneyAction } from '../admin/money-actions.ts';
 import { adminMoney, awaitingApproval } from './admin-approvals.ts';
 import { ApiError } from '../errors.ts';
-import { WALLET_BANK_NAME, awaitCheckpoint, commandContext, displayName, requireActiveAccount, type MoneyDependencies } from '../money-context.ts';
+import { WALLET_BANK_NAME, awaitCheckpoint, commandContext, displayName, requireActiveAccount, requirePin, type MoneyDependencies } from '../money-context.ts';
 
 /** Without paging parameters the spec's client gets a plain list: the newest, this many at most. */
 export const UNPAGED_HISTORY_LIMIT = 100;
@@ -59,7 +58,7 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Mone
     if (body.sender !== undefined && body.sender !== user.id) throw new ApiError('forbidden', 'You can only send money from your own account');
     if (body.receiver === user.id) throw new ApiError('self_transfer', 'Cannot transfer to your own account');
     const receiver = await requireActiveAccount(deps.db, body.receiver);
-    await verifyTransactionPin(deps.db, user.id, body.transactionPin, deps.clock);
+    await requirePin(deps, user.id, body.transactionPin);
     const result = await deps.ledger.transfer(
       { transferId: randomUUID(), fromAccountId: user.id, toAccountId: receiver.id, amountPaise: body.amount, reference: body.reference },
       commandContext(request, user.id),
@@ -80,7 +79,7 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Mone
   app.post('/api/transactions/deposit-funds', { preHandler: app.authenticate }, async (request, reply) => {
     const user = await requireUser(request);
     const body = depositSchema.parse(request.body);
-    await verifyTransactionPin(deps.db, user.id, body.transactionPin, deps.clock);
+    await requirePin(deps, user.id, body.transactionPin);
     const ctx = commandContext(request, user.id);
     if (body.paymentMethod === 'card') {
       const outcome = await startCardDeposit(

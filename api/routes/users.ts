@@ -35,6 +35,7 @@ import {
   type BalanceReader,
   type Clock,
   type CodeDependencies,
+  type PinKeys,
 } from '../../identity/index.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import { enqueueEmail } from '../../notifications/enqueue.ts';
@@ -51,7 +52,7 @@ export interface UserRouteDependencies {
   clock: Clock;
   publicUrl: string;
   rateLimit: RateLimitSettings;
-  keys: { otpPepper: Buffer; sealKey: Buffer };
+  keys: { otpPepper: Buffer; sealKey: Buffer; pinKeys: PinKeys };
   /** Read-your-writes for the balance: waits (bounded) until the balances reflect a command's checkpoint. */
   awaitBalances?: (checkpoint: string) => Promise<unknown>;
 }
@@ -68,7 +69,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependen
 
   app.post('/api/users/register', authLimited, async (request, reply) => {
     const input = registerPayloadSchema.parse(request.body ?? {});
-    await registerUser(deps.db, deps.ledger, input);
+    await registerUser(deps.db, deps.ledger, input, deps.keys.pinKeys);
     return ok(reply, 'Registration successful! Your account will be verified by an administrator.', undefined, 201);
   });
 
@@ -117,14 +118,14 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependen
   app.post('/api/users/verify-transaction-pin', { ...signedIn, ...authLimited }, async (request, reply) => {
     const user = await requireUser(request);
     const input = verifyPinSchema.parse(request.body ?? {});
-    await verifyTransactionPin(deps.db, user.id, input.transactionPin, deps.clock);
+    await verifyTransactionPin({ db: deps.db, keys: deps.keys.pinKeys, clock: deps.clock }, user.id, input.transactionPin);
     return ok(reply, 'Transaction PIN verified');
   });
 
   app.post('/api/users/update-transaction-pin', { ...signedIn, ...authLimited }, async (request, reply) => {
     const user = await requireUser(request);
     const input = updatePinSchema.parse(request.body ?? {});
-    await updateTransactionPin(deps.db, user.id, input.currentPin, input.newPin, deps.clock);
+    await updateTransactionPin({ db: deps.db, keys: deps.keys.pinKeys, clock: deps.clock }, user.id, input.currentPin, input.newPin);
     return ok(reply, 'Transaction PIN updated successfully!');
   });
 
@@ -133,7 +134,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependen
 
 /** The 8 one-time-code routes (no token: the e-mail is the proof). */
 function registerCodeRoutes(app: FastifyInstance, deps: UserRouteDependencies, authLimited: { config: ReturnType<typeof authRateLimit> }): void {
-  const codes: CodeDependencies = { db: deps.db, boss: deps.boss, clock: deps.clock, otpPepper: deps.keys.otpPepper, sealKey: deps.keys.sealKey };
+  const codes: CodeDependencies = { db: deps.db, boss: deps.boss, clock: deps.clock, otpPepper: deps.keys.otpPepper, sealKey: deps.keys.sealKey, pinKeys: deps.keys.pinKeys };
   for (const [purpose, prefix] of [['password', 'password-reset'], ['pin', 'pin-reset']] as const) {
     const send = async (body: unknown) => issueCode(codes, resetEmailSchema.parse(body ?? {}).email, purpose);
     app.post(`/api/users/send-${prefix}-otp`, authLimited, async (request, reply) => ok(reply, OTP_SENT_MESSAGE, await send(request.body)));
