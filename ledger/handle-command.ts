@@ -1,16 +1,17 @@
 /**
  * How a command runs: replay check -> load -> decide -> append -> wake-up hook. Commands are
- * plain functions over a Kysely executor. Standalone, a command needs no transaction of its
- * own: its only write is the one `ledger.append` statement (atomic by itself; a stale load
- * is caught by the expected-version check), so it costs one round trip, not BEGIN and
- * COMMIT around it. A command that writes twice (opening a wallet) opens its own
+ * plain functions over an event store: reads through its Kysely executor, the one write
+ * through its `append`. Standalone, a command needs no transaction of its own: its only
+ * write is one append (atomic by itself; a stale load is caught by the expected-version
+ * check), and concurrent commands' appends are committed together (group commit,
+ * event-store/batch.ts). A command that writes twice (opening a wallet) opens its own
  * transaction with `inTransaction`. Inside a caller's transaction (`ledger.within`), the
- * caller's transaction is the executor. This module adds the retry on a concurrent stream
- * change, the hooks and the idempotency helpers.
+ * caller's transaction is the executor and appends go straight to `ledger.append`. This
+ * module adds the retry on a concurrent stream change, the hooks and the idempotency helpers.
  */
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { AppendResult, IdempotencyClaim } from './event-store/append.ts';
+import { appendToStream, type AppendRequest, type AppendResult, type IdempotencyClaim } from './event-store/append.ts';
 import { encodeJson } from './event-store/codec.ts';
 import type { LedgerTables } from './event-store/tables.ts';
 import type { EventMetadata } from './events.ts';
@@ -26,7 +27,18 @@ export interface CommandContext {
 /** What a command runs on: the pool (each statement commits by itself) or a caller's transaction. */
 export type LedgerDb = Kysely<LedgerTables>;
 export type LedgerTransaction = Transaction<LedgerTables>;
-export type Command<Input, Result extends AppendResult> = (db: LedgerDb, input: Input, ctx: CommandContext) => Promise<Result>;
+/** Where a command reads (`db`) and appends (`append`: batched standalone, direct in a transaction). */
+export interface EventStore {
+  readonly db: LedgerDb;
+  append(request: AppendRequest): Promise<AppendResult>;
+}
+
+/** Appends one by one through `ledger.append` on `db` (a caller's transaction, or unbatched). */
+export function directStore(db: LedgerDb): EventStore {
+  return { db, append: (request) => appendToStream(db, request) };
+}
+
+export type Command<Input, Result extends AppendResult> = (store: EventStore, input: Input, ctx: CommandContext) => Promise<Result>;
 
 /** Runs inside a caller's transaction after a real append (`ledger.within`): takes effect if it commits. */
 export type AfterAppend = (trx: LedgerTransaction, result: AppendResult) => Promise<void>;
@@ -72,7 +84,7 @@ export async function inTransaction<T>(db: LedgerDb, work: (trx: LedgerDb) => Pr
 }
 
 export interface RunOptions {
-  db: LedgerDb;
+  store: EventStore;
   afterAppend?: AfterAppend | undefined;
   afterCommit?: AfterCommit | undefined;
 }
@@ -86,7 +98,7 @@ export async function runCommand<Input, Result extends AppendResult>(
 ): Promise<Result> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const result = await command(options.db, input, ctx);
+      const result = await command(options.store, input, ctx);
       if (!result.replayed) options.afterCommit?.(result);
       return result;
     } catch (error) {
@@ -104,7 +116,7 @@ export async function runWithin<Input, Result extends AppendResult>(
   input: Input,
   ctx: CommandContext,
 ): Promise<Result> {
-  const result = await command(trx, input, ctx);
+  const result = await command(directStore(trx), input, ctx);
   if (!result.replayed && afterAppend) await afterAppend(trx, result);
   return result;
 }

@@ -3,7 +3,8 @@
  * imports from here: commands, their inputs and results, events, rejections, money.
  */
 import type { Kysely } from 'kysely';
-import { runCommand, runWithin, type AfterAppend, type AfterCommit, type Command, type CommandContext, type LedgerTransaction } from './handle-command.ts';
+import { directStore, runCommand, runWithin, type AfterAppend, type AfterCommit, type Command, type CommandContext, type EventStore, type LedgerTransaction } from './handle-command.ts';
+import { createAppendBatcher, type BatchingOptions } from './event-store/batch.ts';
 import type { AppendResult } from './event-store/append.ts';
 import type { LedgerTables } from './event-store/tables.ts';
 import { openWallet } from './wallet-accounts/open-wallet.ts';
@@ -18,6 +19,7 @@ export * from './limits.ts';
 export * from './money.ts';
 export * from './rejections.ts';
 export type { AppendResult } from './event-store/append.ts';
+export { DEFAULT_BATCHING, type BatchingOptions } from './event-store/batch.ts';
 export type { LedgerTables, AccountRow, EventRow, PostingRow } from './event-store/tables.ts';
 export { readStream, toRecordedEvent } from './event-store/read.ts';
 export type { CommandContext, AfterAppend, AfterCommit, LedgerDb, LedgerTransaction } from './handle-command.ts';
@@ -57,6 +59,11 @@ export interface Ledger extends LedgerCommands {
 
 export interface LedgerOptions {
   db: Kysely<LedgerTables>;
+  /**
+   * Group commit for standalone commands (default on: batches of at most 64, two on their
+   * way at once); `false` appends each command by itself.
+   */
+  batching?: BatchingOptions | false;
   /** Runs after each standalone command's append has committed: the projections are woken here. */
   afterCommit?: AfterCommit;
   /** Runs inside a caller's transaction after each append there (`within`): wakes on its commit. */
@@ -71,8 +78,9 @@ export function createLedger(options: LedgerOptions): Ledger {
     }
     return bound as LedgerCommands;
   };
+  const store: EventStore = options.batching === false ? directStore(options.db) : { db: options.db, append: createAppendBatcher(options.db, options.batching).append };
   return {
-    ...bind((command, input, ctx) => runCommand(options, command, input, ctx)),
+    ...bind((command, input, ctx) => runCommand({ store, afterCommit: options.afterCommit }, command, input, ctx)),
     within: (trx) => bind((command, input, ctx) => runWithin(trx, options.afterAppend, command, input, ctx)),
   };
 }

@@ -10,14 +10,14 @@
  * The funds check of `ledger.append` still applies: a reversal that would take a wallet below
  * zero is refused (`insufficient_funds`, naming the account) and appends nothing.
  */
-import { appendToStream, type AppendResult } from '../event-store/append.ts';
+import type { AppendResult } from '../event-store/append.ts';
 import { readStream } from '../event-store/read.ts';
 import { evolveDeposit, depositStream, type DepositState } from '../deposits/deposit.ts';
 import { transferStream } from '../transfers/transfer.ts';
 import { evolveMoneyRequest, moneyRequestStream, type MoneyRequestState } from '../money-requests/money-request.ts';
 import { fundingAccount } from '../accounts.ts';
 import type { DepositReversed, MoneyRequestPaymentReversed, RecordedEvent, TransferReversed } from '../events.ts';
-import { idempotencyClaim, metadataFor, previousResult, type CommandContext, type LedgerDb } from '../handle-command.ts';
+import { idempotencyClaim, metadataFor, previousResult, type CommandContext, type EventStore } from '../handle-command.ts';
 import { reject } from '../rejections.ts';
 
 export const REVERSAL_KINDS = ['transfer', 'deposit', 'request'] as const;
@@ -165,16 +165,16 @@ function walletsOf(reversal: Reversal): string[] {
 
 // ---- the command ---------------------------------------------------------------------
 
-export async function reverseTransaction(db: LedgerDb, input: ReverseInput, ctx: CommandContext): Promise<ReversalResult> {
+export async function reverseTransaction(store: EventStore, input: ReverseInput, ctx: CommandContext): Promise<ReversalResult> {
   const claim = idempotencyClaim('reverseTransaction', ctx, input);
-  const seen = await previousResult<ReversalResult>(db, claim);
+  const seen = await previousResult<ReversalResult>(store.db, claim);
   if (seen) return seen;
   const streamId = streamOfReversal(input.kind, input.transactionId);
-  const events = await readStream(db, streamId);
+  const events = await readStream(store.db, streamId);
   const reversal = decideReversal(input.kind, events, input.reason, ctx.actorId);
   const walletIds = walletsOf(reversal);
   const last = events.at(-1);
-  const result = await appendToStream(db, {
+  const result = await store.append({
     streamId,
     // The version the decision was made on: a concurrent reversal makes this append fail.
     expectedVersion: last ? last.streamVersion : -1,

@@ -3,7 +3,7 @@
  * requested (pending, no money moves), then settled or failed by an admin. Card deposits
  * are credited only once the card provider has confirmed the payment.
  */
-import { NO_STREAM, appendToStream, type AppendResult } from '../event-store/append.ts';
+import { NO_STREAM, type AppendResult } from '../event-store/append.ts';
 import { readStream } from '../event-store/read.ts';
 import { fundingAccount, type DepositMethod } from '../accounts.ts';
 import {
@@ -15,7 +15,7 @@ import {
   type LedgerEvent,
   type RecordedEvent,
 } from '../events.ts';
-import { idempotencyClaim, metadataFor, previousResult, type CommandContext, type LedgerDb } from '../handle-command.ts';
+import { idempotencyClaim, metadataFor, previousResult, type CommandContext, type EventStore, type LedgerDb } from '../handle-command.ts';
 import { MAX_DEPOSIT_PAISE, MIN_DEPOSIT_PAISE } from '../limits.ts';
 import type { Paise } from '../money.ts';
 import { reject } from '../rejections.ts';
@@ -77,11 +77,11 @@ export function decideRequestDeposit(input: RequestDepositInput): DepositRequest
   return { type: 'DepositRequested', data: { ...input, reference: input.reference.trim() } };
 }
 
-export async function requestDeposit(db: LedgerDb, input: RequestDepositInput, ctx: CommandContext): Promise<DepositResult> {
+export async function requestDeposit(store: EventStore, input: RequestDepositInput, ctx: CommandContext): Promise<DepositResult> {
   const event = decideRequestDeposit(input);
-  await requireWallet(db, input.walletId);
+  await requireWallet(store.db, input.walletId);
   const { depositId, ...fingerprint } = input;
-  const result = await appendToStream(db, {
+  const result = await store.append({
     streamId: depositStream(depositId),
     expectedVersion: NO_STREAM,
     events: [event],
@@ -141,9 +141,9 @@ export interface SettleDepositInput {
   depositId: string;
 }
 
-export async function settleDeposit(db: LedgerDb, input: SettleDepositInput, ctx: CommandContext): Promise<DepositResult> {
+export async function settleDeposit(store: EventStore, input: SettleDepositInput, ctx: CommandContext): Promise<DepositResult> {
   const decider: DepositDecider = { by: 'admin', adminId: ctx.actorId };
-  return decideOnDeposit(db, 'settleDeposit', input.depositId, ctx, input, (state) => [decideSettleDeposit(state, decider)]);
+  return decideOnDeposit(store, 'settleDeposit', input.depositId, ctx, input, (state) => [decideSettleDeposit(state, decider)]);
 }
 
 export interface FailDepositInput {
@@ -153,9 +153,9 @@ export interface FailDepositInput {
   decidedBy?: 'admin' | 'provider';
 }
 
-export async function failDeposit(db: LedgerDb, input: FailDepositInput, ctx: CommandContext): Promise<DepositResult> {
+export async function failDeposit(store: EventStore, input: FailDepositInput, ctx: CommandContext): Promise<DepositResult> {
   const decider: DepositDecider = input.decidedBy === 'provider' ? { by: 'provider' } : { by: 'admin', adminId: ctx.actorId };
-  return decideOnDeposit(db, 'failDeposit', input.depositId, ctx, input, (state) => [decideFailDeposit(state, input.reason, decider)]);
+  return decideOnDeposit(store, 'failDeposit', input.depositId, ctx, input, (state) => [decideFailDeposit(state, input.reason, decider)]);
 }
 
 // ---- card (provider-confirmed) -----------------------------------------------------
@@ -203,13 +203,13 @@ function requireSamePayment(state: Exclude<DepositState, { status: 'absent' }>, 
   if (!same) reject('payment_mismatch', 'The confirmed payment does not match the recorded deposit');
 }
 
-export async function completeCardDeposit(db: LedgerDb, input: CompleteCardDepositInput, ctx: CommandContext): Promise<DepositResult> {
-  await requireWallet(db, input.walletId);
-  return decideOnDeposit(db, 'completeCardDeposit', input.depositId, ctx, input, (state) => decideCompleteCardDeposit(state, input));
+export async function completeCardDeposit(store: EventStore, input: CompleteCardDepositInput, ctx: CommandContext): Promise<DepositResult> {
+  await requireWallet(store.db, input.walletId);
+  return decideOnDeposit(store, 'completeCardDeposit', input.depositId, ctx, input, (state) => decideCompleteCardDeposit(state, input));
 }
 
 async function decideOnDeposit(
-  db: LedgerDb,
+  store: EventStore,
   command: string,
   depositId: string,
   ctx: CommandContext,
@@ -217,10 +217,10 @@ async function decideOnDeposit(
   decide: (state: DepositState) => LedgerEvent[],
 ): Promise<DepositResult> {
   const claim = idempotencyClaim(command, ctx, fingerprint);
-  const seen = await previousResult<DepositResult>(db, claim);
+  const seen = await previousResult<DepositResult>(store.db, claim);
   if (seen) return seen;
-  const state = await loadDeposit(db, depositId);
-  const result = await appendToStream(db, {
+  const state = await loadDeposit(store.db, depositId);
+  const result = await store.append({
     streamId: depositStream(depositId),
     expectedVersion: state.version,
     events: decide(state),

@@ -41,15 +41,34 @@ export interface AppendRequest {
   result?: Record<string, unknown>;
 }
 
-export async function appendToStream(db: Kysely<LedgerTables>, request: AppendRequest): Promise<AppendResult> {
-  const events = request.events.map((event) => ({
+/** An append as the SQL functions take it (`ledger.append_batch` takes an array of these). */
+export function toWireAppend(request: AppendRequest) {
+  return {
+    stream: request.streamId,
+    expected: request.expectedVersion,
+    events: wireEvents(request),
+    metadata: request.metadata,
+    idempotency: wireIdempotency(request),
+    result: request.result ?? {},
+  };
+}
+
+function wireEvents(request: AppendRequest) {
+  return request.events.map((event) => ({
     type: event.type,
     data: event.data,
     postings: 'postings' in event ? event.postings.map((p) => ({ account: p.accountId, amount: p.amountPaise })) : [],
   }));
-  const idempotency = request.idempotency
-    ? { actor: request.idempotency.actorId, key: request.idempotency.key, command: request.idempotency.command, hash: request.idempotency.requestHash }
-    : null;
+}
+
+function wireIdempotency(request: AppendRequest) {
+  const claim = request.idempotency;
+  return claim ? { actor: claim.actorId, key: claim.key, command: claim.command, hash: claim.requestHash } : null;
+}
+
+export async function appendToStream(db: Kysely<LedgerTables>, request: AppendRequest): Promise<AppendResult> {
+  const events = wireEvents(request);
+  const idempotency = wireIdempotency(request);
   try {
     const { rows } = await sql<{ result: AppendResult }>`
       select ledger.append(

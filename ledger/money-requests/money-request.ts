@@ -3,7 +3,7 @@
  * receiver) may accept or reject, only while it is pending. Accepting moves the money in
  * the same event, so a request is never accepted without being paid, nor paid twice.
  */
-import { NO_STREAM, appendToStream, type AppendResult } from '../event-store/append.ts';
+import { NO_STREAM, type AppendResult } from '../event-store/append.ts';
 import { readStream } from '../event-store/read.ts';
 import {
   assertNever,
@@ -13,7 +13,7 @@ import {
   type MoneyRequested,
   type RecordedEvent,
 } from '../events.ts';
-import { idempotencyClaim, metadataFor, previousResult, type CommandContext, type LedgerDb } from '../handle-command.ts';
+import { idempotencyClaim, metadataFor, previousResult, type CommandContext, type EventStore } from '../handle-command.ts';
 import { MAX_REQUEST_PAISE, MIN_REQUEST_PAISE } from '../limits.ts';
 import type { Paise } from '../money.ts';
 import { reject } from '../rejections.ts';
@@ -70,12 +70,12 @@ export function decideRequestMoney(input: RequestMoneyInput): MoneyRequested {
   return { type: 'MoneyRequested', data: { ...input, reference: input.reference.trim() } };
 }
 
-export async function requestMoney(db: LedgerDb, input: RequestMoneyInput, ctx: CommandContext): Promise<MoneyRequestResult> {
+export async function requestMoney(store: EventStore, input: RequestMoneyInput, ctx: CommandContext): Promise<MoneyRequestResult> {
   const event = decideRequestMoney(input);
-  await requireWallet(db, input.requesterId);
-  await requireWallet(db, input.payerId);
+  await requireWallet(store.db, input.requesterId);
+  await requireWallet(store.db, input.payerId);
   const { requestId, ...fingerprint } = input;
-  const result = await appendToStream(db, {
+  const result = await store.append({
     streamId: moneyRequestStream(requestId),
     expectedVersion: NO_STREAM,
     events: [event],
@@ -119,27 +119,27 @@ export function decideRejectMoneyRequest(state: MoneyRequestState, payerId: stri
   return { type: 'MoneyRequestRejected', data: { requestId, requesterId, payerId } };
 }
 
-export async function acceptMoneyRequest(db: LedgerDb, input: AnswerMoneyRequestInput, ctx: CommandContext): Promise<MoneyRequestResult> {
-  return answer(db, 'acceptMoneyRequest', input, ctx, (state) => decideAcceptMoneyRequest(state, input.payerId));
+export async function acceptMoneyRequest(store: EventStore, input: AnswerMoneyRequestInput, ctx: CommandContext): Promise<MoneyRequestResult> {
+  return answer(store, 'acceptMoneyRequest', input, ctx, (state) => decideAcceptMoneyRequest(state, input.payerId));
 }
 
-export async function rejectMoneyRequest(db: LedgerDb, input: AnswerMoneyRequestInput, ctx: CommandContext): Promise<MoneyRequestResult> {
-  return answer(db, 'rejectMoneyRequest', input, ctx, (state) => decideRejectMoneyRequest(state, input.payerId));
+export async function rejectMoneyRequest(store: EventStore, input: AnswerMoneyRequestInput, ctx: CommandContext): Promise<MoneyRequestResult> {
+  return answer(store, 'rejectMoneyRequest', input, ctx, (state) => decideRejectMoneyRequest(state, input.payerId));
 }
 
 async function answer(
-  db: LedgerDb,
+  store: EventStore,
   command: string,
   input: AnswerMoneyRequestInput,
   ctx: CommandContext,
   decide: (state: MoneyRequestState) => LedgerEvent,
 ): Promise<MoneyRequestResult> {
   const claim = idempotencyClaim(command, ctx, input);
-  const seen = await previousResult<MoneyRequestResult>(db, claim);
+  const seen = await previousResult<MoneyRequestResult>(store.db, claim);
   if (seen) return seen;
-  const events = await readStream(db, moneyRequestStream(input.requestId));
+  const events = await readStream(store.db, moneyRequestStream(input.requestId));
   const state = events.reduce(evolveMoneyRequest, { status: 'absent', version: NO_STREAM });
-  const result = await appendToStream(db, {
+  const result = await store.append({
     streamId: moneyRequestStream(input.requestId),
     expectedVersion: state.version,
     events: [decide(state)],

@@ -2,9 +2,9 @@
  * Transfers between two wallets. The decision is pure; the funds check happens in the
  * database, in the statement that moves the money, so concurrent transfers cannot overdraw.
  */
-import { NO_STREAM, appendToStream, type AppendResult } from '../event-store/append.ts';
+import { NO_STREAM, type AppendResult } from '../event-store/append.ts';
 import type { TransferCompleted } from '../events.ts';
-import { idempotencyClaim, metadataFor, type CommandContext, type LedgerDb } from '../handle-command.ts';
+import { idempotencyClaim, metadataFor, type CommandContext, type EventStore } from '../handle-command.ts';
 import { MIN_TRANSFER_PAISE } from '../limits.ts';
 import type { Paise } from '../money.ts';
 import { reject } from '../rejections.ts';
@@ -34,11 +34,11 @@ export function decideTransfer(input: TransferInput): TransferCompleted {
   };
 }
 
-export async function transfer(db: LedgerDb, input: TransferInput, ctx: CommandContext): Promise<TransferResult> {
+export async function transfer(store: EventStore, input: TransferInput, ctx: CommandContext): Promise<TransferResult> {
   const event = decideTransfer(input);
   const { transferId, ...fingerprint } = input;
   // One round trip: the SQL function also answers a repeated idempotency key with the first result.
-  const result = await appendToStream(db, {
+  const result = await store.append({
     streamId: transferStream(transferId),
     expectedVersion: NO_STREAM,
     events: [event],
