@@ -47,6 +47,29 @@ describe('the zero-sum rule', () => {
   });
 });
 
+describe('what postings refer to (checked once per statement, in place of foreign keys)', () => {
+  it('rejects a posting naming an event that does not exist', async () => {
+    await expect(sql`insert into ledger.postings (position, account_id, amount) values (987654321, 'funding:upi', -5), (987654321, 'funding:card', 5)`.execute(testDb.db)).rejects.toThrow(/event 987654321 that does not exist/);
+  });
+
+  it('rejects a posting naming an account that does not exist', async () => {
+    await expect(
+      testDb.db.transaction().execute(async (trx) => {
+        const { rows } = await sql`insert into ledger.events (stream_id, stream_version, type, data) values ('raw-3', 0, 'TransferCompleted', '{}') returning position`.execute(trx);
+        const position = (rows[0] as { position: bigint }).position;
+        await sql`insert into ledger.postings (position, account_id, amount) values (${position}, 'funding:upi', -5), (${position}, 'nobody', 5)`.execute(trx);
+      }),
+    ).rejects.toThrow(/account nobody that does not exist/);
+  });
+
+  it.each([
+    ['DELETE accounts', sql`delete from ledger.accounts where id = 'bob'`],
+    ['TRUNCATE accounts', sql`truncate ledger.accounts cascade`],
+  ])('%s is rejected: postings refer to accounts for ever', async (_name, statement) => {
+    await expect(statement.execute(testDb.db)).rejects.toThrow(/never removed/);
+  });
+});
+
 describe('append-only history', () => {
   it.each([
     ['UPDATE events', sql`update ledger.events set type = 'Edited'`],

@@ -31,6 +31,7 @@ create function ledger.append_batch(p_appends jsonb) returns jsonb
 language plpgsql security definer set search_path = pg_catalog, pg_temp as $fn$
 declare
   v_count integer := jsonb_array_length(p_appends);
+  -- Wallet heads in memory, by id.
   v_ids text[];
   v_balances bigint[];
   v_seqs bigint[];
@@ -39,29 +40,49 @@ declare
   v_keys jsonb;
   v_versions jsonb;
   v_outcomes jsonb[] := array_fill(null::jsonb, array[v_count]);
-  v_events jsonb := '[]';
-  v_postings jsonb := '[]';
-  v_accepted integer[] := '{}';
+  -- What the accepted commands insert, as parallel arrays (PL/pgSQL appends to arrays in
+  -- place; jsonb would be copied on every append).
+  e_stream text[] := '{}';
+  e_version integer[] := '{}';
+  e_type text[] := '{}';
+  e_data jsonb[] := '{}';
+  e_metadata jsonb[] := '{}';
+  p_event integer[] := '{}';
+  p_account text[] := '{}';
+  p_amount bigint[] := '{}';
+  p_seq bigint[] := '{}';
+  p_balance bigint[] := '{}';
+  c_index integer[] := '{}';
+  c_first_event integer[] := '{}';
+  c_events integer[] := '{}';
+  v_positions bigint[];
+  v_tx_id xid8;
   v_append jsonb;
   v_idempotency jsonb;
   v_key text;
   v_current integer;
-  v_saved_balances bigint[];
-  v_saved_seqs bigint[];
-  v_command_events jsonb;
-  v_command_postings jsonb;
+  v_events jsonb;
   v_event jsonb;
-  v_posting jsonb;
+  v_lines integer;
+  v_first integer;
+  v_accounts text[];
+  v_amounts bigint[];
   v_account text;
   v_amount bigint;
   v_slot integer;
   v_failure jsonb;
-  v_tx_id xid8;
-  v_event_positions jsonb;
-  v_positions jsonb;
+  v_saved_balances bigint[];
+  v_saved_seqs bigint[];
+  v_saved_events integer;
+  v_saved_postings integer;
   v_result jsonb;
-  v_key_rows jsonb := '[]';
+  v_command_positions jsonb;
   v_index integer;
+  k_actor text[] := '{}';
+  k_key text[] := '{}';
+  k_command text[] := '{}';
+  k_hash text[] := '{}';
+  k_result jsonb[] := '{}';
 begin
   -- The wallets of every posting, locked in id order and read once; funding accounts have no head.
   select coalesce(array_agg(w.id order by w.id), '{}'), coalesce(array_agg(w.balance order by w.id), '{}'), coalesce(array_agg(w.seq order by w.id), '{}')
@@ -126,24 +147,40 @@ begin
     -- Apply the command's postings to the heads in memory; undo them if any line is refused.
     v_saved_balances := v_balances;
     v_saved_seqs := v_seqs;
+    v_saved_events := cardinality(e_stream);
+    v_saved_postings := cardinality(p_account);
     v_failure := null;
-    v_command_events := '[]';
-    v_command_postings := '[]';
-    for v_event_index in 0 .. jsonb_array_length(v_append->'events') - 1 loop
-      v_event := v_append->'events'->v_event_index;
-      v_command_events := v_command_events || jsonb_build_object(
-        'i', v_index, 'j', v_event_index, 'stream', v_append->>'stream', 'version', v_current + 1 + v_event_index,
-        'type', v_event->>'type', 'data', v_event->'data', 'metadata', coalesce(v_append->'metadata', '{}'::jsonb));
-      for v_posting in select value from jsonb_array_elements(coalesce(v_event->'postings', '[]'::jsonb)) order by value->>'account' loop
-        v_account := v_posting->>'account';
-        v_amount := (v_posting->>'amount')::bigint;
+    v_events := v_append->'events';
+    for v_event_index in 0 .. jsonb_array_length(v_events) - 1 loop
+      v_event := v_events->v_event_index;
+      e_stream := e_stream || (v_append->>'stream');
+      e_version := e_version || (v_current + 1 + v_event_index);
+      e_type := e_type || (v_event->>'type');
+      e_data := e_data || (v_event->'data');
+      e_metadata := e_metadata || coalesce(v_append->'metadata', '{}'::jsonb);
+      v_lines := coalesce(jsonb_array_length(v_event->'postings'), 0);
+      continue when v_lines = 0;
+      if v_lines = 2 then
+        -- The common case, in account order by plain expressions (no query started).
+        v_first := case when v_event->'postings'->0->>'account' <= v_event->'postings'->1->>'account' then 0 else 1 end;
+        v_accounts := array[v_event->'postings'->v_first->>'account', v_event->'postings'->(1 - v_first)->>'account'];
+        v_amounts := array[(v_event->'postings'->v_first->>'amount')::bigint, (v_event->'postings'->(1 - v_first)->>'amount')::bigint];
+      else
+        select array_agg(value->>'account' order by value->>'account'), array_agg((value->>'amount')::bigint order by value->>'account')
+          into v_accounts, v_amounts
+          from jsonb_array_elements(v_event->'postings');
+      end if;
+      for v_line in 1 .. v_lines loop
+        v_account := v_accounts[v_line];
+        v_amount := v_amounts[v_line];
         v_slot := array_position(v_ids, v_account);
         if v_slot is null then
           if not (v_account = any(v_funding)) then
             v_failure := jsonb_build_object('ok', false, 'code', 'WL002', 'message', format('unknown account %s', v_account));
             exit;
           end if;
-          v_command_postings := v_command_postings || jsonb_build_object('i', v_index, 'j', v_event_index, 'account', v_account, 'amount', v_amount);
+          p_seq := p_seq || null::bigint;
+          p_balance := p_balance || null::bigint;
         else
           if v_balances[v_slot] + v_amount < 0 then
             v_failure := jsonb_build_object('ok', false, 'code', 'WL001', 'message', format('insufficient funds in %s', v_account));
@@ -151,65 +188,82 @@ begin
           end if;
           v_balances[v_slot] := v_balances[v_slot] + v_amount;
           v_seqs[v_slot] := v_seqs[v_slot] + 1;
-          v_command_postings := v_command_postings || jsonb_build_object('i', v_index, 'j', v_event_index, 'account', v_account, 'amount', v_amount, 'seq', v_seqs[v_slot], 'balance', v_balances[v_slot]);
+          p_seq := p_seq || v_seqs[v_slot];
+          p_balance := p_balance || v_balances[v_slot];
         end if;
+        p_event := p_event || cardinality(e_stream);
+        p_account := p_account || v_account;
+        p_amount := p_amount || v_amount;
       end loop;
       exit when v_failure is not null;
     end loop;
     if v_failure is not null then
       v_balances := v_saved_balances;
       v_seqs := v_saved_seqs;
+      e_stream := e_stream[1:v_saved_events];
+      e_version := e_version[1:v_saved_events];
+      e_type := e_type[1:v_saved_events];
+      e_data := e_data[1:v_saved_events];
+      e_metadata := e_metadata[1:v_saved_events];
+      p_event := p_event[1:v_saved_postings];
+      p_account := p_account[1:v_saved_postings];
+      p_amount := p_amount[1:v_saved_postings];
+      p_seq := p_seq[1:v_saved_postings];
+      p_balance := p_balance[1:v_saved_postings];
       v_outcomes[v_index + 1] := v_failure;
       continue;
     end if;
 
-    v_versions := v_versions || jsonb_build_object(v_append->>'stream', v_current + jsonb_array_length(v_append->'events'));
+    v_versions := v_versions || jsonb_build_object(v_append->>'stream', v_current + jsonb_array_length(v_events));
     if v_idempotency is not null then
       v_keys := v_keys || jsonb_build_object(v_key, jsonb_build_object('hash', v_idempotency->>'hash', 'twinOf', v_index));
     end if;
-    v_events := v_events || v_command_events;
-    v_postings := v_postings || v_command_postings;
-    v_accepted := v_accepted || v_index;
+    c_index := c_index || v_index;
+    c_first_event := c_first_event || (v_saved_events + 1);
+    c_events := c_events || jsonb_array_length(v_events);
   end loop;
 
-  if cardinality(v_accepted) > 0 then
-    -- Events in batch order; positions come from the identity sequence.
-    with rows as (
-      select (r->>'i')::integer as i, (r->>'j')::integer as j, r->>'stream' as stream_id, (r->>'version')::integer as stream_version,
-             r->>'type' as type, r->'data' as data, r->'metadata' as metadata, ord
-        from jsonb_array_elements(v_events) with ordinality as t(r, ord)
-    ), inserted as (
+  if cardinality(c_index) > 0 then
+    -- Events in batch order (positions come from the identity sequence), read back in the
+    -- same order by their stream and version.
+    with inserted as (
       insert into ledger.events (stream_id, stream_version, type, data, metadata)
-      select stream_id, stream_version, type, data, metadata from rows order by ord
+      select stream_id, stream_version, type, data, metadata
+        from unnest(e_stream, e_version, e_type, e_data, e_metadata) with ordinality as e(stream_id, stream_version, type, data, metadata, ord)
+       order by ord
       returning position, tx_id, stream_id, stream_version
     )
-    select jsonb_object_agg(rows.i || ':' || rows.j, inserted.position), max(inserted.tx_id)
-      into v_event_positions, v_tx_id
-      from inserted join rows using (stream_id, stream_version);
+    select array_agg(inserted.position order by e.ord), max(inserted.tx_id)
+      into v_positions, v_tx_id
+      from unnest(e_stream, e_version) with ordinality as e(stream_id, stream_version, ord)
+      join inserted using (stream_id, stream_version);
 
     insert into ledger.postings (position, account_id, amount, account_seq, balance_after)
-    select (v_event_positions->>((p->>'i') || ':' || (p->>'j')))::bigint, p->>'account', (p->>'amount')::bigint, (p->>'seq')::bigint, (p->>'balance')::bigint
-      from jsonb_array_elements(v_postings) p;
+    select v_positions[event], account, amount, seq, balance
+      from unnest(p_event, p_account, p_amount, p_seq, p_balance) as p(event, account, amount, seq, balance);
 
-    foreach v_index in array v_accepted loop
+    for v_accepted in 1 .. cardinality(c_index) loop
+      v_index := c_index[v_accepted];
       v_append := p_appends->v_index;
-      select jsonb_agg((v_event_positions->>(v_index || ':' || j))::bigint order by j) into v_positions
-        from generate_series(0, jsonb_array_length(v_append->'events') - 1) j;
+      v_command_positions := to_jsonb(v_positions[c_first_event[v_accepted] : c_first_event[v_accepted] + c_events[v_accepted] - 1]);
       v_result := coalesce(v_append->'result', '{}'::jsonb) || jsonb_build_object(
         'streamId', v_append->>'stream',
-        'streamVersion', (v_append->>'expected')::integer + jsonb_array_length(v_append->'events'),
-        'positions', v_positions,
-        'checkpoint', v_tx_id::text || '.' || (v_positions->>-1),
+        'streamVersion', (v_append->>'expected')::integer + c_events[v_accepted],
+        'positions', v_command_positions,
+        'checkpoint', v_tx_id::text || '.' || (v_command_positions->>-1),
         'replayed', false);
       v_outcomes[v_index + 1] := jsonb_build_object('ok', true, 'result', v_result);
       if jsonb_typeof(v_append->'idempotency') = 'object' then
-        v_key_rows := v_key_rows || jsonb_build_object('actor', v_append->'idempotency'->>'actor', 'key', v_append->'idempotency'->>'key',
-          'command', v_append->'idempotency'->>'command', 'hash', v_append->'idempotency'->>'hash', 'result', v_result);
+        k_actor := k_actor || (v_append->'idempotency'->>'actor');
+        k_key := k_key || (v_append->'idempotency'->>'key');
+        k_command := k_command || (v_append->'idempotency'->>'command');
+        k_hash := k_hash || (v_append->'idempotency'->>'hash');
+        k_result := k_result || v_result;
       end if;
     end loop;
 
     insert into ledger.idempotency_keys (actor_id, key, command, request_hash, result)
-    select r->>'actor', r->>'key', r->>'command', r->>'hash', r->'result' from jsonb_array_elements(v_key_rows) r;
+    select * from unnest(k_actor, k_key, k_command, k_hash, k_result);
 
     -- Each touched wallet head once, with its final balance and sequence.
     update ledger.accounts a

@@ -6,14 +6,17 @@
  * 30-40% of a transfer (bench B1) and pg-boss polls (>= 0.5 s), which misses the 100 ms lag
  * target. Why after commit and not inside the transaction: a NOTIFY in a transaction takes
  * a database-wide lock at commit, serialising every committing transfer. After commit, the
- * notifications are coalesced (at most one in flight per process), so a busy API sends a
- * handful per batch of commits. A NOTIFY lost to a crash between commit and send costs
+ * notifications are coalesced: at most one in flight per process, and at most one every
+ * WAKE_UP_SPACING_MS, so a busy API sends about one per batch of commits, not one per command
+ * (each NOTIFY is a statement and a transaction of its own). A NOTIFY lost to a crash between commit and send costs
  * latency, never an event: the workers also drain on an interval and on the catch-up job.
  */
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 
 export const LEDGER_APPENDED_CHANNEL = 'ledger_appended';
+/** The least time between two wake-ups from one process: well inside the 100 ms lag target. */
+export const WAKE_UP_SPACING_MS = 5;
 const RECONNECT_DELAY_MS = 1_000;
 
 type Log = (message: string, error?: unknown) => void;
@@ -31,18 +34,25 @@ export interface WakeUpSender {
 export function createWakeUpSender(db: Kysely<never>, log: Log = defaultLog): WakeUpSender {
   let inFlight: Promise<void> | undefined;
   let pending = false;
+  let lastSentAt = 0;
   const notify = sql`select pg_notify(${LEDGER_APPENDED_CHANNEL}, '')`;
   const send = (): void => {
     pending = false;
-    inFlight = notify
-      .execute(db)
+    const wait = Math.max(0, lastSentAt + WAKE_UP_SPACING_MS - performance.now());
+    inFlight = new Promise<void>((resolve) => setTimeout(resolve, wait))
+      .then(() => {
+        // Stamped when sent: every commit acknowledged before this moment is covered by it.
+        lastSentAt = performance.now();
+        pending = false;
+        return notify.execute(db);
+      })
       .then(
         () => undefined,
         (error: unknown) => log('wake-up notify failed (the interval drain covers it)', error),
       )
       .finally(() => {
         inFlight = undefined;
-        // A commit that arrived while the last NOTIFY was on its way may have committed after
+        // A commit acknowledged while the last NOTIFY was on its way may have committed after
         // it was sent: it gets a NOTIFY of its own.
         if (pending) send();
       });
