@@ -14,11 +14,12 @@ import type { Ledger } from '../ledger/index.ts';
 import type { Config } from '../platform/config.ts';
 import type { JobBoss } from '../platform/jobs.ts';
 import { installAuth } from './auth/authenticate.ts';
-import { installRateLimit, type RateLimitSettings } from './auth/rate-limit.ts';
-import { frameworkErrorEnvelope, installEnvelope, ok } from './envelope.ts';
+import { installRateLimit, notFoundRateLimit, type RateLimitSettings } from './auth/rate-limit.ts';
+import { frameworkErrorEnvelope, installEnvelope, installNotFoundEnvelope, ok } from './envelope.ts';
 import { installDocs } from './docs.ts';
 import { createMetrics, installMetrics, instrumentLedger } from './metrics.ts';
 import { registerConfigRoutes } from './routes/config.ts';
+import { trustProxyOption, type TrustedProxies } from './trusted-proxies.ts';
 import { registerOAuthRoutes, type GoogleSignInConfig } from './routes/oauth.ts';
 import { registerUserRoutes } from './routes/users.ts';
 import { registerCardWebhook } from './routes/card-webhook.ts';
@@ -45,6 +46,8 @@ export interface AppConfig {
   webDistDir?: string | undefined;
   /** METRICS_TOKEN: a bearer token that may scrape /metrics from off the host (loopback always may). */
   metricsToken?: string | undefined;
+  /** TRUST_PROXY_HOPS / TRUST_PROXY_ADDRESSES: the reverse proxies whose X-Forwarded-For is believed. */
+  trustedProxies?: TrustedProxies | undefined;
 }
 
 export interface AppDependencies {
@@ -87,6 +90,7 @@ export function appConfigFrom(config: Config, secrets: { jwtSecret: string }): A
     stripePublishableKey: config.STRIPE_SECRET_KEY ? config.STRIPE_PUBLISHABLE_KEY : undefined,
     readYourWritesTimeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS,
     metricsToken: config.METRICS_TOKEN,
+    trustedProxies: { hops: config.TRUST_PROXY_HOPS, addresses: config.TRUST_PROXY_ADDRESSES },
   };
 }
 
@@ -97,7 +101,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         ? false
         : { level: deps.config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], serializers: { req: serializeRequestForLog } },
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    trustProxy: trustProxyOption(deps.config.trustedProxies),
     frameworkErrors: frameworkErrorEnvelope,
   });
   installEnvelope(app);
@@ -113,8 +117,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     methods: ['GET', 'POST'],
     allowedHeaders: ['authorization', 'content-type', 'idempotency-key'],
   });
-  await installRateLimit(app, deps.config.rateLimit);
   await installAuth(app, { db: deps.db, jwtSecret: deps.config.jwtSecret });
+  await installRateLimit(app, { settings: deps.config.rateLimit, db: deps.db });
+  installNotFoundEnvelope(app, { preHandler: notFoundRateLimit(app) });
   const card = deps.card ?? { provider: createSandboxCardProvider(), webhookSecret: null };
   registerConfigRoutes(app, {
     googleSignIn: deps.config.google !== undefined,
