@@ -44,7 +44,7 @@ export interface AppConfig {
   readYourWritesTimeoutMs?: number;
   /** The built web app (web/dist) to serve, if any. */
   webDistDir?: string | undefined;
-  /** METRICS_TOKEN: a bearer token that may scrape /metrics from off the host (loopback always may). */
+  /** METRICS_TOKEN: a bearer token that may scrape /metrics from off the host (or through a proxy). */
   metricsToken?: string | undefined;
   /** TRUST_PROXY_HOPS / TRUST_PROXY_ADDRESSES: the reverse proxies whose X-Forwarded-For is believed. */
   trustedProxies?: TrustedProxies | undefined;
@@ -95,6 +95,7 @@ export function appConfigFrom(config: Config, secrets: { jwtSecret: string }): A
 }
 
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  const behindProxy = (deps.config.trustedProxies?.hops ?? 0) > 0;
   const app = Fastify({
     logger:
       deps.config.logLevel === 'silent'
@@ -108,7 +109,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   installJsonParser(app);
   await installDocs(app, { publicUrl: deps.config.publicUrl });
   const metrics = createMetrics();
-  installMetrics(app, { db: deps.db, metrics, token: deps.config.metricsToken });
+  installMetrics(app, { db: deps.db, metrics, token: deps.config.metricsToken, behindProxy });
   // Every route below sees the counted ledger: appends and refusals feed /metrics.
   const ledger = instrumentLedger(deps.ledger, metrics);
   await app.register(cors, {
