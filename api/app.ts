@@ -19,6 +19,7 @@ import { frameworkErrorEnvelope, installEnvelope, installNotFoundEnvelope, ok } 
 import { installDocs } from './docs.ts';
 import { createMetrics, installMetrics, instrumentLedger } from './metrics.ts';
 import { registerConfigRoutes } from './routes/config.ts';
+import { installSecurityHeaders } from './security-headers.ts';
 import { trustProxyOption, type TrustedProxies } from './trusted-proxies.ts';
 import { registerOAuthRoutes, type GoogleSignInConfig } from './routes/oauth.ts';
 import { registerUserRoutes } from './routes/users.ts';
@@ -107,6 +108,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   installEnvelope(app);
   installJsonParser(app);
+  // Before any route: its hook runs first, so replies refused later (429, 404) carry the headers too.
+  await installSecurityHeaders(app, { publicUrl: deps.config.publicUrl });
   await installDocs(app, { publicUrl: deps.config.publicUrl });
   const metrics = createMetrics();
   installMetrics(app, { db: deps.db, metrics, token: deps.config.metricsToken, behindProxy });
