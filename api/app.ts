@@ -180,18 +180,16 @@ function serializeRequestForLog(request: { method: string; url: string; ip?: str
 
 /**
  * The spec's session check posts `Content-Type: application/json` with no body; Fastify's
- * default parser answers that with 400, which would sign the user out. An empty body is {}.
+ * default parser answers that with 400, which would sign the user out. An empty body is {};
+ * any other body goes to Fastify's own parser (secure-json-parse), which refuses `__proto__`
+ * and `constructor.prototype` keys (prototype poisoning) with 400 FST_ERR_CTP_INVALID_JSON_BODY.
  */
 function installJsonParser(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, {});
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      const error = Object.assign(new Error('Request body is not valid JSON'), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
-      done(error, undefined);
-    }
+    parseJson(request, text, done);
   });
 }

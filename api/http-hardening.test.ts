@@ -2,6 +2,8 @@
  * Security headers on every kind of reply (issue 13): the web app's pages (index, the SPA
  * fallback for client routes such as the transfer and pay pages, hashed assets), API replies
  * (success, 401, 404, 429), and the API docs (Swagger UI). HSTS only when PUBLIC_URL is https.
+ * And the JSON body parser: an empty body is {} (the spec's session check), a prototype-
+ * poisoning body is refused with 400 in the envelope.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -106,5 +108,32 @@ describe('security headers', () => {
     } finally {
       await https.close();
     }
+  });
+});
+
+describe('JSON bodies', () => {
+  it('an empty body with a JSON content type is {} (the spec client\'s session check)', async () => {
+    const user = await registeredUser(h, 'empty-body@example.com');
+    const response = await h.app.inject({ method: 'POST', url: '/api/users/get-user-info', headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ success: true });
+  });
+
+  it.each([
+    ['__proto__', '{"email":"a@example.com","password":"long-password-1","__proto__":{"isAdmin":true}}'],
+    ['nested __proto__', '{"bankDetails":{"__proto__":{"polluted":true}}}'],
+    ['constructor.prototype', '{"constructor":{"prototype":{"isAdmin":true}}}'],
+  ])('regression: a %s body is refused with 400 in the envelope (prototype poisoning)', async (name, payload) => {
+    // Each case from its own address: sign-in allows five calls per client here.
+    const response = await h.app.inject({ method: 'POST', url: '/api/users/login', remoteAddress: `192.0.2.${210 + name.length}`, headers: { 'content-type': 'application/json' }, payload });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ success: false, message: 'Invalid request body', code: 'validation_failed' });
+    expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+  });
+
+  it('malformed JSON is 400 in the envelope', async () => {
+    const response = await h.app.inject({ method: 'POST', url: '/api/users/login', remoteAddress: '192.0.2.202', headers: { 'content-type': 'application/json' }, payload: '{"email":' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ success: false, code: 'validation_failed' });
   });
 });
