@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../platform/database.ts';
 import { startHarness, startSiblingApp, TEST_SECRET, type Harness } from '../identity/test-support.ts';
 import { isExempt } from './auth/rate-limit.ts';
-import { countRequest, sweepExpired } from './auth/rate-limit-store.ts';
+import { countRequest, createPostgresRateLimitStore, sweepExpired, SWEEP_BATCH_ROWS } from './auth/rate-limit-store.ts';
 
 const LIMITS = { windowMs: 60_000, max: 6, authMax: 3 };
 const LOGIN = { email: 'nobody@example.com', password: 'wrong-password' };
@@ -254,6 +254,23 @@ describe('shared counters in Postgres', () => {
     expect(await sweepExpired(h.database.db)).toBeGreaterThanOrEqual(1);
     const left = await sql<{ n: number }>`select count(*)::int as n from ratelimit.counters where key = ${key}`.execute(h.database.db);
     expect(left.rows[0]?.n).toBe(0);
+  });
+
+  it('counted requests sweep expired rows, batch after batch while batches come back full', async () => {
+    const prefix = `expired-${freshIp()}`;
+    await sql`insert into ratelimit.counters (key, hits, reset_at)
+      select ${prefix} || '|' || n, 1, now() - interval '1 minute' from generate_series(1, ${SWEEP_BATCH_ROWS + 10}) as n`.execute(h.database.db);
+    const expiredLeft = async () => (await sql<{ n: number }>`select count(*)::int as n from ratelimit.counters where key like ${`${prefix}|%`}`.execute(h.database.db)).rows[0]?.n;
+    const handle = createPostgresRateLimitStore(h.database.db);
+    const store = new handle.Store({});
+    const count = () => new Promise<number>((resolve, reject) => store.incr(`sweep|${prefix}`, (error, result) => (error ? reject(error) : resolve(result?.current ?? 0)), 60_000, 10));
+    expect(await count()).toBe(1);
+    await handle.idle();
+    expect(await expiredLeft()).toBe(10);
+    // The first batch was full, so the next counted request sweeps again at once (not a minute later).
+    expect(await count()).toBe(2);
+    await handle.idle();
+    expect(await expiredLeft()).toBe(0);
   });
 
   it('with the database unreachable a limited route answers 503 in the envelope, never 500 and never unlimited', async () => {

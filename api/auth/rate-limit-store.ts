@@ -6,7 +6,9 @@
  * now + window) or counts into the running one, and returns the count and the time left.
  * Each limit has its own scope in the key: the shared API-wide limit, or the route's own
  * (`POST /api/users/login`) for routes with a limit of their own, as the plugin's Redis store
- * does. Expired rows are deleted in small batches, at most once a minute per process.
+ * does. Expired rows are deleted in batches: once a minute per process, and batch after batch
+ * (one at a time) while a batch comes back full, so a flood from many addresses is cleared
+ * as fast as it expires.
  *
  * A store that cannot answer (database down) fails the request with 503 `database_unavailable`
  * rather than letting it through unlimited: the limiter cannot tell a flood from a client, and
@@ -91,12 +93,17 @@ function createSweeper(db: Kysely<unknown>): { maybeSweep(): void; idle(): Promi
       if (running || now - lastSweepMs < SWEEP_INTERVAL_MS) return;
       lastSweepMs = now;
       // Not awaited by the request that triggered it; a failed sweep is retried next interval.
-      running = sweepExpired(db).then(
-        () => undefined,
-        () => undefined,
-      ).finally(() => {
-        running = null;
-      });
+      running = sweepExpired(db)
+        .then(
+          (deleted) => {
+            // A full batch: more rows are waiting, so the next counted request sweeps again.
+            if (deleted >= SWEEP_BATCH_ROWS) lastSweepMs = 0;
+          },
+          () => undefined,
+        )
+        .finally(() => {
+          running = null;
+        });
     },
     idle: async () => {
       await running;
