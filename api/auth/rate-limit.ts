@@ -16,8 +16,9 @@
  * the not-found handler's preHandler (`notFoundRateLimit`).
  *
  * Not limited: the web app's files and client routes, the health probe, /metrics (token or
- * loopback), the card provider's webhook (it sends from a few addresses, and its signature
- * check is its protection), and the replay progress poll (GET
+ * loopback) and the API docs (/api/docs: static files and a prebuilt document, registered
+ * before the limiter), the card provider's webhook (it sends from a few addresses, and its
+ * signature check is its protection), and the replay progress poll (GET
  * /api/admin/projections/:name/replay), which the operations screen polls twice a second while
  * a replay runs and which would spend the admin's whole budget in under a minute; it still
  * requires an admin and is one indexed row read.
