@@ -14,11 +14,13 @@ import type { Ledger } from '../ledger/index.ts';
 import type { Config } from '../platform/config.ts';
 import type { JobBoss } from '../platform/jobs.ts';
 import { installAuth } from './auth/authenticate.ts';
-import { installRateLimit, type RateLimitSettings } from './auth/rate-limit.ts';
-import { frameworkErrorEnvelope, installEnvelope, ok } from './envelope.ts';
+import { installRateLimit, notFoundRateLimit, type RateLimitSettings } from './auth/rate-limit.ts';
+import { frameworkErrorEnvelope, installEnvelope, installNotFoundEnvelope, ok } from './envelope.ts';
 import { installDocs } from './docs.ts';
 import { createMetrics, installMetrics, instrumentLedger } from './metrics.ts';
 import { registerConfigRoutes } from './routes/config.ts';
+import { installSecurityHeaders } from './security-headers.ts';
+import { trustProxyOption, type TrustedProxies } from './trusted-proxies.ts';
 import { registerOAuthRoutes, type GoogleSignInConfig } from './routes/oauth.ts';
 import { registerUserRoutes } from './routes/users.ts';
 import { registerCardWebhook } from './routes/card-webhook.ts';
@@ -46,10 +48,12 @@ export interface AppConfig {
   readYourWritesTimeoutMs?: number;
   /** The built web app (web/dist) to serve, if any. */
   webDistDir?: string | undefined;
-  /** METRICS_TOKEN: a bearer token that may scrape /metrics from off the host (loopback always may). */
+  /** METRICS_TOKEN: a bearer token that may scrape /metrics from off the host (or through a proxy). */
   metricsToken?: string | undefined;
   /** An admin's settlement or reversal above this amount waits for a second admin (default ₹10,000). */
   adminApprovalThresholdPaise?: bigint | undefined;
+  /** TRUST_PROXY_HOPS / TRUST_PROXY_ADDRESSES: the reverse proxies whose X-Forwarded-For is believed. */
+  trustedProxies?: TrustedProxies | undefined;
 }
 
 export interface AppDependencies {
@@ -94,24 +98,28 @@ export function appConfigFrom(config: Config, secrets: { jwtSecret: string; pinP
     readYourWritesTimeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS,
     metricsToken: config.METRICS_TOKEN,
     adminApprovalThresholdPaise: config.ADMIN_APPROVAL_THRESHOLD,
+    trustedProxies: { hops: config.TRUST_PROXY_HOPS, addresses: config.TRUST_PROXY_ADDRESSES },
   };
 }
 
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  const behindProxy = (deps.config.trustedProxies?.hops ?? 0) > 0;
   const app = Fastify({
     logger:
       deps.config.logLevel === 'silent'
         ? false
         : { level: deps.config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], serializers: { req: serializeRequestForLog } },
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    trustProxy: trustProxyOption(deps.config.trustedProxies),
     frameworkErrors: frameworkErrorEnvelope,
   });
   installEnvelope(app);
   installJsonParser(app);
+  // Before any route: its hook runs first, so replies refused later (429, 404) carry the headers too.
+  await installSecurityHeaders(app, { publicUrl: deps.config.publicUrl });
   await installDocs(app, { publicUrl: deps.config.publicUrl });
   const metrics = createMetrics();
-  installMetrics(app, { db: deps.db, metrics, token: deps.config.metricsToken });
+  installMetrics(app, { db: deps.db, metrics, token: deps.config.metricsToken, behindProxy });
   // Every route below sees the counted ledger: appends and refusals feed /metrics.
   const ledger = instrumentLedger(deps.ledger, metrics);
   await app.register(cors, {
@@ -120,8 +128,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     methods: ['GET', 'POST'],
     allowedHeaders: ['authorization', 'content-type', 'idempotency-key'],
   });
-  await installRateLimit(app, deps.config.rateLimit);
   await installAuth(app, { db: deps.db, jwtSecret: deps.config.jwtSecret });
+  await installRateLimit(app, { settings: deps.config.rateLimit, db: deps.db });
+  installNotFoundEnvelope(app, { preHandler: notFoundRateLimit(app) });
   const card = deps.card ?? { provider: createSandboxCardProvider(), webhookSecret: null };
   registerConfigRoutes(app, {
     googleSignIn: deps.config.google !== undefined,
@@ -182,18 +191,16 @@ function serializeRequestForLog(request: { method: string; url: string; ip?: str
 
 /**
  * The spec's session check posts `Content-Type: application/json` with no body; Fastify's
- * default parser answers that with 400, which would sign the user out. An empty body is {}.
+ * default parser answers that with 400, which would sign the user out. An empty body is {};
+ * any other body goes to Fastify's own parser (secure-json-parse), which refuses `__proto__`
+ * and `constructor.prototype` keys (prototype poisoning) with 400 FST_ERR_CTP_INVALID_JSON_BODY.
  */
 function installJsonParser(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, {});
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      const error = Object.assign(new Error('Request body is not valid JSON'), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
-      done(error, undefined);
-    }
+    parseJson(request, text, done);
   });
 }

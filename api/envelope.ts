@@ -2,7 +2,7 @@
  * The `{ success, message, code?, data? }` envelope on every reply, errors included:
  * validation errors, rejections, unknown routes, rate limits, empty bodies, crashes.
  */
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
 import { ZodError } from 'zod';
 import type { Envelope } from '../contracts/envelope.ts';
 import { firstMessage } from '../contracts/fields.ts';
@@ -57,5 +57,12 @@ export function installEnvelope(app: FastifyInstance): void {
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     return reply.code(status).send(body);
   });
-  app.setNotFoundHandler((request, reply) => reply.code(404).send({ success: false, message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'not_found' }));
+}
+
+/**
+ * The envelope for requests that match no route. `preHandler` is the rate limiter: without it
+ * a request to no route would be the one kind of API request nobody counts.
+ */
+export function installNotFoundEnvelope(app: FastifyInstance, options: { preHandler: preHandlerAsyncHookHandler }): void {
+  app.setNotFoundHandler({ preHandler: options.preHandler }, (request, reply) => reply.code(404).send({ success: false, message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'not_found' }));
 }

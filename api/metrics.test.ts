@@ -3,7 +3,7 @@
  * failures by reason and projection lag; reachable from loopback or with the operator token.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, registeredUser, signIn, startHarness, type Harness } from '../identity/test-support.ts';
+import { ADMIN, registeredUser, signIn, startHarness, startSiblingApp, type Harness } from '../identity/test-support.ts';
 import { renderMetrics, createMetrics } from './metrics.ts';
 
 const TOKEN = 'metrics-token-0123456789';
@@ -17,8 +17,9 @@ afterAll(async () => {
   await harness.close();
 });
 
-async function scrape(options: { remoteAddress?: string; authorization?: string } = {}) {
-  return harness.app.inject({ method: 'GET', url: '/metrics', ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}), headers: options.authorization ? { authorization: options.authorization } : {} });
+async function scrape(options: { remoteAddress?: string; authorization?: string; headers?: Record<string, string> } = {}, app = harness.app) {
+  const headers = { ...options.headers, ...(options.authorization ? { authorization: options.authorization } : {}) };
+  return app.inject({ method: 'GET', url: '/metrics', ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}), headers });
 }
 
 it('counts requests by route template, ledger appends by command and failures by reason, and reports projection lag', async () => {
@@ -56,6 +57,25 @@ it('refuses scrapers off the host without the token (404), admits them with it',
   expect(admitted.statusCode).toBe(200);
   expect(admitted.body).toContain('wallet_http_requests_total');
   expect((await scrape({ remoteAddress: '::1' })).statusCode).toBe(200);
+});
+
+it('behind a same-host proxy loopback is not enough: a forwarded request needs the token', async () => {
+  // Without TRUST_PROXY_HOPS: a proxy on the host connects from loopback, and says so with its headers.
+  const forwardings: Record<string, string>[] = [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }, { 'x-real-ip': '203.0.113.9' }, { via: '1.1 nginx' }];
+  for (const headers of forwardings) {
+    expect((await scrape({ remoteAddress: '127.0.0.1', headers })).statusCode, JSON.stringify(headers)).toBe(404);
+    expect((await scrape({ remoteAddress: '127.0.0.1', headers, authorization: `Bearer ${TOKEN}` })).statusCode).toBe(200);
+  }
+  // With TRUST_PROXY_HOPS set, every loopback caller may be the proxy, headers or not (nginx adds none by default).
+  const proxied = await startSiblingApp(harness, { trustedProxies: { hops: 1, addresses: ['loopback'] } });
+  try {
+    expect((await scrape({ remoteAddress: '127.0.0.1' }, proxied)).statusCode).toBe(404);
+    expect((await scrape({ remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '127.0.0.1' } }, proxied)).statusCode).toBe(404);
+    const admitted = await scrape({ remoteAddress: '127.0.0.1', authorization: `Bearer ${TOKEN}` }, proxied);
+    expect(admitted.statusCode).toBe(200);
+  } finally {
+    await proxied.close();
+  }
 });
 
 it('escapes label values', () => {

@@ -3,9 +3,12 @@
  * HTTP requests and latency by route, ledger appends by command, command failures by reason,
  * and projection lag (read at scrape time).
  *
- * Who may scrape: callers on the loopback interface (a sidecar or node exporter on the same
- * host), or anyone presenting `Authorization: Bearer <METRICS_TOKEN>`. Without a token
- * configured, only loopback. Others get 404, so the endpoint does not advertise itself.
+ * Who may scrape: anyone presenting `Authorization: Bearer <METRICS_TOKEN>`, or a direct
+ * caller on the loopback interface (a sidecar or node exporter on the same host). Behind a
+ * reverse proxy on the same host every caller arrives from loopback, so loopback counts only
+ * when no proxy is configured (TRUST_PROXY_HOPS = 0) and the request carries no forwarding
+ * header (a proxy that adds one says the caller is elsewhere). Others get 404, so the
+ * endpoint does not advertise itself.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -97,8 +100,16 @@ function bearerMatches(header: string | undefined, token: string | undefined): b
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export function mayScrape(request: FastifyRequest, token: string | undefined): boolean {
-  return isLoopback(request.ip) || bearerMatches(request.headers.authorization, token);
+/** Headers a proxy adds: their presence means the connection is not the caller's own. */
+const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-real-ip', 'via'] as const;
+
+function isForwarded(request: FastifyRequest): boolean {
+  return FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined);
+}
+
+export function mayScrape(request: FastifyRequest, options: { token: string | undefined; behindProxy: boolean }): boolean {
+  if (bearerMatches(request.headers.authorization, options.token)) return true;
+  return !options.behindProxy && !isForwarded(request) && isLoopback(request.ip);
 }
 
 export interface MetricsOptions {
@@ -106,6 +117,8 @@ export interface MetricsOptions {
   metrics: Metrics;
   /** METRICS_TOKEN: lets a scraper off the host in. */
   token?: string | undefined;
+  /** TRUST_PROXY_HOPS > 0: loopback callers are the proxy, so they need the token too. */
+  behindProxy?: boolean;
 }
 
 export function installMetrics(app: FastifyInstance, options: MetricsOptions): void {
@@ -118,7 +131,7 @@ export function installMetrics(app: FastifyInstance, options: MetricsOptions): v
     metrics.latency.observe(labels, reply.elapsedTime / 1000);
   });
   app.get('/metrics', { schema: { tags: ['operator'], summary: 'Prometheus metrics (loopback or METRICS_TOKEN)', security: [{ metricsToken: [] }] } }, async (request, reply) => {
-    if (!mayScrape(request, options.token)) {
+    if (!mayScrape(request, { token: options.token, behindProxy: options.behindProxy ?? false })) {
       return reply.code(404).send({ success: false, message: 'Route GET /metrics not found', code: 'not_found' });
     }
     reply.header('content-type', 'text/plain; version=0.0.4; charset=utf-8');

@@ -42,7 +42,7 @@ interface Profile {
 }
 
 /** Runs the browser's part of the flow; returns our final redirect. */
-async function googleSignIn(profile: Profile, options: { keepCookies?: boolean; nonce?: string } = {}): Promise<{ location: URL; headers: Record<string, unknown> }> {
+async function googleSignIn(profile: Profile, options: { keepCookies?: boolean; nonce?: string; callbackPath?: string } = {}): Promise<{ location: URL; headers: Record<string, unknown> }> {
   provider.service.once('beforeUserinfo', (userinfo: { body: object; statusCode: number }) => {
     userinfo.body = profile;
     userinfo.statusCode = 200;
@@ -61,7 +61,7 @@ async function googleSignIn(profile: Profile, options: { keepCookies?: boolean; 
   const back = new URL(atProvider.headers.get('location') ?? '');
   expect(`${back.origin}${back.pathname}`).toBe(`${PUBLIC_URL}/auth/google/callback`);
 
-  const callback = await h.app.inject({ method: 'GET', url: `/auth/google/callback${back.search}`, headers: options.keepCookies === false ? {} : { cookie } });
+  const callback = await h.app.inject({ method: 'GET', url: `${options.callbackPath ?? '/auth/google/callback'}${back.search}`, headers: options.keepCookies === false ? {} : { cookie } });
   expect(callback.statusCode).toBe(302);
   expect(callback.headers['referrer-policy']).toBe('no-referrer');
   return { location: new URL(String(callback.headers.location)), headers: callback.headers };
@@ -134,6 +134,18 @@ describe('Google sign-in', () => {
     expect(forged.location.toString()).toBe(`${PUBLIC_URL}/login?error=oauth_failed`);
     const noUser = await identityDb(h.database.db).selectFrom('identity.users').select('id').where('email', '=', 'x@example.com').executeTakeFirst();
     expect(noUser).toBeUndefined();
+  });
+
+  it('regression: the token redirect keeps no-store and no-referrer under any spelling of its path (the hook read the raw URL)', async () => {
+    await registeredUser(h, 'spelled@example.com');
+    // The router decodes /auth/%67oogle/%63allback to the callback, which puts a token in the redirect.
+    const result = await googleSignIn({ sub: 'google-sub-spelled', email: 'spelled@example.com', email_verified: true }, { callbackPath: '/auth/%67oogle/%63allback' });
+    expect(result.location.searchParams.get('token')).toBeTruthy();
+    expect(result.headers['cache-control']).toBe('no-store');
+    expect(result.headers['referrer-policy']).toBe('no-referrer');
+    const start = await h.app.inject({ method: 'GET', url: '/auth/%67oogle' });
+    expect(start.statusCode).toBe(302);
+    expect(start.headers['cache-control']).toBe('no-store');
   });
 
   it('a suspended account is sent to /user-not-verified, without a token', async () => {

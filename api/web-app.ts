@@ -17,8 +17,13 @@ export interface WebAppOptions {
 
 const API_PREFIXES = ['/api/', '/auth/'] as const;
 
-function isApiPath(url: string): boolean {
-  const path = url.split('?')[0] ?? url;
+/**
+ * Whether the fallback matched an API path: judged on the path the router matched and decoded
+ * (the wildcard), not the raw URL, so `/%61pi/unknown` is an unknown API route (404 envelope).
+ */
+function isApiPath(request: FastifyRequest): boolean {
+  const params = request.params as { '*'?: unknown } | undefined;
+  const path = `/${typeof params?.['*'] === 'string' ? params['*'] : ''}`;
   return path === '/api' || path === '/auth' || API_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
@@ -28,7 +33,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     // Without a build the API still works; the page says how to build the app.
     app.log.warn({ distDir: options.distDir }, 'web app not built: run npm run build:web');
     app.get('/*', async (request: FastifyRequest, reply: FastifyReply) => {
-      if (isApiPath(request.url)) return reply.callNotFound();
+      if (isApiPath(request)) return reply.callNotFound();
       return reply.code(503).type('text/html').send('<!doctype html><title>Wallet</title><p>The web app is not built yet. Run <code>npm run build:web</code>.</p>');
     });
     return;
@@ -44,7 +49,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     },
   });
   app.get('/*', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (isApiPath(request.url)) return reply.callNotFound();
+    if (isApiPath(request)) return reply.callNotFound();
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
 }

@@ -40,6 +40,8 @@ export function movableClock(start = Date.now()): MovableClock {
 
 export interface Harness {
   app: FastifyInstance;
+  /** The app's configuration (startSiblingApp builds another app from it). */
+  config: AppConfig;
   database: TestDatabase<unknown>;
   boss: JobBoss;
   ledger: Ledger;
@@ -70,16 +72,17 @@ export async function startHarness(overrides: Partial<AppConfig> = {}, extra: Pi
   const smtp = await startSmtpCapture(mails);
   const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${smtp.port}`, from: 'Wallet <no-reply@wallet.test>', outboxDir: '/nonexistent' });
   await startMailWorker(boss, { mailer, sealKey: deriveKey(TEST_SECRET, 'mail-seal'), publicUrl: PUBLIC_URL, pollingIntervalSeconds: 0.5 });
+  const config: AppConfig = {
+    publicUrl: PUBLIC_URL,
+    corsOrigins: ['http://client.test:4173'],
+    logLevel: 'silent',
+    jwtSecret: TEST_SECRET,
+    pinPepper: TEST_PIN_PEPPER,
+    rateLimit: { windowMs: 15 * 60 * 1000, max: 100_000, authMax: 100_000 },
+    ...overrides,
+  };
   const app = await buildApp({
-    config: {
-      publicUrl: PUBLIC_URL,
-      corsOrigins: ['http://client.test:4173'],
-      logLevel: 'silent',
-      jwtSecret: TEST_SECRET,
-      pinPepper: TEST_PIN_PEPPER,
-      rateLimit: { windowMs: 15 * 60 * 1000, max: 100_000, authMax: 100_000 },
-      ...overrides,
-    },
+    config,
     db: database.db,
     pool: database.pool,
     boss,
@@ -97,6 +100,7 @@ export async function startHarness(overrides: Partial<AppConfig> = {}, extra: Pi
   const replies: unknown[] = [];
   const harness: Harness = {
     app,
+    config,
     database,
     boss,
     ledger,
@@ -129,6 +133,23 @@ export async function startHarness(overrides: Partial<AppConfig> = {}, extra: Pi
     },
   };
   return harness;
+}
+
+/**
+ * A second app on the harness's database, boss and ledger, with its own Fastify instance and
+ * plugin state (as a second API process would have): the harness's config plus `overrides`.
+ * The caller closes it.
+ */
+export async function startSiblingApp(harness: Harness, overrides: Partial<AppConfig> = {}, deps: Pick<Partial<AppDependencies>, 'db' | 'pool'> = {}): Promise<FastifyInstance> {
+  return buildApp({
+    config: { ...harness.config, ...overrides },
+    db: deps.db ?? harness.database.db,
+    pool: deps.pool ?? harness.database.pool,
+    boss: harness.boss,
+    ledger: harness.ledger,
+    clock: harness.clock,
+    balances: { ofAccount: async () => 0n },
+  });
 }
 
 async function startSmtpCapture(mails: CapturedMail[]): Promise<{ server: SMTPServer; port: number }> {

@@ -51,10 +51,21 @@ const configSchema = z.object({
   GOOGLE_USERINFO_URL: z.string().url().default('https://openidconnect.googleapis.com/v1/userinfo'),
   // Default: <PUBLIC_URL>/auth/google/callback.
   GOOGLE_CALLBACK_URL: z.string().url().optional(),
-  // Rate limits per client IP and window (spec: 100 per 15 min, 10 on authentication routes).
+  // Rate limits per window (spec: 100 per 15 min, 10 on authentication routes), counted in
+  // Postgres so every API process shares them: per account on signed-in routes, per client IP elsewhere.
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(100),
   RATE_LIMIT_AUTH_MAX: z.coerce.number().int().positive().default(10),
+  // Reverse proxies in front of the API that append to X-Forwarded-For (0: none, the client
+  // connects directly). The client IP is taken that many hops back; a header a client forges
+  // further back is ignored. With a proxy, /metrics also needs METRICS_TOKEN from loopback.
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  // Where those proxies connect from: IPs, CIDRs or loopback/linklocal/uniquelocal, comma-separated.
+  TRUST_PROXY_ADDRESSES: z
+    .string()
+    .default('loopback,linklocal,uniquelocal')
+    .transform((value) => Object.freeze(value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')))
+    .refine((entries) => entries.length > 0, 'at least one address or range'),
   // Card payments: Stripe when STRIPE_SECRET_KEY is set, otherwise the offline sandbox provider;
   // CARD_PROVIDER chooses explicitly (production never falls back to the sandbox by itself).
   CARD_PROVIDER: z.enum(['stripe', 'sandbox']).optional(),

@@ -61,6 +61,22 @@ export function signSessionToken(app: FastifyInstance, user: Pick<AccountSummary
   return app.jwt.sign({ sub: user.id, sv: user.sessionVersion }, { expiresIn: options.rememberMe ? TOKEN_TTL.rememberMe : TOKEN_TTL.standard });
 }
 
+/**
+ * The user id of a bearer token whose signature and expiry are valid, or null: no database
+ * read, so the rate limiter (which runs before authentication) can count a signed-in caller
+ * by account. Whether that account may still act is decided later, by `authenticate`.
+ */
+export function verifiedSubject(app: FastifyInstance, authorization: string | undefined): string | null {
+  const token = authorization === undefined ? undefined : /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
+  if (!token) return null;
+  try {
+    const claims = tokenClaims.safeParse(app.jwt.verify(token));
+    return claims.success ? claims.data.sub : null;
+  } catch {
+    return null;
+  }
+}
+
 async function loadUser(request: FastifyRequest, db: Kysely<unknown>): Promise<AuthenticatedUser> {
   if (request.identityUser) return request.identityUser;
   const header = request.headers.authorization;

@@ -47,14 +47,15 @@ const NONCE_COOKIE = 'wallet_google_nonce';
 /** How long a started sign-in may take at the provider before its nonce is forgotten. */
 const NONCE_MAX_AGE_SECONDS = 10 * 60;
 const nonceSchema = z.string().regex(/^[A-Za-z0-9_-]{16,128}$/);
+const SIGN_IN_ROUTES: ReadonlySet<string> = new Set(['/auth/google', '/auth/google/callback']);
 
 export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDependencies): Promise<void> {
   const web = deps.webUrl.replace(/\/+$/, '');
   const toLogin = (reply: FastifyReply, query: Record<string, string>) => reply.redirect(`${web}/login?${new URLSearchParams(query).toString()}`);
+  // Decided on the matched route: the router decodes the path, so `/auth/%67oogle/callback`
+  // is the callback too, and its reply carries the token just the same.
   app.addHook('onRequest', async (request, reply) => {
-    if (request.url === '/auth/google' || request.url.startsWith('/auth/google/') || request.url.startsWith('/auth/google?')) {
-      reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
-    }
+    if (SIGN_IN_ROUTES.has(request.routeOptions.url ?? '')) reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
   });
 
   const google = deps.google;

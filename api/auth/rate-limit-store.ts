@@ -1,0 +1,117 @@
+/**
+ * The @fastify/rate-limit store in Postgres (table `ratelimit.counters`, migration 0008), so
+ * that every API process counts against the same limits and a restart resets nothing.
+ *
+ * One statement per counted request: an upsert that starts a window (hits = 1, reset_at =
+ * now + window) or counts into the running one, and returns the count and the time left.
+ * Each limit has its own scope in the key: the shared API-wide limit, or the route's own
+ * (`POST /api/users/login`) for routes with a limit of their own, as the plugin's Redis store
+ * does. Expired rows are deleted in batches: once a minute per process, and batch after batch
+ * (one at a time) while a batch comes back full, so a flood from many addresses is cleared
+ * as fast as it expires.
+ *
+ * A store that cannot answer (database down) fails the request with 503 `database_unavailable`
+ * rather than letting it through unlimited: the limiter cannot tell a flood from a client, and
+ * every limited route needs the database anyway.
+ */
+import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import { sql, type Kysely } from 'kysely';
+import { ApiError } from '../errors.ts';
+
+/** Expired rows are swept at most this often per process... */
+export const SWEEP_INTERVAL_MS = 60_000;
+/** ...and at most this many per sweep, so a sweep is a short index range delete. */
+export const SWEEP_BATCH_ROWS = 5_000;
+
+/** The scope of the shared API-wide limit; routes with a limit of their own use "METHOD /url". */
+const SHARED_SCOPE = 'api';
+
+type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
+
+export interface RateLimitStoreHandle {
+  /** The store class to give @fastify/rate-limit (`store:`). */
+  Store: FastifyRateLimitStoreCtor;
+  /** Resolves when no sweep is running (call before the database closes). */
+  idle(): Promise<void>;
+}
+
+export function createPostgresRateLimitStore(db: Kysely<unknown>): RateLimitStoreHandle {
+  const sweeper = createSweeper(db);
+  class PostgresRateLimitStore implements FastifyRateLimitStore {
+    readonly scope: string;
+    constructor(_options?: FastifyRateLimitOptions, scope = SHARED_SCOPE) {
+      this.scope = scope;
+    }
+
+    incr(key: string, callback: Callback, timeWindow: number): void {
+      countRequest(db, `${this.scope}|${key}`, timeWindow).then(
+        (result) => callback(null, result),
+        (error: unknown) => callback(unavailable(error)),
+      );
+      sweeper.maybeSweep();
+    }
+
+    child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
+      // The plugin (11.x) passes its merged route settings with the route under `routeInfo`,
+      // where its types promise the route options themselves: read either.
+      const route = (routeOptions as { routeInfo?: { method: unknown; url: unknown } }).routeInfo ?? routeOptions;
+      return new PostgresRateLimitStore(undefined, `${String(route.method)} ${String(route.url)}`);
+    }
+  }
+  return { Store: PostgresRateLimitStore, idle: () => sweeper.idle() };
+}
+
+/** Counts one request of `key`; the count in the current window and the milliseconds left in it. */
+export async function countRequest(db: Kysely<unknown>, key: string, windowMs: number): Promise<{ current: number; ttl: number }> {
+  const { rows } = await sql<{ hits: number; ttl_ms: number }>`
+    insert into ratelimit.counters as c (key, hits, reset_at)
+    values (${key}, 1, now() + ${windowMs}::float8 * interval '1 millisecond')
+    on conflict (key) do update set
+      hits = case when c.reset_at <= now() then 1 else c.hits + 1 end,
+      reset_at = case when c.reset_at <= now() then excluded.reset_at else c.reset_at end
+    returning c.hits::float8 as hits, greatest(0, ceil(extract(epoch from c.reset_at - now()) * 1000))::float8 as ttl_ms`.execute(db);
+  const row = rows[0];
+  if (!row) throw new Error('rate-limit upsert returned no row');
+  return { current: row.hits, ttl: row.ttl_ms };
+}
+
+/** Deletes up to SWEEP_BATCH_ROWS expired counters; returns how many. */
+export async function sweepExpired(db: Kysely<unknown>): Promise<number> {
+  // SKIP LOCKED: two processes sweeping at once split the rows instead of waiting on each other.
+  const result = await sql`
+    delete from ratelimit.counters where key in (
+      select key from ratelimit.counters where reset_at < now() order by reset_at limit ${SWEEP_BATCH_ROWS} for update skip locked)`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+function createSweeper(db: Kysely<unknown>): { maybeSweep(): void; idle(): Promise<void> } {
+  let lastSweepMs = 0;
+  let running: Promise<void> | null = null;
+  return {
+    maybeSweep() {
+      const now = Date.now();
+      if (running || now - lastSweepMs < SWEEP_INTERVAL_MS) return;
+      lastSweepMs = now;
+      // Not awaited by the request that triggered it; a failed sweep is retried next interval.
+      running = sweepExpired(db)
+        .then(
+          (deleted) => {
+            // A full batch: more rows are waiting, so the next counted request sweeps again.
+            if (deleted >= SWEEP_BATCH_ROWS) lastSweepMs = 0;
+          },
+          () => undefined,
+        )
+        .finally(() => {
+          running = null;
+        });
+    },
+    idle: async () => {
+      await running;
+    },
+  };
+}
+
+/** The store's failure as the API's 503, with the database's error kept for the log. */
+function unavailable(error: unknown): ApiError {
+  return Object.assign(new ApiError('database_unavailable'), { cause: error });
+}
