@@ -66,6 +66,12 @@ describe('productionProblems', () => {
     expect(problemsWith({ DATABASE_URL: 'postgres://wallet_app@db:5432/wallet' })).toEqual([]);
   });
 
+  it('refuses the same in DATABASE_OWNER_URL (the owner migrates: .env.example\'s placeholder must not pass)', () => {
+    const problem = onlyProblem({ DATABASE_OWNER_URL: 'postgres://wallet_owner:change-me-owner-password-from-openssl-rand-hex-32@db:5432/wallet' });
+    expect(problem).toMatch(/^DATABASE_OWNER_URL connects as wallet_owner with a default, placeholder or trivial password/);
+    expect(problemsWith({ DATABASE_OWNER_URL: 'postgres://wallet_owner:9f2c47a1b0e35d68c4a7e1f0b93d2c58@db:5432/wallet' })).toEqual([]);
+  });
+
   it('refuses the sandbox card provider unless CARD_PROVIDER=sandbox (regression: it credited unpaid money)', () => {
     expect(onlyProblem({ STRIPE_SECRET_KEY: undefined })).toMatch(/^CARD_PROVIDER is not set and STRIPE_SECRET_KEY is empty.*CARD_PROVIDER=sandbox/);
     expect(problemsWith({ STRIPE_SECRET_KEY: undefined, CARD_PROVIDER: 'sandbox' })).toEqual([]);

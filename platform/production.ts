@@ -102,12 +102,17 @@ function databaseProblems(config: Config): string[] {
       ? []
       : [`DATABASE_URL is not set, so the embedded Postgres would run (superuser postgres/postgres, data in ${config.DATA_DIR}/postgres): set DATABASE_URL to your Postgres, or ALLOW_EMBEDDED_POSTGRES=true to run the embedded one anyway`];
   }
-  const url = new URL(config.DATABASE_URL);
+  return [config.DATABASE_URL, config.DATABASE_OWNER_URL].flatMap((value, index) => weakPasswordProblem(index === 0 ? 'DATABASE_URL' : 'DATABASE_OWNER_URL', value));
+}
+
+function weakPasswordProblem(variable: string, value: string | undefined): string[] {
+  if (value === undefined) return [];
+  const url = new URL(value);
   const user = decodedOrRaw(url.username);
   const password = decodedOrRaw(url.password);
   // The password itself is never printed: only that it is weak.
   if (password !== '' && (password === user || WELL_KNOWN_PASSWORDS.has(password.toLowerCase()) || isPlaceholderSecret(password))) {
-    return [`DATABASE_URL connects as ${user || 'its user'} with a default, placeholder or trivial password: give that role its own password (generate one with: openssl rand -hex 32)`];
+    return [`${variable} connects as ${user || 'its user'} with a default, placeholder or trivial password: give that role its own password (generate one with: openssl rand -hex 32)`];
   }
   return [];
 }
