@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { ADMIN, signIn, startHarness, type Harness } from '../identity/test-support.ts';
+import { ADMIN, signIn, startHarness, type Harness } from '../test/app-harness.ts';
 
 const ROWS = 100_000;
 const ACCOUNT = 'bulk-account';

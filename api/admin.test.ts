@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { ADMIN, VALID_REGISTRATION, registeredUser, signIn, startHarness, type Harness } from '../identity/test-support.ts';
+import { ADMIN, VALID_REGISTRATION, registeredUser, signIn, startHarness, type Harness } from '../test/app-harness.ts';
 import { tablesView } from '../platform/database.ts';
 import { readWalletBalance, type ReadTables } from '../projections/index.ts';
 import { createWiredLedger } from '../runtime/ledger.ts';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import Stripe from 'stripe';
-import { registeredUser, startHarness, type Harness } from '../identity/test-support.ts';
+import { registeredUser, startHarness, type Harness } from '../test/app-harness.ts';
 import { createCardProvider } from '../providers/card/index.ts';
 import { startFakeStripeServer, type FakeStripeServer } from '../providers/card/testing/fake-stripe-server.ts';
 import { CARD_WEBHOOK_PATH } from './routes/card-webhook.ts';

@@ -8,7 +8,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveJwtSecret } from '../identity/jwt-secret.ts';
-import { ADMIN, startHarness, type Harness } from '../identity/test-support.ts';
+import { ADMIN, startHarness, type Harness } from '../test/app-harness.ts';
 import { identityDb } from '../identity/users.ts';
 import { loadConfig } from '../platform/config.ts';
 import { productionProblems } from '../platform/production.ts';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registeredUser, startHarness, startSiblingApp, type Harness } from '../identity/test-support.ts';
+import { registeredUser, startHarness, startSiblingApp, type Harness } from '../test/app-harness.ts';
 
 let h: Harness;
 let distDir: string;

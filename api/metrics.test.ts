@@ -3,7 +3,7 @@
  * failures by reason and projection lag; reachable from loopback or with the operator token.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, registeredUser, signIn, startHarness, startSiblingApp, type Harness } from '../identity/test-support.ts';
+import { ADMIN, registeredUser, signIn, startHarness, startSiblingApp, type Harness } from '../test/app-harness.ts';
 import { renderMetrics, createMetrics } from './metrics.ts';
 
 const TOKEN = 'metrics-token-0123456789';

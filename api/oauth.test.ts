@@ -6,7 +6,7 @@
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityDb } from '../identity/users.ts';
-import { ADMIN, PUBLIC_URL, VALID_REGISTRATION, findSecrets, registeredUser, signIn, startHarness, type Harness } from '../identity/test-support.ts';
+import { ADMIN, PUBLIC_URL, VALID_REGISTRATION, findSecrets, registeredUser, signIn, startHarness, type Harness } from '../test/app-harness.ts';
 
 let provider: OAuth2Server;
 let h: Harness;

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.ts';
 import { pinKeysFrom, pinVerifier } from '../identity/pin-verifier.ts';
 import { identityDb } from '../identity/users.ts';
-import { TEST_PIN_PEPPER, TEST_SECRET, VALID_REGISTRATION, codeFrom, registeredUser, startHarness, type Harness } from '../identity/test-support.ts';
+import { TEST_PIN_PEPPER, TEST_SECRET, VALID_REGISTRATION, codeFrom, registeredUser, startHarness, type Harness } from '../test/app-harness.ts';
 
 let h: Harness;
 const keys = pinKeysFrom(TEST_PIN_PEPPER);

@@ -16,7 +16,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../platform/database.ts';
-import { startHarness, startSiblingApp, TEST_SECRET, type Harness } from '../identity/test-support.ts';
+import { startHarness, startSiblingApp, TEST_SECRET, type Harness } from '../test/app-harness.ts';
 import { isExempt } from './auth/rate-limit.ts';
 import { countRequest, createPostgresRateLimitStore, sweepExpired, SWEEP_BATCH_ROWS } from './auth/rate-limit-store.ts';
 

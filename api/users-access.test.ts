@@ -6,7 +6,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, TEST_SECRET, findSecrets, registeredUser, signIn, startHarness, type Harness } from '../identity/test-support.ts';
+import { ADMIN, TEST_SECRET, findSecrets, registeredUser, signIn, startHarness, type Harness } from '../test/app-harness.ts';
 
 const CALLERS = ['anonymous', 'user', 'anotherUser', 'admin', 'suspended', 'expired', 'tampered'] as const;
 type Caller = (typeof CALLERS)[number];

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityDb } from '../identity/users.ts';
-import { VALID_REGISTRATION, codeFrom, registeredUser, startHarness, type Harness } from '../identity/test-support.ts';
+import { VALID_REGISTRATION, codeFrom, registeredUser, startHarness, type Harness } from '../test/app-harness.ts';
 
 let h: Harness;
 beforeAll(async () => {

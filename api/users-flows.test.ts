@@ -10,7 +10,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountFromQrText } from '../contracts/qr.ts';
 import { identityDb } from '../identity/users.ts';
-import { ADMIN, PUBLIC_URL, VALID_REGISTRATION, codeFrom, findSecrets, registeredUser, signIn, startHarness, type Harness } from '../identity/test-support.ts';
+import { ADMIN, PUBLIC_URL, VALID_REGISTRATION, codeFrom, findSecrets, registeredUser, signIn, startHarness, type Harness } from '../test/app-harness.ts';
 
 // jsqr is CommonJS with a `default` export: under nodenext the default import is module.exports.
 const jsQR = jsQRModule.default;

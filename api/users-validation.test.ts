@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerFormSchema, resetPasswordFormSchema, resetPinFormSchema } from '../contracts/users.ts';
-import { VALID_REGISTRATION, findSecrets, startHarness, type Harness } from '../identity/test-support.ts';
+import { VALID_REGISTRATION, findSecrets, startHarness, type Harness } from '../test/app-harness.ts';
 
 let h: Harness;
 beforeAll(async () => {

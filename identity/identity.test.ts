@@ -19,7 +19,7 @@ import { signInWithPassword } from './sign-in.ts';
 import { pinKeysFrom } from './pin-verifier.ts';
 import { verifyTransactionPin } from './transaction-pin.ts';
 import { identityDb } from './users.ts';
-import { findSecrets } from './test-support.ts';
+import { findSecrets } from '../test/app-harness.ts';
 
 let database: TestDatabase<unknown>;
 beforeAll(async () => {

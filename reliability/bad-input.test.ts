@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { ADMIN, registeredUser, signIn, startHarness, type Harness } from '../identity/test-support.ts';
+import { ADMIN, registeredUser, signIn, startHarness, type Harness } from '../test/app-harness.ts';
 import { tablesView } from '../platform/database.ts';
 import { readWalletBalance, type ReadTables } from '../projections/index.ts';
 import { createWiredLedger } from '../runtime/ledger.ts';

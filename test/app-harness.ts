@@ -1,5 +1,5 @@
 /**
- * Test harness for identity and the /api/users routes: a fresh database, pg-boss, the
+ * The app-wide test harness (api/, identity/, providers/ tests use it): a fresh database, pg-boss, the
  * ledger, the real app, a real SMTP server (smtp-server) behind the real mail worker, a
  * movable clock, and a recorder of every JSON reply (scanned for secrets at the end).
  * Everything connects as the runtime role (test/database.ts), as the app does in
@@ -14,10 +14,10 @@ import { createMailer } from '../notifications/mailer.ts';
 import { startMailWorker } from '../notifications/worker.ts';
 import { tablesView } from '../platform/database.ts';
 import { createJobBoss, type JobBoss } from '../platform/jobs.ts';
-import { createTestDatabase, type TestDatabase } from '../test/database.ts';
-import type { Clock } from './clock.ts';
-import { ensureFirstAdmin } from './admin.ts';
-import { deriveKey } from './secrets.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+import type { Clock } from '../identity/clock.ts';
+import { ensureFirstAdmin } from '../identity/admin.ts';
+import { deriveKey } from '../identity/secrets.ts';
 
 export const TEST_SECRET = 'test-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
 export const TEST_PIN_PEPPER = 'test-pin-pepper-9876543210-zyxwvutsrqponmlkjihgf';
