@@ -1,0 +1,105 @@
+/**
+ * Lint: typescript-eslint's recommended rules, no import cycles, and the code map of
+ * ARCHITECTURE.md as import zones - `CODE_MAP` below is the one statement of which folder may
+ * import which; the zones are generated from it, so the map and the check cannot drift.
+ * Formatting is Prettier's (`npm run format:check`), so no style rule lives here.
+ */
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+/** What the code of each top-level folder may import of ours (besides itself). */
+export const CODE_MAP = {
+  ledger: [],
+  platform: [],
+  migrations: [],
+  scripts: [],
+  contracts: ['ledger'],
+  projections: ['ledger', 'platform', 'contracts'],
+  notifications: ['platform', 'contracts'],
+  identity: ['ledger', 'platform', 'contracts', 'notifications'],
+  providers: ['platform', 'contracts'],
+  payments: ['ledger', 'providers', 'platform', 'contracts'],
+  audit: ['ledger', 'projections', 'platform', 'contracts'],
+  api: ['ledger', 'projections', 'identity', 'notifications', 'providers', 'payments', 'audit', 'contracts', 'platform'],
+  cli: ['audit', 'ledger', 'projections', 'platform', 'contracts'],
+  runtime: ['api', 'audit', 'cli', 'contracts', 'identity', 'ledger', 'notifications', 'payments', 'platform', 'projections', 'providers'],
+  bin: ['runtime', 'platform', 'cli'],
+  web: ['contracts'],
+  test: ['api', 'audit', 'cli', 'contracts', 'identity', 'ledger', 'notifications', 'payments', 'platform', 'projections', 'providers', 'runtime'],
+  e2e: ['test', 'platform', 'contracts'],
+  reliability: ['test', 'platform', 'contracts', 'runtime', 'audit', 'ledger'],
+  bench: ['runtime', 'ledger', 'platform', 'projections', 'identity', 'reliability', 'test', 'audit'],
+};
+
+/** Only these files of a folder may be imported from outside it (its public entry). */
+const PUBLIC_ENTRIES = {
+  ledger: ['index.ts', 'limits.ts'],
+};
+
+const FOLDERS = Object.keys(CODE_MAP);
+
+function codeMapZones() {
+  const zones = [];
+  for (const [folder, allowed] of Object.entries(CODE_MAP)) {
+    for (const other of FOLDERS) {
+      if (other === folder) continue;
+      if (!allowed.includes(other)) {
+        zones.push({ target: `./${folder}`, from: `./${other}`, message: `${folder}/ may not import ${other}/ (code map, ARCHITECTURE.md; eslint.config.js CODE_MAP)` });
+      } else if (PUBLIC_ENTRIES[other]) {
+        zones.push({ target: `./${folder}`, from: `./${other}`, except: PUBLIC_ENTRIES[other].map((file) => `./${file}`), message: `${folder}/ may import ${other}/ only through ${PUBLIC_ENTRIES[other].join(' or ')}` });
+      }
+    }
+  }
+  return zones;
+}
+
+/** Web features never import each other; shared components and the api client import no feature. */
+function webZones() {
+  const features = ['architecture', 'audit', 'auth', 'dashboard', 'docs', 'landing', 'requests', 'reset', 'transactions', 'users'];
+  return [
+    ...features.map((feature) => ({
+      target: `./web/src/features/${feature}`,
+      from: './web/src/features',
+      except: [`./${feature}`],
+      message: 'web features never import each other: compose them in web/src/app',
+    })),
+    { target: './web/src/components', from: './web/src/features', message: 'shared components import no feature' },
+    { target: './web/src/components', from: './web/src/app', message: 'shared components import nothing of app/' },
+    { target: './web/src/lib', from: './web/src/features', message: 'lib/ imports no feature' },
+    { target: './web/src/lib', from: './web/src/app', message: 'lib/ imports nothing of app/' },
+  ];
+}
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'web/dist/', 'var/', 'test-output/', 'bench/results/', '**/*.tmp.ts'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.tsx', '**/*.js'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })] },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: [...codeMapZones(), ...webZones()] }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  {
+    // Tests wire real parts together (a ledger test starts projection workers, an api test the
+    // whole app), so the code map binds the code, not its tests; tests still never cross
+    // between the web app and the server.
+    files: ['**/*.test.ts', '**/*.test.tsx', '**/testing/**'],
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: [
+        { target: './web', from: FOLDERS.filter((folder) => folder !== 'web' && folder !== 'contracts').map((folder) => `./${folder}`), message: 'web tests import the web app and contracts/ only' },
+        ...FOLDERS.filter((folder) => folder !== 'web').map((folder) => ({ target: `./${folder}`, from: './web', message: 'server tests do not import the web app' })),
+      ] }],
+    },
+  },
+  {
+    // Route files register handlers; a registration function longer than this hides a route's logic.
+    files: ['api/routes/**/*.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
+  },
+  prettier,
+);
