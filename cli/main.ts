@@ -10,9 +10,7 @@ import { openDatabaseTarget } from './connect.ts';
 import { accountBalance, formatBalance, formatEvents, listEvents } from './inspect.ts';
 import type { CliIo } from './io.ts';
 import { replayCommand } from './replay.ts';
-import { formatStatus, projectionStatus } from './status.ts';
-import { formatVerifyReport, verifyLedger } from './verify.ts';
-import { recordVerifyRun } from './verify-runs.ts';
+import { formatStatus, formatVerifyReport, projectionStatus, recordVerifyRun, verifyLedger } from '../audit/index.ts';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;

@@ -7,13 +7,13 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { rupeesFromPaise } from '../../contracts/money.ts';
-import { verifyLedger } from '../../cli/verify.ts';
-import { recordVerifyRun, type VerifyRun } from '../../cli/verify-runs.ts';
+import { verifyLedger } from '../../audit/index.ts';
+import { recordVerifyRun, type VerifyRun } from '../../audit/index.ts';
 import { DEPOSIT_METHODS, fundingAccount } from '../../ledger/index.ts';
 import type { TrialBalance } from '../../contracts/admin.ts';
 export type { TrialBalance } from '../../contracts/admin.ts';
 
-export type { VerifyRun } from '../../cli/verify-runs.ts';
+export type { VerifyRun } from '../../audit/index.ts';
 
 
 export async function readTrialBalance(db: Kysely<unknown>): Promise<TrialBalance> {

@@ -14,7 +14,7 @@ import type { Kysely } from 'kysely';
 import type { JobBoss } from '../../platform/jobs.ts';
 import { isProjectionName, PROJECTION_NAMES, type ProjectionName } from '../../projections/index.ts';
 import { latestReplayRun, requestReplay } from '../../projections/replay-jobs.ts';
-import { projectionStatus } from '../../cli/status.ts';
+import { projectionStatus } from '../../audit/index.ts';
 import { LEDGER_EVENT_TYPES } from '../../ledger/index.ts';
 import { readAccountEvents, readStatementPage, statementCsv, type StatementFilter } from '../admin/account-audit.ts';
 import { listEvents, readEvent } from '../admin/explorer.ts';
