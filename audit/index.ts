@@ -2,6 +2,6 @@
  * The public entry of audit/: the operator and audit reads (and the admins' audited money
  * actions) that the CLI and the admin API share. No HTTP here: typed inputs, typed results.
  */
-export { verifyLedger, formatVerifyReport, formatRupees, type VerifyReport, type TrialBalanceLine } from './verify.ts';
+export { verifyLedger, type VerifyReport, type TrialBalanceLine } from './verify.ts';
 export { recordVerifyRun, type VerifyRun } from './verify-runs.ts';
-export { projectionStatus, formatStatus, HELD_BACK_WARNING_SECONDS, type ProjectionStatus, type StatusReport, type XminHolder } from './projection-status.ts';
+export { projectionStatus, HELD_BACK_WARNING_SECONDS, type ProjectionStatus, type StatusReport, type XminHolder } from './projection-status.ts';

@@ -1,7 +1,8 @@
 /**
- * `ledger status`: each projection's checkpoint and lag (events behind, seconds behind),
- * its last error, and the transaction holding the snapshot xmin back when committed events
- * are waiting behind it (a long-running transaction delays every projection; nothing is lost).
+ * Projection status (`npm run ledger -- status`, the admin's projections page, /metrics):
+ * each projection's checkpoint and lag (events behind, seconds behind), its last error, and
+ * the transaction holding the snapshot xmin back when committed events are waiting behind it
+ * (a long-running transaction delays every projection; nothing is lost).
  */
 import { sql, type Kysely } from 'kysely';
 
@@ -90,30 +91,4 @@ async function oldestTransaction(db: Kysely<unknown>): Promise<XminHolder | unde
   const row = rows[0];
   if (!row) return undefined;
   return { pid: row.pid, applicationName: row.application_name, role: row.role, visible: row.visible, state: row.state, transactionSeconds: row.seconds, query: row.visible ? row.query : '' };
-}
-
-function describeHolder(holder: XminHolder): string {
-  const who = `pid ${holder.pid} (${holder.applicationName || 'no application name'}, role ${holder.role || 'unknown'}`;
-  if (!holder.visible) {
-    return `  Oldest transaction: ${who}): another role's session - its age and query are shown only to that role, a superuser or a member of pg_read_all_stats.`;
-  }
-  return `  Oldest transaction: ${who}, ${holder.state}), open for ${(holder.transactionSeconds ?? 0).toFixed(1)} s: ${holder.query}`;
-}
-
-export function formatStatus(report: StatusReport): string {
-  const lines = ['projection       checkpoint            applied     behind  seconds behind  last error'];
-  for (const p of report.projections) {
-    lines.push(
-      `${p.projection.padEnd(16)} ${p.checkpoint.padEnd(20)} ${String(p.eventsApplied).padStart(8)} ${String(p.eventsBehind).padStart(10)} ${p.secondsBehind.toFixed(1).padStart(15)}  ${p.lastError ?? '-'}`,
-    );
-  }
-  if (report.heldBackEvents > 0n && report.heldBackSeconds >= HELD_BACK_WARNING_SECONDS) {
-    const holder = report.holder;
-    lines.push(
-      `${report.heldBackEvents} committed event(s), the oldest ${report.heldBackSeconds.toFixed(1)} s old, are held back by an open transaction ` +
-        '(projectors read only below the snapshot xmin, which any open transaction on the server holds back; nothing is lost).',
-      holder ? describeHolder(holder) : '  The holder has just finished.',
-    );
-  }
-  return lines.join('\n');
 }

@@ -1,10 +1,11 @@
 /**
- * `ledger verify`: recomputes every balance from the postings and compares it with the
- * wallet heads (ledger.accounts balance and seq), the balance projection and the statements;
- * checks that all postings, and each event's postings, sum to zero; prints the trial
- * balance. Everything is read in one REPEATABLE READ snapshot, and the read tables are
- * compared with the postings of the events their checkpoint covers, so a projection that is
- * merely behind is not reported as wrong.
+ * The ledger check behind `npm run ledger -- verify` and the admin's "verify now": recomputes
+ * every balance from the postings and compares it with the wallet heads (ledger.accounts
+ * balance and seq), the balance projection and the statements; checks that all postings, and
+ * each event's postings, sum to zero; and returns the differences with the trial balance
+ * (cli/verify.ts prints them). Everything is read in one REPEATABLE READ snapshot, and the
+ * read tables are compared with the postings of the events their checkpoint covers, so a
+ * projection that is merely behind is not reported as wrong.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 
@@ -122,21 +123,4 @@ export async function verifyLedger(db: Kysely<unknown>): Promise<VerifyReport> {
     const lines = await trialBalance(trx);
     return { differences, trialBalance: lines, totalPaise: lines.reduce((sum, line) => sum + line.balancePaise, 0n) };
   });
-}
-
-export function formatRupees(paise: bigint): string {
-  const sign = paise < 0n ? '-' : '';
-  const abs = paise < 0n ? -paise : paise;
-  return `${sign}₹${(abs / 100n).toString()}.${(abs % 100n).toString().padStart(2, '0')}`;
-}
-
-export function formatVerifyReport(report: VerifyReport): string {
-  const lines = ['Trial balance (from postings):'];
-  for (const line of report.trialBalance) {
-    lines.push(`  ${line.kind.padEnd(8)} ${String(line.accounts).padStart(7)} accounts  ${formatRupees(line.balancePaise).padStart(20)}  (${line.balancePaise} paise)`);
-  }
-  lines.push(`  ${'total'.padEnd(8)} ${''.padStart(16)}  ${formatRupees(report.totalPaise).padStart(20)}  (${report.totalPaise} paise)`);
-  if (report.differences.length === 0) lines.push('OK: heads, balance projection and statements agree with the postings; every event sums to zero.');
-  else lines.push(`FAILED: ${report.differences.length} difference(s):`, ...report.differences.map((difference) => `  - ${difference}`));
-  return lines.join('\n');
 }

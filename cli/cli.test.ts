@@ -8,7 +8,7 @@ import { drainAll } from '../projections/index.ts';
 import { allCaughtUp, drainUntil } from '../projections/testing/read-tables.ts';
 import { capturedIo } from './io.ts';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCli } from './main.ts';
-import { formatStatus } from '../audit/index.ts';
+import { formatStatus } from './status.ts';
 
 let testDb: TestDatabase<unknown>;
 let ledger: Ledger;

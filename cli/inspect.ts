@@ -2,7 +2,7 @@
  * `ledger balance ACCOUNT` and `ledger events`: what the log says, for an operator.
  */
 import { sql, type Kysely } from 'kysely';
-import { formatRupees } from '../audit/index.ts';
+import { formatRupees } from './verify.ts';
 
 export interface BalanceReport {
   accountId: string;

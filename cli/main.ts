@@ -10,7 +10,9 @@ import { openDatabaseTarget } from './connect.ts';
 import { accountBalance, formatBalance, formatEvents, listEvents } from './inspect.ts';
 import type { CliIo } from './io.ts';
 import { replayCommand } from './replay.ts';
-import { formatStatus, formatVerifyReport, projectionStatus, recordVerifyRun, verifyLedger } from '../audit/index.ts';
+import { projectionStatus, recordVerifyRun, verifyLedger } from '../audit/index.ts';
+import { formatStatus } from './status.ts';
+import { formatVerifyReport } from './verify.ts';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
