@@ -24,8 +24,7 @@ import {
 } from '../../ledger/index.ts';
 import { tablesView } from '../../platform/database.ts';
 import { ApiError } from '../errors.ts';
-import { recordAdminAction } from './audit-trail.ts';
-import { runAudited } from './audited.ts';
+import { recordAdminAction, runAudited } from '../../audit/index.ts';
 
 export interface AdminMoneyDependencies {
   db: Kysely<unknown>;

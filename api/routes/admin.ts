@@ -14,17 +14,26 @@ import type { Kysely } from 'kysely';
 import type { JobBoss } from '../../platform/jobs.ts';
 import { isProjectionName, PROJECTION_NAMES, type ProjectionName } from '../../projections/index.ts';
 import { latestReplayRun, requestReplay } from '../../projections/replay-jobs.ts';
-import { projectionStatus } from '../../audit/index.ts';
+import {
+  ADMIN_ACTIONS,
+  listAdminActions,
+  listEvents,
+  listPendingDeposits,
+  projectionStatus,
+  readAccountEvents,
+  readEvent,
+  readStatementPage,
+  readTrialBalance,
+  recordAdminAction,
+  runVerify,
+  statementCsv,
+  type StatementFilter,
+} from '../../audit/index.ts';
 import { LEDGER_EVENT_TYPES } from '../../ledger/index.ts';
-import { readAccountEvents, readStatementPage, statementCsv, type StatementFilter } from '../admin/account-audit.ts';
-import { listEvents, readEvent } from '../admin/explorer.ts';
-import { readTrialBalance, runVerify } from '../admin/trial-balance.ts';
-import { listPendingDeposits } from '../admin/pending-deposits.ts';
 import { requireAdmin } from '../auth/authenticate.ts';
 import { ok } from '../envelope.ts';
 import { ApiError } from '../errors.ts';
 import { commandContext } from '../money-context.ts';
-import { ADMIN_ACTIONS, listAdminActions, recordAdminAction } from '../admin/audit-trail.ts';
 import { performAdminMoneyAction } from '../admin/money-actions.ts';
 import { adminMoney, awaitingApproval, registerApprovalRoutes } from './admin-approvals.ts';
 import { zodDocs, type ZodDocParts } from '../docs.ts';

@@ -6,14 +6,13 @@
  * audit.verify_runs with its time.
  */
 import { sql, type Kysely } from 'kysely';
-import { rupeesFromPaise } from '../../contracts/money.ts';
-import { verifyLedger } from '../../audit/index.ts';
-import { recordVerifyRun, type VerifyRun } from '../../audit/index.ts';
-import { DEPOSIT_METHODS, fundingAccount } from '../../ledger/index.ts';
-import type { TrialBalance } from '../../contracts/admin.ts';
-export type { TrialBalance } from '../../contracts/admin.ts';
+import { rupeesFromPaise } from '../contracts/money.ts';
+import { verifyLedger } from './verify.ts';
+import { recordVerifyRun, type VerifyRun } from './verify-runs.ts';
+import { DEPOSIT_METHODS, fundingAccount } from '../ledger/index.ts';
+import type { TrialBalance } from '../contracts/admin.ts';
+export type { TrialBalance } from '../contracts/admin.ts';
 
-export type { VerifyRun } from '../../audit/index.ts';
 
 
 export async function readTrialBalance(db: Kysely<unknown>): Promise<TrialBalance> {

@@ -13,9 +13,9 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { sql, type Kysely } from 'kysely';
-import { rupeesFromPaise } from '../../contracts/money.ts';
-import type { RawEvent, StatementLine, StatementPage } from '../../contracts/admin.ts';
-export type { RawEvent, StatementLine, StatementPage } from '../../contracts/admin.ts';
+import { rupeesFromPaise } from '../contracts/money.ts';
+import type { RawEvent, StatementLine, StatementPage } from '../contracts/admin.ts';
+export type { RawEvent, StatementLine, StatementPage } from '../contracts/admin.ts';
 
 export interface StatementFilter {
   accountId: string;

@@ -6,8 +6,8 @@
  * import api/.)
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { ADMIN_ACTIONS, type AdminAction, type AdminActionRecord, type AuditTrailPage } from '../../contracts/admin.ts';
-export { ADMIN_ACTIONS, type AdminAction, type AdminActionRecord, type AuditTrailPage } from '../../contracts/admin.ts';
+import { ADMIN_ACTIONS, type AdminAction, type AdminActionRecord, type AuditTrailPage } from '../contracts/admin.ts';
+export { ADMIN_ACTIONS, type AdminAction, type AdminActionRecord, type AuditTrailPage } from '../contracts/admin.ts';
 
 
 export interface AdminActionEntry {

@@ -4,7 +4,7 @@
  * migrations/0004 keeps this a small scan). Card deposits are left to the provider's webhook.
  */
 import { sql, type Kysely } from 'kysely';
-import { rupeesFromPaise } from '../../contracts/money.ts';
+import { rupeesFromPaise } from '../contracts/money.ts';
 
 export interface PendingDeposit {
   depositId: string;

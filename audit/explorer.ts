@@ -8,10 +8,10 @@
  * exactly that, see the read-side section; a browsing tool does not need it).
  */
 import { sql, type Kysely } from 'kysely';
-import { rupeesFromPaise } from '../../contracts/money.ts';
-import { toRawEvent, type RawEvent, type RawEventPage } from './account-audit.ts';
-import type { EventDetail, EventPosting } from '../../contracts/admin.ts';
-export type { EventDetail, EventPosting } from '../../contracts/admin.ts';
+import { rupeesFromPaise } from '../contracts/money.ts';
+import { toRawEvent, type RawEvent, type RawEventPage } from './statements.ts';
+import type { EventDetail, EventPosting } from '../contracts/admin.ts';
+export type { EventDetail, EventPosting } from '../contracts/admin.ts';
 
 export interface ExplorerFilter {
   stream?: string | undefined;
