@@ -3,9 +3,9 @@
  * actions) that the CLI and the admin API share. No HTTP here: typed inputs, typed results.
  */
 export { verifyLedger, type VerifyReport, type TrialBalanceLine } from './verify.ts';
-export { recordVerifyRun, type VerifyRun } from './verify-runs.ts';
+export { recordVerifyRun, runVerify, timedVerify, type VerifyRun } from './verify-runs.ts';
 export { projectionStatus, HELD_BACK_WARNING_SECONDS, type ProjectionStatus, type StatusReport, type XminHolder } from './projection-status.ts';
-export { readTrialBalance, runVerify, type TrialBalance } from './trial-balance.ts';
+export { readTrialBalance } from './trial-balance.ts';
 export { listPendingDeposits, type PendingDeposit } from './pending-deposits.ts';
 export { ADMIN_ACTIONS, listAdminActions, recordAdminAction, type AdminAction, type AdminActionEntry, type AuditTrailQuery } from './audit-trail.ts';
 export { runAudited } from './audited.ts';

@@ -103,13 +103,21 @@ async function checkStatements(trx: Trx): Promise<string[]> {
     `${row.account_id}: read.statements sum ${row.statement_sum ?? 'missing'} (${row.statement_count ?? 0} rows, last running balance ${row.last_balance ?? 'none'}), postings sum ${row.sum ?? 0} (${row.count ?? 0})`));
 }
 
-async function trialBalance(trx: Trx): Promise<TrialBalanceLine[]> {
+/**
+ * The sum of postings per account kind (wallets positive, funding accounts negative: zero in
+ * total, or the ledger is broken). Shared by verify and the admin's trial balance page.
+ */
+export async function trialBalanceByKind(db: Kysely<unknown> | Trx): Promise<TrialBalanceLine[]> {
   const { rows } = await sql<{ kind: string; accounts: bigint; balance: string }>`
     select a.kind, count(*) as accounts, coalesce(sum(p.sum), 0)::text as balance
       from ledger.accounts a
       left join (select account_id, sum(amount) as sum from ledger.postings group by account_id) p on p.account_id = a.id
-     group by a.kind order by a.kind`.execute(trx);
+     group by a.kind order by a.kind`.execute(db);
   return rows.map((row) => ({ kind: row.kind, accounts: Number(row.accounts), balancePaise: BigInt(row.balance) }));
+}
+
+export function totalOf(lines: readonly TrialBalanceLine[]): bigint {
+  return lines.reduce((sum, line) => sum + line.balancePaise, 0n);
 }
 
 export async function verifyLedger(db: Kysely<unknown>): Promise<VerifyReport> {
@@ -120,7 +128,7 @@ export async function verifyLedger(db: Kysely<unknown>): Promise<VerifyReport> {
       ...(await checkBalanceProjection(trx)),
       ...(await checkStatements(trx)),
     ];
-    const lines = await trialBalance(trx);
-    return { differences, trialBalance: lines, totalPaise: lines.reduce((sum, line) => sum + line.balancePaise, 0n) };
+    const lines = await trialBalanceByKind(trx);
+    return { differences, trialBalance: lines, totalPaise: totalOf(lines) };
   });
 }

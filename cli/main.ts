@@ -10,7 +10,7 @@ import { openDatabaseTarget } from './connect.ts';
 import { accountBalance, formatBalance, formatEvents, listEvents } from './inspect.ts';
 import type { CliIo } from './io.ts';
 import { replayCommand } from './replay.ts';
-import { projectionStatus, recordVerifyRun, verifyLedger } from '../audit/index.ts';
+import { projectionStatus, recordVerifyRun, timedVerify } from '../audit/index.ts';
 import { formatStatus } from './status.ts';
 import { formatVerifyReport } from './verify.ts';
 
@@ -114,11 +114,10 @@ function planCommand(name: string, args: string[]): Command | 'help' {
     case 'verify': {
       if (!parse({}, 0)) return 'help';
       return async (db, io) => {
-        const started = performance.now();
-        const report = await verifyLedger(db);
+        const { report, durationMs } = await timedVerify(db);
         io.out(formatVerifyReport(report));
         // Recorded for the admin trial balance page; a database without the table still verifies.
-        await recordVerifyRun(db, report, 'cli', performance.now() - started).catch((error: unknown) => io.err(`(verify run not recorded: ${error instanceof Error ? error.message : String(error)})`));
+        await recordVerifyRun(db, report, 'cli', durationMs).catch((error: unknown) => io.err(`(verify run not recorded: ${error instanceof Error ? error.message : String(error)})`));
         return report.differences.length === 0 ? EXIT_OK : EXIT_FAILED;
       };
     }
