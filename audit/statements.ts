@@ -1,8 +1,8 @@
 /**
  * Account audit: one account's statement (read.statements, the accounts projection: every
  * posting with its running balance, counterparty, event type and position), as keyset pages
- * or as a CSV that streams in bounded memory, and the raw events of the account's streams
- * with their metadata (actor, idempotency key, request id).
+ * or as a CSV that streams in bounded memory. (The raw events of the account's streams are
+ * the explorer's: ./explorer.ts.)
  *
  * Why keyset batches for the CSV: the table's `(account_id, sequence)` key orders a
  * statement; each batch is one short query after the last sequence written, so memory holds
@@ -14,8 +14,7 @@ import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { sql, type Kysely } from 'kysely';
 import { rupeesFromPaise } from '../contracts/money.ts';
-import type { RawEvent, StatementLine, StatementPage } from '../contracts/admin.ts';
-export type { RawEvent, StatementLine, StatementPage } from '../contracts/admin.ts';
+import type { StatementLine, StatementPage } from '../contracts/admin.ts';
 
 export interface StatementFilter {
   accountId: string;
@@ -134,65 +133,4 @@ async function* statementCsvChunks(db: Kysely<unknown>, filter: StatementFilter,
 /** The statement as CSV text, produced batch by batch as the reader consumes it (backpressure). */
 export function statementCsv(db: Kysely<unknown>, filter: StatementFilter, batchRows = CSV_BATCH_ROWS): Readable {
   return Readable.from(statementCsvChunks(db, filter, batchRows), { objectMode: false, highWaterMark: 64 * 1024 });
-}
-
-// ---- raw events of the account's streams ------------------------------------------------
-
-
-interface EventRowRaw {
-  position: bigint;
-  tx_id: string;
-  stream_id: string;
-  stream_version: number;
-  type: string;
-  data: unknown;
-  metadata: { actorId?: string; idempotencyKey?: string; requestId?: string; command?: string } | null;
-  recorded_at: Date;
-}
-
-export function toRawEvent(row: EventRowRaw): RawEvent {
-  return {
-    position: String(row.position),
-    txId: row.tx_id,
-    streamId: row.stream_id,
-    streamVersion: row.stream_version,
-    type: row.type,
-    data: row.data,
-    actorId: row.metadata?.actorId ?? null,
-    idempotencyKey: row.metadata?.idempotencyKey ?? null,
-    requestId: row.metadata?.requestId ?? null,
-    command: row.metadata?.command ?? null,
-    recordedAt: row.recorded_at.toISOString(),
-  };
-}
-
-export interface RawEventPage {
-  items: RawEvent[];
-  nextAfter: string | null;
-}
-
-/**
- * Every event of every stream the account takes part in: its wallet stream, the streams
- * with postings on it (transfers, settled deposits, accepted requests, reversals), and the
- * streams that name it without moving money yet (pending or failed deposits, requests).
- * Found in the log itself, not the read tables, so a lagging projection hides nothing
- * (postings by their account index; the first events of deposits and requests by type).
- */
-export async function readAccountEvents(db: Kysely<unknown>, accountId: string, after: bigint | undefined, limit: number): Promise<RawEventPage> {
-  const { rows } = await sql<EventRowRaw>`
-    with streams as (
-      select ${`wallet-${accountId}`}::text as stream_id
-      union select e.stream_id from ledger.postings p join ledger.events e on e.position = p.position where p.account_id = ${accountId}
-      union select stream_id from ledger.events
-             where type in ('DepositRequested', 'MoneyRequested')
-               and (data->>'walletId' = ${accountId} or data->>'requesterId' = ${accountId} or data->>'payerId' = ${accountId})
-    )
-    select e.position, e.tx_id::text as tx_id, e.stream_id, e.stream_version, e.type, e.data, e.metadata, e.recorded_at
-      from ledger.events e
-     where e.stream_id in (select stream_id from streams)
-       and (${after ?? null}::bigint is null or e.position > ${after ?? null}::bigint)
-     order by e.position
-     limit ${limit + 1}`.execute(db);
-  const page = rows.slice(0, limit);
-  return { items: page.map(toRawEvent), nextAfter: rows.length > limit ? String(page.at(-1)?.position) : null };
 }

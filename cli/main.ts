@@ -7,10 +7,10 @@ import type { Kysely } from 'kysely';
 import { createDatabase } from '../platform/database.ts';
 import { isProjectionName, PROJECTION_NAMES } from '../projections/index.ts';
 import { openDatabaseTarget } from './connect.ts';
-import { accountBalance, formatBalance, formatEvents, listEvents } from './inspect.ts';
+import { formatBalance, formatEvents } from './inspect.ts';
 import type { CliIo } from './io.ts';
 import { replayCommand } from './replay.ts';
-import { projectionStatus, recordVerifyRun, timedVerify } from '../audit/index.ts';
+import { accountBalance, listEvents, projectionStatus, readPostings, recordVerifyRun, timedVerify } from '../audit/index.ts';
 import { formatStatus } from './status.ts';
 import { formatVerifyReport } from './verify.ts';
 
@@ -141,15 +141,17 @@ function planCommand(name: string, args: string[]): Command | 'help' {
     case 'events': {
       const parsed = parse({ stream: { type: 'string' }, account: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' }, limit: { type: 'string' } }, 0);
       if (!parsed) return 'help';
-      const filters = {
-        stream: parsed.values.stream,
-        account: parsed.values.account,
-        since: parseTime(parsed.values.since, '--since'),
-        until: parseTime(parsed.values.until, '--until'),
-        limit: parseLimit(parsed.values.limit),
+      // An empty --stream or --account filters nothing, as if it were not given.
+      const filter = {
+        stream: parsed.values.stream || undefined,
+        account: parsed.values.account || undefined,
+        from: parseTime(parsed.values.since, '--since'),
+        to: parseTime(parsed.values.until, '--until'),
       };
+      const limit = parseLimit(parsed.values.limit);
       return async (db, io) => {
-        io.out(formatEvents(await listEvents(db, filters)));
+        const { items } = await listEvents(db, filter, { limit });
+        io.out(formatEvents(items, await readPostings(db, items.map((event) => BigInt(event.position)))));
         return EXIT_OK;
       };
     }

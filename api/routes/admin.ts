@@ -199,7 +199,7 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRoute
     await requireAdmin(request);
     const { accountId } = accountParams.parse(request.params);
     const query = afterQuery.parse(request.query ?? {});
-    return ok(reply, 'Events fetched', await readAccountEvents(deps.db, accountId, query.after, query.limit));
+    return ok(reply, 'Events fetched', await readAccountEvents(deps.db, accountId, query));
   });
 
   // ---- ledger explorer ---------------------------------------------------------------
@@ -207,7 +207,7 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRoute
   app.get('/api/admin/events', { ...adminOnly, ...doc('Ledger explorer: events by stream, type, actor and time', 'Filters: stream, type, actor, from, to. Keyset paging by position: after=<nextAfter>, limit (no gaps or repeats).', { querystring: explorerQuery }) }, async (request, reply) => {
     await requireAdmin(request);
     const query = explorerQuery.parse(request.query ?? {});
-    return ok(reply, 'Events fetched', await listEvents(deps.db, query, query.after, query.limit));
+    return ok(reply, 'Events fetched', await listEvents(deps.db, query, query));
   });
 
   app.get('/api/admin/events/:position', { ...adminOnly, ...doc('One event with its postings') }, async (request, reply) => {
