@@ -12,6 +12,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { EventDetail, RawEvent } from '../contracts/admin.ts';
 import { rupeesFromPaise } from '../contracts/money.ts';
+import { keysetPage, type PageRequest } from './paging.ts';
 
 export interface EventFilter {
   stream?: string | undefined;
@@ -26,12 +27,6 @@ export interface EventFilter {
   from?: Date | undefined;
   /** Recorded before. */
   to?: Date | undefined;
-}
-
-export interface PageRequest {
-  /** Keyset paging: rows after this position (the previous page's `nextAfter`). */
-  after?: bigint | undefined;
-  limit: number;
 }
 
 export interface RawEventPage {
@@ -70,8 +65,8 @@ export async function listEvents(db: Kysely<unknown>, filter: EventFilter, page:
      where ${sql.join(conditions(filter, page.after), sql` and `)}
      order by e.position
      limit ${page.limit + 1}`.execute(db);
-  const items = rows.slice(0, page.limit);
-  return { items: items.map(toRawEvent), nextAfter: rows.length > page.limit ? String(items.at(-1)?.position) : null };
+  const { items, next } = keysetPage(rows, page.limit, (row) => row.position, toRawEvent);
+  return { items, nextAfter: next };
 }
 
 /**

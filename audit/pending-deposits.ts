@@ -5,6 +5,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { rupeesFromPaise } from '../contracts/money.ts';
+import { keysetPage, type PageRequest } from './paging.ts';
 
 export interface PendingDeposit {
   depositId: string;
@@ -17,26 +18,23 @@ export interface PendingDeposit {
   position: string;
 }
 
-export async function listPendingDeposits(db: Kysely<unknown>, limit: number, after?: bigint): Promise<{ items: PendingDeposit[]; nextAfter: string | null }> {
+export async function listPendingDeposits(db: Kysely<unknown>, page: PageRequest): Promise<{ items: PendingDeposit[]; nextAfter: string | null }> {
   const { rows } = await sql<{ transaction_id: string; account_id: string; display_name: string | null; method: string; amount_paise: bigint; reference: string; created_at: Date; position: bigint }>`
     select h.transaction_id, h.account_id, d.display_name, h.method, h.amount_paise, h.reference, h.created_at, h.position
       from read.history h left join read.directory d on d.account_id = h.account_id
      where h.status = 'pending' and h.type = 'deposit' and h.method in ('bank_transfer', 'upi')
-       and (${after ?? null}::bigint is null or h.position > ${after ?? null}::bigint)
+       and (${page.after ?? null}::bigint is null or h.position > ${page.after ?? null}::bigint)
      order by h.position
-     limit ${limit + 1}`.execute(db);
-  const page = rows.slice(0, limit);
-  return {
-    items: page.map((row) => ({
-      depositId: row.transaction_id,
-      walletId: row.account_id,
-      ownerName: row.display_name,
-      method: row.method,
-      amount: rupeesFromPaise(row.amount_paise),
-      reference: row.reference,
-      requestedAt: row.created_at.toISOString(),
-      position: String(row.position),
-    })),
-    nextAfter: rows.length > limit ? String(page.at(-1)?.position) : null,
-  };
+     limit ${page.limit + 1}`.execute(db);
+  const { items, next } = keysetPage(rows, page.limit, (row) => row.position, (row) => ({
+    depositId: row.transaction_id,
+    walletId: row.account_id,
+    ownerName: row.display_name,
+    method: row.method,
+    amount: rupeesFromPaise(row.amount_paise),
+    reference: row.reference,
+    requestedAt: row.created_at.toISOString(),
+    position: String(row.position),
+  }));
+  return { items, nextAfter: next };
 }

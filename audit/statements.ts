@@ -12,9 +12,12 @@
  */
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
-import { sql, type Kysely } from 'kysely';
-import { rupeesFromPaise } from '../contracts/money.ts';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { StatementLine, StatementPage } from '../contracts/admin.ts';
+import { rupeesFromPaise, rupeesText } from '../contracts/money.ts';
+import { tablesView } from '../platform/database.ts';
+import { readStatement, type ReadTables, type StatementRow } from '../projections/index.ts';
+import { keysetPage, type PageRequest } from './paging.ts';
 
 export interface StatementFilter {
   accountId: string;
@@ -25,37 +28,21 @@ export interface StatementFilter {
   direction?: 'credit' | 'debit' | undefined;
 }
 
+type StatementRowRead = Selectable<StatementRow>;
 
-interface StatementRowRaw {
-  sequence: bigint;
-  position: bigint;
-  recorded_at: Date;
-  event_type: string;
-  stream_id: string;
-  transaction_id: string;
-  counterparty_id: string | null;
-  counterparty_name: string | null;
-  amount_paise: bigint;
-  balance_after_paise: bigint;
+/** The one reader of read.statements (projections/queries.ts), with this module's filter. */
+async function statementRows(db: Kysely<unknown>, filter: StatementFilter, afterSequence: bigint | undefined, limit: number): Promise<StatementRowRead[]> {
+  return readStatement(tablesView<ReadTables>(db), filter.accountId, {
+    since: filter.from,
+    until: filter.to,
+    eventTypes: filter.eventTypes,
+    direction: filter.direction,
+    afterSequence,
+    limit,
+  });
 }
 
-async function statementRows(db: Kysely<unknown>, filter: StatementFilter, afterSequence: bigint | undefined, limit: number): Promise<StatementRowRaw[]> {
-  const types = filter.eventTypes && filter.eventTypes.length > 0 ? [...filter.eventTypes] : null;
-  const { rows } = await sql<StatementRowRaw>`
-    select sequence, position, recorded_at, event_type, stream_id, transaction_id, counterparty_id, counterparty_name, amount_paise, balance_after_paise
-      from read.statements
-     where account_id = ${filter.accountId}
-       and (${afterSequence ?? null}::bigint is null or sequence > ${afterSequence ?? null}::bigint)
-       and (${filter.from ?? null}::timestamptz is null or recorded_at >= ${filter.from ?? null}::timestamptz)
-       and (${filter.to ?? null}::timestamptz is null or recorded_at < ${filter.to ?? null}::timestamptz)
-       and (${types}::text[] is null or event_type = any(${types}::text[]))
-       and (${filter.direction ?? null}::text is null or (${filter.direction ?? null}::text = 'credit') = (amount_paise > 0))
-     order by sequence
-     limit ${limit}`.execute(db);
-  return rows;
-}
-
-function toLine(row: StatementRowRaw): StatementLine {
+function toLine(row: StatementRowRead): StatementLine {
   return {
     sequence: String(row.sequence),
     position: String(row.position),
@@ -70,10 +57,9 @@ function toLine(row: StatementRowRaw): StatementLine {
   };
 }
 
-
-export async function readStatementPage(db: Kysely<unknown>, filter: StatementFilter, after: bigint | undefined, limit: number): Promise<StatementPage> {
-  const rows = await statementRows(db, filter, after, limit + 1);
-  const page = rows.slice(0, limit);
+export async function readStatementPage(db: Kysely<unknown>, filter: StatementFilter, page: PageRequest): Promise<StatementPage> {
+  const rows = await statementRows(db, filter, page.after, page.limit + 1);
+  const { items, next } = keysetPage(rows, page.limit, (row) => row.sequence, toLine);
   const { rows: info } = await sql<{ display_name: string | null; kind: string | null; balance_paise: bigint | null }>`
     select d.display_name, d.kind, b.balance_paise
       from (select ${filter.accountId}::text as account_id) a
@@ -85,21 +71,14 @@ export async function readStatementPage(db: Kysely<unknown>, filter: StatementFi
     displayName: head?.display_name ?? null,
     kind: head?.kind ?? null,
     balance: head?.balance_paise === null || head?.balance_paise === undefined ? null : rupeesFromPaise(head.balance_paise),
-    items: page.map(toLine),
-    nextAfter: rows.length > limit ? String(page.at(-1)?.sequence) : null,
+    items,
+    nextAfter: next,
   };
 }
 
 export const CSV_BATCH_ROWS = 2_000;
 
 export const CSV_COLUMNS = ['sequence', 'position', 'recorded_at', 'event_type', 'stream_id', 'transaction_id', 'counterparty_id', 'counterparty_name', 'amount_rupees', 'balance_after_rupees'] as const;
-
-/** Rupees with exactly two decimals, from paise, without passing through a float. */
-export function rupeesText(paise: bigint): string {
-  const sign = paise < 0n ? '-' : '';
-  const abs = paise < 0n ? -paise : paise;
-  return `${sign}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
-}
 
 /**
  * A text cell a spreadsheet would run as a formula (=, +, -, @, or a leading tab or carriage

@@ -3,11 +3,11 @@
  * each difference (the check itself is audit/verify.ts).
  */
 import type { VerifyReport } from '../audit/index.ts';
+import { rupeesText } from '../contracts/money.ts';
 
+/** "-₹900.00": exact paise, no digit grouping (the columns line up by padding). */
 export function formatRupees(paise: bigint): string {
-  const sign = paise < 0n ? '-' : '';
-  const abs = paise < 0n ? -paise : paise;
-  return `${sign}₹${(abs / 100n).toString()}.${(abs % 100n).toString().padStart(2, '0')}`;
+  return paise < 0n ? `-₹${rupeesText(-paise)}` : `₹${rupeesText(paise)}`;
 }
 
 export function formatVerifyReport(report: VerifyReport): string {

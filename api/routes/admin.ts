@@ -182,7 +182,7 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRoute
     const { accountId } = accountParams.parse(request.params);
     const query = statementQuery.parse(request.query ?? {});
     if (query.minPosition && deps.awaitStatements) await deps.awaitStatements(query.minPosition);
-    return ok(reply, 'Statement fetched', await readStatementPage(deps.db, statementFilter(accountId, query), query.after, query.limit));
+    return ok(reply, 'Statement fetched', await readStatementPage(deps.db, statementFilter(accountId, query), query));
   });
 
   app.get('/api/admin/accounts/:accountId/statement.csv', { ...adminOnly, ...doc('An account\'s statement as CSV (streamed)', 'Same filters as the statement; streamed in keyset batches, so any length downloads in bounded memory.', { params: accountParams, querystring: statementQuery }) }, async (request, reply) => {
@@ -236,7 +236,7 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRoute
   app.get('/api/admin/pending-deposits', { ...adminOnly, ...doc('Bank-transfer and UPI deposits waiting for review', 'Settle with POST /api/transactions/settle-deposit {depositId}; fail with POST /api/transactions/fail-deposit {depositId, reason}.', { querystring: afterQuery }) }, async (request, reply) => {
     await requireAdmin(request);
     const query = afterQuery.parse(request.query ?? {});
-    return ok(reply, 'Pending deposits fetched', await listPendingDeposits(deps.db, query.limit, query.after));
+    return ok(reply, 'Pending deposits fetched', await listPendingDeposits(deps.db, query));
   });
 
   // ---- projections ---------------------------------------------------------------------
