@@ -14,3 +14,16 @@ export type { RawEvent } from '../contracts/admin.ts';
 export { readStatementPage, statementCsv, type StatementFilter } from './statements.ts';
 export { accountBalance, type BalanceReport } from './account-balance.ts';
 export type { KeysetPage, PageRequest } from './paging.ts';
+export { AUDIT_REJECTION_CODES, AuditRejection, isAuditRejection, type AuditRejectionCode } from './rejections.ts';
+export {
+  DEFAULT_APPROVAL_THRESHOLD_PAISE,
+  approveRequest,
+  failDepositAsAdmin,
+  listApprovalRequests,
+  performAdminMoneyAction,
+  rejectRequest,
+  type ActionDone,
+  type AdminMoneyDependencies,
+  type AdminMoneyOutcome,
+  type ApprovalListQuery,
+} from './money-actions.ts';

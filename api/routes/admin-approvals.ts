@@ -9,14 +9,11 @@ import { z } from 'zod';
 import { APPROVAL_STATES, type ApprovalRecord } from '../../contracts/admin.ts';
 import { formatRupees, rupeesFromPaise } from '../../contracts/money.ts';
 import { MAX_REASON_LENGTH, type Ledger } from '../../ledger/index.ts';
-import { approveRequest, listApprovalRequests, rejectRequest, type AdminMoneyDependencies } from '../admin/money-actions.ts';
+import { approveRequest, listApprovalRequests, rejectRequest, type AdminMoneyDependencies } from '../../audit/index.ts';
 import { requireAdmin } from '../auth/authenticate.ts';
 import { ok } from '../envelope.ts';
 import { commandContext } from '../money-context.ts';
 import { zodDocs, type ZodDocParts } from '../docs.ts';
-
-/** Default: amounts above ₹10,000 need a second admin (ADMIN_APPROVAL_THRESHOLD). */
-export const DEFAULT_APPROVAL_THRESHOLD_PAISE = 10_000n * 100n;
 
 export interface ApprovalRouteDependencies {
   db: Kysely<unknown>;

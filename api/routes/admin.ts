@@ -19,6 +19,7 @@ import {
   listAdminActions,
   listEvents,
   listPendingDeposits,
+  performAdminMoneyAction,
   projectionStatus,
   readAccountEvents,
   readEvent,
@@ -34,7 +35,6 @@ import { requireAdmin } from '../auth/authenticate.ts';
 import { ok } from '../envelope.ts';
 import { ApiError } from '../errors.ts';
 import { commandContext } from '../money-context.ts';
-import { performAdminMoneyAction } from '../admin/money-actions.ts';
 import { adminMoney, awaitingApproval, registerApprovalRoutes } from './admin-approvals.ts';
 import { zodDocs, type ZodDocParts } from '../docs.ts';
 

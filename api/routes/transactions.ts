@@ -23,8 +23,7 @@ import { readHistoryPage, type HistoryRow } from '../../projections/index.ts';
 import { requireAdmin, requireUser } from '../auth/authenticate.ts';
 import { accountLookupRateLimit } from '../auth/rate-limit.ts';
 import { ok } from '../envelope.ts';
-import { recordAdminAction, runAudited } from '../../audit/index.ts';
-import { performAdminMoneyAction } from '../admin/money-actions.ts';
+import { failDepositAsAdmin, performAdminMoneyAction } from '../../audit/index.ts';
 import { adminMoney, awaitingApproval } from './admin-approvals.ts';
 import { ApiError } from '../errors.ts';
 import { WALLET_BANK_NAME, awaitCheckpoint, commandContext, displayName, requireActiveAccount, requirePin, type MoneyDependencies } from '../money-context.ts';
@@ -140,11 +139,7 @@ function registerDepositReview(app: FastifyInstance, deps: MoneyDependencies): v
     const admin = await requireAdmin(request);
     const { depositId, reason } = failSchema.parse(request.body);
     try {
-      const result = await runAudited(deps.db, deps.ledger, async (commands, trx) => {
-        const failed = await commands.failDeposit({ depositId, reason }, commandContext(request, admin.id));
-        if (!failed.replayed) await recordAdminAction(trx, { actorId: admin.id, action: 'fail', target: failed.streamId, reason, details: { depositId } });
-        return failed;
-      });
+      const result = await failDepositAsAdmin(deps, { depositId, reason }, commandContext(request, admin.id));
       return ok(reply, 'Deposit marked as failed', { depositId, checkpoint: result.checkpoint });
     } catch (error) {
       if (isLedgerRejection(error) && error.code === 'invalid_reference') throw new ApiError('validation_failed', 'A reason of at least 3 characters is required');
