@@ -27,3 +27,4 @@ export {
   type AdminMoneyOutcome,
   type ApprovalListQuery,
 } from './money-actions.ts';
+export { latestReplay, readProjectionsOverview, requestProjectionReplay, type ReplayRequest } from './projections.ts';

@@ -5,6 +5,8 @@
  * (a long-running transaction delays every projection; nothing is lost).
  */
 import { sql, type Kysely } from 'kysely';
+import type { XminHolder } from '../contracts/admin.ts';
+export type { XminHolder } from '../contracts/admin.ts';
 
 export interface ProjectionStatus {
   projection: string;
@@ -14,21 +16,6 @@ export interface ProjectionStatus {
   secondsBehind: number;
   updatedAt: Date;
   lastError: string | null;
-}
-
-export interface XminHolder {
-  pid: number;
-  applicationName: string;
-  /** The role the session runs as. */
-  role: string;
-  /**
-   * False for another role's session when this one may not see its details (the runtime role
-   * is no superuser and not in pg_read_all_stats): state, age and query are then unknown.
-   */
-  visible: boolean;
-  state: string;
-  transactionSeconds: number | null;
-  query: string;
 }
 
 export interface StatusReport {

@@ -130,3 +130,39 @@ export interface ReplayRun {
   startedAt: string | null;
   finishedAt: string | null;
 }
+
+/** The session holding the snapshot xmin back (projectors wait behind it). */
+export interface XminHolder {
+  pid: number;
+  applicationName: string;
+  /** The role the session runs as. */
+  role: string;
+  /**
+   * False for another role's session when this one may not see its details (the runtime role
+   * is no superuser and not in pg_read_all_stats): state, age and query are then unknown.
+   */
+  visible: boolean;
+  state: string;
+  transactionSeconds: number | null;
+  query: string;
+}
+
+export interface ProjectionState {
+  name: string;
+  /** `<tx_id>.<position>` of the last applied event. */
+  checkpoint: string;
+  eventsApplied: number;
+  lagEvents: number;
+  lagSeconds: number;
+  updatedAt: string;
+  lastError: string | null;
+  lastReplay: ReplayRun | null;
+}
+
+export interface ProjectionsOverview {
+  projections: ProjectionState[];
+  /** Committed events an open transaction holds back from every projection. */
+  heldBackEvents: number;
+  heldBackSeconds: number;
+  holder: XminHolder | null;
+}

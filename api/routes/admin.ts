@@ -13,19 +13,19 @@ import { tablesView } from '../../platform/database.ts';
 import type { Kysely } from 'kysely';
 import type { JobBoss } from '../../platform/jobs.ts';
 import { isProjectionName, PROJECTION_NAMES, type ProjectionName } from '../../projections/index.ts';
-import { latestReplayRun, requestReplay } from '../../projections/replay-jobs.ts';
 import {
   ADMIN_ACTIONS,
+  latestReplay,
   listAdminActions,
   listEvents,
   listPendingDeposits,
   performAdminMoneyAction,
-  projectionStatus,
   readAccountEvents,
   readEvent,
+  readProjectionsOverview,
   readStatementPage,
   readTrialBalance,
-  recordAdminAction,
+  requestProjectionReplay,
   runVerify,
   statementCsv,
   type StatementFilter,
@@ -243,41 +243,21 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRoute
 
   app.get('/api/admin/projections', { ...adminOnly, ...doc('Projection status', 'Checkpoint, events applied, lag in events and seconds, last error, per projection; events held back by an open transaction; the latest replay of each.') }, async (request, reply) => {
     await requireAdmin(request);
-    const status = await projectionStatus(deps.db);
-    const replays = await Promise.all(PROJECTION_NAMES.map(async (name) => [name, (await latestReplayRun(deps.db, name)) ?? null] as const));
-    return ok(reply, 'Projection status fetched', {
-      projections: status.projections.map((p) => ({
-        name: p.projection,
-        checkpoint: p.checkpoint,
-        eventsApplied: Number(p.eventsApplied),
-        lagEvents: Number(p.eventsBehind),
-        lagSeconds: p.secondsBehind,
-        updatedAt: p.updatedAt.toISOString(),
-        lastError: p.lastError,
-        lastReplay: replays.find(([name]) => name === p.projection)?.[1] ?? null,
-      })),
-      heldBackEvents: Number(status.heldBackEvents),
-      heldBackSeconds: status.heldBackSeconds,
-      holder: status.holder ?? null,
-    });
+    return ok(reply, 'Projection status fetched', await readProjectionsOverview(deps.db));
   });
 
   app.post('/api/admin/projections/:name/replay', { ...adminOnly, ...doc('Replay one projection (background job)', 'Queues a pg-boss job the workers run (replayProjection: rebuild into fresh tables, swap atomically). Poll GET on the same URL for state and processed/total.', { params: projectionParams, body: replayBody }) }, async (request, reply) => {
     const admin = await requireAdmin(request);
     const { name } = projectionParams.parse(request.params);
     const body = replayBody.parse(request.body ?? {});
-    const run = await deps.db.transaction().execute(async (trx) => {
-      const queued = await requestReplay(deps.boss, trx, name, admin.id);
-      await recordAdminAction(trx, { actorId: admin.id, action: 'replay', target: name, reason: body.reason ?? null, details: { runId: queued.id } });
-      return queued;
-    });
+    const run = await requestProjectionReplay(deps, { projection: name, adminId: admin.id, reason: body.reason ?? null });
     return ok(reply, `Replay of ${name} queued`, run, 202);
   });
 
   app.get('/api/admin/projections/:name/replay', { ...adminOnly, ...doc('Progress of the latest replay of one projection', 'state (queued, running, done, failed), processed and total events.', { params: projectionParams }) }, async (request, reply) => {
     await requireAdmin(request);
     const { name } = projectionParams.parse(request.params);
-    const run = await latestReplayRun(deps.db, name);
+    const run = await latestReplay(deps.db, name);
     if (!run) throw new ApiError('not_found', `No replay of ${name} has been requested`);
     return ok(reply, 'Replay progress fetched', run);
   });

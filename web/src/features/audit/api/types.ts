@@ -1,7 +1,7 @@
 /**
  * The admin API's reply shapes come from contracts/admin.ts, shared with the server.
  */
-export type { StatementLine, StatementPage, RawEvent, EventDetail, EventPosting, TrialBalance, AdminActionRecord, AuditTrailPage, ReplayRun } from '../../../../../contracts/admin.ts';
+export type { StatementLine, StatementPage, RawEvent, EventDetail, EventPosting, TrialBalance, AdminActionRecord, AuditTrailPage, ReplayRun, ProjectionState, ProjectionsOverview } from '../../../../../contracts/admin.ts';
 
 import type { RawEvent } from '../../../../../contracts/admin.ts';
 
