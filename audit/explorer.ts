@@ -10,7 +10,7 @@
  * exactly that, see the read-side section; a browsing tool does not need it).
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { EventDetail, RawEvent } from '../contracts/admin.ts';
+import type { EventDetail, RawEvent, RawEventPage } from '../contracts/admin.ts';
 import { rupeesFromPaise } from '../contracts/money.ts';
 import { keysetPage, type PageRequest } from './paging.ts';
 
@@ -27,12 +27,6 @@ export interface EventFilter {
   from?: Date | undefined;
   /** Recorded before. */
   to?: Date | undefined;
-}
-
-export interface RawEventPage {
-  items: RawEvent[];
-  /** Pass as `after` for the next page; null on the last page. */
-  nextAfter: string | null;
 }
 
 /** A posting as the log holds it, with the account's name from the directory projection. */

@@ -6,11 +6,11 @@ export { verifyLedger, type VerifyReport, type TrialBalanceLine } from './verify
 export { recordVerifyRun, runVerify, timedVerify, type VerifyRun } from './verify-runs.ts';
 export { projectionStatus, HELD_BACK_WARNING_SECONDS, type ProjectionStatus, type StatusReport, type XminHolder } from './projection-status.ts';
 export { readTrialBalance } from './trial-balance.ts';
-export { listPendingDeposits, type PendingDeposit } from './pending-deposits.ts';
+export { listPendingDeposits } from './pending-deposits.ts';
 export { ADMIN_ACTIONS, listAdminActions, recordAdminAction, type AdminAction, type AdminActionEntry, type AuditTrailQuery } from './audit-trail.ts';
 export { runAudited } from './audited.ts';
-export { listEvents, readAccountEvents, readEvent, readPostings, type EventFilter, type PostingLine, type RawEventPage } from './explorer.ts';
-export type { RawEvent } from '../contracts/admin.ts';
+export { listEvents, readAccountEvents, readEvent, readPostings, type EventFilter, type PostingLine } from './explorer.ts';
+export type { RawEvent, RawEventPage } from '../contracts/admin.ts';
 export { readStatementPage, statementCsv, type StatementFilter } from './statements.ts';
 export { accountBalance, type BalanceReport } from './account-balance.ts';
 export type { KeysetPage, PageRequest } from './paging.ts';

@@ -4,21 +4,11 @@
  * migrations/0004 keeps this a small scan). Card deposits are left to the provider's webhook.
  */
 import { sql, type Kysely } from 'kysely';
+import type { PendingDepositPage } from '../contracts/admin.ts';
 import { rupeesFromPaise } from '../contracts/money.ts';
 import { keysetPage, type PageRequest } from './paging.ts';
 
-export interface PendingDeposit {
-  depositId: string;
-  walletId: string;
-  ownerName: string | null;
-  method: string;
-  amount: number;
-  reference: string;
-  requestedAt: string;
-  position: string;
-}
-
-export async function listPendingDeposits(db: Kysely<unknown>, page: PageRequest): Promise<{ items: PendingDeposit[]; nextAfter: string | null }> {
+export async function listPendingDeposits(db: Kysely<unknown>, page: PageRequest): Promise<PendingDepositPage> {
   const { rows } = await sql<{ transaction_id: string; account_id: string; display_name: string | null; method: string; amount_paise: bigint; reference: string; created_at: Date; position: bigint }>`
     select h.transaction_id, h.account_id, d.display_name, h.method, h.amount_paise, h.reference, h.created_at, h.position
       from read.history h left join read.directory d on d.account_id = h.account_id

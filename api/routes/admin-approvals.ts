@@ -5,10 +5,9 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
-import { APPROVAL_STATES, type ApprovalRecord } from '../../contracts/admin.ts';
+import { approvalListQuerySchema, approvalParamsSchema, approvalRejectBodySchema, type ApprovalRecord } from '../../contracts/admin.ts';
 import { formatRupees, rupeesFromPaise } from '../../contracts/money.ts';
-import { MAX_REASON_LENGTH, type Ledger } from '../../ledger/index.ts';
+import type { Ledger } from '../../ledger/index.ts';
 import { approveRequest, listApprovalRequests, rejectRequest, type AdminMoneyDependencies } from '../../audit/index.ts';
 import { requireAdmin } from '../auth/authenticate.ts';
 import { ok } from '../envelope.ts';
@@ -30,13 +29,6 @@ export function awaitingApproval(reply: FastifyReply, approval: ApprovalRecord, 
   return ok(reply, `Awaiting a second admin's approval: amounts above ${formatRupees(rupeesFromPaise(thresholdPaise))} need two admins`, { status: 'awaiting_approval', approval }, 202);
 }
 
-const listQuery = z.object({
-  state: z.enum(APPROVAL_STATES).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
-const approvalParams = z.object({ id: z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Invalid approval id') });
-const rejectBody = z.object({ reason: z.string().trim().max(MAX_REASON_LENGTH).optional() });
-
 export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRouteDependencies): void {
   const adminOnly = { preHandler: app.requireAdmin };
   const doc = (summary: string, description: string, parts: ZodDocParts = {}) => {
@@ -44,23 +36,23 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
     return { ...documented, schema: { ...documented.schema, tags: ['admin'], summary, description, security: [{ bearerAuth: [] }] } };
   };
 
-  app.get('/api/admin/approvals', { ...adminOnly, ...doc('Money actions waiting for a second admin', 'Settlements and reversals above the approval threshold, newest first; ?state=pending|approved|rejected.', { querystring: listQuery }) }, async (request, reply) => {
+  app.get('/api/admin/approvals', { ...adminOnly, ...doc('Money actions waiting for a second admin', 'Settlements and reversals above the approval threshold, newest first; ?state=pending|approved|rejected.', { querystring: approvalListQuerySchema }) }, async (request, reply) => {
     await requireAdmin(request);
-    const query = listQuery.parse(request.query ?? {});
+    const query = approvalListQuerySchema.parse(request.query ?? {});
     return ok(reply, 'Approval requests fetched', await listApprovalRequests(deps.db, query));
   });
 
-  app.post('/api/admin/approvals/:id/approve', { ...adminOnly, ...doc('Approve (and run) another admin\'s request', 'Runs the settlement or reversal as the approving admin; the admin who filed it cannot approve it.', { params: approvalParams }) }, async (request, reply) => {
+  app.post('/api/admin/approvals/:id/approve', { ...adminOnly, ...doc('Approve (and run) another admin\'s request', 'Runs the settlement or reversal as the approving admin; the admin who filed it cannot approve it.', { params: approvalParamsSchema }) }, async (request, reply) => {
     const admin = await requireAdmin(request);
-    const { id } = approvalParams.parse(request.params);
+    const { id } = approvalParamsSchema.parse(request.params);
     const { approval, done } = await approveRequest(adminMoney(deps), id, commandContext(request, admin.id));
     return ok(reply, approval.action === 'settle' ? 'Approved: the deposit has been settled' : 'Approved: the transaction has been reversed', { approval, checkpoint: done.checkpoint });
   });
 
-  app.post('/api/admin/approvals/:id/reject', { ...adminOnly, ...doc('Reject (or withdraw) a request', 'Nothing moves; any admin may reject, the requester included.', { params: approvalParams, body: rejectBody }) }, async (request, reply) => {
+  app.post('/api/admin/approvals/:id/reject', { ...adminOnly, ...doc('Reject (or withdraw) a request', 'Nothing moves; any admin may reject, the requester included.', { params: approvalParamsSchema, body: approvalRejectBodySchema }) }, async (request, reply) => {
     const admin = await requireAdmin(request);
-    const { id } = approvalParams.parse(request.params);
-    const { reason } = rejectBody.parse(request.body ?? {});
+    const { id } = approvalParamsSchema.parse(request.params);
+    const { reason } = approvalRejectBodySchema.parse(request.body ?? {});
     return ok(reply, 'Request rejected', await rejectRequest(deps.db, id, admin.id, reason || null));
   });
 }

@@ -6,15 +6,24 @@
  * tables and the log; the one command (reverse) goes through the ledger.
  */
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { REVERSAL_KINDS, MAX_REASON_LENGTH, MIN_REASON_LENGTH, isLedgerRejection, type Ledger, type ReversalKind } from '../../ledger/index.ts';
+import type { z } from 'zod';
+import {
+  accountParamsSchema,
+  auditTrailQuerySchema,
+  eventParamsSchema,
+  explorerQuerySchema,
+  positionPageQuerySchema,
+  projectionParamsSchema,
+  replayBodySchema,
+  reverseSchema,
+  statementQuerySchema,
+} from '../../contracts/admin.ts';
+import { isLedgerRejection, type Ledger } from '../../ledger/index.ts';
 import { readDisplayName, type ReadTables } from '../../projections/index.ts';
 import { tablesView } from '../../platform/database.ts';
 import type { Kysely } from 'kysely';
 import type { JobBoss } from '../../platform/jobs.ts';
-import { isProjectionName, PROJECTION_NAMES, type ProjectionName } from '../../projections/index.ts';
 import {
-  ADMIN_ACTIONS,
   latestReplay,
   listAdminActions,
   listEvents,
@@ -30,7 +39,6 @@ import {
   statementCsv,
   type StatementFilter,
 } from '../../audit/index.ts';
-import { LEDGER_EVENT_TYPES } from '../../ledger/index.ts';
 import { requireAdmin } from '../auth/authenticate.ts';
 import { ok } from '../envelope.ts';
 import { ApiError } from '../errors.ts';
@@ -51,87 +59,7 @@ export interface AdminRouteDependencies {
 
 export const ADMIN_TAG = 'admin';
 
-const reasonSchema = z
-  .string({ error: 'A reason is required' })
-  .trim()
-  .min(MIN_REASON_LENGTH, `A reason of at least ${MIN_REASON_LENGTH} characters is required`)
-  .max(MAX_REASON_LENGTH, `Reason must be at most ${MAX_REASON_LENGTH} characters`);
-
-const idSchema = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Invalid id');
-
-/** Either the stream (`transfer-<id>`, `deposit-<id>`) or the transaction id and its kind. */
-export const reverseSchema = z
-  .object({
-    streamId: z.string().trim().max(80).optional(),
-    transactionId: idSchema.optional(),
-    kind: z.enum(REVERSAL_KINDS).optional(),
-    reason: reasonSchema,
-  })
-  .transform((body, context) => {
-    if (body.streamId) {
-      const match = /^(transfer|deposit|request)-([A-Za-z0-9_-]{1,64})$/.exec(body.streamId);
-      if (match) return { kind: match[1] as ReversalKind, transactionId: match[2] ?? '', reason: body.reason };
-      context.addIssue({ code: 'custom', message: 'streamId must name a transfer, deposit or request stream' });
-      return z.NEVER;
-    }
-    if (body.transactionId && body.kind) return { kind: body.kind, transactionId: body.transactionId, reason: body.reason };
-    context.addIssue({ code: 'custom', message: 'Give streamId, or transactionId and kind (transfer, deposit or request)' });
-    return z.NEVER;
-  });
-
-const pageLimit = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
-
-const auditTrailQuery = z.object({
-  before: z.string().regex(/^\d{1,18}$/).transform(BigInt).optional(),
-  limit: pageLimit(50, 200),
-  action: z.enum(ADMIN_ACTIONS).optional(),
-  actorId: idSchema.optional(),
-});
-
-const positionSchema = z.string().regex(/^\d{1,18}$/, 'Invalid position').transform(BigInt);
-const dateSchema = z.coerce.date({ error: 'Invalid date' });
-const eventTypeSchema = z.enum(LEDGER_EVENT_TYPES as [string, ...string[]]);
-
-const accountParams = z.object({ accountId: z.string().min(1).max(80).regex(/^[A-Za-z0-9_:-]+$/, 'Invalid account id') });
-
-const statementQuery = z.object({
-  /** Read-your-writes: answer once the statements have applied this checkpoint (`<tx_id>.<position>`). */
-  minPosition: z.string().regex(/^\d+\.\d+$/).max(60).optional(),
-  from: dateSchema.optional(),
-  to: dateSchema.optional(),
-  /** One event type or a comma-separated list. */
-  type: z.string().max(400).optional().transform((value, context) => {
-    if (!value) return undefined;
-    const types = value.split(',').map((part) => part.trim()).filter(Boolean);
-    for (const type of types) {
-      if (!eventTypeSchema.safeParse(type).success) context.addIssue({ code: 'custom', message: `Unknown event type ${type}` });
-    }
-    return types;
-  }),
-  direction: z.enum(['credit', 'debit']).optional(),
-  after: positionSchema.optional(),
-  limit: pageLimit(100, 1_000),
-});
-
-const afterQuery = z.object({ after: positionSchema.optional(), limit: pageLimit(100, 1_000) });
-
-const explorerQuery = z.object({
-  stream: z.string().max(100).optional(),
-  type: eventTypeSchema.optional(),
-  actor: z.string().max(100).optional(),
-  from: dateSchema.optional(),
-  to: dateSchema.optional(),
-  after: positionSchema.optional(),
-  limit: pageLimit(50, 500),
-});
-
-const projectionParams = z.object({
-  name: z.string().refine(isProjectionName, `Unknown projection; one of ${PROJECTION_NAMES.join(', ')}`).transform((name) => name as ProjectionName),
-});
-
-const replayBody = z.object({ reason: z.string().trim().max(MAX_REASON_LENGTH).optional() });
-
-function statementFilter(accountId: string, query: z.infer<typeof statementQuery>): StatementFilter {
+function statementFilter(accountId: string, query: z.infer<typeof statementQuerySchema>): StatementFilter {
   return { accountId, from: query.from, to: query.to, eventTypes: query.type, direction: query.direction };
 }
 
@@ -167,9 +95,9 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRoute
     }
   });
 
-  app.get('/api/admin/audit-trail', { ...adminOnly, ...doc('Admin actions, newest first', 'Suspend, activate, settle, fail, reverse and replay, with actor, time, target and reason. Keyset paging: ?before=<nextBefore>&limit=.', { querystring: auditTrailQuery }) }, async (request, reply) => {
+  app.get('/api/admin/audit-trail', { ...adminOnly, ...doc('Admin actions, newest first', 'Suspend, activate, settle, fail, reverse and replay, with actor, time, target and reason. Keyset paging: ?before=<nextBefore>&limit=.', { querystring: auditTrailQuerySchema }) }, async (request, reply) => {
     await requireAdmin(request);
-    const query = auditTrailQuery.parse(request.query ?? {});
+    const query = auditTrailQuerySchema.parse(request.query ?? {});
     return ok(reply, 'Audit trail fetched', await listAdminActions(deps.db, query));
   });
 
@@ -177,42 +105,42 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRoute
 
   // ---- account audit -----------------------------------------------------------------
 
-  app.get('/api/admin/accounts/:accountId/statement', { ...adminOnly, ...doc('An account\'s statement', 'Every posting with running balance, counterparty, event type, position and time (read.statements). Filters: from, to (ISO dates), type (event types, comma-separated), direction (credit|debit). Keyset paging: after=<nextAfter>, limit.', { params: accountParams, querystring: statementQuery }) }, async (request, reply) => {
+  app.get('/api/admin/accounts/:accountId/statement', { ...adminOnly, ...doc('An account\'s statement', 'Every posting with running balance, counterparty, event type, position and time (read.statements). Filters: from, to (ISO dates), type (event types, comma-separated), direction (credit|debit). Keyset paging: after=<nextAfter>, limit.', { params: accountParamsSchema, querystring: statementQuerySchema }) }, async (request, reply) => {
     await requireAdmin(request);
-    const { accountId } = accountParams.parse(request.params);
-    const query = statementQuery.parse(request.query ?? {});
+    const { accountId } = accountParamsSchema.parse(request.params);
+    const query = statementQuerySchema.parse(request.query ?? {});
     if (query.minPosition && deps.awaitStatements) await deps.awaitStatements(query.minPosition);
     return ok(reply, 'Statement fetched', await readStatementPage(deps.db, statementFilter(accountId, query), query));
   });
 
-  app.get('/api/admin/accounts/:accountId/statement.csv', { ...adminOnly, ...doc('An account\'s statement as CSV (streamed)', 'Same filters as the statement; streamed in keyset batches, so any length downloads in bounded memory.', { params: accountParams, querystring: statementQuery }) }, async (request, reply) => {
+  app.get('/api/admin/accounts/:accountId/statement.csv', { ...adminOnly, ...doc('An account\'s statement as CSV (streamed)', 'Same filters as the statement; streamed in keyset batches, so any length downloads in bounded memory.', { params: accountParamsSchema, querystring: statementQuerySchema }) }, async (request, reply) => {
     await requireAdmin(request);
-    const { accountId } = accountParams.parse(request.params);
-    const query = statementQuery.parse(request.query ?? {});
+    const { accountId } = accountParamsSchema.parse(request.params);
+    const query = statementQuerySchema.parse(request.query ?? {});
     reply.header('content-type', 'text/csv; charset=utf-8');
     reply.header('content-disposition', `attachment; filename="statement-${accountId.replace(/[^A-Za-z0-9_-]/g, '_')}.csv"`);
     reply.header('cache-control', 'no-store');
     return reply.send(statementCsv(deps.db, statementFilter(accountId, query)));
   });
 
-  app.get('/api/admin/accounts/:accountId/events', { ...adminOnly, ...doc('The raw events of an account\'s streams', 'Wallet, transfer, deposit and request streams the account takes part in, with metadata (actor, idempotency key, request id, command). Keyset paging by position.', { params: accountParams, querystring: afterQuery }) }, async (request, reply) => {
+  app.get('/api/admin/accounts/:accountId/events', { ...adminOnly, ...doc('The raw events of an account\'s streams', 'Wallet, transfer, deposit and request streams the account takes part in, with metadata (actor, idempotency key, request id, command). Keyset paging by position.', { params: accountParamsSchema, querystring: positionPageQuerySchema }) }, async (request, reply) => {
     await requireAdmin(request);
-    const { accountId } = accountParams.parse(request.params);
-    const query = afterQuery.parse(request.query ?? {});
+    const { accountId } = accountParamsSchema.parse(request.params);
+    const query = positionPageQuerySchema.parse(request.query ?? {});
     return ok(reply, 'Events fetched', await readAccountEvents(deps.db, accountId, query));
   });
 
   // ---- ledger explorer ---------------------------------------------------------------
 
-  app.get('/api/admin/events', { ...adminOnly, ...doc('Ledger explorer: events by stream, type, actor and time', 'Filters: stream, type, actor, from, to. Keyset paging by position: after=<nextAfter>, limit (no gaps or repeats).', { querystring: explorerQuery }) }, async (request, reply) => {
+  app.get('/api/admin/events', { ...adminOnly, ...doc('Ledger explorer: events by stream, type, actor and time', 'Filters: stream, type, actor, from, to. Keyset paging by position: after=<nextAfter>, limit (no gaps or repeats).', { querystring: explorerQuerySchema }) }, async (request, reply) => {
     await requireAdmin(request);
-    const query = explorerQuery.parse(request.query ?? {});
+    const query = explorerQuerySchema.parse(request.query ?? {});
     return ok(reply, 'Events fetched', await listEvents(deps.db, query, query));
   });
 
   app.get('/api/admin/events/:position', { ...adminOnly, ...doc('One event with its postings') }, async (request, reply) => {
     await requireAdmin(request);
-    const { position } = z.object({ position: positionSchema }).parse(request.params);
+    const { position } = eventParamsSchema.parse(request.params);
     const event = await readEvent(deps.db, position);
     if (!event) throw new ApiError('not_found', 'Event not found');
     return ok(reply, 'Event fetched', event);
@@ -233,9 +161,9 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRoute
 
   // ---- pending deposits ----------------------------------------------------------------
 
-  app.get('/api/admin/pending-deposits', { ...adminOnly, ...doc('Bank-transfer and UPI deposits waiting for review', 'Settle with POST /api/transactions/settle-deposit {depositId}; fail with POST /api/transactions/fail-deposit {depositId, reason}.', { querystring: afterQuery }) }, async (request, reply) => {
+  app.get('/api/admin/pending-deposits', { ...adminOnly, ...doc('Bank-transfer and UPI deposits waiting for review', 'Settle with POST /api/transactions/settle-deposit {depositId}; fail with POST /api/transactions/fail-deposit {depositId, reason}.', { querystring: positionPageQuerySchema }) }, async (request, reply) => {
     await requireAdmin(request);
-    const query = afterQuery.parse(request.query ?? {});
+    const query = positionPageQuerySchema.parse(request.query ?? {});
     return ok(reply, 'Pending deposits fetched', await listPendingDeposits(deps.db, query));
   });
 
@@ -246,17 +174,17 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRoute
     return ok(reply, 'Projection status fetched', await readProjectionsOverview(deps.db));
   });
 
-  app.post('/api/admin/projections/:name/replay', { ...adminOnly, ...doc('Replay one projection (background job)', 'Queues a pg-boss job the workers run (replayProjection: rebuild into fresh tables, swap atomically). Poll GET on the same URL for state and processed/total.', { params: projectionParams, body: replayBody }) }, async (request, reply) => {
+  app.post('/api/admin/projections/:name/replay', { ...adminOnly, ...doc('Replay one projection (background job)', 'Queues a pg-boss job the workers run (replayProjection: rebuild into fresh tables, swap atomically). Poll GET on the same URL for state and processed/total.', { params: projectionParamsSchema, body: replayBodySchema }) }, async (request, reply) => {
     const admin = await requireAdmin(request);
-    const { name } = projectionParams.parse(request.params);
-    const body = replayBody.parse(request.body ?? {});
+    const { name } = projectionParamsSchema.parse(request.params);
+    const body = replayBodySchema.parse(request.body ?? {});
     const run = await requestProjectionReplay(deps, { projection: name, adminId: admin.id, reason: body.reason ?? null });
     return ok(reply, `Replay of ${name} queued`, run, 202);
   });
 
-  app.get('/api/admin/projections/:name/replay', { ...adminOnly, ...doc('Progress of the latest replay of one projection', 'state (queued, running, done, failed), processed and total events.', { params: projectionParams }) }, async (request, reply) => {
+  app.get('/api/admin/projections/:name/replay', { ...adminOnly, ...doc('Progress of the latest replay of one projection', 'state (queued, running, done, failed), processed and total events.', { params: projectionParamsSchema }) }, async (request, reply) => {
     await requireAdmin(request);
-    const { name } = projectionParams.parse(request.params);
+    const { name } = projectionParamsSchema.parse(request.params);
     const run = await latestReplay(deps.db, name);
     if (!run) throw new ApiError('not_found', `No replay of ${name} has been requested`);
     return ok(reply, 'Replay progress fetched', run);

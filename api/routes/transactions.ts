@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
-import { z } from 'zod';
+import { failDepositSchema, settleDepositSchema } from '../../contracts/admin.ts';
 import { rupeesFromPaise } from '../../contracts/money.ts';
 import {
   HISTORY_PAGE_SIZE,
@@ -120,16 +120,11 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Mone
   registerDepositReview(app, deps);
 }
 
-const settleSchema = z.object({ depositId: z.string({ error: 'depositId is required' }).trim().min(1, 'depositId is required').max(64) });
-const failSchema = settleSchema.extend({
-  reason: z.string({ error: 'A reason is required' }).trim().min(3, 'A reason of at least 3 characters is required').max(500, 'Reason must be at most 500 characters'),
-});
-
 /** Admins settle or fail pending bank-transfer and UPI deposits. */
 function registerDepositReview(app: FastifyInstance, deps: MoneyDependencies): void {
   app.post('/api/transactions/settle-deposit', { preHandler: app.requireAdmin }, async (request, reply) => {
     const admin = await requireAdmin(request);
-    const { depositId } = settleSchema.parse(request.body);
+    const { depositId } = settleDepositSchema.parse(request.body);
     const outcome = await performAdminMoneyAction(adminMoney(deps), { action: 'settle', depositId }, commandContext(request, admin.id));
     if (outcome.status === 'awaiting_approval') return awaitingApproval(reply, outcome.approval, deps.approvalThresholdPaise);
     return ok(reply, 'Deposit settled: the wallet has been credited', { depositId, checkpoint: outcome.checkpoint });
@@ -137,7 +132,7 @@ function registerDepositReview(app: FastifyInstance, deps: MoneyDependencies): v
 
   app.post('/api/transactions/fail-deposit', { preHandler: app.requireAdmin }, async (request, reply) => {
     const admin = await requireAdmin(request);
-    const { depositId, reason } = failSchema.parse(request.body);
+    const { depositId, reason } = failDepositSchema.parse(request.body);
     try {
       const result = await failDepositAsAdmin(deps, { depositId, reason }, commandContext(request, admin.id));
       return ok(reply, 'Deposit marked as failed', { depositId, checkpoint: result.checkpoint });
