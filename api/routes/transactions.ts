@@ -24,7 +24,7 @@ import { requireAdmin, requireUser } from '../auth/authenticate.ts';
 import { accountLookupRateLimit } from '../auth/rate-limit.ts';
 import { ok } from '../envelope.ts';
 import { failDepositAsAdmin, performAdminMoneyAction } from '../../audit/index.ts';
-import { adminMoney, awaitingApproval } from './admin-approvals.ts';
+import { awaitingApproval } from './admin/index.ts';
 import { ApiError } from '../errors.ts';
 import { WALLET_BANK_NAME, awaitCheckpoint, commandContext, displayName, requireActiveAccount, requirePin, type MoneyDependencies } from '../money-context.ts';
 
@@ -125,7 +125,7 @@ function registerDepositReview(app: FastifyInstance, deps: MoneyDependencies): v
   app.post('/api/transactions/settle-deposit', { preHandler: app.requireAdmin }, async (request, reply) => {
     const admin = await requireAdmin(request);
     const { depositId } = settleDepositSchema.parse(request.body);
-    const outcome = await performAdminMoneyAction(adminMoney(deps), { action: 'settle', depositId }, commandContext(request, admin.id));
+    const outcome = await performAdminMoneyAction(deps, { action: 'settle', depositId }, commandContext(request, admin.id));
     if (outcome.status === 'awaiting_approval') return awaitingApproval(reply, outcome.approval, deps.approvalThresholdPaise);
     return ok(reply, 'Deposit settled: the wallet has been credited', { depositId, checkpoint: outcome.checkpoint });
   });
