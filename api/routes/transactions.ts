@@ -102,6 +102,12 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Mone
     return ok(reply, DEPOSIT_PENDING_MESSAGE, { transactionId: result.depositId, status: 'pending', checkpoint: result.checkpoint });
   });
 
+  registerHistoryRoute(app, deps);
+  registerDepositReview(app, deps);
+}
+
+/** The signed-in user's history: a plain list (the spec's client) or pages with search. */
+function registerHistoryRoute(app: FastifyInstance, deps: MoneyDependencies): void {
   app.post('/api/transactions/get-all-transactions-by-user', { preHandler: app.authenticate }, async (request, reply) => {
     const user = await requireUser(request);
     // `userId` in the body (the spec's client sends it) is never read: it is always the caller's history.
@@ -116,8 +122,6 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Mone
     const page = await readHistoryPage(deps.reads, { accountId: user.id, search: query.search, type, page: query.page, pageSize });
     return ok(reply, 'Transactions fetched successfully', { items: page.rows.map(toTransactionRecord), total: page.total, page: query.page, pageSize });
   });
-
-  registerDepositReview(app, deps);
 }
 
 /** Admins settle or fail pending bank-transfer and UPI deposits. */
