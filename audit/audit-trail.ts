@@ -3,13 +3,11 @@
  * who did what to which target, when and why. Callers record inside the transaction of the
  * action itself, so an action and its audit row commit or roll back together.
  * (identity/users.ts `setVerified` writes its suspend/activate rows itself: identity may not
- * import api/.)
+ * import audit/.)
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { ADMIN_ACTIONS, type AdminAction, type AdminActionRecord, type AuditTrailPage } from '../contracts/admin.ts';
+import type { AdminAction, AuditTrailPage } from '../contracts/admin.ts';
 import { keysetPage } from './paging.ts';
-export { ADMIN_ACTIONS, type AdminAction, type AdminActionRecord, type AuditTrailPage } from '../contracts/admin.ts';
-
 
 export interface AdminActionEntry {
   actorId: string;

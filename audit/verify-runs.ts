@@ -6,7 +6,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { VerifyRun } from '../contracts/admin.ts';
 import { verifyLedger, type VerifyReport } from './verify.ts';
-export type { VerifyRun } from '../contracts/admin.ts';
 
 /** The check and how long it took: what a run records. */
 export async function timedVerify(db: Kysely<unknown>): Promise<{ report: VerifyReport; durationMs: number }> {

@@ -2,8 +2,7 @@
  * `ledger verify`'s printout: the trial balance per account kind and in total, then OK or
  * each difference (the check itself is audit/verify.ts).
  */
-import type { VerifyReport } from '../audit/index.ts';
-import { rupeesText } from '../contracts/money.ts';
+import { rupeesText, type VerifyReport } from '../audit/index.ts';
 
 /** "-₹900.00": exact paise, no digit grouping (the columns line up by padding). */
 export function formatRupees(paise: bigint): string {
