@@ -3,14 +3,19 @@
  * code): these tests fail when one side changes alone. Then the request schemas' messages.
  */
 import { describe, expect, it } from 'vitest';
-import { LEDGER_EVENT_TYPES, MAX_REASON_LENGTH as LEDGER_MAX_REASON, MIN_REASON_LENGTH as LEDGER_MIN_REASON, REVERSAL_KINDS as LEDGER_REVERSAL_KINDS } from '../ledger/index.ts';
+import { MAX_REASON_LENGTH as LEDGER_MAX_REASON, MIN_REASON_LENGTH as LEDGER_MIN_REASON, REVERSAL_KINDS as LEDGER_REVERSAL_KINDS, type LedgerEventType } from '../ledger/index.ts';
 import { PROJECTION_NAMES as PROJECTIONS } from '../projections/index.ts';
 import { firstMessage } from './fields.ts';
 import { EVENT_TYPES, MAX_REASON_LENGTH, MIN_REASON_LENGTH, PROJECTION_NAMES, REVERSAL_KINDS, projectionParamsSchema, reasonSchema, reverseSchema, statementQuerySchema } from './admin.ts';
 
+/** True only when A and B are the same union: a new event type in either alone fails the type check. */
+type SameUnion<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const eventTypesAgree: SameUnion<(typeof EVENT_TYPES)[number], LedgerEventType> = true;
+
 describe('the admin contract agrees with the server', () => {
   it('has the ledger event types, reversal kinds and reason limits, and the projection names', () => {
-    expect([...EVENT_TYPES].sort()).toEqual([...LEDGER_EVENT_TYPES].sort());
+    expect(eventTypesAgree).toBe(true);
+    expect(new Set(EVENT_TYPES).size).toBe(EVENT_TYPES.length);
     expect(REVERSAL_KINDS).toEqual(LEDGER_REVERSAL_KINDS);
     expect([MIN_REASON_LENGTH, MAX_REASON_LENGTH]).toEqual([LEDGER_MIN_REASON, LEDGER_MAX_REASON]);
     expect(PROJECTION_NAMES).toEqual(PROJECTIONS);
