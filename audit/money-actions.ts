@@ -1,8 +1,9 @@
 /**
- * An admin's money actions - settling a pending deposit, reversing a movement - with the
- * rails around them: the ledger refuses an admin who is a party (and hand-settled card
- * deposits); above the approval threshold the action waits in `audit.approval_requests`
- * until a second admin approves it; every action commits with its audit row.
+ * An admin's money actions - settling or failing a pending deposit, reversing a movement -
+ * with the rails around them: the ledger refuses an admin who is a party (and hand-settled
+ * card deposits); above the approval threshold a settlement or reversal waits in
+ * `audit.approval_requests` until a second admin approves it; every action commits with its
+ * audit row. Refusals of the approval flow are AuditRejections (./rejections.ts).
  *
  * Why four eyes on amounts and not on every action: most reviews are small and routine;
  * one admin alone must not be able to move a large sum, which is where a compromised or

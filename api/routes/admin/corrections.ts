@@ -5,13 +5,13 @@
  * approver's action - or reject it).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Kysely } from 'kysely';
+import { approveRequest, listApprovalRequests, performAdminMoneyAction, rejectRequest } from '../../../audit/index.ts';
 import { approvalListQuerySchema, approvalParamsSchema, approvalRejectBodySchema, reverseSchema, type ApprovalRecord } from '../../../contracts/admin.ts';
 import { formatRupees, rupeesFromPaise } from '../../../contracts/money.ts';
-import { approveRequest, listApprovalRequests, performAdminMoneyAction, rejectRequest } from '../../../audit/index.ts';
 import { isLedgerRejection, type LedgerRejection } from '../../../ledger/index.ts';
-import { readDisplayName, type ReadTables } from '../../../projections/index.ts';
 import { tablesView } from '../../../platform/database.ts';
-import type { Kysely } from 'kysely';
+import { readDisplayName, type ReadTables } from '../../../projections/index.ts';
 import { requireAdmin } from '../../auth/authenticate.ts';
 import { ok } from '../../envelope.ts';
 import { ApiError } from '../../errors.ts';
