@@ -26,8 +26,8 @@ import { registerUserRoutes } from './routes/users.ts';
 import { registerCardWebhook } from './routes/card-webhook.ts';
 import { registerRequestRoutes } from './routes/requests.ts';
 import { registerTransactionRoutes } from './routes/transactions.ts';
-import { registerAdminRoutes } from './routes/admin.ts';
-import { DEFAULT_APPROVAL_THRESHOLD_PAISE } from './routes/admin-approvals.ts';
+import { registerAdminRoutes } from './routes/admin/index.ts';
+import { DEFAULT_APPROVAL_THRESHOLD_PAISE } from '../audit/index.ts';
 import { registerWebApp } from './web-app.ts';
 
 export interface AppConfig {

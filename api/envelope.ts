@@ -6,6 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, preHandlerAsyncHookHa
 import { ZodError } from 'zod';
 import type { Envelope } from '../contracts/envelope.ts';
 import { firstMessage } from '../contracts/fields.ts';
+import { isAuditRejection } from '../audit/index.ts';
 import { isIdentityRejection } from '../identity/index.ts';
 import { isLedgerRejection } from '../ledger/index.ts';
 import { API_ERRORS, ApiError } from './errors.ts';
@@ -19,9 +20,9 @@ export function toEnvelopeError(error: unknown): { status: number; body: Envelop
   if (error instanceof ApiError) return { status: error.status, body: { success: false, message: error.message, code: error.code } };
   if (error instanceof ZodError) return { status: 400, body: { success: false, message: firstMessage(error), code: 'validation_failed' } };
   if (isIdentityRejection(error)) return { status: API_ERRORS[error.code].status, body: { success: false, message: error.message, code: error.code } };
-  if (isLedgerRejection(error)) {
+  if (isLedgerRejection(error) || isAuditRejection(error)) {
     const entry = API_ERRORS[error.code];
-    return { status: entry.status, body: { success: false, message: entry.message, code: error.code } };
+    return { status: entry.status, body: { success: false, message: entry.message, code: entry.publicCode ?? error.code } };
   }
   const fastifyError = error as Partial<FastifyError>;
   if (fastifyError.statusCode === 429) return { status: 429, body: { success: false, message: API_ERRORS.rate_limited.message, code: 'rate_limited' } };

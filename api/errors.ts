@@ -3,12 +3,14 @@
  * client shows (the spec's wording where it has one). Domain modules raise codes; only
  * this file knows HTTP.
  */
+import type { AuditRejectionCode } from '../audit/index.ts';
 import type { IdentityRejectionCode } from '../identity/index.ts';
 import type { RejectionCode } from '../ledger/index.ts';
 
 export type ApiErrorCode =
   | RejectionCode
   | IdentityRejectionCode
+  | AuditRejectionCode
   | 'validation_failed'
   | 'card_failed'
   | 'unauthenticated'
@@ -26,6 +28,8 @@ export type ApiErrorCode =
 interface ErrorEntry {
   status: number;
   message: string;
+  /** The `code` the reply carries when it is not the entry's own (see the audit codes). */
+  publicCode?: string;
 }
 
 export const API_ERRORS: Readonly<Record<ApiErrorCode, ErrorEntry>> = {
@@ -50,6 +54,13 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, ErrorEntry>> = {
   actor_is_party: { status: 403, message: 'You cannot act on a transaction you take part in' },
   not_reviewable_by_hand: { status: 409, message: 'Card deposits are settled by the card provider, not by hand' },
   payment_mismatch: { status: 409, message: 'The confirmed payment does not match the recorded deposit' },
+  // audit/'s codes answer with the generic codes these replies had before audit/ named its
+  // refusals, so clients that match on `code` see no change.
+  approval_not_found: { status: 404, message: 'Approval request not found', publicCode: 'not_found' },
+  approval_already_approved: { status: 409, message: 'This request has already been approved', publicCode: 'conflict' },
+  approval_already_rejected: { status: 409, message: 'This request has already been rejected', publicCode: 'conflict' },
+  approval_changed_concurrently: { status: 409, message: 'The approval request changed at the same time. Please try again.', publicCode: 'conflict' },
+  approver_is_requester: { status: 403, message: 'A second admin must approve this request', publicCode: 'forbidden' },
   email_taken: { status: 409, message: 'An account with this email already exists' },
   invalid_credentials: { status: 401, message: 'Invalid email or password' },
   OAUTH_USER: { status: 400, message: 'Please use Google to sign in to your account' },
@@ -90,7 +101,7 @@ export class ApiError extends Error {
     const entry = API_ERRORS[code];
     super(message ?? entry.message);
     this.name = 'ApiError';
-    this.code = options.publicCode ?? code;
+    this.code = options.publicCode ?? entry.publicCode ?? code;
     this.status = options.status ?? entry.status;
   }
 }

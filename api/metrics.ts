@@ -14,7 +14,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { isLedgerRejection, type AppendResult, type Ledger, type LedgerCommands } from '../ledger/index.ts';
-import { projectionStatus } from '../cli/status.ts';
+import { projectionStatus } from '../audit/index.ts';
 
 /** Latency buckets in seconds: a transfer is a few ms; a slow read is hundreds. */
 const LATENCY_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;

@@ -9,7 +9,7 @@ import { tablesView } from '../platform/database.ts';
 import { readWalletBalance, type ReadTables } from '../projections/index.ts';
 import { createWiredLedger } from '../runtime/ledger.ts';
 import { startProjectionWorkers } from '../runtime/workers.ts';
-import { verifyLedger } from '../cli/verify.ts';
+import { verifyLedger } from '../audit/index.ts';
 import type { LedgerTables } from '../ledger/index.ts';
 
 let harness: Harness;

@@ -7,12 +7,12 @@ import type { Kysely } from 'kysely';
 import { createDatabase } from '../platform/database.ts';
 import { isProjectionName, PROJECTION_NAMES } from '../projections/index.ts';
 import { openDatabaseTarget } from './connect.ts';
-import { accountBalance, formatBalance, formatEvents, listEvents } from './inspect.ts';
+import { formatBalance, formatEvents } from './inspect.ts';
 import type { CliIo } from './io.ts';
 import { replayCommand } from './replay.ts';
-import { formatStatus, projectionStatus } from './status.ts';
-import { formatVerifyReport, verifyLedger } from './verify.ts';
-import { recordVerifyRun } from './verify-runs.ts';
+import { accountBalance, listEvents, projectionStatus, readPostings, recordVerifyRun, timedVerify } from '../audit/index.ts';
+import { formatStatus } from './status.ts';
+import { formatVerifyReport } from './verify.ts';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -114,11 +114,10 @@ function planCommand(name: string, args: string[]): Command | 'help' {
     case 'verify': {
       if (!parse({}, 0)) return 'help';
       return async (db, io) => {
-        const started = performance.now();
-        const report = await verifyLedger(db);
+        const { report, durationMs } = await timedVerify(db);
         io.out(formatVerifyReport(report));
         // Recorded for the admin trial balance page; a database without the table still verifies.
-        await recordVerifyRun(db, report, 'cli', performance.now() - started).catch((error: unknown) => io.err(`(verify run not recorded: ${error instanceof Error ? error.message : String(error)})`));
+        await recordVerifyRun(db, report, 'cli', durationMs).catch((error: unknown) => io.err(`(verify run not recorded: ${error instanceof Error ? error.message : String(error)})`));
         return report.differences.length === 0 ? EXIT_OK : EXIT_FAILED;
       };
     }
@@ -142,15 +141,17 @@ function planCommand(name: string, args: string[]): Command | 'help' {
     case 'events': {
       const parsed = parse({ stream: { type: 'string' }, account: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' }, limit: { type: 'string' } }, 0);
       if (!parsed) return 'help';
-      const filters = {
-        stream: parsed.values.stream,
-        account: parsed.values.account,
-        since: parseTime(parsed.values.since, '--since'),
-        until: parseTime(parsed.values.until, '--until'),
-        limit: parseLimit(parsed.values.limit),
+      // An empty --stream or --account filters nothing, as if it were not given.
+      const filter = {
+        stream: parsed.values.stream || undefined,
+        account: parsed.values.account || undefined,
+        from: parseTime(parsed.values.since, '--since'),
+        to: parseTime(parsed.values.until, '--until'),
       };
+      const limit = parseLimit(parsed.values.limit);
       return async (db, io) => {
-        io.out(formatEvents(await listEvents(db, filters)));
+        const { items } = await listEvents(db, filter, { limit });
+        io.out(formatEvents(items, await readPostings(db, items.map((event) => BigInt(event.position)))));
         return EXIT_OK;
       };
     }

@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { tablesView } from '../platform/database.ts';
 import { createLedger, rupees, type LedgerTables } from '../ledger/index.ts';
 import { allCaughtUp, drainUntil } from '../projections/testing/read-tables.ts';
-import { readTrialBalance } from '../api/admin/trial-balance.ts';
+import { readTrialBalance } from '../audit/index.ts';
 import { capturedIo } from './io.ts';
 import { EXIT_OK, runCli } from './main.ts';
 

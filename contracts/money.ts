@@ -25,9 +25,14 @@ export function paiseFromRupees(value: unknown): bigint | null {
 
 /** Paise -> rupees as a JSON number (the wire format), exact for every amount below 2^53 paise. */
 export function rupeesFromPaise(paise: bigint): number {
+  return Number(rupeesText(paise));
+}
+
+/** Paise -> rupees as decimal text with both paise digits ("-12.05"), never through a float. */
+export function rupeesText(paise: bigint): string {
   const sign = paise < 0n ? '-' : '';
   const absolute = paise < 0n ? -paise : paise;
-  return Number(`${sign}${absolute / 100n}.${(absolute % 100n).toString().padStart(2, '0')}`);
+  return `${sign}${absolute / 100n}.${(absolute % 100n).toString().padStart(2, '0')}`;
 }
 
 const inrFormat = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 2, minimumFractionDigits: 2 });

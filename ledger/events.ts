@@ -123,20 +123,6 @@ export type LedgerEvent =
 
 export type LedgerEventType = LedgerEvent['type'];
 
-export const LEDGER_EVENT_TYPES: readonly LedgerEventType[] = [
-  'WalletOpened',
-  'DepositRequested',
-  'DepositSettled',
-  'DepositFailed',
-  'TransferCompleted',
-  'MoneyRequested',
-  'MoneyRequestAccepted',
-  'MoneyRequestRejected',
-  'TransferReversed',
-  'DepositReversed',
-  'MoneyRequestPaymentReversed',
-];
-
 /** An event without its postings: what the log's events table holds (postings have their own). */
 export type EventBody = LedgerEvent extends infer E ? (E extends LedgerEvent ? Pick<E, 'type' | 'data'> : never) : never;
 

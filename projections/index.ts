@@ -20,6 +20,7 @@ export {
 export { waitForCheckpoint, readCheckpoints } from './wait.ts';
 export { createCheckpointWaiter, type CheckpointWaiter } from './waiter.ts';
 export { replayProjection, replayProjections, countEvents, type ReplayOptions, type ReplayProgress, type ReplayReport } from './replay.ts';
+export { latestReplayRun, requestReplay, type ReplayRun } from './replay-jobs.ts';
 export {
   HISTORY_PAGE_SIZE,
   readBalances,

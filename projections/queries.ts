@@ -122,16 +122,31 @@ export async function readMoneyRequests(db: Kysely<ReadTables>, accountId: strin
 }
 
 export interface StatementFilters {
+  /** Recorded at or after. */
   since?: Date | undefined;
+  /** Recorded before. */
   until?: Date | undefined;
+  /** Event types to keep (e.g. TransferCompleted, DepositReversed); none given: every type. */
+  eventTypes?: readonly string[] | undefined;
+  /** Money in (a positive amount) or out. */
+  direction?: 'credit' | 'debit' | undefined;
+  /** Keyset paging: lines after this sequence (the last one of the previous page). */
+  afterSequence?: bigint | undefined;
   limit?: number | undefined;
 }
 
-/** Every posting of the account with its running balance, in the running balance's order (for audit). */
+/**
+ * Every posting of the account with its running balance, in the running balance's order
+ * (for audit: the admin's statement pages and CSV export read through here).
+ */
 export async function readStatement(db: Kysely<ReadTables>, accountId: string, filters: StatementFilters = {}): Promise<Selectable<StatementRow>[]> {
   let query = db.selectFrom('read.statements').selectAll().where('account_id', '=', accountId);
+  if (filters.afterSequence !== undefined) query = query.where('sequence', '>', filters.afterSequence);
   if (filters.since) query = query.where('recorded_at', '>=', filters.since);
   if (filters.until) query = query.where('recorded_at', '<', filters.until);
+  if (filters.eventTypes && filters.eventTypes.length > 0) query = query.where('event_type', 'in', [...filters.eventTypes]);
+  // Postings are never zero (ledger.postings checks amount <> 0): every line is one or the other.
+  if (filters.direction) query = query.where('amount_paise', filters.direction === 'credit' ? '>' : '<', 0n);
   const limit = Math.min(filters.limit ?? MAX_STATEMENT_ROWS, MAX_STATEMENT_ROWS);
   return query.orderBy('sequence').limit(limit).execute();
 }

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
-import { z } from 'zod';
+import { failDepositSchema, settleDepositSchema } from '../../contracts/admin.ts';
 import { rupeesFromPaise } from '../../contracts/money.ts';
 import {
   HISTORY_PAGE_SIZE,
@@ -23,10 +23,8 @@ import { readHistoryPage, type HistoryRow } from '../../projections/index.ts';
 import { requireAdmin, requireUser } from '../auth/authenticate.ts';
 import { accountLookupRateLimit } from '../auth/rate-limit.ts';
 import { ok } from '../envelope.ts';
-import { recordAdminAction } from '../admin/audit-trail.ts';
-import { runAudited } from '../admin/audited.ts';
-import { performAdminMoneyAction } from '../admin/money-actions.ts';
-import { adminMoney, awaitingApproval } from './admin-approvals.ts';
+import { failDepositAsAdmin, performAdminMoneyAction } from '../../audit/index.ts';
+import { awaitingApproval } from './admin/index.ts';
 import { ApiError } from '../errors.ts';
 import { WALLET_BANK_NAME, awaitCheckpoint, commandContext, displayName, requireActiveAccount, requirePin, type MoneyDependencies } from '../money-context.ts';
 
@@ -104,6 +102,12 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Mone
     return ok(reply, DEPOSIT_PENDING_MESSAGE, { transactionId: result.depositId, status: 'pending', checkpoint: result.checkpoint });
   });
 
+  registerHistoryRoute(app, deps);
+  registerDepositReview(app, deps);
+}
+
+/** The signed-in user's history: a plain list (the spec's client) or pages with search. */
+function registerHistoryRoute(app: FastifyInstance, deps: MoneyDependencies): void {
   app.post('/api/transactions/get-all-transactions-by-user', { preHandler: app.authenticate }, async (request, reply) => {
     const user = await requireUser(request);
     // `userId` in the body (the spec's client sends it) is never read: it is always the caller's history.
@@ -118,34 +122,23 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Mone
     const page = await readHistoryPage(deps.reads, { accountId: user.id, search: query.search, type, page: query.page, pageSize });
     return ok(reply, 'Transactions fetched successfully', { items: page.rows.map(toTransactionRecord), total: page.total, page: query.page, pageSize });
   });
-
-  registerDepositReview(app, deps);
 }
-
-const settleSchema = z.object({ depositId: z.string({ error: 'depositId is required' }).trim().min(1, 'depositId is required').max(64) });
-const failSchema = settleSchema.extend({
-  reason: z.string({ error: 'A reason is required' }).trim().min(3, 'A reason of at least 3 characters is required').max(500, 'Reason must be at most 500 characters'),
-});
 
 /** Admins settle or fail pending bank-transfer and UPI deposits. */
 function registerDepositReview(app: FastifyInstance, deps: MoneyDependencies): void {
   app.post('/api/transactions/settle-deposit', { preHandler: app.requireAdmin }, async (request, reply) => {
     const admin = await requireAdmin(request);
-    const { depositId } = settleSchema.parse(request.body);
-    const outcome = await performAdminMoneyAction(adminMoney(deps), { action: 'settle', depositId }, commandContext(request, admin.id));
+    const { depositId } = settleDepositSchema.parse(request.body);
+    const outcome = await performAdminMoneyAction(deps, { action: 'settle', depositId }, commandContext(request, admin.id));
     if (outcome.status === 'awaiting_approval') return awaitingApproval(reply, outcome.approval, deps.approvalThresholdPaise);
     return ok(reply, 'Deposit settled: the wallet has been credited', { depositId, checkpoint: outcome.checkpoint });
   });
 
   app.post('/api/transactions/fail-deposit', { preHandler: app.requireAdmin }, async (request, reply) => {
     const admin = await requireAdmin(request);
-    const { depositId, reason } = failSchema.parse(request.body);
+    const { depositId, reason } = failDepositSchema.parse(request.body);
     try {
-      const result = await runAudited(deps.db, deps.ledger, async (commands, trx) => {
-        const failed = await commands.failDeposit({ depositId, reason }, commandContext(request, admin.id));
-        if (!failed.replayed) await recordAdminAction(trx, { actorId: admin.id, action: 'fail', target: failed.streamId, reason, details: { depositId } });
-        return failed;
-      });
+      const result = await failDepositAsAdmin(deps, { depositId, reason }, commandContext(request, admin.id));
       return ok(reply, 'Deposit marked as failed', { depositId, checkpoint: result.checkpoint });
     } catch (error) {
       if (isLedgerRejection(error) && error.code === 'invalid_reference') throw new ApiError('validation_failed', 'A reason of at least 3 characters is required');

@@ -115,21 +115,26 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependen
     return ok(reply, 'QR code generated successfully', dataUrl);
   });
 
-  app.post('/api/users/verify-transaction-pin', { ...signedIn, ...authLimited }, async (request, reply) => {
+  registerPinRoutes(app, deps, authLimited);
+  registerCodeRoutes(app, deps, authLimited);
+}
+
+/** Checking and changing the transaction PIN: signed in, and limited like sign-in (guesses). */
+function registerPinRoutes(app: FastifyInstance, deps: UserRouteDependencies, authLimited: { config: ReturnType<typeof authRateLimit> }): void {
+  const signedInAndLimited = { preHandler: app.authenticate, ...authLimited };
+  app.post('/api/users/verify-transaction-pin', signedInAndLimited, async (request, reply) => {
     const user = await requireUser(request);
     const input = verifyPinSchema.parse(request.body ?? {});
     await verifyTransactionPin({ db: deps.db, keys: deps.keys.pinKeys, clock: deps.clock }, user.id, input.transactionPin);
     return ok(reply, 'Transaction PIN verified');
   });
 
-  app.post('/api/users/update-transaction-pin', { ...signedIn, ...authLimited }, async (request, reply) => {
+  app.post('/api/users/update-transaction-pin', signedInAndLimited, async (request, reply) => {
     const user = await requireUser(request);
     const input = updatePinSchema.parse(request.body ?? {});
     await updateTransactionPin({ db: deps.db, keys: deps.keys.pinKeys, clock: deps.clock }, user.id, input.currentPin, input.newPin);
     return ok(reply, 'Transaction PIN updated successfully!');
   });
-
-  registerCodeRoutes(app, deps, authLimited);
 }
 
 /** The 8 one-time-code routes (no token: the e-mail is the proof). */

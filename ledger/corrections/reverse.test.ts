@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
 import { createJobBoss, type JobBoss } from '../../platform/jobs.ts';
 import { createWiredLedger } from '../../runtime/ledger.ts';
 import { drainAll } from '../../projections/index.ts';
-import { verifyLedger } from '../../cli/verify.ts';
+import { verifyLedger } from '../../audit/index.ts';
 import { rupees, type Ledger, type LedgerTables } from '../index.ts';
 
 let testDb: TestDatabase<LedgerTables>;

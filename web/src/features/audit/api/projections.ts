@@ -4,30 +4,12 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiData, apiRequest, type ApiReply } from '../../../lib/api-client.ts';
-import type { ReplayRun } from './types.ts';
-
-export interface ProjectionRow {
-  name: string;
-  checkpoint: string;
-  eventsApplied: number;
-  lagEvents: number;
-  lagSeconds: number | null;
-  updatedAt: string;
-  lastError: string | null;
-  lastReplay: ReplayRun | null;
-}
-
-export interface ProjectionStatus {
-  projections: ProjectionRow[];
-  heldBackEvents: number;
-  heldBackSeconds: number | null;
-  holder: unknown;
-}
+import type { ProjectionsOverview, ReplayRun } from './types.ts';
 
 export const REPLAY_POLL_MS = 500;
 
-export function fetchProjections(): Promise<ProjectionStatus> {
-  return apiData<ProjectionStatus>('/api/admin/projections', { fallbackMessage: 'Failed to fetch projection status' });
+export function fetchProjections(): Promise<ProjectionsOverview> {
+  return apiData<ProjectionsOverview>('/api/admin/projections', { fallbackMessage: 'Failed to fetch projection status' });
 }
 
 export const projectionsQuery = queryOptions({ queryKey: ['admin', 'projections'], queryFn: fetchProjections });

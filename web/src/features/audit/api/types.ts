@@ -1,14 +1,7 @@
 /**
  * The admin API's reply shapes come from contracts/admin.ts, shared with the server.
  */
-export type { StatementLine, StatementPage, RawEvent, EventDetail, EventPosting, TrialBalance, AdminActionRecord, AuditTrailPage, ReplayRun } from '../../../../../contracts/admin.ts';
-
-import type { RawEvent } from '../../../../../contracts/admin.ts';
-
-export interface RawEventPage {
-  items: RawEvent[];
-  nextAfter: string | null;
-}
+export type { StatementLine, StatementPage, RawEvent, EventDetail, EventPosting, TrialBalance, AdminActionRecord, AuditTrailPage, ReplayRun, ProjectionState, ProjectionsOverview, RawEventPage } from '../../../../../contracts/admin.ts';
 
 /** Statement and explorer filters as the query string carries them (empty = no filter). */
 export interface StatementFilters {

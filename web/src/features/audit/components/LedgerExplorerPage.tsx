@@ -4,6 +4,7 @@
  * amount, running balance) and its data in a dialog.
  */
 import { useState, type ReactElement } from 'react';
+import { EVENT_TYPES } from '../../../../../contracts/admin.ts';
 import { Button } from '../../../components/ui/Button.tsx';
 import type { Column } from '../../../components/ui/DataTable.tsx';
 import { SelectField, TextField } from '../../../components/ui/Field.tsx';
@@ -14,10 +15,7 @@ import { useEvent, useEvents, type ExplorerFilters } from '../api/get-events.ts'
 import type { EventPosting, RawEvent } from '../api/types.ts';
 import { LoadMore, ResponsiveTable, SignedAmount } from './ResponsiveTable.tsx';
 
-const EVENT_TYPES = [
-  'WalletOpened', 'DepositRequested', 'DepositSettled', 'DepositFailed', 'TransferCompleted', 'MoneyRequested', 'MoneyRequestAccepted',
-  'MoneyRequestRejected', 'TransferReversed', 'DepositReversed', 'MoneyRequestPaymentReversed',
-].map((type) => ({ value: type, label: type }));
+const TYPE_OPTIONS = EVENT_TYPES.map((type) => ({ value: type, label: type }));
 
 const NO_FILTERS: ExplorerFilters = { stream: '', type: '', actor: '', from: '', to: '' };
 
@@ -67,7 +65,7 @@ export function LedgerExplorerPage(): ReactElement {
       <Card>
         <form className="audit-filters" aria-label="Event filters" onSubmit={(event) => { event.preventDefault(); setFilters(draft); }}>
           <TextField label="Stream" value={draft.stream} onValueChange={set('stream')} placeholder="transfer-..." />
-          <SelectField label="Type" value={draft.type} options={EVENT_TYPES} placeholder="All types" onValueChange={set('type')} />
+          <SelectField label="Type" value={draft.type} options={TYPE_OPTIONS} placeholder="All types" onValueChange={set('type')} />
           <TextField label="Actor id" value={draft.actor} onValueChange={set('actor')} />
           <TextField label="From" type="date" value={draft.from} onValueChange={set('from')} />
           <TextField label="To" type="date" value={draft.to} onValueChange={set('to')} />

@@ -14,9 +14,9 @@ import { useToast } from '../../../components/ui/Toaster.tsx';
 import { formatDateTime, formatRupees, shortId } from '../../../lib/format.ts';
 import { useDecideApproval, usePendingApprovals, type ApprovalRecord } from '../api/approvals.ts';
 import { useAuditTrail } from '../api/get-audit-trail.ts';
-import { isFinished, useProjections, useReplayProgress, useStartReplay, type ProjectionRow } from '../api/projections.ts';
+import { isFinished, useProjections, useReplayProgress, useStartReplay } from '../api/projections.ts';
 import { useRunVerify, useTrialBalance } from '../api/trial-balance.ts';
-import type { AdminActionRecord, TrialBalance } from '../api/types.ts';
+import type { AdminActionRecord, ProjectionState, TrialBalance } from '../api/types.ts';
 import { LoadMore, ResponsiveTable } from './ResponsiveTable.tsx';
 
 type KindRow = TrialBalance['byKind'][number] & { _id: string };
@@ -112,7 +112,7 @@ function TrialBalanceCard(): ReactElement {
   );
 }
 
-function ReplayCell({ projection, onDone }: { projection: ProjectionRow; onDone: () => void }): ReactElement {
+function ReplayCell({ projection, onDone }: { projection: ProjectionState; onDone: () => void }): ReactElement {
   const [watching, setWatching] = useState(false);
   const start = useStartReplay();
   const progress = useReplayProgress(projection.name, watching);
@@ -151,11 +151,11 @@ function ReplayCell({ projection, onDone }: { projection: ProjectionRow; onDone:
 function ProjectionsCard(): ReactElement {
   const status = useProjections();
   const rows = (status.data?.projections ?? []).map((row) => ({ ...row, _id: row.name }));
-  const columns: Column<ProjectionRow & { _id: string }>[] = [
+  const columns: Column<ProjectionState & { _id: string }>[] = [
     { id: 'name', header: 'Projection', cell: (row) => <strong>{row.name}</strong> },
     { id: 'checkpoint', header: 'Checkpoint', align: 'right', cell: (row) => <span className="mono">{row.checkpoint}</span> },
     { id: 'lagEvents', header: 'Lag (events)', align: 'right', cell: (row) => row.lagEvents },
-    { id: 'lagSeconds', header: 'Lag (s)', align: 'right', cell: (row) => (row.lagSeconds === null ? '-' : row.lagSeconds.toFixed(1)) },
+    { id: 'lagSeconds', header: 'Lag (s)', align: 'right', cell: (row) => row.lagSeconds.toFixed(1) },
     { id: 'error', header: 'Last error', cell: (row) => (row.lastError ? <Badge tone="danger">{row.lastError}</Badge> : <span className="muted">none</span>) },
     { id: 'replay', header: 'Replay', cell: (row) => <ReplayCell projection={row} onDone={() => void status.refetch()} /> },
   ];

@@ -4,6 +4,8 @@
  * message is immediate), and the API's message when it refuses (e.g. it would overdraw).
  */
 import { useState, type FormEvent, type ReactElement } from 'react';
+import { MAX_REASON_LENGTH, reasonSchema } from '../../../../../contracts/admin.ts';
+import { firstMessage } from '../../../../../contracts/fields.ts';
 import { Button } from '../../../components/ui/Button.tsx';
 import { TextAreaField } from '../../../components/ui/Field.tsx';
 import { Modal } from '../../../components/ui/Modal.tsx';
@@ -12,15 +14,10 @@ import { useToast } from '../../../components/ui/Toaster.tsx';
 import { NetworkError } from '../../../lib/api-client.ts';
 import { useReverseTransaction } from '../api/reverse-transaction.ts';
 
-export const MIN_REASON_CHARS = 3;
-export const MAX_REASON_CHARS = 500;
-
-/** The reason rule of POST /api/admin/reverse: trimmed, 3-500 characters. */
+/** The reason rule of POST /api/admin/reverse (contracts/admin.ts): trimmed, 3-500 characters. */
 export function reasonError(reason: string): string | undefined {
-  const trimmed = reason.trim();
-  if (trimmed.length < MIN_REASON_CHARS) return `A reason of at least ${MIN_REASON_CHARS} characters is required`;
-  if (trimmed.length > MAX_REASON_CHARS) return `Reason must be at most ${MAX_REASON_CHARS} characters`;
-  return undefined;
+  const checked = reasonSchema.safeParse(reason);
+  return checked.success ? undefined : firstMessage(checked.error);
 }
 
 export interface ReverseTarget {
@@ -70,7 +67,7 @@ export function ReverseDialog({ target, onClose, onReversed }: { target: Reverse
         <p className="small">
           <span className="muted">Reversing:</span> {target?.summary} <span className="mono">({target?.streamId})</span>
         </p>
-        <TextAreaField label="Reason" value={reason} maxLength={MAX_REASON_CHARS} onValueChange={setReason} onBlur={() => setTouched(true)} error={error} required />
+        <TextAreaField label="Reason" value={reason} maxLength={MAX_REASON_LENGTH} onValueChange={setReason} onBlur={() => setTouched(true)} error={error} required />
         {refusal ? <Notice tone="danger" title="Reversal refused">{refusal}</Notice> : null}
         <div className="modal-actions">
           <Button variant="secondary" onClick={close}>Cancel</Button>

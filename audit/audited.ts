@@ -4,8 +4,8 @@
  * (the ledger's retry lives in runCommand, which a caller-owned transaction bypasses).
  */
 import type { Kysely, Transaction } from 'kysely';
-import { isLedgerRejection, type LedgerCommands, type LedgerTables, type Ledger } from '../../ledger/index.ts';
-import { transactionView } from '../../platform/database.ts';
+import { isLedgerRejection, type LedgerCommands, type LedgerTables, type Ledger } from '../ledger/index.ts';
+import { transactionView } from '../platform/database.ts';
 
 const MAX_ATTEMPTS = 3;
 

@@ -3,12 +3,11 @@
  * who did what to which target, when and why. Callers record inside the transaction of the
  * action itself, so an action and its audit row commit or roll back together.
  * (identity/users.ts `setVerified` writes its suspend/activate rows itself: identity may not
- * import api/.)
+ * import audit/.)
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { ADMIN_ACTIONS, type AdminAction, type AdminActionRecord, type AuditTrailPage } from '../../contracts/admin.ts';
-export { ADMIN_ACTIONS, type AdminAction, type AdminActionRecord, type AuditTrailPage } from '../../contracts/admin.ts';
-
+import type { AdminAction, AuditTrailPage } from '../contracts/admin.ts';
+import { keysetPage } from './paging.ts';
 
 export interface AdminActionEntry {
   actorId: string;
@@ -48,18 +47,15 @@ export async function listAdminActions(db: Db, query: AuditTrailQuery): Promise<
        and (${query.actorId ?? null}::text is null or a.actor_id = ${query.actorId ?? null}::text)
      order by a.id desc
      limit ${query.limit + 1}`.execute(db);
-  const page = rows.slice(0, query.limit);
-  return {
-    items: page.map((row) => ({
-      id: String(row.id),
-      actorId: row.actor_id,
-      actorName: row.actor_name,
-      action: row.action,
-      target: row.target,
-      reason: row.reason,
-      details: row.details,
-      recordedAt: row.recorded_at.toISOString(),
-    })),
-    nextBefore: rows.length > query.limit ? String(page.at(-1)?.id) : null,
-  };
+  const { items, next } = keysetPage(rows, query.limit, (row) => row.id, (row) => ({
+    id: String(row.id),
+    actorId: row.actor_id,
+    actorName: row.actor_name,
+    action: row.action,
+    target: row.target,
+    reason: row.reason,
+    details: row.details,
+    recordedAt: row.recorded_at.toISOString(),
+  }));
+  return { items, nextBefore: next };
 }

@@ -1,8 +1,9 @@
 /**
- * An admin's money actions - settling a pending deposit, reversing a movement - with the
- * rails around them: the ledger refuses an admin who is a party (and hand-settled card
- * deposits); above the approval threshold the action waits in `audit.approval_requests`
- * until a second admin approves it; every action commits with its audit row.
+ * An admin's money actions - settling or failing a pending deposit, reversing a movement -
+ * with the rails around them: the ledger refuses an admin who is a party (and hand-settled
+ * card deposits); above the approval threshold a settlement or reversal waits in
+ * `audit.approval_requests` until a second admin approves it; every action commits with its
+ * audit row. Refusals of the approval flow are AuditRejections (./rejections.ts).
  *
  * Why four eyes on amounts and not on every action: most reviews are small and routine;
  * one admin alone must not be able to move a large sum, which is where a compromised or
@@ -10,22 +11,27 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { ApprovalRecord, ApprovalState } from '../../contracts/admin.ts';
-import { rupeesFromPaise } from '../../contracts/money.ts';
+import type { ApprovalRecord, ApprovalState } from '../contracts/admin.ts';
+import { rupeesFromPaise } from '../contracts/money.ts';
 import {
   isLedgerRejection,
   previewAdminAction,
   type AdminActionPreview,
   type AdminMoneyAction,
   type CommandContext,
+  type DepositResult,
+  type FailDepositInput,
   type Ledger,
   type LedgerTables,
   type Paise,
-} from '../../ledger/index.ts';
-import { tablesView } from '../../platform/database.ts';
-import { ApiError } from '../errors.ts';
+} from '../ledger/index.ts';
+import { tablesView } from '../platform/database.ts';
 import { recordAdminAction } from './audit-trail.ts';
 import { runAudited } from './audited.ts';
+import { AuditRejection } from './rejections.ts';
+
+/** Default: amounts above ₹10,000 need a second admin (ADMIN_APPROVAL_THRESHOLD). */
+export const DEFAULT_APPROVAL_THRESHOLD_PAISE: Paise = 10_000n * 100n;
 
 export interface AdminMoneyDependencies {
   db: Kysely<unknown>;
@@ -65,6 +71,18 @@ export async function performAdminMoneyAction(deps: AdminMoneyDependencies, acti
     return { status: 'awaiting_approval', approval: await fileApprovalRequest(deps.db, action, preview, ctx.actorId) };
   }
   return runAdminMoneyAction(deps, action, ctx, {});
+}
+
+/**
+ * Fails a pending deposit, with its audit row, in one transaction. No approval threshold:
+ * failing moves no money.
+ */
+export async function failDepositAsAdmin(deps: Pick<AdminMoneyDependencies, 'db' | 'ledger'>, input: FailDepositInput, ctx: CommandContext): Promise<DepositResult> {
+  return runAudited(deps.db, deps.ledger, async (commands, trx) => {
+    const failed = await commands.failDeposit(input, ctx);
+    if (!failed.replayed) await recordAdminAction(trx, { actorId: ctx.actorId, action: 'fail', target: failed.streamId, reason: input.reason, details: { depositId: input.depositId } });
+    return failed;
+  });
 }
 
 /** The ledger command and its audit row in one transaction (a replayed command records nothing). */
@@ -161,7 +179,7 @@ async function fileApprovalRequest(db: Kysely<unknown>, action: AdminMoneyAction
       await recordAdminAction(trx, { actorId: requestedBy, action: 'request_approval', target: preview.streamId, reason, details: { approvalId: id, action: action.action, amountPaise: preview.amountPaise.toString() } });
     }
     const { rows: open } = await sql<ApprovalRow>`select ${APPROVAL_COLUMNS} from audit.approval_requests a ${APPROVAL_JOINS} where a.target = ${preview.streamId} and a.state = 'pending'`.execute(trx);
-    if (!open[0]) throw new ApiError('conflict', 'The approval request changed at the same time. Please try again.');
+    if (!open[0]) throw new AuditRejection('approval_changed_concurrently', 'The approval request changed at the same time');
     return toApprovalRecord(open[0]);
   });
 }
@@ -201,7 +219,7 @@ export async function approveRequest(deps: AdminMoneyDependencies, approvalId: s
     },
   );
   const approval = await readApproval(deps.db, approvalId);
-  if (!approval) throw new ApiError('not_found', 'Approval request not found');
+  if (!approval) throw new AuditRejection('approval_not_found', `No approval request ${approvalId}`);
   return { approval: toApprovalRecord(approval), done };
 }
 
@@ -214,12 +232,13 @@ export async function rejectRequest(db: Kysely<unknown>, approvalId: string, adm
     await recordAdminAction(trx, { actorId: adminId, action: 'reject_approval', target: row.target, reason, details: { approvalId, requestedBy: row.requested_by } });
   });
   const approval = await readApproval(db, approvalId);
-  if (!approval) throw new ApiError('not_found', 'Approval request not found');
+  if (!approval) throw new AuditRejection('approval_not_found', `No approval request ${approvalId}`);
   return toApprovalRecord(approval);
 }
 
 function requireDecidable(row: ApprovalRow | undefined, adminId: string, decision: 'approve' | 'reject'): asserts row is ApprovalRow {
-  if (!row) throw new ApiError('not_found', 'Approval request not found');
-  if (row.state !== 'pending') throw new ApiError('conflict', `This request has already been ${row.state}`);
-  if (decision === 'approve' && row.requested_by === adminId) throw new ApiError('forbidden', 'A second admin must approve this request');
+  if (!row) throw new AuditRejection('approval_not_found', 'No such approval request');
+  if (row.state === 'approved') throw new AuditRejection('approval_already_approved', `Approval request ${row.id} is already approved`);
+  if (row.state === 'rejected') throw new AuditRejection('approval_already_rejected', `Approval request ${row.id} is already rejected`);
+  if (decision === 'approve' && row.requested_by === adminId) throw new AuditRejection('approver_is_requester', `${adminId} filed approval request ${row.id}`);
 }

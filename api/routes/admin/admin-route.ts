@@ -1,0 +1,32 @@
+/**
+ * What every /api/admin route shares: its options (admin-only - `app.requireAdmin`: 401
+ * without a session, 403 for users - and documented under the admin tag with its zod input)
+ * and its dependencies.
+ */
+import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Ledger } from '../../../ledger/index.ts';
+import type { JobBoss } from '../../../platform/jobs.ts';
+import { zodDocs, type ZodDocParts } from '../../docs.ts';
+
+export const ADMIN_TAG = 'admin';
+
+export interface AdminRouteDependencies {
+  db: Kysely<unknown>;
+  ledger: Ledger;
+  /** Replays are queued as jobs for the workers. */
+  boss: JobBoss;
+  /** Read-your-writes for the statement: waits (bounded) until the statements reflect a checkpoint. */
+  awaitStatements?: (checkpoint: string) => Promise<unknown>;
+  /** Settlements and reversals above this amount wait for a second admin. */
+  approvalThresholdPaise: bigint;
+}
+
+export function adminRoute(app: FastifyInstance, summary: string, description?: string, input: ZodDocParts = {}): RouteShorthandOptions {
+  const documented = zodDocs(input);
+  return {
+    preHandler: app.requireAdmin,
+    ...documented,
+    schema: { ...documented.schema, tags: [ADMIN_TAG], summary, ...(description ? { description } : {}), security: [{ bearerAuth: [] }] },
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * The ledger explorer, /api/admin/events: the log filtered by stream, type, actor and time,
+ * keyset-paged by position, and one event with its postings (audit/explorer.ts).
+ */
+import type { FastifyInstance } from 'fastify';
+import { eventParamsSchema, explorerQuerySchema } from '../../../contracts/admin.ts';
+import { listEvents, readEvent } from '../../../audit/index.ts';
+import { requireAdmin } from '../../auth/authenticate.ts';
+import { ok } from '../../envelope.ts';
+import { ApiError } from '../../errors.ts';
+import { adminRoute, type AdminRouteDependencies } from './admin-route.ts';
+
+export function registerExplorerRoutes(app: FastifyInstance, deps: Pick<AdminRouteDependencies, 'db'>): void {
+  app.get('/api/admin/events', adminRoute(app, 'Ledger explorer: events by stream, type, actor and time', 'Filters: stream, type, actor, from, to. Keyset paging by position: after=<nextAfter>, limit (no gaps or repeats).', { querystring: explorerQuerySchema }), async (request, reply) => {
+    await requireAdmin(request);
+    const { after, limit, ...filter } = explorerQuerySchema.parse(request.query ?? {});
+    return ok(reply, 'Events fetched', await listEvents(deps.db, filter, { after, limit }));
+  });
+
+  app.get('/api/admin/events/:position', adminRoute(app, 'One event with its postings'), async (request, reply) => {
+    await requireAdmin(request);
+    const { position } = eventParamsSchema.parse(request.params);
+    const event = await readEvent(deps.db, position);
+    if (!event) throw new ApiError('not_found', 'Event not found');
+    return ok(reply, 'Event fetched', event);
+  });
+}

@@ -1,0 +1,22 @@
+/**
+ * /api/admin/*: the admin and operator tools, by area - corrections and approvals, account
+ * audit, the ledger explorer, operations (audit trail, trial balance, verify, pending
+ * deposits, projections, replays). Every route is admin-only. The routes are HTTP glue: the
+ * schemas are contracts/admin.ts, the reads and actions audit/.
+ */
+import type { FastifyInstance } from 'fastify';
+import { registerAccountRoutes } from './accounts.ts';
+import type { AdminRouteDependencies } from './admin-route.ts';
+import { registerCorrectionRoutes } from './corrections.ts';
+import { registerExplorerRoutes } from './explorer.ts';
+import { registerOperationsRoutes } from './operations.ts';
+
+export type { AdminRouteDependencies } from './admin-route.ts';
+export { awaitingApproval } from './corrections.ts';
+
+export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRouteDependencies): Promise<void> {
+  registerCorrectionRoutes(app, deps);
+  registerAccountRoutes(app, deps);
+  registerExplorerRoutes(app, deps);
+  registerOperationsRoutes(app, deps);
+}

@@ -1,0 +1,40 @@
+/**
+ * The public entry of audit/: the operator and audit reads, and the admins' audited money
+ * actions, that the CLI (cli/) and the admin API (api/routes/admin/) share. No HTTP here:
+ * typed inputs, typed results, refusals as AuditRejection codes (or the ledger's).
+ */
+
+// The ledger check, its recorded runs and the trial balance.
+export { verifyLedger, type VerifyReport, type TrialBalanceLine } from './verify.ts';
+export { recordVerifyRun, runVerify, timedVerify } from './verify-runs.ts';
+export { readTrialBalance } from './trial-balance.ts';
+
+// Projections as operators see them.
+export { projectionStatus, HELD_BACK_WARNING_SECONDS, type ProjectionStatus, type StatusReport, type XminHolder } from './projection-status.ts';
+export { latestReplay, readProjectionsOverview, requestProjectionReplay, type ReplayRequest } from './projections.ts';
+
+// The log and the accounts: explorer, statements, balances, pending deposits.
+export type { PageRequest } from './paging.ts';
+export { listEvents, readAccountEvents, readEvent, readPostings, type EventFilter, type PostingLine } from './explorer.ts';
+export type { RawEvent, RawEventPage } from '../contracts/admin.ts';
+export { readStatementPage, statementCsv, type StatementFilter } from './statements.ts';
+export { accountBalance, type BalanceReport } from './account-balance.ts';
+export { listPendingDeposits } from './pending-deposits.ts';
+/** Exact rupees from paise ("-12.05"), as the statement CSV writes them: for the CLI's printouts. */
+export { rupeesText } from '../contracts/money.ts';
+
+// Admins' actions: money actions with four eyes above the threshold, and their trail.
+export {
+  DEFAULT_APPROVAL_THRESHOLD_PAISE,
+  approveRequest,
+  failDepositAsAdmin,
+  listApprovalRequests,
+  performAdminMoneyAction,
+  rejectRequest,
+  type ActionDone,
+  type AdminMoneyDependencies,
+  type AdminMoneyOutcome,
+  type ApprovalListQuery,
+} from './money-actions.ts';
+export { listAdminActions, type AuditTrailQuery } from './audit-trail.ts';
+export { AUDIT_REJECTION_CODES, AuditRejection, isAuditRejection, type AuditRejectionCode } from './rejections.ts';
