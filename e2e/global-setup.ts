@@ -14,8 +14,8 @@ import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { withClient } from '../platform/database.ts';
 import { freePort } from '../platform/embedded-postgres.ts';
 import { TEST_RUNTIME_LOGIN, withLogin } from '../test/logins.ts';
 import { E2E_ADMIN, OUTPUT_DIR } from './helpers/constants.ts';
@@ -62,9 +62,12 @@ export async function setup(project: TestProject): Promise<void> {
   for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET', 'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET', 'SMTP_URL', 'JWT_SECRET'])
     delete env[key];
   if (process.env.DATABASE_URL) {
-    database = { adminUrl: process.env.DATABASE_URL, name: `wallet_e2e_${process.pid}` };
-    await runSql(database.adminUrl, `drop database if exists ${database.name}`);
-    await runSql(database.adminUrl, `create database ${database.name}`);
+    const name = `wallet_e2e_${process.pid}`;
+    database = { adminUrl: process.env.DATABASE_URL, name };
+    await withClient(database.adminUrl, async (client) => {
+      await client.query(`drop database if exists ${name}`);
+      await client.query(`create database ${name}`);
+    });
     const url = new URL(database.adminUrl);
     url.pathname = `/${database.name}`;
     env.DATABASE_OWNER_URL = url.toString();
@@ -88,7 +91,7 @@ export async function setup(project: TestProject): Promise<void> {
 
 export async function teardown(): Promise<void> {
   if (server) await stopServer(server);
-  if (database) await runSql(database.adminUrl, `drop database if exists ${database.name} with (force)`).catch((error: unknown) => console.error('[e2e] could not drop the test database', error));
+  if (database) await dropDatabase(database);
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }
 
@@ -123,20 +126,14 @@ async function stopServer(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+async function dropDatabase({ adminUrl, name }: { adminUrl: string; name: string }): Promise<void> {
+  await withClient(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).catch((error: unknown) => console.error('[e2e] could not drop the test database', error));
+}
+
 function serverLog(): string {
   try {
     return readFileSync(SERVER_LOG, 'utf8').slice(-4000);
   } catch {
     return '(no server log)';
-  }
-}
-
-async function runSql(url: string, statement: string): Promise<void> {
-  const client = new pg.Client(url);
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
   }
 }

@@ -7,13 +7,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { sql } from 'kysely';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { tablesView } from '../platform/database.ts';
 import { createLedger, type LedgerTables } from '../ledger/index.ts';
 import { replayProjection, PROJECTION_NAMES } from './index.ts';
-import { appendAll, generateAppends, seededRandom } from './testing/random-ledger.ts';
+import { appendRandomActivity } from './testing/random-ledger.ts';
 import { checkpointsOf, dumpReadTables, eventCount } from './testing/read-tables.ts';
 
 const WORKER = fileURLToPath(new URL('./testing/worker-process.ts', import.meta.url));
@@ -24,11 +23,7 @@ beforeEach(async () => {
   const ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
   const wallets = Array.from({ length: 8 }, (_, i) => `w${i}`);
   for (const wallet of wallets) await ledger.openWallet({ accountId: wallet, displayName: `Wallet ${wallet}` }, { actorId: wallet });
-  const client = new pg.Client(testDb.url);
-  await client.connect();
-  const random = seededRandom(42);
-  await appendAll(client, generateAppends('x', wallets, 1_500, random), random);
-  await client.end();
+  await appendRandomActivity(testDb.url, { prefix: 'x', wallets, count: 1_500, seed: 42 });
 });
 
 afterEach(async () => {

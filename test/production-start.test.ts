@@ -12,10 +12,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../platform/embedded-postgres.ts';
-import { createTestDatabase, type TestDatabase } from './database.ts';
+import { adminQuery, createTestDatabase, type TestDatabase } from './database.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const START_TIMEOUT_MS = 60_000;
@@ -81,16 +80,6 @@ afterAll(async () => {
   await adminQuery(`drop role if exists ${roleName}`);
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function adminQuery(statement: string): Promise<void> {
-  const client = new pg.Client(inject('adminDatabaseUrl'));
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 /** A production environment with every default replaced except the card provider (no Stripe key); nothing inherited from the test runner. */
 function productionEnv(port: number): Record<string, string> {
