@@ -8,7 +8,7 @@
 import { loadConfig } from '../platform/config.ts';
 import { migrateDatabase } from '../platform/migrate.ts';
 import { exitIfUnsafeForProduction } from '../platform/production.ts';
-import { openDatabaseServer } from '../runtime/database-server.ts';
+import { openDatabaseServer } from '../platform/database-server.ts';
 import { allQueues } from '../runtime/queues.ts';
 
 const config = loadConfig();

@@ -13,7 +13,7 @@ import { createJobBoss, type JobBoss } from '../platform/jobs.ts';
 import { assertMigrationsCurrent, migrateDatabase } from '../platform/migrate.ts';
 import { assertSafeForProduction } from '../platform/production.ts';
 import type { Ledger, LedgerTables } from '../ledger/index.ts';
-import { openDatabaseServer, type DatabaseServer } from './database-server.ts';
+import { openDatabaseServer, type DatabaseServer } from '../platform/database-server.ts';
 import { createWiredLedger } from './ledger.ts';
 import { allQueues } from './queues.ts';
 
