@@ -6,9 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { ADMIN, findSecrets, registeredUser, signIn, startHarness, type Harness } from '../test/app-harness.ts';
 import { tablesView } from '../platform/database.ts';
-import { readWalletBalance, type ReadTables } from '../projections/index.ts';
+import { readWalletBalance, startProjectionWorkers, type ReadTables } from '../projections/index.ts';
 import { createWiredLedger } from '../runtime/ledger.ts';
-import { startProjectionWorkers } from '../runtime/workers.ts';
 import { verifyLedger } from '../cli/verify.ts';
 import type { LedgerTables } from '../ledger/index.ts';
 

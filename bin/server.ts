@@ -9,10 +9,9 @@ import { startIdentity } from '../identity/index.ts';
 import { loadConfig } from '../platform/config.ts';
 import { exitIfUnsafeForProduction, exitRefused } from '../platform/production.ts';
 import { tablesView } from '../platform/database.ts';
-import { createCheckpointWaiter, readWalletBalance, type ReadTables } from '../projections/index.ts';
+import { createCheckpointWaiter, readWalletBalance, startProjectionWorkers, type ReadTables } from '../projections/index.ts';
 import { createCardProvider } from '../providers/card/index.ts';
 import { startSystem } from '../runtime/system.ts';
-import { startProjectionWorkers } from '../runtime/workers.ts';
 
 const WEB_DIST_DIR = fileURLToPath(new URL('../web/dist/', import.meta.url));
 

@@ -10,7 +10,7 @@ import { loadConfig } from '../platform/config.ts';
 import { startHealthServer, type HealthServer } from '../platform/health-server.ts';
 import { exitIfUnsafeForProduction } from '../platform/production.ts';
 import { startSystem } from '../runtime/system.ts';
-import { startProjectionWorkers } from '../runtime/workers.ts';
+import { startProjectionWorkers } from '../projections/index.ts';
 
 const config = loadConfig();
 exitIfUnsafeForProduction(config, 'worker');

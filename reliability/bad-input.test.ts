@@ -11,9 +11,8 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { ADMIN, registeredUser, signIn, startHarness, type Harness } from '../test/app-harness.ts';
 import { tablesView } from '../platform/database.ts';
-import { readWalletBalance, type ReadTables } from '../projections/index.ts';
+import { readWalletBalance, startProjectionWorkers, type ReadTables } from '../projections/index.ts';
 import { createWiredLedger } from '../runtime/ledger.ts';
-import { startProjectionWorkers } from '../runtime/workers.ts';
 import type { LedgerTables } from '../ledger/index.ts';
 import { evilBody, evilString, type EvilRequest } from './generators.ts';
 
