@@ -18,7 +18,7 @@ import {
   type TransactionRecord,
 } from '../../contracts/transactions.ts';
 import { isLedgerRejection } from '../../ledger/index.ts';
-import { CARD_DEPOSIT_PENDING_MESSAGE, CARD_DEPOSIT_SUCCESS_MESSAGE, startCardDeposit } from '../../providers/card/index.ts';
+import { CARD_DEPOSIT_PENDING_MESSAGE, CARD_DEPOSIT_SUCCESS_MESSAGE, startCardDeposit } from '../../payments/index.ts';
 import { readHistoryPage, type HistoryRow } from '../../projections/index.ts';
 import { requireAdmin, requireUser } from '../auth/authenticate.ts';
 import { accountLookupRateLimit } from '../auth/rate-limit.ts';
