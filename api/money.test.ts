@@ -152,6 +152,15 @@ describe('transfer-funds', () => {
     expect(await eventCount()).toBe(before);
   });
 
+  it('refuses a self-transfer before the PIN check: even with a wrong PIN it says so, and counts no PIN attempt', async () => {
+    const failedPins = async () => (await sql<{ failed: number }>`select failed_pin_attempts as failed from identity.users where id = ${asha.id}`.execute(harness.database.db)).rows[0]?.failed;
+    const before = await failedPins();
+    const selfTransfer = await post(asha.token, '/api/transactions/transfer-funds', transfer({ receiver: asha.id, transactionPin: '9999' }));
+    expect(selfTransfer.statusCode).toBe(400);
+    expect(selfTransfer.json()).toMatchObject({ success: false, code: 'self_transfer', message: 'Cannot transfer to your own account' });
+    expect(await failedPins()).toBe(before);
+  });
+
   it('honours Idempotency-Key: the retry gets the first result', async () => {
     const headers = { 'idempotency-key': 'transfer-retry-1' };
     const first = await post(asha.token, '/api/transactions/transfer-funds', transfer({ amount: 7 }), headers);
