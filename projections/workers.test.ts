@@ -8,14 +8,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import { createTestDatabase, type TestDatabase } from '../test/database.ts';
+import { createTestDatabase, eventCount, type TestDatabase } from '../test/database.ts';
 import { tablesView } from '../platform/database.ts';
 import { createLedger, type LedgerTables } from '../ledger/index.ts';
 import { replayProjection, PROJECTION_NAMES } from './index.ts';
-import { appendRandomActivity } from './testing/random-ledger.ts';
-import { checkpointsOf, dumpReadTables, eventCount } from './testing/read-tables.ts';
+import { appendRandomActivity } from '../test/random-ledger.ts';
+import { checkpointsOf, dumpReadTables } from '../test/read-model.ts';
 
-const WORKER = fileURLToPath(new URL('./testing/worker-process.ts', import.meta.url));
+const WORKER = fileURLToPath(new URL('../test/projection-worker-process.ts', import.meta.url));
 let testDb: TestDatabase<unknown>;
 
 beforeEach(async () => {
@@ -55,7 +55,7 @@ async function waitForOpenBatch(timeoutMs: number): Promise<void> {
 async function expectEqualToReplay(): Promise<void> {
   const total = await eventCount(testDb.db);
   const checkpoints = await checkpointsOf(testDb.db);
-  for (const name of PROJECTION_NAMES) expect(checkpoints[name]?.eventsApplied, name).toBe(total);
+  for (const name of PROJECTION_NAMES) expect(checkpoints[name]?.eventsApplied, name).toBe(BigInt(total));
   const projected = await dumpReadTables(testDb.db);
   for (const name of PROJECTION_NAMES) await replayProjection(testDb.db, name);
   const replayed = await dumpReadTables(testDb.db);

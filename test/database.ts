@@ -6,7 +6,7 @@
  * `{ as: 'owner' }` or connects to `ownerUrl` for that statement.
  */
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
 import { inject } from 'vitest';
 import { openDatabase, withClient } from '../platform/database.ts';
@@ -62,4 +62,10 @@ export function inDatabase(serverUrl: string, name: string): string {
 /** One statement as the server's superuser on its maintenance database (databases, roles). */
 export async function adminQuery(statement: string): Promise<void> {
   await withClient(inject('adminDatabaseUrl'), (client) => client.query(statement));
+}
+
+/** How many events the ledger holds: what a refused command must leave unchanged. */
+export async function eventCount<Tables>(db: Kysely<Tables>): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from ledger.events`.execute(db);
+  return rows[0]?.n ?? 0;
 }

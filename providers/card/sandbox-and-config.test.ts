@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rupees } from '../../ledger/index.ts';
-import { startFakeStripeServer, type FakeStripeServer } from './testing/fake-stripe-server.ts';
+import { startFakeStripeServer, type FakeStripeServer } from '../../test/fake-stripe-server.ts';
 import { createSandboxCardProvider, sandboxPaymentMethodId } from './sandbox-provider.ts';
 import { createCardProvider } from './config.ts';
 import { CARD_FAILURE_MESSAGES, type CardChargeRequest } from './port.ts';

@@ -1,10 +1,10 @@
 /**
  * Fills a database with valid random ledger activity, for trying replay at scale:
- * `node projections/testing/seed-events.ts <database url> [appends, default 100000]`.
+ * `node test/seed-events.ts <database url> [appends, default 100000]`.
  * Four concurrent writers over disjoint groups of 25 wallets, 50 appends per transaction.
  */
-import { createDatabase, tablesView } from '../../platform/database.ts';
-import { createLedger, type LedgerTables } from '../../ledger/index.ts';
+import { createDatabase, tablesView } from '../platform/database.ts';
+import { createLedger, type LedgerTables } from '../ledger/index.ts';
 import { appendRandomActivity } from './random-ledger.ts';
 
 const WRITERS = 4;

@@ -5,7 +5,7 @@
  * Deterministic for a seed, so a failing run can be repeated.
  */
 import type pg from 'pg';
-import { withClient } from '../../platform/database.ts';
+import { withClient } from '../platform/database.ts';
 import { rawAppend, type RawEvent } from './raw-append.ts';
 
 export interface Append {
