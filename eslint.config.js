@@ -18,7 +18,7 @@ export const CODE_MAP = {
   projections: ['ledger', 'platform', 'contracts'],
   notifications: ['platform', 'contracts'],
   identity: ['ledger', 'platform', 'contracts', 'notifications'],
-  providers: ['platform', 'contracts'],
+  providers: ['ledger', 'platform', 'contracts'],
   payments: ['ledger', 'providers', 'platform', 'contracts'],
   audit: ['ledger', 'projections', 'platform', 'contracts'],
   api: ['ledger', 'projections', 'identity', 'notifications', 'providers', 'payments', 'audit', 'contracts', 'platform'],

@@ -10,9 +10,8 @@ import { sql } from 'kysely';
 import { createAdmin } from '../identity/admin.ts';
 import { ADMIN, VALID_REGISTRATION, registeredUser, signIn, startHarness, type Harness } from '../test/app-harness.ts';
 import { tablesView } from '../platform/database.ts';
-import { readWalletBalance, type ReadTables } from '../projections/index.ts';
+import { readWalletBalance, startProjectionWorkers, type ReadTables } from '../projections/index.ts';
 import { createWiredLedger } from '../runtime/ledger.ts';
-import { startProjectionWorkers } from '../runtime/workers.ts';
 import type { LedgerTables } from '../ledger/index.ts';
 
 /** ₹1,000: above it a second admin must approve. */

@@ -7,9 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { ADMIN, VALID_REGISTRATION, registeredUser, signIn, startHarness, type Harness } from '../test/app-harness.ts';
 import { tablesView } from '../platform/database.ts';
-import { readWalletBalance, type ReadTables } from '../projections/index.ts';
+import { readWalletBalance, startProjectionWorkers, type ReadTables } from '../projections/index.ts';
 import { createWiredLedger } from '../runtime/ledger.ts';
-import { startProjectionWorkers } from '../runtime/workers.ts';
 import { verifyLedger } from '../audit/index.ts';
 import type { LedgerTables } from '../ledger/index.ts';
 
@@ -22,7 +21,7 @@ let ravi: { id: string; token: string };
 
 beforeAll(async () => {
   harness = await startHarness({ readYourWritesTimeoutMs: 30_000 }, {
-    ledger: (database, boss) => createWiredLedger(tablesView<LedgerTables>(database.db)),
+    ledger: (database) => createWiredLedger(tablesView<LedgerTables>(database.db)),
     balances: { ofAccount: (accountId) => readWalletBalance(tablesView<ReadTables>(harness.database.db), accountId) },
   });
   stopWorkers = await startProjectionWorkers({ db: harness.database.db, connectionString: harness.database.url, boss: harness.boss, intervalMs: 200, schedule: false, log: () => {} });

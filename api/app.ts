@@ -1,6 +1,6 @@
 /**
  * buildApp: the HTTP adapter. Builds a Fastify instance from its dependencies and never
- * listens (bin/server.ts does); tests drive it with inject() or a real listener.
+ * listens (runtime/api-process.ts does); tests drive it with inject() or a real listener.
  */
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -73,7 +73,7 @@ export interface AppDependencies {
   clock?: Clock;
 }
 
-/** The AppConfig of the process configuration (bin/server.ts). */
+/** The AppConfig of the process configuration (runtime/api-process.ts). */
 export function appConfigFrom(config: Config, secrets: { jwtSecret: string; pinPepper: string }): AppConfig {
   const google =
     config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import Stripe from 'stripe';
 import { registeredUser, startHarness, type Harness } from '../test/app-harness.ts';
 import { createCardProvider } from '../providers/card/index.ts';
-import { startFakeStripeServer, type FakeStripeServer } from '../providers/card/testing/fake-stripe-server.ts';
+import { startFakeStripeServer, type FakeStripeServer } from '../test/fake-stripe-server.ts';
 import { CARD_WEBHOOK_PATH } from './routes/card-webhook.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_0123456789';

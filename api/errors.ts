@@ -4,6 +4,7 @@
  * this file knows HTTP.
  */
 import type { AuditRejectionCode } from '../audit/index.ts';
+import { SELF_TRANSFER_MESSAGE } from '../contracts/transactions.ts';
 import type { IdentityRejectionCode } from '../identity/index.ts';
 import type { RejectionCode } from '../ledger/index.ts';
 
@@ -36,7 +37,7 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, ErrorEntry>> = {
   insufficient_funds: { status: 400, message: 'Insufficient balance' },
   unknown_account: { status: 404, message: 'Account not found' },
   account_exists: { status: 409, message: 'Account already exists' },
-  self_transfer: { status: 400, message: 'Cannot transfer to your own account' },
+  self_transfer: { status: 400, message: SELF_TRANSFER_MESSAGE },
   invalid_amount: { status: 400, message: 'Please enter a valid amount' },
   limit_exceeded: { status: 400, message: 'Amount exceeds the allowed limit' },
   invalid_reference: { status: 400, message: 'Reference must be at least 3 characters' },

@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { ADMIN, findSecrets, registeredUser, signIn, startHarness, type Harness } from '../test/app-harness.ts';
+import { eventCount } from '../test/database.ts';
 import { tablesView } from '../platform/database.ts';
-import { readWalletBalance, type ReadTables } from '../projections/index.ts';
+import { readWalletBalance, startProjectionWorkers, type ReadTables } from '../projections/index.ts';
 import { createWiredLedger } from '../runtime/ledger.ts';
-import { startProjectionWorkers } from '../runtime/workers.ts';
 import { verifyLedger } from '../audit/index.ts';
 import type { LedgerTables } from '../ledger/index.ts';
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
   // Generous read-your-writes wait: in a parallel test run, other files' transactions hold the
   // cluster-wide snapshot xmin (and so every projection) back for a while.
   harness = await startHarness({ readYourWritesTimeoutMs: 30_000 }, {
-    ledger: (database, boss) => createWiredLedger(tablesView<LedgerTables>(database.db)),
+    ledger: (database) => createWiredLedger(tablesView<LedgerTables>(database.db)),
     balances: { ofAccount: (accountId) => readWalletBalance(tablesView<ReadTables>(harnessDb()), accountId) },
   });
   stopWorkers = await startProjectionWorkers({ db: harness.database.db, connectionString: harness.database.url, boss: harness.boss, intervalMs: 200, schedule: false, log: () => {} });
@@ -59,11 +59,6 @@ async function fund(user: { token: string }, rupees: number): Promise<void> {
   const { transactionId } = deposit.json().data as { transactionId: string };
   const settled = await post(adminToken, '/api/transactions/settle-deposit', { depositId: transactionId });
   expect(settled.statusCode, settled.body).toBe(200);
-}
-
-async function eventCount(): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from ledger.events`.execute(harness.database.db);
-  return rows[0]?.n ?? 0;
 }
 
 /** The wallet head (write model), in rupees: the authoritative "before" of a check. */
@@ -135,31 +130,40 @@ describe('transfer-funds', () => {
     [{ amount: 1_000_000 }, 'Insufficient balance'],
     [{ receiver: 'nobody-here' }, 'Account not found'],
   ])('%o is refused with "%s" and appends nothing', async (patch, message) => {
-    const before = await eventCount();
+    const before = await eventCount(harness.database.db);
     const response = await post(asha.token, '/api/transactions/transfer-funds', transfer(patch));
     expect(response.json()).toMatchObject({ success: false, message });
     expect(response.statusCode).toBeGreaterThanOrEqual(400);
-    expect(await eventCount()).toBe(before);
+    expect(await eventCount(harness.database.db)).toBe(before);
   });
 
   it('refuses a forged sender with 403, a self-transfer and a wrong PIN, appending nothing', async () => {
-    const before = await eventCount();
+    const before = await eventCount(harness.database.db);
     expect((await post(asha.token, '/api/transactions/transfer-funds', transfer({ sender: ravi.id }))).statusCode).toBe(403);
     expect((await post(asha.token, '/api/transactions/transfer-funds', transfer({ receiver: asha.id }))).statusCode).toBe(400);
     const wrongPin = await post(asha.token, '/api/transactions/transfer-funds', transfer({ transactionPin: '9999' }));
     expect(wrongPin.statusCode).toBe(400);
     expect(wrongPin.json().code).toBe('invalid_pin');
     expect((await post(undefined, '/api/transactions/transfer-funds', transfer())).statusCode).toBe(401);
-    expect(await eventCount()).toBe(before);
+    expect(await eventCount(harness.database.db)).toBe(before);
+  });
+
+  it('refuses a self-transfer before the PIN check: even with a wrong PIN it says so, and counts no PIN attempt', async () => {
+    const failedPins = async () => (await sql<{ failed: number }>`select failed_pin_attempts as failed from identity.users where id = ${asha.id}`.execute(harness.database.db)).rows[0]?.failed;
+    const before = await failedPins();
+    const selfTransfer = await post(asha.token, '/api/transactions/transfer-funds', transfer({ receiver: asha.id, transactionPin: '9999' }));
+    expect(selfTransfer.statusCode).toBe(400);
+    expect(selfTransfer.json()).toMatchObject({ success: false, code: 'self_transfer', message: 'Cannot transfer to your own account' });
+    expect(await failedPins()).toBe(before);
   });
 
   it('honours Idempotency-Key: the retry gets the first result', async () => {
     const headers = { 'idempotency-key': 'transfer-retry-1' };
     const first = await post(asha.token, '/api/transactions/transfer-funds', transfer({ amount: 7 }), headers);
-    const before = await eventCount();
+    const before = await eventCount(harness.database.db);
     const again = await post(asha.token, '/api/transactions/transfer-funds', transfer({ amount: 7 }), headers);
     expect(again.json().data).toMatchObject({ transactionId: (first.json().data as { transactionId: string }).transactionId, replayed: true });
-    expect(await eventCount()).toBe(before);
+    expect(await eventCount(harness.database.db)).toBe(before);
   });
 
   it('lets exactly 10 of 50 concurrent transfers through from a wallet that can afford 10', async () => {
@@ -217,11 +221,11 @@ describe('deposit-funds', () => {
     [{ paymentMethod: 'upi', upiDetails: { upiId: 'ok@bank' }, reference: 'no' }, 'Reference must be at least 3 characters'],
     [{ paymentMethod: 'cash' }, 'Please choose a payment method: bank_transfer, upi or card'],
   ])('%o is refused with "%s" and appends nothing', async (patch, message) => {
-    const before = await eventCount();
+    const before = await eventCount(harness.database.db);
     const response = await post(meena.token, '/api/transactions/deposit-funds', { ...base, ...patch });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ success: false, message });
-    expect(await eventCount()).toBe(before);
+    expect(await eventCount(harness.database.db)).toBe(before);
   });
 
   it('credits a sandbox card payment at once and refuses a declined card', async () => {
@@ -229,11 +233,11 @@ describe('deposit-funds', () => {
     const paid = await post(meena.token, '/api/transactions/deposit-funds', { ...base, amount: 42, paymentMethod: 'card', paymentMethodId: 'pm_sandbox_4242' });
     expect(paid.json()).toMatchObject({ success: true, message: 'Card deposit successful! Your account has been credited.' });
     expect(await balanceOf(meena, (paid.json().data as { checkpoint: string }).checkpoint)).toBe(before + 42);
-    const eventsBefore = await eventCount();
+    const eventsBefore = await eventCount(harness.database.db);
     const declined = await post(meena.token, '/api/transactions/deposit-funds', { ...base, paymentMethod: 'card', paymentMethodId: 'pm_sandbox_9995' });
     expect(declined.statusCode).toBe(402);
     expect(declined.json()).toMatchObject({ success: false, message: 'Insufficient funds on your card.' });
-    expect(await eventCount()).toBe(eventsBefore);
+    expect(await eventCount(harness.database.db)).toBe(eventsBefore);
   });
 });
 
@@ -310,10 +314,10 @@ describe('money requests', () => {
   ])('%o is refused with "%s"', async (patch, message) => {
     const payload = { receiver: asha.id, amount: 10, reference: 'lunch', ...patch };
     if (payload.receiver === 'SELF') payload.receiver = ravi.id;
-    const before = await eventCount();
+    const before = await eventCount(harness.database.db);
     const response = await post(ravi.token, '/api/requests/send-request', payload);
     expect(response.json()).toMatchObject({ success: false, message });
-    expect(await eventCount()).toBe(before);
+    expect(await eventCount(harness.database.db)).toBe(before);
   });
 });
 

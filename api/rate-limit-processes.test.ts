@@ -9,18 +9,18 @@
  * read from X-Forwarded-For through the trusted hop, and that /metrics behind the proxy is
  * refused from loopback without the token.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort } from '../platform/embedded-postgres.ts';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
+import { processEnvironment, spawnEntryPoint, stopProcess, waitForHealth } from '../test/processes.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const METRICS_TOKEN = 'metrics-token-processes-0123456789';
 const START_TIMEOUT_MS = 90_000;
+const STOP_TIMEOUT_MS = 15_000;
 const LOGIN = JSON.stringify({ email: 'nobody@example.com', password: 'wrong-password' });
 
 interface ApiProcess {
@@ -34,54 +34,41 @@ let dataDir: string;
 const running: ApiProcess[] = [];
 
 function environment(port: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: database.url,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    ADMIN_EMAIL: 'admin@processes.test',
-    ADMIN_PASSWORD: 'processes-admin-1',
-    JWT_SECRET: 'processes-secret-0123456789-abcdefghijklmnop',
-    RATE_LIMIT_MAX: '1000',
-    RATE_LIMIT_AUTH_MAX: '3',
-    TRUST_PROXY_HOPS: '1',
-    TRUST_PROXY_ADDRESSES: 'loopback',
-    METRICS_TOKEN,
-    LOG_LEVEL: 'warn',
-    RUN_WORKERS: 'false',
-  };
-  for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET', 'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET', 'SMTP_URL', 'EMBEDDED_POSTGRES_PORT']) delete env[key];
-  return env;
+  return processEnvironment(
+    {
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ADMIN_EMAIL: 'admin@processes.test',
+      ADMIN_PASSWORD: 'processes-admin-1',
+      JWT_SECRET: 'processes-secret-0123456789-abcdefghijklmnop',
+      RATE_LIMIT_MAX: '1000',
+      RATE_LIMIT_AUTH_MAX: '3',
+      TRUST_PROXY_HOPS: '1',
+      TRUST_PROXY_ADDRESSES: 'loopback',
+      METRICS_TOKEN,
+      RUN_WORKERS: 'false',
+    },
+    ['EMBEDDED_POSTGRES_PORT'],
+  );
 }
 
 async function startApi(port?: number): Promise<ApiProcess> {
   const chosen = port ?? (await freePort());
-  const child = spawn(process.execPath, ['bin/server.ts'], { cwd: ROOT, env: environment(chosen), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnEntryPoint('bin/server.ts', environment(chosen));
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const api: ApiProcess = { url: `http://127.0.0.1:${chosen}`, child, log: () => output };
   running.push(api);
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the API exited (${child.exitCode}):\n${output}`);
-    const health = await fetch(`${api.url}/api/health`).catch(() => undefined);
-    if (health?.ok) return api;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`the API did not start within ${START_TIMEOUT_MS} ms:\n${output}`);
+  await waitForHealth(api.url, child, { timeoutMs: START_TIMEOUT_MS, log: api.log });
+  return api;
 }
 
 async function stopApi(api: ApiProcess): Promise<void> {
   running.splice(running.indexOf(api), 1);
-  if (api.child.exitCode !== null || api.child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => api.child.once('exit', () => resolve()));
-  api.child.kill('SIGTERM');
-  const timer = setTimeout(() => api.child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
+  await stopProcess(api.child, STOP_TIMEOUT_MS);
 }
 
 /** A sign-in attempt as the proxy forwards it: the client's address appended to X-Forwarded-For. */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedServer } from '../platform/embedded-postgres.ts';
 import { migrateDatabase } from '../platform/migrate.ts';
 import { allQueues } from '../runtime/queues.ts';
-import { ensureDatabase } from '../runtime/database-server.ts';
+import { ensureDatabase } from '../platform/database-server.ts';
 import { withLogin } from '../platform/runtime-role.ts';
 
 export interface BenchDatabase {

@@ -6,10 +6,9 @@
  * --email, ADMIN_EMAIL is used.
  */
 import { parseArgs } from 'node:util';
-import { createAdmin } from '../identity/index.ts';
 import { loadConfig } from '../platform/config.ts';
 import { exitIfUnsafeForProduction } from '../platform/production.ts';
-import { startSystem } from '../runtime/system.ts';
+import { createAdminCommand } from '../runtime/commands.ts';
 
 const { values } = parseArgs({
   options: { email: { type: 'string' }, 'first-name': { type: 'string' }, 'last-name': { type: 'string' } },
@@ -18,26 +17,4 @@ const { values } = parseArgs({
 
 const config = loadConfig();
 exitIfUnsafeForProduction(config, 'cli');
-const system = await startSystem(config, { role: 'cli' });
-try {
-  const outcome = await createAdmin(system.db, system.ledger, {
-    email: values.email ?? config.ADMIN_EMAIL,
-    password: config.ADMIN_PASSWORD,
-    ...(values['first-name'] ? { firstName: values['first-name'] } : {}),
-    ...(values['last-name'] ? { lastName: values['last-name'] } : {}),
-  });
-  switch (outcome.status) {
-    case 'created':
-      console.log(`Admin created: ${outcome.email} (account ${outcome.userId})`);
-      if (outcome.generatedPassword) console.log(`Generated password (shown once): ${outcome.generatedPassword}`);
-      break;
-    case 'promoted':
-      console.log(`Existing account ${outcome.email} (${outcome.userId}) is now a verified admin; its password is unchanged`);
-      break;
-    case 'exists':
-      console.log(`${outcome.email} is already an admin; nothing changed`);
-      break;
-  }
-} finally {
-  await system.stop();
-}
+await createAdminCommand(config, { email: values.email, firstName: values['first-name'], lastName: values['last-name'] });

@@ -4,10 +4,8 @@
  */
 import { loadConfig } from '../platform/config.ts';
 import { exitIfUnsafeForProduction } from '../platform/production.ts';
-import { runCli } from '../cli/main.ts';
-import { processIo } from '../cli/io.ts';
+import { ledgerCommand } from '../runtime/commands.ts';
 
 const config = loadConfig();
 exitIfUnsafeForProduction(config, 'cli');
-const code = await runCli(process.argv.slice(2), processIo(), { DATABASE_URL: config.DATABASE_URL, DATA_DIR: config.DATA_DIR });
-process.exit(code);
+process.exit(await ledgerCommand(process.argv.slice(2), config));

@@ -8,8 +8,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatabaseServer } from '../runtime/database-server.ts';
-import { embeddedRuntimePassword, embeddedRuntimeUrl } from '../runtime/embedded-login.ts';
+import { openDatabaseServer } from '../platform/database-server.ts';
+import { embeddedRuntimePassword, embeddedRuntimeUrl } from '../platform/embedded-login.ts';
 
 export interface DatabaseTarget {
   url: string;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { tablesView } from '../platform/database.ts';
 import { createLedger, rupees, type LedgerTables } from '../ledger/index.ts';
-import { allCaughtUp, drainUntil } from '../projections/testing/read-tables.ts';
+import { allCaughtUp, drainUntil } from '../test/read-model.ts';
 import { readTrialBalance } from '../audit/index.ts';
 import { capturedIo } from './io.ts';
 import { EXIT_OK, runCli } from './main.ts';

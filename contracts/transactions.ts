@@ -1,18 +1,48 @@
 /**
  * Money forms and payloads (spec sections 3, 5 and 7): transfer, deposit, money requests,
- * history queries. Amounts arrive as rupees and leave these schemas as paise (bigint).
+ * history queries. Amounts arrive as rupees and leave these schemas as paise (bigint). The
+ * limits are the ledger's (ledger/limits.ts), written once.
  */
 import { z } from 'zod';
+import {
+  MAX_DEPOSIT_PAISE,
+  MAX_PAYMENT_REFERENCE_LENGTH,
+  MAX_REFERENCE_LENGTH,
+  MAX_REQUEST_PAISE,
+  MIN_DEPOSIT_PAISE,
+  MIN_TRANSFER_PAISE,
+} from '../ledger/limits.ts';
 import { accountNumber, amount, reference, requiredText, transactionPin } from './fields.ts';
+import { formatRupees, rupeesFromPaise } from './money.ts';
 
-const RUPEE = 100n;
+/** The limits as the forms show them: rupees for amount inputs, characters for references. */
+export const FORM_LIMITS = {
+  transferMinRupees: rupeesFromPaise(MIN_TRANSFER_PAISE),
+  depositMinRupees: rupeesFromPaise(MIN_DEPOSIT_PAISE),
+  depositMaxRupees: rupeesFromPaise(MAX_DEPOSIT_PAISE),
+  requestMaxRupees: rupeesFromPaise(MAX_REQUEST_PAISE),
+  paymentReferenceMaxLength: MAX_PAYMENT_REFERENCE_LENGTH,
+  requestReferenceMaxLength: MAX_REFERENCE_LENGTH,
+} as const;
+
+/** "₹1,00,000": a limit in a message. */
+function limitText(paise: bigint): string {
+  return formatRupees(rupeesFromPaise(paise), { whole: true });
+}
+
+/**
+ * The self-payment refusals, as the forms say them before asking the server. The server's
+ * rule is the ledger's (`self_transfer`); the routes answer it with these words.
+ */
+export const SELF_TRANSFER_MESSAGE = 'Cannot transfer to your own account';
+export const SELF_REQUEST_MESSAGE = 'Cannot send request to yourself';
 
 // ---- transfer -----------------------------------------------------------------------
 
 export const transferAmount = amount({
   required: 'Amount is required',
   invalid: 'Please enter a valid amount',
-  min: { paise: 1n * RUPEE, message: 'Minimum transfer amount is ₹1' },
+  min: { paise: MIN_TRANSFER_PAISE, message: `Minimum transfer amount is ${limitText(MIN_TRANSFER_PAISE)}` },
 });
 
 /**
@@ -22,7 +52,7 @@ export const transferAmount = amount({
 export const transferSchema = z.object({
   receiver: accountNumber,
   amount: transferAmount,
-  reference: reference({ max: 200 }),
+  reference: reference({ max: MAX_PAYMENT_REFERENCE_LENGTH }),
   transactionPin,
   sender: z.string().max(64).optional(),
 });
@@ -37,8 +67,8 @@ export const DEPOSIT_METHODS = ['bank_transfer', 'upi', 'card'] as const;
 export const depositAmount = amount({
   required: 'Amount is required',
   invalid: 'Please enter a valid amount',
-  min: { paise: 1n * RUPEE, message: 'Minimum deposit amount is ₹1' },
-  max: { paise: 100_000n * RUPEE, message: 'Maximum deposit amount is ₹1,00,000' },
+  min: { paise: MIN_DEPOSIT_PAISE, message: `Minimum deposit amount is ${limitText(MIN_DEPOSIT_PAISE)}` },
+  max: { paise: MAX_DEPOSIT_PAISE, message: `Maximum deposit amount is ${limitText(MAX_DEPOSIT_PAISE)}` },
 });
 
 export const IFSC_PATTERN = /^[A-Z]{4}0[A-Z0-9]{6}$/;
@@ -72,7 +102,7 @@ export const upiDetailsSchema = z.object({
 
 const depositBase = {
   amount: depositAmount,
-  reference: reference({ max: 200 }),
+  reference: reference({ max: MAX_PAYMENT_REFERENCE_LENGTH }),
   transactionPin,
 };
 
@@ -102,13 +132,13 @@ export type DepositPayload = z.input<typeof depositSchema>;
 export const requestAmount = amount({
   required: 'Please enter a valid amount greater than 0',
   invalid: 'Please enter a valid amount greater than 0',
-  max: { paise: 1_000_000n * RUPEE, message: 'Amount cannot exceed ₹10,00,000' },
+  max: { paise: MAX_REQUEST_PAISE, message: `Amount cannot exceed ${limitText(MAX_REQUEST_PAISE)}` },
 });
 
 export const sendRequestSchema = z.object({
   receiver: accountNumber,
   amount: requestAmount,
-  reference: reference({ max: 500 }),
+  reference: reference({ max: MAX_REFERENCE_LENGTH }),
 });
 export type SendRequestPayload = z.input<typeof sendRequestSchema>;
 

@@ -74,7 +74,7 @@ async function statementHas(accountId: string, type: string, count = 1): Promise
   }
 }
 
-const { sessions, pageErrors, session, step } = serialRun({ browser: () => browser, base, failurePrefix: 'failure-admin-' });
+const { pageErrors, session, step } = serialRun({ browser: () => browser, base, failurePrefix: 'failure-admin-' });
 
 /** No screen may scroll sideways. */
 async function expectNoSidewaysScroll(page: Page): Promise<void> {

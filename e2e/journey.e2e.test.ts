@@ -28,7 +28,6 @@ import {
   register,
   reloadUntilText,
   signIn,
-  textOf,
   toast,
   token,
   transactionsBalance,

@@ -1,6 +1,6 @@
 /**
  * Identity's public entry: users, credentials, one-time codes, the transaction PIN guard,
- * admin bootstrap and Google sign-in. api/ and bin/ import from here.
+ * admin bootstrap and Google sign-in. api/ and runtime/ import from here.
  */
 export { systemClock, type Clock } from './clock.ts';
 export { IdentityRejection, isIdentityRejection, type IdentityRejectionCode } from './rejections.ts';
@@ -16,4 +16,3 @@ export { signInWithGoogle, googleProfileSchema, GoogleSignInRefused, type Google
 export { resolveJwtSecret } from './jwt-secret.ts';
 export { resolvePinPepper } from './pin-pepper.ts';
 export type { IdentityTables } from './tables.ts';
-export { startIdentity, type IdentityRuntime } from './bootstrap.ts';

@@ -6,7 +6,7 @@
  * mail the API sealed), so JWT_SECRET is required there.
  */
 import { ProductionRefusal } from '../platform/production.ts';
-import { readOrCreateSecretFile } from './secret-file.ts';
+import { readOrCreateSecretFile } from '../platform/secret-file.ts';
 
 export async function resolveJwtSecret(config: { JWT_SECRET?: string | undefined; DATA_DIR: string; PRODUCTION?: boolean | undefined }): Promise<string> {
   if (config.JWT_SECRET) return config.JWT_SECRET;

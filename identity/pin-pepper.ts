@@ -7,7 +7,7 @@
  * Changing it invalidates every verifier made under the old one.
  */
 import { ProductionRefusal } from '../platform/production.ts';
-import { readOrCreateSecretFile } from './secret-file.ts';
+import { readOrCreateSecretFile } from '../platform/secret-file.ts';
 
 export async function resolvePinPepper(config: { PIN_PEPPER?: string | undefined; DATA_DIR: string; PRODUCTION?: boolean | undefined }): Promise<string> {
   if (config.PIN_PEPPER) return config.PIN_PEPPER;

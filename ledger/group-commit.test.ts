@@ -9,7 +9,7 @@
 import pg from 'pg';
 import { sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../test/database.ts';
+import { createTestDatabase, eventCount, type TestDatabase } from '../test/database.ts';
 import { toWireAppend } from './event-store/append.ts';
 import { encodeJson } from './event-store/codec.ts';
 import { createLedger, isLedgerRejection, rupees, type Ledger, type LedgerTables } from './index.ts';
@@ -37,10 +37,6 @@ async function balance(id: string): Promise<bigint> {
   return row.balance ?? 0n;
 }
 
-async function eventCount(): Promise<number> {
-  return (await sql<{ n: number }>`select count(*)::int as n from ledger.events`.execute(testDb.db)).rows[0]?.n ?? 0;
-}
-
 /** The ledger's own invariant: every wallet head equals the sum of its postings; nothing below zero. */
 async function headsMatchPostings(): Promise<void> {
   const { rows } = await sql<{ id: string; balance: bigint; posted: bigint | null; seq: bigint; lines: bigint }>`
@@ -62,7 +58,7 @@ describe('one batch with mixed outcomes', () => {
     const sizes: number[] = [];
     const ledger = createLedger({ db: testDb.db, batching: { maxBatchSize: 64, maxInFlight: 1, onBatch: (size) => sizes.push(size) } });
     const used = await transfer(setup, 'used-key', 'erin', 'dave', 5, 'erin-key');
-    const before = { alice: await balance('alice'), bob: await balance('bob'), carol: await balance('carol'), events: await eventCount() };
+    const before = { alice: await balance('alice'), bob: await balance('bob'), carol: await balance('carol'), events: await eventCount(testDb.db) };
 
     // The first command goes at once (nothing in flight); the rest wait and go as one batch.
     const first = transfer(ledger, 'b0', 'alice', 'bob', 10);
@@ -85,7 +81,7 @@ describe('one batch with mixed outcomes', () => {
     expect(value(5).checkpoint).toBe(value(1).checkpoint);
     expect(value(7)).toEqual({ ...used, replayed: true });
 
-    expect(await eventCount()).toBe(before.events + 3);
+    expect(await eventCount(testDb.db)).toBe(before.events + 3);
     expect(await balance('alice')).toBe(before.alice - rupees(10 + 20 - 30));
     expect(await balance('bob')).toBe(before.bob + rupees(30));
     expect(await balance('carol')).toBe(before.carol - rupees(30));

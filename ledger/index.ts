@@ -26,8 +26,8 @@ export type { CommandContext, AfterAppend, AfterCommit, LedgerDb, LedgerTransact
 export type { TransferInput, TransferResult } from './transfers/transfer.ts';
 export type { RequestDepositInput, SettleDepositInput, FailDepositInput, CompleteCardDepositInput, DepositResult } from './deposits/deposit.ts';
 export type { RequestMoneyInput, AnswerMoneyRequestInput, MoneyRequestResult } from './money-requests/money-request.ts';
-export { transferStream } from './transfers/transfer.ts';
-export { depositStream } from './deposits/deposit.ts';
+export { transferStream, requireTransferTerms } from './transfers/transfer.ts';
+export { depositStream, requireDepositTerms } from './deposits/deposit.ts';
 export { moneyRequestStream } from './money-requests/money-request.ts';
 export { walletStream } from './wallet-accounts/open-wallet.ts';
 export { REVERSAL_KINDS, MIN_REASON_LENGTH, MAX_REASON_LENGTH, streamOfReversal } from './corrections/reverse.ts';

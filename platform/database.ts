@@ -1,6 +1,6 @@
 /**
  * Database access: a Kysely instance over a pg pool, with bigint columns read as bigint
- * so paise never pass through a float.
+ * so paise never pass through a float; and the one-shot client for a statement or two.
  */
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
@@ -54,4 +54,20 @@ export function tablesView<Tables>(db: Kysely<unknown> | Transaction<unknown>): 
 
 export function transactionView<Tables>(trx: Transaction<unknown>): Transaction<Tables> {
   return trx as unknown as Transaction<Tables>;
+}
+
+/**
+ * A connection for a statement or two, closed whatever happens: CREATE / DROP DATABASE on a
+ * server's maintenance database and other one-shot setup steps, where a pool is not worth
+ * opening. Code that holds a connection open on purpose (LISTEN, a transaction kept open
+ * by a test) keeps its own client.
+ */
+export async function withClient<Result>(connection: string | pg.ClientConfig, use: (client: pg.Client) => Promise<Result>): Promise<Result> {
+  const client = new pg.Client(connection);
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
 }

@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import { createDatabase } from './database.ts';
@@ -19,24 +18,8 @@ import { runtimePrivilegeProblems } from './runtime-privileges.ts';
 import { scramVerifier } from './runtime-role.ts';
 import { startSystem } from '../runtime/system.ts';
 import { allQueues } from '../runtime/queues.ts';
-import { createTestDatabase } from '../test/database.ts';
+import { adminQuery, createTestDatabase, inDatabase } from '../test/database.ts';
 import { withLogin } from '../test/logins.ts';
-
-async function adminQuery(statement: string): Promise<void> {
-  const client = new pg.Client(inject('adminDatabaseUrl'));
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-function databaseUrl(serverUrl: string, name: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 async function currentUser(url: string): Promise<string> {
   const db = createDatabase<unknown>({ connectionString: url, maxConnections: 1 });
@@ -53,7 +36,7 @@ describe('a migration run with DATABASE_OWNER_URL and another DATABASE_URL user'
     const name = `t_mig_${randomBytes(4).toString('hex')}`;
     const login = { user: `wallet_test_login_${randomBytes(4).toString('hex')}`, password: randomBytes(18).toString('base64url') };
     await adminQuery(`create database ${name}`);
-    const ownerUrl = databaseUrl(inject('adminDatabaseUrl'), name);
+    const ownerUrl = inDatabase(inject('adminDatabaseUrl'), name);
     const runtimeUrl = withLogin(ownerUrl, login);
     try {
       await expect(assertMigrationsCurrent(ownerUrl)).rejects.toThrow(/needs migrations .*run `npm run migrate`/);
@@ -78,7 +61,7 @@ describe('a start without an owner connection', () => {
     const name = `t_empty_${randomBytes(4).toString('hex')}`;
     await adminQuery(`create database ${name}`);
     try {
-      const runtimeUrl = databaseUrl(inject('runtimeDatabaseUrl'), name);
+      const runtimeUrl = inDatabase(inject('runtimeDatabaseUrl'), name);
       const config = loadConfig({ DATABASE_URL: runtimeUrl, DATA_DIR: '/nonexistent' });
       await expect(startSystem(config, { role: 'api' })).rejects.toThrow(/The database needs migrations \(\d+ pending: 0001_ledger,.*run `npm run migrate`/);
     } finally {

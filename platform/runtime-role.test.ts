@@ -10,7 +10,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLedger, rupees, type Ledger, type LedgerTables } from '../ledger/index.ts';
 import { drainAll, readHistoryPage, replayProjection, type ReadTables } from '../projections/index.ts';
-import { allCaughtUp, drainUntil } from '../projections/testing/read-tables.ts';
+import { allCaughtUp, drainUntil } from '../test/read-model.ts';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { TEST_RUNTIME_LOGIN } from '../test/logins.ts';
 import { createDatabase, tablesView } from './database.ts';

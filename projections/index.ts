@@ -1,6 +1,6 @@
 /**
  * The read side's public entry (CQRS): read tables' row types, the queries the API uses,
- * read-your-writes waiting, the projector and replay. Workers live in runtime/workers.ts.
+ * read-your-writes waiting, the projector, the worker loop that runs it, and replay.
  */
 export type * from './tables.ts';
 export { PROJECTION_NAMES, isProjectionName, type ProjectionName, type Projection } from './definition.ts';
@@ -38,3 +38,4 @@ export {
 export { FUNDING_NAMES } from './names.ts';
 export { PROJECTION_CATCH_UP_QUEUE, projectionQueues } from './queues.ts';
 export { LEDGER_APPENDED_CHANNEL, createWakeUpSender, listenForWakeUps, type WakeUpSender } from './wake-up.ts';
+export { startProjectionWorkers, type ProjectionWorkerOptions, type StopWorkers } from './worker-loop.ts';

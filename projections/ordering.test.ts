@@ -4,11 +4,11 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from '../test/database.ts';
+import { createTestDatabase, eventCount, type TestDatabase } from '../test/database.ts';
 import { tablesView } from '../platform/database.ts';
 import { drainAll, drainProjection, replayProjection, PROJECTION_NAMES, readHistoryPage, type ReadTables } from './index.ts';
-import { depositRequested, rawAppend } from './testing/raw-append.ts';
-import { allCaughtUp, checkpointsOf, drainUntil, dumpReadTables, eventCount } from './testing/read-tables.ts';
+import { depositRequested, rawAppend } from '../test/raw-append.ts';
+import { allCaughtUp, checkpointsOf, drainUntil, dumpReadTables } from '../test/read-model.ts';
 
 let testDb: TestDatabase<unknown>;
 let first: pg.Client;
@@ -42,7 +42,7 @@ async function projectedIds(): Promise<string[]> {
 async function expectEveryEventAppliedOnce(): Promise<void> {
   const total = await eventCount(testDb.db);
   const checkpoints = await checkpointsOf(testDb.db);
-  for (const name of PROJECTION_NAMES) expect(checkpoints[name]?.eventsApplied).toBe(total);
+  for (const name of PROJECTION_NAMES) expect(checkpoints[name]?.eventsApplied).toBe(BigInt(total));
 }
 
 async function xid(client: pg.Client): Promise<bigint> {

@@ -15,7 +15,7 @@ import {
   createCheckpointWaiter,
   type ReadTables,
 } from './index.ts';
-import { allCaughtUp, drainUntil } from './testing/read-tables.ts';
+import { allCaughtUp, drainUntil } from '../test/read-model.ts';
 
 let testDb: TestDatabase<unknown>;
 let boss: JobBoss;

@@ -9,8 +9,8 @@ import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { tablesView } from '../platform/database.ts';
 import { createLedger, type LedgerTables } from '../ledger/index.ts';
 import { drainAll, PROJECTION_NAMES, readHistoryPage, replayProjection, type ReadTables } from './index.ts';
-import { appendAll, generateAppends, seededRandom } from './testing/random-ledger.ts';
-import { allCaughtUp, drainUntil, dumpReadTables } from './testing/read-tables.ts';
+import { appendAll, appendRandomActivity, generateAppends, seededRandom } from '../test/random-ledger.ts';
+import { allCaughtUp, drainUntil, dumpReadTables } from '../test/read-model.ts';
 
 let testDb: TestDatabase<unknown>;
 const wallets = Array.from({ length: 6 }, (_, i) => `r${i}`);
@@ -19,11 +19,7 @@ beforeAll(async () => {
   testDb = await createTestDatabase<unknown>();
   const ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
   for (const wallet of wallets) await ledger.openWallet({ accountId: wallet, displayName: `Wallet ${wallet}` }, { actorId: wallet });
-  const client = new pg.Client(testDb.url);
-  await client.connect();
-  const random = seededRandom(3);
-  await appendAll(client, generateAppends('before', wallets, 1_000, random), random);
-  await client.end();
+  await appendRandomActivity(testDb.url, { prefix: 'before', wallets, count: 1_000, seed: 3 });
   await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
 });
 

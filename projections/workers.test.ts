@@ -7,16 +7,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { sql } from 'kysely';
-import { createTestDatabase, type TestDatabase } from '../test/database.ts';
+import { createTestDatabase, eventCount, type TestDatabase } from '../test/database.ts';
 import { tablesView } from '../platform/database.ts';
 import { createLedger, type LedgerTables } from '../ledger/index.ts';
 import { replayProjection, PROJECTION_NAMES } from './index.ts';
-import { appendAll, generateAppends, seededRandom } from './testing/random-ledger.ts';
-import { checkpointsOf, dumpReadTables, eventCount } from './testing/read-tables.ts';
+import { appendRandomActivity } from '../test/random-ledger.ts';
+import { checkpointsOf, dumpReadTables } from '../test/read-model.ts';
 
-const WORKER = fileURLToPath(new URL('./testing/worker-process.ts', import.meta.url));
+const WORKER = fileURLToPath(new URL('../test/projection-worker-process.ts', import.meta.url));
 let testDb: TestDatabase<unknown>;
 
 beforeEach(async () => {
@@ -24,11 +23,7 @@ beforeEach(async () => {
   const ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
   const wallets = Array.from({ length: 8 }, (_, i) => `w${i}`);
   for (const wallet of wallets) await ledger.openWallet({ accountId: wallet, displayName: `Wallet ${wallet}` }, { actorId: wallet });
-  const client = new pg.Client(testDb.url);
-  await client.connect();
-  const random = seededRandom(42);
-  await appendAll(client, generateAppends('x', wallets, 1_500, random), random);
-  await client.end();
+  await appendRandomActivity(testDb.url, { prefix: 'x', wallets, count: 1_500, seed: 42 });
 });
 
 afterEach(async () => {
@@ -60,7 +55,7 @@ async function waitForOpenBatch(timeoutMs: number): Promise<void> {
 async function expectEqualToReplay(): Promise<void> {
   const total = await eventCount(testDb.db);
   const checkpoints = await checkpointsOf(testDb.db);
-  for (const name of PROJECTION_NAMES) expect(checkpoints[name]?.eventsApplied, name).toBe(total);
+  for (const name of PROJECTION_NAMES) expect(checkpoints[name]?.eventsApplied, name).toBe(BigInt(total));
   const projected = await dumpReadTables(testDb.db);
   for (const name of PROJECTION_NAMES) await replayProjection(testDb.db, name);
   const replayed = await dumpReadTables(testDb.db);

@@ -8,12 +8,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { sql } from 'kysely';
 import { ADMIN, registeredUser, signIn, startHarness, type Harness } from '../test/app-harness.ts';
+import { eventCount } from '../test/database.ts';
 import { tablesView } from '../platform/database.ts';
-import { readWalletBalance, type ReadTables } from '../projections/index.ts';
+import { readWalletBalance, startProjectionWorkers, type ReadTables } from '../projections/index.ts';
 import { createWiredLedger } from '../runtime/ledger.ts';
-import { startProjectionWorkers } from '../runtime/workers.ts';
 import type { LedgerTables } from '../ledger/index.ts';
 import { evilBody, evilString, type EvilRequest } from './generators.ts';
 
@@ -31,7 +30,7 @@ let routes: Route[];
 
 beforeAll(async () => {
   harness = await startHarness({ readYourWritesTimeoutMs: 300 }, {
-    ledger: (database, boss) => createWiredLedger(tablesView<LedgerTables>(database.db)),
+    ledger: (database) => createWiredLedger(tablesView<LedgerTables>(database.db)),
     balances: { ofAccount: (accountId) => readWalletBalance(tablesView<ReadTables>(harness.database.db), accountId) },
   });
   stopWorkers = await startProjectionWorkers({ db: harness.database.db, connectionString: harness.database.url, boss: harness.boss, intervalMs: 200, schedule: false, log: () => {} });
@@ -62,11 +61,6 @@ function apiRoutes(printed: string): Route[] {
 function describeFailure(error: unknown): string {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
   return `${cause.slice(0, 600)}\n${String(error).slice(0, 600)}`;
-}
-
-async function eventCount(): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from ledger.events`.execute(harness.database.db);
-  return rows[0]?.n ?? 0;
 }
 
 function fillPath(path: string, parameter: string): string {
@@ -104,7 +98,7 @@ describe('bad input on every API route', () => {
       if (route.path === '/api/health' || route.path === '/api/config') continue;
       await fc.assert(
         fc.asyncProperty(evilBody(), evilString(), fc.constantFrom('anonymous', 'user', 'admin') as fc.Arbitrary<keyof typeof tokens>, async (request, parameter, caller) => {
-          const before = await eventCount();
+          const before = await eventCount(harness.database.db);
           const response = await send(route, tokens[caller], request, parameter);
           const context = `${caller} ${route.method} ${route.path} -> ${response.statusCode} ${response.body.slice(0, 300)}`;
           expect(response.statusCode, context).toBeLessThan(500);
@@ -115,7 +109,7 @@ describe('bad input on every API route', () => {
             expect(typeof body.success, context).toBe('boolean');
             expect(typeof body.message === 'string' && body.message.length > 0, context).toBe(true);
             if (response.statusCode >= 400) expect(body.success, context).toBe(false);
-            if (body.success === false) expect(await eventCount(), `appended on rejection: ${context}`).toBe(before);
+            if (body.success === false) expect(await eventCount(harness.database.db), `appended on rejection: ${context}`).toBe(before);
           }
         }),
         { numRuns: RUNS_PER_ROUTE, endOnFailure: true },

@@ -8,7 +8,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { verifyLedger } from '../audit/index.ts';
 import { VALID_REGISTRATION } from '../test/app-harness.ts';
-import { call, callUntilDefinite, RELIABILITY_ADMIN, sleep, type Reply } from './processes.ts';
+import { callUntilDefinite, RELIABILITY_ADMIN, sleep, type Reply } from './processes.ts';
 
 export interface Wallet {
   id: string;

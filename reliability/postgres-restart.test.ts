@@ -9,9 +9,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openDatabase } from '../platform/database.ts';
+import { openDatabase, withClient } from '../platform/database.ts';
 import { freePort, startEmbeddedPostgres, type EmbeddedServer } from '../platform/embedded-postgres.ts';
 import { migrateDatabase } from '../platform/migrate.ts';
 import { allQueues } from '../runtime/queues.ts';
@@ -40,10 +39,7 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'wallet-pg-restart-'));
   port = await freePort();
   await startPostgres();
-  const admin = new pg.Client((postgres as EmbeddedServer).url('postgres'));
-  await admin.connect();
-  await admin.query('create database wallet_restart');
-  await admin.end();
+  await withClient((postgres as EmbeddedServer).url('postgres'), (admin) => admin.query('create database wallet_restart'));
   // Migrated as the owner (the superuser); the processes and the checks below run as the runtime login.
   const ownerUrl = (postgres as EmbeddedServer).url('wallet_restart');
   databaseUrl = withLogin(ownerUrl, TEST_RUNTIME_LOGIN);

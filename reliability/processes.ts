@@ -5,17 +5,17 @@
  * SIGKILL and restarted; plus the HTTP client the load generators use (retry the same
  * Idempotency-Key on any network error or 5xx until a definite answer).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, type WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { freePort } from '../platform/embedded-postgres.ts';
+import { processEnvironment, ROOT, spawnEntryPoint, stopProcess, waitForHealth } from '../test/processes.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const LOG_DIR = join(ROOT, 'test-output', 'reliability');
 export const RELIABILITY_ADMIN = { email: 'admin@reliability.test', password: 'reliability-admin-1' };
 const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 10_000;
 
 /**
  * The Node flags the API and worker run with everywhere (package.json start/worker, the
@@ -67,27 +67,24 @@ export function createCluster(databaseUrl: string): Cluster {
 }
 
 function baseEnv(databaseUrl: string, dataDir: string, port: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    ADMIN_EMAIL: RELIABILITY_ADMIN.email,
-    ADMIN_PASSWORD: RELIABILITY_ADMIN.password,
-    // Tokens must survive restarts, and every process must accept every other's tokens.
-    JWT_SECRET: 'reliability-secret-0123456789-abcdefghijklmnop',
-    RATE_LIMIT_MAX: '10000000',
-    RATE_LIMIT_AUTH_MAX: '10000000',
-    LOG_LEVEL: 'warn',
-    RUN_WORKERS: 'false',
-  };
-  // No DATABASE_OWNER_URL: the processes run as the runtime role on a migrated database and
-  // must not migrate (a start with pending migrations refuses instead).
-  for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET', 'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET', 'SMTP_URL', 'EMBEDDED_POSTGRES_PORT', 'DATABASE_OWNER_URL'])
-    delete env[key];
-  return env;
+  return processEnvironment(
+    {
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ADMIN_EMAIL: RELIABILITY_ADMIN.email,
+      ADMIN_PASSWORD: RELIABILITY_ADMIN.password,
+      // Tokens must survive restarts, and every process must accept every other's tokens.
+      JWT_SECRET: 'reliability-secret-0123456789-abcdefghijklmnop',
+      RATE_LIMIT_MAX: '10000000',
+      RATE_LIMIT_AUTH_MAX: '10000000',
+      RUN_WORKERS: 'false',
+    },
+    // No DATABASE_OWNER_URL: the processes run as the runtime role on a migrated database and
+    // must not migrate (a start with pending migrations refuses instead).
+    ['EMBEDDED_POSTGRES_PORT', 'DATABASE_OWNER_URL'],
+  );
 }
 
 async function managedProcess(role: Role, name: string, databaseUrl: string, dataDir: string): Promise<ManagedProcess> {
@@ -101,11 +98,11 @@ async function managedProcess(role: Role, name: string, databaseUrl: string, dat
     child: undefined,
     start: async () => {
       log ??= createWriteStream(logFile, { flags: 'w' });
-      const child = spawn(process.execPath, [...NODE_FLAGS, role === 'api' ? 'bin/server.ts' : 'bin/worker.ts'], { cwd: ROOT, env: baseEnv(databaseUrl, dataDir, port), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawnEntryPoint(role === 'api' ? 'bin/server.ts' : 'bin/worker.ts', baseEnv(databaseUrl, dataDir, port), NODE_FLAGS);
       child.stdout?.pipe(log, { end: false });
       child.stderr?.pipe(log, { end: false });
       managed.child = child;
-      if (role === 'api') await waitForHealth(managed.url, child, () => managed.log());
+      if (role === 'api') await waitForHealth(managed.url, child, { timeoutMs: START_TIMEOUT_MS, log: () => managed.log() });
       else await waitForLine(child, /workers running/i, () => managed.log());
     },
     kill9: async () => {
@@ -116,14 +113,7 @@ async function managedProcess(role: Role, name: string, databaseUrl: string, dat
       await exited;
     },
     stop: async () => {
-      const child = managed.child;
-      if (child && child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        await exited;
-        clearTimeout(timer);
-      }
+      if (managed.child) await stopProcess(managed.child, STOP_TIMEOUT_MS);
       log?.end();
     },
     log: () => {
@@ -135,22 +125,6 @@ async function managedProcess(role: Role, name: string, databaseUrl: string, dat
     },
   };
   return managed;
-}
-
-async function waitForHealth(url: string, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`API exited during start-up:\n${log()}`);
-    try {
-      const reply = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) });
-      if (reply.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await sleep(100);
-  }
-  child.kill('SIGKILL');
-  throw new Error(`API not healthy within ${START_TIMEOUT_MS} ms:\n${log()}`);
 }
 
 async function waitForLine(child: ChildProcess, pattern: RegExp, log: () => string): Promise<void> {

@@ -2,8 +2,8 @@
  * The composition root: refuses production mode's unsafe defaults, opens the database
  * (embedded or DATABASE_URL), migrates it when it may (an owner connection:
  * DATABASE_OWNER_URL, or the embedded superuser) or else checks that migrations are current,
- * starts pg-boss and wires the modules together, all on the runtime role's connection.
- * bin/ entry points call this and nothing else.
+ * starts pg-boss and wires the ledger to the projections' wake-ups, all on the runtime
+ * role's connection. Every process (API, worker, operator commands) starts from this.
  */
 import type { Kysely } from 'kysely';
 import type { Config } from '../platform/config.ts';
@@ -11,9 +11,9 @@ import type pg from 'pg';
 import { openDatabase, tablesView } from '../platform/database.ts';
 import { createJobBoss, type JobBoss } from '../platform/jobs.ts';
 import { assertMigrationsCurrent, migrateDatabase } from '../platform/migrate.ts';
-import { assertSafeForProduction } from '../platform/production.ts';
+import { assertSafeForProduction, type ProcessRole } from '../platform/production.ts';
 import type { Ledger, LedgerTables } from '../ledger/index.ts';
-import { openDatabaseServer, type DatabaseServer } from './database-server.ts';
+import { openDatabaseServer, type DatabaseServer } from '../platform/database-server.ts';
 import { createWiredLedger } from './ledger.ts';
 import { allQueues } from './queues.ts';
 
@@ -27,7 +27,7 @@ export interface System {
   stop(): Promise<void>;
 }
 
-export async function startSystem(config: Config, options: { role: 'all' | 'api' | 'worker' | 'cli' }): Promise<System> {
+export async function startSystem(config: Config, options: { role: ProcessRole }): Promise<System> {
   // The entry points print these and exit first; this keeps any other caller from skipping them.
   assertSafeForProduction(config, options.role);
   const server: DatabaseServer = await openDatabaseServer({ databaseUrl: config.DATABASE_URL, databaseOwnerUrl: config.DATABASE_OWNER_URL, dataDir: config.DATA_DIR, embeddedPort: config.EMBEDDED_POSTGRES_PORT });
@@ -62,8 +62,28 @@ export async function startSystem(config: Config, options: { role: 'all' | 'api'
   }
 }
 
+/**
+ * Starts the system and what a process builds on it; when building fails the system is
+ * stopped before the error goes on (a ProductionRefusal found at start-up then ends a process
+ * that has already let go of its database, embedded server included).
+ */
+export async function startProcess<Process>(config: Config, role: ProcessRole, build: (system: System) => Promise<Process>): Promise<Process> {
+  const system = await startSystem(config, { role });
+  try {
+    return await build(system);
+  } catch (error) {
+    await system.stop();
+    throw error;
+  }
+}
+
 /** The runtime role may not change the schema: only a process with the owner's connection migrates. */
 async function prepareSchema(server: DatabaseServer): Promise<void> {
   if (server.ownerUrl) await migrateDatabase(server.ownerUrl, allQueues, { runtimeUrl: server.url });
   else await assertMigrationsCurrent(server.url);
+}
+
+/** Where the data is, for the start-up line of each process. */
+export function databaseDescription(config: Pick<Config, 'DATABASE_URL'>): string {
+  return config.DATABASE_URL ? 'DATABASE_URL' : 'embedded Postgres in var/postgres';
 }

@@ -6,10 +6,10 @@
  * `{ as: 'owner' }` or connects to `ownerUrl` for that statement.
  */
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import pg from 'pg';
+import { sql, type Kysely } from 'kysely';
+import type pg from 'pg';
 import { inject } from 'vitest';
-import { openDatabase } from '../platform/database.ts';
+import { openDatabase, withClient } from '../platform/database.ts';
 
 export interface TestDatabase<Tables> {
   /** What `db` and `pool` connect as: the runtime login unless the test asked for the owner. */
@@ -33,7 +33,7 @@ export async function createTestDatabase<Tables>(options: TestDatabaseOptions = 
   const adminUrl = inject('adminDatabaseUrl');
   const template = inject('templateDatabase');
   const name = `t_${randomBytes(6).toString('hex')}`;
-  await adminQuery(adminUrl, `create database ${name} template ${template} strategy file_copy`);
+  await adminQuery(`create database ${name} template ${template} strategy file_copy`);
   const ownerUrl = inDatabase(adminUrl, name);
   const runtimeUrl = inDatabase(inject('runtimeDatabaseUrl'), name);
   const url = options.as === 'owner' ? ownerUrl : runtimeUrl;
@@ -47,23 +47,25 @@ export async function createTestDatabase<Tables>(options: TestDatabaseOptions = 
     pool,
     drop: async () => {
       await db.destroy();
-      await adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
+      await adminQuery(`drop database if exists ${name} with (force)`);
     },
   };
 }
 
-function inDatabase(serverUrl: string, name: string): string {
+/** The same server and login, another database. */
+export function inDatabase(serverUrl: string, name: string): string {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();
 }
 
-async function adminQuery(adminUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client(adminUrl);
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
+/** One statement as the server's superuser on its maintenance database (databases, roles). */
+export async function adminQuery(statement: string): Promise<void> {
+  await withClient(inject('adminDatabaseUrl'), (client) => client.query(statement));
+}
+
+/** How many events the ledger holds: what a refused command must leave unchanged. */
+export async function eventCount<Tables>(db: Kysely<Tables>): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from ledger.events`.execute(db);
+  return rows[0]?.n ?? 0;
 }

@@ -8,8 +8,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { withClient } from '../platform/database.ts';
 import { startEmbeddedPostgres, type EmbeddedServer } from '../platform/embedded-postgres.ts';
 import { migrateDatabase } from '../platform/migrate.ts';
 import { allQueues } from '../runtime/queues.ts';
@@ -37,8 +37,10 @@ export async function setup(project: TestProject): Promise<void> {
     adminUrl = embedded.url('postgres');
   }
   const template = `wallet_tpl_${process.pid}`;
-  await run(adminUrl, `drop database if exists ${template}`);
-  await run(adminUrl, `create database ${template}`);
+  await withClient(adminUrl, async (client) => {
+    await client.query(`drop database if exists ${template}`);
+    await client.query(`create database ${template}`);
+  });
   const templateUrl = new URL(adminUrl);
   templateUrl.pathname = `/${template}`;
   const runtimeUrl = withLogin(templateUrl.toString(), TEST_RUNTIME_LOGIN);
@@ -51,14 +53,4 @@ export async function setup(project: TestProject): Promise<void> {
 export async function teardown(): Promise<void> {
   if (embedded) await embedded.stop();
   if (dataRoot) rmSync(dataRoot, { recursive: true, force: true });
-}
-
-async function run(url: string, statement: string): Promise<void> {
-  const client = new pg.Client(url);
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }

@@ -6,18 +6,15 @@
  * of its own) once CARD_PROVIDER=sandbox allows the sandbox explicitly. The worker refuses
  * without JWT_SECRET (a per-container generated secret is how reset codes stopped arriving).
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../platform/embedded-postgres.ts';
-import { createTestDatabase, type TestDatabase } from './database.ts';
+import { adminQuery, createTestDatabase, type TestDatabase } from './database.ts';
+import { spawnEntryPoint } from './processes.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const START_TIMEOUT_MS = 60_000;
 
 interface Run {
@@ -34,13 +31,13 @@ const STARTED = /Wallet is running|workers running/i;
  * stopped with SIGTERM (its exit is awaited); without checks - a refusal was expected - one
  * that starts anyway is stopped at once.
  */
-function runEntryPoint(script: string, env: Record<string, string>, whileRunning: () => Promise<void> = async () => {}): Promise<Run> {
-  const child = spawn(process.execPath, [script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+function runEntryPoint(entry: 'bin/server.ts' | 'bin/worker.ts', env: Record<string, string>, whileRunning: () => Promise<void> = async () => {}): Promise<Run> {
+  const child = spawnEntryPoint(entry, env);
   let stdout = '';
   let stderr = '';
   let failure: unknown;
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  child.stdout.on('data', (chunk: Buffer) => {
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdout?.on('data', (chunk: Buffer) => {
     const startedBefore = STARTED.test(stdout);
     stdout += chunk.toString('utf8');
     if (startedBefore || !STARTED.test(stdout)) return;
@@ -81,16 +78,6 @@ afterAll(async () => {
   await adminQuery(`drop role if exists ${roleName}`);
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function adminQuery(statement: string): Promise<void> {
-  const client = new pg.Client(inject('adminDatabaseUrl'));
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 /** A production environment with every default replaced except the card provider (no Stripe key); nothing inherited from the test runner. */
 function productionEnv(port: number): Record<string, string> {

@@ -4,7 +4,8 @@
  * the signature covers the exact bytes. No authentication: the signature is the proof.
  */
 import type { FastifyInstance } from 'fastify';
-import { applyCardWebhookEvent, parseCardWebhook } from '../../providers/card/index.ts';
+import { applyCardWebhookEvent } from '../../payments/index.ts';
+import { parseCardWebhook } from '../../providers/card/index.ts';
 import { ok } from '../envelope.ts';
 import { ApiError } from '../errors.ts';
 import type { MoneyDependencies } from '../money-context.ts';

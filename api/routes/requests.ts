@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import { rupeesFromPaise } from '../../contracts/money.ts';
-import { sendRequestSchema, updateRequestStatusSchema, type MoneyRequestRecord } from '../../contracts/transactions.ts';
+import { SELF_REQUEST_MESSAGE, sendRequestSchema, updateRequestStatusSchema, type MoneyRequestRecord } from '../../contracts/transactions.ts';
 import { identityDb } from '../../identity/users.ts';
 import { isLedgerRejection } from '../../ledger/index.ts';
 import { readMoneyRequests, type MoneyRequestRow } from '../../projections/index.ts';
@@ -33,13 +33,18 @@ export async function registerRequestRoutes(app: FastifyInstance, deps: MoneyDep
   app.post('/api/requests/send-request', { preHandler: app.authenticate }, async (request, reply) => {
     const user = await requireUser(request);
     const body = sendRequestSchema.parse(request.body);
-    if (body.receiver === user.id) throw new ApiError('self_transfer', 'Cannot send request to yourself');
     const payer = await requireActiveAccount(deps.db, body.receiver);
-    const result = await deps.ledger.requestMoney(
-      { requestId: randomUUID(), requesterId: user.id, payerId: payer.id, amountPaise: body.amount, reference: body.reference },
-      commandContext(request, user.id),
-    );
-    return ok(reply, 'Request sent successfully!', { requestId: result.requestId, _id: result.requestId, status: 'pending', checkpoint: result.checkpoint });
+    try {
+      const result = await deps.ledger.requestMoney(
+        { requestId: randomUUID(), requesterId: user.id, payerId: payer.id, amountPaise: body.amount, reference: body.reference },
+        commandContext(request, user.id),
+      );
+      return ok(reply, 'Request sent successfully!', { requestId: result.requestId, _id: result.requestId, status: 'pending', checkpoint: result.checkpoint });
+    } catch (error) {
+      // The ledger refuses asking yourself; the error table's words for that code are the transfer's.
+      if (isLedgerRejection(error) && error.code === 'self_transfer') throw new ApiError('self_transfer', SELF_REQUEST_MESSAGE);
+      throw error;
+    }
   });
 
   app.post('/api/requests/update-request-status', { preHandler: app.authenticate }, async (request, reply) => {

@@ -17,8 +17,8 @@ import {
   verifyAccountSchema,
   type TransactionRecord,
 } from '../../contracts/transactions.ts';
-import { isLedgerRejection } from '../../ledger/index.ts';
-import { CARD_DEPOSIT_PENDING_MESSAGE, CARD_DEPOSIT_SUCCESS_MESSAGE, startCardDeposit } from '../../providers/card/index.ts';
+import { isLedgerRejection, requireTransferTerms } from '../../ledger/index.ts';
+import { CARD_DEPOSIT_PENDING_MESSAGE, CARD_DEPOSIT_SUCCESS_MESSAGE, startCardDeposit } from '../../payments/index.ts';
 import { readHistoryPage, type HistoryRow } from '../../projections/index.ts';
 import { requireAdmin, requireUser } from '../auth/authenticate.ts';
 import { accountLookupRateLimit } from '../auth/rate-limit.ts';
@@ -54,7 +54,8 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Mone
     const user = await requireUser(request);
     const body = transferSchema.parse(request.body);
     if (body.sender !== undefined && body.sender !== user.id) throw new ApiError('forbidden', 'You can only send money from your own account');
-    if (body.receiver === user.id) throw new ApiError('self_transfer', 'Cannot transfer to your own account');
+    // The ledger's own rules (no paying yourself), asked before the PIN check: a transfer it would refuse costs no PIN attempt.
+    requireTransferTerms({ fromAccountId: user.id, toAccountId: body.receiver, amountPaise: body.amount, reference: body.reference });
     const receiver = await requireActiveAccount(deps.db, body.receiver);
     await requirePin(deps, user.id, body.transactionPin);
     const result = await deps.ledger.transfer(

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
-import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
+import { createTestDatabase, eventCount, type TestDatabase } from '../../test/database.ts';
 import { createJobBoss, type JobBoss } from '../../platform/jobs.ts';
 import { createWiredLedger } from '../../runtime/ledger.ts';
 import { drainAll } from '../../projections/index.ts';
@@ -40,11 +40,6 @@ async function balance(accountId: string): Promise<bigint | null> {
 async function streamTypes(streamId: string): Promise<string[]> {
   const rows = await testDb.db.selectFrom('ledger.events').select('type').where('stream_id', '=', streamId).orderBy('stream_version').execute();
   return rows.map((row) => row.type);
-}
-
-async function eventCount(): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from ledger.events`.execute(testDb.db);
-  return rows[0]?.n ?? 0;
 }
 
 async function projectEverything(): Promise<void> {
@@ -94,9 +89,9 @@ describe('reversing a transfer', () => {
   });
 
   it('refuses a second reversal, also when two race', async () => {
-    const before = await eventCount();
+    const before = await eventCount(testDb.db);
     await expect(ledger.reverseTransaction({ kind: 'transfer', transactionId: 't1', reason: 'again' }, as('admin-1'))).rejects.toMatchObject({ code: 'already_reversed' });
-    expect(await eventCount()).toBe(before);
+    expect(await eventCount(testDb.db)).toBe(before);
 
     await ledger.transfer({ transferId: 't-race', fromAccountId: 'alice', toAccountId: 'bob', amountPaise: rupees(10), reference: 'race' }, as('alice'));
     const outcomes = await Promise.allSettled(
@@ -113,12 +108,12 @@ describe('reversing a transfer', () => {
   it('refuses a reversal that would overdraw the receiver, appending nothing', async () => {
     await ledger.transfer({ transferId: 't2', fromAccountId: 'alice', toAccountId: 'bob', amountPaise: rupees(100), reference: 'loan' }, as('alice'));
     await ledger.transfer({ transferId: 't3', fromAccountId: 'bob', toAccountId: 'carol', amountPaise: rupees(60), reference: 'spent it' }, as('bob'));
-    const before = await eventCount();
+    const before = await eventCount(testDb.db);
     await expect(ledger.reverseTransaction({ kind: 'transfer', transactionId: 't2', reason: 'fraud report' }, as('admin-1'))).rejects.toMatchObject({
       code: 'insufficient_funds',
       details: { account: 'bob' },
     });
-    expect(await eventCount()).toBe(before);
+    expect(await eventCount(testDb.db)).toBe(before);
     expect(await streamTypes('transfer-t2')).toEqual(['TransferCompleted']);
     expect(await balance('bob')).toBe(rupees(40));
   });
@@ -161,9 +156,9 @@ describe('reversing a deposit', () => {
     await ledger.requestDeposit({ depositId: 'd2', walletId: 'bob', amountPaise: rupees(50), method: 'upi', reference: 'top up', details: { upiId: 'b@ok' } }, as('bob'));
     await ledger.settleDeposit({ depositId: 'd2' }, as('admin-1'));
     await ledger.transfer({ transferId: 't4', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(80), reference: 'all of it' }, as('bob'));
-    const before = await eventCount();
+    const before = await eventCount(testDb.db);
     await expect(ledger.reverseTransaction({ kind: 'deposit', transactionId: 'd2', reason: 'chargeback' }, as('admin-1'))).rejects.toMatchObject({ code: 'insufficient_funds' });
-    expect(await eventCount()).toBe(before);
+    expect(await eventCount(testDb.db)).toBe(before);
   });
 });
 

@@ -71,9 +71,18 @@ export interface RequestDepositInput {
   details: DepositDetails;
 }
 
+/**
+ * What every deposit must meet: an amount within the deposit limits and a reference. Pure,
+ * and exported so a caller can ask before it spends something the ledger cannot take back:
+ * payments/ checks it before a card is charged.
+ */
+export function requireDepositTerms(terms: Pick<RequestDepositInput, 'amountPaise' | 'reference'>): void {
+  requireAmountInRange(terms.amountPaise, MIN_DEPOSIT_PAISE, MAX_DEPOSIT_PAISE);
+  requireReference(terms.reference);
+}
+
 export function decideRequestDeposit(input: RequestDepositInput): DepositRequested {
-  requireAmountInRange(input.amountPaise, MIN_DEPOSIT_PAISE, MAX_DEPOSIT_PAISE);
-  requireReference(input.reference);
+  requireDepositTerms(input);
   return { type: 'DepositRequested', data: { ...input, reference: input.reference.trim() } };
 }
 

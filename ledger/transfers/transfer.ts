@@ -20,10 +20,19 @@ export interface TransferInput {
 
 export type TransferResult = AppendResult & { transferId: string };
 
+/**
+ * What every transfer must meet: two different wallets, an amount of at least the minimum,
+ * a reference. Pure, and exported so a caller can ask before it spends something: the
+ * transfer route refuses a self-transfer before the PIN check counts an attempt.
+ */
+export function requireTransferTerms(terms: Omit<TransferInput, 'transferId'>): void {
+  if (terms.fromAccountId === terms.toAccountId) reject('self_transfer', 'Cannot transfer to your own account');
+  requireAmountInRange(terms.amountPaise, MIN_TRANSFER_PAISE);
+  requireReference(terms.reference);
+}
+
 export function decideTransfer(input: TransferInput): TransferCompleted {
-  if (input.fromAccountId === input.toAccountId) reject('self_transfer', 'Cannot transfer to your own account');
-  requireAmountInRange(input.amountPaise, MIN_TRANSFER_PAISE);
-  requireReference(input.reference);
+  requireTransferTerms(input);
   return {
     type: 'TransferCompleted',
     data: { ...input, reference: input.reference.trim() },

@@ -1,10 +1,10 @@
 /**
- * The card module's public entry for api/ and the composition root. See README.md for the
- * exact wiring of the deposit route and the webhook route.
+ * The card module's public entry for payments/, api/ and the composition root: the port,
+ * its adapters, the provider chosen from configuration, and webhook verification. What a
+ * card payment does to the ledger is payments/'s. See README.md.
  */
 export * from './port.ts';
 export { createCardProvider, cardConfigShape, type CardProviderEnv, type CardSetup } from './config.ts';
 export { createStripeCardProvider, type StripeProviderOptions } from './stripe-provider.ts';
 export { createSandboxCardProvider, sandboxPaymentMethodId, SANDBOX_TEST_CARDS } from './sandbox-provider.ts';
-export { startCardDeposit, cardDepositId, type CardDepositDependencies, type CardDepositOutcome, type StartCardDepositInput } from './card-deposit.ts';
-export { parseCardWebhook, applyCardWebhookEvent, CARD_WEBHOOK_ACTOR, type CardWebhookDependencies, type CardWebhookEvent, type CardWebhookResult } from './webhook.ts';
+export { parseCardWebhook, type CardWebhookEvent } from './webhook.ts';

@@ -51,7 +51,9 @@ export type CardChargeOutcome =
   /** Accepted but not final yet (rare for cards): only a webhook can tell how it ends. */
   | { status: 'processing'; paymentId: string }
   | { status: 'declined'; code: CardDeclineCode; message: string; paymentId: string | null }
-  | { status: 'provider_unavailable'; message: string };
+  | { status: 'provider_unavailable'; message: string }
+  /** The provider refused the request, not the card: its idempotency key already named a payment with other parameters. Nothing was charged. */
+  | { status: 'idempotency_key_reused' };
 
 /**
  * `canceled`: the payment can never succeed now. `not_cancelable`: it already succeeded or is
@@ -82,9 +84,6 @@ export const CARD_FAILURE_MESSAGES: Readonly<Record<CardFailureCode, string>> = 
   processing_error: 'Card payment failed. Please try again.',
   provider_unavailable: 'Network error. Please check your connection and try again.',
 };
-
-export const CARD_DEPOSIT_SUCCESS_MESSAGE = 'Card deposit successful! Your account has been credited.';
-export const CARD_DEPOSIT_PENDING_MESSAGE = 'Please complete the card verification to finish your deposit.';
 
 export function declined(code: CardDeclineCode, paymentId: string | null = null): CardChargeOutcome {
   return { status: 'declined', code, message: CARD_FAILURE_MESSAGES[code], paymentId };

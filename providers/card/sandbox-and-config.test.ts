@@ -1,39 +1,27 @@
 /**
  * The offline sandbox provider's documented test cards, and the factory that picks Stripe or
- * the sandbox from configuration (Stripe checked against the local fake server).
+ * the sandbox from configuration (Stripe checked against the local fake server). What a
+ * charge does to a wallet is payments/card-deposit.test.ts's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
-import { createLedger, depositStream, rupees, type Ledger, type LedgerTables } from '../../ledger/index.ts';
-import { startFakeStripeServer, type FakeStripeServer } from './testing/fake-stripe-server.ts';
+import { rupees } from '../../ledger/index.ts';
+import { startFakeStripeServer, type FakeStripeServer } from '../../test/fake-stripe-server.ts';
 import { createSandboxCardProvider, sandboxPaymentMethodId } from './sandbox-provider.ts';
 import { createCardProvider } from './config.ts';
-import { startCardDeposit } from './card-deposit.ts';
 import { CARD_FAILURE_MESSAGES, type CardChargeRequest } from './port.ts';
 
-let testDb: TestDatabase<LedgerTables>;
-let ledger: Ledger;
 let fake: FakeStripeServer;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase<LedgerTables>();
-  ledger = createLedger({ db: testDb.db });
   fake = await startFakeStripeServer();
-  for (const id of ['sana', 'omar']) await ledger.openWallet({ accountId: id, displayName: id }, { actorId: id });
 });
 
 afterAll(async () => {
   await fake.close();
-  await testDb.drop();
 });
 
 function request(paymentMethodId: string, idempotencyKey = 'k1'): CardChargeRequest {
   return { amountPaise: rupees(100), paymentMethodId, depositId: 'd1', walletId: 'sana', reference: 'test', idempotencyKey };
-}
-
-async function balance(accountId: string): Promise<bigint | null> {
-  const row = await testDb.db.selectFrom('ledger.accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow();
-  return row.balance;
 }
 
 describe('the sandbox provider', () => {
@@ -73,24 +61,6 @@ describe('the sandbox provider', () => {
     expect(first).toEqual(again);
     expect(other).not.toEqual(first);
   });
-
-  it('credits a wallet through startCardDeposit and declines without appending', async () => {
-    const deps = { ledger, provider: sandbox };
-    const input = { walletId: 'sana', amountPaise: rupees(250), reference: 'sandbox top up' };
-    const credited = await startCardDeposit(deps, { ...input, paymentMethodId: sandboxPaymentMethodId('4242424242424242') }, { actorId: 'sana', idempotencyKey: 's-1' });
-    expect(credited).toMatchObject({ status: 'credited', replayed: false });
-    const replayed = await startCardDeposit(deps, { ...input, paymentMethodId: sandboxPaymentMethodId('4242424242424242') }, { actorId: 'sana', idempotencyKey: 's-1' });
-    expect(replayed).toMatchObject({ status: 'credited', replayed: true });
-    expect(await balance('sana')).toBe(rupees(250));
-
-    const refused = await startCardDeposit(deps, { ...input, paymentMethodId: sandboxPaymentMethodId('4000000000009995') }, { actorId: 'sana' });
-    expect(refused).toEqual({ status: 'failed', code: 'insufficient_funds', message: 'Insufficient funds on your card.' });
-    expect(await balance('sana')).toBe(rupees(250));
-    if (credited.status !== 'credited') return;
-    const events = await testDb.db.selectFrom('ledger.events').select(['type', 'data']).where('stream_id', '=', depositStream(credited.depositId)).execute();
-    expect(events.map((event) => event.type)).toEqual(['DepositRequested', 'DepositSettled']);
-    expect(events[0]?.data).toMatchObject({ method: 'card', details: { provider: 'sandbox', paymentId: credited.paymentId } });
-  });
 });
 
 describe('createCardProvider', () => {
@@ -108,10 +78,9 @@ describe('createCardProvider', () => {
     });
     expect(provider.name).toBe('stripe');
     expect(webhookSecret).toBe('whsec_from_env');
-    const outcome = await startCardDeposit({ ledger, provider }, { walletId: 'omar', amountPaise: 12_345n, reference: 'from env', paymentMethodId: 'pm_card_visa' }, { actorId: 'omar' });
-    expect(outcome.status).toBe('credited');
+    const outcome = await provider.charge({ amountPaise: 12_345n, paymentMethodId: 'pm_card_visa', depositId: 'd-env', walletId: 'omar', reference: 'from env', idempotencyKey: 'k-env' });
+    expect(outcome.status).toBe('succeeded');
     expect(fake.requests.at(-1)).toMatchObject({ authorization: 'Bearer sk_test_from_env', params: { amount: '12345', currency: 'inr' } });
-    expect(await balance('omar')).toBe(12_345n);
   });
 
   it('CARD_PROVIDER chooses explicitly: sandbox even with a key; stripe never without one', () => {

@@ -14,7 +14,6 @@ import {
   type CardNextAction,
   type CardProvider,
 } from './port.ts';
-import { reject } from '../../ledger/index.ts';
 
 export interface StripeProviderOptions {
   secretKey: string;
@@ -124,15 +123,14 @@ function nextActionOf(intent: Stripe.PaymentIntent): CardNextAction {
 /**
  * SDK errors to outcomes. Card errors are declines; unreachable or failing Stripe is
  * `provider_unavailable` (the webhook still credits if the charge went through after all);
- * a reused idempotency key is the ledger's rejection; our own misconfiguration is thrown.
+ * a reused idempotency key is its own outcome (the caller decides what it means); our own
+ * misconfiguration is thrown.
  */
 export function outcomeOfError(error: unknown): CardChargeOutcome {
   if (!(error instanceof Stripe.errors.StripeError)) throw error;
   const paymentId = error.payment_intent?.id ?? null;
   if (error instanceof Stripe.errors.StripeCardError) return declined(declineCodeFrom(error.code, error.decline_code), paymentId);
-  if (error instanceof Stripe.errors.StripeIdempotencyError) {
-    reject('idempotency_key_reused', 'This idempotency key was already used for a different card payment');
-  }
+  if (error instanceof Stripe.errors.StripeIdempotencyError) return { status: 'idempotency_key_reused' };
   if (
     error instanceof Stripe.errors.StripeConnectionError ||
     error instanceof Stripe.errors.StripeAPIError ||

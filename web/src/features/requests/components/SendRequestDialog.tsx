@@ -5,7 +5,7 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactElement } from 'react';
-import { sendRequestSchema } from '../../../../../contracts/transactions.ts';
+import { FORM_LIMITS, SELF_REQUEST_MESSAGE, sendRequestSchema } from '../../../../../contracts/transactions.ts';
 import { Button } from '../../../components/ui/Button.tsx';
 import { TextAreaField, TextField } from '../../../components/ui/Field.tsx';
 import { Modal } from '../../../components/ui/Modal.tsx';
@@ -47,7 +47,7 @@ export function SendRequestDialog({ open, onOpenChange, userId }: { open: boolea
 
   async function verify(): Promise<void> {
     const receiver = values.receiver.trim();
-    const problem = !receiver ? 'Account number is required' : receiver === userId ? 'Cannot send request to yourself' : null;
+    const problem = !receiver ? 'Account number is required' : receiver === userId ? SELF_REQUEST_MESSAGE : null;
     if (problem) {
       setErrors((current) => ({ ...current, receiver: problem }));
       notify({ tone: 'warning', message: `Please fix the error: ${problem}` });
@@ -68,7 +68,7 @@ export function SendRequestDialog({ open, onOpenChange, userId }: { open: boolea
     event.preventDefault();
     const checked = validate(sendRequestSchema, values);
     const found: FieldErrors = checked.ok ? {} : { ...checked.errors };
-    if (!found.receiver && values.receiver.trim() === userId) found.receiver = 'Cannot send request to yourself';
+    if (!found.receiver && values.receiver.trim() === userId) found.receiver = SELF_REQUEST_MESSAGE;
     if (!found.receiver && recipient.status !== 'verified') found.receiver = 'Please verify the account first';
     const first = Object.values(found).find(Boolean);
     if (!checked.ok || first) {
@@ -103,8 +103,8 @@ export function SendRequestDialog({ open, onOpenChange, userId }: { open: boolea
           <Button variant={verified ? 'success' : 'secondary'} onClick={() => void verify()} disabled={recipient.status !== 'unverified'}>{verifyLabel}</Button>
         </div>
         {verified ? <VerifiedPanel name={verified.name} accountNumber={verified.accountNumber} bankName={verified.bankName} action={<Button variant="link" onClick={() => { recipient.clear(); setValues((current) => ({ ...current, receiver: '' })); }}>Change account</Button>} /> : null}
-        <TextField label="Amount (₹)" type="number" inputMode="decimal" min="1" max="1000000" step="0.01" value={values.amount} onValueChange={set('amount')} error={errors.amount} placeholder="0.00" />
-        <TextAreaField label="Reference" maxLength={500} value={values.reference} onValueChange={set('reference')} error={errors.reference} placeholder="What is this request for?" />
+        <TextField label="Amount (₹)" type="number" inputMode="decimal" min="1" max={FORM_LIMITS.requestMaxRupees} step="0.01" value={values.amount} onValueChange={set('amount')} error={errors.amount} placeholder="0.00" />
+        <TextAreaField label="Reference" maxLength={FORM_LIMITS.requestReferenceMaxLength} value={values.reference} onValueChange={set('reference')} error={errors.reference} placeholder="What is this request for?" />
         <div className="modal-actions">
           <Button variant="secondary" onClick={() => close(false)}>Cancel</Button>
           <Button type="submit" disabled={!verified || recipient.status === 'verifying' || send.isPending}>Send Request</Button>

@@ -6,7 +6,7 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type FormEvent, type ReactElement } from 'react';
-import { depositSchema } from '../../../../../contracts/transactions.ts';
+import { depositSchema, FORM_LIMITS } from '../../../../../contracts/transactions.ts';
 import { Button } from '../../../components/ui/Button.tsx';
 import { PasswordField, TextAreaField, TextField } from '../../../components/ui/Field.tsx';
 import { Modal } from '../../../components/ui/Modal.tsx';
@@ -151,8 +151,8 @@ export function DepositDialog({ open, onOpenChange, user }: DepositDialogProps):
   return (
     <Modal open={open} onOpenChange={close} title="Deposit Funds" description="Add money to your wallet." busy={deposit.isPending} size="lg">
       <form onSubmit={submit} noValidate className="form-stack" aria-label="Deposit funds">
-        <TextField label="Amount (₹)" type="number" inputMode="decimal" step="0.01" min="1" max="100000" value={values.amount} onValueChange={set('amount')} error={errors.amount} placeholder="Between ₹1 and ₹1,00,000" />
-        <TextAreaField label="Reference" maxLength={200} value={values.reference} onValueChange={set('reference')} error={errors.reference} />
+        <TextField label="Amount (₹)" type="number" inputMode="decimal" step="0.01" min={FORM_LIMITS.depositMinRupees} max={FORM_LIMITS.depositMaxRupees} value={values.amount} onValueChange={set('amount')} error={errors.amount} placeholder={`Between ${formatRupees(FORM_LIMITS.depositMinRupees)} and ${formatRupees(FORM_LIMITS.depositMaxRupees)}`} />
+        <TextAreaField label="Reference" maxLength={FORM_LIMITS.paymentReferenceMaxLength} value={values.reference} onValueChange={set('reference')} error={errors.reference} />
         <PasswordField label="Transaction PIN" inputMode="numeric" autoComplete="off" value={values.transactionPin} onValueChange={set('transactionPin', (value) => digitsOnly(value, 6))} error={errors.transactionPin} />
         <fieldset className="method-group">
           <legend className="field-label">Payment method</legend>

@@ -4,6 +4,7 @@
  */
 import type { ReactElement } from 'react';
 import { PasswordField, TextAreaField, TextField } from '../../../components/ui/Field.tsx';
+import { FORM_LIMITS } from '../../../../../contracts/transactions.ts';
 import { digitsOnly, type FieldErrors } from '../../../lib/forms.ts';
 import type { PayValues } from './usePayment.ts';
 
@@ -18,8 +19,8 @@ export function focusPayAmount(): void {
 export function PayFields({ values, errors, onChange }: { values: PayValues; errors: FieldErrors; onChange: (field: keyof PayValues, value: string) => void }): ReactElement {
   return (
     <>
-      <TextField id={PAY_AMOUNT_ID} label="Amount (₹)" type="number" inputMode="decimal" step="0.01" min="1" value={values.amount} onValueChange={(value) => onChange('amount', value)} error={errors.amount} placeholder="0.00" />
-      <TextAreaField label="Reference" maxLength={200} value={values.reference} onValueChange={(value) => onChange('reference', value)} error={errors.reference} placeholder="What is this payment for?" />
+      <TextField id={PAY_AMOUNT_ID} label="Amount (₹)" type="number" inputMode="decimal" step="0.01" min={FORM_LIMITS.transferMinRupees} value={values.amount} onValueChange={(value) => onChange('amount', value)} error={errors.amount} placeholder="0.00" />
+      <TextAreaField label="Reference" maxLength={FORM_LIMITS.paymentReferenceMaxLength} value={values.reference} onValueChange={(value) => onChange('reference', value)} error={errors.reference} placeholder="What is this payment for?" />
       <PasswordField label="Transaction PIN" inputMode="numeric" autoComplete="off" value={values.transactionPin} onValueChange={(value) => onChange('transactionPin', digitsOnly(value, 6))} error={errors.transactionPin} placeholder="4-6 digits" />
     </>
   );

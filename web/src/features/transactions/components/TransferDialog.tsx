@@ -4,6 +4,7 @@
  * `initialReceiver` (the /user/:accountNumber deep link) is verified as the dialog opens.
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
+import { SELF_TRANSFER_MESSAGE } from '../../../../../contracts/transactions.ts';
 import { Button } from '../../../components/ui/Button.tsx';
 import { TextField } from '../../../components/ui/Field.tsx';
 import { Modal } from '../../../components/ui/Modal.tsx';
@@ -43,7 +44,7 @@ export function TransferDialog({ open, onOpenChange, userId, balance, initialRec
       return;
     }
     if (value.trim() === userId) {
-      payment.setErrors((current) => ({ ...current, receiver: 'Cannot transfer to your own account' }));
+      payment.setErrors((current) => ({ ...current, receiver: SELF_TRANSFER_MESSAGE }));
       return;
     }
     const outcome = await recipient.verify(value);

@@ -1,9 +1,11 @@
 /**
- * Test helpers: the read tables as plain data (for row-for-row comparison), and the
- * checkpoints. Used by the projection tests only.
+ * Test helpers for the read model: the read tables as plain data (for row-for-row
+ * comparison), the checkpoints, and draining until the projections reach a state. Used by
+ * the projection, CLI and platform tests.
  */
 import { sql, type Kysely } from 'kysely';
-import { PROJECTIONS } from '../registry.ts';
+import { drainAll, PROJECTIONS } from '../projections/index.ts';
+import { eventCount } from './database.ts';
 
 const ORDER: Record<string, string> = {
   directory: 'account_id',
@@ -32,18 +34,12 @@ export async function checkpointsOf(db: Kysely<unknown>): Promise<Record<string,
   return Object.fromEntries(rows.map((row) => [row.projection, { checkpoint: row.checkpoint, eventsApplied: row.events_applied }]));
 }
 
-export async function eventCount(db: Kysely<unknown>): Promise<bigint> {
-  const { rows } = await sql<{ n: bigint }>`select count(*) as n from ledger.events`.execute(db);
-  return rows[0]?.n ?? 0n;
-}
-
 /**
  * Drains until `done` holds. The snapshot xmin is cluster-wide: a transaction open in any
  * database of the server (another test file's, in a parallel run) holds projections back for
  * a while, so a test waits for the state it expects instead of draining once.
  */
 export async function drainUntil(db: Kysely<unknown>, done: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const { drainAll } = await import('../projector.ts');
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await drainAll(db);
@@ -54,7 +50,7 @@ export async function drainUntil(db: Kysely<unknown>, done: () => Promise<boolea
 }
 
 export async function allCaughtUp(db: Kysely<unknown>): Promise<boolean> {
-  const total = await eventCount(db);
+  const total = BigInt(await eventCount(db));
   const checkpoints = await checkpointsOf(db);
   return Object.values(checkpoints).every((checkpoint) => checkpoint.eventsApplied === total);
 }

@@ -4,7 +4,8 @@
  * implements POST /v1/payment_intents (form-encoded, confirm at once), GET
  * /v1/payment_intents/:id, POST /v1/payment_intents/:id/cancel and Idempotency-Key replay, records every request, and can finish a
  * `requires_action` payment and build the matching webhook body. No stripe-mock exists for
- * this toolchain (see /work/shared/TOOLCHAIN.md), so it is ours.
+ * this toolchain (see /work/shared/TOOLCHAIN.md), so it is ours. The adapter's, payments/'
+ * and the API's card tests all use it, so it lives with the shared test support.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

@@ -1,11 +1,11 @@
 /**
  * A projection worker as a separate process, for the crash and concurrency tests:
- * `node projections/testing/worker-process.ts <database url>` drains every projection until
+ * `node test/projection-worker-process.ts <database url>` drains every projection until
  * nothing is left, then exits 0 (1 after DEADLINE_MS). PAUSE_MS holds each batch open before
  * it commits (so a test can kill it mid-batch); BATCH_SIZE sets the batch size.
  */
-import { createDatabase } from '../../platform/database.ts';
-import { drainAll, hasUnprojectedEvents } from '../index.ts';
+import { createDatabase } from '../platform/database.ts';
+import { drainAll, hasUnprojectedEvents } from '../projections/index.ts';
 
 const DEADLINE_MS = 60_000;
 const url = process.argv[2];

@@ -1,6 +1,6 @@
 /**
- * The pg-boss workers end to end: a command through the wired ledger enqueues the wake-up
- * job in its transaction, and the running workers project it without any manual drain.
+ * The worker loop end to end: a command through the wired ledger wakes the running workers
+ * (a NOTIFY after its commit), and they project it without any manual drain.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
@@ -8,9 +8,8 @@ import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { createJobBoss, type JobBoss } from '../platform/jobs.ts';
 import { tablesView } from '../platform/database.ts';
 import { createWiredLedger } from '../runtime/ledger.ts';
-import { startProjectionWorkers, type StopWorkers } from '../runtime/workers.ts';
 import { rupees, type Ledger, type LedgerTables } from '../ledger/index.ts';
-import { readHistoryPage, readWalletBalance, waitForCheckpoint, type ReadTables } from './index.ts';
+import { readHistoryPage, readWalletBalance, startProjectionWorkers, waitForCheckpoint, type ReadTables, type StopWorkers } from './index.ts';
 
 let testDb: TestDatabase<unknown>;
 let boss: JobBoss;

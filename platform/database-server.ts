@@ -3,12 +3,11 @@
  * for migrations, DATABASE_OWNER_URL when set; otherwise an embedded Postgres whose data is
  * kept under the data directory (var/ by default) and which stops with the process. On the
  * embedded server migrations run as its superuser and the app as `wallet_app`
- * (runtime/embedded-login.ts), a member of wallet_runtime, made ready at every start.
+ * (platform/embedded-login.ts), a member of wallet_runtime, made ready at every start.
  */
 import { join } from 'node:path';
-import pg from 'pg';
-import { createDatabase } from '../platform/database.ts';
-import { ensureRuntimeLogin, ensureRuntimeRole, loginOf } from '../platform/runtime-role.ts';
+import { createDatabase, withClient } from './database.ts';
+import { ensureRuntimeLogin, ensureRuntimeRole, loginOf } from './runtime-role.ts';
 import { EMBEDDED_DATABASE, embeddedRuntimePassword, embeddedRuntimeUrl } from './embedded-login.ts';
 
 export interface DatabaseServer {
@@ -64,12 +63,8 @@ async function prepareEmbeddedLogin(ownerUrl: string, runtimeUrl: string): Promi
 }
 
 export async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
-  const client = new pg.Client(adminUrl);
-  await client.connect();
-  try {
+  await withClient(adminUrl, async (client) => {
     const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
     if (!rowCount) await client.query(`create database "${name}"`);
-  } finally {
-    await client.end();
-  }
+  });
 }

@@ -1,12 +1,11 @@
 /**
  * Fills a database with valid random ledger activity, for trying replay at scale:
- * `node projections/testing/seed-events.ts <database url> [appends, default 100000]`.
+ * `node test/seed-events.ts <database url> [appends, default 100000]`.
  * Four concurrent writers over disjoint groups of 25 wallets, 50 appends per transaction.
  */
-import pg from 'pg';
-import { createDatabase, tablesView } from '../../platform/database.ts';
-import { createLedger, type LedgerTables } from '../../ledger/index.ts';
-import { appendAll, generateAppends, seededRandom } from './random-ledger.ts';
+import { createDatabase, tablesView } from '../platform/database.ts';
+import { createLedger, type LedgerTables } from '../ledger/index.ts';
+import { appendRandomActivity } from './random-ledger.ts';
 
 const WRITERS = 4;
 const WALLETS_PER_WRITER = 25;
@@ -22,13 +21,7 @@ for (let g = 0; g < WRITERS; g++) {
   for (const wallet of wallets) await ledger.openWallet({ accountId: wallet, displayName: `Seed ${g}-${i(wallet)}` }, { actorId: wallet });
   groups.push(wallets);
 }
-await Promise.all(groups.map(async (wallets, g) => {
-  const client = new pg.Client(url);
-  await client.connect();
-  const random = seededRandom(g + 5);
-  await appendAll(client, generateAppends(`${prefix}g${g}x`, wallets, Math.floor(appends / WRITERS), random), random, 50);
-  await client.end();
-}));
+await Promise.all(groups.map((wallets, g) => appendRandomActivity(url, { prefix: `${prefix}g${g}x`, wallets, count: Math.floor(appends / WRITERS), seed: g + 5, maxPerTransaction: 50 })));
 await db.destroy();
 console.log(`Appended ${appends} events (plus ${WRITERS * WALLETS_PER_WRITER} wallet openings).`);
 

@@ -1,25 +1,21 @@
 /**
- * A card deposit from the HTTP route's point of view: charge the card, then tell the ledger,
+ * The card deposit use-case: charge the card through the card port, then tell the ledger,
  * in that order (the ledger must never show money the provider has not confirmed).
  * - succeeded: the deposit is recorded and settled in one append (completeCardDeposit).
  * - requires_action / processing: the deposit is recorded as pending (requestDeposit, method
  *   'card'), so the signed webhook can settle or fail it later.
  * - declined / provider unavailable: nothing is appended.
+ * - the provider refused the idempotency key (reused for another payment): refused as the
+ *   ledger refuses a reused key, nothing appended.
  * If the process dies between a successful charge and the append, the webhook records and
  * credits the deposit from the payment's metadata: the charge is never lost.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import {
-  MAX_DEPOSIT_PAISE,
-  MAX_REFERENCE_LENGTH,
-  MIN_DEPOSIT_PAISE,
-  isLedgerRejection,
-  reject,
-  type CommandContext,
-  type Ledger,
-  type Paise,
-} from '../../ledger/index.ts';
-import { CARD_FAILURE_MESSAGES, type CardChargeOutcome, type CardFailureCode, type CardNextAction, type CardProvider } from './port.ts';
+import { isLedgerRejection, reject, requireDepositTerms, type CommandContext, type Ledger, type Paise } from '../ledger/index.ts';
+import { CARD_FAILURE_MESSAGES, type CardChargeOutcome, type CardFailureCode, type CardNextAction, type CardProvider } from '../providers/card/index.ts';
+
+export const CARD_DEPOSIT_SUCCESS_MESSAGE = 'Card deposit successful! Your account has been credited.';
+export const CARD_DEPOSIT_PENDING_MESSAGE = 'Please complete the card verification to finish your deposit.';
 
 export interface CardDepositDependencies {
   ledger: Ledger;
@@ -46,11 +42,13 @@ export type CardDepositOutcome =
 /**
  * Charges the card and records the deposit. Ledger rejections (unknown wallet, reused
  * idempotency key, limits) are thrown as `LedgerRejection`, like every other command.
+ * The ledger re-checks amount and reference, but only after the card is charged: they are
+ * checked first (the ledger's own rule) so a card is never charged for a deposit it would refuse.
  * With `ctx.idempotencyKey` the deposit id (and so the provider's idempotency key) is derived
  * from it: a retried request reaches the same payment and the same ledger result.
  */
 export async function startCardDeposit(deps: CardDepositDependencies, input: StartCardDepositInput, ctx: CommandContext): Promise<CardDepositOutcome> {
-  requireChargeable(input);
+  requireDepositTerms(input);
   const depositId = cardDepositId(ctx);
   const charge = await deps.provider.charge({
     amountPaise: input.amountPaise,
@@ -94,6 +92,9 @@ async function recordCharge(
       return { status: 'failed', code: charge.code, message: charge.message };
     case 'provider_unavailable':
       return { status: 'failed', code: 'provider_unavailable', message: CARD_FAILURE_MESSAGES.provider_unavailable };
+    case 'idempotency_key_reused':
+      // The key named another payment: the same refusal the ledger gives a key reused for another request.
+      return reject('idempotency_key_reused', 'This idempotency key was already used for a different card payment');
   }
 }
 
@@ -108,19 +109,6 @@ async function credit(deps: CardDepositDependencies, input: StartCardDepositInpu
     // The webhook for this very payment was faster and already credited it.
     if (isLedgerRejection(error) && error.code === 'deposit_not_pending') return { status: 'credited', depositId, paymentId, checkpoint: null, replayed: true };
     throw error;
-  }
-}
-
-/**
- * The ledger re-checks these, but only after the card is charged: check first so a card is
- * never charged for a deposit the ledger would refuse.
- */
-function requireChargeable(input: StartCardDepositInput): void {
-  if (input.amountPaise < MIN_DEPOSIT_PAISE) reject('invalid_amount', `Amount must be at least ${MIN_DEPOSIT_PAISE} paise`);
-  if (input.amountPaise > MAX_DEPOSIT_PAISE) reject('limit_exceeded', `Amount must be at most ${MAX_DEPOSIT_PAISE} paise`);
-  const reference = input.reference.trim();
-  if (reference.length === 0 || reference.length > MAX_REFERENCE_LENGTH) {
-    reject('invalid_reference', `Reference must be 1 to ${MAX_REFERENCE_LENGTH} characters`);
   }
 }
 

@@ -5,6 +5,7 @@
  * Deterministic for a seed, so a failing run can be repeated.
  */
 import type pg from 'pg';
+import { withClient } from '../platform/database.ts';
 import { rawAppend, type RawEvent } from './raw-append.ts';
 
 export interface Append {
@@ -95,4 +96,21 @@ export async function appendAll(client: pg.Client, appends: readonly Append[], r
     await client.query('commit');
     i += size;
   }
+}
+
+export interface RandomActivity {
+  /** Makes the generated stream ids unique per call. */
+  prefix: string;
+  wallets: readonly string[];
+  count: number;
+  seed: number;
+  maxPerTransaction?: number;
+}
+
+/** `count` random appends among `wallets`, on a connection of its own to `url`. */
+export async function appendRandomActivity(url: string, activity: RandomActivity): Promise<void> {
+  await withClient(url, async (client) => {
+    const random = seededRandom(activity.seed);
+    await appendAll(client, generateAppends(activity.prefix, activity.wallets, activity.count, random), random, activity.maxPerTransaction);
+  });
 }

@@ -5,13 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
-import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
-import { createLedger, depositStream, rupees, type Ledger, type LedgerTables } from '../../ledger/index.ts';
-import { startFakeStripeServer, FAKE_SERVER_ERROR_PAYMENT_METHOD, type FakeStripeServer } from './testing/fake-stripe-server.ts';
-import { createStripeCardProvider } from './stripe-provider.ts';
+import { createTestDatabase, eventCount, type TestDatabase } from '../test/database.ts';
+import { createLedger, depositStream, rupees, type Ledger, type LedgerTables } from '../ledger/index.ts';
+import { startFakeStripeServer, FAKE_SERVER_ERROR_PAYMENT_METHOD, type FakeStripeServer } from '../test/fake-stripe-server.ts';
+import { createSandboxCardProvider, createStripeCardProvider, parseCardWebhook, sandboxPaymentMethodId, type CardProvider } from '../providers/card/index.ts';
 import { startCardDeposit, type CardDepositOutcome } from './card-deposit.ts';
-import { applyCardWebhookEvent, parseCardWebhook } from './webhook.ts';
-import type { CardProvider } from './port.ts';
+import { applyCardWebhookEvent } from './card-webhook.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_card_deposits';
 const SECRET_KEY = 'sk_test_fake_card_deposits';
@@ -26,7 +25,7 @@ beforeAll(async () => {
   ledger = createLedger({ db: testDb.db });
   fake = await startFakeStripeServer();
   stripe = createStripeCardProvider({ secretKey: SECRET_KEY, host: fake.host, port: fake.port, protocol: 'http' });
-  for (const id of ['asha', 'ravi', 'meera', 'kiran', 'dev', 'neha', 'tara']) await ledger.openWallet({ accountId: id, displayName: id }, { actorId: id });
+  for (const id of ['asha', 'ravi', 'meera', 'kiran', 'dev', 'neha', 'tara', 'sana']) await ledger.openWallet({ accountId: id, displayName: id }, { actorId: id });
 });
 
 afterAll(async () => {
@@ -42,11 +41,6 @@ async function balance(accountId: string): Promise<bigint | null> {
 async function eventTypes(depositId: string): Promise<string[]> {
   const rows = await testDb.db.selectFrom('ledger.events').select('type').where('stream_id', '=', depositStream(depositId)).orderBy('position').execute();
   return rows.map((row) => row.type);
-}
-
-async function eventCount(): Promise<number> {
-  const rows = await testDb.db.selectFrom('ledger.events').select('position').execute();
-  return rows.length;
 }
 
 function deposit(walletId: string, paymentMethodId: string, idempotencyKey?: string, provider: CardProvider = stripe): Promise<CardDepositOutcome> {
@@ -112,20 +106,33 @@ describe('a card that is refused', () => {
     ['pm_card_chargeDeclinedIncorrectCvc', 'incorrect_cvc', "Card error: Your card's security code is incorrect."],
     ['pm_does_not_exist', 'invalid_payment_method', 'Card error: These card details cannot be used. Please check them and try again.'],
   ])('%s appends nothing and answers %s with the spec message', async (paymentMethodId, code, message) => {
-    const before = await eventCount();
+    const before = await eventCount(testDb.db);
     expect(await deposit('ravi', paymentMethodId)).toEqual({ status: 'failed', code, message });
-    expect(await eventCount()).toBe(before);
+    expect(await eventCount(testDb.db)).toBe(before);
     expect(await balance('ravi')).toBe(0n);
   });
 
   it('answers the network message when Stripe fails or cannot be reached, appending nothing', async () => {
-    const before = await eventCount();
+    const before = await eventCount(testDb.db);
     const noRetries = createStripeCardProvider({ secretKey: SECRET_KEY, host: fake.host, port: fake.port, protocol: 'http', maxNetworkRetries: 0 });
     const network = { status: 'failed', code: 'provider_unavailable', message: 'Network error. Please check your connection and try again.' };
     expect(await deposit('ravi', FAKE_SERVER_ERROR_PAYMENT_METHOD, undefined, noRetries)).toEqual(network);
     const unreachable = createStripeCardProvider({ secretKey: SECRET_KEY, host: '127.0.0.1', port: 9, protocol: 'http', maxNetworkRetries: 0 });
     expect(await deposit('ravi', 'pm_card_visa', undefined, unreachable)).toEqual(network);
-    expect(await eventCount()).toBe(before);
+    expect(await eventCount(testDb.db)).toBe(before);
+  });
+
+  it('refuses a retry whose Idempotency-Key named another payment, as the ledger refuses a reused key, appending nothing', async () => {
+    expectStatus(await deposit('ravi', 'pm_card_visa', 'key-ravi-reused'), 'credited');
+    const before = await eventCount(testDb.db);
+    const other = startCardDeposit(
+      { ledger, provider: stripe },
+      { walletId: 'ravi', amountPaise: rupees(501), reference: 'card top up', paymentMethodId: 'pm_card_visa' },
+      { actorId: 'ravi', idempotencyKey: 'key-ravi-reused' },
+    );
+    await expect(other).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+    expect(await eventCount(testDb.db)).toBe(before);
+    expect(await balance('ravi')).toBe(rupees(500));
   });
 
   it('never charges a card for an amount the ledger would refuse', async () => {
@@ -214,7 +221,7 @@ describe('webhooks', () => {
     const pending = expectStatus(await deposit('dev', 'pm_card_authenticationRequired'), 'pending');
     fake.finishAction(pending.paymentId, 'succeeded');
     const body = fake.webhookBody('payment_intent.succeeded', pending.paymentId);
-    const before = await eventCount();
+    const before = await eventCount(testDb.db);
 
     expect(parseCardWebhook(body, signed(body, 'whsec_someone_else'), WEBHOOK_SECRET)).toMatchObject({ type: 'rejected' });
     const tampered = body.replace('"amount":50000', '"amount":5000000');
@@ -225,7 +232,7 @@ describe('webhooks', () => {
     expect(parseCardWebhook(body, stale, WEBHOOK_SECRET)).toMatchObject({ type: 'rejected' });
 
     expect(await applyCardWebhookEvent({ ledger, provider: stripe }, parseCardWebhook(tampered, signed(body), WEBHOOK_SECRET))).toEqual({ result: 'nothing_to_do', depositId: null });
-    expect(await eventCount()).toBe(before);
+    expect(await eventCount(testDb.db)).toBe(before);
     expect(await balance('dev')).toBe(0n);
   });
 
@@ -247,7 +254,7 @@ describe('webhooks', () => {
   });
 
   it('has nothing to undo for the failed webhook of a card declined at once', async () => {
-    const before = await eventCount();
+    const before = await eventCount(testDb.db);
     expect((await deposit('neha', 'pm_card_chargeDeclined')).status).toBe('failed');
     const declinedIntent = [...fake.paymentIntents.values()].at(-1);
     if (!declinedIntent) throw new Error('the fake recorded no payment intent');
@@ -255,11 +262,31 @@ describe('webhooks', () => {
     const event = parseCardWebhook(body, signed(body), WEBHOOK_SECRET);
     expect(event).toMatchObject({ type: 'payment_failed', reason: 'card_declined' });
     expect(await applyCardWebhookEvent({ ledger, provider: stripe }, event)).toMatchObject({ result: 'nothing_to_do' });
-    expect(await eventCount()).toBe(before);
+    expect(await eventCount(testDb.db)).toBe(before);
   });
 
   it('ignores event types it does not settle', () => {
     const body = JSON.stringify({ id: 'evt_other', object: 'event', type: 'customer.created', data: { object: { id: 'cus_1', object: 'customer' } } });
     expect(parseCardWebhook(body, signed(body), WEBHOOK_SECRET)).toMatchObject({ type: 'ignored', eventId: 'evt_other' });
+  });
+});
+
+describe('the sandbox provider', () => {
+  it('credits a wallet through startCardDeposit and declines without appending', async () => {
+    const deps = { ledger, provider: createSandboxCardProvider() };
+    const input = { walletId: 'sana', amountPaise: rupees(250), reference: 'sandbox top up' };
+    const credited = await startCardDeposit(deps, { ...input, paymentMethodId: sandboxPaymentMethodId('4242424242424242') }, { actorId: 'sana', idempotencyKey: 's-1' });
+    expect(credited).toMatchObject({ status: 'credited', replayed: false });
+    const replayed = await startCardDeposit(deps, { ...input, paymentMethodId: sandboxPaymentMethodId('4242424242424242') }, { actorId: 'sana', idempotencyKey: 's-1' });
+    expect(replayed).toMatchObject({ status: 'credited', replayed: true });
+    expect(await balance('sana')).toBe(rupees(250));
+
+    const refused = await startCardDeposit(deps, { ...input, paymentMethodId: sandboxPaymentMethodId('4000000000009995') }, { actorId: 'sana' });
+    expect(refused).toEqual({ status: 'failed', code: 'insufficient_funds', message: 'Insufficient funds on your card.' });
+    expect(await balance('sana')).toBe(rupees(250));
+    if (credited.status !== 'credited') return;
+    const events = await testDb.db.selectFrom('ledger.events').select(['type', 'data']).where('stream_id', '=', depositStream(credited.depositId)).execute();
+    expect(events.map((event) => event.type)).toEqual(['DepositRequested', 'DepositSettled']);
+    expect(events[0]?.data).toMatchObject({ method: 'card', details: { provider: 'sandbox', paymentId: credited.paymentId } });
   });
 });

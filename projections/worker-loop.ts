@@ -1,16 +1,17 @@
 /**
- * Projection workers: drain every projection when woken (a NOTIFY after each append, see
- * projections/wake-up.ts), on an in-process interval, and on a pg-boss catch-up job
- * scheduled every minute. Any number of processes may run these: the projector's
+ * The projection worker loop: drain every projection when woken (a NOTIFY after each append,
+ * see wake-up.ts), on an in-process interval, and on a pg-boss catch-up job scheduled every
+ * minute; and take operator-requested replays. Any number of processes may run it (the
+ * composition root starts it in the API process or the worker process): the projector's
  * checkpoint lock keeps exactly one active per projection.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { JobBoss } from '../platform/jobs.ts';
-import { drainAll, hasUnprojectedEvents, type DrainReport, type ProjectorOptions } from '../projections/index.ts';
-import { PROJECTION_CATCH_UP_QUEUE } from '../projections/queues.ts';
-import { startReplayWorker } from '../projections/replay-jobs.ts';
-import { listenForWakeUps } from '../projections/wake-up.ts';
+import { drainAll, hasUnprojectedEvents, type DrainReport, type ProjectorOptions } from './projector.ts';
+import { PROJECTION_CATCH_UP_QUEUE } from './queues.ts';
+import { startReplayWorker } from './replay-jobs.ts';
+import { listenForWakeUps } from './wake-up.ts';
 
 /**
  * A drain finding events held back (an older transaction still open) or a busy peer retries

@@ -1,0 +1,84 @@
+/**
+ * The API process (`npm start`): the system, the server secrets, the first admin, the card
+ * provider, one shared read-your-writes listener and the HTTP app with the built web app;
+ * with RUN_WORKERS (the default) also the projection workers and the mail worker, so one
+ * process is the whole wallet. Built here, listening only when asked.
+ */
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { appConfigFrom, buildApp } from '../api/app.ts';
+import { ensureFirstAdmin, resolveJwtSecret, resolvePinPepper } from '../identity/index.ts';
+import type { Config } from '../platform/config.ts';
+import { tablesView } from '../platform/database.ts';
+import { createCheckpointWaiter, readWalletBalance, startProjectionWorkers, type ReadTables, type StopWorkers } from '../projections/index.ts';
+import { createCardProvider } from '../providers/card/index.ts';
+import { startMailDelivery, type MailDelivery } from './mail.ts';
+import { databaseDescription, startProcess, type System } from './system.ts';
+
+const WEB_DIST_DIR = fileURLToPath(new URL('../web/dist/', import.meta.url));
+
+export interface ApiProcess {
+  app: FastifyInstance;
+  /** Listens on HOST:PORT and says where the wallet is running. */
+  listen(): Promise<void>;
+  /** Stops taking requests, then the workers, then the database connections. */
+  stop(signal: string): Promise<void>;
+}
+
+/** What this process runs, for production mode's checks: RUN_WORKERS=false serves the API alone. */
+export function apiRole(config: Pick<Config, 'RUN_WORKERS'>): 'all' | 'api' {
+  return config.RUN_WORKERS ? 'all' : 'api';
+}
+
+/**
+ * Starts everything but the listener. In production mode without a first admin's password
+ * this throws ProductionRefusal, after a clean stop; the entry point prints why and exits.
+ */
+export function startApiProcess(config: Config): Promise<ApiProcess> {
+  return startProcess(config, apiRole(config), (system) => assemble(config, system));
+}
+
+async function assemble(config: Config, system: System): Promise<ApiProcess> {
+  const secrets = { jwtSecret: await resolveJwtSecret(config), pinPepper: await resolvePinPepper(config) };
+  await ensureFirstAdmin(system.db, system.ledger, config);
+  const workers = config.RUN_WORKERS ? await startWorkers(config, system, secrets.jwtSecret) : undefined;
+  const reads = tablesView<ReadTables>(system.db);
+  const checkpoints = createCheckpointWaiter({ connectionString: system.databaseUrl });
+  const app = await buildApp({
+    config: { ...appConfigFrom(config, secrets), webDistDir: WEB_DIST_DIR },
+    db: system.db,
+    pool: system.pool,
+    checkpoints,
+    boss: system.boss,
+    ledger: system.ledger,
+    card: createCardProvider(config),
+    balances: { ofAccount: (accountId) => readWalletBalance(reads, accountId) },
+  });
+  return {
+    app,
+    listen: async () => {
+      await app.listen({ port: config.PORT, host: config.HOST });
+      console.log(`Wallet is running at ${config.PUBLIC_URL} (database: ${databaseDescription(config)}; workers: ${config.RUN_WORKERS ? 'in this process' : 'separate'})`);
+    },
+    stop: async (signal) => {
+      app.log.info({ signal }, 'shutting down');
+      await app.close();
+      await workers?.stopProjections();
+      await checkpoints.close();
+      workers?.mail.stop();
+      await system.stop();
+    },
+  };
+}
+
+interface InProcessWorkers {
+  stopProjections: StopWorkers;
+  mail: MailDelivery;
+}
+
+/** What `npm run worker` runs, in this process instead. */
+async function startWorkers(config: Config, system: System, jwtSecret: string): Promise<InProcessWorkers> {
+  const mail = await startMailDelivery(config, system.boss, jwtSecret);
+  const stopProjections = await startProjectionWorkers({ db: system.db, connectionString: system.databaseUrl, boss: system.boss });
+  return { stopProjections, mail };
+}

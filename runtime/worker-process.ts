@@ -1,0 +1,45 @@
+/**
+ * The worker process (`npm run worker`): the projection workers and the mail worker alone,
+ * next to any number of API processes (the projector's checkpoint lock keeps one active
+ * projector per projection). Its only HTTP is the health endpoint (GET /health on
+ * WORKER_HEALTH_PORT, when set) that container healthchecks probe.
+ */
+import { sql, type Kysely } from 'kysely';
+import { resolveJwtSecret } from '../identity/index.ts';
+import type { Config } from '../platform/config.ts';
+import { startHealthServer, type HealthServer } from '../platform/health-server.ts';
+import { startProjectionWorkers } from '../projections/index.ts';
+import { startMailDelivery } from './mail.ts';
+import { databaseDescription, startProcess, type System } from './system.ts';
+
+export interface WorkerProcess {
+  /** Stops the health endpoint, the workers, then the database connections. */
+  stop(signal: string): Promise<void>;
+}
+
+export function startWorkerProcess(config: Config): Promise<WorkerProcess> {
+  return startProcess(config, 'worker', (system) => assemble(config, system));
+}
+
+async function assemble(config: Config, system: System): Promise<WorkerProcess> {
+  const stopProjections = await startProjectionWorkers({ db: system.db, connectionString: system.databaseUrl, boss: system.boss });
+  // The mail worker sends what the API enqueued (codes, "account verified"), sealed with the server secret.
+  const mail = await startMailDelivery(config, system.boss, await resolveJwtSecret(config));
+  const health = await startHealth(config, system.db);
+  console.log(`Projection and mail workers running (database: ${databaseDescription(config)}${health ? `; health: http://${config.HOST}:${health.port}/health` : ''})`);
+  return {
+    stop: async (signal) => {
+      console.log(`${signal}: stopping workers`);
+      await health?.close();
+      await stopProjections();
+      mail.stop();
+      await system.stop();
+    },
+  };
+}
+
+/** Healthy while its database answers: without it no projection or mail job can make progress. */
+async function startHealth(config: Config, db: Kysely<unknown>): Promise<HealthServer | undefined> {
+  if (config.WORKER_HEALTH_PORT === undefined) return undefined;
+  return startHealthServer({ port: config.WORKER_HEALTH_PORT, host: config.HOST, check: async () => void (await sql`select 1`.execute(db)) });
+}

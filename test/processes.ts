@@ -1,0 +1,60 @@
+/**
+ * The real entry points as child processes, for the suites that test what only a process
+ * shows (start-up refusals, signals, several processes on one database, crashes, the browser
+ * journey): `node bin/<entry>.ts` with an environment that configures only what the test
+ * says, waiting until it serves, and stopping it as an operator does (SIGTERM, then SIGKILL).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** What a developer's shell may configure that a test process must not reach: the sandbox card provider, the outbox mailer and no Google instead. */
+const EXTERNAL_SERVICES = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET', 'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET', 'SMTP_URL'] as const;
+
+const HEALTH_POLL_MS = 200;
+const HEALTH_REQUEST_TIMEOUT_MS = 2_000;
+
+/** The runner's environment, quiet and on loopback, with `settings` on top and the external services and `unset` removed. */
+export function processEnvironment(settings: Record<string, string>, unset: readonly string[] = []): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...settings };
+  for (const key of [...EXTERNAL_SERVICES, ...unset]) delete env[key];
+  return env;
+}
+
+/** `node [flags] <entry>` from the repository root, stdout and stderr piped for the test to read. */
+export function spawnEntryPoint(entry: 'bin/server.ts' | 'bin/worker.ts', env: NodeJS.ProcessEnv, nodeFlags: readonly string[] = []): ChildProcess {
+  return spawn(process.execPath, [...nodeFlags, entry], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export interface HealthWait {
+  timeoutMs: number;
+  /** The process's output so far, for the error. */
+  log: () => string;
+}
+
+/** Resolves once GET /api/health answers 200. A process that exits first, or is not healthy in time (it is then killed), fails with its log. */
+export async function waitForHealth(baseUrl: string, child: ChildProcess, wait: HealthWait): Promise<void> {
+  const deadline = Date.now() + wait.timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`The server exited during start-up (${child.exitCode ?? child.signalCode}):\n${wait.log()}`);
+    const reply = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(HEALTH_REQUEST_TIMEOUT_MS) }).catch(() => undefined);
+    if (reply?.ok) return;
+    await new Promise((resolve) => setTimeout(resolve, HEALTH_POLL_MS));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`The server did not answer /api/health within ${wait.timeoutMs} ms:\n${wait.log()}`);
+}
+
+/** SIGTERM lets it stop gracefully (its embedded Postgres too); SIGKILL only when it hangs past `graceMs`. Resolves once it has exited. */
+export async function stopProcess(child: ChildProcess, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => {
+    console.error(`[test] process ${child.pid} did not stop within ${graceMs} ms of SIGTERM; killing it`);
+    child.kill('SIGKILL');
+  }, graceMs);
+  await exited;
+  clearTimeout(timer);
+}
