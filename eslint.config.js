@@ -21,12 +21,47 @@ export const CODE_MAP = {
   providers: ['ledger', 'platform', 'contracts'],
   payments: ['ledger', 'providers', 'platform', 'contracts'],
   audit: ['ledger', 'projections', 'platform', 'contracts'],
-  api: ['ledger', 'projections', 'identity', 'notifications', 'providers', 'payments', 'audit', 'contracts', 'platform'],
+  api: [
+    'ledger',
+    'projections',
+    'identity',
+    'notifications',
+    'providers',
+    'payments',
+    'audit',
+    'contracts',
+    'platform',
+  ],
   cli: ['audit', 'ledger', 'projections', 'platform', 'contracts'],
-  runtime: ['api', 'audit', 'cli', 'contracts', 'identity', 'ledger', 'notifications', 'payments', 'platform', 'projections', 'providers'],
+  runtime: [
+    'api',
+    'audit',
+    'cli',
+    'contracts',
+    'identity',
+    'ledger',
+    'notifications',
+    'payments',
+    'platform',
+    'projections',
+    'providers',
+  ],
   bin: ['runtime', 'platform', 'cli'],
   web: ['contracts'],
-  test: ['api', 'audit', 'cli', 'contracts', 'identity', 'ledger', 'notifications', 'payments', 'platform', 'projections', 'providers', 'runtime'],
+  test: [
+    'api',
+    'audit',
+    'cli',
+    'contracts',
+    'identity',
+    'ledger',
+    'notifications',
+    'payments',
+    'platform',
+    'projections',
+    'providers',
+    'runtime',
+  ],
   e2e: ['test', 'platform', 'contracts'],
   reliability: ['test', 'platform', 'contracts', 'runtime', 'audit', 'ledger'],
   bench: ['runtime', 'ledger', 'platform', 'projections', 'identity', 'reliability', 'test', 'audit'],
@@ -45,9 +80,18 @@ function codeMapZones() {
     for (const other of FOLDERS) {
       if (other === folder) continue;
       if (!allowed.includes(other)) {
-        zones.push({ target: `./${folder}`, from: `./${other}`, message: `${folder}/ may not import ${other}/ (code map, ARCHITECTURE.md; eslint.config.js CODE_MAP)` });
+        zones.push({
+          target: `./${folder}`,
+          from: `./${other}`,
+          message: `${folder}/ may not import ${other}/ (code map, ARCHITECTURE.md; eslint.config.js CODE_MAP)`,
+        });
       } else if (PUBLIC_ENTRIES[other]) {
-        zones.push({ target: `./${folder}`, from: `./${other}`, except: PUBLIC_ENTRIES[other].map((file) => `./${file}`), message: `${folder}/ may import ${other}/ only through ${PUBLIC_ENTRIES[other].join(' or ')}` });
+        zones.push({
+          target: `./${folder}`,
+          from: `./${other}`,
+          except: PUBLIC_ENTRIES[other].map((file) => `./${file}`),
+          message: `${folder}/ may import ${other}/ only through ${PUBLIC_ENTRIES[other].join(' or ')}`,
+        });
       }
     }
   }
@@ -56,7 +100,18 @@ function codeMapZones() {
 
 /** Web features never import each other; shared components and the api client import no feature. */
 function webZones() {
-  const features = ['architecture', 'audit', 'auth', 'dashboard', 'docs', 'landing', 'requests', 'reset', 'transactions', 'users'];
+  const features = [
+    'architecture',
+    'audit',
+    'auth',
+    'dashboard',
+    'docs',
+    'landing',
+    'requests',
+    'reset',
+    'transactions',
+    'users',
+  ];
   return [
     ...features.map((feature) => ({
       target: `./web/src/features/${feature}`,
@@ -81,7 +136,10 @@ export default tseslint.config(
     rules: {
       'import-x/no-restricted-paths': ['error', { zones: [...codeMapZones(), ...webZones()] }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {
@@ -90,10 +148,25 @@ export default tseslint.config(
     // between the web app and the server.
     files: ['**/*.test.ts', '**/*.test.tsx', '**/testing/**'],
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones: [
-        { target: './web', from: FOLDERS.filter((folder) => folder !== 'web' && folder !== 'contracts').map((folder) => `./${folder}`), message: 'web tests import the web app and contracts/ only' },
-        ...FOLDERS.filter((folder) => folder !== 'web').map((folder) => ({ target: `./${folder}`, from: './web', message: 'server tests do not import the web app' })),
-      ] }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './web',
+              from: FOLDERS.filter((folder) => folder !== 'web' && folder !== 'contracts').map(
+                (folder) => `./${folder}`,
+              ),
+              message: 'web tests import the web app and contracts/ only',
+            },
+            ...FOLDERS.filter((folder) => folder !== 'web').map((folder) => ({
+              target: `./${folder}`,
+              from: './web',
+              message: 'server tests do not import the web app',
+            })),
+          ],
+        },
+      ],
     },
   },
   {

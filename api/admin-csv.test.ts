@@ -55,7 +55,9 @@ it(`streams a ${ROWS.toLocaleString('en')}-row statement as CSV with bounded mem
     peakExternal = Math.max(peakExternal, usage.external + usage.arrayBuffers);
   }, 25);
   try {
-    const response = await fetch(`${baseUrl}/api/admin/accounts/${ACCOUNT}/statement.csv`, { headers: { authorization: `Bearer ${adminToken}` } });
+    const response = await fetch(`${baseUrl}/api/admin/accounts/${ACCOUNT}/statement.csv`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/csv');
     expect(response.body).not.toBeNull();
@@ -72,15 +74,25 @@ it(`streams a ${ROWS.toLocaleString('en')}-row statement as CSV with bounded mem
     }
     expect(lines).toBe(ROWS + 1);
     const [header, first] = head.split('\n');
-    expect(header).toBe('sequence,position,recorded_at,event_type,stream_id,transaction_id,counterparty_id,counterparty_name,amount_rupees,balance_after_rupees');
-    expect(first).toBe('1,1000001,2026-01-01T00:00:01.000Z,TransferCompleted,transfer-bulk-1,bulk-1,someone,Some One,1.00,1.00');
+    expect(header).toBe(
+      'sequence,position,recorded_at,event_type,stream_id,transaction_id,counterparty_id,counterparty_name,amount_rupees,balance_after_rupees',
+    );
+    expect(first).toBe(
+      '1,1000001,2026-01-01T00:00:01.000Z,TransferCompleted,transfer-bulk-1,bulk-1,someone,Some One,1.00,1.00',
+    );
     const last = new TextDecoder().decode(tail).trimEnd().split('\n').at(-1);
-    expect(last).toBe(`${ROWS},${1_000_000 + ROWS},2026-01-02T03:46:40.000Z,TransferCompleted,transfer-bulk-${ROWS},bulk-${ROWS},someone,Some One,1.00,${ROWS}.00`);
+    expect(last).toBe(
+      `${ROWS},${1_000_000 + ROWS},2026-01-02T03:46:40.000Z,TransferCompleted,transfer-bulk-${ROWS},bulk-${ROWS},someone,Some One,1.00,${ROWS}.00`,
+    );
     const growth = peak - baseline;
     setFlagsFromString('--expose-gc');
     (runInNewContext('gc') as () => void)();
-    console.log(`after gc heap ${(process.memoryUsage().heapUsed / 1024 / 1024).toFixed(1)} MB rss ${(process.memoryUsage().rss / 1024 / 1024).toFixed(1)} baseline ${(baseline / 1024 / 1024).toFixed(1)}`);
-    console.log(`statement.csv: ${ROWS} rows; peak RSS growth ${(growth / 1024 / 1024).toFixed(1)} MB, peak heap ${(peakHeap / 1024 / 1024).toFixed(1)} MB, peak buffers ${(peakExternal / 1024 / 1024).toFixed(1)} MB`);
+    console.log(
+      `after gc heap ${(process.memoryUsage().heapUsed / 1024 / 1024).toFixed(1)} MB rss ${(process.memoryUsage().rss / 1024 / 1024).toFixed(1)} baseline ${(baseline / 1024 / 1024).toFixed(1)}`,
+    );
+    console.log(
+      `statement.csv: ${ROWS} rows; peak RSS growth ${(growth / 1024 / 1024).toFixed(1)} MB, peak heap ${(peakHeap / 1024 / 1024).toFixed(1)} MB, peak buffers ${(peakExternal / 1024 / 1024).toFixed(1)} MB`,
+    );
     expect(growth).toBeLessThan(MAX_RSS_GROWTH_BYTES);
   } finally {
     clearInterval(sampler);

@@ -25,15 +25,27 @@ let asha: { id: string; token: string };
 let mallory: { id: string; token: string };
 
 beforeAll(async () => {
-  harness = await startHarness({ readYourWritesTimeoutMs: 30_000, adminApprovalThresholdPaise: THRESHOLD_PAISE }, {
-    ledger: (database) => createWiredLedger(tablesView<LedgerTables>(database.db)),
-    balances: { ofAccount: (accountId) => readWalletBalance(tablesView<ReadTables>(harness.database.db), accountId) },
+  harness = await startHarness(
+    { readYourWritesTimeoutMs: 30_000, adminApprovalThresholdPaise: THRESHOLD_PAISE },
+    {
+      ledger: (database) => createWiredLedger(tablesView<LedgerTables>(database.db)),
+      balances: { ofAccount: (accountId) => readWalletBalance(tablesView<ReadTables>(harness.database.db), accountId) },
+    },
+  );
+  stopWorkers = await startProjectionWorkers({
+    db: harness.database.db,
+    connectionString: harness.database.url,
+    boss: harness.boss,
+    intervalMs: 200,
+    schedule: false,
+    log: () => {},
   });
-  stopWorkers = await startProjectionWorkers({ db: harness.database.db, connectionString: harness.database.url, boss: harness.boss, intervalMs: 200, schedule: false, log: () => {} });
   adminToken = await signIn(harness, ADMIN.email, ADMIN.password);
   asha = await user('asha@example.in');
   mallory = await user('mallory@example.in');
-  expect((await createAdmin(harness.database.db, harness.ledger, { email: 'mallory@example.in' })).status).toBe('promoted');
+  expect((await createAdmin(harness.database.db, harness.ledger, { email: 'mallory@example.in' })).status).toBe(
+    'promoted',
+  );
   await fund(asha, 800);
   await fund(mallory, 800);
 }, 120_000);
@@ -53,7 +65,13 @@ async function post(token: string, url: string, payload: Record<string, unknown>
 }
 
 async function deposit(who: { token: string }, rupees: number): Promise<string> {
-  const response = await post(who.token, '/api/transactions/deposit-funds', { amount: rupees, reference: 'top up', transactionPin: '1234', paymentMethod: 'upi', upiDetails: { upiId: 'me@okbank' } });
+  const response = await post(who.token, '/api/transactions/deposit-funds', {
+    amount: rupees,
+    reference: 'top up',
+    transactionPin: '1234',
+    paymentMethod: 'upi',
+    upiDetails: { upiId: 'me@okbank' },
+  });
   expect(response.statusCode, response.body).toBe(200);
   return (response.json().data as { transactionId: string }).transactionId;
 }
@@ -64,13 +82,22 @@ async function fund(who: { token: string }, rupees: number): Promise<void> {
 }
 
 async function transfer(from: { token: string }, to: { id: string }, rupees: number): Promise<string> {
-  const response = await post(from.token, '/api/transactions/transfer-funds', { receiver: to.id, amount: rupees, reference: 'dinner', transactionPin: '1234' });
+  const response = await post(from.token, '/api/transactions/transfer-funds', {
+    receiver: to.id,
+    amount: rupees,
+    reference: 'dinner',
+    transactionPin: '1234',
+  });
   expect(response.statusCode, response.body).toBe(200);
   return (response.json().data as { transactionId: string }).transactionId;
 }
 
 async function ledgerBalance(accountId: string): Promise<bigint> {
-  const row = await tablesView<LedgerTables>(harness.database.db).selectFrom('ledger.accounts').select('balance').where('id', '=', accountId).executeTakeFirst();
+  const row = await tablesView<LedgerTables>(harness.database.db)
+    .selectFrom('ledger.accounts')
+    .select('balance')
+    .where('id', '=', accountId)
+    .executeTakeFirst();
   return row?.balance ?? 0n;
 }
 
@@ -98,7 +125,11 @@ describe('an admin who is a party', () => {
     const received = await transfer(asha, mallory, 100);
     const balance = await ledgerBalance(mallory.id);
     for (const transactionId of [sent, received]) {
-      const response = await post(mallory.token, '/api/admin/reverse', { transactionId, kind: 'transfer', reason: 'mine' });
+      const response = await post(mallory.token, '/api/admin/reverse', {
+        transactionId,
+        kind: 'transfer',
+        reason: 'mine',
+      });
       expect(response.statusCode, response.body).toBe(403);
       expect(response.json()).toMatchObject({ code: 'actor_is_party' });
     }
@@ -108,13 +139,23 @@ describe('an admin who is a party', () => {
 
 it('a card deposit waiting for the provider (3-D Secure) cannot be settled or failed by hand', async () => {
   await harness.ledger.requestDeposit(
-    { depositId: 'card-3ds', walletId: asha.id, amountPaise: 50_000n, method: 'card', reference: 'card top up', details: { provider: 'stripe', paymentId: 'pi_3ds' } },
+    {
+      depositId: 'card-3ds',
+      walletId: asha.id,
+      amountPaise: 50_000n,
+      method: 'card',
+      reference: 'card top up',
+      details: { provider: 'stripe', paymentId: 'pi_3ds' },
+    },
     { actorId: asha.id },
   );
   const settled = await post(adminToken, '/api/transactions/settle-deposit', { depositId: 'card-3ds' });
   expect(settled.statusCode, settled.body).toBe(409);
   expect(settled.json()).toMatchObject({ code: 'not_reviewable_by_hand' });
-  const failed = await post(adminToken, '/api/transactions/fail-deposit', { depositId: 'card-3ds', reason: 'looks odd' });
+  const failed = await post(adminToken, '/api/transactions/fail-deposit', {
+    depositId: 'card-3ds',
+    reason: 'looks odd',
+  });
   expect(failed.json()).toMatchObject({ code: 'not_reviewable_by_hand' });
 });
 
@@ -137,19 +178,31 @@ describe('four eyes above the threshold', () => {
     expect(self.statusCode, self.body).toBe(403);
     expect(await ledgerBalance(asha.id)).toBe(before);
 
-    const listed = await harness.call({ method: 'GET', url: '/api/admin/approvals?state=pending', headers: { authorization: `Bearer ${mallory.token}` } });
+    const listed = await harness.call({
+      method: 'GET',
+      url: '/api/admin/approvals?state=pending',
+      headers: { authorization: `Bearer ${mallory.token}` },
+    });
     expect((listed.json().data as { id: string }[]).map((row) => row.id)).toContain(approval.id);
 
     const approved = await post(mallory.token, `/api/admin/approvals/${approval.id}/approve`, {});
     expect(approved.statusCode, approved.body).toBe(200);
-    expect((approved.json().data as { approval: { state: string; decidedBy: string } }).approval).toMatchObject({ state: 'approved', decidedBy: mallory.id });
+    expect((approved.json().data as { approval: { state: string; decidedBy: string } }).approval).toMatchObject({
+      state: 'approved',
+      decidedBy: mallory.id,
+    });
     expect(await ledgerBalance(asha.id)).toBe(before + 500_000n);
 
     const twice = await post(mallory.token, `/api/admin/approvals/${approval.id}/approve`, {});
     expect(twice.statusCode).toBe(409);
     expect(await ledgerBalance(asha.id)).toBe(before + 500_000n);
 
-    const { rows } = await sql<{ action: string; actor_id: string }>`select action, actor_id from audit.admin_actions where target = ${`deposit-${depositId}`} order by id`.execute(harness.database.db);
+    const { rows } = await sql<{
+      action: string;
+      actor_id: string;
+    }>`select action, actor_id from audit.admin_actions where target = ${`deposit-${depositId}`} order by id`.execute(
+      harness.database.db,
+    );
     expect(rows.map((row) => row.action)).toEqual(['request_approval', 'settle']);
     expect(rows[1]?.actor_id).toBe(mallory.id);
   });
@@ -161,7 +214,9 @@ describe('four eyes above the threshold', () => {
     const byParty = await post(mallory.token, `/api/admin/approvals/${approvalId}/approve`, {});
     expect(byParty.json()).toMatchObject({ code: 'actor_is_party' });
     const before = await eventCount();
-    const rejected = await post(mallory.token, `/api/admin/approvals/${approvalId}/reject`, { reason: 'not mine to decide' });
+    const rejected = await post(mallory.token, `/api/admin/approvals/${approvalId}/reject`, {
+      reason: 'not mine to decide',
+    });
     expect(rejected.statusCode, rejected.body).toBe(200);
     expect(rejected.json().data).toMatchObject({ state: 'rejected', decisionReason: 'not mine to decide' });
     expect(await eventCount()).toBe(before);
@@ -172,7 +227,11 @@ describe('four eyes above the threshold', () => {
   it('a reversal above the threshold waits for a second admin too', async () => {
     await fund(asha, 900);
     const sent = await transfer(asha, mallory, 1_500);
-    const filed = await post(adminToken, '/api/admin/reverse', { transactionId: sent, kind: 'transfer', reason: 'sent by mistake' });
+    const filed = await post(adminToken, '/api/admin/reverse', {
+      transactionId: sent,
+      kind: 'transfer',
+      reason: 'sent by mistake',
+    });
     expect(filed.statusCode, filed.body).toBe(202);
     const approvalId = (filed.json().data as { approval: { id: string; reason: string } }).approval.id;
     const second = await namedAdmin('auditor@example.in');
@@ -190,14 +249,27 @@ describe('four eyes above the threshold', () => {
 });
 
 it('a statement CSV opens formula-like names as text', async () => {
-  const registered = await harness.call({ method: 'POST', url: '/api/users/register', payload: { ...VALID_REGISTRATION, email: 'formula@example.in', firstName: '=HYPERLINK("http://evil.test")', lastName: '@SUM(A1)' } });
+  const registered = await harness.call({
+    method: 'POST',
+    url: '/api/users/register',
+    payload: {
+      ...VALID_REGISTRATION,
+      email: 'formula@example.in',
+      firstName: '=HYPERLINK("http://evil.test")',
+      lastName: '@SUM(A1)',
+    },
+  });
   expect(registered.statusCode, registered.body).toBe(201);
   const trickster = await activate('formula@example.in');
   await fund(trickster, 50);
   await transfer(trickster, asha, 10);
   let csv = '';
   for (let attempt = 0; attempt < 100 && !csv.includes('HYPERLINK'); attempt++) {
-    const response = await harness.call({ method: 'GET', url: `/api/admin/accounts/${asha.id}/statement.csv`, headers: { authorization: `Bearer ${adminToken}` } });
+    const response = await harness.call({
+      method: 'GET',
+      url: `/api/admin/accounts/${asha.id}/statement.csv`,
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
     csv = response.body;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -206,8 +278,13 @@ it('a statement CSV opens formula-like names as text', async () => {
 });
 
 async function activate(email: string): Promise<{ id: string; token: string }> {
-  const users = await harness.call({ method: 'GET', url: '/api/users/get-all-users', headers: { authorization: `Bearer ${adminToken}` } });
-  const id = (users.json().data as { _id: string; email: string }[]).find((candidate) => candidate.email === email)?._id ?? '';
+  const users = await harness.call({
+    method: 'GET',
+    url: '/api/users/get-all-users',
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
+  const id =
+    (users.json().data as { _id: string; email: string }[]).find((candidate) => candidate.email === email)?._id ?? '';
   await post(adminToken, '/api/users/update-user-verified-status', { selectedUser: id, isVerified: true });
   return { id, token: await signIn(harness, email, VALID_REGISTRATION.password) };
 }

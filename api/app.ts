@@ -92,7 +92,11 @@ export function appConfigFrom(config: Config, secrets: { jwtSecret: string; pinP
     logLevel: config.LOG_LEVEL,
     jwtSecret: secrets.jwtSecret,
     pinPepper: secrets.pinPepper,
-    rateLimit: { windowMs: config.RATE_LIMIT_WINDOW_MS, max: config.RATE_LIMIT_MAX, authMax: config.RATE_LIMIT_AUTH_MAX },
+    rateLimit: {
+      windowMs: config.RATE_LIMIT_WINDOW_MS,
+      max: config.RATE_LIMIT_MAX,
+      authMax: config.RATE_LIMIT_AUTH_MAX,
+    },
     google,
     stripePublishableKey: config.STRIPE_SECRET_KEY ? config.STRIPE_PUBLISHABLE_KEY : undefined,
     readYourWritesTimeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS,
@@ -108,7 +112,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     logger:
       deps.config.logLevel === 'silent'
         ? false
-        : { level: deps.config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], serializers: { req: serializeRequestForLog } },
+        : {
+            level: deps.config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers.cookie'],
+            serializers: { req: serializeRequestForLog },
+          },
     bodyLimit: 1024 * 1024,
     trustProxy: trustProxyOption(deps.config.trustedProxies),
     frameworkErrors: frameworkErrorEnvelope,
@@ -123,7 +131,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // Every route below sees the counted ledger: appends and refusals feed /metrics.
   const ledger = instrumentLedger(deps.ledger, metrics);
   await app.register(cors, {
-    origin: (origin, callback) => callback(null, origin !== undefined && deps.config.corsOrigins.includes(origin) ? origin : false),
+    origin: (origin, callback) =>
+      callback(null, origin !== undefined && deps.config.corsOrigins.includes(origin) ? origin : false),
     credentials: true,
     methods: ['GET', 'POST'],
     allowedHeaders: ['authorization', 'content-type', 'idempotency-key'],
@@ -135,10 +144,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerConfigRoutes(app, {
     googleSignIn: deps.config.google !== undefined,
     cardProvider: card.provider.name,
-    ...(card.provider.name === 'stripe' && deps.config.stripePublishableKey ? { stripePublishableKey: deps.config.stripePublishableKey } : {}),
+    ...(card.provider.name === 'stripe' && deps.config.stripePublishableKey
+      ? { stripePublishableKey: deps.config.stripePublishableKey }
+      : {}),
   });
   const pinKeys = pinKeysFrom(deps.config.pinPepper);
-  const checkpoints = deps.checkpoints ?? { wait: (projection, token, timeoutMs) => waitForCheckpoint(deps.pool, projection, token, timeoutMs) };
+  const checkpoints = deps.checkpoints ?? {
+    wait: (projection, token, timeoutMs) => waitForCheckpoint(deps.pool, projection, token, timeoutMs),
+  };
   const readYourWritesTimeoutMs = deps.config.readYourWritesTimeoutMs ?? 3_000;
   registerUserRoutes(app, {
     db: deps.db,
@@ -148,10 +161,20 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     clock: deps.clock ?? systemClock,
     publicUrl: deps.config.publicUrl,
     rateLimit: deps.config.rateLimit,
-    keys: { otpPepper: deriveKey(deps.config.jwtSecret, 'otp-pepper'), sealKey: deriveKey(deps.config.jwtSecret, 'mail-seal'), pinKeys },
+    keys: {
+      otpPepper: deriveKey(deps.config.jwtSecret, 'otp-pepper'),
+      sealKey: deriveKey(deps.config.jwtSecret, 'mail-seal'),
+      pinKeys,
+    },
     awaitBalances: (checkpoint) => checkpoints.wait('accounts', checkpoint, readYourWritesTimeoutMs),
   });
-  await registerOAuthRoutes(app, { db: deps.db, ledger, webUrl: deps.config.publicUrl, google: deps.config.google, rateLimit: deps.config.rateLimit });
+  await registerOAuthRoutes(app, {
+    db: deps.db,
+    ledger,
+    webUrl: deps.config.publicUrl,
+    google: deps.config.google,
+    rateLimit: deps.config.rateLimit,
+  });
 
   const approvalThresholdPaise = deps.config.adminApprovalThresholdPaise ?? DEFAULT_APPROVAL_THRESHOLD_PAISE;
   const money = {
@@ -169,7 +192,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerTransactionRoutes(app, money);
   await registerRequestRoutes(app, money);
   await registerCardWebhook(app, money);
-  await registerAdminRoutes(app, { db: deps.db, ledger, boss: deps.boss, approvalThresholdPaise, awaitStatements: (checkpoint) => checkpoints.wait('accounts', checkpoint, readYourWritesTimeoutMs) });
+  await registerAdminRoutes(app, {
+    db: deps.db,
+    ledger,
+    boss: deps.boss,
+    approvalThresholdPaise,
+    awaitStatements: (checkpoint) => checkpoints.wait('accounts', checkpoint, readYourWritesTimeoutMs),
+  });
 
   app.get('/api/health', async (_request, reply) => {
     await sql`select 1`.execute(deps.db);

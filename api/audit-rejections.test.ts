@@ -11,10 +11,18 @@ describe('audit rejections in the envelope', () => {
     ['approval_not_found', 404, 'not_found', 'Approval request not found'],
     ['approval_already_approved', 409, 'conflict', 'This request has already been approved'],
     ['approval_already_rejected', 409, 'conflict', 'This request has already been rejected'],
-    ['approval_changed_concurrently', 409, 'conflict', 'The approval request changed at the same time. Please try again.'],
+    [
+      'approval_changed_concurrently',
+      409,
+      'conflict',
+      'The approval request changed at the same time. Please try again.',
+    ],
     ['approver_is_requester', 403, 'forbidden', 'A second admin must approve this request'],
   ] as const)('%s -> %i %s', (code, status, publicCode, message) => {
-    expect(toEnvelopeError(new AuditRejection(code, 'for the log'))).toEqual({ status, body: { success: false, message, code: publicCode } });
+    expect(toEnvelopeError(new AuditRejection(code, 'for the log'))).toEqual({
+      status,
+      body: { success: false, message, code: publicCode },
+    });
   });
 
   it('covers every code', () => {

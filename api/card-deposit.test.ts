@@ -18,7 +18,13 @@ let user: { id: string; token: string };
 
 beforeAll(async () => {
   stripe = await startFakeStripeServer();
-  const card = createCardProvider({ STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_HOST: stripe.host, STRIPE_API_PORT: stripe.port, STRIPE_API_PROTOCOL: 'http' });
+  const card = createCardProvider({
+    STRIPE_SECRET_KEY: 'sk_test_fake',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_HOST: stripe.host,
+    STRIPE_API_PORT: stripe.port,
+    STRIPE_API_PROTOCOL: 'http',
+  });
   harness = await startHarness({}, { card });
   const registered = await registeredUser(harness, 'card@example.in');
   user = { id: registered.id, token: registered.token ?? '' };
@@ -34,18 +40,40 @@ const deposit = (paymentMethodId: string, amount = 250) =>
     method: 'POST',
     url: '/api/transactions/deposit-funds',
     headers: { authorization: `Bearer ${user.token}` },
-    payload: { amount, reference: 'card top up', transactionPin: '1234', paymentMethod: 'card', paymentMethodId, status: 'success' },
+    payload: {
+      amount,
+      reference: 'card top up',
+      transactionPin: '1234',
+      paymentMethod: 'card',
+      paymentMethodId,
+      status: 'success',
+    },
   });
 
-const balance = async () => (await sql<{ balance: bigint }>`select balance from ledger.accounts where id = ${user.id}`.execute(harness.database.db)).rows[0]?.balance;
+const balance = async () =>
+  (
+    await sql<{ balance: bigint }>`select balance from ledger.accounts where id = ${user.id}`.execute(
+      harness.database.db,
+    )
+  ).rows[0]?.balance;
 const settledCount = async (depositId: string) =>
-  (await sql<{ n: number }>`select count(*)::int as n from ledger.events where stream_id = ${`deposit-${depositId}`} and type = 'DepositSettled'`.execute(harness.database.db)).rows[0]?.n;
+  (
+    await sql<{
+      n: number;
+    }>`select count(*)::int as n from ledger.events where stream_id = ${`deposit-${depositId}`} and type = 'DepositSettled'`.execute(
+      harness.database.db,
+    )
+  ).rows[0]?.n;
 
 function deliver(body: string, signature?: string) {
   return harness.call({
     method: 'POST',
     url: CARD_WEBHOOK_PATH,
-    headers: { 'content-type': 'application/json', 'stripe-signature': signature ?? Stripe.webhooks.generateTestHeaderString({ payload: body, secret: WEBHOOK_SECRET }) },
+    headers: {
+      'content-type': 'application/json',
+      'stripe-signature':
+        signature ?? Stripe.webhooks.generateTestHeaderString({ payload: body, secret: WEBHOOK_SECRET }),
+    },
     payload: body,
   });
 }
@@ -54,7 +82,10 @@ describe('card deposits through Stripe', () => {
   it('credits a succeeded payment in INR paise', async () => {
     const before = await balance();
     const response = await deposit('pm_card_visa', 250.75);
-    expect(response.json()).toMatchObject({ success: true, message: 'Card deposit successful! Your account has been credited.' });
+    expect(response.json()).toMatchObject({
+      success: true,
+      message: 'Card deposit successful! Your account has been credited.',
+    });
     expect(await balance()).toBe((before ?? 0n) + 25_075n);
     const charge = stripe.requests.at(-1);
     expect(charge?.params).toMatchObject({ amount: '25075', currency: 'inr', payment_method: 'pm_card_visa' });
@@ -77,7 +108,8 @@ describe('card deposits through Stripe', () => {
     expect(data.clientSecret).toBeTruthy();
     expect(await balance()).toBe(before);
 
-    const paymentId = [...stripe.paymentIntents.values()].find((intent) => intent.metadata?.depositId === data.transactionId)?.id ?? '';
+    const paymentId =
+      [...stripe.paymentIntents.values()].find((intent) => intent.metadata?.depositId === data.transactionId)?.id ?? '';
     stripe.finishAction(paymentId, 'succeeded');
     const body = stripe.webhookBody('payment_intent.succeeded', paymentId);
     expect((await deliver(body, 't=1,v1=forged')).statusCode).toBe(400);

@@ -24,7 +24,10 @@ export interface ZodDocParts {
 }
 
 function toOpenApi(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'openapi-3.0' }) as Record<string, unknown>;
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'openapi-3.0' }) as Record<
+    string,
+    unknown
+  >;
   delete json.$schema;
   return json;
 }
@@ -56,14 +59,24 @@ const TAGS_BY_PREFIX: readonly (readonly [string, string])[] = [
 
 /** A readable summary made from the path when a route gives none: `/api/users/get-all-users` -> "get all users". */
 export function summaryFromUrl(method: string, url: string): string {
-  const last = url.split('/').filter(Boolean).filter((part) => !part.startsWith(':')).at(-1) ?? url;
+  const last =
+    url
+      .split('/')
+      .filter(Boolean)
+      .filter((part) => !part.startsWith(':'))
+      .at(-1) ?? url;
   return `${method} ${last.replace(/[-_.]/g, ' ')}`;
 }
 
 export async function installDocs(app: FastifyInstance, options: { publicUrl: string }): Promise<void> {
   // Every route gets at least a tag and a summary, also those whose files predate the docs.
   app.addHook('onRoute', (route: RouteOptions) => {
-    if (route.url.startsWith(DOCS_PREFIX) || route.method === 'HEAD' || (Array.isArray(route.method) && route.method.includes('HEAD'))) return;
+    if (
+      route.url.startsWith(DOCS_PREFIX) ||
+      route.method === 'HEAD' ||
+      (Array.isArray(route.method) && route.method.includes('HEAD'))
+    )
+      return;
     const method = Array.isArray(route.method) ? route.method.join(',') : route.method;
     const tag = TAGS_BY_PREFIX.find(([prefix]) => route.url.startsWith(prefix))?.[1];
     const schema = route.schema ?? {};
@@ -72,18 +85,28 @@ export async function installDocs(app: FastifyInstance, options: { publicUrl: st
       route.schema = { ...schema, hide: true };
       return;
     }
-    route.schema = { ...schema, tags: schema.tags ?? [tag], summary: schema.summary ?? summaryFromUrl(method, route.url) };
+    route.schema = {
+      ...schema,
+      tags: schema.tags ?? [tag],
+      summary: schema.summary ?? summaryFromUrl(method, route.url),
+    };
   });
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
       info: {
         title: 'Rupee Wallet API',
-        description: 'Every reply is the envelope { success, message, code?, data? }. Money is in rupees (two decimals) on the wire. Sign in at /api/users/login and send the token as `Authorization: Bearer <token>`.',
+        description:
+          'Every reply is the envelope { success, message, code?, data? }. Money is in rupees (two decimals) on the wire. Sign in at /api/users/login and send the token as `Authorization: Bearer <token>`.',
         version: '1.0.0',
       },
       servers: [{ url: options.publicUrl }],
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN' } } },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN' },
+        },
+      },
       tags: [
         { name: 'users', description: 'Registration, sign-in, codes, PIN, profile' },
         { name: 'transactions', description: 'Transfers, deposits, history' },

@@ -17,28 +17,65 @@ export function ok<Data>(reply: FastifyReply, message: string, data?: Data, stat
 }
 
 export function toEnvelopeError(error: unknown): { status: number; body: Envelope } {
-  if (error instanceof ApiError) return { status: error.status, body: { success: false, message: error.message, code: error.code } };
-  if (error instanceof ZodError) return { status: 400, body: { success: false, message: firstMessage(error), code: 'validation_failed' } };
-  if (isIdentityRejection(error)) return { status: API_ERRORS[error.code].status, body: { success: false, message: error.message, code: error.code } };
+  if (error instanceof ApiError)
+    return { status: error.status, body: { success: false, message: error.message, code: error.code } };
+  if (error instanceof ZodError)
+    return { status: 400, body: { success: false, message: firstMessage(error), code: 'validation_failed' } };
+  if (isIdentityRejection(error))
+    return {
+      status: API_ERRORS[error.code].status,
+      body: { success: false, message: error.message, code: error.code },
+    };
   if (isLedgerRejection(error) || isAuditRejection(error)) {
     const entry = API_ERRORS[error.code];
-    return { status: entry.status, body: { success: false, message: entry.message, code: entry.publicCode ?? error.code } };
+    return {
+      status: entry.status,
+      body: { success: false, message: entry.message, code: entry.publicCode ?? error.code },
+    };
   }
   const fastifyError = error as Partial<FastifyError>;
-  if (fastifyError.statusCode === 429) return { status: 429, body: { success: false, message: API_ERRORS.rate_limited.message, code: 'rate_limited' } };
-  if (fastifyError.validation || fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || fastifyError.code?.startsWith('FST_ERR_CTP')) {
-    return { status: fastifyError.statusCode ?? 400, body: { success: false, message: 'Invalid request body', code: 'validation_failed' } };
+  if (fastifyError.statusCode === 429)
+    return { status: 429, body: { success: false, message: API_ERRORS.rate_limited.message, code: 'rate_limited' } };
+  if (
+    fastifyError.validation ||
+    fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ||
+    fastifyError.code?.startsWith('FST_ERR_CTP')
+  ) {
+    return {
+      status: fastifyError.statusCode ?? 400,
+      body: { success: false, message: 'Invalid request body', code: 'validation_failed' },
+    };
   }
   if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-    return { status: fastifyError.statusCode, body: { success: false, message: fastifyError.message ?? 'Bad request', code: fastifyError.code ?? 'bad_request' } };
+    return {
+      status: fastifyError.statusCode,
+      body: {
+        success: false,
+        message: fastifyError.message ?? 'Bad request',
+        code: fastifyError.code ?? 'bad_request',
+      },
+    };
   }
-  if (isConnectionFailure(error)) return { status: 503, body: { success: false, message: API_ERRORS.database_unavailable.message, code: 'database_unavailable' } };
+  if (isConnectionFailure(error))
+    return {
+      status: 503,
+      body: { success: false, message: API_ERRORS.database_unavailable.message, code: 'database_unavailable' },
+    };
   return { status: 500, body: { success: false, message: API_ERRORS.internal.message, code: 'internal' } };
 }
 
 function isConnectionFailure(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return code === 'ECONNREFUSED' || code === '57P01' || code === '57P03' || code === 'ECONNRESET' || (error instanceof Error && /Connection terminated|connect ECONNREFUSED|not queryable|the database system is (starting up|shutting down)/.test(error.message));
+  return (
+    code === 'ECONNREFUSED' ||
+    code === '57P01' ||
+    code === '57P03' ||
+    code === 'ECONNRESET' ||
+    (error instanceof Error &&
+      /Connection terminated|connect ECONNREFUSED|not queryable|the database system is (starting up|shutting down)/.test(
+        error.message,
+      ))
+  );
 }
 
 /**
@@ -48,13 +85,20 @@ function isConnectionFailure(error: unknown): boolean {
  */
 export function frameworkErrorEnvelope(error: Partial<FastifyError>, _request: unknown, reply: FastifyReply): void {
   const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
-  void reply.code(tooLong ? 414 : 400).send({ success: false, message: tooLong ? 'A path parameter is too long' : 'Invalid URL', code: 'validation_failed' });
+  void reply
+    .code(tooLong ? 414 : 400)
+    .send({
+      success: false,
+      message: tooLong ? 'A path parameter is too long' : 'Invalid URL',
+      code: 'validation_failed',
+    });
 }
 
 export function installEnvelope(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const { status, body } = toEnvelopeError(error);
-    if (isIdentityRejection(error) && error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+    if (isIdentityRejection(error) && error.retryAfterSeconds !== undefined)
+      reply.header('retry-after', String(error.retryAfterSeconds));
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     return reply.code(status).send(body);
   });
@@ -64,6 +108,17 @@ export function installEnvelope(app: FastifyInstance): void {
  * The envelope for requests that match no route. `preHandler` is the rate limiter: without it
  * a request to no route would be the one kind of API request nobody counts.
  */
-export function installNotFoundEnvelope(app: FastifyInstance, options: { preHandler: preHandlerAsyncHookHandler }): void {
-  app.setNotFoundHandler({ preHandler: options.preHandler }, (request, reply) => reply.code(404).send({ success: false, message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'not_found' }));
+export function installNotFoundEnvelope(
+  app: FastifyInstance,
+  options: { preHandler: preHandlerAsyncHookHandler },
+): void {
+  app.setNotFoundHandler({ preHandler: options.preHandler }, (request, reply) =>
+    reply
+      .code(404)
+      .send({
+        success: false,
+        message: `Route ${request.method} ${request.url.split('?')[0]} not found`,
+        code: 'not_found',
+      }),
+  );
 }

@@ -24,7 +24,10 @@ function signToken(secret: string, claims: { sub: string; sv: number }): string 
   return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
 }
 
-type StartOutcome = { refusedBy: 'docker compose'; variable: string } | { refusedBy: 'production check'; problems: string[] } | { jwtSecret: string };
+type StartOutcome =
+  | { refusedBy: 'docker compose'; variable: string }
+  | { refusedBy: 'production check'; problems: string[] }
+  | { jwtSecret: string };
 
 /** How the API container of docker-compose.yml starts with this .env: compose's interpolation, the image's ENV, the startup check, the secret. */
 async function startApiContainer(dotEnv: Record<string, string | undefined>): Promise<StartOutcome> {
@@ -47,12 +50,17 @@ let admin: { sub: string; sv: number };
 async function startApi(jwtSecret: string): Promise<Harness> {
   await harness?.close();
   harness = await startHarness({ jwtSecret });
-  const row = await identityDb(harness.database.db).selectFrom('identity.users').select(['id', 'session_version']).where('email', '=', ADMIN.email).executeTakeFirstOrThrow();
+  const row = await identityDb(harness.database.db)
+    .selectFrom('identity.users')
+    .select(['id', 'session_version'])
+    .where('email', '=', ADMIN.email)
+    .executeTakeFirstOrThrow();
   admin = { sub: row.id, sv: row.session_version };
   return harness;
 }
 
-const listUsers = (api: Harness, token: string) => api.call({ method: 'GET', url: '/api/users/get-all-users', headers: { authorization: `Bearer ${token}` } });
+const listUsers = (api: Harness, token: string) =>
+  api.call({ method: 'GET', url: '/api/users/get-all-users', headers: { authorization: `Bearer ${token}` } });
 
 beforeAll(async () => {
   await startApi(randomBytes(48).toString('base64'));
@@ -75,7 +83,10 @@ describe('regression: a token forged with the old docker-compose JWT_SECRET defa
 
   it('is refused as JWT_SECRET by the production check, should an operator set it by hand', async () => {
     const outcome = await startApiContainer({ ...editedDotEnv(), JWT_SECRET: OLD_COMPOSE_JWT_SECRET });
-    expect(outcome).toMatchObject({ refusedBy: 'production check', problems: [expect.stringMatching(/^JWT_SECRET is a known placeholder/)] });
+    expect(outcome).toMatchObject({
+      refusedBy: 'production check',
+      problems: [expect.stringMatching(/^JWT_SECRET is a known placeholder/)],
+    });
   });
 
   it('answers 401 on an API with a real secret, while the same claims signed with that secret are accepted', async () => {

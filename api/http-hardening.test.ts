@@ -19,7 +19,10 @@ beforeAll(async () => {
   // A stand-in for web/dist: what registerWebApp serves is the point here, not the bundle.
   distDir = mkdtempSync(join(tmpdir(), 'wallet-dist-'));
   mkdirSync(join(distDir, 'assets'));
-  writeFileSync(join(distDir, 'index.html'), '<!doctype html><title>Wallet</title><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script>');
+  writeFileSync(
+    join(distDir, 'index.html'),
+    '<!doctype html><title>Wallet</title><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script>',
+  );
   writeFileSync(join(distDir, 'assets', 'index-abc123.js'), 'console.log("wallet")');
   h = await startHarness({ webDistDir: distDir, rateLimit: { windowMs: 60_000, max: 1_000, authMax: 5 } });
 });
@@ -30,10 +33,16 @@ afterAll(async () => {
 
 function directives(response: LightMyRequestResponse): Map<string, string> {
   const policy = String(response.headers['content-security-policy'] ?? '');
-  return new Map(policy.split(';').map((part) => part.trim()).filter(Boolean).map((part) => {
-    const [name = '', ...values] = part.split(/\s+/);
-    return [name, values.join(' ')] as const;
-  }));
+  return new Map(
+    policy
+      .split(';')
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .map((part) => {
+        const [name = '', ...values] = part.split(/\s+/);
+        return [name, values.join(' ')] as const;
+      }),
+  );
 }
 
 function expectSecurityHeaders(response: LightMyRequestResponse, what: string): void {
@@ -56,7 +65,15 @@ function expectSecurityHeaders(response: LightMyRequestResponse, what: string): 
 
 describe('security headers', () => {
   it('on the web app: index, client routes (transfer, pay, PIN pages) through the fallback, and assets', async () => {
-    for (const url of ['/', '/dashboard', '/user/some-account', '/transactions', '/login?token=x&success=true', '/index.html', '/assets/index-abc123.js']) {
+    for (const url of [
+      '/',
+      '/dashboard',
+      '/user/some-account',
+      '/transactions',
+      '/login?token=x&success=true',
+      '/index.html',
+      '/assets/index-abc123.js',
+    ]) {
       const response = await h.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(200);
       expectSecurityHeaders(response, url);
@@ -67,7 +84,14 @@ describe('security headers', () => {
     const user = await registeredUser(h, 'headers@example.com');
     const replies: [string, LightMyRequestResponse][] = [
       ['config', await h.app.inject({ method: 'GET', url: '/api/config' })],
-      ['signed in', await h.app.inject({ method: 'POST', url: '/api/users/get-user-info', headers: { authorization: `Bearer ${user.token}` } })],
+      [
+        'signed in',
+        await h.app.inject({
+          method: 'POST',
+          url: '/api/users/get-user-info',
+          headers: { authorization: `Bearer ${user.token}` },
+        }),
+      ],
       ['401', await h.app.inject({ method: 'POST', url: '/api/users/get-user-info' })],
       ['404 POST', await h.app.inject({ method: 'POST', url: '/api/nothing' })],
       ['404 GET via fallback', await h.app.inject({ method: 'GET', url: '/api/nothing' })],
@@ -75,9 +99,24 @@ describe('security headers', () => {
       ['health', await h.app.inject({ method: 'GET', url: '/api/health' })],
     ];
     let limited: LightMyRequestResponse | undefined;
-    for (let attempt = 0; attempt < 6; attempt++) limited = await h.app.inject({ method: 'POST', url: '/api/users/login', remoteAddress: '192.0.2.200', payload: { email: 'x@example.com', password: 'wrong-password' } });
+    for (let attempt = 0; attempt < 6; attempt++)
+      limited = await h.app.inject({
+        method: 'POST',
+        url: '/api/users/login',
+        remoteAddress: '192.0.2.200',
+        payload: { email: 'x@example.com', password: 'wrong-password' },
+      });
     replies.push(['429', limited as LightMyRequestResponse]);
-    expect(replies.map(([what, response]) => `${what} ${response.statusCode}`)).toEqual(['config 200', 'signed in 200', '401 401', '404 POST 404', '404 GET via fallback 404', '404 GET encoded 404', 'health 200', '429 429']);
+    expect(replies.map(([what, response]) => `${what} ${response.statusCode}`)).toEqual([
+      'config 200',
+      'signed in 200',
+      '401 401',
+      '404 POST 404',
+      '404 GET via fallback 404',
+      '404 GET encoded 404',
+      'health 200',
+      '429 429',
+    ]);
     for (const [what, response] of replies) {
       expectSecurityHeaders(response, what);
       if (what.startsWith('404')) expect(response.json()).toMatchObject({ success: false, code: 'not_found' });
@@ -89,7 +128,11 @@ describe('security headers', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expectSecurityHeaders(page, 'docs page');
-    for (const url of ['/api/docs/static/swagger-ui-bundle.js', '/api/docs/static/swagger-initializer.js', '/api/docs/json']) {
+    for (const url of [
+      '/api/docs/static/swagger-ui-bundle.js',
+      '/api/docs/static/swagger-initializer.js',
+      '/api/docs/json',
+    ]) {
       const response = await h.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(200);
       expectSecurityHeaders(response, url);
@@ -112,9 +155,13 @@ describe('security headers', () => {
 });
 
 describe('JSON bodies', () => {
-  it('an empty body with a JSON content type is {} (the spec client\'s session check)', async () => {
+  it("an empty body with a JSON content type is {} (the spec client's session check)", async () => {
     const user = await registeredUser(h, 'empty-body@example.com');
-    const response = await h.app.inject({ method: 'POST', url: '/api/users/get-user-info', headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' } });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/api/users/get-user-info',
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ success: true });
   });
@@ -125,14 +172,26 @@ describe('JSON bodies', () => {
     ['constructor.prototype', '{"constructor":{"prototype":{"isAdmin":true}}}'],
   ])('regression: a %s body is refused with 400 in the envelope (prototype poisoning)', async (name, payload) => {
     // Each case from its own address: sign-in allows five calls per client here.
-    const response = await h.app.inject({ method: 'POST', url: '/api/users/login', remoteAddress: `192.0.2.${210 + name.length}`, headers: { 'content-type': 'application/json' }, payload });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/api/users/login',
+      remoteAddress: `192.0.2.${210 + name.length}`,
+      headers: { 'content-type': 'application/json' },
+      payload,
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ success: false, message: 'Invalid request body', code: 'validation_failed' });
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
   });
 
   it('malformed JSON is 400 in the envelope', async () => {
-    const response = await h.app.inject({ method: 'POST', url: '/api/users/login', remoteAddress: '192.0.2.202', headers: { 'content-type': 'application/json' }, payload: '{"email":' });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/api/users/login',
+      remoteAddress: '192.0.2.202',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email":',
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ success: false, code: 'validation_failed' });
   });

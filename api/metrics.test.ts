@@ -17,9 +17,17 @@ afterAll(async () => {
   await harness.close();
 });
 
-async function scrape(options: { remoteAddress?: string; authorization?: string; headers?: Record<string, string> } = {}, app = harness.app) {
+async function scrape(
+  options: { remoteAddress?: string; authorization?: string; headers?: Record<string, string> } = {},
+  app = harness.app,
+) {
   const headers = { ...options.headers, ...(options.authorization ? { authorization: options.authorization } : {}) };
-  return app.inject({ method: 'GET', url: '/metrics', ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}), headers });
+  return app.inject({
+    method: 'GET',
+    url: '/metrics',
+    ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
+    headers,
+  });
 }
 
 it('counts requests by route template, ledger appends by command and failures by reason, and reports projection lag', async () => {
@@ -28,17 +36,30 @@ it('counts requests by route template, ledger appends by command and failures by
   expect(adminToken).toBeTruthy();
   const other = await registeredUser(harness, 'other@example.in');
   // An empty wallet: the ledger refuses the transfer (insufficient_funds).
-  const refused = await harness.call({ method: 'POST', url: '/api/transactions/transfer-funds', headers: { authorization: `Bearer ${user.token}` }, payload: { receiver: other.id, amount: 10, reference: 'too much', transactionPin: '1234' } });
+  const refused = await harness.call({
+    method: 'POST',
+    url: '/api/transactions/transfer-funds',
+    headers: { authorization: `Bearer ${user.token}` },
+    payload: { receiver: other.id, amount: 10, reference: 'too much', transactionPin: '1234' },
+  });
   expect(refused.statusCode).toBe(400);
 
   const response = await scrape();
   expect(response.statusCode, response.body).toBe(200);
   expect(response.headers['content-type']).toContain('text/plain; version=0.0.4');
   const text = response.body;
-  expect(text).toMatch(/^wallet_http_requests_total\{method="POST",route="\/api\/users\/login",status="200"\} [1-9]\d*$/m);
-  expect(text).toMatch(/^wallet_http_requests_total\{method="POST",route="\/api\/transactions\/transfer-funds",status="400"\} 1$/m);
-  expect(text).toMatch(/^wallet_http_request_duration_seconds_count\{method="POST",route="\/api\/users\/login"\} [1-9]\d*$/m);
-  expect(text).toMatch(/^wallet_http_request_duration_seconds_bucket\{method="POST",route="\/api\/users\/login",le="\+Inf"\} [1-9]\d*$/m);
+  expect(text).toMatch(
+    /^wallet_http_requests_total\{method="POST",route="\/api\/users\/login",status="200"\} [1-9]\d*$/m,
+  );
+  expect(text).toMatch(
+    /^wallet_http_requests_total\{method="POST",route="\/api\/transactions\/transfer-funds",status="400"\} 1$/m,
+  );
+  expect(text).toMatch(
+    /^wallet_http_request_duration_seconds_count\{method="POST",route="\/api\/users\/login"\} [1-9]\d*$/m,
+  );
+  expect(text).toMatch(
+    /^wallet_http_request_duration_seconds_bucket\{method="POST",route="\/api\/users\/login",le="\+Inf"\} [1-9]\d*$/m,
+  );
   expect(text).toMatch(/^wallet_ledger_appends_total\{command="openWallet"\} 2$/m);
   expect(text).toMatch(/^wallet_command_failures_total\{command="transfer",reason="insufficient_funds"\} 1$/m);
   for (const projection of ['accounts', 'history', 'money_requests']) {
@@ -46,12 +67,15 @@ it('counts requests by route template, ledger appends by command and failures by
     expect(text).toMatch(new RegExp(`^wallet_projection_lag_seconds\\{projection="${projection}"\\} [\\d.]+$`, 'm'));
   }
   // Every sample line is "name{labels} number" or "name number"; comments are HELP/TYPE.
-  for (const line of text.trimEnd().split('\n')) expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+(\{[^}]*\})? -?[\d.e+]+)$/);
+  for (const line of text.trimEnd().split('\n'))
+    expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+(\{[^}]*\})? -?[\d.e+]+)$/);
 });
 
 it('refuses scrapers off the host without the token (404), admits them with it', async () => {
   expect((await scrape({ remoteAddress: '203.0.113.9' })).statusCode).toBe(404);
-  expect((await scrape({ remoteAddress: '203.0.113.9', authorization: 'Bearer wrong-token-0123456789' })).statusCode).toBe(404);
+  expect(
+    (await scrape({ remoteAddress: '203.0.113.9', authorization: 'Bearer wrong-token-0123456789' })).statusCode,
+  ).toBe(404);
   expect((await scrape({ remoteAddress: '203.0.113.9', authorization: 'Bearer short' })).statusCode).toBe(404);
   const admitted = await scrape({ remoteAddress: '203.0.113.9', authorization: `Bearer ${TOKEN}` });
   expect(admitted.statusCode).toBe(200);
@@ -61,16 +85,25 @@ it('refuses scrapers off the host without the token (404), admits them with it',
 
 it('behind a same-host proxy loopback is not enough: a forwarded request needs the token', async () => {
   // Without TRUST_PROXY_HOPS: a proxy on the host connects from loopback, and says so with its headers.
-  const forwardings: Record<string, string>[] = [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }, { 'x-real-ip': '203.0.113.9' }, { via: '1.1 nginx' }];
+  const forwardings: Record<string, string>[] = [
+    { 'x-forwarded-for': '203.0.113.9' },
+    { forwarded: 'for=203.0.113.9' },
+    { 'x-real-ip': '203.0.113.9' },
+    { via: '1.1 nginx' },
+  ];
   for (const headers of forwardings) {
     expect((await scrape({ remoteAddress: '127.0.0.1', headers })).statusCode, JSON.stringify(headers)).toBe(404);
-    expect((await scrape({ remoteAddress: '127.0.0.1', headers, authorization: `Bearer ${TOKEN}` })).statusCode).toBe(200);
+    expect((await scrape({ remoteAddress: '127.0.0.1', headers, authorization: `Bearer ${TOKEN}` })).statusCode).toBe(
+      200,
+    );
   }
   // With TRUST_PROXY_HOPS set, every loopback caller may be the proxy, headers or not (nginx adds none by default).
   const proxied = await startSiblingApp(harness, { trustedProxies: { hops: 1, addresses: ['loopback'] } });
   try {
     expect((await scrape({ remoteAddress: '127.0.0.1' }, proxied)).statusCode).toBe(404);
-    expect((await scrape({ remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '127.0.0.1' } }, proxied)).statusCode).toBe(404);
+    expect(
+      (await scrape({ remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '127.0.0.1' } }, proxied)).statusCode,
+    ).toBe(404);
     const admitted = await scrape({ remoteAddress: '127.0.0.1', authorization: `Bearer ${TOKEN}` }, proxied);
     expect(admitted.statusCode).toBe(200);
   } finally {
@@ -81,5 +114,7 @@ it('behind a same-host proxy loopback is not enough: a forwarded request needs t
 it('escapes label values', () => {
   const metrics = createMetrics();
   metrics.failures.inc({ command: 'x', reason: 'a "quoted"\\ value\nnext' });
-  expect(renderMetrics(metrics, [])).toContain('wallet_command_failures_total{command="x",reason="a \\"quoted\\"\\\\ value\\nnext"} 1');
+  expect(renderMetrics(metrics, [])).toContain(
+    'wallet_command_failures_total{command="x",reason="a \\"quoted\\"\\\\ value\\nnext"} 1',
+  );
 });

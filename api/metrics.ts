@@ -69,7 +69,10 @@ export function createMetrics(): Metrics {
 export function instrumentLedger(ledger: Ledger, metrics: Metrics): Ledger {
   const wrap = (commands: LedgerCommands): LedgerCommands => {
     const wrapped: Record<string, unknown> = {};
-    for (const [name, command] of Object.entries(commands) as [string, (input: unknown, ctx: unknown) => Promise<AppendResult>][]) {
+    for (const [name, command] of Object.entries(commands) as [
+      string,
+      (input: unknown, ctx: unknown) => Promise<AppendResult>,
+    ][]) {
       wrapped[name] = async (input: unknown, ctx: unknown) => {
         try {
           const result = await command(input, ctx);
@@ -101,13 +104,23 @@ function bearerMatches(header: string | undefined, token: string | undefined): b
 }
 
 /** Headers a proxy adds: their presence means the connection is not the caller's own. */
-const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-real-ip', 'via'] as const;
+const FORWARDING_HEADERS = [
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-real-ip',
+  'via',
+] as const;
 
 function isForwarded(request: FastifyRequest): boolean {
   return FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined);
 }
 
-export function mayScrape(request: FastifyRequest, options: { token: string | undefined; behindProxy: boolean }): boolean {
+export function mayScrape(
+  request: FastifyRequest,
+  options: { token: string | undefined; behindProxy: boolean },
+): boolean {
   if (bearerMatches(request.headers.authorization, options.token)) return true;
   return !options.behindProxy && !isForwarded(request) && isLoopback(request.ip);
 }
@@ -130,14 +143,24 @@ export function installMetrics(app: FastifyInstance, options: MetricsOptions): v
     metrics.requests.inc({ ...labels, status: String(reply.statusCode) });
     metrics.latency.observe(labels, reply.elapsedTime / 1000);
   });
-  app.get('/metrics', { schema: { tags: ['operator'], summary: 'Prometheus metrics (loopback or METRICS_TOKEN)', security: [{ metricsToken: [] }] } }, async (request, reply) => {
-    if (!mayScrape(request, { token: options.token, behindProxy: options.behindProxy ?? false })) {
-      return reply.code(404).send({ success: false, message: 'Route GET /metrics not found', code: 'not_found' });
-    }
-    reply.header('content-type', 'text/plain; version=0.0.4; charset=utf-8');
-    reply.header('cache-control', 'no-store');
-    return renderMetrics(metrics, await projectionLag(options.db));
-  });
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: 'Prometheus metrics (loopback or METRICS_TOKEN)',
+        security: [{ metricsToken: [] }],
+      },
+    },
+    async (request, reply) => {
+      if (!mayScrape(request, { token: options.token, behindProxy: options.behindProxy ?? false })) {
+        return reply.code(404).send({ success: false, message: 'Route GET /metrics not found', code: 'not_found' });
+      }
+      reply.header('content-type', 'text/plain; version=0.0.4; charset=utf-8');
+      reply.header('cache-control', 'no-store');
+      return renderMetrics(metrics, await projectionLag(options.db));
+    },
+  );
 }
 
 interface Lag {
@@ -150,38 +173,58 @@ interface Lag {
 
 async function projectionLag(db: Kysely<unknown>): Promise<Lag[]> {
   const status = await projectionStatus(db);
-  return status.projections.map((p) => ({ projection: p.projection, events: Number(p.eventsBehind), seconds: p.secondsBehind, applied: Number(p.eventsApplied), failing: p.lastError !== null }));
+  return status.projections.map((p) => ({
+    projection: p.projection,
+    events: Number(p.eventsBehind),
+    seconds: p.secondsBehind,
+    applied: Number(p.eventsApplied),
+    failing: p.lastError !== null,
+  }));
 }
 
 export function renderMetrics(metrics: Metrics, lag: readonly Lag[]): string {
   const out: string[] = [];
-  const family = (name: string, type: string, help: string) => out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+  const family = (name: string, type: string, help: string) =>
+    out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
 
   family('wallet_http_requests_total', 'counter', 'HTTP requests by method, route template and status.');
-  for (const { labels, value } of metrics.requests.values.values()) out.push(`wallet_http_requests_total${labelText(labels)} ${value}`);
+  for (const { labels, value } of metrics.requests.values.values())
+    out.push(`wallet_http_requests_total${labelText(labels)} ${value}`);
 
   family('wallet_http_request_duration_seconds', 'histogram', 'HTTP request latency by method and route template.');
   for (const { labels, buckets, sum, count } of metrics.latency.series.values()) {
-    LATENCY_BUCKETS_SECONDS.forEach((bound, index) => out.push(`wallet_http_request_duration_seconds_bucket${labelText({ ...labels, le: String(bound) })} ${buckets[index] ?? 0}`));
+    LATENCY_BUCKETS_SECONDS.forEach((bound, index) =>
+      out.push(
+        `wallet_http_request_duration_seconds_bucket${labelText({ ...labels, le: String(bound) })} ${buckets[index] ?? 0}`,
+      ),
+    );
     out.push(`wallet_http_request_duration_seconds_bucket${labelText({ ...labels, le: '+Inf' })} ${count}`);
     out.push(`wallet_http_request_duration_seconds_sum${labelText(labels)} ${sum}`);
     out.push(`wallet_http_request_duration_seconds_count${labelText(labels)} ${count}`);
   }
 
   family('wallet_ledger_appends_total', 'counter', 'Ledger commands that appended events, by command (this process).');
-  for (const { labels, value } of metrics.appends.values.values()) out.push(`wallet_ledger_appends_total${labelText(labels)} ${value}`);
+  for (const { labels, value } of metrics.appends.values.values())
+    out.push(`wallet_ledger_appends_total${labelText(labels)} ${value}`);
 
-  family('wallet_command_failures_total', 'counter', 'Ledger commands refused or failed, by command and reason (this process).');
-  for (const { labels, value } of metrics.failures.values.values()) out.push(`wallet_command_failures_total${labelText(labels)} ${value}`);
+  family(
+    'wallet_command_failures_total',
+    'counter',
+    'Ledger commands refused or failed, by command and reason (this process).',
+  );
+  for (const { labels, value } of metrics.failures.values.values())
+    out.push(`wallet_command_failures_total${labelText(labels)} ${value}`);
 
   family('wallet_projection_lag_events', 'gauge', 'Committed events a projection has not applied yet.');
   for (const p of lag) out.push(`wallet_projection_lag_events${labelText({ projection: p.projection })} ${p.events}`);
   family('wallet_projection_lag_seconds', 'gauge', 'Age of the oldest event a projection has not applied yet.');
   for (const p of lag) out.push(`wallet_projection_lag_seconds${labelText({ projection: p.projection })} ${p.seconds}`);
   family('wallet_projection_events_applied', 'gauge', 'Events a projection has applied since its last replay.');
-  for (const p of lag) out.push(`wallet_projection_events_applied${labelText({ projection: p.projection })} ${p.applied}`);
-  family('wallet_projection_failing', 'gauge', '1 when the projection\'s last batch failed (see last error).');
-  for (const p of lag) out.push(`wallet_projection_failing${labelText({ projection: p.projection })} ${p.failing ? 1 : 0}`);
+  for (const p of lag)
+    out.push(`wallet_projection_events_applied${labelText({ projection: p.projection })} ${p.applied}`);
+  family('wallet_projection_failing', 'gauge', "1 when the projection's last batch failed (see last error).");
+  for (const p of lag)
+    out.push(`wallet_projection_failing${labelText({ projection: p.projection })} ${p.failing ? 1 : 0}`);
 
   return `${out.join('\n')}\n`;
 }

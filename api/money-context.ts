@@ -36,7 +36,12 @@ export function requirePin(deps: MoneyDependencies, userId: string, pin: string)
   return verifyTransactionPin({ db: deps.db, keys: deps.pinKeys, clock: deps.clock }, userId, pin);
 }
 
-const idempotencyKeyHeader = z.string().trim().min(1).max(200).regex(/^[\x21-\x7e]+$/);
+const idempotencyKeyHeader = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[\x21-\x7e]+$/);
 
 /** The ledger command context of an HTTP request: who, which retry key, which request. */
 export function commandContext(request: FastifyRequest, actorId: string): CommandContext {
@@ -58,7 +63,11 @@ export async function requireActiveAccount(db: Kysely<unknown>, accountNumber: s
  * Read-your-writes: when the caller names the checkpoint of its last command, wait (bounded)
  * until the projection has applied it. A timeout still answers, with what is there.
  */
-export async function awaitCheckpoint(deps: MoneyDependencies, projection: ProjectionName | 'all', checkpoint: string | undefined): Promise<boolean> {
+export async function awaitCheckpoint(
+  deps: MoneyDependencies,
+  projection: ProjectionName | 'all',
+  checkpoint: string | undefined,
+): Promise<boolean> {
   if (!checkpoint) return true;
   return deps.checkpoints.wait(projection, checkpoint, deps.readYourWritesTimeoutMs);
 }

@@ -6,7 +6,16 @@
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityDb } from '../identity/users.ts';
-import { ADMIN, PUBLIC_URL, VALID_REGISTRATION, findSecrets, registeredUser, signIn, startHarness, type Harness } from '../test/app-harness.ts';
+import {
+  ADMIN,
+  PUBLIC_URL,
+  VALID_REGISTRATION,
+  findSecrets,
+  registeredUser,
+  signIn,
+  startHarness,
+  type Harness,
+} from '../test/app-harness.ts';
 
 let provider: OAuth2Server;
 let h: Harness;
@@ -42,12 +51,18 @@ interface Profile {
 }
 
 /** Runs the browser's part of the flow; returns our final redirect. */
-async function googleSignIn(profile: Profile, options: { keepCookies?: boolean; nonce?: string; callbackPath?: string } = {}): Promise<{ location: URL; headers: Record<string, unknown> }> {
+async function googleSignIn(
+  profile: Profile,
+  options: { keepCookies?: boolean; nonce?: string; callbackPath?: string } = {},
+): Promise<{ location: URL; headers: Record<string, unknown> }> {
   provider.service.once('beforeUserinfo', (userinfo: { body: object; statusCode: number }) => {
     userinfo.body = profile;
     userinfo.statusCode = 200;
   });
-  const start = await h.app.inject({ method: 'GET', url: options.nonce ? `/auth/google?nonce=${options.nonce}` : '/auth/google' });
+  const start = await h.app.inject({
+    method: 'GET',
+    url: options.nonce ? `/auth/google?nonce=${options.nonce}` : '/auth/google',
+  });
   expect(start.statusCode).toBe(302);
   expect(start.headers['referrer-policy']).toBe('no-referrer');
   const authorizeUrl = new URL(String(start.headers.location));
@@ -61,7 +76,11 @@ async function googleSignIn(profile: Profile, options: { keepCookies?: boolean; 
   const back = new URL(atProvider.headers.get('location') ?? '');
   expect(`${back.origin}${back.pathname}`).toBe(`${PUBLIC_URL}/auth/google/callback`);
 
-  const callback = await h.app.inject({ method: 'GET', url: `${options.callbackPath ?? '/auth/google/callback'}${back.search}`, headers: options.keepCookies === false ? {} : { cookie } });
+  const callback = await h.app.inject({
+    method: 'GET',
+    url: `${options.callbackPath ?? '/auth/google/callback'}${back.search}`,
+    headers: options.keepCookies === false ? {} : { cookie },
+  });
   expect(callback.statusCode).toBe(302);
   expect(callback.headers['referrer-policy']).toBe('no-referrer');
   return { location: new URL(String(callback.headers.location)), headers: callback.headers };
@@ -69,77 +88,162 @@ async function googleSignIn(profile: Profile, options: { keepCookies?: boolean; 
 
 describe('Google sign-in', () => {
   it('tells the web app it is configured', async () => {
-    expect((await h.call({ method: 'GET', url: '/api/config' })).json()).toEqual({ success: true, message: 'ok', data: { googleSignIn: true, cardProvider: 'sandbox' } });
+    expect((await h.call({ method: 'GET', url: '/api/config' })).json()).toEqual({
+      success: true,
+      message: 'ok',
+      data: { googleSignIn: true, cardProvider: 'sandbox' },
+    });
   });
 
   it('a new Google user starts unverified without a PIN, waits for the admin, then signs in with a token in the redirect', async () => {
-    const profile = { sub: 'google-sub-new', email: 'Priya.G@Example.com', email_verified: true, given_name: 'Priya', family_name: 'Gupta' };
+    const profile = {
+      sub: 'google-sub-new',
+      email: 'Priya.G@Example.com',
+      email_verified: true,
+      given_name: 'Priya',
+      family_name: 'Gupta',
+    };
     const first = await googleSignIn(profile);
     expect(first.location.toString()).toBe(`${PUBLIC_URL}/user-not-verified`);
-    const row = await identityDb(h.database.db).selectFrom('identity.users').selectAll().where('email', '=', 'priya.g@example.com').executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ auth_provider: 'google', is_verified: false, pin_hash: null, password_hash: null, first_name: 'Priya', last_name: 'Gupta', google_subject: 'google-sub-new' });
-    const wallet = await h.database.db.selectFrom('ledger.accounts' as never).selectAll().where('id' as never, '=', row.id as never).executeTakeFirst();
+    const row = await identityDb(h.database.db)
+      .selectFrom('identity.users')
+      .selectAll()
+      .where('email', '=', 'priya.g@example.com')
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      auth_provider: 'google',
+      is_verified: false,
+      pin_hash: null,
+      password_hash: null,
+      first_name: 'Priya',
+      last_name: 'Gupta',
+      google_subject: 'google-sub-new',
+    });
+    const wallet = await h.database.db
+      .selectFrom('ledger.accounts' as never)
+      .selectAll()
+      .where('id' as never, '=', row.id as never)
+      .executeTakeFirst();
     expect(wallet).toBeDefined();
 
     const adminToken = await signIn(h, ADMIN.email, ADMIN.password);
-    await h.call({ method: 'POST', url: '/api/users/update-user-verified-status', headers: { authorization: `Bearer ${adminToken}` }, payload: { selectedUser: row.id, isVerified: true } });
+    await h.call({
+      method: 'POST',
+      url: '/api/users/update-user-verified-status',
+      headers: { authorization: `Bearer ${adminToken}` },
+      payload: { selectedUser: row.id, isVerified: true },
+    });
 
     const second = await googleSignIn(profile);
     expect(`${second.location.origin}${second.location.pathname}`).toBe(`${PUBLIC_URL}/login`);
     expect(second.location.searchParams.get('success')).toBe('true');
     const token = second.location.searchParams.get('token') ?? '';
     expect(second.headers['cache-control']).toBe('no-store');
-    const info = await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: { authorization: `Bearer ${token}` } });
+    const info = await h.call({
+      method: 'POST',
+      url: '/api/users/get-user-info',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(info.json()).toMatchObject({ success: true, data: { _id: row.id, authProvider: 'google', pinSet: false } });
     // Google accounts have no password: the password routes say so.
-    expect((await h.call({ method: 'POST', url: '/api/users/login', payload: { email: 'priya.g@example.com', password: 'anything-at-all' } })).json()).toMatchObject({ code: 'OAUTH_USER' });
+    expect(
+      (
+        await h.call({
+          method: 'POST',
+          url: '/api/users/login',
+          payload: { email: 'priya.g@example.com', password: 'anything-at-all' },
+        })
+      ).json(),
+    ).toMatchObject({ code: 'OAUTH_USER' });
   });
 
-  it('linking an existing account by e-mail hands it to the Google owner: the registrant\'s password, PIN and sessions end (no takeover by registering someone else\'s address first)', async () => {
+  it("linking an existing account by e-mail hands it to the Google owner: the registrant's password, PIN and sessions end (no takeover by registering someone else's address first)", async () => {
     // The attacker registered the victim's address, set a password and a PIN, and was activated.
     const squatter = await registeredUser(h, 'victim@gmail.test');
     const victim = await googleSignIn({ sub: 'google-sub-victim', email: 'victim@gmail.test', email_verified: true });
     const token = victim.location.searchParams.get('token') ?? '';
-    const info = await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: { authorization: `Bearer ${token}` } });
+    const info = await h.call({
+      method: 'POST',
+      url: '/api/users/get-user-info',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(info.json().data).toMatchObject({ _id: squatter.id, authProvider: 'google', pinSet: false });
     // The squatter's session is over, the password no longer signs in, and no PIN is left.
-    const old = await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: { authorization: `Bearer ${squatter.token}` } });
+    const old = await h.call({
+      method: 'POST',
+      url: '/api/users/get-user-info',
+      headers: { authorization: `Bearer ${squatter.token}` },
+    });
     expect(old.statusCode).toBe(401);
-    const login = await h.call({ method: 'POST', url: '/api/users/login', payload: { email: 'victim@gmail.test', password: VALID_REGISTRATION.password } });
+    const login = await h.call({
+      method: 'POST',
+      url: '/api/users/login',
+      payload: { email: 'victim@gmail.test', password: VALID_REGISTRATION.password },
+    });
     expect(login.json()).toMatchObject({ success: false, code: 'OAUTH_USER' });
-    const row = await identityDb(h.database.db).selectFrom('identity.users').select(['password_hash', 'pin_hash', 'google_subject']).where('id', '=', squatter.id).executeTakeFirstOrThrow();
+    const row = await identityDb(h.database.db)
+      .selectFrom('identity.users')
+      .select(['password_hash', 'pin_hash', 'google_subject'])
+      .where('id', '=', squatter.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ password_hash: null, pin_hash: null, google_subject: 'google-sub-victim' });
     // The owner's next Google sign-in finds the account by subject.
     const again = await googleSignIn({ sub: 'google-sub-victim', email: 'victim@gmail.test', email_verified: true });
     expect(again.location.searchParams.get('success')).toBe('true');
   });
 
-  it('carries the web app\'s nonce through the flow (login CSRF defence), and only that one', async () => {
+  it("carries the web app's nonce through the flow (login CSRF defence), and only that one", async () => {
     const user = await registeredUser(h, 'nonce@example.com');
     void user;
-    const withNonce = await googleSignIn({ sub: 'google-sub-nonce', email: 'nonce@example.com', email_verified: true }, { nonce: 'n0nce-from-the-web-app-123' });
+    const withNonce = await googleSignIn(
+      { sub: 'google-sub-nonce', email: 'nonce@example.com', email_verified: true },
+      { nonce: 'n0nce-from-the-web-app-123' },
+    );
     expect(withNonce.location.searchParams.get('nonce')).toBe('n0nce-from-the-web-app-123');
     expect(withNonce.location.searchParams.get('success')).toBe('true');
     const without = await googleSignIn({ sub: 'google-sub-nonce', email: 'nonce@example.com', email_verified: true });
     expect(without.location.searchParams.has('nonce')).toBe(false);
-    const junk = await googleSignIn({ sub: 'google-sub-nonce', email: 'nonce@example.com', email_verified: true }, { nonce: 'bad%20nonce' });
+    const junk = await googleSignIn(
+      { sub: 'google-sub-nonce', email: 'nonce@example.com', email_verified: true },
+      { nonce: 'bad%20nonce' },
+    );
     expect(junk.location.searchParams.has('nonce')).toBe(false);
   });
 
   it('refuses an e-mail the provider has not verified, and a callback without the state cookie', async () => {
-    const unverified = await googleSignIn({ sub: 'google-sub-unverified', email: 'unverified-at-google@example.com', email_verified: false });
+    const unverified = await googleSignIn({
+      sub: 'google-sub-unverified',
+      email: 'unverified-at-google@example.com',
+      email_verified: false,
+    });
     expect(unverified.location.toString()).toBe(`${PUBLIC_URL}/login?error=oauth_failed`);
-    expect(await identityDb(h.database.db).selectFrom('identity.users').select('id').where('email', '=', 'unverified-at-google@example.com').executeTakeFirst()).toBeUndefined();
-    const forged = await googleSignIn({ sub: 'google-sub-x', email: 'x@example.com', email_verified: true }, { keepCookies: false });
+    expect(
+      await identityDb(h.database.db)
+        .selectFrom('identity.users')
+        .select('id')
+        .where('email', '=', 'unverified-at-google@example.com')
+        .executeTakeFirst(),
+    ).toBeUndefined();
+    const forged = await googleSignIn(
+      { sub: 'google-sub-x', email: 'x@example.com', email_verified: true },
+      { keepCookies: false },
+    );
     expect(forged.location.toString()).toBe(`${PUBLIC_URL}/login?error=oauth_failed`);
-    const noUser = await identityDb(h.database.db).selectFrom('identity.users').select('id').where('email', '=', 'x@example.com').executeTakeFirst();
+    const noUser = await identityDb(h.database.db)
+      .selectFrom('identity.users')
+      .select('id')
+      .where('email', '=', 'x@example.com')
+      .executeTakeFirst();
     expect(noUser).toBeUndefined();
   });
 
   it('regression: the token redirect keeps no-store and no-referrer under any spelling of its path (the hook read the raw URL)', async () => {
     await registeredUser(h, 'spelled@example.com');
     // The router decodes /auth/%67oogle/%63allback to the callback, which puts a token in the redirect.
-    const result = await googleSignIn({ sub: 'google-sub-spelled', email: 'spelled@example.com', email_verified: true }, { callbackPath: '/auth/%67oogle/%63allback' });
+    const result = await googleSignIn(
+      { sub: 'google-sub-spelled', email: 'spelled@example.com', email_verified: true },
+      { callbackPath: '/auth/%67oogle/%63allback' },
+    );
     expect(result.location.searchParams.get('token')).toBeTruthy();
     expect(result.headers['cache-control']).toBe('no-store');
     expect(result.headers['referrer-policy']).toBe('no-referrer');
@@ -151,8 +255,17 @@ describe('Google sign-in', () => {
   it('a suspended account is sent to /user-not-verified, without a token', async () => {
     const user = await registeredUser(h, 'suspended-google@example.com');
     const adminToken = await signIn(h, ADMIN.email, ADMIN.password);
-    await h.call({ method: 'POST', url: '/api/users/update-user-verified-status', headers: { authorization: `Bearer ${adminToken}` }, payload: { selectedUser: user.id, isVerified: false } });
-    const result = await googleSignIn({ sub: 'google-sub-suspended', email: 'suspended-google@example.com', email_verified: true });
+    await h.call({
+      method: 'POST',
+      url: '/api/users/update-user-verified-status',
+      headers: { authorization: `Bearer ${adminToken}` },
+      payload: { selectedUser: user.id, isVerified: false },
+    });
+    const result = await googleSignIn({
+      sub: 'google-sub-suspended',
+      email: 'suspended-google@example.com',
+      email_verified: true,
+    });
     expect(result.location.toString()).toBe(`${PUBLIC_URL}/user-not-verified`);
   });
 });
@@ -167,7 +280,10 @@ describe('Google sign-in not configured', () => {
       expect(start.headers['referrer-policy']).toBe('no-referrer');
       const callback = await bare.app.inject({ method: 'GET', url: '/auth/google/callback?code=x&state=y' });
       expect(callback.headers.location).toBe(`${PUBLIC_URL}/login?error=oauth_failed`);
-      expect((await bare.call({ method: 'GET', url: '/api/config' })).json().data).toEqual({ googleSignIn: false, cardProvider: 'sandbox' });
+      expect((await bare.call({ method: 'GET', url: '/api/config' })).json().data).toEqual({
+        googleSignIn: false,
+        cardProvider: 'sandbox',
+      });
     } finally {
       await bare.close();
     }

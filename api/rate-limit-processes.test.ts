@@ -73,7 +73,11 @@ async function stopApi(api: ApiProcess): Promise<void> {
 
 /** A sign-in attempt as the proxy forwards it: the client's address appended to X-Forwarded-For. */
 async function login(api: ApiProcess, client: string): Promise<number> {
-  const response = await fetch(`${api.url}/api/users/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.250, ${client}` }, body: LOGIN });
+  const response = await fetch(`${api.url}/api/users/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.250, ${client}` },
+    body: LOGIN,
+  });
   return response.status;
 }
 
@@ -94,18 +98,28 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
 
-it('two API processes share one sign-in limit per client, and a restart resets nothing', async () => {
-  const client = '198.51.100.40';
-  const statuses = [await login(a, client), await login(b, client), await login(a, client), await login(b, client), await login(a, client)];
-  expect(statuses, `${a.log()}\n${b.log()}`).toEqual([401, 401, 401, 429, 429]);
-  // The client is the address the proxy appended; another client behind it has its own budget.
-  expect(await login(b, '198.51.100.41')).toBe(401);
+it(
+  'two API processes share one sign-in limit per client, and a restart resets nothing',
+  async () => {
+    const client = '198.51.100.40';
+    const statuses = [
+      await login(a, client),
+      await login(b, client),
+      await login(a, client),
+      await login(b, client),
+      await login(a, client),
+    ];
+    expect(statuses, `${a.log()}\n${b.log()}`).toEqual([401, 401, 401, 429, 429]);
+    // The client is the address the proxy appended; another client behind it has its own budget.
+    expect(await login(b, '198.51.100.41')).toBe(401);
 
-  const port = Number(new URL(a.url).port);
-  await stopApi(a);
-  a = await startApi(port);
-  expect(await login(a, client)).toBe(429);
-}, 3 * START_TIMEOUT_MS);
+    const port = Number(new URL(a.url).port);
+    await stopApi(a);
+    a = await startApi(port);
+    expect(await login(a, client)).toBe(429);
+  },
+  3 * START_TIMEOUT_MS,
+);
 
 it('behind the proxy, /metrics from loopback needs the token', async () => {
   expect((await fetch(`${b.url}/metrics`)).status).toBe(404);

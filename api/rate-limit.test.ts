@@ -79,19 +79,32 @@ describe('rate limits', () => {
     const statuses: number[] = [];
     let last;
     for (let attempt = 0; attempt < 4; attempt++) {
-      last = await h.call({ method: 'POST', url: '/api/users/login', headers: { origin: 'http://client.test:4173' }, payload: LOGIN });
+      last = await h.call({
+        method: 'POST',
+        url: '/api/users/login',
+        headers: { origin: 'http://client.test:4173' },
+        payload: LOGIN,
+      });
       statuses.push(last.statusCode);
     }
     expect(statuses).toEqual([401, 401, 401, 429]);
-    expect(last?.json()).toEqual({ success: false, message: 'Too many requests. Please try again later.', code: 'rate_limited' });
+    expect(last?.json()).toEqual({
+      success: false,
+      message: 'Too many requests. Please try again later.',
+      code: 'rate_limited',
+    });
     expect(last?.headers['access-control-allow-origin']).toBe('http://client.test:4173');
     expect(last?.headers['retry-after']).toBeDefined();
   });
 
   it('each authentication route counts on its own; other API routes have the general limit', async () => {
-    expect((await h.call({ method: 'POST', url: '/api/users/send-pin-reset-otp', payload: { email: 'x@example.com' } })).statusCode).toBe(200);
+    expect(
+      (await h.call({ method: 'POST', url: '/api/users/send-pin-reset-otp', payload: { email: 'x@example.com' } }))
+        .statusCode,
+    ).toBe(200);
     const statuses: number[] = [];
-    for (let attempt = 0; attempt < 7; attempt++) statuses.push((await h.call({ method: 'GET', url: '/api/config' })).statusCode);
+    for (let attempt = 0; attempt < 7; attempt++)
+      statuses.push((await h.call({ method: 'GET', url: '/api/config' })).statusCode);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
     // The health probe is not limited.
     expect((await h.call({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
@@ -99,13 +112,23 @@ describe('rate limits', () => {
     // other admin routes and a POST to the same URL keep the limit.
     expect((await h.call({ method: 'GET', url: '/api/admin/projections/history/replay' })).statusCode).not.toBe(429);
     expect((await h.call({ method: 'GET', url: '/api/admin/projections' })).statusCode).toBe(429);
-    expect((await h.call({ method: 'POST', url: '/api/admin/projections/history/replay', payload: {} })).statusCode).toBe(429);
+    expect(
+      (await h.call({ method: 'POST', url: '/api/admin/projections/history/replay', payload: {} })).statusCode,
+    ).toBe(429);
   });
 
   it('account lookups (verify-account) have their own limit: three times the authentication one', async () => {
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 10; attempt++) {
-      statuses.push((await h.call({ method: 'POST', url: '/api/transactions/verify-account', payload: { receiver: `someone-${attempt}` } })).statusCode);
+      statuses.push(
+        (
+          await h.call({
+            method: 'POST',
+            url: '/api/transactions/verify-account',
+            payload: { receiver: `someone-${attempt}` },
+          })
+        ).statusCode,
+      );
     }
     expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 401, 429]);
   });
@@ -157,7 +180,9 @@ describe('regression: rate limits bypassed by spelling the path differently', ()
 
   it('an unknown API route counts under the API limit (no route is exempt for being unknown)', async () => {
     const ip = freshIp();
-    expect(await statusesOf(7, () => h.call({ method: 'GET', url: '/api/no-such-route', remoteAddress: ip }))).toEqual([404, 404, 404, 404, 404, 404, 429]);
+    expect(await statusesOf(7, () => h.call({ method: 'GET', url: '/api/no-such-route', remoteAddress: ip }))).toEqual([
+      404, 404, 404, 404, 404, 404, 429,
+    ]);
     // The budget is the API's: the next real API call from that client is refused too.
     expect((await h.call({ method: 'GET', url: '/api/config', remoteAddress: ip })).statusCode).toBe(429);
   });
@@ -165,7 +190,12 @@ describe('regression: rate limits bypassed by spelling the path differently', ()
   it('raw request lines over a socket: every spelling that reaches sign-in is limited, the rest count as the API', async () => {
     const signInIp = '198.51.100.61';
     const routed: number[] = [];
-    for (const target of ['/api/users/login', 'http://evil.test/api/users/login', '/%61pi/users/login', '/api/users/login#x']) {
+    for (const target of [
+      '/api/users/login',
+      'http://evil.test/api/users/login',
+      '/%61pi/users/login',
+      '/api/users/login#x',
+    ]) {
       routed.push((await rawPost(target, signInIp)).status);
     }
     // The fourth spelling is the fourth sign-in attempt.
@@ -174,7 +204,15 @@ describe('regression: rate limits bypassed by spelling the path differently', ()
 
     const otherIp = '198.51.100.62';
     const unrouted: number[] = [];
-    for (const target of ['/api/users/./login', '/api/users/x/../login', '/./api/users/login', '/api/users/%2e/login', '/api/users/login/.', '*', '/api//users/login']) {
+    for (const target of [
+      '/api/users/./login',
+      '/api/users/x/../login',
+      '/./api/users/login',
+      '/api/users/%2e/login',
+      '/api/users/login/.',
+      '*',
+      '/api//users/login',
+    ]) {
       unrouted.push((await rawPost(target, otherIp)).status);
     }
     expect(unrouted).toEqual([404, 404, 404, 404, 404, 404, 429]);
@@ -186,7 +224,13 @@ describe('who is counted', () => {
     const [ip1, ip2, ip3] = [freshIp(), freshIp(), freshIp()];
     const accountA = h.app.jwt.sign({ sub: 'account-a', sv: 0 });
     const accountB = h.app.jwt.sign({ sub: 'account-b', sv: 0 });
-    const qr = (ip: string, token: string) => h.call({ method: 'GET', url: '/api/users/generate-qr', remoteAddress: ip, headers: { authorization: `Bearer ${token}` } });
+    const qr = (ip: string, token: string) =>
+      h.call({
+        method: 'GET',
+        url: '/api/users/generate-qr',
+        remoteAddress: ip,
+        headers: { authorization: `Bearer ${token}` },
+      });
     // No such user: the handler says 401 after the limiter has counted the account.
     expect(await statusesOf(7, () => qr(ip1, accountA))).toEqual([401, 401, 401, 401, 401, 401, 429]);
     // The same account from another address: still its budget.
@@ -194,20 +238,48 @@ describe('who is counted', () => {
     // Another account behind the same address: its own budget.
     expect((await qr(ip1, accountB)).statusCode).toBe(401);
     // A token with the subject but a wrong signature, or expired, counts by IP (ip3 is fresh).
-    const forged = hs256({ sub: 'account-a', sv: 0, exp: nowSeconds() + 3_600 }, 'not-the-secret-0123456789-abcdefghijklmnop');
-    const expired = hs256({ sub: 'account-a', sv: 0, iat: nowSeconds() - 7_200, exp: nowSeconds() - 3_600 }, TEST_SECRET);
+    const forged = hs256(
+      { sub: 'account-a', sv: 0, exp: nowSeconds() + 3_600 },
+      'not-the-secret-0123456789-abcdefghijklmnop',
+    );
+    const expired = hs256(
+      { sub: 'account-a', sv: 0, iat: nowSeconds() - 7_200, exp: nowSeconds() - 3_600 },
+      TEST_SECRET,
+    );
     expect((await qr(ip3, forged)).statusCode).toBe(401);
     expect((await qr(ip3, expired)).statusCode).toBe(401);
     // An anonymous route counts by IP even with a valid token: account-a is spent, ip2 is not.
-    expect((await h.call({ method: 'GET', url: '/api/config', remoteAddress: ip2, headers: { authorization: `Bearer ${accountA}` } })).statusCode).toBe(200);
+    expect(
+      (
+        await h.call({
+          method: 'GET',
+          url: '/api/config',
+          remoteAddress: ip2,
+          headers: { authorization: `Bearer ${accountA}` },
+        })
+      ).statusCode,
+    ).toBe(200);
     // Sign-in is anonymous: a token does not move it off the IP's budget.
     const ip4 = freshIp();
-    expect(await statusesOf(4, () => loginFrom(ip4, '/api/users/login', { headers: { authorization: `Bearer ${accountA}` } }))).toEqual([401, 401, 401, 429]);
-    expect((await loginFrom(ip4, '/api/users/login', { headers: { authorization: `Bearer ${accountB}` } })).statusCode).toBe(429);
+    expect(
+      await statusesOf(4, () =>
+        loginFrom(ip4, '/api/users/login', { headers: { authorization: `Bearer ${accountA}` } }),
+      ),
+    ).toEqual([401, 401, 401, 429]);
+    expect(
+      (await loginFrom(ip4, '/api/users/login', { headers: { authorization: `Bearer ${accountB}` } })).statusCode,
+    ).toBe(429);
   });
 
   it('behind trusted proxies the client is the address that many hops back; entries forged further back are ignored', async () => {
-    const viaProxy = (forwardedFor: string, remoteAddress = '127.0.0.1') => proxied.inject({ method: 'POST', url: '/api/users/login', remoteAddress, headers: { 'x-forwarded-for': forwardedFor }, payload: LOGIN });
+    const viaProxy = (forwardedFor: string, remoteAddress = '127.0.0.1') =>
+      proxied.inject({
+        method: 'POST',
+        url: '/api/users/login',
+        remoteAddress,
+        headers: { 'x-forwarded-for': forwardedFor },
+        payload: LOGIN,
+      });
     // The proxy appended 198.51.100.7; whatever the client wrote before it changes nothing.
     const spoofs = ['1.1.1.1, 198.51.100.7', '2.2.2.2, 198.51.100.7', '198.51.100.7', '3.3.3.3, 198.51.100.7'];
     const statuses: number[] = [];
@@ -216,14 +288,20 @@ describe('who is counted', () => {
     // Another client behind the same proxy has its own budget.
     expect((await viaProxy('198.51.100.8')).statusCode).toBe(401);
     // A peer that is not a trusted proxy is the client itself, whatever header it sends.
-    const direct = await statusesOf(4, async () => viaProxy(`198.51.100.${10 + Math.floor(Math.random() * 200)}`, '203.0.113.50'));
+    const direct = await statusesOf(4, async () =>
+      viaProxy(`198.51.100.${10 + Math.floor(Math.random() * 200)}`, '203.0.113.50'),
+    );
     expect(direct).toEqual([401, 401, 401, 429]);
   });
 
   it('without trusted proxies X-Forwarded-For is ignored', async () => {
     const ip = freshIp();
     const statuses: number[] = [];
-    for (let attempt = 0; attempt < 4; attempt++) statuses.push((await loginFrom(ip, '/api/users/login', { headers: { 'x-forwarded-for': `192.0.2.${attempt + 1}` } })).statusCode);
+    for (let attempt = 0; attempt < 4; attempt++)
+      statuses.push(
+        (await loginFrom(ip, '/api/users/login', { headers: { 'x-forwarded-for': `192.0.2.${attempt + 1}` } }))
+          .statusCode,
+      );
     expect(statuses).toEqual([401, 401, 401, 429]);
   });
 });
@@ -232,12 +310,28 @@ describe('shared counters in Postgres', () => {
   it('two app instances with separate memory count against the same limit', async () => {
     // h.app and `proxied` are separate Fastify instances (their own plugin state), on one database.
     const client = '198.51.100.30';
-    const first = await statusesOf(2, () => h.call({ method: 'POST', url: '/api/users/login', remoteAddress: client, payload: LOGIN }));
-    const second = await proxied.inject({ method: 'POST', url: '/api/users/login', headers: { 'x-forwarded-for': client }, payload: LOGIN });
+    const first = await statusesOf(2, () =>
+      h.call({ method: 'POST', url: '/api/users/login', remoteAddress: client, payload: LOGIN }),
+    );
+    const second = await proxied.inject({
+      method: 'POST',
+      url: '/api/users/login',
+      headers: { 'x-forwarded-for': client },
+      payload: LOGIN,
+    });
     const third = await h.call({ method: 'POST', url: '/api/users/login', remoteAddress: client, payload: LOGIN });
-    const fourth = await proxied.inject({ method: 'POST', url: '/api/users/login', headers: { 'x-forwarded-for': client }, payload: LOGIN });
+    const fourth = await proxied.inject({
+      method: 'POST',
+      url: '/api/users/login',
+      headers: { 'x-forwarded-for': client },
+      payload: LOGIN,
+    });
     expect([...first, second.statusCode, third.statusCode, fourth.statusCode]).toEqual([401, 401, 401, 429, 429]);
-    const row = await sql<{ hits: string }>`select hits::text from ratelimit.counters where key = ${`POST /api/users/login|ip:${client}`}`.execute(h.database.db);
+    const row = await sql<{
+      hits: string;
+    }>`select hits::text from ratelimit.counters where key = ${`POST /api/users/login|ip:${client}`}`.execute(
+      h.database.db,
+    );
     expect(row.rows).toEqual([{ hits: '5' }]);
   });
 
@@ -252,18 +346,35 @@ describe('shared counters in Postgres', () => {
     expect(await countRequest(h.database.db, key, 200)).toMatchObject({ current: 1 });
     await new Promise((resolve) => setTimeout(resolve, 250));
     expect(await sweepExpired(h.database.db)).toBeGreaterThanOrEqual(1);
-    const left = await sql<{ n: number }>`select count(*)::int as n from ratelimit.counters where key = ${key}`.execute(h.database.db);
+    const left = await sql<{ n: number }>`select count(*)::int as n from ratelimit.counters where key = ${key}`.execute(
+      h.database.db,
+    );
     expect(left.rows[0]?.n).toBe(0);
   });
 
   it('counted requests sweep expired rows, batch after batch while batches come back full', async () => {
     const prefix = `expired-${freshIp()}`;
     await sql`insert into ratelimit.counters (key, hits, reset_at)
-      select ${prefix} || '|' || n, 1, now() - interval '1 minute' from generate_series(1, ${SWEEP_BATCH_ROWS + 10}) as n`.execute(h.database.db);
-    const expiredLeft = async () => (await sql<{ n: number }>`select count(*)::int as n from ratelimit.counters where key like ${`${prefix}|%`}`.execute(h.database.db)).rows[0]?.n;
+      select ${prefix} || '|' || n, 1, now() - interval '1 minute' from generate_series(1, ${SWEEP_BATCH_ROWS + 10}) as n`.execute(
+      h.database.db,
+    );
+    const expiredLeft = async () =>
+      (
+        await sql<{
+          n: number;
+        }>`select count(*)::int as n from ratelimit.counters where key like ${`${prefix}|%`}`.execute(h.database.db)
+      ).rows[0]?.n;
     const handle = createPostgresRateLimitStore(h.database.db);
     const store = new handle.Store({});
-    const count = () => new Promise<number>((resolve, reject) => store.incr(`sweep|${prefix}`, (error, result) => (error ? reject(error) : resolve(result?.current ?? 0)), 60_000, 10));
+    const count = () =>
+      new Promise<number>((resolve, reject) =>
+        store.incr(
+          `sweep|${prefix}`,
+          (error, result) => (error ? reject(error) : resolve(result?.current ?? 0)),
+          60_000,
+          10,
+        ),
+      );
     expect(await count()).toBe(1);
     await handle.idle();
     expect(await expiredLeft()).toBe(10);
@@ -275,13 +386,24 @@ describe('shared counters in Postgres', () => {
 
   it('with the database unreachable a limited route answers 503 in the envelope, never 500 and never unlimited', async () => {
     // Port 1 on loopback: nothing listens, every connection is refused (ECONNREFUSED).
-    const dead = openDatabase<unknown>({ connectionString: 'postgres://wallet@127.0.0.1:1/nowhere', maxConnections: 1 });
+    const dead = openDatabase<unknown>({
+      connectionString: 'postgres://wallet@127.0.0.1:1/nowhere',
+      maxConnections: 1,
+    });
     const app = await startSiblingApp(h, {}, { db: dead.db, pool: dead.pool });
     try {
-      for (const request of [{ method: 'POST' as const, url: '/api/users/login', payload: LOGIN }, { method: 'GET' as const, url: '/api/config' }, { method: 'GET' as const, url: '/api/nothing' }]) {
+      for (const request of [
+        { method: 'POST' as const, url: '/api/users/login', payload: LOGIN },
+        { method: 'GET' as const, url: '/api/config' },
+        { method: 'GET' as const, url: '/api/nothing' },
+      ]) {
         const reply = await app.inject(request);
         expect(reply.statusCode, request.url).toBe(503);
-        expect(reply.json()).toEqual({ success: false, message: 'The service is temporarily unavailable. Please try again shortly.', code: 'database_unavailable' });
+        expect(reply.json()).toEqual({
+          success: false,
+          message: 'The service is temporarily unavailable. Please try again shortly.',
+          code: 'database_unavailable',
+        });
       }
     } finally {
       await app.close();
@@ -293,10 +415,15 @@ describe('shared counters in Postgres', () => {
 describe('the card webhook', () => {
   it('is exempt from the per-IP limit (the provider sends from few addresses; its signature is its check)', async () => {
     const ip = freshIp();
-    const statuses = await statusesOf(LIMITS.max + 3, () => h.call({ method: 'POST', url: '/api/payments/card/webhook', remoteAddress: ip, payload: { id: 'evt_1' } }));
+    const statuses = await statusesOf(LIMITS.max + 3, () =>
+      h.call({ method: 'POST', url: '/api/payments/card/webhook', remoteAddress: ip, payload: { id: 'evt_1' } }),
+    );
     expect(statuses.filter((status) => status === 429)).toEqual([]);
     // Also under another spelling of its path, and it spends none of the client's API budget.
-    expect((await h.call({ method: 'POST', url: '/api/payments/card/%77ebhook', remoteAddress: ip, payload: {} })).statusCode).not.toBe(429);
+    expect(
+      (await h.call({ method: 'POST', url: '/api/payments/card/%77ebhook', remoteAddress: ip, payload: {} }))
+        .statusCode,
+    ).not.toBe(429);
     expect((await h.call({ method: 'GET', url: '/api/config', remoteAddress: ip })).statusCode).toBe(200);
   });
 });
@@ -304,7 +431,14 @@ describe('the card webhook', () => {
 /** Sends a request line exactly as written (no client-side URL normalisation) to the proxied app. */
 function rawPost(target: string, forwardedFor: string): Promise<{ status: number; body: string }> {
   const body = JSON.stringify(LOGIN);
-  const head = [`POST ${target} HTTP/1.1`, 'Host: wallet.test', 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`, `X-Forwarded-For: ${forwardedFor}`, 'Connection: close'];
+  const head = [
+    `POST ${target} HTTP/1.1`,
+    'Host: wallet.test',
+    'Content-Type: application/json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Forwarded-For: ${forwardedFor}`,
+    'Connection: close',
+  ];
   return new Promise((resolve, reject) => {
     const socket = connect(proxiedPort, '127.0.0.1', () => socket.write(`${head.join('\r\n')}\r\n\r\n${body}`));
     let response = '';

@@ -22,7 +22,9 @@ export interface TrustedProxies {
 export const PRIVATE_NETWORKS: readonly string[] = ['loopback', 'linklocal', 'uniquelocal'];
 
 /** Fastify's `trustProxy`: false without proxies, else a hop-limited, address-checked trust function. */
-export function trustProxyOption(proxies: TrustedProxies | undefined): false | ((address: string, hop: number) => boolean) {
+export function trustProxyOption(
+  proxies: TrustedProxies | undefined,
+): false | ((address: string, hop: number) => boolean) {
   if (!proxies || proxies.hops === 0) return false;
   const isProxyAddress = proxyAddr.compile([...proxies.addresses]);
   // hop 0 is the connection's peer, hop 1 the last X-Forwarded-For entry, and so on.

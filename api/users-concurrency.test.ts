@@ -18,7 +18,13 @@ afterAll(async () => {
 describe('in parallel', () => {
   it('10 simultaneous wrong PINs: 4 counted as wrong, then locked; the right PIN is locked out too', async () => {
     const user = await registeredUser(h, 'burst-pin@example.com');
-    const attempt = (pin: string) => h.call({ method: 'POST', url: '/api/users/verify-transaction-pin', headers: { authorization: `Bearer ${user.token}` }, payload: { transactionPin: pin } });
+    const attempt = (pin: string) =>
+      h.call({
+        method: 'POST',
+        url: '/api/users/verify-transaction-pin',
+        headers: { authorization: `Bearer ${user.token}` },
+        payload: { transactionPin: pin },
+      });
     const responses = await Promise.all(Array.from({ length: 10 }, () => attempt('9999')));
     const codes = responses.map((response) => response.json().code).sort();
     expect(codes.filter((code) => code === 'invalid_pin')).toHaveLength(4);
@@ -31,19 +37,40 @@ describe('in parallel', () => {
     await h.call({ method: 'POST', url: '/api/users/send-password-reset-otp', payload: { email: user.email } });
     const code = codeFrom(await h.waitForMail(user.email, (mail) => /reset code/.test(mail.raw)));
     const wrong = code === '000000' ? '111111' : '000000';
-    const responses = await Promise.all(Array.from({ length: 10 }, () => h.call({ method: 'POST', url: '/api/users/verify-password-reset-otp', payload: { email: user.email, otp: wrong } })));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        h.call({
+          method: 'POST',
+          url: '/api/users/verify-password-reset-otp',
+          payload: { email: user.email, otp: wrong },
+        }),
+      ),
+    );
     const codes = responses.map((response) => response.json().code);
     expect(codes.filter((value) => value === 'otp_invalid')).toHaveLength(4);
     expect(codes.filter((value) => value === 'otp_attempts_exceeded')).toHaveLength(6);
-    const right = await h.call({ method: 'POST', url: '/api/users/verify-password-reset-otp', payload: { email: user.email, otp: code } });
+    const right = await h.call({
+      method: 'POST',
+      url: '/api/users/verify-password-reset-otp',
+      payload: { email: user.email, otp: code },
+    });
     expect(right.json().code).toBe('otp_attempts_exceeded');
   });
 
   it('two registrations of one e-mail at once: one account, one 409', async () => {
-    const register = (email: string) => h.call({ method: 'POST', url: '/api/users/register', payload: { ...VALID_REGISTRATION, email } });
-    const responses = await Promise.all([register('race@example.com'), register('RACE@example.com'), register('Race@Example.com')]);
+    const register = (email: string) =>
+      h.call({ method: 'POST', url: '/api/users/register', payload: { ...VALID_REGISTRATION, email } });
+    const responses = await Promise.all([
+      register('race@example.com'),
+      register('RACE@example.com'),
+      register('Race@Example.com'),
+    ]);
     expect(responses.map((response) => response.statusCode).sort()).toEqual([201, 409, 409]);
-    const rows = await identityDb(h.database.db).selectFrom('identity.users').select('id').where('email', '=', 'race@example.com').execute();
+    const rows = await identityDb(h.database.db)
+      .selectFrom('identity.users')
+      .select('id')
+      .where('email', '=', 'race@example.com')
+      .execute();
     expect(rows).toHaveLength(1);
   });
 });

@@ -10,7 +10,17 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountFromQrText } from '../contracts/qr.ts';
 import { identityDb } from '../identity/users.ts';
-import { ADMIN, PUBLIC_URL, VALID_REGISTRATION, codeFrom, findSecrets, registeredUser, signIn, startHarness, type Harness } from '../test/app-harness.ts';
+import {
+  ADMIN,
+  PUBLIC_URL,
+  VALID_REGISTRATION,
+  codeFrom,
+  findSecrets,
+  registeredUser,
+  signIn,
+  startHarness,
+  type Harness,
+} from '../test/app-harness.ts';
 
 // jsqr is CommonJS with a `default` export: under nodenext the default import is module.exports.
 const jsQR = jsQRModule.default;
@@ -40,25 +50,50 @@ async function receiveCode(email: string): Promise<string> {
 describe('registration and activation', () => {
   it('registers an unverified user with a wallet, ignores extra fields, activates by admin with an e-mail, then signs in', async () => {
     const email = 'New.User@Example.com';
-    const response = await h.call({ method: 'POST', url: '/api/users/register', payload: { ...VALID_REGISTRATION, email, isAdmin: true, isVerified: true, balance: 5000, _id: 'chosen-id' } });
+    const response = await h.call({
+      method: 'POST',
+      url: '/api/users/register',
+      payload: { ...VALID_REGISTRATION, email, isAdmin: true, isVerified: true, balance: 5000, _id: 'chosen-id' },
+    });
     expect(response.statusCode).toBe(201);
     expect(response.json()).toMatchObject({ success: true });
 
-    const row = await identityDb(h.database.db).selectFrom('identity.users').selectAll().where('email', '=', 'new.user@example.com').executeTakeFirstOrThrow();
+    const row = await identityDb(h.database.db)
+      .selectFrom('identity.users')
+      .selectAll()
+      .where('email', '=', 'new.user@example.com')
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ is_admin: false, is_verified: false, auth_provider: 'local' });
     expect(row.id).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(row.id).not.toBe('chosen-id');
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
     expect(row.pin_hash).toMatch(/^\$2[ab]\$12\$/);
-    const wallet = await h.database.db.selectFrom('ledger.accounts' as never).selectAll().where('id' as never, '=', row.id as never).executeTakeFirst();
+    const wallet = await h.database.db
+      .selectFrom('ledger.accounts' as never)
+      .selectAll()
+      .where('id' as never, '=', row.id as never)
+      .executeTakeFirst();
     expect(wallet).toMatchObject({ kind: 'wallet', balance: 0n });
 
-    const unverified = await h.call({ method: 'POST', url: '/api/users/login', payload: { email, password: VALID_REGISTRATION.password } });
+    const unverified = await h.call({
+      method: 'POST',
+      url: '/api/users/login',
+      payload: { email, password: VALID_REGISTRATION.password },
+    });
     expect(unverified.statusCode).toBe(403);
-    expect(unverified.json()).toMatchObject({ success: false, code: 'USER_NOT_VERIFIED', message: 'Please verify your email address to continue.' });
+    expect(unverified.json()).toMatchObject({
+      success: false,
+      code: 'USER_NOT_VERIFIED',
+      message: 'Please verify your email address to continue.',
+    });
 
     const adminToken = await signIn(h, ADMIN.email, ADMIN.password);
-    const activated = await h.call({ method: 'POST', url: '/api/users/update-user-verified-status', headers: bearer(adminToken), payload: { user: row.id, status: 'verified' } });
+    const activated = await h.call({
+      method: 'POST',
+      url: '/api/users/update-user-verified-status',
+      headers: bearer(adminToken),
+      payload: { user: row.id, status: 'verified' },
+    });
     expect(activated.statusCode).toBe(200);
     expect(activated.json()).toMatchObject({ success: true, data: { _id: row.id, isVerified: true, balance: 0 } });
     const mail = await h.waitForMail('new.user@example.com');
@@ -71,7 +106,11 @@ describe('registration and activation', () => {
     expect(claims.exp - claims.iat).toBe(12 * 3600);
 
     // The spec's session check: JSON content type, no body at all.
-    const info = await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: { ...bearer(token), 'content-type': 'application/json' } });
+    const info = await h.call({
+      method: 'POST',
+      url: '/api/users/get-user-info',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+    });
     expect(info.statusCode).toBe(200);
     expect(info.json()).toEqual({
       success: true,
@@ -97,25 +136,49 @@ describe('registration and activation', () => {
 
   it('refuses a second account for the same e-mail in any case with 409', async () => {
     await registeredUser(h, 'dup@example.com', { activate: false });
-    const again = await h.call({ method: 'POST', url: '/api/users/register', payload: { ...VALID_REGISTRATION, email: 'DUP@Example.COM' } });
+    const again = await h.call({
+      method: 'POST',
+      url: '/api/users/register',
+      payload: { ...VALID_REGISTRATION, email: 'DUP@Example.COM' },
+    });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toMatchObject({ success: false, code: 'email_taken', message: 'An account with this email already exists' });
+    expect(again.json()).toMatchObject({
+      success: false,
+      code: 'email_taken',
+      message: 'An account with this email already exists',
+    });
   });
 
   it('stores a browser-made bcrypt PIN hash as it is and checks the plain PIN against it later', async () => {
     const browserHash = bcrypt.hashSync('482913', 12);
-    const response = await h.call({ method: 'POST', url: '/api/users/register', payload: { ...VALID_REGISTRATION, email: 'spec-client@example.com', transactionPin: browserHash } });
+    const response = await h.call({
+      method: 'POST',
+      url: '/api/users/register',
+      payload: { ...VALID_REGISTRATION, email: 'spec-client@example.com', transactionPin: browserHash },
+    });
     expect(response.statusCode).toBe(201);
-    const row = await identityDb(h.database.db).selectFrom('identity.users').select(['id', 'pin_hash']).where('email', '=', 'spec-client@example.com').executeTakeFirstOrThrow();
+    const row = await identityDb(h.database.db)
+      .selectFrom('identity.users')
+      .select(['id', 'pin_hash'])
+      .where('email', '=', 'spec-client@example.com')
+      .executeTakeFirstOrThrow();
     expect(row.pin_hash).toBe(browserHash);
-    const weak = await h.call({ method: 'POST', url: '/api/users/register', payload: { ...VALID_REGISTRATION, email: 'weak@example.com', transactionPin: bcrypt.hashSync('1234', 4) } });
+    const weak = await h.call({
+      method: 'POST',
+      url: '/api/users/register',
+      payload: { ...VALID_REGISTRATION, email: 'weak@example.com', transactionPin: bcrypt.hashSync('1234', 4) },
+    });
     expect(weak.statusCode).toBe(400);
   });
 
-  it('a session lasts 12 hours, or the spec\'s 24 with rememberMe, never longer', async () => {
+  it("a session lasts 12 hours, or the spec's 24 with rememberMe, never longer", async () => {
     const user = await registeredUser(h, 'remember@example.com');
     const lifetime = async (rememberMe: boolean) => {
-      const response = await h.call({ method: 'POST', url: '/api/users/login', payload: { email: user.email, password: VALID_REGISTRATION.password, rememberMe } });
+      const response = await h.call({
+        method: 'POST',
+        url: '/api/users/login',
+        payload: { email: user.email, password: VALID_REGISTRATION.password, rememberMe },
+      });
       const claims = claimsOf(response.json().data as string);
       return claims.exp - claims.iat;
     };
@@ -130,19 +193,39 @@ describe('registration and activation', () => {
     const out = await h.call({ method: 'POST', url: '/api/users/logout', headers });
     expect(out.json()).toEqual({ success: true, message: 'Logged out successfully' });
     for (const token of [user.token, otherDevice]) {
-      const after = await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: { ...headers, authorization: `Bearer ${token}` } });
+      const after = await h.call({
+        method: 'POST',
+        url: '/api/users/get-user-info',
+        headers: { ...headers, authorization: `Bearer ${token}` },
+      });
       expect(after.statusCode).toBe(401);
     }
     const again = await signIn(h, user.email, VALID_REGISTRATION.password);
-    expect((await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: { ...headers, authorization: `Bearer ${again}` } })).statusCode).toBe(200);
+    expect(
+      (
+        await h.call({
+          method: 'POST',
+          url: '/api/users/get-user-info',
+          headers: { ...headers, authorization: `Bearer ${again}` },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 });
 
 describe('sign-in failures', () => {
   it('gives one 401 message for an unknown e-mail and a wrong password', async () => {
     await registeredUser(h, 'known@example.com');
-    const unknown = await h.call({ method: 'POST', url: '/api/users/login', payload: { email: 'nobody@example.com', password: 'whatever-password' } });
-    const wrong = await h.call({ method: 'POST', url: '/api/users/login', payload: { email: 'known@example.com', password: 'wrong-password' } });
+    const unknown = await h.call({
+      method: 'POST',
+      url: '/api/users/login',
+      payload: { email: 'nobody@example.com', password: 'whatever-password' },
+    });
+    const wrong = await h.call({
+      method: 'POST',
+      url: '/api/users/login',
+      payload: { email: 'known@example.com', password: 'wrong-password' },
+    });
     expect(unknown.statusCode).toBe(401);
     expect(wrong.statusCode).toBe(401);
     expect(unknown.json()).toEqual(wrong.json());
@@ -152,46 +235,113 @@ describe('sign-in failures', () => {
   it('answers OAUTH_USER for an account that only signs in with Google', async () => {
     await identityDb(h.database.db)
       .insertInto('identity.users')
-      .values({ id: 'google-only-1', email: 'g@example.com', first_name: 'G', last_name: 'U', contact_no: null, identification: null, identification_number: null, address: null, password_hash: null, pin_hash: null, auth_provider: 'google', google_subject: 'sub-1', is_verified: true })
+      .values({
+        id: 'google-only-1',
+        email: 'g@example.com',
+        first_name: 'G',
+        last_name: 'U',
+        contact_no: null,
+        identification: null,
+        identification_number: null,
+        address: null,
+        password_hash: null,
+        pin_hash: null,
+        auth_provider: 'google',
+        google_subject: 'sub-1',
+        is_verified: true,
+      })
       .execute();
-    const response = await h.call({ method: 'POST', url: '/api/users/login', payload: { email: 'g@example.com', password: 'whatever-password' } });
+    const response = await h.call({
+      method: 'POST',
+      url: '/api/users/login',
+      payload: { email: 'g@example.com', password: 'whatever-password' },
+    });
     expect(response.json()).toMatchObject({ success: false, code: 'OAUTH_USER' });
-    const reset = await h.call({ method: 'POST', url: '/api/users/send-password-reset-otp', payload: { email: 'g@example.com' } });
+    const reset = await h.call({
+      method: 'POST',
+      url: '/api/users/send-password-reset-otp',
+      payload: { email: 'g@example.com' },
+    });
     expect(reset.statusCode).toBe(400);
-    expect(reset.json()).toMatchObject({ success: false, code: 'OAUTH_USER', message: 'Please use Google to sign in to your account' });
+    expect(reset.json()).toMatchObject({
+      success: false,
+      code: 'OAUTH_USER',
+      message: 'Please use Google to sign in to your account',
+    });
   });
 });
 
 describe('suspension and admin rules', () => {
-  it('refuses a suspended user\'s existing token at once, also after reactivation', async () => {
+  it("refuses a suspended user's existing token at once, also after reactivation", async () => {
     const user = await registeredUser(h, 'suspend-me@example.com');
     const adminToken = await signIn(h, ADMIN.email, ADMIN.password);
-    expect((await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: bearer(user.token) })).statusCode).toBe(200);
-    const suspended = await h.call({ method: 'POST', url: '/api/users/update-user-verified-status', headers: bearer(adminToken), payload: { selectedUser: user.id, isVerified: false } });
-    expect(suspended.json()).toMatchObject({ success: true, message: 'User suspended successfully', data: { isVerified: false } });
+    expect(
+      (await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: bearer(user.token) })).statusCode,
+    ).toBe(200);
+    const suspended = await h.call({
+      method: 'POST',
+      url: '/api/users/update-user-verified-status',
+      headers: bearer(adminToken),
+      payload: { selectedUser: user.id, isVerified: false },
+    });
+    expect(suspended.json()).toMatchObject({
+      success: true,
+      message: 'User suspended successfully',
+      data: { isVerified: false },
+    });
     const refused = await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: bearer(user.token) });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ success: false, code: 'USER_NOT_VERIFIED' });
-    await h.call({ method: 'POST', url: '/api/users/update-user-verified-status', headers: bearer(adminToken), payload: { selectedUser: user.id, isVerified: true } });
+    await h.call({
+      method: 'POST',
+      url: '/api/users/update-user-verified-status',
+      headers: bearer(adminToken),
+      payload: { selectedUser: user.id, isVerified: true },
+    });
     // Suspension ended that session for good: reactivation needs a new sign-in.
-    expect((await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: bearer(user.token) })).json()).toMatchObject({ code: 'token_invalid' });
+    expect(
+      (await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: bearer(user.token) })).json(),
+    ).toMatchObject({ code: 'token_invalid' });
     const fresh = await signIn(h, user.email, VALID_REGISTRATION.password);
-    expect((await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: bearer(fresh) })).statusCode).toBe(200);
+    expect((await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: bearer(fresh) })).statusCode).toBe(
+      200,
+    );
   });
 
   it('an admin cannot suspend itself; unknown users are 404', async () => {
     const adminToken = await signIn(h, ADMIN.email, ADMIN.password);
-    const me = (await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: bearer(adminToken) })).json().data as { _id: string };
-    const self = await h.call({ method: 'POST', url: '/api/users/update-user-verified-status', headers: bearer(adminToken), payload: { selectedUser: me._id, isVerified: false } });
+    const me = (await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: bearer(adminToken) })).json()
+      .data as { _id: string };
+    const self = await h.call({
+      method: 'POST',
+      url: '/api/users/update-user-verified-status',
+      headers: bearer(adminToken),
+      payload: { selectedUser: me._id, isVerified: false },
+    });
     expect(self.statusCode).toBe(403);
     expect(self.json()).toMatchObject({ code: 'cannot_suspend_self' });
-    const missing = await h.call({ method: 'POST', url: '/api/users/update-user-verified-status', headers: bearer(adminToken), payload: { selectedUser: 'no-such-user', isVerified: true } });
+    const missing = await h.call({
+      method: 'POST',
+      url: '/api/users/update-user-verified-status',
+      headers: bearer(adminToken),
+      payload: { selectedUser: 'no-such-user', isVerified: true },
+    });
     expect(missing.statusCode).toBe(404);
   });
 
   it('lists users with balances as rupee numbers', async () => {
     const user = await registeredUser(h, 'rich@example.com');
-    await h.ledger.completeCardDeposit({ depositId: 'dep-rich-1', walletId: user.id, amountPaise: 123_456n, reference: 'seed money', provider: 'sandbox', paymentId: 'pay-1' }, { actorId: 'provider:card' });
+    await h.ledger.completeCardDeposit(
+      {
+        depositId: 'dep-rich-1',
+        walletId: user.id,
+        amountPaise: 123_456n,
+        reference: 'seed money',
+        provider: 'sandbox',
+        paymentId: 'pay-1',
+      },
+      { actorId: 'provider:card' },
+    );
     const adminToken = await signIn(h, ADMIN.email, ADMIN.password);
     const list = await h.call({ method: 'GET', url: '/api/users/get-all-users', headers: bearer(adminToken) });
     const users = list.json().data as { _id: string; balance: unknown }[];
@@ -205,7 +355,11 @@ describe('suspension and admin rules', () => {
 describe('QR', () => {
   it('encodes <PUBLIC_URL>/user/<account number> and ignores any query', async () => {
     const user = await registeredUser(h, 'qr@example.com');
-    const response = await h.call({ method: 'GET', url: '/api/users/generate-qr?url[userId]=someone-else&userId=x', headers: bearer(user.token) });
+    const response = await h.call({
+      method: 'GET',
+      url: '/api/users/generate-qr?url[userId]=someone-else&userId=x',
+      headers: bearer(user.token),
+    });
     expect(response.statusCode).toBe(200);
     const dataUrl = response.json().data as string;
     expect(dataUrl.startsWith('data:image/png;base64,')).toBe(true);
@@ -219,20 +373,51 @@ describe('QR', () => {
 describe('password reset by e-mailed code', () => {
   it('send -> code by e-mail -> verify -> reset; the new password works, the old one and old tokens do not', async () => {
     const user = await registeredUser(h, 'forgetful@example.com');
-    const sent = await h.call({ method: 'POST', url: '/api/users/send-password-reset-otp', payload: { email: 'Forgetful@Example.com' } });
+    const sent = await h.call({
+      method: 'POST',
+      url: '/api/users/send-password-reset-otp',
+      payload: { email: 'Forgetful@Example.com' },
+    });
     expect(sent.statusCode).toBe(200);
-    expect(sent.json()).toEqual({ success: true, message: 'OTP sent to your email!', data: { email: 'forgetful@example.com', expiresIn: '15 minutes' } });
+    expect(sent.json()).toEqual({
+      success: true,
+      message: 'OTP sent to your email!',
+      data: { email: 'forgetful@example.com', expiresIn: '15 minutes' },
+    });
     const code = await receiveCode(user.email);
-    const verified = await h.call({ method: 'POST', url: '/api/users/verify-password-reset-otp', payload: { email: user.email, otp: code } });
+    const verified = await h.call({
+      method: 'POST',
+      url: '/api/users/verify-password-reset-otp',
+      payload: { email: user.email, otp: code },
+    });
     expect(verified.json()).toEqual({ success: true, message: 'OTP verified successfully!' });
-    const reset = await h.call({ method: 'POST', url: '/api/users/reset-password', payload: { email: user.email, otp: code, newPassword: 'brand-new-pass' } });
-    expect(reset.json()).toEqual({ success: true, message: 'Password reset successfully! You can now login with your new password.' });
-    expect((await h.call({ method: 'POST', url: '/api/users/login', payload: { email: user.email, password: VALID_REGISTRATION.password } })).statusCode).toBe(401);
+    const reset = await h.call({
+      method: 'POST',
+      url: '/api/users/reset-password',
+      payload: { email: user.email, otp: code, newPassword: 'brand-new-pass' },
+    });
+    expect(reset.json()).toEqual({
+      success: true,
+      message: 'Password reset successfully! You can now login with your new password.',
+    });
+    expect(
+      (
+        await h.call({
+          method: 'POST',
+          url: '/api/users/login',
+          payload: { email: user.email, password: VALID_REGISTRATION.password },
+        })
+      ).statusCode,
+    ).toBe(401);
     await signIn(h, user.email, 'brand-new-pass');
     const old = await h.call({ method: 'POST', url: '/api/users/get-user-info', headers: bearer(user.token) });
     expect(old.statusCode).toBe(401);
     // A code works once.
-    const replay = await h.call({ method: 'POST', url: '/api/users/reset-password', payload: { email: user.email, otp: code, newPassword: 'another-pass' } });
+    const replay = await h.call({
+      method: 'POST',
+      url: '/api/users/reset-password',
+      payload: { email: user.email, otp: code, newPassword: 'another-pass' },
+    });
     expect(replay.statusCode).toBe(400);
     const stored = await identityDb(h.database.db).selectFrom('identity.one_time_codes').selectAll().execute();
     expect(JSON.stringify(stored)).not.toContain(code);
@@ -242,7 +427,11 @@ describe('password reset by e-mailed code', () => {
     const user = await registeredUser(h, 'skipper@example.com');
     await h.call({ method: 'POST', url: '/api/users/send-password-reset-otp', payload: { email: user.email } });
     const code = await receiveCode(user.email);
-    const reset = await h.call({ method: 'POST', url: '/api/users/reset-password', payload: { email: user.email, otp: code, newPassword: 'brand-new-pass' } });
+    const reset = await h.call({
+      method: 'POST',
+      url: '/api/users/reset-password',
+      payload: { email: user.email, otp: code, newPassword: 'brand-new-pass' },
+    });
     expect(reset.statusCode).toBe(400);
     expect(reset.json()).toMatchObject({ code: 'otp_not_verified' });
   });
@@ -254,15 +443,31 @@ describe('password reset by e-mailed code', () => {
     await h.call({ method: 'POST', url: '/api/users/send-pin-reset-otp', payload: { email: user.email } });
     const pinCode = await receiveCode(user.email);
     h.clock.advance(10 * 60 * 1000 + 1000);
-    const pinLate = await h.call({ method: 'POST', url: '/api/users/verify-pin-reset-otp', payload: { email: user.email, otp: pinCode } });
+    const pinLate = await h.call({
+      method: 'POST',
+      url: '/api/users/verify-pin-reset-otp',
+      payload: { email: user.email, otp: pinCode },
+    });
     expect(pinLate.statusCode).toBe(400);
     expect(pinLate.json()).toMatchObject({ code: 'otp_expired' });
     h.clock.advance(4 * 60 * 1000);
-    expect((await h.call({ method: 'POST', url: '/api/users/verify-password-reset-otp', payload: { email: user.email, otp: passwordCode } })).statusCode).toBe(200);
+    expect(
+      (
+        await h.call({
+          method: 'POST',
+          url: '/api/users/verify-password-reset-otp',
+          payload: { email: user.email, otp: passwordCode },
+        })
+      ).statusCode,
+    ).toBe(200);
     await h.call({ method: 'POST', url: '/api/users/send-password-reset-otp', payload: { email: user.email } });
     const second = await receiveCode(user.email);
     h.clock.advance(15 * 60 * 1000 + 1000);
-    const late = await h.call({ method: 'POST', url: '/api/users/verify-password-reset-otp', payload: { email: user.email, otp: second } });
+    const late = await h.call({
+      method: 'POST',
+      url: '/api/users/verify-password-reset-otp',
+      payload: { email: user.email, otp: second },
+    });
     expect(late.json()).toMatchObject({ success: false, code: 'otp_expired' });
   });
 
@@ -273,7 +478,11 @@ describe('password reset by e-mailed code', () => {
     const wrong = code === '000000' ? '111111' : '000000';
     const messages: string[] = [];
     for (let attempt = 1; attempt <= 5; attempt++) {
-      const response = await h.call({ method: 'POST', url: '/api/users/verify-password-reset-otp', payload: { email: user.email, otp: wrong } });
+      const response = await h.call({
+        method: 'POST',
+        url: '/api/users/verify-password-reset-otp',
+        payload: { email: user.email, otp: wrong },
+      });
       messages.push(`${response.statusCode} ${response.json().message}`);
     }
     expect(messages).toEqual([
@@ -283,12 +492,27 @@ describe('password reset by e-mailed code', () => {
       '400 Invalid OTP. 1 attempt remaining.',
       '429 Too many failed attempts. Please request a new OTP.',
     ]);
-    const right = await h.call({ method: 'POST', url: '/api/users/verify-password-reset-otp', payload: { email: user.email, otp: code } });
+    const right = await h.call({
+      method: 'POST',
+      url: '/api/users/verify-password-reset-otp',
+      payload: { email: user.email, otp: code },
+    });
     expect(right.statusCode).toBe(429);
     h.clock.advance(60_000);
-    expect((await h.call({ method: 'POST', url: '/api/users/resend-password-reset-otp', payload: { email: user.email } })).statusCode).toBe(200);
+    expect(
+      (await h.call({ method: 'POST', url: '/api/users/resend-password-reset-otp', payload: { email: user.email } }))
+        .statusCode,
+    ).toBe(200);
     const fresh = await receiveCode(user.email);
-    expect((await h.call({ method: 'POST', url: '/api/users/verify-password-reset-otp', payload: { email: user.email, otp: fresh } })).statusCode).toBe(200);
+    expect(
+      (
+        await h.call({
+          method: 'POST',
+          url: '/api/users/verify-password-reset-otp',
+          payload: { email: user.email, otp: fresh },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('a new code is refused for 60 s with the seconds left', async () => {
@@ -296,13 +520,29 @@ describe('password reset by e-mailed code', () => {
     await h.call({ method: 'POST', url: '/api/users/send-pin-reset-otp', payload: { email: user.email } });
     await receiveCode(user.email);
     h.clock.advance(15_000);
-    const early = await h.call({ method: 'POST', url: '/api/users/resend-pin-reset-otp', payload: { email: user.email } });
+    const early = await h.call({
+      method: 'POST',
+      url: '/api/users/resend-pin-reset-otp',
+      payload: { email: user.email },
+    });
     expect(early.statusCode).toBe(429);
-    expect(early.json()).toEqual({ success: false, message: 'Please wait 45 seconds before requesting a new OTP', code: 'otp_resend_wait' });
+    expect(early.json()).toEqual({
+      success: false,
+      message: 'Please wait 45 seconds before requesting a new OTP',
+      code: 'otp_resend_wait',
+    });
     expect(early.headers['retry-after']).toBe('45');
     h.clock.advance(45_000);
-    const onTime = await h.call({ method: 'POST', url: '/api/users/resend-pin-reset-otp', payload: { email: user.email } });
-    expect(onTime.json()).toEqual({ success: true, message: 'OTP sent to your email!', data: { email: user.email, expiresIn: '10 minutes' } });
+    const onTime = await h.call({
+      method: 'POST',
+      url: '/api/users/resend-pin-reset-otp',
+      payload: { email: user.email },
+    });
+    expect(onTime.json()).toEqual({
+      success: true,
+      message: 'OTP sent to your email!',
+      data: { email: user.email, expiresIn: '10 minutes' },
+    });
     await receiveCode(user.email);
   });
 
@@ -311,7 +551,9 @@ describe('password reset by e-mailed code', () => {
     for (const email of [user.email, 'nobody-guessed@example.com']) {
       const statuses: number[] = [];
       for (let issued = 1; issued <= 6; issued++) {
-        statuses.push((await h.call({ method: 'POST', url: '/api/users/resend-pin-reset-otp', payload: { email } })).statusCode);
+        statuses.push(
+          (await h.call({ method: 'POST', url: '/api/users/resend-pin-reset-otp', payload: { email } })).statusCode,
+        );
         h.clock.advance(61_000);
       }
       expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
@@ -319,12 +561,17 @@ describe('password reset by e-mailed code', () => {
       expect(refused.json()).toMatchObject({ success: false, code: 'otp_daily_limit' });
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       // The other purpose has its own count.
-      expect((await h.call({ method: 'POST', url: '/api/users/send-password-reset-otp', payload: { email } })).statusCode).toBe(200);
+      expect(
+        (await h.call({ method: 'POST', url: '/api/users/send-password-reset-otp', payload: { email } })).statusCode,
+      ).toBe(200);
     }
     for (let mail = 0; mail < 5; mail++) await receiveCode(user.email);
     await receiveCode(user.email);
     h.clock.advance(24 * 60 * 60 * 1000);
-    expect((await h.call({ method: 'POST', url: '/api/users/send-pin-reset-otp', payload: { email: user.email } })).statusCode).toBe(200);
+    expect(
+      (await h.call({ method: 'POST', url: '/api/users/send-pin-reset-otp', payload: { email: user.email } }))
+        .statusCode,
+    ).toBe(200);
     await receiveCode(user.email);
   });
 
@@ -333,7 +580,11 @@ describe('password reset by e-mailed code', () => {
     const answers = async (email: string) => {
       const sent = await h.call({ method: 'POST', url: '/api/users/send-password-reset-otp', payload: { email } });
       const again = await h.call({ method: 'POST', url: '/api/users/resend-password-reset-otp', payload: { email } });
-      const verify = await h.call({ method: 'POST', url: '/api/users/verify-password-reset-otp', payload: { email, otp: '999999' } });
+      const verify = await h.call({
+        method: 'POST',
+        url: '/api/users/verify-password-reset-otp',
+        payload: { email, otp: '999999' },
+      });
       const strip = (body: { data?: unknown }) => ({ ...body, data: body.data === undefined ? undefined : '<data>' });
       return [sent, again, verify].map((response) => [response.statusCode, strip(response.json())]);
     };
@@ -351,16 +602,52 @@ describe('transaction PIN', () => {
     const user = await registeredUser(h, 'pin-reset@example.com');
     await h.call({ method: 'POST', url: '/api/users/send-pin-reset-otp', payload: { email: user.email } });
     const code = await receiveCode(user.email);
-    expect((await h.call({ method: 'POST', url: '/api/users/verify-pin-reset-otp', payload: { email: user.email, otp: code } })).json()).toEqual({ success: true, message: 'OTP verified successfully!' });
-    const reset = await h.call({ method: 'POST', url: '/api/users/reset-transaction-pin', payload: { email: user.email, otp: code, newPin: '975310' } });
+    expect(
+      (
+        await h.call({
+          method: 'POST',
+          url: '/api/users/verify-pin-reset-otp',
+          payload: { email: user.email, otp: code },
+        })
+      ).json(),
+    ).toEqual({ success: true, message: 'OTP verified successfully!' });
+    const reset = await h.call({
+      method: 'POST',
+      url: '/api/users/reset-transaction-pin',
+      payload: { email: user.email, otp: code, newPin: '975310' },
+    });
     expect(reset.json()).toEqual({ success: true, message: 'Transaction PIN updated successfully!' });
-    expect((await h.call({ method: 'POST', url: '/api/users/verify-transaction-pin', headers: bearer(user.token), payload: { transactionPin: '975310' } })).statusCode).toBe(200);
-    expect((await h.call({ method: 'POST', url: '/api/users/verify-transaction-pin', headers: bearer(user.token), payload: { transactionPin: '1234' } })).statusCode).toBe(400);
+    expect(
+      (
+        await h.call({
+          method: 'POST',
+          url: '/api/users/verify-transaction-pin',
+          headers: bearer(user.token),
+          payload: { transactionPin: '975310' },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await h.call({
+          method: 'POST',
+          url: '/api/users/verify-transaction-pin',
+          headers: bearer(user.token),
+          payload: { transactionPin: '1234' },
+        })
+      ).statusCode,
+    ).toBe(400);
   });
 
   it('wrong PINs lock for longer each time (5: 15 minutes, 10: an hour, 15: until a PIN reset by e-mail), and the refusal says so; a right PIN resets the count', async () => {
     const user = await registeredUser(h, 'pin-lock@example.com');
-    const tryPin = (pin: string) => h.call({ method: 'POST', url: '/api/users/verify-transaction-pin', headers: bearer(user.token), payload: { transactionPin: pin } });
+    const tryPin = (pin: string) =>
+      h.call({
+        method: 'POST',
+        url: '/api/users/verify-transaction-pin',
+        headers: bearer(user.token),
+        payload: { transactionPin: pin },
+      });
     const fiveWrong = async () => {
       const messages: string[] = [];
       for (let attempt = 0; attempt < 5; attempt++) messages.push((await tryPin('9999')).json().message);
@@ -368,7 +655,8 @@ describe('transaction PIN', () => {
     };
     for (let attempt = 0; attempt < 4; attempt++) expect((await tryPin('9999')).statusCode).toBe(400);
     expect((await tryPin('1234')).statusCode).toBe(200);
-    const escalation = 'After 10 wrong PINs in a row the lock lasts an hour; after 15, only a PIN reset by e-mail unlocks them.';
+    const escalation =
+      'After 10 wrong PINs in a row the lock lasts an hour; after 15, only a PIN reset by e-mail unlocks them.';
     expect(await fiveWrong()).toEqual([
       'Invalid transaction PIN. 4 attempts remaining before a 15-minute lock.',
       'Invalid transaction PIN. 3 attempts remaining before a 15-minute lock.',
@@ -380,7 +668,9 @@ describe('transaction PIN', () => {
     expect(locked.statusCode).toBe(429);
     expect(locked.json()).toMatchObject({ code: 'PIN_LOCKED' });
     h.clock.advance(10 * 60 * 1000);
-    expect((await tryPin('1234')).json().message).toBe(`Too many wrong PIN attempts. Transfers and deposits are locked for 5 more minutes. ${escalation}`);
+    expect((await tryPin('1234')).json().message).toBe(
+      `Too many wrong PIN attempts. Transfers and deposits are locked for 5 more minutes. ${escalation}`,
+    );
     h.clock.advance(5 * 60 * 1000);
 
     // The count did not start over: five more wrong PINs lock for an hour.
@@ -394,7 +684,8 @@ describe('transaction PIN', () => {
     h.clock.advance(60 * 60 * 1000);
     const last = await fiveWrong();
     expect(last[0]).toBe('Invalid transaction PIN. 4 attempts remaining before only a PIN reset unlocks transfers.');
-    const resetRequired = 'Too many wrong PIN attempts. Reset your transaction PIN by e-mail (Reset Transaction PIN) to unlock transfers and deposits.';
+    const resetRequired =
+      'Too many wrong PIN attempts. Reset your transaction PIN by e-mail (Reset Transaction PIN) to unlock transfers and deposits.';
     expect(last[4]).toBe(resetRequired);
     h.clock.advance(7 * 24 * 60 * 60 * 1000);
     const stillLocked = await tryPin('1234');
@@ -404,20 +695,56 @@ describe('transaction PIN', () => {
     await h.call({ method: 'POST', url: '/api/users/send-pin-reset-otp', payload: { email: user.email } });
     const code = await receiveCode(user.email);
     await h.call({ method: 'POST', url: '/api/users/verify-pin-reset-otp', payload: { email: user.email, otp: code } });
-    expect((await h.call({ method: 'POST', url: '/api/users/reset-transaction-pin', payload: { email: user.email, otp: code, newPin: '4826' } })).statusCode).toBe(200);
+    expect(
+      (
+        await h.call({
+          method: 'POST',
+          url: '/api/users/reset-transaction-pin',
+          payload: { email: user.email, otp: code, newPin: '4826' },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await tryPin('4826')).statusCode).toBe(200);
   });
 
   it('update-transaction-pin needs the current PIN; PIN_NOT_SET without one', async () => {
     const user = await registeredUser(h, 'pin-change@example.com');
-    const change = (payload: object) => h.call({ method: 'POST', url: '/api/users/update-transaction-pin', headers: bearer(user.token), payload });
-    expect((await change({ currentPin: '0000', newPin: '5678' })).json()).toMatchObject({ success: false, code: 'invalid_pin' });
-    expect((await change({ currentPin: '1234', newPin: '56' })).json()).toMatchObject({ success: false, message: 'PIN must be at least 4 digits' });
-    expect((await change({ currentPin: '1234', newPin: '5678' })).json()).toEqual({ success: true, message: 'Transaction PIN updated successfully!' });
-    expect((await h.call({ method: 'POST', url: '/api/users/verify-transaction-pin', headers: bearer(user.token), payload: { transactionPin: '5678' } })).statusCode).toBe(200);
+    const change = (payload: object) =>
+      h.call({ method: 'POST', url: '/api/users/update-transaction-pin', headers: bearer(user.token), payload });
+    expect((await change({ currentPin: '0000', newPin: '5678' })).json()).toMatchObject({
+      success: false,
+      code: 'invalid_pin',
+    });
+    expect((await change({ currentPin: '1234', newPin: '56' })).json()).toMatchObject({
+      success: false,
+      message: 'PIN must be at least 4 digits',
+    });
+    expect((await change({ currentPin: '1234', newPin: '5678' })).json()).toEqual({
+      success: true,
+      message: 'Transaction PIN updated successfully!',
+    });
+    expect(
+      (
+        await h.call({
+          method: 'POST',
+          url: '/api/users/verify-transaction-pin',
+          headers: bearer(user.token),
+          payload: { transactionPin: '5678' },
+        })
+      ).statusCode,
+    ).toBe(200);
     const adminToken = await signIn(h, ADMIN.email, ADMIN.password);
-    const noPin = await h.call({ method: 'POST', url: '/api/users/verify-transaction-pin', headers: bearer(adminToken), payload: { transactionPin: '1234' } });
-    expect(noPin.json()).toEqual({ success: false, message: 'Please set your transaction PIN first in settings.', code: 'PIN_NOT_SET' });
+    const noPin = await h.call({
+      method: 'POST',
+      url: '/api/users/verify-transaction-pin',
+      headers: bearer(adminToken),
+      payload: { transactionPin: '1234' },
+    });
+    expect(noPin.json()).toEqual({
+      success: false,
+      message: 'Please set your transaction PIN first in settings.',
+      code: 'PIN_NOT_SET',
+    });
   });
 });
 
@@ -426,14 +753,22 @@ describe('CORS', () => {
     const preflight = await h.call({
       method: 'OPTIONS',
       url: '/api/users/get-user-info',
-      headers: { origin: 'http://client.test:4173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin: 'http://client.test:4173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
     });
     expect(preflight.statusCode).toBeLessThan(300);
     expect(preflight.headers['access-control-allow-origin']).toBe('http://client.test:4173');
     expect(preflight.headers['access-control-allow-credentials']).toBe('true');
     expect(String(preflight.headers['access-control-allow-headers'])).toMatch(/authorization/);
     expect(String(preflight.headers['access-control-allow-headers'])).toMatch(/content-type/);
-    const foreign = await h.call({ method: 'OPTIONS', url: '/api/users/login', headers: { origin: 'http://evil.test', 'access-control-request-method': 'POST' } });
+    const foreign = await h.call({
+      method: 'OPTIONS',
+      url: '/api/users/login',
+      headers: { origin: 'http://evil.test', 'access-control-request-method': 'POST' },
+    });
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
   });
 });

@@ -50,23 +50,41 @@ describe('registration (spec 5)', () => {
     [{ transactionPin: '12' }, 'PIN must be at least 4 digits'],
     [{ transactionPin: '1234567' }, 'PIN must be at most 6 digits'],
   ])('%j -> %s', async (change, message) => {
-    expect(await messageOf('/api/users/register', { ...registration, ...change })).toEqual([400, message, 'validation_failed']);
+    expect(await messageOf('/api/users/register', { ...registration, ...change })).toEqual([
+      400,
+      message,
+      'validation_failed',
+    ]);
   });
 
   it('accepts the contact formats of the rule: plus, spaces, dashes, brackets', async () => {
     for (const [index, contactNo] of ['+91 (987) 654-3210', '09876543210'].entries()) {
-      const [status] = await messageOf('/api/users/register', { ...registration, email: `contact${index}@example.com`, contactNo });
+      const [status] = await messageOf('/api/users/register', {
+        ...registration,
+        email: `contact${index}@example.com`,
+        contactNo,
+      });
       expect(status).toBe(201);
     }
   });
 
   it('form-only rules (confirmations) on the shared form schema', () => {
-    const form = { ...registration, confirmPassword: registration.password, transactionPin: '1234', confirmPin: '1234' };
-    const first = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues[0]?.message;
-    expect(first(registerFormSchema.safeParse({ ...form, confirmPassword: 'different-pass' }))).toBe('Passwords do not match');
+    const form = {
+      ...registration,
+      confirmPassword: registration.password,
+      transactionPin: '1234',
+      confirmPin: '1234',
+    };
+    const first = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
+      result.error?.issues[0]?.message;
+    expect(first(registerFormSchema.safeParse({ ...form, confirmPassword: 'different-pass' }))).toBe(
+      'Passwords do not match',
+    );
     expect(first(registerFormSchema.safeParse({ ...form, confirmPassword: '' }))).toBe('Please confirm your password');
     expect(first(registerFormSchema.safeParse({ ...form, confirmPin: '4321' }))).toBe('PINs do not match');
-    expect(first(resetPasswordFormSchema.safeParse({ newPassword: 'abcdefgh', confirmPassword: 'abcdefgi' }))).toBe('Passwords do not match');
+    expect(first(resetPasswordFormSchema.safeParse({ newPassword: 'abcdefgh', confirmPassword: 'abcdefgi' }))).toBe(
+      'Passwords do not match',
+    );
     expect(first(resetPinFormSchema.safeParse({ newPin: '1234', confirmPin: '1235' }))).toBe('PINs do not match');
   });
 });
@@ -75,24 +93,55 @@ describe('password and PIN reset (spec 5)', () => {
   const routes = ['send-password-reset-otp', 'resend-password-reset-otp', 'send-pin-reset-otp', 'resend-pin-reset-otp'];
   it.each(routes)('%s: e-mail rules', async (route) => {
     expect(await messageOf(`/api/users/${route}`, {})).toEqual([400, 'Email is required', 'validation_failed']);
-    expect(await messageOf(`/api/users/${route}`, { email: '' })).toEqual([400, 'Email is required', 'validation_failed']);
-    expect(await messageOf(`/api/users/${route}`, { email: 'x@y' })).toEqual([400, 'Please enter a valid email address', 'validation_failed']);
+    expect(await messageOf(`/api/users/${route}`, { email: '' })).toEqual([
+      400,
+      'Email is required',
+      'validation_failed',
+    ]);
+    expect(await messageOf(`/api/users/${route}`, { email: 'x@y' })).toEqual([
+      400,
+      'Please enter a valid email address',
+      'validation_failed',
+    ]);
   });
 
   it.each(['verify-password-reset-otp', 'verify-pin-reset-otp'])('%s: code rules', async (route) => {
-    expect(await messageOf(`/api/users/${route}`, { email: 'a@b.co' })).toEqual([400, 'OTP is required', 'validation_failed']);
-    expect(await messageOf(`/api/users/${route}`, { email: 'a@b.co', otp: '' })).toEqual([400, 'OTP is required', 'validation_failed']);
-    expect(await messageOf(`/api/users/${route}`, { email: 'a@b.co', otp: '12345' })).toEqual([400, 'OTP must be 6 digits', 'validation_failed']);
-    expect(await messageOf(`/api/users/${route}`, { email: 'a@b.co', otp: '12a456' })).toEqual([400, 'OTP must be 6 digits', 'validation_failed']);
+    expect(await messageOf(`/api/users/${route}`, { email: 'a@b.co' })).toEqual([
+      400,
+      'OTP is required',
+      'validation_failed',
+    ]);
+    expect(await messageOf(`/api/users/${route}`, { email: 'a@b.co', otp: '' })).toEqual([
+      400,
+      'OTP is required',
+      'validation_failed',
+    ]);
+    expect(await messageOf(`/api/users/${route}`, { email: 'a@b.co', otp: '12345' })).toEqual([
+      400,
+      'OTP must be 6 digits',
+      'validation_failed',
+    ]);
+    expect(await messageOf(`/api/users/${route}`, { email: 'a@b.co', otp: '12a456' })).toEqual([
+      400,
+      'OTP must be 6 digits',
+      'validation_failed',
+    ]);
   });
 
   it('reset-password: the same rule as registration (at least 8)', async () => {
-    expect(await messageOf('/api/users/reset-password', { email: 'a@b.co', otp: '123456', newPassword: '1234567' })).toEqual([400, 'Password must be at least 8 characters', 'validation_failed']);
-    expect(await messageOf('/api/users/reset-password', { email: 'a@b.co', otp: '123456' })).toEqual([400, 'Password is required', 'validation_failed']);
+    expect(
+      await messageOf('/api/users/reset-password', { email: 'a@b.co', otp: '123456', newPassword: '1234567' }),
+    ).toEqual([400, 'Password must be at least 8 characters', 'validation_failed']);
+    expect(await messageOf('/api/users/reset-password', { email: 'a@b.co', otp: '123456' })).toEqual([
+      400,
+      'Password is required',
+      'validation_failed',
+    ]);
   });
 
   it('reset-transaction-pin: 4 to 6 digits only', async () => {
-    const pinMessage = async (newPin: string) => (await messageOf('/api/users/reset-transaction-pin', { email: 'a@b.co', otp: '123456', newPin }))[1];
+    const pinMessage = async (newPin: string) =>
+      (await messageOf('/api/users/reset-transaction-pin', { email: 'a@b.co', otp: '123456', newPin }))[1];
     expect(await pinMessage('1234567')).toBe('PIN must not exceed 6 digits');
     expect(await pinMessage('12a4')).toBe('PIN must contain only numbers');
     expect(await pinMessage('123')).toBe('PIN must be at least 4 digits');

@@ -34,7 +34,12 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     app.log.warn({ distDir: options.distDir }, 'web app not built: run npm run build:web');
     app.get('/*', async (request: FastifyRequest, reply: FastifyReply) => {
       if (isApiPath(request)) return reply.callNotFound();
-      return reply.code(503).type('text/html').send('<!doctype html><title>Wallet</title><p>The web app is not built yet. Run <code>npm run build:web</code>.</p>');
+      return reply
+        .code(503)
+        .type('text/html')
+        .send(
+          '<!doctype html><title>Wallet</title><p>The web app is not built yet. Run <code>npm run build:web</code>.</p>',
+        );
     });
     return;
   }

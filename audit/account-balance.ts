@@ -16,7 +16,13 @@ export interface BalanceReport {
 }
 
 export async function accountBalance(db: Kysely<unknown>, accountId: string): Promise<BalanceReport> {
-  const { rows } = await sql<{ kind: string | null; head: bigint | null; sum: string; count: bigint; projected: bigint | null }>`
+  const { rows } = await sql<{
+    kind: string | null;
+    head: bigint | null;
+    sum: string;
+    count: bigint;
+    projected: bigint | null;
+  }>`
     select (select kind from ledger.accounts where id = ${accountId}) as kind,
            (select balance from ledger.accounts where id = ${accountId}) as head,
            (select coalesce(sum(amount), 0)::text from ledger.postings where account_id = ${accountId}) as sum,

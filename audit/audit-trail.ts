@@ -18,13 +18,14 @@ export interface AdminActionEntry {
   details?: Record<string, unknown>;
 }
 
-
 type Db = Kysely<unknown> | Transaction<unknown>;
 
 export async function recordAdminAction(db: Db, entry: AdminActionEntry): Promise<void> {
   await sql`
     insert into audit.admin_actions (actor_id, action, target, reason, details)
-    values (${entry.actorId}, ${entry.action}, ${entry.target}, ${entry.reason ?? null}, ${JSON.stringify(entry.details ?? {})}::jsonb)`.execute(db);
+    values (${entry.actorId}, ${entry.action}, ${entry.target}, ${entry.reason ?? null}, ${JSON.stringify(entry.details ?? {})}::jsonb)`.execute(
+    db,
+  );
 }
 
 export interface AuditTrailQuery {
@@ -35,10 +36,18 @@ export interface AuditTrailQuery {
   actorId?: string | undefined;
 }
 
-
 /** Newest first, keyset-paged by id (stable while new actions are recorded). */
 export async function listAdminActions(db: Db, query: AuditTrailQuery): Promise<AuditTrailPage> {
-  const { rows } = await sql<{ id: bigint; actor_id: string; actor_name: string | null; action: AdminAction; target: string; reason: string | null; details: Record<string, unknown>; recorded_at: Date }>`
+  const { rows } = await sql<{
+    id: bigint;
+    actor_id: string;
+    actor_name: string | null;
+    action: AdminAction;
+    target: string;
+    reason: string | null;
+    details: Record<string, unknown>;
+    recorded_at: Date;
+  }>`
     select a.id, a.actor_id, d.display_name as actor_name, a.action, a.target, a.reason, a.details, a.recorded_at
       from audit.admin_actions a
       left join read.directory d on d.account_id = a.actor_id
@@ -47,15 +56,20 @@ export async function listAdminActions(db: Db, query: AuditTrailQuery): Promise<
        and (${query.actorId ?? null}::text is null or a.actor_id = ${query.actorId ?? null}::text)
      order by a.id desc
      limit ${query.limit + 1}`.execute(db);
-  const { items, next } = keysetPage(rows, query.limit, (row) => row.id, (row) => ({
-    id: String(row.id),
-    actorId: row.actor_id,
-    actorName: row.actor_name,
-    action: row.action,
-    target: row.target,
-    reason: row.reason,
-    details: row.details,
-    recordedAt: row.recorded_at.toISOString(),
-  }));
+  const { items, next } = keysetPage(
+    rows,
+    query.limit,
+    (row) => row.id,
+    (row) => ({
+      id: String(row.id),
+      actorId: row.actor_id,
+      actorName: row.actor_name,
+      action: row.action,
+      target: row.target,
+      reason: row.reason,
+      details: row.details,
+      recordedAt: row.recorded_at.toISOString(),
+    }),
+  );
   return { items, nextBefore: next };
 }

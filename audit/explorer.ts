@@ -69,7 +69,11 @@ export async function listEvents(db: Kysely<unknown>, filter: EventFilter, page:
  * streams that name it without moving money yet (pending or failed deposits, requests).
  * Found in the log itself, not the read tables, so a lagging projection hides nothing.
  */
-export async function readAccountEvents(db: Kysely<unknown>, accountId: string, page: PageRequest): Promise<RawEventPage> {
+export async function readAccountEvents(
+  db: Kysely<unknown>,
+  accountId: string,
+  page: PageRequest,
+): Promise<RawEventPage> {
   return listEvents(db, { streamsOf: accountId }, page);
 }
 
@@ -109,7 +113,9 @@ export async function readEvent(db: Kysely<unknown>, position: bigint): Promise<
   if (!row) return undefined;
   const postings = (await readPostings(db, [position])).get(String(position)) ?? [];
   // Debits first, as an auditor reads a journal entry (the sort is stable: ties keep account order).
-  const byAmount = postings.toSorted((a, b) => (a.amountPaise < b.amountPaise ? -1 : a.amountPaise > b.amountPaise ? 1 : 0));
+  const byAmount = postings.toSorted((a, b) =>
+    a.amountPaise < b.amountPaise ? -1 : a.amountPaise > b.amountPaise ? 1 : 0,
+  );
   return {
     ...toRawEvent(row),
     postings: byAmount.map((p) => ({
@@ -123,15 +129,31 @@ export async function readEvent(db: Kysely<unknown>, position: bigint): Promise<
 }
 
 /** The postings of the given events, per position (as text), each event's in account order. */
-export async function readPostings(db: Kysely<unknown>, positions: readonly bigint[]): Promise<Map<string, PostingLine[]>> {
-  const { rows } = await sql<{ position: bigint; account_id: string; display_name: string | null; amount: bigint; account_seq: bigint | null; balance_after: bigint | null }>`
+export async function readPostings(
+  db: Kysely<unknown>,
+  positions: readonly bigint[],
+): Promise<Map<string, PostingLine[]>> {
+  const { rows } = await sql<{
+    position: bigint;
+    account_id: string;
+    display_name: string | null;
+    amount: bigint;
+    account_seq: bigint | null;
+    balance_after: bigint | null;
+  }>`
     select p.position, p.account_id, d.display_name, p.amount, p.account_seq, p.balance_after
       from ledger.postings p left join read.directory d on d.account_id = p.account_id
      where p.position = any(${positions.map(String)}::bigint[]) order by p.position, p.account_id`.execute(db);
   const byPosition = new Map<string, PostingLine[]>();
   for (const row of rows) {
     const lines = byPosition.get(String(row.position)) ?? [];
-    lines.push({ accountId: row.account_id, accountName: row.display_name, amountPaise: row.amount, accountSeq: row.account_seq, balanceAfterPaise: row.balance_after });
+    lines.push({
+      accountId: row.account_id,
+      accountName: row.display_name,
+      amountPaise: row.amount,
+      accountSeq: row.account_seq,
+      balanceAfterPaise: row.balance_after,
+    });
     byPosition.set(String(row.position), lines);
   }
   return byPosition;

@@ -10,12 +10,25 @@ export { recordVerifyRun, runVerify, timedVerify } from './verify-runs.ts';
 export { readTrialBalance } from './trial-balance.ts';
 
 // Projections as operators see them.
-export { projectionStatus, HELD_BACK_WARNING_SECONDS, type ProjectionStatus, type StatusReport, type XminHolder } from './projection-status.ts';
+export {
+  projectionStatus,
+  HELD_BACK_WARNING_SECONDS,
+  type ProjectionStatus,
+  type StatusReport,
+  type XminHolder,
+} from './projection-status.ts';
 export { latestReplay, readProjectionsOverview, requestProjectionReplay, type ReplayRequest } from './projections.ts';
 
 // The log and the accounts: explorer, statements, balances, pending deposits.
 export type { PageRequest } from './paging.ts';
-export { listEvents, readAccountEvents, readEvent, readPostings, type EventFilter, type PostingLine } from './explorer.ts';
+export {
+  listEvents,
+  readAccountEvents,
+  readEvent,
+  readPostings,
+  type EventFilter,
+  type PostingLine,
+} from './explorer.ts';
 export type { RawEvent, RawEventPage } from '../contracts/admin.ts';
 export { readStatementPage, statementCsv, type StatementFilter } from './statements.ts';
 export { accountBalance, type BalanceReport } from './account-balance.ts';

@@ -57,12 +57,20 @@ export type AdminMoneyOutcome = ActionDone | { status: 'awaiting_approval'; appr
  * admin is a party...), except a retry of an action that already ran: that one goes to the
  * ledger, which answers the first result for the same Idempotency-Key.
  */
-export async function performAdminMoneyAction(deps: AdminMoneyDependencies, action: AdminMoneyAction, ctx: CommandContext): Promise<AdminMoneyOutcome> {
+export async function performAdminMoneyAction(
+  deps: AdminMoneyDependencies,
+  action: AdminMoneyAction,
+  ctx: CommandContext,
+): Promise<AdminMoneyOutcome> {
   let preview: AdminActionPreview;
   try {
     preview = await previewAdminAction(tablesView<LedgerTables>(deps.db), action, ctx.actorId);
   } catch (error) {
-    if (ctx.idempotencyKey && isLedgerRejection(error) && (error.code === 'deposit_not_pending' || error.code === 'already_reversed')) {
+    if (
+      ctx.idempotencyKey &&
+      isLedgerRejection(error) &&
+      (error.code === 'deposit_not_pending' || error.code === 'already_reversed')
+    ) {
       return runAdminMoneyAction(deps, action, ctx, {});
     }
     throw error;
@@ -77,10 +85,21 @@ export async function performAdminMoneyAction(deps: AdminMoneyDependencies, acti
  * Fails a pending deposit, with its audit row, in one transaction. No approval threshold:
  * failing moves no money.
  */
-export async function failDepositAsAdmin(deps: Pick<AdminMoneyDependencies, 'db' | 'ledger'>, input: FailDepositInput, ctx: CommandContext): Promise<DepositResult> {
+export async function failDepositAsAdmin(
+  deps: Pick<AdminMoneyDependencies, 'db' | 'ledger'>,
+  input: FailDepositInput,
+  ctx: CommandContext,
+): Promise<DepositResult> {
   return runAudited(deps.db, deps.ledger, async (commands, trx) => {
     const failed = await commands.failDeposit(input, ctx);
-    if (!failed.replayed) await recordAdminAction(trx, { actorId: ctx.actorId, action: 'fail', target: failed.streamId, reason: input.reason, details: { depositId: input.depositId } });
+    if (!failed.replayed)
+      await recordAdminAction(trx, {
+        actorId: ctx.actorId,
+        action: 'fail',
+        target: failed.streamId,
+        reason: input.reason,
+        details: { depositId: input.depositId },
+      });
     return failed;
   });
 }
@@ -98,8 +117,20 @@ async function runAdminMoneyAction(
     await first(trx);
     if (action.action === 'settle') {
       const settled = await commands.settleDeposit({ depositId: action.depositId }, ctx);
-      if (!settled.replayed) await recordAdminAction(trx, { actorId: ctx.actorId, action: 'settle', target: settled.streamId, details: { depositId: action.depositId, ...auditDetails } });
-      return { status: 'done', streamId: settled.streamId, checkpoint: settled.checkpoint, positions: settled.positions, replayed: settled.replayed };
+      if (!settled.replayed)
+        await recordAdminAction(trx, {
+          actorId: ctx.actorId,
+          action: 'settle',
+          target: settled.streamId,
+          details: { depositId: action.depositId, ...auditDetails },
+        });
+      return {
+        status: 'done',
+        streamId: settled.streamId,
+        checkpoint: settled.checkpoint,
+        positions: settled.positions,
+        replayed: settled.replayed,
+      };
     }
     const { reversal } = action;
     const reversed = await commands.reverseTransaction(reversal, ctx);
@@ -109,10 +140,21 @@ async function runAdminMoneyAction(
         action: 'reverse',
         target: reversed.streamId,
         reason: reversal.reason,
-        details: { kind: reversal.kind, transactionId: reversal.transactionId, position: reversed.positions[0], ...auditDetails },
+        details: {
+          kind: reversal.kind,
+          transactionId: reversal.transactionId,
+          position: reversed.positions[0],
+          ...auditDetails,
+        },
       });
     }
-    return { status: 'done', streamId: reversed.streamId, checkpoint: reversed.checkpoint, positions: reversed.positions, replayed: reversed.replayed };
+    return {
+      status: 'done',
+      streamId: reversed.streamId,
+      checkpoint: reversed.checkpoint,
+      positions: reversed.positions,
+      replayed: reversed.replayed,
+    };
   });
 }
 
@@ -156,9 +198,16 @@ function toApprovalRecord(row: ApprovalRow): ApprovalRecord {
   };
 }
 
-async function readApproval(db: Kysely<unknown> | Transaction<unknown>, id: string, options: { lock?: boolean } = {}): Promise<ApprovalRow | undefined> {
+async function readApproval(
+  db: Kysely<unknown> | Transaction<unknown>,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<ApprovalRow | undefined> {
   const lock = options.lock ? sql`for update of a` : sql``;
-  const { rows } = await sql<ApprovalRow>`select ${APPROVAL_COLUMNS} from audit.approval_requests a ${APPROVAL_JOINS} where a.id = ${id} ${lock}`.execute(db);
+  const { rows } =
+    await sql<ApprovalRow>`select ${APPROVAL_COLUMNS} from audit.approval_requests a ${APPROVAL_JOINS} where a.id = ${id} ${lock}`.execute(
+      db,
+    );
   return rows[0];
 }
 
@@ -166,7 +215,12 @@ async function readApproval(db: Kysely<unknown> | Transaction<unknown>, id: stri
  * Files the request, or returns the one already open for the same stream (a retry, or a
  * second admin asking for the same thing: they approve it instead).
  */
-async function fileApprovalRequest(db: Kysely<unknown>, action: AdminMoneyAction, preview: AdminActionPreview, requestedBy: string): Promise<ApprovalRecord> {
+async function fileApprovalRequest(
+  db: Kysely<unknown>,
+  action: AdminMoneyAction,
+  preview: AdminActionPreview,
+  requestedBy: string,
+): Promise<ApprovalRecord> {
   return db.transaction().execute(async (trx) => {
     const id = randomUUID();
     const { rows } = await sql<{ id: string }>`
@@ -176,10 +230,20 @@ async function fileApprovalRequest(db: Kysely<unknown>, action: AdminMoneyAction
       returning id`.execute(trx);
     if (rows[0]) {
       const reason = action.action === 'reverse' ? action.reversal.reason : null;
-      await recordAdminAction(trx, { actorId: requestedBy, action: 'request_approval', target: preview.streamId, reason, details: { approvalId: id, action: action.action, amountPaise: preview.amountPaise.toString() } });
+      await recordAdminAction(trx, {
+        actorId: requestedBy,
+        action: 'request_approval',
+        target: preview.streamId,
+        reason,
+        details: { approvalId: id, action: action.action, amountPaise: preview.amountPaise.toString() },
+      });
     }
-    const { rows: open } = await sql<ApprovalRow>`select ${APPROVAL_COLUMNS} from audit.approval_requests a ${APPROVAL_JOINS} where a.target = ${preview.streamId} and a.state = 'pending'`.execute(trx);
-    if (!open[0]) throw new AuditRejection('approval_changed_concurrently', 'The approval request changed at the same time');
+    const { rows: open } =
+      await sql<ApprovalRow>`select ${APPROVAL_COLUMNS} from audit.approval_requests a ${APPROVAL_JOINS} where a.target = ${preview.streamId} and a.state = 'pending'`.execute(
+        trx,
+      );
+    if (!open[0])
+      throw new AuditRejection('approval_changed_concurrently', 'The approval request changed at the same time');
     return toApprovalRecord(open[0]);
   });
 }
@@ -204,7 +268,11 @@ export async function listApprovalRequests(db: Kysely<unknown>, query: ApprovalL
  * party either), under an idempotency key of the approval, in the transaction that marks the
  * request approved. Whoever filed the request cannot approve it.
  */
-export async function approveRequest(deps: AdminMoneyDependencies, approvalId: string, ctx: CommandContext): Promise<{ approval: ApprovalRecord; done: ActionDone }> {
+export async function approveRequest(
+  deps: AdminMoneyDependencies,
+  approvalId: string,
+  ctx: CommandContext,
+): Promise<{ approval: ApprovalRecord; done: ActionDone }> {
   const pending = await readApproval(deps.db, approvalId);
   requireDecidable(pending, ctx.actorId, 'approve');
   const done = await runAdminMoneyAction(
@@ -215,7 +283,9 @@ export async function approveRequest(deps: AdminMoneyDependencies, approvalId: s
     async (trx) => {
       // Locked and re-checked inside the action's transaction: two approvers cannot both run it.
       requireDecidable(await readApproval(trx, approvalId, { lock: true }), ctx.actorId, 'approve');
-      await sql`update audit.approval_requests set state = 'approved', decided_by = ${ctx.actorId}, decided_at = now() where id = ${approvalId}`.execute(trx);
+      await sql`update audit.approval_requests set state = 'approved', decided_by = ${ctx.actorId}, decided_at = now() where id = ${approvalId}`.execute(
+        trx,
+      );
     },
   );
   const approval = await readApproval(deps.db, approvalId);
@@ -224,21 +294,41 @@ export async function approveRequest(deps: AdminMoneyDependencies, approvalId: s
 }
 
 /** Any admin may turn a request down, the requester included (withdrawing it). */
-export async function rejectRequest(db: Kysely<unknown>, approvalId: string, adminId: string, reason: string | null): Promise<ApprovalRecord> {
+export async function rejectRequest(
+  db: Kysely<unknown>,
+  approvalId: string,
+  adminId: string,
+  reason: string | null,
+): Promise<ApprovalRecord> {
   await db.transaction().execute(async (trx) => {
     const row = await readApproval(trx, approvalId, { lock: true });
     requireDecidable(row, adminId, 'reject');
-    await sql`update audit.approval_requests set state = 'rejected', decided_by = ${adminId}, decided_at = now(), decision_reason = ${reason} where id = ${approvalId}`.execute(trx);
-    await recordAdminAction(trx, { actorId: adminId, action: 'reject_approval', target: row.target, reason, details: { approvalId, requestedBy: row.requested_by } });
+    await sql`update audit.approval_requests set state = 'rejected', decided_by = ${adminId}, decided_at = now(), decision_reason = ${reason} where id = ${approvalId}`.execute(
+      trx,
+    );
+    await recordAdminAction(trx, {
+      actorId: adminId,
+      action: 'reject_approval',
+      target: row.target,
+      reason,
+      details: { approvalId, requestedBy: row.requested_by },
+    });
   });
   const approval = await readApproval(db, approvalId);
   if (!approval) throw new AuditRejection('approval_not_found', `No approval request ${approvalId}`);
   return toApprovalRecord(approval);
 }
 
-function requireDecidable(row: ApprovalRow | undefined, adminId: string, decision: 'approve' | 'reject'): asserts row is ApprovalRow {
+function requireDecidable(
+  row: ApprovalRow | undefined,
+  adminId: string,
+  decision: 'approve' | 'reject',
+): asserts row is ApprovalRow {
   if (!row) throw new AuditRejection('approval_not_found', 'No such approval request');
-  if (row.state === 'approved') throw new AuditRejection('approval_already_approved', `Approval request ${row.id} is already approved`);
-  if (row.state === 'rejected') throw new AuditRejection('approval_already_rejected', `Approval request ${row.id} is already rejected`);
-  if (decision === 'approve' && row.requested_by === adminId) throw new AuditRejection('approver_is_requester', `${adminId} filed approval request ${row.id}`);
+  if (row.state === 'approved')
+    throw new AuditRejection('approval_already_approved', `Approval request ${row.id} is already approved`);
+  if (row.state === 'rejected')
+    throw new AuditRejection('approval_already_rejected', `Approval request ${row.id} is already rejected`);
+  if (decision === 'approve' && row.requested_by === adminId)
+    throw new AuditRejection('approver_is_requester', `${adminId} filed approval request ${row.id}`);
 }

@@ -17,7 +17,12 @@ export interface KeysetPage<Item> {
 }
 
 /** `rows` as read with `limit + 1`. */
-export function keysetPage<Row, Item>(rows: readonly Row[], limit: number, keyOf: (row: Row) => bigint, toItem: (row: Row) => Item): KeysetPage<Item> {
+export function keysetPage<Row, Item>(
+  rows: readonly Row[],
+  limit: number,
+  keyOf: (row: Row) => bigint,
+  toItem: (row: Row) => Item,
+): KeysetPage<Item> {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { items: page.map(toItem), next: rows.length > limit && last !== undefined ? String(keyOf(last)) : null };

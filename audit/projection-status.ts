@@ -31,7 +31,15 @@ export interface StatusReport {
 export const HELD_BACK_WARNING_SECONDS = 1;
 
 export async function projectionStatus(db: Kysely<unknown>): Promise<StatusReport> {
-  const { rows } = await sql<{ projection: string; checkpoint: string; events_applied: bigint; behind: bigint; oldest: Date | null; updated_at: Date; last_error: string | null }>`
+  const { rows } = await sql<{
+    projection: string;
+    checkpoint: string;
+    events_applied: bigint;
+    behind: bigint;
+    oldest: Date | null;
+    updated_at: Date;
+    last_error: string | null;
+  }>`
     select c.projection, c.tx_id::text || '.' || c.position as checkpoint, c.events_applied, c.updated_at, c.last_error,
            (select count(*) from ledger.events e where (e.tx_id, e.position) > (c.tx_id, c.position)) as behind,
            (select min(e.recorded_at) from ledger.events e where (e.tx_id, e.position) > (c.tx_id, c.position)) as oldest
@@ -53,7 +61,8 @@ export async function projectionStatus(db: Kysely<unknown>): Promise<StatusRepor
     })),
     heldBackEvents,
     heldBackSeconds,
-    holder: heldBackEvents > 0n && heldBackSeconds >= HELD_BACK_WARNING_SECONDS ? await oldestTransaction(db) : undefined,
+    holder:
+      heldBackEvents > 0n && heldBackSeconds >= HELD_BACK_WARNING_SECONDS ? await oldestTransaction(db) : undefined,
   };
 }
 
@@ -67,7 +76,15 @@ const HIDDEN_QUERY = '<insufficient privilege>';
  * is named without them rather than left out (it may well be the holder).
  */
 async function oldestTransaction(db: Kysely<unknown>): Promise<XminHolder | undefined> {
-  const { rows } = await sql<{ pid: number; application_name: string; role: string; visible: boolean; state: string; seconds: number | null; query: string }>`
+  const { rows } = await sql<{
+    pid: number;
+    application_name: string;
+    role: string;
+    visible: boolean;
+    state: string;
+    seconds: number | null;
+    query: string;
+  }>`
     select pid, application_name, coalesce(usename, '') as role, query is distinct from ${HIDDEN_QUERY} as visible,
            coalesce(state, '') as state, extract(epoch from now() - xact_start)::float8 as seconds, left(regexp_replace(query, '\s+', ' ', 'g'), 120) as query
       from pg_stat_activity
@@ -77,5 +94,13 @@ async function oldestTransaction(db: Kysely<unknown>): Promise<XminHolder | unde
      limit 1`.execute(db);
   const row = rows[0];
   if (!row) return undefined;
-  return { pid: row.pid, applicationName: row.application_name, role: row.role, visible: row.visible, state: row.state, transactionSeconds: row.seconds, query: row.visible ? row.query : '' };
+  return {
+    pid: row.pid,
+    applicationName: row.application_name,
+    role: row.role,
+    visible: row.visible,
+    state: row.state,
+    transactionSeconds: row.seconds,
+    query: row.visible ? row.query : '',
+  };
 }

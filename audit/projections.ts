@@ -12,7 +12,9 @@ import { projectionStatus } from './projection-status.ts';
 
 export async function readProjectionsOverview(db: Kysely<unknown>): Promise<ProjectionsOverview> {
   const status = await projectionStatus(db);
-  const replays = await Promise.all(PROJECTION_NAMES.map(async (name) => [name, (await latestReplayRun(db, name)) ?? null] as const));
+  const replays = await Promise.all(
+    PROJECTION_NAMES.map(async (name) => [name, (await latestReplayRun(db, name)) ?? null] as const),
+  );
   return {
     projections: status.projections.map((p) => ({
       name: p.projection,
@@ -37,10 +39,19 @@ export interface ReplayRequest {
 }
 
 /** The run, its job and the admin's audit row commit together: a queued run always has a job. */
-export async function requestProjectionReplay(deps: { db: Kysely<unknown>; boss: JobBoss }, request: ReplayRequest): Promise<ReplayRun> {
+export async function requestProjectionReplay(
+  deps: { db: Kysely<unknown>; boss: JobBoss },
+  request: ReplayRequest,
+): Promise<ReplayRun> {
   return deps.db.transaction().execute(async (trx) => {
     const queued = await requestReplay(deps.boss, trx, request.projection, request.adminId);
-    await recordAdminAction(trx, { actorId: request.adminId, action: 'replay', target: request.projection, reason: request.reason, details: { runId: queued.id } });
+    await recordAdminAction(trx, {
+      actorId: request.adminId,
+      action: 'replay',
+      target: request.projection,
+      reason: request.reason,
+      details: { runId: queued.id },
+    });
     return queued;
   });
 }

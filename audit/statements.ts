@@ -31,7 +31,12 @@ export interface StatementFilter {
 type StatementRowRead = Selectable<StatementRow>;
 
 /** The one reader of read.statements (projections/queries.ts), with this module's filter. */
-async function statementRows(db: Kysely<unknown>, filter: StatementFilter, afterSequence: bigint | undefined, limit: number): Promise<StatementRowRead[]> {
+async function statementRows(
+  db: Kysely<unknown>,
+  filter: StatementFilter,
+  afterSequence: bigint | undefined,
+  limit: number,
+): Promise<StatementRowRead[]> {
   return readStatement(tablesView<ReadTables>(db), filter.accountId, {
     since: filter.from,
     until: filter.to,
@@ -57,7 +62,11 @@ function toLine(row: StatementRowRead): StatementLine {
   };
 }
 
-export async function readStatementPage(db: Kysely<unknown>, filter: StatementFilter, page: PageRequest): Promise<StatementPage> {
+export async function readStatementPage(
+  db: Kysely<unknown>,
+  filter: StatementFilter,
+  page: PageRequest,
+): Promise<StatementPage> {
   const rows = await statementRows(db, filter, page.after, page.limit + 1);
   const { items, next } = keysetPage(rows, page.limit, (row) => row.sequence, toLine);
   const { rows: info } = await sql<{ display_name: string | null; kind: string | null; balance_paise: bigint | null }>`
@@ -70,7 +79,8 @@ export async function readStatementPage(db: Kysely<unknown>, filter: StatementFi
     accountId: filter.accountId,
     displayName: head?.display_name ?? null,
     kind: head?.kind ?? null,
-    balance: head?.balance_paise === null || head?.balance_paise === undefined ? null : rupeesFromPaise(head.balance_paise),
+    balance:
+      head?.balance_paise === null || head?.balance_paise === undefined ? null : rupeesFromPaise(head.balance_paise),
     items,
     nextAfter: next,
   };
@@ -78,7 +88,18 @@ export async function readStatementPage(db: Kysely<unknown>, filter: StatementFi
 
 export const CSV_BATCH_ROWS = 2_000;
 
-export const CSV_COLUMNS = ['sequence', 'position', 'recorded_at', 'event_type', 'stream_id', 'transaction_id', 'counterparty_id', 'counterparty_name', 'amount_rupees', 'balance_after_rupees'] as const;
+export const CSV_COLUMNS = [
+  'sequence',
+  'position',
+  'recorded_at',
+  'event_type',
+  'stream_id',
+  'transaction_id',
+  'counterparty_id',
+  'counterparty_name',
+  'amount_rupees',
+  'balance_after_rupees',
+] as const;
 
 /**
  * A text cell a spreadsheet would run as a formula (=, +, -, @, or a leading tab or carriage
@@ -93,16 +114,30 @@ export function spreadsheetSafe(text: string): string {
  * One CSV text chunk per batch (csv-stringify's sync API on the batch's records): per-row
  * stream objects would cost several times the garbage, and the heap then grows with it.
  */
-async function* statementCsvChunks(db: Kysely<unknown>, filter: StatementFilter, batchRows: number): AsyncGenerator<string> {
+async function* statementCsvChunks(
+  db: Kysely<unknown>,
+  filter: StatementFilter,
+  batchRows: number,
+): AsyncGenerator<string> {
   yield stringify([[...CSV_COLUMNS]]);
   let after: bigint | undefined;
   for (;;) {
     const rows = await statementRows(db, filter, after, batchRows);
     if (rows.length > 0) {
-      yield stringify(rows.map((row) => [
-        String(row.sequence), String(row.position), row.recorded_at.toISOString(), row.event_type, spreadsheetSafe(row.stream_id), spreadsheetSafe(row.transaction_id),
-        spreadsheetSafe(row.counterparty_id ?? ''), spreadsheetSafe(row.counterparty_name ?? ''), rupeesText(row.amount_paise), rupeesText(row.balance_after_paise),
-      ]));
+      yield stringify(
+        rows.map((row) => [
+          String(row.sequence),
+          String(row.position),
+          row.recorded_at.toISOString(),
+          row.event_type,
+          spreadsheetSafe(row.stream_id),
+          spreadsheetSafe(row.transaction_id),
+          spreadsheetSafe(row.counterparty_id ?? ''),
+          spreadsheetSafe(row.counterparty_name ?? ''),
+          rupeesText(row.amount_paise),
+          rupeesText(row.balance_after_paise),
+        ]),
+      );
     }
     if (rows.length < batchRows) return;
     after = rows.at(-1)?.sequence;

@@ -20,8 +20,17 @@ export async function runVerify(db: Kysely<unknown>, source: string): Promise<Ve
   return recordVerifyRun(db, report, source, durationMs);
 }
 
-export async function recordVerifyRun(db: Kysely<unknown>, report: VerifyReport, source: string, durationMs: number): Promise<VerifyRun> {
-  const trialBalance = report.trialBalance.map((line) => ({ kind: line.kind, accounts: line.accounts, balancePaise: line.balancePaise.toString() }));
+export async function recordVerifyRun(
+  db: Kysely<unknown>,
+  report: VerifyReport,
+  source: string,
+  durationMs: number,
+): Promise<VerifyRun> {
+  const trialBalance = report.trialBalance.map((line) => ({
+    kind: line.kind,
+    accounts: line.accounts,
+    balancePaise: line.balancePaise.toString(),
+  }));
   const { rows } = await sql<{ id: bigint; ran_at: Date }>`
     insert into audit.verify_runs (source, ok, differences, trial_balance, total_paise, duration_ms)
     values (${source}, ${report.differences.length === 0}, ${JSON.stringify(report.differences)}::jsonb, ${JSON.stringify(trialBalance)}::jsonb,
@@ -29,14 +38,40 @@ export async function recordVerifyRun(db: Kysely<unknown>, report: VerifyReport,
     returning id, ran_at`.execute(db);
   const row = rows[0];
   if (!row) throw new Error('verify run not recorded');
-  return { id: String(row.id), ranAt: row.ran_at.toISOString(), source, ok: report.differences.length === 0, differences: report.differences, totalPaise: report.totalPaise.toString(), durationMs: Math.round(durationMs) };
+  return {
+    id: String(row.id),
+    ranAt: row.ran_at.toISOString(),
+    source,
+    ok: report.differences.length === 0,
+    differences: report.differences,
+    totalPaise: report.totalPaise.toString(),
+    durationMs: Math.round(durationMs),
+  };
 }
 
 export async function lastVerifyRun(db: Kysely<unknown> | Transaction<unknown>): Promise<VerifyRun | null> {
-  const { rows } = await sql<{ id: bigint; ran_at: Date; source: string; ok: boolean; differences: string[]; total_paise: bigint; duration_ms: number }>`
-    select id, ran_at, source, ok, differences, total_paise, duration_ms from audit.verify_runs order by id desc limit 1`.execute(db);
+  const { rows } = await sql<{
+    id: bigint;
+    ran_at: Date;
+    source: string;
+    ok: boolean;
+    differences: string[];
+    total_paise: bigint;
+    duration_ms: number;
+  }>`
+    select id, ran_at, source, ok, differences, total_paise, duration_ms from audit.verify_runs order by id desc limit 1`.execute(
+    db,
+  );
   const row = rows[0];
   return row
-    ? { id: String(row.id), ranAt: row.ran_at.toISOString(), source: row.source, ok: row.ok, differences: row.differences, totalPaise: String(row.total_paise), durationMs: row.duration_ms }
+    ? {
+        id: String(row.id),
+        ranAt: row.ran_at.toISOString(),
+        source: row.source,
+        ok: row.ok,
+        differences: row.differences,
+        totalPaise: String(row.total_paise),
+        durationMs: row.duration_ms,
+      }
     : null;
 }

@@ -28,20 +28,37 @@ type Trx = Transaction<unknown>;
 
 function listed(label: string, lines: string[]): string[] {
   if (lines.length <= MAX_LISTED) return lines.map((line) => `${label}: ${line}`);
-  return [...lines.slice(0, MAX_LISTED).map((line) => `${label}: ${line}`), `${label}: ... and ${lines.length - MAX_LISTED} more`];
+  return [
+    ...lines.slice(0, MAX_LISTED).map((line) => `${label}: ${line}`),
+    `${label}: ... and ${lines.length - MAX_LISTED} more`,
+  ];
 }
 
 async function checkZeroSums(trx: Trx): Promise<string[]> {
   const events = await sql<{ position: bigint; total: string }>`
-    select position, sum(amount)::text as total from ledger.postings group by position having sum(amount) <> 0 order by position`.execute(trx);
-  const total = await sql<{ total: string }>`select coalesce(sum(amount), 0)::text as total from ledger.postings`.execute(trx);
-  const lines = listed('event postings do not sum to zero', events.rows.map((row) => `event ${row.position} sums to ${row.total} paise`));
+    select position, sum(amount)::text as total from ledger.postings group by position having sum(amount) <> 0 order by position`.execute(
+    trx,
+  );
+  const total = await sql<{
+    total: string;
+  }>`select coalesce(sum(amount), 0)::text as total from ledger.postings`.execute(trx);
+  const lines = listed(
+    'event postings do not sum to zero',
+    events.rows.map((row) => `event ${row.position} sums to ${row.total} paise`),
+  );
   if (total.rows[0]?.total !== '0') lines.push(`all postings sum to ${total.rows[0]?.total} paise, not zero`);
   return lines;
 }
 
 async function checkHeads(trx: Trx): Promise<string[]> {
-  const { rows } = await sql<{ id: string; balance: string; seq: string; sum: string; count: string; last_balance: string | null }>`
+  const { rows } = await sql<{
+    id: string;
+    balance: string;
+    seq: string;
+    sum: string;
+    count: string;
+    last_balance: string | null;
+  }>`
     select a.id, a.balance::text as balance, a.seq::text as seq,
            coalesce(p.sum, 0)::text as sum, coalesce(p.count, 0)::text as count, last.balance_after::text as last_balance
       from ledger.accounts a
@@ -50,8 +67,13 @@ async function checkHeads(trx: Trx): Promise<string[]> {
      where a.kind = 'wallet'
        and (a.balance <> coalesce(p.sum, 0) or a.seq <> coalesce(p.count, 0) or a.balance <> coalesce(last.balance_after, 0))
      order by a.id`.execute(trx);
-  return listed('account head differs from postings', rows.map((row) =>
-    `${row.id}: head balance ${row.balance} seq ${row.seq}, postings sum ${row.sum} count ${row.count}, last balance_after ${row.last_balance ?? 'none'}`));
+  return listed(
+    'account head differs from postings',
+    rows.map(
+      (row) =>
+        `${row.id}: head balance ${row.balance} seq ${row.seq}, postings sum ${row.sum} count ${row.count}, last balance_after ${row.last_balance ?? 'none'}`,
+    ),
+  );
 }
 
 /** Postings of the events a projection's checkpoint covers, per account. */
@@ -66,7 +88,13 @@ function coveredPostings(projection: string) {
 }
 
 async function checkBalanceProjection(trx: Trx): Promise<string[]> {
-  const { rows } = await sql<{ account_id: string; projected: string | null; projected_count: string | null; sum: string | null; count: string | null }>`
+  const { rows } = await sql<{
+    account_id: string;
+    projected: string | null;
+    projected_count: string | null;
+    sum: string | null;
+    count: string | null;
+  }>`
     with covered as (${coveredPostings('accounts')})
     select coalesce(b.account_id, c.account_id) as account_id, b.balance_paise::text as projected, b.postings_count::text as projected_count,
            c.sum::text as sum, c.count::text as count
@@ -76,12 +104,24 @@ async function checkBalanceProjection(trx: Trx): Promise<string[]> {
         or (c.account_id is null and (b.balance_paise <> 0 or b.postings_count <> 0))
         or b.balance_paise <> c.sum or b.postings_count <> c.count
      order by 1`.execute(trx);
-  return listed('balance projection differs from postings', rows.map((row) =>
-    `${row.account_id}: read.balances ${row.projected ?? 'missing'} (${row.projected_count ?? 0} postings), postings sum ${row.sum ?? 0} (${row.count ?? 0} postings)`));
+  return listed(
+    'balance projection differs from postings',
+    rows.map(
+      (row) =>
+        `${row.account_id}: read.balances ${row.projected ?? 'missing'} (${row.projected_count ?? 0} postings), postings sum ${row.sum ?? 0} (${row.count ?? 0} postings)`,
+    ),
+  );
 }
 
 async function checkStatements(trx: Trx): Promise<string[]> {
-  const { rows } = await sql<{ account_id: string; statement_sum: string | null; statement_count: string | null; last_balance: string | null; sum: string | null; count: string | null }>`
+  const { rows } = await sql<{
+    account_id: string;
+    statement_sum: string | null;
+    statement_count: string | null;
+    last_balance: string | null;
+    sum: string | null;
+    count: string | null;
+  }>`
     with covered as (${coveredPostings('accounts')}),
     statements as (
       select account_id, sum(amount_paise) as sum, count(*) as count,
@@ -99,8 +139,13 @@ async function checkStatements(trx: Trx): Promise<string[]> {
      where s.account_id is null or c.account_id is null or s.sum <> c.sum or s.count <> c.count
         or (s.last_balance <> c.sum and a.count = c.count)
      order by 1`.execute(trx);
-  return listed('statement differs from postings', rows.map((row) =>
-    `${row.account_id}: read.statements sum ${row.statement_sum ?? 'missing'} (${row.statement_count ?? 0} rows, last running balance ${row.last_balance ?? 'none'}), postings sum ${row.sum ?? 0} (${row.count ?? 0})`));
+  return listed(
+    'statement differs from postings',
+    rows.map(
+      (row) =>
+        `${row.account_id}: read.statements sum ${row.statement_sum ?? 'missing'} (${row.statement_count ?? 0} rows, last running balance ${row.last_balance ?? 'none'}), postings sum ${row.sum ?? 0} (${row.count ?? 0})`,
+    ),
+  );
 }
 
 /**
@@ -121,14 +166,17 @@ export function totalOf(lines: readonly TrialBalanceLine[]): bigint {
 }
 
 export async function verifyLedger(db: Kysely<unknown>): Promise<VerifyReport> {
-  return db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
-    const differences = [
-      ...(await checkZeroSums(trx)),
-      ...(await checkHeads(trx)),
-      ...(await checkBalanceProjection(trx)),
-      ...(await checkStatements(trx)),
-    ];
-    const lines = await trialBalanceByKind(trx);
-    return { differences, trialBalance: lines, totalPaise: totalOf(lines) };
-  });
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const differences = [
+        ...(await checkZeroSums(trx)),
+        ...(await checkHeads(trx)),
+        ...(await checkBalanceProjection(trx)),
+        ...(await checkStatements(trx)),
+      ];
+      const lines = await trialBalanceByKind(trx);
+      return { differences, trialBalance: lines, totalPaise: totalOf(lines) };
+    });
 }

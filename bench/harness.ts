@@ -51,7 +51,11 @@ export interface ThroughputResult {
 }
 
 /** `clients` closed loops calling `operation` for `durationMs`; returns completed ops/s. */
-export async function measureThroughput(clients: number, durationMs: number, operation: (client: number, iteration: number) => Promise<void>): Promise<ThroughputResult> {
+export async function measureThroughput(
+  clients: number,
+  durationMs: number,
+  operation: (client: number, iteration: number) => Promise<void>,
+): Promise<ThroughputResult> {
   let operations = 0;
   let errors = 0;
   const deadline = performance.now() + durationMs;

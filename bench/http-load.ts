@@ -95,7 +95,10 @@ const PIN = '1234';
 const PROBE_INTERVAL_MS = 50;
 const PROBE_TIMEOUT_MS = 5_000;
 
-export async function benchHttp(database: BenchDatabase, options: HttpLoadOptions): Promise<{ http: HttpFigures; lag: LagFigures; rss: RssFigures }> {
+export async function benchHttp(
+  database: BenchDatabase,
+  options: HttpLoadOptions,
+): Promise<{ http: HttpFigures; lag: LagFigures; rss: RssFigures }> {
   // The API and the worker connect as the runtime role, as in production.
   const cluster = createCluster(database.runtimeUrl);
   try {
@@ -120,21 +123,37 @@ export async function benchHttp(database: BenchDatabase, options: HttpLoadOption
       };
     };
 
-    options.log(`B2 baseline: authenticated get-user-info, ${options.connections} connections, ${options.durationSeconds} s...`);
-    const baseline = await cannon(api.url, options.connections, options.durationSeconds, '/api/users/get-user-info', (request) => {
-      const user = pick(wallets);
-      return { ...request, headers: { ...request.headers, authorization: `Bearer ${user.token}` }, body: '{}' };
-    });
+    options.log(
+      `B2 baseline: authenticated get-user-info, ${options.connections} connections, ${options.durationSeconds} s...`,
+    );
+    const baseline = await cannon(
+      api.url,
+      options.connections,
+      options.durationSeconds,
+      '/api/users/get-user-info',
+      (request) => {
+        const user = pick(wallets);
+        return { ...request, headers: { ...request.headers, authorization: `Bearer ${user.token}` }, body: '{}' };
+      },
+    );
 
     const aloneSeconds = Math.max(3, Math.round(options.durationSeconds / 3));
     options.log(`B2 transfer-funds alone: 1 connection, ${aloneSeconds} s...`);
     const transferAlone = await cannon(api.url, 1, aloneSeconds, '/api/transactions/transfer-funds', transferRequest);
 
-    options.log(`B2 transfer-funds, ${options.connections} connections, ${options.durationSeconds} s, with the B3 lag probe...`);
+    options.log(
+      `B2 transfer-funds, ${options.connections} connections, ${options.durationSeconds} s, with the B3 lag probe...`,
+    );
     const probe = startLagProbe(database.runtimeUrl, wallets);
     const cpuBefore = threadTicks(apiPid);
     const cpuStarted = performance.now();
-    const transfer = await cannon(api.url, options.connections, options.durationSeconds, '/api/transactions/transfer-funds', transferRequest);
+    const transfer = await cannon(
+      api.url,
+      options.connections,
+      options.durationSeconds,
+      '/api/transactions/transfer-funds',
+      transferRequest,
+    );
     const apiCpu = cpuShares(cpuBefore, threadTicks(apiPid), (performance.now() - cpuStarted) / 1000);
     const lags = await probe.stop();
 
@@ -151,7 +170,12 @@ export async function benchHttp(database: BenchDatabase, options: HttpLoadOption
       ratioToPinCeiling: transfer.requestsPerSecond / pin.perSecond,
       apiCpu,
     };
-    const lag: LagFigures = { samples: lags.length, p50Ms: median(lags), p99Ms: percentile(lags, 99), maxMs: Math.max(0, ...lags) };
+    const lag: LagFigures = {
+      samples: lags.length,
+      p50Ms: median(lags),
+      p99Ms: percentile(lags, 99),
+      maxMs: Math.max(0, ...lags),
+    };
     options.log(
       `B2 transfer-funds ${transfer.requestsPerSecond.toFixed(1)}/s (p99 ${transfer.p99Ms} ms; alone p50 ${transferAlone.p50Ms} ms), baseline ${baseline.requestsPerSecond.toFixed(0)}/s, ` +
         `PIN ceiling ${pin.perSecond.toFixed(1)}/s on ${pin.threads} thread(s), bcrypt ${(apiCpu.pinShare * 100).toFixed(0)}% of the API's CPU; ` +
@@ -178,18 +202,37 @@ export function printHttp(http: HttpFigures, lag: LagFigures, rss: RssFigures): 
     row('POST transfer-funds (PIN + transfer)', http.transfer),
     row('baseline: authenticated get-user-info', http.baseline),
     row('transfer-funds, 1 connection', http.transferAlone),
-    { request: `PIN ceiling: bcrypt cost-12 compares, ${http.pinThreads} thread(s)`, 'req/s': http.pinChecksPerSecond.toFixed(1), 'p50 ms': '', 'p99 ms': '', 'non-2xx': '', errors: '' },
+    {
+      request: `PIN ceiling: bcrypt cost-12 compares, ${http.pinThreads} thread(s)`,
+      'req/s': http.pinChecksPerSecond.toFixed(1),
+      'p50 ms': '',
+      'p99 ms': '',
+      'non-2xx': '',
+      errors: '',
+    },
   ]);
-  console.log(`transfer-funds = ${http.ratioToBaseline.toFixed(3)}x the baseline, ${http.ratioToPinCeiling.toFixed(2)}x the PIN ceiling`);
+  console.log(
+    `transfer-funds = ${http.ratioToBaseline.toFixed(3)}x the baseline, ${http.ratioToPinCeiling.toFixed(2)}x the PIN ceiling`,
+  );
   const cpu = http.apiCpu;
   console.log(
     `API CPU during transfer-funds (${cpu.wallSeconds.toFixed(0)} s): PIN pool ${cpu.workerThreadsSeconds.toFixed(1)} s, event loop ${cpu.mainThreadSeconds.toFixed(1)} s, ` +
       `V8/libuv helpers ${cpu.otherSeconds.toFixed(1)} s: bcrypt is ${(cpu.pinShare * 100).toFixed(0)}% of the API's CPU`,
   );
   console.log('\nB3 projection lag during B2 (commit acknowledged -> row in read.history)');
-  console.table([{ samples: lag.samples, 'p50 ms': lag.p50Ms.toFixed(1), 'p99 ms': lag.p99Ms.toFixed(1), 'max ms': lag.maxMs.toFixed(1) }]);
+  console.table([
+    {
+      samples: lag.samples,
+      'p50 ms': lag.p50Ms.toFixed(1),
+      'p99 ms': lag.p99Ms.toFixed(1),
+      'max ms': lag.maxMs.toFixed(1),
+    },
+  ]);
   console.log('\nPeak RSS (VmHWM after B2)');
-  console.table([{ process: 'API', MiB: rss.apiPeakMiB }, { process: 'worker', MiB: rss.workerPeakMiB }]);
+  console.table([
+    { process: 'API', MiB: rss.apiPeakMiB },
+    { process: 'worker', MiB: rss.workerPeakMiB },
+  ]);
 }
 
 function pick<T>(list: readonly T[]): T {
@@ -198,7 +241,13 @@ function pick<T>(list: readonly T[]): T {
 
 type Request = { method: string; path: string; headers: Record<string, string>; body?: string };
 
-async function cannon(url: string, connections: number, durationSeconds: number, path: string, setup: (request: Request) => Request): Promise<CannonFigures> {
+async function cannon(
+  url: string,
+  connections: number,
+  durationSeconds: number,
+  path: string,
+  setup: (request: Request) => Request,
+): Promise<CannonFigures> {
   const result = await autocannon({
     url,
     connections,
@@ -230,12 +279,18 @@ function startLagProbe(url: string, wallets: readonly Wallet[]): { stop(): Promi
       const started = performance.now();
       const transferId = randomUUID();
       const [payer, payee] = n % 2 === 0 ? [from, to] : [to, from];
-      await ledger.transfer({ transferId, fromAccountId: payer.id, toAccountId: payee.id, amountPaise: 100n, reference: 'lag probe' }, { actorId: payer.id });
+      await ledger.transfer(
+        { transferId, fromAccountId: payer.id, toAccountId: payee.id, amountPaise: 100n, reference: 'lag probe' },
+        { actorId: payer.id },
+      );
       const committed = performance.now();
       for (;;) {
-        const { rowCount } = await poller.query('select 1 from read.history where transaction_id = $1 limit 1', [transferId]);
+        const { rowCount } = await poller.query('select 1 from read.history where transaction_id = $1 limit 1', [
+          transferId,
+        ]);
         if (rowCount) break;
-        if (performance.now() - committed > PROBE_TIMEOUT_MS) throw new Error(`transfer ${transferId} not in read.history after ${PROBE_TIMEOUT_MS} ms`);
+        if (performance.now() - committed > PROBE_TIMEOUT_MS)
+          throw new Error(`transfer ${transferId} not in read.history after ${PROBE_TIMEOUT_MS} ms`);
         await sleep(1);
       }
       lags.push(performance.now() - committed);
@@ -298,7 +353,13 @@ function cpuShares(before: ThreadTicks, after: ThreadTicks, wallSeconds: number)
     else other += seconds;
   }
   const total = main + workers + other;
-  return { wallSeconds, mainThreadSeconds: main, workerThreadsSeconds: workers, otherSeconds: other, pinShare: total > 0 ? workers / total : 0 };
+  return {
+    wallSeconds,
+    mainThreadSeconds: main,
+    workerThreadsSeconds: workers,
+    otherSeconds: other,
+    pinShare: total > 0 ? workers / total : 0,
+  };
 }
 
 /** The process's peak resident set (VmHWM), in MiB. */

@@ -37,7 +37,11 @@ const SEED_PAISE = rupees(100_000);
 
 export async function benchLedgerCore(database: BenchDatabase, options: LedgerCoreOptions): Promise<LedgerCoreRow[]> {
   const maxClients = Math.max(...options.clientCounts);
-  const db = createDatabase<unknown>({ connectionString: database.url, maxConnections: maxClients + 2, applicationName: 'bench-ledger' });
+  const db = createDatabase<unknown>({
+    connectionString: database.url,
+    maxConnections: maxClients + 2,
+    applicationName: 'bench-ledger',
+  });
   const boss = createJobBoss(database.url, { supervise: false, schedule: false, max: 2 });
   await boss.start();
   const ledger = createWiredLedger(tablesView<LedgerTables>(db));
@@ -52,22 +56,40 @@ export async function benchLedgerCore(database: BenchDatabase, options: LedgerCo
         const samples = { transfer: [] as number[], ceiling: [] as number[], minimal: [] as number[] };
         for (let repeat = 0; repeat < options.repeats; repeat++) {
           const pick = pairs(population, repeat * 1000 + clients);
-          samples.ceiling.push((await measureThroughput(clients, options.durationMs, async () => {
-            await db.transaction().execute(async (trx) => {
-              await sql`insert into bench.commit_ceiling (v) values (1)`.execute(trx);
-            });
-          })).operationsPerSecond);
-          samples.minimal.push((await measureThroughput(clients, options.durationMs, async () => {
-            const [from, to] = pick();
-            await sql`select bench.minimal_transfer(${from}, ${to}, 100)`.execute(db);
-          })).operationsPerSecond);
-          samples.transfer.push((await measureThroughput(clients, options.durationMs, async () => {
-            const [from, to] = pick();
-            await ledger.transfer(
-              { transferId: randomUUID(), fromAccountId: walletId(from), toAccountId: walletId(to), amountPaise: 100n, reference: 'bench' },
-              { actorId: walletId(from), idempotencyKey: randomUUID() },
-            );
-          })).operationsPerSecond);
+          samples.ceiling.push(
+            (
+              await measureThroughput(clients, options.durationMs, async () => {
+                await db.transaction().execute(async (trx) => {
+                  await sql`insert into bench.commit_ceiling (v) values (1)`.execute(trx);
+                });
+              })
+            ).operationsPerSecond,
+          );
+          samples.minimal.push(
+            (
+              await measureThroughput(clients, options.durationMs, async () => {
+                const [from, to] = pick();
+                await sql`select bench.minimal_transfer(${from}, ${to}, 100)`.execute(db);
+              })
+            ).operationsPerSecond,
+          );
+          samples.transfer.push(
+            (
+              await measureThroughput(clients, options.durationMs, async () => {
+                const [from, to] = pick();
+                await ledger.transfer(
+                  {
+                    transferId: randomUUID(),
+                    fromAccountId: walletId(from),
+                    toAccountId: walletId(to),
+                    amountPaise: 100n,
+                    reference: 'bench',
+                  },
+                  { actorId: walletId(from), idempotencyKey: randomUUID() },
+                );
+              })
+            ).operationsPerSecond,
+          );
         }
         const row: LedgerCoreRow = {
           distribution,
@@ -78,7 +100,9 @@ export async function benchLedgerCore(database: BenchDatabase, options: LedgerCo
           ratioToMinimal: median(samples.transfer) / median(samples.minimal),
           ratioToCeiling: median(samples.transfer) / median(samples.ceiling),
         };
-        options.log(`B1 ${distribution} x${clients}: ${row.transfersPerSecond.toFixed(0)}/s (minimal ${row.minimalTransferPerSecond.toFixed(0)}/s, ceiling ${row.commitCeilingPerSecond.toFixed(0)}/s)`);
+        options.log(
+          `B1 ${distribution} x${clients}: ${row.transfersPerSecond.toFixed(0)}/s (minimal ${row.minimalTransferPerSecond.toFixed(0)}/s, ceiling ${row.commitCeilingPerSecond.toFixed(0)}/s)`,
+        );
         rows.push(row);
       }
     }
@@ -112,7 +136,17 @@ async function seedWallets(db: Kysely<unknown>, count: number): Promise<void> {
       Array.from({ length: Math.min(BATCH, count - start) }, async (_, offset) => {
         const id = walletId(start + offset);
         await seeder.openWallet({ accountId: id, displayName: id }, { actorId: 'bench' });
-        await seeder.completeCardDeposit({ depositId: `seed-${id}`, walletId: id, amountPaise: SEED_PAISE, reference: 'seed', provider: 'bench', paymentId: id }, { actorId: 'bench' });
+        await seeder.completeCardDeposit(
+          {
+            depositId: `seed-${id}`,
+            walletId: id,
+            amountPaise: SEED_PAISE,
+            reference: 'seed',
+            provider: 'bench',
+            paymentId: id,
+          },
+          { actorId: 'bench' },
+        );
       }),
     );
   }
@@ -134,5 +168,7 @@ async function createBaselines(db: Kysely<unknown>, wallets: number): Promise<vo
       insert into bench.entries (from_id, to_id, amount) values (p_from, p_to, p_amount);
     end $$;
   `.execute(db);
-  await sql`insert into bench.balances (id, balance) select g, 1000000000 from generate_series(0, ${wallets - 1}) g on conflict do nothing`.execute(db);
+  await sql`insert into bench.balances (id, balance) select g, 1000000000 from generate_series(0, ${wallets - 1}) g on conflict do nothing`.execute(
+    db,
+  );
 }

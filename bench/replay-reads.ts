@@ -67,10 +67,22 @@ export const REPLAY_TARGET_EVENTS_PER_SECOND = 100_000;
 export const READ_TARGET_P99_MS = 20;
 const WARM_UP_CALLS = 20;
 
-export async function benchReplayAndReads(database: BenchDatabase, options: ReplayReadsOptions): Promise<ReplayReadsResult> {
-  const db = createDatabase<unknown>({ connectionString: database.url, maxConnections: 4, applicationName: 'bench-replay' });
+export async function benchReplayAndReads(
+  database: BenchDatabase,
+  options: ReplayReadsOptions,
+): Promise<ReplayReadsResult> {
+  const db = createDatabase<unknown>({
+    connectionString: database.url,
+    maxConnections: 4,
+    applicationName: 'bench-replay',
+  });
   try {
-    const seeded = await seedLog(db, database.url, { events: options.events, wallets: options.wallets, hubTransfers: options.hubTransfers, log: options.log });
+    const seeded = await seedLog(db, database.url, {
+      events: options.events,
+      wallets: options.wallets,
+      hubTransfers: options.hubTransfers,
+      log: options.log,
+    });
     options.log(`seed: ${seeded.events.toLocaleString()} events in ${seeded.seconds.toFixed(0)} s`);
     // What autovacuum would have done to a log this size by now: statistics, visibility map.
     await sql`vacuum analyze ledger.events, ledger.postings`.execute(db);
@@ -84,16 +96,42 @@ export async function benchReplayAndReads(database: BenchDatabase, options: Repl
 }
 
 async function benchReplay(db: Kysely<unknown>, events: number, options: ReplayReadsOptions): Promise<ReplayRow[]> {
-  options.log(`B4 replay: rebuilding ${PROJECTIONS.length} projections at once from ${events.toLocaleString()} events...`);
+  options.log(
+    `B4 replay: rebuilding ${PROJECTIONS.length} projections at once from ${events.toLocaleString()} events...`,
+  );
   const started = performance.now();
-  const reports = await replayProjections(db, PROJECTIONS.map((projection) => projection.name));
+  const reports = await replayProjections(
+    db,
+    PROJECTIONS.map((projection) => projection.name),
+  );
   const seconds = (performance.now() - started) / 1000;
   const rows: ReplayRow[] = reports.map((report) => {
-    options.log(`B4 replay ${report.projection}: ${report.events.toLocaleString()} events in ${report.seconds.toFixed(1)} s`);
-    return { projection: report.projection, events: report.events, seconds: report.seconds, eventsPerSecond: report.events / report.seconds, loadSeconds: report.phases.loadSeconds, indexSeconds: report.phases.indexSeconds, targetMet: false };
+    options.log(
+      `B4 replay ${report.projection}: ${report.events.toLocaleString()} events in ${report.seconds.toFixed(1)} s`,
+    );
+    return {
+      projection: report.projection,
+      events: report.events,
+      seconds: report.seconds,
+      eventsPerSecond: report.events / report.seconds,
+      loadSeconds: report.phases.loadSeconds,
+      indexSeconds: report.phases.indexSeconds,
+      targetMet: false,
+    };
   });
   const eventsPerSecond = events / seconds;
-  return [{ projection: 'all', events, seconds, eventsPerSecond, loadSeconds: 0, indexSeconds: 0, targetMet: eventsPerSecond >= REPLAY_TARGET_EVENTS_PER_SECOND }, ...rows];
+  return [
+    {
+      projection: 'all',
+      events,
+      seconds,
+      eventsPerSecond,
+      loadSeconds: 0,
+      indexSeconds: 0,
+      targetMet: eventsPerSecond >= REPLAY_TARGET_EVENTS_PER_SECOND,
+    },
+    ...rows,
+  ];
 }
 
 async function benchReads(db: Kysely<ReadTables>, accountId: string, options: ReplayReadsOptions): Promise<ReadRow[]> {
@@ -107,19 +145,48 @@ async function benchReads(db: Kysely<ReadTables>, accountId: string, options: Re
   const lastPage = Math.max(1, Math.ceil(userRows / HISTORY_PAGE_SIZE));
   const random = seededRandom(7);
   // First pages most, as people read them; then deep pages and the last one.
-  const pageOf = (i: number): number => (i % 10 === 9 ? lastPage : i % 10 >= 6 ? 1 + Math.floor(random() * lastPage) : 1 + (i % 3));
+  const pageOf = (i: number): number =>
+    i % 10 === 9 ? lastPage : i % 10 >= 6 ? 1 + Math.floor(random() * lastPage) : 1 + (i % 3);
   // A part of one of the reader's own transaction ids (uuid-shaped, as real ones).
-  const someRow = await db.selectFrom('read.history').select('transaction_id').where('account_id', '=', accountId).orderBy('position').offset(Math.floor(userRows / 2)).limit(1).executeTakeFirst();
-  const terms = ['Ravi', 'bill', 'birthday gift #4', (someRow?.transaction_id ?? 'x').slice(0, 13), 'no such reference'];
+  const someRow = await db
+    .selectFrom('read.history')
+    .select('transaction_id')
+    .where('account_id', '=', accountId)
+    .orderBy('position')
+    .offset(Math.floor(userRows / 2))
+    .limit(1)
+    .executeTakeFirst();
+  const terms = [
+    'Ravi',
+    'bill',
+    'birthday gift #4',
+    (someRow?.transaction_id ?? 'x').slice(0, 13),
+    'no such reference',
+  ];
   const pages = await timed((i) => readHistoryPage(db, { accountId, page: pageOf(i) }), options.samples);
   // Searches: the first pages of each term's results, and now and then a deep one.
-  const searches = await timed((i) => readHistoryPage(db, { accountId, search: terms[i % terms.length], page: i % 7 === 6 ? 50 : 1 + (i % 3) }), options.samples);
+  const searches = await timed(
+    (i) => readHistoryPage(db, { accountId, search: terms[i % terms.length], page: i % 7 === 6 ? 50 : 1 + (i % 3) }),
+    options.samples,
+  );
   const row = (query: ReadRow['query'], samples: number[]): ReadRow => {
     const p99Ms = percentile(samples, 99);
-    return { query, userRows, totalRows, samples: samples.length, p50Ms: median(samples), p99Ms, maxMs: Math.max(...samples), targetMet: p99Ms <= READ_TARGET_P99_MS };
+    return {
+      query,
+      userRows,
+      totalRows,
+      samples: samples.length,
+      p50Ms: median(samples),
+      p99Ms,
+      maxMs: Math.max(...samples),
+      targetMet: p99Ms <= READ_TARGET_P99_MS,
+    };
   };
   const rows = [row('history page', pages), row('history search', searches)];
-  for (const read of rows) options.log(`B5 ${read.query}: p50 ${read.p50Ms.toFixed(1)} ms, p99 ${read.p99Ms.toFixed(1)} ms (${read.userRows.toLocaleString()} of ${read.totalRows.toLocaleString()} rows)`);
+  for (const read of rows)
+    options.log(
+      `B5 ${read.query}: p50 ${read.p50Ms.toFixed(1)} ms, p99 ${read.p99Ms.toFixed(1)} ms (${read.userRows.toLocaleString()} of ${read.totalRows.toLocaleString()} rows)`,
+    );
   return rows;
 }
 
@@ -136,7 +203,9 @@ async function timed(call: (i: number) => Promise<unknown>, samples: number): Pr
 }
 
 export function printReplay(rows: readonly ReplayRow[]): void {
-  console.log(`\nB4 replay (events/s rebuilding projections from the log; target >= ${REPLAY_TARGET_EVENTS_PER_SECOND.toLocaleString()} events/s for all)`);
+  console.log(
+    `\nB4 replay (events/s rebuilding projections from the log; target >= ${REPLAY_TARGET_EVENTS_PER_SECOND.toLocaleString()} events/s for all)`,
+  );
   console.table(
     rows.map((row) => ({
       projection: row.projection,
@@ -151,7 +220,9 @@ export function printReplay(rows: readonly ReplayRow[]): void {
 }
 
 export function printReads(rows: readonly ReadRow[], scaledNote?: string): void {
-  console.log(`\nB5 reads (one user's history through readHistoryPage; target p99 <= ${READ_TARGET_P99_MS} ms)${scaledNote ? ` - ${scaledNote}` : ''}`);
+  console.log(
+    `\nB5 reads (one user's history through readHistoryPage; target p99 <= ${READ_TARGET_P99_MS} ms)${scaledNote ? ` - ${scaledNote}` : ''}`,
+  );
   console.table(
     rows.map((row) => ({
       query: row.query,

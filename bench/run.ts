@@ -53,7 +53,12 @@ try {
   printLedgerCore(ledgerCore);
   printHttp(http, lag, rss);
   printReplay(replay);
-  printReads(reads, quick ? 'quick: scaled 1/20 (50,000 events, 5,000 of the reader\'s transfers); the target is for the full run' : undefined);
+  printReads(
+    reads,
+    quick
+      ? "quick: scaled 1/20 (50,000 events, 5,000 of the reader's transfers); the target is for the full run"
+      : undefined,
+  );
   const targets = targetRows(ledgerCore, http, lag, replay, reads, rss);
   console.log('\nTargets (ratios against baselines measured in this run)');
   console.table(targets);
@@ -61,7 +66,13 @@ try {
   const result = {
     recordedAt: new Date().toISOString(),
     quick,
-    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAverage: os.loadavg() },
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? 'unknown',
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      loadAverage: os.loadavg(),
+    },
     durationSeconds: Math.round((Date.now() - started) / 1000),
     b1LedgerCore: ledgerCore,
     b2Http: http,
@@ -97,19 +108,60 @@ function printLedgerCore(rows: readonly LedgerCoreRow[]): void {
   );
 }
 
-function targetRows(b1: readonly LedgerCoreRow[], http: HttpFigures, lag: LagFigures, replay: readonly ReplayRow[], reads: readonly ReadRow[], rss: RssFigures) {
-  const at32 = (distribution: LedgerCoreRow['distribution']) => b1.find((row) => row.distribution === distribution && row.clients === 32);
+function targetRows(
+  b1: readonly LedgerCoreRow[],
+  http: HttpFigures,
+  lag: LagFigures,
+  replay: readonly ReplayRow[],
+  reads: readonly ReadRow[],
+  rss: RssFigures,
+) {
+  const at32 = (distribution: LedgerCoreRow['distribution']) =>
+    b1.find((row) => row.distribution === distribution && row.clients === 32);
   const rows: { figure: string; measured: string; target: string; verdict: string }[] = [];
   for (const distribution of ['uniform', 'hot'] as const) {
     const row = at32(distribution);
-    if (row) rows.push({ figure: `B1 ${distribution}, 32 clients`, measured: `${row.ratioToMinimal.toFixed(2)}x minimal`, target: `>= ${TARGETS.b1RatioToMinimal}x`, verdict: verdict(row.ratioToMinimal >= TARGETS.b1RatioToMinimal) });
+    if (row)
+      rows.push({
+        figure: `B1 ${distribution}, 32 clients`,
+        measured: `${row.ratioToMinimal.toFixed(2)}x minimal`,
+        target: `>= ${TARGETS.b1RatioToMinimal}x`,
+        verdict: verdict(row.ratioToMinimal >= TARGETS.b1RatioToMinimal),
+      });
   }
-  rows.push({ figure: 'B2 transfer-funds', measured: `${http.ratioToBaseline.toFixed(3)}x baseline (${http.ratioToPinCeiling.toFixed(2)}x PIN ceiling)`, target: `>= ${TARGETS.b2RatioToBaseline}x`, verdict: verdict(http.ratioToBaseline >= TARGETS.b2RatioToBaseline) });
-  rows.push({ figure: 'B3 lag p99', measured: `${lag.p99Ms.toFixed(1)} ms`, target: `<= ${TARGETS.b3P99Ms} ms`, verdict: verdict(lag.samples > 0 && lag.p99Ms <= TARGETS.b3P99Ms) });
+  rows.push({
+    figure: 'B2 transfer-funds',
+    measured: `${http.ratioToBaseline.toFixed(3)}x baseline (${http.ratioToPinCeiling.toFixed(2)}x PIN ceiling)`,
+    target: `>= ${TARGETS.b2RatioToBaseline}x`,
+    verdict: verdict(http.ratioToBaseline >= TARGETS.b2RatioToBaseline),
+  });
+  rows.push({
+    figure: 'B3 lag p99',
+    measured: `${lag.p99Ms.toFixed(1)} ms`,
+    target: `<= ${TARGETS.b3P99Ms} ms`,
+    verdict: verdict(lag.samples > 0 && lag.p99Ms <= TARGETS.b3P99Ms),
+  });
   const all = replay.find((row) => row.projection === 'all');
-  if (all) rows.push({ figure: `B4 replay (${all.events.toLocaleString()} events)`, measured: `${Math.round(all.eventsPerSecond).toLocaleString()} events/s`, target: `>= ${TARGETS.b4EventsPerSecond.toLocaleString()}`, verdict: verdict(all.eventsPerSecond >= TARGETS.b4EventsPerSecond) });
-  for (const read of reads) rows.push({ figure: `B5 ${read.query} p99 (${read.userRows.toLocaleString()} of ${read.totalRows.toLocaleString()} rows)`, measured: `${read.p99Ms.toFixed(1)} ms`, target: `<= ${TARGETS.b5P99Ms} ms`, verdict: verdict(read.p99Ms <= TARGETS.b5P99Ms) });
-  rows.push({ figure: 'API peak RSS', measured: `${rss.apiPeakMiB} MiB`, target: `<= ${TARGETS.apiRssMiB} MiB`, verdict: verdict(rss.apiPeakMiB <= TARGETS.apiRssMiB) });
+  if (all)
+    rows.push({
+      figure: `B4 replay (${all.events.toLocaleString()} events)`,
+      measured: `${Math.round(all.eventsPerSecond).toLocaleString()} events/s`,
+      target: `>= ${TARGETS.b4EventsPerSecond.toLocaleString()}`,
+      verdict: verdict(all.eventsPerSecond >= TARGETS.b4EventsPerSecond),
+    });
+  for (const read of reads)
+    rows.push({
+      figure: `B5 ${read.query} p99 (${read.userRows.toLocaleString()} of ${read.totalRows.toLocaleString()} rows)`,
+      measured: `${read.p99Ms.toFixed(1)} ms`,
+      target: `<= ${TARGETS.b5P99Ms} ms`,
+      verdict: verdict(read.p99Ms <= TARGETS.b5P99Ms),
+    });
+  rows.push({
+    figure: 'API peak RSS',
+    measured: `${rss.apiPeakMiB} MiB`,
+    target: `<= ${TARGETS.apiRssMiB} MiB`,
+    verdict: verdict(rss.apiPeakMiB <= TARGETS.apiRssMiB),
+  });
   rows.push({ figure: 'worker peak RSS', measured: `${rss.workerPeakMiB} MiB`, target: '(reported)', verdict: '' });
   return rows;
 }

@@ -57,34 +57,57 @@ export async function seedLog(db: Kysely<unknown>, url: string, options: SeedOpt
   // requests; none may run out of money, or the whole chunk rolls back.
   const outgoingPerWallet = BigInt(Math.ceil((indices * 0.9) / options.wallets));
   if (outgoingPerWallet * MAX_AMOUNT_PAISE >= FUNDING_PAISE) {
-    throw new Error(`seed: ${options.wallets} wallets are too few for ${indices} activity indices (they would run out of funds)`);
+    throw new Error(
+      `seed: ${options.wallets} wallets are too few for ${indices} activity indices (they would run out of funds)`,
+    );
   }
   const perWriter = Math.ceil(indices / SEED_WRITERS);
   const walletsPerWriter = Math.floor(options.wallets / SEED_WRITERS);
-  const clients = await Promise.all(Array.from({ length: SEED_WRITERS }, async () => {
-    const client = new pg.Client({ connectionString: url, application_name: 'bench-seed' });
-    await client.connect();
-    await client.query(SEED_FUNCTIONS);
-    return client;
-  }));
+  const clients = await Promise.all(
+    Array.from({ length: SEED_WRITERS }, async () => {
+      const client = new pg.Client({ connectionString: url, application_name: 'bench-seed' });
+      await client.connect();
+      await client.query(SEED_FUNCTIONS);
+      return client;
+    }),
+  );
   try {
     options.log(`seed: opening and funding ${(walletsPerWriter * SEED_WRITERS + 1).toLocaleString()} wallets...`);
-    await clients[0]?.query('select pg_temp.seed_wallets($1, $2)', [walletsPerWriter * SEED_WRITERS, FUNDING_PAISE.toString()]);
-    options.log(`seed: ${(perWriter * SEED_WRITERS).toLocaleString()} activity appends (${options.hubTransfers.toLocaleString()} with the hub) by ${SEED_WRITERS} writers, ${CHUNK.toLocaleString()} per transaction...`);
-    await Promise.all(clients.map(async (client, writer) => {
-      // Only writer 0 pays the hub: its partners are writer 0's wallets.
-      const hub = writer === 0 ? options.hubTransfers : 0;
-      for (let from = 0; from < perWriter; from += CHUNK) {
-        // The chunk's new appends, and the answers to the previous chunk's deposits and requests.
-        await client.query('select pg_temp.seed_chunk($1, $2, $3, $4, $5, $6, $7)', [from, Math.min(from + CHUNK, perWriter), perWriter, hub, walletsPerWriter, writer, SEED_WRITERS]);
-      }
-    }));
+    await clients[0]?.query('select pg_temp.seed_wallets($1, $2)', [
+      walletsPerWriter * SEED_WRITERS,
+      FUNDING_PAISE.toString(),
+    ]);
+    options.log(
+      `seed: ${(perWriter * SEED_WRITERS).toLocaleString()} activity appends (${options.hubTransfers.toLocaleString()} with the hub) by ${SEED_WRITERS} writers, ${CHUNK.toLocaleString()} per transaction...`,
+    );
+    await Promise.all(
+      clients.map(async (client, writer) => {
+        // Only writer 0 pays the hub: its partners are writer 0's wallets.
+        const hub = writer === 0 ? options.hubTransfers : 0;
+        for (let from = 0; from < perWriter; from += CHUNK) {
+          // The chunk's new appends, and the answers to the previous chunk's deposits and requests.
+          await client.query('select pg_temp.seed_chunk($1, $2, $3, $4, $5, $6, $7)', [
+            from,
+            Math.min(from + CHUNK, perWriter),
+            perWriter,
+            hub,
+            walletsPerWriter,
+            writer,
+            SEED_WRITERS,
+          ]);
+        }
+      }),
+    );
   } finally {
     await Promise.all(clients.map((client) => client.end()));
   }
   await checkShapes(db);
   const { rows } = await sql<{ n: bigint }>`select count(*) as n from ledger.events`.execute(db);
-  return { events: Number(rows[0]?.n ?? 0n), hubAccountId: HUB_ACCOUNT_ID, seconds: (performance.now() - started) / 1000 };
+  return {
+    events: Number(rows[0]?.n ?? 0n),
+    hubAccountId: HUB_ACCOUNT_ID,
+    seconds: (performance.now() - started) / 1000,
+  };
 }
 
 /** One of every event kind through the ledger's commands: what the SQL must reproduce. */
@@ -94,16 +117,55 @@ async function seedSpecimens(db: Kysely<unknown>): Promise<void> {
   const [a, b] = ['specimen-a', 'specimen-b'] as const;
   for (const id of [a, b]) {
     await ledger.openWallet({ accountId: id, displayName: `Specimen ${id}` }, ctx);
-    await ledger.completeCardDeposit({ depositId: `specimen-card-${id}`, walletId: id, amountPaise: rupees(1_000), reference: 'Card top-up', provider: 'stripe', paymentId: `pi_${id}` }, ctx);
+    await ledger.completeCardDeposit(
+      {
+        depositId: `specimen-card-${id}`,
+        walletId: id,
+        amountPaise: rupees(1_000),
+        reference: 'Card top-up',
+        provider: 'stripe',
+        paymentId: `pi_${id}`,
+      },
+      ctx,
+    );
   }
-  await ledger.requestDeposit({ depositId: 'specimen-upi', walletId: a, amountPaise: rupees(10), method: 'upi', reference: 'UPI top-up', details: { upiId: 'a@upi' } }, ctx);
+  await ledger.requestDeposit(
+    {
+      depositId: 'specimen-upi',
+      walletId: a,
+      amountPaise: rupees(10),
+      method: 'upi',
+      reference: 'UPI top-up',
+      details: { upiId: 'a@upi' },
+    },
+    ctx,
+  );
   await ledger.settleDeposit({ depositId: 'specimen-upi' }, ctx);
-  await ledger.requestDeposit({ depositId: 'specimen-bank', walletId: a, amountPaise: rupees(10), method: 'bank_transfer', reference: 'Bank top-up', details: { accountNumber: '000123', ifscCode: 'HDFC0000001', bankName: 'HDFC' } }, ctx);
+  await ledger.requestDeposit(
+    {
+      depositId: 'specimen-bank',
+      walletId: a,
+      amountPaise: rupees(10),
+      method: 'bank_transfer',
+      reference: 'Bank top-up',
+      details: { accountNumber: '000123', ifscCode: 'HDFC0000001', bankName: 'HDFC' },
+    },
+    ctx,
+  );
   await ledger.failDeposit({ depositId: 'specimen-bank', reason: 'declined' }, ctx);
-  await ledger.transfer({ transferId: 'specimen-transfer', fromAccountId: a, toAccountId: b, amountPaise: rupees(5), reference: 'rent' }, ctx);
-  await ledger.requestMoney({ requestId: 'specimen-request-1', requesterId: a, payerId: b, amountPaise: rupees(2), reference: 'dinner' }, ctx);
+  await ledger.transfer(
+    { transferId: 'specimen-transfer', fromAccountId: a, toAccountId: b, amountPaise: rupees(5), reference: 'rent' },
+    ctx,
+  );
+  await ledger.requestMoney(
+    { requestId: 'specimen-request-1', requesterId: a, payerId: b, amountPaise: rupees(2), reference: 'dinner' },
+    ctx,
+  );
   await ledger.acceptMoneyRequest({ requestId: 'specimen-request-1', payerId: b }, ctx);
-  await ledger.requestMoney({ requestId: 'specimen-request-2', requesterId: a, payerId: b, amountPaise: rupees(2), reference: 'lunch' }, ctx);
+  await ledger.requestMoney(
+    { requestId: 'specimen-request-2', requesterId: a, payerId: b, amountPaise: rupees(2), reference: 'lunch' },
+    ctx,
+  );
   await ledger.rejectMoneyRequest({ requestId: 'specimen-request-2', payerId: b }, ctx);
 }
 
@@ -121,7 +183,10 @@ async function checkShapes(db: Kysely<unknown>): Promise<void> {
     select distinct type, shape, specimen from shaped`.execute(db);
   const expected = new Set(rows.filter((row) => row.specimen).map((row) => `${row.type} ${row.shape}`));
   const strays = rows.filter((row) => !row.specimen && !expected.has(`${row.type} ${row.shape}`));
-  if (strays.length > 0) throw new Error(`seed: events unlike the commands' own: ${strays.map((row) => `${row.type} {${row.shape}}`).join('; ')}`);
+  if (strays.length > 0)
+    throw new Error(
+      `seed: events unlike the commands' own: ${strays.map((row) => `${row.type} {${row.shape}}`).join('; ')}`,
+    );
 }
 
 /**

@@ -17,4 +17,8 @@ const { values } = parseArgs({
 
 const config = loadConfig();
 exitIfUnsafeForProduction(config, 'cli');
-await createAdminCommand(config, { email: values.email, firstName: values['first-name'], lastName: values['last-name'] });
+await createAdminCommand(config, {
+  email: values.email,
+  firstName: values['first-name'],
+  lastName: values['last-name'],
+});

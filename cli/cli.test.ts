@@ -19,9 +19,22 @@ beforeAll(async () => {
   ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
   await ledger.openWallet({ accountId: 'alice', displayName: 'Alice' }, as('alice'));
   await ledger.openWallet({ accountId: 'bob', displayName: 'Bob' }, as('bob'));
-  await ledger.requestDeposit({ depositId: 'd1', walletId: 'alice', amountPaise: rupees(900), method: 'upi', reference: 'top up', details: { upiId: 'a@upi' } }, as('alice'));
+  await ledger.requestDeposit(
+    {
+      depositId: 'd1',
+      walletId: 'alice',
+      amountPaise: rupees(900),
+      method: 'upi',
+      reference: 'top up',
+      details: { upiId: 'a@upi' },
+    },
+    as('alice'),
+  );
   await ledger.settleDeposit({ depositId: 'd1' }, as('admin'));
-  await ledger.transfer({ transferId: 't1', fromAccountId: 'alice', toAccountId: 'bob', amountPaise: rupees(250), reference: 'rent' }, as('alice'));
+  await ledger.transfer(
+    { transferId: 't1', fromAccountId: 'alice', toAccountId: 'bob', amountPaise: rupees(250), reference: 'rent' },
+    as('alice'),
+  );
   await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
 });
 
@@ -54,9 +67,13 @@ describe('verify', () => {
   });
 
   it('fails naming the account when a statement row is tampered with', async () => {
-    await sql`update read.statements set amount_paise = amount_paise * 2 where account_id = 'funding:upi'`.execute(testDb.db);
+    await sql`update read.statements set amount_paise = amount_paise * 2 where account_id = 'funding:upi'`.execute(
+      testDb.db,
+    );
     const result = await cli('verify');
-    await sql`update read.statements set amount_paise = amount_paise / 2 where account_id = 'funding:upi'`.execute(testDb.db);
+    await sql`update read.statements set amount_paise = amount_paise / 2 where account_id = 'funding:upi'`.execute(
+      testDb.db,
+    );
     expect(result.code).toBe(EXIT_FAILED);
     expect(result.out).toContain('statement differs from postings: funding:upi');
   });
@@ -78,7 +95,10 @@ describe('verify', () => {
   });
 
   it('does not report a projection that is only behind', async () => {
-    await ledger.transfer({ transferId: 't2', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'back' }, as('bob'));
+    await ledger.transfer(
+      { transferId: 't2', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'back' },
+      as('bob'),
+    );
     const result = await cli('verify');
     expect(result.code, result.out).toBe(EXIT_OK);
     await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
@@ -92,7 +112,10 @@ describe('status', () => {
     await blocker.query("set application_name = 'long-report'");
     await blocker.query('begin');
     await blocker.query('select pg_current_xact_id()');
-    await ledger.transfer({ transferId: 't3', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'held' }, as('bob'));
+    await ledger.transfer(
+      { transferId: 't3', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'held' },
+      as('bob'),
+    );
     await drainAll(testDb.db);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const result = await cli('status');
@@ -118,7 +141,16 @@ describe('status as the runtime role', () => {
     await blocker.query("set application_name = 'owner-report'");
     await blocker.query('begin');
     await blocker.query('select pg_current_xact_id()');
-    await ledger.transfer({ transferId: 't4', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'held by owner' }, as('bob'));
+    await ledger.transfer(
+      {
+        transferId: 't4',
+        fromAccountId: 'bob',
+        toAccountId: 'alice',
+        amountPaise: rupees(1),
+        reference: 'held by owner',
+      },
+      as('bob'),
+    );
     await drainAll(testDb.db);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const result = await cli('status');
@@ -137,7 +169,15 @@ describe('status as the runtime role', () => {
       projections: [],
       heldBackEvents: 3n,
       heldBackSeconds: 2,
-      holder: { pid: 42, applicationName: 'report', role: 'analyst', visible: false, state: '', transactionSeconds: null, query: '' },
+      holder: {
+        pid: 42,
+        applicationName: 'report',
+        role: 'analyst',
+        visible: false,
+        state: '',
+        transactionSeconds: null,
+        query: '',
+      },
     });
     expect(text).toContain("Oldest transaction: pid 42 (report, role analyst): another role's session");
   });
@@ -172,7 +212,8 @@ describe('balance, events and replay', () => {
     const before = await cli('balance', 'funding:upi');
     const result = await cli('replay');
     expect(result.code, result.err).toBe(EXIT_OK);
-    for (const name of ['accounts', 'history', 'money_requests']) expect(result.out).toMatch(new RegExp(`Replayed ${name}: \\d+ events in [\\d.]+ s`));
+    for (const name of ['accounts', 'history', 'money_requests'])
+      expect(result.out).toMatch(new RegExp(`Replayed ${name}: \\d+ events in [\\d.]+ s`));
     expect(result.out).toMatch(/All 3 projections: \d+ events in [\d.]+ s \(\d+ events\/s\)/);
     expect((await cli('balance', 'funding:upi')).out).toBe(before.out);
   });

@@ -7,7 +7,10 @@ import { openDatabaseTarget, runningEmbeddedPort } from './connect.ts';
 function dataDirWithPid(pid: number, port: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'cli-connect-'));
   mkdirSync(join(dir, 'postgres'));
-  writeFileSync(join(dir, 'postgres', 'postmaster.pid'), `${pid}\n${dir}/postgres\n1700000000\n${port}\n/tmp\n127.0.0.1\n`);
+  writeFileSync(
+    join(dir, 'postgres', 'postmaster.pid'),
+    `${pid}\n${dir}/postgres\n1700000000\n${port}\n/tmp\n127.0.0.1\n`,
+  );
   return dir;
 }
 

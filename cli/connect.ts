@@ -34,7 +34,10 @@ export function runningEmbeddedPort(dataDir: string): number | undefined {
   }
 }
 
-export async function openDatabaseTarget(env: { DATABASE_URL?: string | undefined; DATA_DIR: string }): Promise<DatabaseTarget> {
+export async function openDatabaseTarget(env: {
+  DATABASE_URL?: string | undefined;
+  DATA_DIR: string;
+}): Promise<DatabaseTarget> {
   if (env.DATABASE_URL) return { url: env.DATABASE_URL, description: 'DATABASE_URL', stop: async () => {} };
   const port = runningEmbeddedPort(env.DATA_DIR);
   if (port) {
@@ -43,7 +46,11 @@ export async function openDatabaseTarget(env: { DATABASE_URL?: string | undefine
   }
   try {
     const server = await openDatabaseServer({ dataDir: env.DATA_DIR });
-    return { url: server.url, description: `embedded Postgres in ${env.DATA_DIR}/postgres (started for this command)`, stop: () => server.stop() };
+    return {
+      url: server.url,
+      description: `embedded Postgres in ${env.DATA_DIR}/postgres (started for this command)`,
+      stop: () => server.stop(),
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new Error(

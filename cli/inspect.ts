@@ -16,11 +16,16 @@ export function formatBalance(report: BalanceReport): string {
 }
 
 /** One line per event; its postings (account and paise, in account order) at the end. */
-export function formatEvents(events: readonly RawEvent[], postings: ReadonlyMap<string, readonly PostingLine[]>): string {
+export function formatEvents(
+  events: readonly RawEvent[],
+  postings: ReadonlyMap<string, readonly PostingLine[]>,
+): string {
   if (events.length === 0) return 'No events match.';
   return events
     .map((event) => {
-      const lines = (postings.get(event.position) ?? []).map((line) => `${line.accountId} ${line.amountPaise}`).join(', ');
+      const lines = (postings.get(event.position) ?? [])
+        .map((line) => `${line.accountId} ${line.amountPaise}`)
+        .join(', ');
       return `${event.position.padStart(8)}  tx ${event.txId.padEnd(10)} ${event.recordedAt}  ${event.streamId}  ${event.type}  ${JSON.stringify(event.data)}${lines ? `  [${lines}]` : ''}`;
     })
     .join('\n');

@@ -10,7 +10,14 @@ import { openDatabaseTarget } from './connect.ts';
 import { formatBalance, formatEvents } from './inspect.ts';
 import type { CliIo } from './io.ts';
 import { replayCommand } from './replay.ts';
-import { accountBalance, listEvents, projectionStatus, readPostings, recordVerifyRun, timedVerify } from '../audit/index.ts';
+import {
+  accountBalance,
+  listEvents,
+  projectionStatus,
+  readPostings,
+  recordVerifyRun,
+  timedVerify,
+} from '../audit/index.ts';
 import { formatStatus } from './status.ts';
 import { formatVerifyReport } from './verify.ts';
 
@@ -84,17 +91,27 @@ function parseTime(value: string | undefined, flag: string): Date | undefined {
 function parseLimit(value: string | undefined): number {
   if (value === undefined) return DEFAULT_EVENT_LIMIT;
   const limit = Number(value);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EVENT_LIMIT) throw new UsageError(`--limit must be a whole number from 1 to ${MAX_EVENT_LIMIT}, got "${value}"`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EVENT_LIMIT)
+    throw new UsageError(`--limit must be a whole number from 1 to ${MAX_EVENT_LIMIT}, got "${value}"`);
   return limit;
 }
 
 /** Parses one command's arguments into the function that runs it; usage errors throw. */
 function planCommand(name: string, args: string[]): Command | 'help' {
   const parse = (options: Record<string, { type: 'string' }>, positionals: number): Parsed | undefined => {
-    const parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean' } }, allowPositionals: true, strict: true });
+    const parsed = parseArgs({
+      args,
+      options: { ...options, help: { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    });
     if (parsed.values.help === true) return undefined;
     if (parsed.positionals.length !== positionals) {
-      throw new UsageError(positionals === 0 ? `${name} takes no arguments, got "${parsed.positionals.join(' ')}"` : `${name} needs exactly ${positionals} argument(s)`);
+      throw new UsageError(
+        positionals === 0
+          ? `${name} takes no arguments, got "${parsed.positionals.join(' ')}"`
+          : `${name} needs exactly ${positionals} argument(s)`,
+      );
     }
     const values: Record<string, string | undefined> = {};
     for (const [key, value] of Object.entries(parsed.values)) if (typeof value === 'string') values[key] = value;
@@ -105,7 +122,8 @@ function planCommand(name: string, args: string[]): Command | 'help' {
       const parsed = parse({ projection: { type: 'string' } }, 0);
       if (!parsed) return 'help';
       const projection = parsed.values.projection;
-      if (projection !== undefined && !isProjectionName(projection)) throw new UsageError(`unknown projection "${projection}" (one of: ${PROJECTION_NAMES.join(', ')})`);
+      if (projection !== undefined && !isProjectionName(projection))
+        throw new UsageError(`unknown projection "${projection}" (one of: ${PROJECTION_NAMES.join(', ')})`);
       return async (db, io) => {
         await replayCommand(db, io, projection);
         return EXIT_OK;
@@ -117,7 +135,9 @@ function planCommand(name: string, args: string[]): Command | 'help' {
         const { report, durationMs } = await timedVerify(db);
         io.out(formatVerifyReport(report));
         // Recorded for the admin trial balance page; a database without the table still verifies.
-        await recordVerifyRun(db, report, 'cli', durationMs).catch((error: unknown) => io.err(`(verify run not recorded: ${error instanceof Error ? error.message : String(error)})`));
+        await recordVerifyRun(db, report, 'cli', durationMs).catch((error: unknown) =>
+          io.err(`(verify run not recorded: ${error instanceof Error ? error.message : String(error)})`),
+        );
         return report.differences.length === 0 ? EXIT_OK : EXIT_FAILED;
       };
     }
@@ -139,7 +159,16 @@ function planCommand(name: string, args: string[]): Command | 'help' {
       };
     }
     case 'events': {
-      const parsed = parse({ stream: { type: 'string' }, account: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' }, limit: { type: 'string' } }, 0);
+      const parsed = parse(
+        {
+          stream: { type: 'string' },
+          account: { type: 'string' },
+          since: { type: 'string' },
+          until: { type: 'string' },
+          limit: { type: 'string' },
+        },
+        0,
+      );
       if (!parsed) return 'help';
       // An empty --stream or --account filters nothing, as if it were not given.
       const filter = {
@@ -151,7 +180,15 @@ function planCommand(name: string, args: string[]): Command | 'help' {
       const limit = parseLimit(parsed.values.limit);
       return async (db, io) => {
         const { items } = await listEvents(db, filter, { limit });
-        io.out(formatEvents(items, await readPostings(db, items.map((event) => BigInt(event.position)))));
+        io.out(
+          formatEvents(
+            items,
+            await readPostings(
+              db,
+              items.map((event) => BigInt(event.position)),
+            ),
+          ),
+        );
         return EXIT_OK;
       };
     }
@@ -185,7 +222,11 @@ export async function runCli(argv: readonly string[], io: CliIo, env: CliEnv): P
     io.err(`error: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT_FAILED;
   }
-  const db = createDatabase<unknown>({ connectionString: target.url, maxConnections: 4, applicationName: `wallet-cli-${name}` });
+  const db = createDatabase<unknown>({
+    connectionString: target.url,
+    maxConnections: 4,
+    applicationName: `wallet-cli-${name}`,
+  });
   try {
     return await command(db, io);
   } catch (error) {

@@ -5,10 +5,20 @@
  */
 import cliProgress from 'cli-progress';
 import type { Kysely } from 'kysely';
-import { PROJECTION_NAMES, replayProjections, type ProjectionName, type ReplayProgress, type ReplayReport } from '../projections/index.ts';
+import {
+  PROJECTION_NAMES,
+  replayProjections,
+  type ProjectionName,
+  type ReplayProgress,
+  type ReplayReport,
+} from '../projections/index.ts';
 import type { CliIo } from './io.ts';
 
-export async function replayCommand(db: Kysely<unknown>, io: CliIo, projection: ProjectionName | undefined): Promise<ReplayReport[]> {
+export async function replayCommand(
+  db: Kysely<unknown>,
+  io: CliIo,
+  projection: ProjectionName | undefined,
+): Promise<ReplayReport[]> {
   const names = projection ? [projection] : [...PROJECTION_NAMES];
   const started = performance.now();
   const bars = io.progress ? progressBars() : undefined;
@@ -19,12 +29,16 @@ export async function replayCommand(db: Kysely<unknown>, io: CliIo, projection: 
     bars?.stop();
   }
   for (const report of reports) {
-    io.out(`Replayed ${report.projection}: ${report.events} events in ${report.seconds.toFixed(2)} s (${rate(report.events, report.seconds)} events/s); swapped in at checkpoint ${report.checkpoint.txId}.${report.checkpoint.position}.`);
+    io.out(
+      `Replayed ${report.projection}: ${report.events} events in ${report.seconds.toFixed(2)} s (${rate(report.events, report.seconds)} events/s); swapped in at checkpoint ${report.checkpoint.txId}.${report.checkpoint.position}.`,
+    );
   }
   if (reports.length > 1) {
     const seconds = (performance.now() - started) / 1000;
     const events = Math.max(...reports.map((report) => report.events));
-    io.out(`All ${reports.length} projections: ${events} events in ${seconds.toFixed(2)} s (${rate(events, seconds)} events/s).`);
+    io.out(
+      `All ${reports.length} projections: ${events} events in ${seconds.toFixed(2)} s (${rate(events, seconds)} events/s).`,
+    );
   }
   return reports;
 }
@@ -35,7 +49,11 @@ function rate(events: number, seconds: number): number {
 
 function progressBars(): { update: (progress: ReplayProgress) => void; stop: () => void } {
   const multi = new cliProgress.MultiBar(
-    { format: '{projection} [{bar}] {percentage}% | {value}/{total} events | {eta_formatted} left', stream: process.stderr, hideCursor: true },
+    {
+      format: '{projection} [{bar}] {percentage}% | {value}/{total} events | {eta_formatted} left',
+      stream: process.stderr,
+      hideCursor: true,
+    },
     cliProgress.Presets.shades_classic,
   );
   const bars = new Map<ProjectionName, cliProgress.SingleBar>();

@@ -29,7 +29,17 @@ describe('verify after 32 concurrent clients', () => {
     const ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
     for (const id of WALLETS) {
       await ledger.openWallet({ accountId: id, displayName: id }, { actorId: id });
-      await ledger.completeCardDeposit({ depositId: `seed-${id}`, walletId: id, amountPaise: rupees(500), reference: 'seed', provider: 'test', paymentId: id }, { actorId: 'test' });
+      await ledger.completeCardDeposit(
+        {
+          depositId: `seed-${id}`,
+          walletId: id,
+          amountPaise: rupees(500),
+          reference: 'seed',
+          provider: 'test',
+          paymentId: id,
+        },
+        { actorId: 'test' },
+      );
     }
     let next = 0;
     const client = async (): Promise<void> => {
@@ -38,7 +48,16 @@ describe('verify after 32 concurrent clients', () => {
         const to = WALLETS[(i * 7 + 1) % WALLETS.length] ?? 'v1';
         if (from === to) continue;
         try {
-          await ledger.transfer({ transferId: `t${i}`, fromAccountId: from, toAccountId: to, amountPaise: BigInt(100 + (i % 5_000)), reference: 'load' }, { actorId: from });
+          await ledger.transfer(
+            {
+              transferId: `t${i}`,
+              fromAccountId: from,
+              toAccountId: to,
+              amountPaise: BigInt(100 + (i % 5_000)),
+              reference: 'load',
+            },
+            { actorId: from },
+          );
         } catch (error) {
           if (!isLedgerRejection(error) || error.code !== 'insufficient_funds') throw error;
         }

@@ -13,7 +13,17 @@ beforeAll(async () => {
   testDb = await createTestDatabase<unknown>();
   const ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
   await ledger.openWallet({ accountId: 'alice', displayName: 'Alice' }, { actorId: 'alice' });
-  await ledger.requestDeposit({ depositId: 'd1', walletId: 'alice', amountPaise: rupees(900), method: 'upi', reference: 'top up', details: { upiId: 'a@upi' } }, { actorId: 'alice' });
+  await ledger.requestDeposit(
+    {
+      depositId: 'd1',
+      walletId: 'alice',
+      amountPaise: rupees(900),
+      method: 'upi',
+      reference: 'top up',
+      details: { upiId: 'a@upi' },
+    },
+    { actorId: 'alice' },
+  );
   await ledger.settleDeposit({ depositId: 'd1' }, { actorId: 'admin' });
   await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
 });
@@ -30,6 +40,9 @@ it('`ledger verify` records its run, which the trial balance then shows as the l
   const balance = await readTrialBalance(testDb.db);
   expect(balance.lastVerify).toMatchObject({ source: 'cli', ok: true, differences: [], totalPaise: '0' });
   expect(Date.now() - Date.parse(balance.lastVerify?.ranAt ?? '')).toBeLessThan(60_000);
-  expect(balance.fundingSources.find((source) => source.method === 'upi')).toMatchObject({ balance: -900, postings: 1 });
+  expect(balance.fundingSources.find((source) => source.method === 'upi')).toMatchObject({
+    balance: -900,
+    postings: 1,
+  });
   expect(balance.balanced).toBe(true);
 });

@@ -12,10 +12,19 @@ export function formatRupees(paise: bigint): string {
 export function formatVerifyReport(report: VerifyReport): string {
   const lines = ['Trial balance (from postings):'];
   for (const line of report.trialBalance) {
-    lines.push(`  ${line.kind.padEnd(8)} ${String(line.accounts).padStart(7)} accounts  ${formatRupees(line.balancePaise).padStart(20)}  (${line.balancePaise} paise)`);
+    lines.push(
+      `  ${line.kind.padEnd(8)} ${String(line.accounts).padStart(7)} accounts  ${formatRupees(line.balancePaise).padStart(20)}  (${line.balancePaise} paise)`,
+    );
   }
-  lines.push(`  ${'total'.padEnd(8)} ${''.padStart(16)}  ${formatRupees(report.totalPaise).padStart(20)}  (${report.totalPaise} paise)`);
-  if (report.differences.length === 0) lines.push('OK: heads, balance projection and statements agree with the postings; every event sums to zero.');
-  else lines.push(`FAILED: ${report.differences.length} difference(s):`, ...report.differences.map((difference) => `  - ${difference}`));
+  lines.push(
+    `  ${'total'.padEnd(8)} ${''.padStart(16)}  ${formatRupees(report.totalPaise).padStart(20)}  (${report.totalPaise} paise)`,
+  );
+  if (report.differences.length === 0)
+    lines.push('OK: heads, balance projection and statements agree with the postings; every event sums to zero.');
+  else
+    lines.push(
+      `FAILED: ${report.differences.length} difference(s):`,
+      ...report.differences.map((difference) => `  - ${difference}`),
+    );
   return lines.join('\n');
 }

@@ -10,7 +10,16 @@
  */
 import { z } from 'zod';
 
-export const ADMIN_ACTIONS = ['suspend', 'activate', 'settle', 'fail', 'reverse', 'replay', 'request_approval', 'reject_approval'] as const;
+export const ADMIN_ACTIONS = [
+  'suspend',
+  'activate',
+  'settle',
+  'fail',
+  'reverse',
+  'replay',
+  'request_approval',
+  'reject_approval',
+] as const;
 export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 
 export const APPROVAL_STATES = ['pending', 'approved', 'rejected'] as const;
@@ -52,7 +61,12 @@ export const reasonSchema = z
 /** An optional note (replays, rejected approvals): no minimum. */
 const noteSchema = z.object({ reason: z.string().trim().max(MAX_REASON_LENGTH).optional() });
 
-const idSchema = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Invalid id');
+const idSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'Invalid id');
 
 const STREAM_OF_REVERSAL = /^(transfer|deposit|request)-([A-Za-z0-9_-]{1,64})$/;
 
@@ -72,50 +86,88 @@ export const reverseSchema = z
       context.addIssue({ code: 'custom', message: 'streamId must name a transfer, deposit or request stream' });
       return z.NEVER;
     }
-    if (body.transactionId && body.kind) return { kind: body.kind, transactionId: body.transactionId, reason: body.reason };
-    context.addIssue({ code: 'custom', message: 'Give streamId, or transactionId and kind (transfer, deposit or request)' });
+    if (body.transactionId && body.kind)
+      return { kind: body.kind, transactionId: body.transactionId, reason: body.reason };
+    context.addIssue({
+      code: 'custom',
+      message: 'Give streamId, or transactionId and kind (transfer, deposit or request)',
+    });
     return z.NEVER;
   });
 export type ReversePayload = z.input<typeof reverseSchema>;
 
-export const settleDepositSchema = z.object({ depositId: z.string({ error: 'depositId is required' }).trim().min(1, 'depositId is required').max(64) });
+export const settleDepositSchema = z.object({
+  depositId: z.string({ error: 'depositId is required' }).trim().min(1, 'depositId is required').max(64),
+});
 export const failDepositSchema = settleDepositSchema.extend({ reason: reasonSchema });
 
 export const approvalListQuerySchema = z.object({
   state: z.enum(APPROVAL_STATES).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
-export const approvalParamsSchema = z.object({ id: z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Invalid approval id') });
+export const approvalParamsSchema = z.object({
+  id: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/, 'Invalid approval id'),
+});
 export const approvalRejectBodySchema = noteSchema;
 
 const pageLimit = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
-const positionSchema = z.string().regex(/^\d{1,18}$/, 'Invalid position').transform(BigInt);
+const positionSchema = z
+  .string()
+  .regex(/^\d{1,18}$/, 'Invalid position')
+  .transform(BigInt);
 const dateSchema = z.coerce.date({ error: 'Invalid date' });
 const eventTypeSchema = z.enum(EVENT_TYPES);
 
 export const auditTrailQuerySchema = z.object({
-  before: z.string().regex(/^\d{1,18}$/).transform(BigInt).optional(),
+  before: z
+    .string()
+    .regex(/^\d{1,18}$/)
+    .transform(BigInt)
+    .optional(),
   limit: pageLimit(50, 200),
   action: z.enum(ADMIN_ACTIONS).optional(),
   actorId: idSchema.optional(),
 });
 
-export const accountParamsSchema = z.object({ accountId: z.string().min(1).max(80).regex(/^[A-Za-z0-9_:-]+$/, 'Invalid account id') });
+export const accountParamsSchema = z.object({
+  accountId: z
+    .string()
+    .min(1)
+    .max(80)
+    .regex(/^[A-Za-z0-9_:-]+$/, 'Invalid account id'),
+});
 
 export const statementQuerySchema = z.object({
   /** Read-your-writes: answer once the statements have applied this checkpoint (`<tx_id>.<position>`). */
-  minPosition: z.string().regex(/^\d+\.\d+$/).max(60).optional(),
+  minPosition: z
+    .string()
+    .regex(/^\d+\.\d+$/)
+    .max(60)
+    .optional(),
   from: dateSchema.optional(),
   to: dateSchema.optional(),
   /** One event type or a comma-separated list. */
-  type: z.string().max(400).optional().transform((value, context) => {
-    if (!value) return undefined;
-    const types = value.split(',').map((part) => part.trim()).filter(Boolean);
-    for (const type of types) {
-      if (!eventTypeSchema.safeParse(type).success) context.addIssue({ code: 'custom', message: `Unknown event type ${type}` });
-    }
-    return types;
-  }),
+  type: z
+    .string()
+    .max(400)
+    .optional()
+    .transform((value, context) => {
+      if (!value) return undefined;
+      const types = value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean);
+      for (const type of types) {
+        if (!eventTypeSchema.safeParse(type).success)
+          context.addIssue({ code: 'custom', message: `Unknown event type ${type}` });
+      }
+      return types;
+    }),
   direction: z.enum(['credit', 'debit']).optional(),
   after: positionSchema.optional(),
   limit: pageLimit(100, 1_000),

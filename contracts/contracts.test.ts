@@ -13,7 +13,8 @@ describe('rupee amounts', () => {
     expect(paiseFromRupees(10.05)).toBe(1005n);
     expect(paiseFromRupees('0.1')).toBe(10n);
     expect(paiseFromRupees(100000)).toBe(10_000_000n);
-    for (const bad of [NaN, Infinity, -1, 1.005, '1e3', '12abc', null, {}, 1e21]) expect(paiseFromRupees(bad)).toBeNull();
+    for (const bad of [NaN, Infinity, -1, 1.005, '1e3', '12abc', null, {}, 1e21])
+      expect(paiseFromRupees(bad)).toBeNull();
     expect(rupeesFromPaise(1005n)).toBe(10.05);
     expect(rupeesFromPaise(-250n)).toBe(-2.5);
     expect(formatRupees(-3750)).toBe('-₹3,750');
@@ -48,14 +49,37 @@ describe('transfer payload', () => {
 describe('deposit payload', () => {
   const base = { amount: 500, reference: 'top up', transactionPin: '1234' };
   it('validates only the chosen method', () => {
-    const upi = depositSchema.parse({ ...base, paymentMethod: 'upi', upiDetails: { upiId: 'Alice@OKBank' }, bankDetails: { accountNumber: '' } });
+    const upi = depositSchema.parse({
+      ...base,
+      paymentMethod: 'upi',
+      upiDetails: { upiId: 'Alice@OKBank' },
+      bankDetails: { accountNumber: '' },
+    });
     expect(upi.paymentMethod === 'upi' && upi.upiDetails.upiId).toBe('alice@okbank');
   });
   it.each([
     [{ paymentMethod: 'upi', upiDetails: { upiId: 'a@1' } }, 'upiDetails.upiId', 'Please enter a valid UPI ID'],
-    [{ paymentMethod: 'bank_transfer', bankDetails: { accountNumber: '1234', ifscCode: 'SBIN0001234', bankName: 'SBI' } }, 'bankDetails.accountNumber', 'Account number must be at least 8 digits'],
-    [{ paymentMethod: 'bank_transfer', bankDetails: { accountNumber: '12345678', ifscCode: 'SBIN1001234', bankName: 'SBI' } }, 'bankDetails.ifscCode', 'Please enter a valid IFSC code'],
-    [{ paymentMethod: 'upi', upiDetails: { upiId: 'ok@bank' }, amount: 100001 }, 'amount', 'Maximum deposit amount is ₹1,00,000'],
+    [
+      {
+        paymentMethod: 'bank_transfer',
+        bankDetails: { accountNumber: '1234', ifscCode: 'SBIN0001234', bankName: 'SBI' },
+      },
+      'bankDetails.accountNumber',
+      'Account number must be at least 8 digits',
+    ],
+    [
+      {
+        paymentMethod: 'bank_transfer',
+        bankDetails: { accountNumber: '12345678', ifscCode: 'SBIN1001234', bankName: 'SBI' },
+      },
+      'bankDetails.ifscCode',
+      'Please enter a valid IFSC code',
+    ],
+    [
+      { paymentMethod: 'upi', upiDetails: { upiId: 'ok@bank' }, amount: 100001 },
+      'amount',
+      'Maximum deposit amount is ₹1,00,000',
+    ],
     [{ paymentMethod: 'upi', upiDetails: { upiId: 'ok@bank' }, amount: 0.5 }, 'amount', 'Minimum deposit amount is ₹1'],
   ])('%o -> %s: %s', (patch, field, message) => {
     expect(errorsOf(depositSchema.safeParse({ ...base, ...patch }))[field]).toBe(message);
@@ -71,14 +95,25 @@ describe('money request payload', () => {
     [{ amount: 1000000.01 }, 'amount', 'Amount cannot exceed ₹10,00,000'],
     [{ reference: 'x'.repeat(501) }, 'reference', 'Reference must be at most 500 characters'],
   ])('%o -> %s: %s', (patch, field, message) => {
-    expect(errorsOf(sendRequestSchema.safeParse({ receiver: 'abc', amount: 5, reference: 'lunch', ...patch }))[field]).toBe(message);
+    expect(
+      errorsOf(sendRequestSchema.safeParse({ receiver: 'abc', amount: 5, reference: 'lunch', ...patch }))[field],
+    ).toBe(message);
   });
 });
 
 describe('identity forms', () => {
   const form = {
-    firstName: 'Asha', lastName: 'Rao', email: 'asha@example.in', contactNo: '+91 98765 43210', identification: 'PAN Card',
-    identificationNumber: 'ABCDE1234F', address: 'Pune', password: 'longenough', confirmPassword: 'longenough', transactionPin: '1234', confirmPin: '1234',
+    firstName: 'Asha',
+    lastName: 'Rao',
+    email: 'asha@example.in',
+    contactNo: '+91 98765 43210',
+    identification: 'PAN Card',
+    identificationNumber: 'ABCDE1234F',
+    address: 'Pune',
+    password: 'longenough',
+    confirmPassword: 'longenough',
+    transactionPin: '1234',
+    confirmPin: '1234',
   };
   it.each([
     [{ email: 'nope' }, 'email', 'Email is invalid'],
@@ -98,10 +133,14 @@ describe('identity forms', () => {
     const parsed = registerPayloadSchema.parse({ ...form, transactionPin: hash, isAdmin: true, balance: 1e9 });
     expect(parsed.transactionPin).toBe(hash);
     expect(parsed).not.toHaveProperty('isAdmin');
-    expect(registerPayloadSchema.safeParse({ ...form, transactionPin: '$2a$04$' + 'a'.repeat(53) }).success).toBe(false);
+    expect(registerPayloadSchema.safeParse({ ...form, transactionPin: '$2a$04$' + 'a'.repeat(53) }).success).toBe(
+      false,
+    );
   });
   it('checks sign-in fields', () => {
-    expect(errorsOf(loginSchema.safeParse({ email: 'a@b.co', password: '123' })).password).toBe('Password must be at least 6 characters');
+    expect(errorsOf(loginSchema.safeParse({ email: 'a@b.co', password: '123' })).password).toBe(
+      'Password must be at least 6 characters',
+    );
   });
 });
 

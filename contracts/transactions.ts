@@ -120,7 +120,11 @@ export const depositSchema = z.discriminatedUnion(
     z.object({
       ...depositBase,
       paymentMethod: z.literal('card'),
-      paymentMethodId: z.string({ error: 'Card details are required' }).trim().min(1, 'Card details are required').max(255),
+      paymentMethodId: z
+        .string({ error: 'Card details are required' })
+        .trim()
+        .min(1, 'Card details are required')
+        .max(255),
     }),
   ],
   { error: 'Please choose a payment method: bank_transfer, upi or card' },
@@ -159,7 +163,11 @@ export const historyQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).optional(),
   pageSize: z.coerce.number().int().min(1).max(100).optional(),
   /** Read-your-writes: wait until the history has projected this checkpoint. */
-  minPosition: z.string().regex(/^\d+\.\d+$/).max(60).optional(),
+  minPosition: z
+    .string()
+    .regex(/^\d+\.\d+$/)
+    .max(60)
+    .optional(),
 });
 
 /** A transaction as the spec's client renders it, plus fields for our own app. */

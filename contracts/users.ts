@@ -17,14 +17,24 @@ function newPasswordRule(options: { sayRequiredWhenEmpty?: boolean } = {}) {
     .max(200, 'Password must be at most 200 characters');
 }
 
-export const IDENTIFICATION_TYPES = ['Passport', "Driver's License", 'National ID', 'Aadhaar Card', 'PAN Card'] as const;
+export const IDENTIFICATION_TYPES = [
+  'Passport',
+  "Driver's License",
+  'National ID',
+  'Aadhaar Card',
+  'PAN Card',
+] as const;
 export type IdentificationType = (typeof IDENTIFICATION_TYPES)[number];
 
 const loginEmail = email({ required: 'Email is required', invalid: 'Email is invalid' });
 
 export const loginSchema = z.object({
   email: loginEmail,
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').min(6, 'Password must be at least 6 characters').max(200),
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .min(6, 'Password must be at least 6 characters')
+    .max(200),
   rememberMe: z.boolean().optional().default(false),
 });
 export type LoginPayload = z.input<typeof loginSchema>;
@@ -129,7 +139,10 @@ export const resetPasswordSchema = verifyOtpSchema.extend({ newPassword });
 
 export const resetPasswordFormSchema = z
   .object({ newPassword, confirmPassword: z.string() })
-  .refine((form) => form.newPassword === form.confirmPassword, { path: ['confirmPassword'], message: 'Passwords do not match' });
+  .refine((form) => form.newPassword === form.confirmPassword, {
+    path: ['confirmPassword'],
+    message: 'Passwords do not match',
+  });
 
 const newPin = pin({
   required: 'PIN is required',
@@ -157,20 +170,31 @@ export const updatePinSchema = z
   });
 
 /** Checking the PIN while signed in (the overview page's "verify PIN"). */
-export const verifyPinSchema = z.object({ transactionPin: z.string({ error: 'Transaction PIN is required' }).min(1, 'Transaction PIN is required').max(100) });
+export const verifyPinSchema = z.object({
+  transactionPin: z.string({ error: 'Transaction PIN is required' }).min(1, 'Transaction PIN is required').max(100),
+});
 
 // ---- admin --------------------------------------------------------------------------
 
 /** Both readings of the spec: `{selectedUser, isVerified}` and `{user, status}`. */
 export const updateVerifiedStatusSchema = z
-  .union([
-    z.object({ selectedUser: z.string().min(1).max(64), isVerified: z.boolean() }),
-    z.object({ user: z.string().min(1).max(64), status: z.union([z.boolean(), z.enum(['verified', 'suspended', 'active', 'unverified'])]) }),
-  ], { error: 'selectedUser and isVerified are required' })
+  .union(
+    [
+      z.object({ selectedUser: z.string().min(1).max(64), isVerified: z.boolean() }),
+      z.object({
+        user: z.string().min(1).max(64),
+        status: z.union([z.boolean(), z.enum(['verified', 'suspended', 'active', 'unverified'])]),
+      }),
+    ],
+    { error: 'selectedUser and isVerified are required' },
+  )
   .transform((body) =>
     'selectedUser' in body
       ? { userId: body.selectedUser, isVerified: body.isVerified }
-      : { userId: body.user, isVerified: body.status === true || body.status === 'verified' || body.status === 'active' },
+      : {
+          userId: body.user,
+          isVerified: body.status === true || body.status === 'verified' || body.status === 'active',
+        },
   );
 
 /** The user record of spec section 3, as every endpoint returns it. Never a hash or a code. */

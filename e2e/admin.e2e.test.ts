@@ -40,10 +40,21 @@ let transferId = '';
 let admin: Page;
 
 /** One JSON call to the API; fails the test on anything but success. */
-async function api<Data>(method: 'GET' | 'POST', path: string, token: string | undefined, body?: unknown, headers: Record<string, string> = {}): Promise<Data> {
+async function api<Data>(
+  method: 'GET' | 'POST',
+  path: string,
+  token: string | undefined,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Data> {
   const response = await fetch(`${base}${path}`, {
     method,
-    headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    headers: {
+      accept: 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const payload = (await response.json()) as { success: boolean; message: string; data?: Data };
@@ -53,8 +64,15 @@ async function api<Data>(method: 'GET' | 'POST', path: string, token: string | u
 
 async function customer(firstName: string, lastName: string, email: string): Promise<Customer> {
   await api('POST', '/api/users/register', undefined, {
-    firstName, lastName, email, contactNo: '+91 98111 22334', identification: 'PAN Card', identificationNumber: 'ABCDE1234F',
-    address: '3 Park Street, Kolkata 700016', password: PASSWORD, transactionPin: PIN,
+    firstName,
+    lastName,
+    email,
+    contactNo: '+91 98111 22334',
+    identification: 'PAN Card',
+    identificationNumber: 'ABCDE1234F',
+    address: '3 Park Street, Kolkata 700016',
+    password: PASSWORD,
+    transactionPin: PIN,
   });
   const users = await api<{ _id: string; email: string }[]>('GET', '/api/users/get-all-users', adminToken);
   const id = users.find((user) => user.email === email)?._id ?? '';
@@ -67,7 +85,11 @@ async function customer(firstName: string, lastName: string, email: string): Pro
 async function statementHas(accountId: string, type: string, count = 1): Promise<void> {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const page = await api<{ items: { eventType: string }[] }>('GET', `/api/admin/accounts/${accountId}/statement?limit=1000`, adminToken);
+    const page = await api<{ items: { eventType: string }[] }>(
+      'GET',
+      `/api/admin/accounts/${accountId}/statement?limit=1000`,
+      adminToken,
+    );
     if (page.items.filter((line) => line.eventType === type).length >= count) return;
     if (Date.now() > deadline) throw new Error(`the statement of ${accountId} has no ${type} after 15 s`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -90,10 +112,22 @@ beforeAll(async () => {
   adminToken = await api<string>('POST', '/api/users/login', undefined, ADMIN);
   meera = await customer('Meera', 'Iyer', 'meera.iyer@example.in');
   kabir = await customer('Kabir', 'Shah', 'kabir.shah@example.in');
-  const deposit = await api<{ transactionId: string }>('POST', '/api/transactions/deposit-funds', meera.token, { amount: 2000, reference: 'salary top up', transactionPin: PIN, paymentMethod: 'upi', upiDetails: { upiId: 'meera@okbank' } });
+  const deposit = await api<{ transactionId: string }>('POST', '/api/transactions/deposit-funds', meera.token, {
+    amount: 2000,
+    reference: 'salary top up',
+    transactionPin: PIN,
+    paymentMethod: 'upi',
+    upiDetails: { upiId: 'meera@okbank' },
+  });
   await api('POST', '/api/transactions/settle-deposit', adminToken, { depositId: deposit.transactionId });
   await statementHas(meera.id, 'DepositSettled');
-  const transfer = await api<{ transactionId: string }>('POST', '/api/transactions/transfer-funds', meera.token, { receiver: kabir.id, amount: 500, reference: 'concert tickets', transactionPin: PIN }, { 'idempotency-key': TRANSFER_KEY });
+  const transfer = await api<{ transactionId: string }>(
+    'POST',
+    '/api/transactions/transfer-funds',
+    meera.token,
+    { receiver: kabir.id, amount: 500, reference: 'concert tickets', transactionPin: PIN },
+    { 'idempotency-key': TRANSFER_KEY },
+  );
   transferId = transfer.transactionId;
   await statementHas(meera.id, 'TransferCompleted');
 }, 120_000);
@@ -123,7 +157,9 @@ describe('admin and operator screens in a real browser', () => {
     await admin.getByRole('button', { name: 'Download CSV' }).click();
     const file = await download;
     expect(file.suggestedFilename()).toBe(`statement-${meera.id}.csv`);
-    const csv = readFileSync((await file.path()) ?? '', 'utf8').trim().split('\n');
+    const csv = readFileSync((await file.path()) ?? '', 'utf8')
+      .trim()
+      .split('\n');
     expect(csv).toHaveLength(3);
     expect(csv.some((line) => line.includes('TransferCompleted') && line.includes(kabir.name))).toBe(true);
 
@@ -138,7 +174,10 @@ describe('admin and operator screens in a real browser', () => {
 
   step('the admin reverses the transfer with a reason and sees the reversal in the statement', async () => {
     const rows = admin.getByRole('table', { name: 'Statement' }).locator('tbody tr');
-    await rows.filter({ hasText: 'TransferCompleted' }).getByRole('button', { name: /^Reverse TransferCompleted/ }).click();
+    await rows
+      .filter({ hasText: 'TransferCompleted' })
+      .getByRole('button', { name: /^Reverse TransferCompleted/ })
+      .click();
     const dialog = admin.getByRole('dialog', { name: 'Reverse transaction' });
     await dialog.getByRole('button', { name: 'Reverse', exact: true }).click();
     await dialog.getByText('A reason of at least 3 characters is required').waitFor();
@@ -155,7 +194,7 @@ describe('admin and operator screens in a real browser', () => {
     expect(await rows.filter({ hasText: 'TransferCompleted' }).getByRole('button').count()).toBe(0);
   });
 
-  step('the ledger explorer filters by stream and shows an event\'s postings', async () => {
+  step("the ledger explorer filters by stream and shows an event's postings", async () => {
     await admin.getByRole('link', { name: 'Ledger explorer' }).click();
     await admin.waitForURL('**/admin/ledger');
     await admin.getByRole('table', { name: 'Ledger events' }).waitFor();
@@ -163,8 +202,17 @@ describe('admin and operator screens in a real browser', () => {
     await admin.getByLabel('Stream').fill(`transfer-${transferId}`);
     await admin.getByRole('button', { name: 'Apply' }).click();
     const rows = admin.getByRole('table', { name: 'Ledger events' }).locator('tbody tr');
-    await expect.poll(async () => (await rows.allTextContents()).map((text) => (text.includes('TransferReversed') ? 'R' : text.includes('TransferCompleted') ? 'C' : '?')).join('')).toBe('CR');
-    await rows.filter({ hasText: 'TransferReversed' }).getByRole('button', { name: /^Open event/ }).click();
+    await expect
+      .poll(async () =>
+        (await rows.allTextContents())
+          .map((text) => (text.includes('TransferReversed') ? 'R' : text.includes('TransferCompleted') ? 'C' : '?'))
+          .join(''),
+      )
+      .toBe('CR');
+    await rows
+      .filter({ hasText: 'TransferReversed' })
+      .getByRole('button', { name: /^Open event/ })
+      .click();
     const dialog = admin.getByRole('dialog', { name: /^Event \d+$/ });
     const postings = dialog.getByRole('table', { name: 'Postings' }).locator('tbody tr');
     await expect.poll(() => postings.count()).toBe(2);
@@ -176,29 +224,42 @@ describe('admin and operator screens in a real browser', () => {
     await dialog.waitFor({ state: 'detached' });
   });
 
-  step('operations: verify runs OK, a projection replays to the end, the audit trail lists the actions', async () => {
-    await admin.getByRole('link', { name: 'Operations' }).click();
-    await admin.waitForURL('**/admin/operations');
-    await admin.getByRole('table', { name: 'Trial balance by account kind' }).waitFor();
-    await admin.getByRole('button', { name: 'Run verify' }).click();
-    await toast(admin, 'Ledger verified: no differences');
-    await expectText(admin.getByTestId('last-verify'), 'OK');
+  step(
+    'operations: verify runs OK, a projection replays to the end, the audit trail lists the actions',
+    async () => {
+      await admin.getByRole('link', { name: 'Operations' }).click();
+      await admin.waitForURL('**/admin/operations');
+      await admin.getByRole('table', { name: 'Trial balance by account kind' }).waitFor();
+      await admin.getByRole('button', { name: 'Run verify' }).click();
+      await toast(admin, 'Ledger verified: no differences');
+      await expectText(admin.getByTestId('last-verify'), 'OK');
 
-    await admin.getByRole('button', { name: `Replay ${REPLAYED}` }).click();
-    const progress = admin.getByTestId(`replay-${REPLAYED}`);
-    await progress.waitFor();
-    await expect.poll(async () => (await textOf(progress.getByRole('status'))).split(' ')[0], { timeout: 30_000, interval: 200 }).toBe('done');
-    expect(await progress.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
+      await admin.getByRole('button', { name: `Replay ${REPLAYED}` }).click();
+      const progress = admin.getByTestId(`replay-${REPLAYED}`);
+      await progress.waitFor();
+      await expect
+        .poll(async () => (await textOf(progress.getByRole('status'))).split(' ')[0], {
+          timeout: 30_000,
+          interval: 200,
+        })
+        .toBe('done');
+      expect(await progress.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
 
-    const trail = admin.getByRole('table', { name: 'Audit trail' }).locator('tbody tr');
-    await admin.reload();
-    await trail.first().waitFor();
-    const texts = await trail.allTextContents();
-    expect(texts.some((text) => text.includes('reverse') && text.includes(`transfer-${transferId}`) && text.includes(REASON))).toBe(true);
-    expect(texts.some((text) => text.includes('replay') && text.includes(REPLAYED))).toBe(true);
-    expect(texts.some((text) => text.includes('settle'))).toBe(true);
-    await screenshot(admin, SCREENSHOT_DIR, 'admin-operations', 'desktop');
-  }, 90_000);
+      const trail = admin.getByRole('table', { name: 'Audit trail' }).locator('tbody tr');
+      await admin.reload();
+      await trail.first().waitFor();
+      const texts = await trail.allTextContents();
+      expect(
+        texts.some(
+          (text) => text.includes('reverse') && text.includes(`transfer-${transferId}`) && text.includes(REASON),
+        ),
+      ).toBe(true);
+      expect(texts.some((text) => text.includes('replay') && text.includes(REPLAYED))).toBe(true);
+      expect(texts.some((text) => text.includes('settle'))).toBe(true);
+      await screenshot(admin, SCREENSHOT_DIR, 'admin-operations', 'desktop');
+    },
+    90_000,
+  );
 
   step('a customer is sent away from every admin route and has no admin menu', async () => {
     const customerPage = (await session('desktop', meera.token)).page;
@@ -207,7 +268,8 @@ describe('admin and operator screens in a real browser', () => {
       await customerPage.waitForURL('**/dashboard');
       await toast(customerPage, 'Only administrators can open this page.');
     }
-    for (const name of ['Account audit', 'Ledger explorer', 'Operations']) expect(await customerPage.getByRole('link', { name }).count()).toBe(0);
+    for (const name of ['Account audit', 'Ledger explorer', 'Operations'])
+      expect(await customerPage.getByRole('link', { name }).count()).toBe(0);
   });
 
   step('phone screenshots of every admin screen, none scrolling sideways', async () => {

@@ -83,7 +83,11 @@ export async function teardown(): Promise<void> {
  * the test runtime login; without DATABASE_URL the server's own embedded Postgres, on a free port.
  */
 async function databaseTarget(): Promise<{ settings: Record<string, string>; unset: string[] }> {
-  if (!process.env.DATABASE_URL) return { settings: { EMBEDDED_POSTGRES_PORT: String(await freePort()) }, unset: ['DATABASE_URL', 'DATABASE_OWNER_URL'] };
+  if (!process.env.DATABASE_URL)
+    return {
+      settings: { EMBEDDED_POSTGRES_PORT: String(await freePort()) },
+      unset: ['DATABASE_URL', 'DATABASE_OWNER_URL'],
+    };
   const name = `wallet_e2e_${process.pid}`;
   database = { adminUrl: process.env.DATABASE_URL, name };
   await withClient(database.adminUrl, async (client) => {
@@ -92,11 +96,16 @@ async function databaseTarget(): Promise<{ settings: Record<string, string>; uns
   });
   const url = new URL(database.adminUrl);
   url.pathname = `/${name}`;
-  return { settings: { DATABASE_OWNER_URL: url.toString(), DATABASE_URL: withLogin(url.toString(), TEST_RUNTIME_LOGIN) }, unset: [] };
+  return {
+    settings: { DATABASE_OWNER_URL: url.toString(), DATABASE_URL: withLogin(url.toString(), TEST_RUNTIME_LOGIN) },
+    unset: [],
+  };
 }
 
 async function dropDatabase({ adminUrl, name }: { adminUrl: string; name: string }): Promise<void> {
-  await withClient(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).catch((error: unknown) => console.error('[e2e] could not drop the test database', error));
+  await withClient(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).catch(
+    (error: unknown) => console.error('[e2e] could not drop the test database', error),
+  );
 }
 
 function serverLog(): string {

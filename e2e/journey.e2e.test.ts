@@ -39,12 +39,26 @@ const base = inject('baseUrl');
 const ADMIN = { email: inject('adminEmail'), password: inject('adminPassword') };
 
 const ASHA: Person = {
-  firstName: 'Asha', lastName: 'Rao', email: 'asha.rao@example.in', contactNo: '+91 98450 12345', identification: 'PAN Card',
-  identificationNumber: 'ABCPR1234K', address: '12 MG Road, Bengaluru 560001', password: 'asha-pass-2026', pin: '4826',
+  firstName: 'Asha',
+  lastName: 'Rao',
+  email: 'asha.rao@example.in',
+  contactNo: '+91 98450 12345',
+  identification: 'PAN Card',
+  identificationNumber: 'ABCPR1234K',
+  address: '12 MG Road, Bengaluru 560001',
+  password: 'asha-pass-2026',
+  pin: '4826',
 };
 const VIKRAM: Person = {
-  firstName: 'Vikram', lastName: 'Nair', email: 'vikram.nair@example.in', contactNo: '+91 98860 54321', identification: 'Aadhaar Card',
-  identificationNumber: '4321 8765 2109', address: '7 Marine Drive, Kochi 682031', password: 'vikram-pass-26', pin: '7391',
+  firstName: 'Vikram',
+  lastName: 'Nair',
+  email: 'vikram.nair@example.in',
+  contactNo: '+91 98860 54321',
+  identification: 'Aadhaar Card',
+  identificationNumber: '4321 8765 2109',
+  address: '7 Marine Drive, Kochi 682031',
+  password: 'vikram-pass-26',
+  pin: '7391',
 };
 
 let browser: Browser;
@@ -78,7 +92,13 @@ function dialog(page: Page, title: string): Locator {
 }
 
 /** A transfer through the SEND dialog with account verification. */
-async function transfer(page: Page, to: { account: string; name: string }, amount: string, reference: string, pin: string): Promise<void> {
+async function transfer(
+  page: Page,
+  to: { account: string; name: string },
+  amount: string,
+  reference: string,
+  pin: string,
+): Promise<void> {
   await page.getByRole('button', { name: 'SEND' }).click();
   const send = dialog(page, 'Transfer Funds');
   await verifyReceiver(send, 'Receiver account number', to.account);
@@ -104,7 +124,10 @@ describe('the wallet in a real browser', () => {
     await register(phone, VIKRAM);
     await screenshot(phone, SCREENSHOT_DIR, 'user-not-verified', 'phone');
     await phone.context().close();
-    sessions.splice(sessions.findIndex((opened) => opened.page === phone), 1);
+    sessions.splice(
+      sessions.findIndex((opened) => opened.page === phone),
+      1,
+    );
 
     // Not verified yet: signing in leads back to the pending screen.
     await asha.goto('/login');
@@ -144,7 +167,14 @@ describe('the wallet in a real browser', () => {
     expect(vikramId).not.toBe(ashaId);
     // Profile fields as registered.
     const profile = vikram.locator('.profile-list');
-    for (const value of [VIKRAM.firstName, VIKRAM.lastName, VIKRAM.email, VIKRAM.contactNo, VIKRAM.identification, VIKRAM.identificationNumber]) {
+    for (const value of [
+      VIKRAM.firstName,
+      VIKRAM.lastName,
+      VIKRAM.email,
+      VIKRAM.contactNo,
+      VIKRAM.identification,
+      VIKRAM.identificationNumber,
+    ]) {
       await profile.getByText(value, { exact: true }).waitFor();
     }
   });
@@ -169,7 +199,13 @@ describe('the wallet in a real browser', () => {
     await deposit.waitFor({ state: 'detached' });
     await expectTransactions(asha, '₹1,500', '1 of 1 transactions');
     expect(await historyRows(asha)).toEqual([
-      expect.objectContaining({ amount: '+₹1,500', type: 'Deposit', sentTo: 'Self', reference: 'first top up', status: 'Success' }),
+      expect.objectContaining({
+        amount: '+₹1,500',
+        type: 'Deposit',
+        sentTo: 'Self',
+        reference: 'first top up',
+        status: 'Success',
+      }),
     ]);
   });
 
@@ -188,7 +224,9 @@ describe('the wallet in a real browser', () => {
     await toast(asha, 'Deposit request submitted successfully!');
     await expectTransactions(asha, '₹1,500', '2 of 2 transactions');
     const [upi] = await historyRows(asha);
-    expect(upi).toEqual(expect.objectContaining({ amount: '+₹250', type: 'Deposit', reference: 'upi top up', status: 'Pending' }));
+    expect(upi).toEqual(
+      expect.objectContaining({ amount: '+₹250', type: 'Deposit', reference: 'upi top up', status: 'Pending' }),
+    );
     upiDepositId = upi?.id ?? '';
     expect(upiDepositId).not.toBe('');
 
@@ -202,10 +240,13 @@ describe('the wallet in a real browser', () => {
 
     await reloadUntilText(asha, () => transactionsBalance(asha), '₹1,750');
     await expectText(historyCounter(asha), '2 of 2 transactions');
-    expect((await historyRows(asha)).map((row) => [row.amount, row.status])).toEqual([['+₹250', 'Success'], ['+₹1,500', 'Success']]);
+    expect((await historyRows(asha)).map((row) => [row.amount, row.status])).toEqual([
+      ['+₹250', 'Success'],
+      ['+₹1,500', 'Success'],
+    ]);
   });
 
-  step('Asha verifies Vikram\'s account in the Transfer dialog and pays him ₹400', async () => {
+  step("Asha verifies Vikram's account in the Transfer dialog and pays him ₹400", async () => {
     // A wrong account is refused by the verification, and nothing can be paid before it.
     await asha.getByRole('button', { name: 'SEND' }).click();
     const send = dialog(asha, 'Transfer Funds');
@@ -217,13 +258,27 @@ describe('the wallet in a real browser', () => {
 
     await transfer(asha, { account: vikramId, name: 'Vikram Nair' }, '400', 'dinner split', ASHA.pin);
     await expectTransactions(asha, '₹1,350', '3 of 3 transactions');
-    expect((await historyRows(asha))[0]).toEqual(expect.objectContaining({ amount: '−₹400', type: 'Debit', sentTo: `Vikram Nair (${vikramId.slice(0, 8)})`, reference: 'dinner split', status: 'Success' }));
+    expect((await historyRows(asha))[0]).toEqual(
+      expect.objectContaining({
+        amount: '−₹400',
+        type: 'Debit',
+        sentTo: `Vikram Nair (${vikramId.slice(0, 8)})`,
+        reference: 'dinner split',
+        status: 'Success',
+      }),
+    );
 
     await vikram.goto('/transactions');
     await reloadUntilText(vikram, () => transactionsBalance(vikram), '₹400');
     await expectText(historyCounter(vikram), '1 of 1 transactions');
     expect(await historyRows(vikram)).toEqual([
-      expect.objectContaining({ amount: '+₹400', type: 'Credit', sentTo: `Asha Rao (${ashaId.slice(0, 8)})`, reference: 'dinner split', status: 'Success' }),
+      expect.objectContaining({
+        amount: '+₹400',
+        type: 'Credit',
+        sentTo: `Asha Rao (${ashaId.slice(0, 8)})`,
+        reference: 'dinner split',
+        status: 'Success',
+      }),
     ]);
   });
 
@@ -282,11 +337,13 @@ describe('the wallet in a real browser', () => {
 
     await asha.goto('/dashboard');
     await expectText(dashboardBalance(asha), '₹1,224');
-    await expect.poll(() => recentActivity(asha), { timeout: 15_000 }).toEqual([
-      { title: 'Vikram Nair', amount: '−₹125.75' },
-      { title: 'Vikram Nair', amount: '−₹400' },
-      { title: 'Deposit', amount: '+₹250' },
-    ]);
+    await expect
+      .poll(() => recentActivity(asha), { timeout: 15_000 })
+      .toEqual([
+        { title: 'Vikram Nair', amount: '−₹125.75' },
+        { title: 'Vikram Nair', amount: '−₹400' },
+        { title: 'Deposit', amount: '+₹250' },
+      ]);
     await asha.getByRole('button', { name: 'Hide balance' }).click();
     await expectText(dashboardBalance(asha), '****');
     await asha.getByRole('button', { name: 'Show balance' }).click();
@@ -301,15 +358,19 @@ describe('the wallet in a real browser', () => {
     ]);
     await vikram.goto('/dashboard');
     await expectText(dashboardBalance(vikram), '₹526');
-    await expect.poll(() => recentActivity(vikram), { timeout: 15_000 }).toEqual([
-      { title: 'Asha Rao', amount: '+₹125.75' },
-      { title: 'Asha Rao', amount: '+₹400' },
-    ]);
+    await expect
+      .poll(() => recentActivity(vikram), { timeout: 15_000 })
+      .toEqual([
+        { title: 'Asha Rao', amount: '+₹125.75' },
+        { title: 'Asha Rao', amount: '+₹400' },
+      ]);
   });
 
-  step('scan to pay: Asha uploads an image of Vikram\'s payment QR and pays ₹50', async () => {
+  step("scan to pay: Asha uploads an image of Vikram's payment QR and pays ₹50", async () => {
     // Vikram's own QR, as the server generates it for him.
-    const reply = await fetch(`${base}/api/users/generate-qr`, { headers: { authorization: `Bearer ${await token(vikram)}` } });
+    const reply = await fetch(`${base}/api/users/generate-qr`, {
+      headers: { authorization: `Bearer ${await token(vikram)}` },
+    });
     expect(reply.status).toBe(200);
     const body = (await reply.json()) as { success: boolean; data: string };
     expect(body.data).toMatch(/^data:image\/png;base64,/);
@@ -338,7 +399,9 @@ describe('the wallet in a real browser', () => {
     await toast(asha, 'Transfer completed successfully!');
     await scan.waitFor({ state: 'detached' });
     await expectTransactions(asha, '₹1,174.25', '5 of 5 transactions');
-    expect((await historyRows(asha))[0]).toEqual(expect.objectContaining({ amount: '−₹50', type: 'Debit', reference: 'chai and snacks' }));
+    expect((await historyRows(asha))[0]).toEqual(
+      expect.objectContaining({ amount: '−₹50', type: 'Debit', reference: 'chai and snacks' }),
+    );
 
     await vikram.goto('/transactions');
     await reloadUntilText(vikram, () => transactionsBalance(vikram), '₹575.75');
@@ -352,7 +415,9 @@ describe('the wallet in a real browser', () => {
       asha.evaluate(() => {
         const active = document.activeElement as HTMLInputElement | null;
         if (!active || active === document.body) return '';
-        return (active.labels?.[0]?.textContent ?? active.getAttribute('aria-label') ?? active.textContent ?? '').replace(/\s+/g, ' ').trim();
+        return (active.labels?.[0]?.textContent ?? active.getAttribute('aria-label') ?? active.textContent ?? '')
+          .replace(/\s+/g, ' ')
+          .trim();
       });
     async function tabTo(label: string, limit: number): Promise<void> {
       for (let presses = 0; presses < limit; presses += 1) {
@@ -384,7 +449,9 @@ describe('the wallet in a real browser', () => {
     await toast(asha, 'Transfer completed successfully!');
     await send.waitFor({ state: 'detached' });
     await expectTransactions(asha, '₹1,150', '6 of 6 transactions');
-    expect((await historyRows(asha))[0]).toEqual(expect.objectContaining({ amount: '−₹24.25', type: 'Debit', reference: 'keyboard pay' }));
+    expect((await historyRows(asha))[0]).toEqual(
+      expect.objectContaining({ amount: '−₹24.25', type: 'Debit', reference: 'keyboard pay' }),
+    );
   });
 
   step('final balances: ₹1,150 for Asha and ₹600 for Vikram on both screens', async () => {
@@ -411,7 +478,9 @@ describe('the wallet in a real browser', () => {
     await reloadUntilText(asha, () => asha.getByRole('tab', { selected: true }), 'Received (2)');
     await expectText(asha.locator('.tile').filter({ hasText: 'Pending' }).locator('.tile-value'), '1');
     await captureRequests();
-    const pending = asha.getByRole('table', { name: 'Received requests' }).locator('tbody tr', { hasText: 'parking fee' });
+    const pending = asha
+      .getByRole('table', { name: 'Received requests' })
+      .locator('tbody tr', { hasText: 'parking fee' });
     await pending.getByRole('button', { name: 'Reject' }).click();
     await toast(asha, 'Request rejected successfully');
     await expectText(pending.locator('td').nth(4), 'Rejected');
@@ -419,29 +488,36 @@ describe('the wallet in a real browser', () => {
     await expectText(dashboardBalance(asha), '₹1,150');
   });
 
-  step('guards: signed out /dashboard -> /login; a customer on /users -> /dashboard with a message; ?error=oauth_failed', async () => {
-    const guest = (await session()).page;
-    await guest.goto('/dashboard');
-    await guest.waitForURL('**/login');
-    await guest.getByRole('form', { name: 'Sign in' }).waitFor();
+  step(
+    'guards: signed out /dashboard -> /login; a customer on /users -> /dashboard with a message; ?error=oauth_failed',
+    async () => {
+      const guest = (await session()).page;
+      await guest.goto('/dashboard');
+      await guest.waitForURL('**/login');
+      await guest.getByRole('form', { name: 'Sign in' }).waitFor();
 
-    await asha.goto('/users');
-    await asha.waitForURL('**/dashboard');
-    await toast(asha, 'Only administrators can open the Users page.');
-    expect(await asha.getByRole('link', { name: 'Users' }).count()).toBe(0);
+      await asha.goto('/users');
+      await asha.waitForURL('**/dashboard');
+      await toast(asha, 'Only administrators can open the Users page.');
+      expect(await asha.getByRole('link', { name: 'Users' }).count()).toBe(0);
 
-    await guest.goto('/login?error=oauth_failed');
-    await toast(guest, 'Google authentication failed. Please try again.');
+      await guest.goto('/login?error=oauth_failed');
+      await toast(guest, 'Google authentication failed. Please try again.');
 
-    // A signed-in user on a guest page goes to the dashboard.
-    await asha.goto('/login');
-    await asha.waitForURL('**/dashboard');
-  });
+      // A signed-in user on a guest page goes to the dashboard.
+      await asha.goto('/login');
+      await asha.waitForURL('**/dashboard');
+    },
+  );
 
-  step('a desktop and a phone screenshot of every screen and dialog', async () => {
-    await captureEverything('desktop');
-    await captureEverything('phone');
-  }, 180_000);
+  step(
+    'a desktop and a phone screenshot of every screen and dialog',
+    async () => {
+      await captureEverything('desktop');
+      await captureEverything('phone');
+    },
+    180_000,
+  );
 
   step('no page threw an uncaught error', async () => {
     expect(pageErrors).toEqual([]);
@@ -463,7 +539,10 @@ async function captureRequests(): Promise<void> {
     await dialog(page, 'Approve request').getByLabel('Transaction PIN', { exact: true }).waitFor();
     await screenshot(page, SCREENSHOT_DIR, 'dialog-approve-request', viewport, false);
     await context.close();
-    sessions.splice(sessions.findIndex((opened) => opened.page === page), 1);
+    sessions.splice(
+      sessions.findIndex((opened) => opened.page === page),
+      1,
+    );
   }
 }
 
@@ -497,7 +576,10 @@ async function captureEverything(viewport: ViewportName): Promise<void> {
   await shot(guest, 'dialog-terms', false);
   await terms.getByRole('button', { name: 'Close', exact: true }).first().click();
   await terms.waitFor({ state: 'detached' });
-  for (const [path, heading, name] of [['/docs', 'How the wallet works', 'docs'], ['/architecture', 'Architecture overview', 'architecture']] as const) {
+  for (const [path, heading, name] of [
+    ['/docs', 'How the wallet works', 'docs'],
+    ['/architecture', 'Architecture overview', 'architecture'],
+  ] as const) {
     await guest.goto(path);
     await guest.getByRole('heading', { name: heading }).waitFor();
     await shot(guest, name);
@@ -512,7 +594,13 @@ async function captureEverything(viewport: ViewportName): Promise<void> {
   await shot(user, 'dashboard');
   if (process.env.E2E_HERO_SCREENSHOTS === '1') {
     mkdirSync(HERO_DIR, { recursive: true });
-    await user.screenshot({ path: `${HERO_DIR}/${viewport === 'desktop' ? 'desktop' : 'mobile'}.png`, animations: 'disabled', caret: 'hide', scale: 'css', style: HIDE_TOASTS });
+    await user.screenshot({
+      path: `${HERO_DIR}/${viewport === 'desktop' ? 'desktop' : 'mobile'}.png`,
+      animations: 'disabled',
+      caret: 'hide',
+      scale: 'css',
+      style: HIDE_TOASTS,
+    });
   }
   if (viewport === 'phone') {
     await user.getByRole('button', { name: 'Open menu' }).click();
@@ -523,16 +611,31 @@ async function captureEverything(viewport: ViewportName): Promise<void> {
   await expectText(historyCounter(user), '6 of 6 transactions');
   await shot(user, 'transactions');
   const dialogs: [string, string, string, (scope: Locator) => Promise<void>][] = [
-    ['DEPOSIT', 'Deposit Funds', 'dialog-deposit', async (scope) => {
-      await scope.getByLabel(/^Card/).check();
-      await scope.getByLabel('Card number').waitFor();
-    }],
-    ['SEND', 'Transfer Funds', 'dialog-transfer', async (scope) => {
-      await verifyReceiver(scope, 'Receiver account number', vikramId);
-    }],
-    ['SCAN TO PAY', 'Scan to Pay', 'dialog-scan-to-pay', async (scope) => {
-      await scope.getByRole('tab', { name: 'Upload image' }).click();
-    }],
+    [
+      'DEPOSIT',
+      'Deposit Funds',
+      'dialog-deposit',
+      async (scope) => {
+        await scope.getByLabel(/^Card/).check();
+        await scope.getByLabel('Card number').waitFor();
+      },
+    ],
+    [
+      'SEND',
+      'Transfer Funds',
+      'dialog-transfer',
+      async (scope) => {
+        await verifyReceiver(scope, 'Receiver account number', vikramId);
+      },
+    ],
+    [
+      'SCAN TO PAY',
+      'Scan to Pay',
+      'dialog-scan-to-pay',
+      async (scope) => {
+        await scope.getByRole('tab', { name: 'Upload image' }).click();
+      },
+    ],
     ['Reset Transaction PIN', 'Reset Transaction PIN', 'dialog-reset-pin', async () => undefined],
   ];
   for (const [button, title, name, prepare] of dialogs) {
@@ -561,7 +664,10 @@ async function captureEverything(viewport: ViewportName): Promise<void> {
 
   for (const page of [guest, user, boss]) {
     await page.context().close();
-    sessions.splice(sessions.findIndex((opened) => opened.page === page), 1);
+    sessions.splice(
+      sessions.findIndex((opened) => opened.page === page),
+      1,
+    );
   }
   expect(overflowing, `screens wider than the ${viewport} viewport`).toEqual([]);
 }

@@ -38,10 +38,19 @@ export async function createAdmin(db: Kysely<unknown>, ledger: Ledger, input: Ad
   const generatedPassword = input.password ? undefined : generatePassword();
   const passwordHash = await hashPassword(input.password ?? generatedPassword ?? '');
   return db.transaction().execute(async (trx): Promise<AdminOutcome> => {
-    const existing = await identityDb(trx).selectFrom('identity.users').select(['id', 'is_admin']).where('email', '=', email).forUpdate().executeTakeFirst();
+    const existing = await identityDb(trx)
+      .selectFrom('identity.users')
+      .select(['id', 'is_admin'])
+      .where('email', '=', email)
+      .forUpdate()
+      .executeTakeFirst();
     if (existing?.is_admin) return { status: 'exists', userId: existing.id, email };
     if (existing) {
-      await identityDb(trx).updateTable('identity.users').set({ is_admin: true, is_verified: true, updated_at: new Date() }).where('id', '=', existing.id).execute();
+      await identityDb(trx)
+        .updateTable('identity.users')
+        .set({ is_admin: true, is_verified: true, updated_at: new Date() })
+        .where('id', '=', existing.id)
+        .execute();
       return { status: 'promoted', userId: existing.id, email };
     }
     const userId = randomUUID();
@@ -49,10 +58,28 @@ export async function createAdmin(db: Kysely<unknown>, ledger: Ledger, input: Ad
     const lastName = input.lastName ?? 'Admin';
     await identityDb(trx)
       .insertInto('identity.users')
-      .values({ id: userId, email, first_name: firstName, last_name: lastName, contact_no: null, identification: null, identification_number: null, address: null, password_hash: passwordHash, pin_hash: null, is_admin: true, is_verified: true, auth_provider: 'local' })
+      .values({
+        id: userId,
+        email,
+        first_name: firstName,
+        last_name: lastName,
+        contact_no: null,
+        identification: null,
+        identification_number: null,
+        address: null,
+        password_hash: passwordHash,
+        pin_hash: null,
+        is_admin: true,
+        is_verified: true,
+        auth_provider: 'local',
+      })
       .execute();
-    await ledger.within(transactionView<LedgerTables>(trx)).openWallet({ accountId: userId, displayName: `${firstName} ${lastName}` }, { actorId: 'system:admin-create' });
-    return generatedPassword ? { status: 'created', userId, email, generatedPassword } : { status: 'created', userId, email };
+    await ledger
+      .within(transactionView<LedgerTables>(trx))
+      .openWallet({ accountId: userId, displayName: `${firstName} ${lastName}` }, { actorId: 'system:admin-create' });
+    return generatedPassword
+      ? { status: 'created', userId, email, generatedPassword }
+      : { status: 'created', userId, email };
   });
 }
 
@@ -80,16 +107,26 @@ export async function ensureFirstAdmin(
   return db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(hashtext('identity.first-admin'))`.execute(connection);
     try {
-      const admin = await identityDb(connection).selectFrom('identity.users').select(['id', 'email']).where('is_admin', '=', true).limit(1).executeTakeFirst();
+      const admin = await identityDb(connection)
+        .selectFrom('identity.users')
+        .select(['id', 'email'])
+        .where('is_admin', '=', true)
+        .limit(1)
+        .executeTakeFirst();
       if (admin) return { status: 'exists' as const, userId: admin.id, email: admin.email };
       const email = config.ADMIN_EMAIL.trim().toLowerCase();
-      const taken = await identityDb(connection).selectFrom('identity.users').select('id').where('email', '=', email).executeTakeFirst();
+      const taken = await identityDb(connection)
+        .selectFrom('identity.users')
+        .select('id')
+        .where('email', '=', email)
+        .executeTakeFirst();
       if (taken) {
         const reason = `no admin exists and ${email} belongs to a non-admin account; run \`npm run admin:create -- --email <address>\``;
         log(`[identity] ${reason}`);
         return { status: 'skipped' as const, reason };
       }
-      if (config.PRODUCTION && config.ADMIN_PASSWORD === undefined && !config.ALLOW_GENERATED_ADMIN_PASSWORD) throw new ProductionRefusal([generatedPasswordRefused(email)]);
+      if (config.PRODUCTION && config.ADMIN_PASSWORD === undefined && !config.ALLOW_GENERATED_ADMIN_PASSWORD)
+        throw new ProductionRefusal([generatedPasswordRefused(email)]);
       const outcome = await createAdmin(connection, ledger, { email, password: config.ADMIN_PASSWORD });
       if (outcome.status === 'created') {
         log(

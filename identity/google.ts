@@ -24,7 +24,12 @@ import { findAccount, identityDb, type AccountSummary } from './users.ts';
 /** The OpenID Connect userinfo fields we read. */
 export const googleProfileSchema = z.object({
   sub: z.string().min(1).max(255),
-  email: z.string().trim().toLowerCase().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/).max(254),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/)
+    .max(254),
   email_verified: z.union([z.boolean(), z.literal('true')]).optional(),
   given_name: z.string().max(100).optional(),
   family_name: z.string().max(100).optional(),
@@ -39,30 +44,53 @@ export class GoogleSignInRefused extends Error {
   }
 }
 
-export async function signInWithGoogle(db: Kysely<unknown>, ledger: Ledger, profile: GoogleProfile): Promise<AccountSummary> {
-  if (profile.email_verified !== true && profile.email_verified !== 'true') throw new GoogleSignInRefused('the provider has not verified this e-mail');
-  const userId = await db.transaction().execute(async (trx) => {
-    const users = identityDb(trx);
-    const bySubject = await users.selectFrom('identity.users').select('id').where('google_subject', '=', profile.sub).executeTakeFirst();
-    if (bySubject) return bySubject.id;
-    const byEmail = await users.selectFrom('identity.users').select(['id', 'google_subject']).where('email', '=', profile.email).forUpdate().executeTakeFirst();
-    if (byEmail) {
-      if (byEmail.google_subject !== null) throw new GoogleSignInRefused('this e-mail is linked to another Google account');
-      await linkToGoogle(trx, byEmail.id, profile.sub);
-      return byEmail.id;
-    }
-    return createGoogleUser(trx, ledger, profile);
-  }).catch((error: unknown) => {
-    if (isUniqueViolation(error)) throw new GoogleSignInRefused('this account was created at the same time; try again');
-    throw error;
-  });
+export async function signInWithGoogle(
+  db: Kysely<unknown>,
+  ledger: Ledger,
+  profile: GoogleProfile,
+): Promise<AccountSummary> {
+  if (profile.email_verified !== true && profile.email_verified !== 'true')
+    throw new GoogleSignInRefused('the provider has not verified this e-mail');
+  const userId = await db
+    .transaction()
+    .execute(async (trx) => {
+      const users = identityDb(trx);
+      const bySubject = await users
+        .selectFrom('identity.users')
+        .select('id')
+        .where('google_subject', '=', profile.sub)
+        .executeTakeFirst();
+      if (bySubject) return bySubject.id;
+      const byEmail = await users
+        .selectFrom('identity.users')
+        .select(['id', 'google_subject'])
+        .where('email', '=', profile.email)
+        .forUpdate()
+        .executeTakeFirst();
+      if (byEmail) {
+        if (byEmail.google_subject !== null)
+          throw new GoogleSignInRefused('this e-mail is linked to another Google account');
+        await linkToGoogle(trx, byEmail.id, profile.sub);
+        return byEmail.id;
+      }
+      return createGoogleUser(trx, ledger, profile);
+    })
+    .catch((error: unknown) => {
+      if (isUniqueViolation(error))
+        throw new GoogleSignInRefused('this account was created at the same time; try again');
+      throw error;
+    });
   const account = await findAccount(db, userId);
   if (!account) throw new GoogleSignInRefused('account vanished');
   return account;
 }
 
 /** The address's owner takes the account over: no earlier password, PIN or session survives. */
-async function linkToGoogle(trx: Parameters<typeof transactionView>[0], userId: string, googleSubject: string): Promise<void> {
+async function linkToGoogle(
+  trx: Parameters<typeof transactionView>[0],
+  userId: string,
+  googleSubject: string,
+): Promise<void> {
   await identityDb(trx)
     .updateTable('identity.users')
     .set((eb) => ({
@@ -82,7 +110,11 @@ async function linkToGoogle(trx: Parameters<typeof transactionView>[0], userId: 
     .execute();
 }
 
-async function createGoogleUser(trx: Parameters<typeof transactionView>[0], ledger: Ledger, profile: GoogleProfile): Promise<string> {
+async function createGoogleUser(
+  trx: Parameters<typeof transactionView>[0],
+  ledger: Ledger,
+  profile: GoogleProfile,
+): Promise<string> {
   const userId = randomUUID();
   const { firstName, lastName } = namesOf(profile);
   await identityDb(trx)
@@ -104,7 +136,9 @@ async function createGoogleUser(trx: Parameters<typeof transactionView>[0], ledg
       google_subject: profile.sub,
     })
     .execute();
-  await ledger.within(transactionView<LedgerTables>(trx)).openWallet({ accountId: userId, displayName: `${firstName} ${lastName}`.trim() }, { actorId: userId });
+  await ledger
+    .within(transactionView<LedgerTables>(trx))
+    .openWallet({ accountId: userId, displayName: `${firstName} ${lastName}`.trim() }, { actorId: userId });
   return userId;
 }
 

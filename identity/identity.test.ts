@@ -47,7 +47,9 @@ describe('server secret', () => {
 describe('first admin', () => {
   it('is created once, with a generated password printed once when ADMIN_PASSWORD is unset', async () => {
     const lines: string[] = [];
-    const first = await ensureFirstAdmin(database.db, ledger(), { ADMIN_EMAIL: 'Boss@Wallet.test' }, (line) => lines.push(line));
+    const first = await ensureFirstAdmin(database.db, ledger(), { ADMIN_EMAIL: 'Boss@Wallet.test' }, (line) =>
+      lines.push(line),
+    );
     expect(first.status).toBe('created');
     const password = first.status === 'created' ? first.generatedPassword : undefined;
     expect(password).toMatch(/^[A-Za-z0-9_-]{20}$/);
@@ -56,33 +58,67 @@ describe('first admin', () => {
     const admin = await signInWithPassword(database.db, 'boss@wallet.test', password ?? '');
     expect(admin).toMatchObject({ isAdmin: true, isVerified: true, pinSet: false });
 
-    const again = await ensureFirstAdmin(database.db, ledger(), { ADMIN_EMAIL: 'other@wallet.test', ADMIN_PASSWORD: 'whatever-123' }, (line) => lines.push(line));
+    const again = await ensureFirstAdmin(
+      database.db,
+      ledger(),
+      { ADMIN_EMAIL: 'other@wallet.test', ADMIN_PASSWORD: 'whatever-123' },
+      (line) => lines.push(line),
+    );
     expect(again.status).toBe('exists');
     expect(lines).toHaveLength(1);
-    const wallet = await tablesView<LedgerTables>(database.db).selectFrom('ledger.accounts').select('kind').where('id', '=', admin.id).executeTakeFirst();
+    const wallet = await tablesView<LedgerTables>(database.db)
+      .selectFrom('ledger.accounts')
+      .select('kind')
+      .where('id', '=', admin.id)
+      .executeTakeFirst();
     expect(wallet?.kind).toBe('wallet');
   });
 
   it('admin:create adds admins and promotes an existing account', async () => {
-    const created = await createAdmin(database.db, ledger(), { email: 'second@wallet.test', password: 'second-admin-pw' });
+    const created = await createAdmin(database.db, ledger(), {
+      email: 'second@wallet.test',
+      password: 'second-admin-pw',
+    });
     expect(created.status).toBe('created');
     await identityDb(database.db)
       .insertInto('identity.users')
-      .values({ id: 'plain-user', email: 'plain@wallet.test', first_name: 'P', last_name: 'U', contact_no: null, identification: null, identification_number: null, address: null, password_hash: 'x', pin_hash: null, auth_provider: 'local' })
+      .values({
+        id: 'plain-user',
+        email: 'plain@wallet.test',
+        first_name: 'P',
+        last_name: 'U',
+        contact_no: null,
+        identification: null,
+        identification_number: null,
+        address: null,
+        password_hash: 'x',
+        pin_hash: null,
+        auth_provider: 'local',
+      })
       .execute();
     expect((await createAdmin(database.db, ledger(), { email: 'PLAIN@wallet.test' })).status).toBe('promoted');
-    const row = await identityDb(database.db).selectFrom('identity.users').select(['is_admin', 'is_verified', 'password_hash']).where('id', '=', 'plain-user').executeTakeFirstOrThrow();
+    const row = await identityDb(database.db)
+      .selectFrom('identity.users')
+      .select(['is_admin', 'is_verified', 'password_hash'])
+      .where('id', '=', 'plain-user')
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ is_admin: true, is_verified: true, password_hash: 'x' });
   });
 });
 
 describe('transaction PIN guard', () => {
   it('refuses a transaction handle: a wrong try must be committed even when the money command rolls back', async () => {
-    await expect(database.db.transaction().execute((trx) => verifyTransactionPin({ db: trx, keys: pinKeysFrom('p'.repeat(40)) }, 'plain-user', '1234'))).rejects.toThrow(/needs the pool/);
+    await expect(
+      database.db
+        .transaction()
+        .execute((trx) => verifyTransactionPin({ db: trx, keys: pinKeysFrom('p'.repeat(40)) }, 'plain-user', '1234')),
+    ).rejects.toThrow(/needs the pool/);
   });
 
   it('answers PIN_NOT_SET for an account without a PIN', async () => {
-    await expect(verifyTransactionPin({ db: database.db, keys: pinKeysFrom('p'.repeat(40)) }, 'plain-user', '1234')).rejects.toMatchObject({ code: 'PIN_NOT_SET', message: 'Please set your transaction PIN first in settings.' });
+    await expect(
+      verifyTransactionPin({ db: database.db, keys: pinKeysFrom('p'.repeat(40)) }, 'plain-user', '1234'),
+    ).rejects.toMatchObject({ code: 'PIN_NOT_SET', message: 'Please set your transaction PIN first in settings.' });
   });
 });
 
@@ -102,20 +138,40 @@ describe('mail', () => {
 
   it('job payloads carry the code sealed; the worker opens it with the same key only', () => {
     const key = deriveKey('a-server-secret-of-enough-length-000', 'mail-seal');
-    const job = { kind: 'one_time_code', to: 'a@b.co', purpose: 'pin', sealedCode: seal(key, '123456'), validMinutes: 10 };
+    const job = {
+      kind: 'one_time_code',
+      to: 'a@b.co',
+      purpose: 'pin',
+      sealedCode: seal(key, '123456'),
+      validMinutes: 10,
+    };
     expect(JSON.stringify(job)).not.toContain('123456');
     expect(renderEmailJob(job, { sealKey: key, publicUrl: 'http://x' }).text).toContain('123456');
-    expect(() => renderEmailJob(job, { sealKey: deriveKey('another-secret-of-enough-length-0000', 'mail-seal'), publicUrl: 'http://x' })).toThrow();
+    expect(() =>
+      renderEmailJob(job, {
+        sealKey: deriveKey('another-secret-of-enough-length-0000', 'mail-seal'),
+        publicUrl: 'http://x',
+      }),
+    ).toThrow();
   });
 });
 
 describe('the secret scan used by the HTTP tests', () => {
   it('flags secret-looking keys at any depth, hash-looking values and known codes, but not the envelope code', () => {
-    expect(findSecrets([{ success: false, message: 'x', code: 'OAUTH_USER' }, { data: { pinSet: true, expiresIn: '15 minutes' } }], [])).toEqual([]);
+    expect(
+      findSecrets(
+        [{ success: false, message: 'x', code: 'OAUTH_USER' }, { data: { pinSet: true, expiresIn: '15 minutes' } }],
+        [],
+      ),
+    ).toEqual([]);
     expect(findSecrets([{ data: [{ _id: 'a', pin_hash: 'x' }] }], [])).toEqual(['reply[0].data[0].pin_hash']);
-    expect(findSecrets([{ data: { password: '' } }, { data: { transactionPin: '' } }, { data: { otp: '1' } }], [])).toHaveLength(3);
+    expect(
+      findSecrets([{ data: { password: '' } }, { data: { transactionPin: '' } }, { data: { otp: '1' } }], []),
+    ).toHaveLength(3);
     expect(findSecrets([{ data: { code: '123456' } }], [])).toEqual(['reply[0].data.code']);
-    expect(findSecrets([{ data: { note: '$2b$12$abcdefghijklmnopqrstuv' } }, { data: { note: '$argon2id$v=19$...' } }], [])).toHaveLength(2);
+    expect(
+      findSecrets([{ data: { note: '$2b$12$abcdefghijklmnopqrstuv' } }, { data: { note: '$argon2id$v=19$...' } }], []),
+    ).toHaveLength(2);
     expect(findSecrets([{ message: '654321' }], ['654321'])).toEqual(['reply[0].message = 654321']);
   });
 });

@@ -5,11 +5,35 @@
 export { systemClock, type Clock } from './clock.ts';
 export { IdentityRejection, isIdentityRejection, type IdentityRejectionCode } from './rejections.ts';
 export { deriveKey } from './secrets.ts';
-export { endSessions, findAccount, listAccounts, setVerified, toUserRecord, userRecordOf, type AccountSummary, type BalanceReader } from './users.ts';
+export {
+  endSessions,
+  findAccount,
+  listAccounts,
+  setVerified,
+  toUserRecord,
+  userRecordOf,
+  type AccountSummary,
+  type BalanceReader,
+} from './users.ts';
 export { registerUser } from './registration.ts';
 export { signInWithPassword } from './sign-in.ts';
-export { issueCode, verifyCode, resetPassword, resetTransactionPin, CODE_VALIDITY_MINUTES, MAX_CODE_ATTEMPTS, RESEND_WAIT_SECONDS, type CodeDependencies } from './one-time-codes.ts';
-export { verifyTransactionPin, updateTransactionPin, MAX_PIN_ATTEMPTS, PIN_LOCK_STAGES, type PinCheckDependencies } from './transaction-pin.ts';
+export {
+  issueCode,
+  verifyCode,
+  resetPassword,
+  resetTransactionPin,
+  CODE_VALIDITY_MINUTES,
+  MAX_CODE_ATTEMPTS,
+  RESEND_WAIT_SECONDS,
+  type CodeDependencies,
+} from './one-time-codes.ts';
+export {
+  verifyTransactionPin,
+  updateTransactionPin,
+  MAX_PIN_ATTEMPTS,
+  PIN_LOCK_STAGES,
+  type PinCheckDependencies,
+} from './transaction-pin.ts';
 export { pinKeysFrom, type PinKeys } from './pin-verifier.ts';
 export { createAdmin, ensureFirstAdmin, generatePassword, type AdminOutcome } from './admin.ts';
 export { signInWithGoogle, googleProfileSchema, GoogleSignInRefused, type GoogleProfile } from './google.ts';

@@ -8,9 +8,16 @@
 import { ProductionRefusal } from '../platform/production.ts';
 import { readOrCreateSecretFile } from '../platform/secret-file.ts';
 
-export async function resolveJwtSecret(config: { JWT_SECRET?: string | undefined; DATA_DIR: string; PRODUCTION?: boolean | undefined }): Promise<string> {
+export async function resolveJwtSecret(config: {
+  JWT_SECRET?: string | undefined;
+  DATA_DIR: string;
+  PRODUCTION?: boolean | undefined;
+}): Promise<string> {
   if (config.JWT_SECRET) return config.JWT_SECRET;
   // Backstop of platform/production.ts's startup check, for a composition root that skipped it.
-  if (config.PRODUCTION) throw new ProductionRefusal(['JWT_SECRET is not set: production mode does not generate one (generate one with: openssl rand -base64 48)']);
+  if (config.PRODUCTION)
+    throw new ProductionRefusal([
+      'JWT_SECRET is not set: production mode does not generate one (generate one with: openssl rand -base64 48)',
+    ]);
   return readOrCreateSecretFile(config.DATA_DIR, 'jwt-secret');
 }

@@ -46,20 +46,38 @@ export interface CodeDependencies {
 
 type Outcome = { ok: true } | { ok: false; rejection: IdentityRejection };
 
-export async function issueCode(deps: CodeDependencies, email: string, purpose: CodePurpose): Promise<{ email: string; expiresIn: string }> {
+export async function issueCode(
+  deps: CodeDependencies,
+  email: string,
+  purpose: CodePurpose,
+): Promise<{ email: string; expiresIn: string }> {
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
     const db = identityDb(trx);
-    const user = await db.selectFrom('identity.users').select(['id', 'auth_provider', 'password_hash']).where('email', '=', email).executeTakeFirst();
+    const user = await db
+      .selectFrom('identity.users')
+      .select(['id', 'auth_provider', 'password_hash'])
+      .where('email', '=', email)
+      .executeTakeFirst();
     if (purpose === 'password' && user && user.auth_provider === 'google' && user.password_hash === null) {
       throw new IdentityRejection('OAUTH_USER', 'Please use Google to sign in to your account');
     }
-    const previous = await db.selectFrom('identity.one_time_codes').select('last_sent_at').where('email', '=', email).where('purpose', '=', purpose).forUpdate().executeTakeFirst();
+    const previous = await db
+      .selectFrom('identity.one_time_codes')
+      .select('last_sent_at')
+      .where('email', '=', email)
+      .where('purpose', '=', purpose)
+      .forUpdate()
+      .executeTakeFirst();
     if (previous) {
       const waitMs = previous.last_sent_at.getTime() + RESEND_WAIT_SECONDS * 1000 - now.getTime();
       if (waitMs > 0) {
         const seconds = Math.ceil(waitMs / 1000);
-        throw new IdentityRejection('otp_resend_wait', `Please wait ${seconds} seconds before requesting a new OTP`, seconds);
+        throw new IdentityRejection(
+          'otp_resend_wait',
+          `Please wait ${seconds} seconds before requesting a new OTP`,
+          seconds,
+        );
       }
     }
     await countIssue(trx, email, purpose, now);
@@ -77,9 +95,18 @@ export async function issueCode(deps: CodeDependencies, email: string, purpose: 
       .values({ email, purpose, ...row })
       .onConflict((conflict) => conflict.columns(['email', 'purpose']).doUpdateSet(row))
       .execute();
-    await db.deleteFrom('identity.one_time_codes').where('expires_at', '<', new Date(now.getTime() - SWEEP_AFTER_MS)).execute();
+    await db
+      .deleteFrom('identity.one_time_codes')
+      .where('expires_at', '<', new Date(now.getTime() - SWEEP_AFTER_MS))
+      .execute();
     if (user) {
-      await enqueueEmail(deps.boss, trx, { kind: 'one_time_code', to: email, purpose, sealedCode: seal(deps.sealKey, code), validMinutes: CODE_VALIDITY_MINUTES[purpose] });
+      await enqueueEmail(deps.boss, trx, {
+        kind: 'one_time_code',
+        to: email,
+        purpose,
+        sealedCode: seal(deps.sealKey, code),
+        validMinutes: CODE_VALIDITY_MINUTES[purpose],
+      });
     }
   });
   return { email, expiresIn: `${CODE_VALIDITY_MINUTES[purpose]} minutes` };
@@ -94,43 +121,79 @@ async function countIssue(trx: Transaction<unknown>, email: string, purpose: Cod
   const counted = await identityDb(trx)
     .insertInto('identity.code_issues')
     .values({ email, purpose, day, issued: 1 })
-    .onConflict((conflict) => conflict.columns(['email', 'purpose', 'day']).doUpdateSet((eb) => ({ issued: eb('identity.code_issues.issued', '+', 1) })).where('identity.code_issues.issued', '<', MAX_CODES_PER_DAY))
+    .onConflict((conflict) =>
+      conflict
+        .columns(['email', 'purpose', 'day'])
+        .doUpdateSet((eb) => ({ issued: eb('identity.code_issues.issued', '+', 1) }))
+        .where('identity.code_issues.issued', '<', MAX_CODES_PER_DAY),
+    )
     .returning('issued')
     .executeTakeFirst();
   if (!counted) {
     const tomorrow = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-    throw new IdentityRejection('otp_daily_limit', 'Too many codes requested for this email today. Please try again tomorrow.', Math.ceil((tomorrow - now.getTime()) / 1000));
+    throw new IdentityRejection(
+      'otp_daily_limit',
+      'Too many codes requested for this email today. Please try again tomorrow.',
+      Math.ceil((tomorrow - now.getTime()) / 1000),
+    );
   }
   const sweepBefore = new Date(now.getTime() - 2 * SWEEP_AFTER_MS).toISOString().slice(0, 10);
   await sql`delete from identity.code_issues where day < ${sweepBefore}::date`.execute(trx);
 }
 
 /** Step 2: checks the code and marks it verified (a wrong try counts). */
-export async function verifyCode(deps: CodeDependencies, email: string, purpose: CodePurpose, code: string): Promise<void> {
-  const outcome = await deps.db.transaction().execute((trx) => checkCode(deps, trx, email, purpose, code, { requireVerified: false }));
+export async function verifyCode(
+  deps: CodeDependencies,
+  email: string,
+  purpose: CodePurpose,
+  code: string,
+): Promise<void> {
+  const outcome = await deps.db
+    .transaction()
+    .execute((trx) => checkCode(deps, trx, email, purpose, code, { requireVerified: false }));
   if (!outcome.ok) throw outcome.rejection;
 }
 
 /** Step 3, password: the verified code again, then the new password; old tokens stop working. */
-export async function resetPassword(deps: CodeDependencies, email: string, code: string, newPassword: string): Promise<void> {
+export async function resetPassword(
+  deps: CodeDependencies,
+  email: string,
+  code: string,
+  newPassword: string,
+): Promise<void> {
   const passwordHash = await hashPassword(newPassword);
   await consumeCode(deps, email, 'password', code, async (trx, userId) => {
     await identityDb(trx)
       .updateTable('identity.users')
-      .set((eb) => ({ password_hash: passwordHash, session_version: eb('session_version', '+', 1), updated_at: deps.clock.now() }))
+      .set((eb) => ({
+        password_hash: passwordHash,
+        session_version: eb('session_version', '+', 1),
+        updated_at: deps.clock.now(),
+      }))
       .where('id', '=', userId)
       .execute();
   });
 }
 
 /** Step 3, PIN: sets the PIN (also the way Google accounts get one) and lifts every PIN lockout. */
-export async function resetTransactionPin(deps: CodeDependencies, email: string, code: string, newPin: string): Promise<void> {
+export async function resetTransactionPin(
+  deps: CodeDependencies,
+  email: string,
+  code: string,
+  newPin: string,
+): Promise<void> {
   // Hashed before the transaction (bcrypt is slow); the verifier needs the user id, known inside.
   const pinHash = await hashPin(newPin);
   await consumeCode(deps, email, 'pin', code, async (trx, userId) => {
     await identityDb(trx)
       .updateTable('identity.users')
-      .set({ pin_hash: pinHash, pin_verifier: pinVerifier(deps.pinKeys, userId, pinHash, newPin), pin_verifier_key: deps.pinKeys.keyId, ...PIN_UNLOCKED, updated_at: deps.clock.now() })
+      .set({
+        pin_hash: pinHash,
+        pin_verifier: pinVerifier(deps.pinKeys, userId, pinHash, newPin),
+        pin_verifier_key: deps.pinKeys.keyId,
+        ...PIN_UNLOCKED,
+        updated_at: deps.clock.now(),
+      })
       .where('id', '=', userId)
       .execute();
   });
@@ -146,7 +209,12 @@ async function consumeCode(
   const outcome = await deps.db.transaction().execute(async (trx): Promise<Outcome> => {
     const checked = await checkCode(deps, trx, email, purpose, code, { requireVerified: true });
     if (!checked.ok) return checked;
-    const row = await identityDb(trx).deleteFrom('identity.one_time_codes').where('email', '=', email).where('purpose', '=', purpose).returning('user_id').executeTakeFirst();
+    const row = await identityDb(trx)
+      .deleteFrom('identity.one_time_codes')
+      .where('email', '=', email)
+      .where('purpose', '=', purpose)
+      .returning('user_id')
+      .executeTakeFirst();
     if (!row?.user_id) return { ok: false, rejection: expired() };
     await apply(trx, row.user_id);
     return { ok: true };
@@ -182,13 +250,26 @@ async function checkCode(
       .where('purpose', '=', purpose)
       .execute();
     const remaining = MAX_CODE_ATTEMPTS - attempts;
-    return { ok: false, rejection: voided ? tooManyAttempts() : new IdentityRejection('otp_invalid', `Invalid OTP. ${remaining} ${remaining === 1 ? 'attempt' : 'attempts'} remaining.`) };
+    return {
+      ok: false,
+      rejection: voided
+        ? tooManyAttempts()
+        : new IdentityRejection(
+            'otp_invalid',
+            `Invalid OTP. ${remaining} ${remaining === 1 ? 'attempt' : 'attempts'} remaining.`,
+          ),
+    };
   }
   if (options.requireVerified && row.verified_at === null) {
     return { ok: false, rejection: new IdentityRejection('otp_not_verified', 'Please verify the OTP first') };
   }
   if (!options.requireVerified) {
-    await db.updateTable('identity.one_time_codes').set({ verified_at: deps.clock.now() }).where('email', '=', email).where('purpose', '=', purpose).execute();
+    await db
+      .updateTable('identity.one_time_codes')
+      .set({ verified_at: deps.clock.now() })
+      .where('email', '=', email)
+      .where('purpose', '=', purpose)
+      .execute();
   }
   return { ok: true };
 }

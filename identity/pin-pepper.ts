@@ -9,9 +9,16 @@
 import { ProductionRefusal } from '../platform/production.ts';
 import { readOrCreateSecretFile } from '../platform/secret-file.ts';
 
-export async function resolvePinPepper(config: { PIN_PEPPER?: string | undefined; DATA_DIR: string; PRODUCTION?: boolean | undefined }): Promise<string> {
+export async function resolvePinPepper(config: {
+  PIN_PEPPER?: string | undefined;
+  DATA_DIR: string;
+  PRODUCTION?: boolean | undefined;
+}): Promise<string> {
   if (config.PIN_PEPPER) return config.PIN_PEPPER;
   // Backstop of platform/production.ts's startup check, for a composition root that skipped it.
-  if (config.PRODUCTION) throw new ProductionRefusal(['PIN_PEPPER is not set: production mode does not generate one (generate one with: openssl rand -base64 48)']);
+  if (config.PRODUCTION)
+    throw new ProductionRefusal([
+      'PIN_PEPPER is not set: production mode does not generate one (generate one with: openssl rand -base64 48)',
+    ]);
   return readOrCreateSecretFile(config.DATA_DIR, 'pin-pepper');
 }

@@ -47,7 +47,12 @@ export function verifierUsable(keys: PinKeys, row: StoredVerifier): row is Store
 }
 
 /** Constant-time: the compare takes as long for a near miss as for a wrong first digit. */
-export function matchesVerifier(keys: PinKeys, userId: string, row: StoredVerifier & { pin_verifier: Buffer }, pin: string): boolean {
+export function matchesVerifier(
+  keys: PinKeys,
+  userId: string,
+  row: StoredVerifier & { pin_verifier: Buffer },
+  pin: string,
+): boolean {
   const expected = pinVerifier(keys, userId, row.pin_hash, pin);
   return expected.length === row.pin_verifier.length && timingSafeEqual(expected, row.pin_verifier);
 }

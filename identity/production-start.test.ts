@@ -24,12 +24,16 @@ afterAll(async () => {
   await database.drop();
 });
 const ledger = () => createLedger({ db: tablesView<LedgerTables>(database.db) });
-const countAdmins = async () => (await identityDb(database.db).selectFrom('identity.users').select('id').where('is_admin', '=', true).execute()).length;
+const countAdmins = async () =>
+  (await identityDb(database.db).selectFrom('identity.users').select('id').where('is_admin', '=', true).execute())
+    .length;
 
 describe('PIN pepper', () => {
   it('uses PIN_PEPPER when set', async () => {
     expect(await resolvePinPepper({ PIN_PEPPER: 'p'.repeat(40), DATA_DIR: '/nonexistent' })).toBe('p'.repeat(40));
-    expect(await resolvePinPepper({ PIN_PEPPER: 'p'.repeat(40), DATA_DIR: '/nonexistent', PRODUCTION: true })).toBe('p'.repeat(40));
+    expect(await resolvePinPepper({ PIN_PEPPER: 'p'.repeat(40), DATA_DIR: '/nonexistent', PRODUCTION: true })).toBe(
+      'p'.repeat(40),
+    );
   });
 
   it('outside production is generated once into <DATA_DIR>/pin-pepper (0600), apart from the JWT secret', async () => {
@@ -54,9 +58,16 @@ describe('PIN pepper', () => {
 describe('first admin in production mode', () => {
   it('refuses to start without ADMIN_PASSWORD instead of printing a generated one, naming ADMIN_PASSWORD and admin:create', async () => {
     const lines: string[] = [];
-    const attempt = ensureFirstAdmin(database.db, ledger(), { ADMIN_EMAIL: 'boss@wallet.test', PRODUCTION: true }, (line) => lines.push(line));
+    const attempt = ensureFirstAdmin(
+      database.db,
+      ledger(),
+      { ADMIN_EMAIL: 'boss@wallet.test', PRODUCTION: true },
+      (line) => lines.push(line),
+    );
     await expect(attempt).rejects.toBeInstanceOf(ProductionRefusal);
-    await expect(ensureFirstAdmin(database.db, ledger(), { ADMIN_EMAIL: 'boss@wallet.test', PRODUCTION: true }, () => {})).rejects.toThrow(
+    await expect(
+      ensureFirstAdmin(database.db, ledger(), { ADMIN_EMAIL: 'boss@wallet.test', PRODUCTION: true }, () => {}),
+    ).rejects.toThrow(
       /ADMIN_PASSWORD is not set and no admin exists yet.*npm run admin:create.*ALLOW_GENERATED_ADMIN_PASSWORD=true/,
     );
     expect(lines).toEqual([]);
@@ -65,7 +76,12 @@ describe('first admin in production mode', () => {
 
   it('prints a generated password only with ALLOW_GENERATED_ADMIN_PASSWORD=true', async () => {
     const lines: string[] = [];
-    const outcome = await ensureFirstAdmin(database.db, ledger(), { ADMIN_EMAIL: 'boss@wallet.test', PRODUCTION: true, ALLOW_GENERATED_ADMIN_PASSWORD: true }, (line) => lines.push(line));
+    const outcome = await ensureFirstAdmin(
+      database.db,
+      ledger(),
+      { ADMIN_EMAIL: 'boss@wallet.test', PRODUCTION: true, ALLOW_GENERATED_ADMIN_PASSWORD: true },
+      (line) => lines.push(line),
+    );
     expect(outcome.status).toBe('created');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(outcome.status === 'created' ? outcome.generatedPassword : 'no password');
@@ -73,7 +89,12 @@ describe('first admin in production mode', () => {
 
   it('starts without ADMIN_PASSWORD once an admin exists: nothing is generated, nothing printed', async () => {
     const lines: string[] = [];
-    const outcome = await ensureFirstAdmin(database.db, ledger(), { ADMIN_EMAIL: 'boss@wallet.test', PRODUCTION: true }, (line) => lines.push(line));
+    const outcome = await ensureFirstAdmin(
+      database.db,
+      ledger(),
+      { ADMIN_EMAIL: 'boss@wallet.test', PRODUCTION: true },
+      (line) => lines.push(line),
+    );
     expect(outcome.status).toBe('exists');
     expect(lines).toEqual([]);
   });

@@ -19,16 +19,27 @@ export type RegistrationInput = z.output<typeof registerPayloadSchema>;
 
 export const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists';
 
-export async function registerUser(db: Kysely<unknown>, ledger: Ledger, input: RegistrationInput, pinKeys: PinKeys): Promise<{ userId: string }> {
+export async function registerUser(
+  db: Kysely<unknown>,
+  ledger: Ledger,
+  input: RegistrationInput,
+  pinKeys: PinKeys,
+): Promise<{ userId: string }> {
   const userId = randomUUID();
   // The spec's browser client sends bcrypt(PIN); it is stored as it is, and its verifier is
   // written at the first right PIN. Plain digits (our web app) are hashed here, so the server
   // enforces the 4-6 digit rule for them, and get their verifier at once.
-  const pin = isAcceptableBcryptHash(input.transactionPin) ? { pin_hash: input.transactionPin } : await pinColumnsFor(pinKeys, userId, input.transactionPin);
+  const pin = isAcceptableBcryptHash(input.transactionPin)
+    ? { pin_hash: input.transactionPin }
+    : await pinColumnsFor(pinKeys, userId, input.transactionPin);
   const passwordHash = await hashPassword(input.password);
   try {
     await db.transaction().execute(async (trx) => {
-      const taken = await identityDb(trx).selectFrom('identity.users').select('id').where((eb) => eb(eb.fn('lower', ['email']), '=', input.email)).executeTakeFirst();
+      const taken = await identityDb(trx)
+        .selectFrom('identity.users')
+        .select('id')
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', input.email))
+        .executeTakeFirst();
       if (taken) throw new IdentityRejection('email_taken', EMAIL_TAKEN_MESSAGE);
       await identityDb(trx)
         .insertInto('identity.users')
@@ -48,7 +59,9 @@ export async function registerUser(db: Kysely<unknown>, ledger: Ledger, input: R
           auth_provider: 'local',
         })
         .execute();
-      await ledger.within(transactionView<LedgerTables>(trx)).openWallet({ accountId: userId, displayName: `${input.firstName} ${input.lastName}` }, { actorId: userId });
+      await ledger
+        .within(transactionView<LedgerTables>(trx))
+        .openWallet({ accountId: userId, displayName: `${input.firstName} ${input.lastName}` }, { actorId: userId });
     });
   } catch (error) {
     throw isUniqueViolation(error) ? new IdentityRejection('email_taken', EMAIL_TAKEN_MESSAGE) : error;

@@ -68,7 +68,8 @@ async function pinBcrypt(task: PinTask): Promise<string | boolean> {
   try {
     return await pinPool.run(task, { signal: AbortSignal.timeout(PIN_TASK_TIMEOUT_MS) });
   } catch (error) {
-    if (isPoolRefusal(error)) throw new IdentityRejection('PIN_CHECK_BUSY', 'Too many PIN checks at once. Please try again in a moment.', 1);
+    if (isPoolRefusal(error))
+      throw new IdentityRejection('PIN_CHECK_BUSY', 'Too many PIN checks at once. Please try again in a moment.', 1);
     throw error;
   }
 }

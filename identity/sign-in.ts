@@ -11,7 +11,11 @@ import { findAccount, identityDb, type AccountSummary } from './users.ts';
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password';
 export const NOT_VERIFIED_MESSAGE = 'Please verify your email address to continue.';
 
-export async function signInWithPassword(db: Kysely<unknown>, email: string, password: string): Promise<AccountSummary> {
+export async function signInWithPassword(
+  db: Kysely<unknown>,
+  email: string,
+  password: string,
+): Promise<AccountSummary> {
   const row = await identityDb(db)
     .selectFrom('identity.users')
     .select(['id', 'password_hash', 'auth_provider', 'is_verified'])

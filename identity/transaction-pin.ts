@@ -44,8 +44,10 @@ export const MAX_PIN_ATTEMPTS = 5;
 const LAST_STAGE = 15;
 
 export const PIN_NOT_SET_MESSAGE = 'Please set your transaction PIN first in settings.';
-const ESCALATION_NOTE = 'After 10 wrong PINs in a row the lock lasts an hour; after 15, only a PIN reset by e-mail unlocks them.';
-const RESET_REQUIRED_MESSAGE = 'Too many wrong PIN attempts. Reset your transaction PIN by e-mail (Reset Transaction PIN) to unlock transfers and deposits.';
+const ESCALATION_NOTE =
+  'After 10 wrong PINs in a row the lock lasts an hour; after 15, only a PIN reset by e-mail unlocks them.';
+const RESET_REQUIRED_MESSAGE =
+  'Too many wrong PIN attempts. Reset your transaction PIN by e-mail (Reset Transaction PIN) to unlock transfers and deposits.';
 
 /** How long a check waits for other processes' checks of the same PIN to settle. */
 const CLAIM_WAIT_MS = 2_000;
@@ -61,7 +63,10 @@ export interface PinCheckDependencies {
 }
 
 export async function verifyTransactionPin(deps: PinCheckDependencies, userId: string, pin: string): Promise<void> {
-  if (deps.db.isTransaction) throw new Error('verifyTransactionPin needs the pool: a wrong try must be committed even when the caller rolls back');
+  if (deps.db.isTransaction)
+    throw new Error(
+      'verifyTransactionPin needs the pool: a wrong try must be committed even when the caller rolls back',
+    );
   const previous = checksInFlight.get(userId) ?? Promise.resolve();
   const check = previous.catch(() => undefined).then(() => checkPin(deps, userId, pin));
   checksInFlight.set(userId, check);
@@ -76,14 +81,26 @@ async function checkPin(deps: PinCheckDependencies, userId: string, pin: string)
   const now = (deps.clock ?? systemClock).now();
   const row = await identityDb(deps.db)
     .selectFrom('identity.users')
-    .select(['pin_hash', 'pin_verifier', 'pin_verifier_key', 'failed_pin_attempts', 'pin_locked_until', 'pin_reset_required'])
+    .select([
+      'pin_hash',
+      'pin_verifier',
+      'pin_verifier_key',
+      'failed_pin_attempts',
+      'pin_locked_until',
+      'pin_reset_required',
+    ])
     .where('id', '=', userId)
     .executeTakeFirst();
   if (!row) throw new IdentityRejection('user_not_found', 'User not found');
   if (row.pin_hash === null) throw new IdentityRejection('PIN_NOT_SET', PIN_NOT_SET_MESSAGE);
   refuseWhileLocked(row, now);
   const stored = { ...row, pin_hash: row.pin_hash };
-  if (row.failed_pin_attempts === 0 && verifierUsable(deps.keys, stored) && matchesVerifier(deps.keys, userId, stored, pin)) return;
+  if (
+    row.failed_pin_attempts === 0 &&
+    verifierUsable(deps.keys, stored) &&
+    matchesVerifier(deps.keys, userId, stored, pin)
+  )
+    return;
   await checkCounted(deps, userId, pin, now);
 }
 
@@ -95,8 +112,15 @@ async function checkCounted(deps: PinCheckDependencies, userId: string, pin: str
   const users = identityDb(deps.db);
   if (right) {
     // A PIN checked by bcrypt gets its verifier now - unless the PIN changed meanwhile.
-    const verifier = byVerifier ? {} : { pin_verifier: pinVerifier(deps.keys, userId, claimed.pin_hash, pin), pin_verifier_key: deps.keys.keyId };
-    await users.updateTable('identity.users').set({ failed_pin_attempts: 0, pin_locked_until: null, ...verifier }).where('id', '=', userId).where('pin_hash', '=', claimed.pin_hash).execute();
+    const verifier = byVerifier
+      ? {}
+      : { pin_verifier: pinVerifier(deps.keys, userId, claimed.pin_hash, pin), pin_verifier_key: deps.keys.keyId };
+    await users
+      .updateTable('identity.users')
+      .set({ failed_pin_attempts: 0, pin_locked_until: null, ...verifier })
+      .where('id', '=', userId)
+      .where('pin_hash', '=', claimed.pin_hash)
+      .execute();
     return;
   }
   const stage = PIN_LOCK_STAGES.find((candidate) => candidate.afterWrong === claimed.failed_pin_attempts);
@@ -109,10 +133,17 @@ async function checkCounted(deps: PinCheckDependencies, userId: string, pin: str
     await users.updateTable('identity.users').set({ pin_locked_until: until }).where('id', '=', userId).execute();
     throw locked(until.getTime() - now.getTime());
   }
-  const next = PIN_LOCK_STAGES.find((candidate) => candidate.afterWrong > claimed.failed_pin_attempts) ?? PIN_LOCK_STAGES[0];
+  const next =
+    PIN_LOCK_STAGES.find((candidate) => candidate.afterWrong > claimed.failed_pin_attempts) ?? PIN_LOCK_STAGES[0];
   const remaining = (next?.afterWrong ?? MAX_PIN_ATTEMPTS) - claimed.failed_pin_attempts;
-  const consequence = next?.lockMinutes === null ? 'before only a PIN reset unlocks transfers' : `before a ${lockLength(next?.lockMinutes ?? 15)} lock`;
-  throw new IdentityRejection('invalid_pin', `Invalid transaction PIN. ${remaining} ${remaining === 1 ? 'attempt' : 'attempts'} remaining ${consequence}.`);
+  const consequence =
+    next?.lockMinutes === null
+      ? 'before only a PIN reset unlocks transfers'
+      : `before a ${lockLength(next?.lockMinutes ?? 15)} lock`;
+  throw new IdentityRejection(
+    'invalid_pin',
+    `Invalid transaction PIN. ${remaining} ${remaining === 1 ? 'attempt' : 'attempts'} remaining ${consequence}.`,
+  );
 }
 
 interface ClaimedRow {
@@ -137,7 +168,11 @@ async function claimAttempt(db: Kysely<unknown>, userId: string, now: Date): Pro
       .returning(['pin_hash', 'pin_verifier', 'pin_verifier_key', 'failed_pin_attempts'])
       .executeTakeFirst();
     if (claimed?.pin_hash) return { ...claimed, pin_hash: claimed.pin_hash };
-    const row = await identityDb(db).selectFrom('identity.users').select(['pin_hash', 'pin_locked_until', 'pin_reset_required']).where('id', '=', userId).executeTakeFirst();
+    const row = await identityDb(db)
+      .selectFrom('identity.users')
+      .select(['pin_hash', 'pin_locked_until', 'pin_reset_required'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
     if (!row) throw new IdentityRejection('user_not_found', 'User not found');
     if (row.pin_hash === null) throw new IdentityRejection('PIN_NOT_SET', PIN_NOT_SET_MESSAGE);
     refuseWhileLocked(row, now);
@@ -150,14 +185,19 @@ async function claimAttempt(db: Kysely<unknown>, userId: string, now: Date): Pro
 
 function refuseWhileLocked(row: { pin_locked_until: Date | null; pin_reset_required: boolean }, now: Date): void {
   if (row.pin_reset_required) throw new IdentityRejection('PIN_RESET_REQUIRED', RESET_REQUIRED_MESSAGE);
-  if (row.pin_locked_until && row.pin_locked_until.getTime() > now.getTime()) throw locked(row.pin_locked_until.getTime() - now.getTime());
+  if (row.pin_locked_until && row.pin_locked_until.getTime() > now.getTime())
+    throw locked(row.pin_locked_until.getTime() - now.getTime());
 }
 
 /**
  * Sets a new PIN the server sees in plain (a change or an e-mailed reset): the bcrypt hash at
  * rest, its verifier, and a clean slate (no count, no lock).
  */
-export async function pinColumnsFor(keys: PinKeys, userId: string, pin: string): Promise<{ pin_hash: string; pin_verifier: Buffer; pin_verifier_key: string }> {
+export async function pinColumnsFor(
+  keys: PinKeys,
+  userId: string,
+  pin: string,
+): Promise<{ pin_hash: string; pin_verifier: Buffer; pin_verifier_key: string }> {
   const pinHash = await hashPin(pin);
   return { pin_hash: pinHash, pin_verifier: pinVerifier(keys, userId, pinHash, pin), pin_verifier_key: keys.keyId };
 }
@@ -165,10 +205,19 @@ export async function pinColumnsFor(keys: PinKeys, userId: string, pin: string):
 export const PIN_UNLOCKED = { failed_pin_attempts: 0, pin_locked_until: null, pin_reset_required: false } as const;
 
 /** Changing the PIN needs the current one (checked, and counted, like a money command). */
-export async function updateTransactionPin(deps: PinCheckDependencies, userId: string, currentPin: string, newPin: string): Promise<void> {
+export async function updateTransactionPin(
+  deps: PinCheckDependencies,
+  userId: string,
+  currentPin: string,
+  newPin: string,
+): Promise<void> {
   await verifyTransactionPin(deps, userId, currentPin);
   const columns = await pinColumnsFor(deps.keys, userId, newPin);
-  await identityDb(deps.db).updateTable('identity.users').set({ ...columns, updated_at: (deps.clock ?? systemClock).now() }).where('id', '=', userId).execute();
+  await identityDb(deps.db)
+    .updateTable('identity.users')
+    .set({ ...columns, updated_at: (deps.clock ?? systemClock).now() })
+    .where('id', '=', userId)
+    .execute();
 }
 
 function lockLength(minutes: number): string {

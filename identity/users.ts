@@ -118,24 +118,38 @@ export async function userRecordOf(account: AccountSummary, balances: BalanceRea
  * out the only person able to undo it. Returns the account after the change. Run it in the
  * transaction that also enqueues the "account verified" e-mail.
  */
-export async function setVerified(db: Kysely<unknown>, input: { actorId: string; userId: string; isVerified: boolean; reason?: string | undefined }): Promise<{ account: AccountSummary; activated: boolean }> {
+export async function setVerified(
+  db: Kysely<unknown>,
+  input: { actorId: string; userId: string; isVerified: boolean; reason?: string | undefined },
+): Promise<{ account: AccountSummary; activated: boolean }> {
   if (input.userId === input.actorId && !input.isVerified) {
     throw new IdentityRejection('cannot_suspend_self', 'You cannot suspend your own account');
   }
-  const before = await identityDb(db).selectFrom('identity.users').select('is_verified').where('id', '=', input.userId).forUpdate().executeTakeFirst();
+  const before = await identityDb(db)
+    .selectFrom('identity.users')
+    .select('is_verified')
+    .where('id', '=', input.userId)
+    .forUpdate()
+    .executeTakeFirst();
   if (!before) throw new IdentityRejection('user_not_found', 'User not found');
   await identityDb(db)
     .updateTable('identity.users')
     // Suspending also ends every session: a reactivated user signs in again rather than
     // getting back tokens that were out while the account was suspended.
-    .set((eb) => ({ is_verified: input.isVerified, updated_at: new Date(), ...(input.isVerified ? {} : { session_version: eb('session_version', '+', 1) }) }))
+    .set((eb) => ({
+      is_verified: input.isVerified,
+      updated_at: new Date(),
+      ...(input.isVerified ? {} : { session_version: eb('session_version', '+', 1) }),
+    }))
     .where('id', '=', input.userId)
     .execute();
   const account = await findAccount(db, input.userId);
   if (!account) throw new IdentityRejection('user_not_found', 'User not found');
   // The audit trail (audit.admin_actions, migrations/0004), in the caller's transaction.
   await sql`insert into audit.admin_actions (actor_id, action, target, reason, details)
-    values (${input.actorId}, ${input.isVerified ? 'activate' : 'suspend'}, ${input.userId}, ${input.reason ?? null}, ${JSON.stringify({ wasVerified: before.is_verified })}::jsonb)`.execute(db);
+    values (${input.actorId}, ${input.isVerified ? 'activate' : 'suspend'}, ${input.userId}, ${input.reason ?? null}, ${JSON.stringify({ wasVerified: before.is_verified })}::jsonb)`.execute(
+    db,
+  );
   return { account, activated: input.isVerified && !before.is_verified };
 }
 

@@ -21,7 +21,17 @@ beforeAll(async () => {
   ledger = createLedger({ db: testDb.db });
   for (const id of WALLETS) {
     await ledger.openWallet({ accountId: id, displayName: id }, { actorId: id });
-    await ledger.requestDeposit({ depositId: `seed-${id}`, walletId: id, amountPaise: SEED_PAISE, method: 'bank_transfer', reference: 'seed', details: { accountNumber: '12345678', ifscCode: 'SBIN0001234', bankName: 'SBI' } }, { actorId: id });
+    await ledger.requestDeposit(
+      {
+        depositId: `seed-${id}`,
+        walletId: id,
+        amountPaise: SEED_PAISE,
+        method: 'bank_transfer',
+        reference: 'seed',
+        details: { accountNumber: '12345678', ifscCode: 'SBIN0001234', bankName: 'SBI' },
+      },
+      { actorId: id },
+    );
     await ledger.settleDeposit({ depositId: `seed-${id}` }, { actorId: 'admin' });
   }
 });
@@ -55,14 +65,26 @@ describe('32 concurrent clients making 5,000 random transfers among 20 wallets (
       const from = pickAccount(random);
       let to = pickAccount(random);
       if (to === from) to = WALLETS[(WALLETS.indexOf(from) + 1 + Math.floor(random() * 19)) % WALLETS.length] ?? 'w19';
-      return { transferId: `t${i}`, from, to, amountPaise: BigInt(100 + Math.floor(random() * 30_000)), retry: random() < 0.05 };
+      return {
+        transferId: `t${i}`,
+        from,
+        to,
+        amountPaise: BigInt(100 + Math.floor(random() * 30_000)),
+        retry: random() < 0.05,
+      };
     });
     let next = 0;
     const client = async (): Promise<void> => {
       while (next < jobs.length) {
         const job = jobs[next++];
         if (!job) return;
-        const input = { transferId: job.transferId, fromAccountId: job.from, toAccountId: job.to, amountPaise: job.amountPaise, reference: `load ${job.transferId}` };
+        const input = {
+          transferId: job.transferId,
+          fromAccountId: job.from,
+          toAccountId: job.to,
+          amountPaise: job.amountPaise,
+          reference: `load ${job.transferId}`,
+        };
         const ctx = { actorId: job.from, idempotencyKey: `key-${job.transferId}` };
         try {
           const first = await ledger.transfer(input, ctx);
@@ -93,12 +115,21 @@ describe('32 concurrent clients making 5,000 random transfers among 20 wallets (
   });
 
   it('keeps the sum of all postings at zero', async () => {
-    const { rows } = await sql<{ total: bigint }>`select coalesce(sum(amount), 0)::bigint as total from ledger.postings`.execute(testDb.db);
+    const { rows } = await sql<{
+      total: bigint;
+    }>`select coalesce(sum(amount), 0)::bigint as total from ledger.postings`.execute(testDb.db);
     expect(rows[0]?.total).toBe(0n);
   });
 
   it('keeps every wallet head equal to the sum and count of its postings', async () => {
-    const { rows } = await sql<{ id: string; balance: bigint; seq: bigint; total: bigint; count: bigint; last_after: bigint }>`
+    const { rows } = await sql<{
+      id: string;
+      balance: bigint;
+      seq: bigint;
+      total: bigint;
+      count: bigint;
+      last_after: bigint;
+    }>`
       select a.id, a.balance, a.seq, coalesce(sum(p.amount), 0)::bigint as total, count(p.*)::bigint as count,
              (select balance_after from ledger.postings where account_id = a.id order by account_seq desc limit 1) as last_after
       from ledger.accounts a left join ledger.postings p on p.account_id = a.id
@@ -115,7 +146,9 @@ describe('32 concurrent clients making 5,000 random transfers among 20 wallets (
 
   it('has every successful transfer in the ledger exactly once, and no refused one', async () => {
     const { rows } = await sql<{ stream_id: string; n: number }>`
-      select stream_id, count(*)::int as n from ledger.events where stream_id like 'transfer-%' group by stream_id`.execute(testDb.db);
+      select stream_id, count(*)::int as n from ledger.events where stream_id like 'transfer-%' group by stream_id`.execute(
+      testDb.db,
+    );
     const recorded = new Map(rows.map((row) => [row.stream_id.slice('transfer-'.length), row.n]));
     expect(recorded.size).toBe(succeeded.size);
     for (const id of succeeded) expect(recorded.get(id), id).toBe(1);

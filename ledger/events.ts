@@ -43,7 +43,13 @@ export interface DepositRequested {
 }
 export interface DepositSettled {
   type: 'DepositSettled';
-  data: { depositId: string; walletId: AccountId; amountPaise: Paise; method: DepositMethod; confirmedBy: 'admin' | 'provider' };
+  data: {
+    depositId: string;
+    walletId: AccountId;
+    amountPaise: Paise;
+    method: DepositMethod;
+    confirmedBy: 'admin' | 'provider';
+  };
   postings: Posting[];
 }
 export interface DepositFailed {
@@ -90,7 +96,15 @@ export interface TransferReversed {
 }
 export interface DepositReversed {
   type: 'DepositReversed';
-  data: { depositId: string; walletId: AccountId; amountPaise: Paise; method: DepositMethod; reason: string; reversedBy: string; reversesPosition: string };
+  data: {
+    depositId: string;
+    walletId: AccountId;
+    amountPaise: Paise;
+    method: DepositMethod;
+    reason: string;
+    reversedBy: string;
+    reversesPosition: string;
+  };
   postings: Posting[];
 }
 
@@ -124,7 +138,11 @@ export type LedgerEvent =
 export type LedgerEventType = LedgerEvent['type'];
 
 /** An event without its postings: what the log's events table holds (postings have their own). */
-export type EventBody = LedgerEvent extends infer E ? (E extends LedgerEvent ? Pick<E, 'type' | 'data'> : never) : never;
+export type EventBody = LedgerEvent extends infer E
+  ? E extends LedgerEvent
+    ? Pick<E, 'type' | 'data'>
+    : never
+  : never;
 
 /** An event as read back from the store, with its place in the log. */
 export type RecordedEvent = EventBody & {

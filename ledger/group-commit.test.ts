@@ -24,7 +24,17 @@ beforeAll(async () => {
   setup = createLedger({ db: testDb.db, batching: false });
   for (const id of WALLETS) {
     await setup.openWallet({ accountId: id, displayName: id }, { actorId: id });
-    await setup.completeCardDeposit({ depositId: `seed-${id}`, walletId: id, amountPaise: rupees(1_000), reference: 'seed', provider: 'sandbox', paymentId: `p-${id}` }, { actorId: 'provider:card' });
+    await setup.completeCardDeposit(
+      {
+        depositId: `seed-${id}`,
+        walletId: id,
+        amountPaise: rupees(1_000),
+        reference: 'seed',
+        provider: 'sandbox',
+        paymentId: `p-${id}`,
+      },
+      { actorId: 'provider:card' },
+    );
   }
 });
 
@@ -33,7 +43,11 @@ afterAll(async () => {
 });
 
 async function balance(id: string): Promise<bigint> {
-  const row = await testDb.db.selectFrom('ledger.accounts').select('balance').where('id', '=', id).executeTakeFirstOrThrow();
+  const row = await testDb.db
+    .selectFrom('ledger.accounts')
+    .select('balance')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
   return row.balance ?? 0n;
 }
 
@@ -51,14 +65,31 @@ async function headsMatchPostings(): Promise<void> {
 }
 
 const transfer = (ledger: Ledger, id: string, from: string, to: string, rupeesAmount: number, key?: string) =>
-  ledger.transfer({ transferId: id, fromAccountId: from, toAccountId: to, amountPaise: rupees(rupeesAmount), reference: 'batch test' }, { actorId: from, idempotencyKey: key });
+  ledger.transfer(
+    {
+      transferId: id,
+      fromAccountId: from,
+      toAccountId: to,
+      amountPaise: rupees(rupeesAmount),
+      reference: 'batch test',
+    },
+    { actorId: from, idempotencyKey: key },
+  );
 
 describe('one batch with mixed outcomes', () => {
   it('commits exactly the accepted commands and answers each caller its own result', async () => {
     const sizes: number[] = [];
-    const ledger = createLedger({ db: testDb.db, batching: { maxBatchSize: 64, maxInFlight: 1, onBatch: (size) => sizes.push(size) } });
+    const ledger = createLedger({
+      db: testDb.db,
+      batching: { maxBatchSize: 64, maxInFlight: 1, onBatch: (size) => sizes.push(size) },
+    });
     const used = await transfer(setup, 'used-key', 'erin', 'dave', 5, 'erin-key');
-    const before = { alice: await balance('alice'), bob: await balance('bob'), carol: await balance('carol'), events: await eventCount(testDb.db) };
+    const before = {
+      alice: await balance('alice'),
+      bob: await balance('bob'),
+      carol: await balance('carol'),
+      events: await eventCount(testDb.db),
+    };
 
     // The first command goes at once (nothing in flight); the rest wait and go as one batch.
     const first = transfer(ledger, 'b0', 'alice', 'bob', 10);
@@ -73,10 +104,28 @@ describe('one batch with mixed outcomes', () => {
     ];
     const outcomes = await Promise.allSettled([first, ...rest]);
     expect(sizes).toEqual([1, 7]);
-    const codes = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? (outcome.value.replayed ? 'replayed' : 'ok') : isLedgerRejection(outcome.reason) ? outcome.reason.code : String(outcome.reason)));
-    expect(codes).toEqual(['ok', 'ok', 'insufficient_funds', 'idempotency_key_reused', 'unknown_account', 'replayed', 'ok', 'replayed']);
+    const codes = outcomes.map((outcome) =>
+      outcome.status === 'fulfilled'
+        ? outcome.value.replayed
+          ? 'replayed'
+          : 'ok'
+        : isLedgerRejection(outcome.reason)
+          ? outcome.reason.code
+          : String(outcome.reason),
+    );
+    expect(codes).toEqual([
+      'ok',
+      'ok',
+      'insufficient_funds',
+      'idempotency_key_reused',
+      'unknown_account',
+      'replayed',
+      'ok',
+      'replayed',
+    ]);
     // The twin of b1 in the same batch answers b1's result; b7 answers the earlier committed one.
-    const value = (index: number) => (outcomes[index] as PromiseFulfilledResult<Awaited<ReturnType<typeof transfer>>>).value;
+    const value = (index: number) =>
+      (outcomes[index] as PromiseFulfilledResult<Awaited<ReturnType<typeof transfer>>>).value;
     expect(value(5).transferId).toBe('b1');
     expect(value(5).checkpoint).toBe(value(1).checkpoint);
     expect(value(7)).toEqual({ ...used, replayed: true });
@@ -85,7 +134,9 @@ describe('one batch with mixed outcomes', () => {
     expect(await balance('alice')).toBe(before.alice - rupees(10 + 20 - 30));
     expect(await balance('bob')).toBe(before.bob + rupees(30));
     expect(await balance('carol')).toBe(before.carol - rupees(30));
-    const { rows } = await sql<{ stream_id: string }>`select stream_id from ledger.events order by position desc limit 3`.execute(testDb.db);
+    const { rows } = await sql<{
+      stream_id: string;
+    }>`select stream_id from ledger.events order by position desc limit 3`.execute(testDb.db);
     expect(rows.map((row) => row.stream_id).sort()).toEqual(['transfer-b0', 'transfer-b1', 'transfer-b6']);
     await headsMatchPostings();
   });
@@ -93,16 +144,30 @@ describe('one batch with mixed outcomes', () => {
   it('writes each wallet head once per batch, however many commands moved it', async () => {
     const appends = Array.from({ length: 10 }, (_, index) => {
       const from = WALLETS[index % 3] ?? 'alice';
-      const event = decideTransfer({ transferId: `hot-${index}`, fromAccountId: from, toAccountId: 'dave', amountPaise: rupees(1), reference: 'hot wallet' });
-      return toWireAppend({ streamId: `transfer-hot-${index}`, expectedVersion: -1, events: [event], metadata: { command: 'transfer', actorId: from } });
+      const event = decideTransfer({
+        transferId: `hot-${index}`,
+        fromAccountId: from,
+        toAccountId: 'dave',
+        amountPaise: rupees(1),
+        reference: 'hot wallet',
+      });
+      return toWireAppend({
+        streamId: `transfer-hot-${index}`,
+        expectedVersion: -1,
+        events: [event],
+        metadata: { command: 'transfer', actorId: from },
+      });
     });
     // pg_stat_get_xact_tuples_updated counts this backend's row updates of the table not yet
     // reported (earlier transactions' too), so the batch's share is the difference.
     const updatesOf = async (trx: Transaction<LedgerTables>) =>
-      (await sql<{ n: bigint }>`select pg_stat_get_xact_tuples_updated('ledger.accounts'::regclass) as n`.execute(trx)).rows[0]?.n ?? 0n;
+      (await sql<{ n: bigint }>`select pg_stat_get_xact_tuples_updated('ledger.accounts'::regclass) as n`.execute(trx))
+        .rows[0]?.n ?? 0n;
     const updated = await testDb.db.transaction().execute(async (trx) => {
       const before = await updatesOf(trx);
-      const { rows } = await sql<{ outcomes: { ok: boolean }[] }>`select ledger.append_batch(${encodeJson(appends)}::jsonb) as outcomes`.execute(trx);
+      const { rows } = await sql<{
+        outcomes: { ok: boolean }[];
+      }>`select ledger.append_batch(${encodeJson(appends)}::jsonb) as outcomes`.execute(trx);
       expect(rows[0]?.outcomes.every((outcome) => outcome.ok)).toBe(true);
       return (await updatesOf(trx)) - before;
     });
@@ -114,7 +179,9 @@ describe('one batch with mixed outcomes', () => {
 
 describe('concurrent batches from several processes on the same hot wallets', () => {
   it('never overdraw and never deadlock', async () => {
-    const processes = Array.from({ length: 3 }, () => createLedger({ db: testDb.db, batching: { maxBatchSize: 32, maxInFlight: 2 } }));
+    const processes = Array.from({ length: 3 }, () =>
+      createLedger({ db: testDb.db, batching: { maxBatchSize: 32, maxInFlight: 2 } }),
+    );
     const total = async () => (await Promise.all(WALLETS.map(balance))).reduce((sum, value) => sum + value, 0n);
     const before = await total();
     const unexpected: unknown[] = [];
@@ -149,7 +216,10 @@ describe('concurrent batches from several processes on the same hot wallets', ()
 describe('a batch that fails whole', () => {
   it('falls back to one-by-one appends: each command gets its own outcome', async () => {
     const sizes: number[] = [];
-    const ledger = createLedger({ db: testDb.db, batching: { maxBatchSize: 64, maxInFlight: 1, onBatch: (size) => sizes.push(size) } });
+    const ledger = createLedger({
+      db: testDb.db,
+      batching: { maxBatchSize: 64, maxInFlight: 1, onBatch: (size) => sizes.push(size) },
+    });
     // Another transaction holds the idempotency key the batch will record: the batch waits on
     // it, and fails with a unique violation when that transaction commits.
     const owner = new pg.Client({ connectionString: testDb.ownerUrl });
@@ -160,9 +230,22 @@ describe('a batch that fails whole', () => {
       await owner.query(`insert into ledger.idempotency_keys (actor_id, key, command, request_hash, result)
         select 'bob', 'held-key', command, request_hash, result from ledger.idempotency_keys where actor_id = 'bob' and key = 'held-key-source'`);
       const blocker = transfer(ledger, 'lead', 'alice', 'bob', 1);
-      const batch = [transfer(ledger, 'held', 'bob', 'carol', 3, 'held-key'), transfer(ledger, 'bystander-1', 'carol', 'dave', 2), transfer(ledger, 'bystander-2', 'dave', 'carol', 2)];
+      const batch = [
+        transfer(ledger, 'held', 'bob', 'carol', 3, 'held-key'),
+        transfer(ledger, 'bystander-1', 'carol', 'dave', 2),
+        transfer(ledger, 'bystander-2', 'dave', 'carol', 2),
+      ];
       await blocker;
-      await waitUntil(async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%append_batch%'`.execute(testDb.db)).rows[0]?.n === 1);
+      await waitUntil(
+        async () =>
+          (
+            await sql<{
+              n: number;
+            }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%append_batch%'`.execute(
+              testDb.db,
+            )
+          ).rows[0]?.n === 1,
+      );
       await owner.query('commit');
       const outcomes = await Promise.allSettled(batch);
       expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
@@ -170,7 +253,11 @@ describe('a batch that fails whole', () => {
       // The committed key answers: its result is the one stored (made from 'held-first').
       expect(held).toMatchObject({ replayed: true, transferId: twin.transferId });
       expect(sizes).toEqual([1, 3]);
-      const { rows } = await sql<{ stream_id: string }>`select stream_id from ledger.events where stream_id in ('transfer-held', 'transfer-bystander-1', 'transfer-bystander-2') order by stream_id`.execute(testDb.db);
+      const { rows } = await sql<{
+        stream_id: string;
+      }>`select stream_id from ledger.events where stream_id in ('transfer-held', 'transfer-bystander-1', 'transfer-bystander-2') order by stream_id`.execute(
+        testDb.db,
+      );
       expect(rows.map((row) => row.stream_id)).toEqual(['transfer-bystander-1', 'transfer-bystander-2']);
     } finally {
       await owner.end();

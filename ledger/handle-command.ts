@@ -38,7 +38,11 @@ export function directStore(db: LedgerDb): EventStore {
   return { db, append: (request) => appendToStream(db, request) };
 }
 
-export type Command<Input, Result extends AppendResult> = (store: EventStore, input: Input, ctx: CommandContext) => Promise<Result>;
+export type Command<Input, Result extends AppendResult> = (
+  store: EventStore,
+  input: Input,
+  ctx: CommandContext,
+) => Promise<Result>;
 
 /** Runs inside a caller's transaction after a real append (`ledger.within`): takes effect if it commits. */
 export type AfterAppend = (trx: LedgerTransaction, result: AppendResult) => Promise<void>;
@@ -56,14 +60,23 @@ export function metadataFor(command: string, ctx: CommandContext): EventMetadata
  * The idempotency claim of a command. The fingerprint holds only what the client decided
  * (amount, parties, reference), never server-made ids, so a retry with the same key matches.
  */
-export function idempotencyClaim(command: string, ctx: CommandContext, fingerprint: unknown): IdempotencyClaim | undefined {
+export function idempotencyClaim(
+  command: string,
+  ctx: CommandContext,
+  fingerprint: unknown,
+): IdempotencyClaim | undefined {
   if (!ctx.idempotencyKey) return undefined;
-  const requestHash = createHash('sha256').update(`${command}\n${encodeJson(fingerprint)}`).digest('hex');
+  const requestHash = createHash('sha256')
+    .update(`${command}\n${encodeJson(fingerprint)}`)
+    .digest('hex');
   return { actorId: ctx.actorId, key: ctx.idempotencyKey, command, requestHash };
 }
 
 /** For commands that load state first: a key seen before returns its first result before any decision. */
-export async function previousResult<Result extends AppendResult>(db: LedgerDb, claim: IdempotencyClaim | undefined): Promise<Result | undefined> {
+export async function previousResult<Result extends AppendResult>(
+  db: LedgerDb,
+  claim: IdempotencyClaim | undefined,
+): Promise<Result | undefined> {
   if (!claim) return undefined;
   const row = await db
     .selectFrom('ledger.idempotency_keys')

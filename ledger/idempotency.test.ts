@@ -14,22 +14,39 @@ beforeAll(async () => {
   testDb = await createTestDatabase<LedgerTables>();
   ledger = createLedger({ db: testDb.db });
   for (const id of ['alice', 'bob']) await ledger.openWallet({ accountId: id, displayName: id }, { actorId: id });
-  await ledger.completeCardDeposit({ depositId: 'seed', walletId: 'alice', amountPaise: rupees(1_000), reference: 'seed', provider: 'sandbox', paymentId: 'p1' }, { actorId: 'provider:card' });
+  await ledger.completeCardDeposit(
+    {
+      depositId: 'seed',
+      walletId: 'alice',
+      amountPaise: rupees(1_000),
+      reference: 'seed',
+      provider: 'sandbox',
+      paymentId: 'p1',
+    },
+    { actorId: 'provider:card' },
+  );
 });
 
 afterAll(async () => {
   await testDb.drop();
 });
 
-const eventCount = async () => (await sql<{ n: number }>`select count(*)::int as n from ledger.events`.execute(testDb.db)).rows[0]?.n;
+const eventCount = async () =>
+  (await sql<{ n: number }>`select count(*)::int as n from ledger.events`.execute(testDb.db)).rows[0]?.n;
 
 describe('a retried transfer with the same idempotency key', () => {
   it('returns the first result and appends nothing', async () => {
     const ctx = { actorId: 'alice', idempotencyKey: 'k-1' };
-    const first = await ledger.transfer({ transferId: 'first', fromAccountId: 'alice', toAccountId: 'bob', amountPaise: rupees(10), reference: 'rent' }, ctx);
+    const first = await ledger.transfer(
+      { transferId: 'first', fromAccountId: 'alice', toAccountId: 'bob', amountPaise: rupees(10), reference: 'rent' },
+      ctx,
+    );
     const before = await eventCount();
     // The retry carries a new server-made id, as a new HTTP request would: the key still wins.
-    const again = await ledger.transfer({ transferId: 'second', fromAccountId: 'alice', toAccountId: 'bob', amountPaise: rupees(10), reference: 'rent' }, ctx);
+    const again = await ledger.transfer(
+      { transferId: 'second', fromAccountId: 'alice', toAccountId: 'bob', amountPaise: rupees(10), reference: 'rent' },
+      ctx,
+    );
     expect(again).toEqual({ ...first, replayed: true });
     expect(again.transferId).toBe('first');
     expect(await eventCount()).toBe(before);
@@ -38,13 +55,29 @@ describe('a retried transfer with the same idempotency key', () => {
   it('is refused when the same key comes with a different request', async () => {
     const ctx = { actorId: 'alice', idempotencyKey: 'k-1' };
     await expect(
-      ledger.transfer({ transferId: 'third', fromAccountId: 'alice', toAccountId: 'bob', amountPaise: rupees(11), reference: 'rent' }, ctx),
+      ledger.transfer(
+        { transferId: 'third', fromAccountId: 'alice', toAccountId: 'bob', amountPaise: rupees(11), reference: 'rent' },
+        ctx,
+      ),
     ).rejects.toMatchObject({ code: 'idempotency_key_reused' });
   });
 
   it('belongs to its actor: another user may use the same key text', async () => {
-    await ledger.completeCardDeposit({ depositId: 'seed-bob', walletId: 'bob', amountPaise: rupees(5), reference: 'seed', provider: 'sandbox', paymentId: 'p2' }, { actorId: 'provider:card' });
-    const result = await ledger.transfer({ transferId: 'bob-1', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'back' }, { actorId: 'bob', idempotencyKey: 'k-1' });
+    await ledger.completeCardDeposit(
+      {
+        depositId: 'seed-bob',
+        walletId: 'bob',
+        amountPaise: rupees(5),
+        reference: 'seed',
+        provider: 'sandbox',
+        paymentId: 'p2',
+      },
+      { actorId: 'provider:card' },
+    );
+    const result = await ledger.transfer(
+      { transferId: 'bob-1', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'back' },
+      { actorId: 'bob', idempotencyKey: 'k-1' },
+    );
     expect(result.replayed).toBe(false);
   });
 
@@ -52,7 +85,18 @@ describe('a retried transfer with the same idempotency key', () => {
     const ctx = { actorId: 'alice', idempotencyKey: 'k-race' };
     const before = await eventCount();
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => ledger.transfer({ transferId: `race-${i}`, fromAccountId: 'alice', toAccountId: 'bob', amountPaise: rupees(3), reference: 'race' }, ctx)),
+      Array.from({ length: 8 }, (_, i) =>
+        ledger.transfer(
+          {
+            transferId: `race-${i}`,
+            fromAccountId: 'alice',
+            toAccountId: 'bob',
+            amountPaise: rupees(3),
+            reference: 'race',
+          },
+          ctx,
+        ),
+      ),
     );
     expect(new Set(results.map((r) => r.transferId)).size).toBe(1);
     expect(results.filter((r) => !r.replayed)).toHaveLength(1);
@@ -61,7 +105,13 @@ describe('a retried transfer with the same idempotency key', () => {
 
   it('does not store a refused command: the retry is decided again', async () => {
     const ctx = { actorId: 'bob', idempotencyKey: 'k-poor' };
-    const input = { transferId: 'poor', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(10_000), reference: 'too much' };
+    const input = {
+      transferId: 'poor',
+      fromAccountId: 'bob',
+      toAccountId: 'alice',
+      amountPaise: rupees(10_000),
+      reference: 'too much',
+    };
     await expect(ledger.transfer(input, ctx)).rejects.toMatchObject({ code: 'insufficient_funds' });
     await expect(ledger.transfer(input, ctx)).rejects.toMatchObject({ code: 'insufficient_funds' });
   });
@@ -69,7 +119,10 @@ describe('a retried transfer with the same idempotency key', () => {
 
 describe('a retried acceptance of a money request', () => {
   it('returns the first result instead of "already processed"', async () => {
-    await ledger.requestMoney({ requestId: 'r1', requesterId: 'bob', payerId: 'alice', amountPaise: rupees(2), reference: 'tea' }, { actorId: 'bob' });
+    await ledger.requestMoney(
+      { requestId: 'r1', requesterId: 'bob', payerId: 'alice', amountPaise: rupees(2), reference: 'tea' },
+      { actorId: 'bob' },
+    );
     const ctx = { actorId: 'alice', idempotencyKey: 'accept-r1' };
     const first = await ledger.acceptMoneyRequest({ requestId: 'r1', payerId: 'alice' }, ctx);
     const before = await eventCount();
@@ -79,7 +132,10 @@ describe('a retried acceptance of a money request', () => {
   });
 
   it('moves the money once when two acceptances race without keys', async () => {
-    await ledger.requestMoney({ requestId: 'r2', requesterId: 'bob', payerId: 'alice', amountPaise: rupees(4), reference: 'snacks' }, { actorId: 'bob' });
+    await ledger.requestMoney(
+      { requestId: 'r2', requesterId: 'bob', payerId: 'alice', amountPaise: rupees(4), reference: 'snacks' },
+      { actorId: 'bob' },
+    );
     const outcomes = await Promise.allSettled([
       ledger.acceptMoneyRequest({ requestId: 'r2', payerId: 'alice' }, { actorId: 'alice' }),
       ledger.acceptMoneyRequest({ requestId: 'r2', payerId: 'alice' }, { actorId: 'alice' }),
@@ -87,7 +143,11 @@ describe('a retried acceptance of a money request', () => {
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     const failure = outcomes.find((o) => o.status === 'rejected');
     expect(failure?.status === 'rejected' && failure.reason).toMatchObject({ code: 'request_not_pending' });
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from ledger.events where stream_id = 'request-r2' and type = 'MoneyRequestAccepted'`.execute(testDb.db);
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from ledger.events where stream_id = 'request-r2' and type = 'MoneyRequestAccepted'`.execute(
+      testDb.db,
+    );
     expect(rows[0]?.n).toBe(1);
   });
 });

@@ -3,7 +3,17 @@
  * imports from here: commands, their inputs and results, events, rejections, money.
  */
 import type { Kysely } from 'kysely';
-import { directStore, runCommand, runWithin, type AfterAppend, type AfterCommit, type Command, type CommandContext, type EventStore, type LedgerTransaction } from './handle-command.ts';
+import {
+  directStore,
+  runCommand,
+  runWithin,
+  type AfterAppend,
+  type AfterCommit,
+  type Command,
+  type CommandContext,
+  type EventStore,
+  type LedgerTransaction,
+} from './handle-command.ts';
 import { createAppendBatcher, type BatchingOptions } from './event-store/batch.ts';
 import type { AppendResult } from './event-store/append.ts';
 import type { LedgerTables } from './event-store/tables.ts';
@@ -24,7 +34,13 @@ export type { LedgerTables, AccountRow, EventRow, PostingRow } from './event-sto
 export { readStream, toRecordedEvent } from './event-store/read.ts';
 export type { CommandContext, AfterAppend, AfterCommit, LedgerDb, LedgerTransaction } from './handle-command.ts';
 export type { TransferInput, TransferResult } from './transfers/transfer.ts';
-export type { RequestDepositInput, SettleDepositInput, FailDepositInput, CompleteCardDepositInput, DepositResult } from './deposits/deposit.ts';
+export type {
+  RequestDepositInput,
+  SettleDepositInput,
+  FailDepositInput,
+  CompleteCardDepositInput,
+  DepositResult,
+} from './deposits/deposit.ts';
 export type { RequestMoneyInput, AnswerMoneyRequestInput, MoneyRequestResult } from './money-requests/money-request.ts';
 export { transferStream, requireTransferTerms } from './transfers/transfer.ts';
 export { depositStream, requireDepositTerms } from './deposits/deposit.ts';
@@ -49,7 +65,8 @@ const commands = {
 };
 
 type Commands = typeof commands;
-type Bound<C> = C extends Command<infer Input, infer Result> ? (input: Input, ctx: CommandContext) => Promise<Result> : never;
+type Bound<C> =
+  C extends Command<infer Input, infer Result> ? (input: Input, ctx: CommandContext) => Promise<Result> : never;
 export type LedgerCommands = { [Name in keyof Commands]: Bound<Commands[Name]> };
 
 export interface Ledger extends LedgerCommands {
@@ -71,14 +88,19 @@ export interface LedgerOptions {
 }
 
 export function createLedger(options: LedgerOptions): Ledger {
-  const bind = (run: <I, R extends AppendResult>(command: Command<I, R>, input: I, ctx: CommandContext) => Promise<R>): LedgerCommands => {
+  const bind = (
+    run: <I, R extends AppendResult>(command: Command<I, R>, input: I, ctx: CommandContext) => Promise<R>,
+  ): LedgerCommands => {
     const bound: Record<string, unknown> = {};
     for (const [name, command] of Object.entries(commands)) {
       bound[name] = (input: unknown, ctx: CommandContext) => run(command as Command<unknown, AppendResult>, input, ctx);
     }
     return bound as LedgerCommands;
   };
-  const store: EventStore = options.batching === false ? directStore(options.db) : { db: options.db, append: createAppendBatcher(options.db, options.batching).append };
+  const store: EventStore =
+    options.batching === false
+      ? directStore(options.db)
+      : { db: options.db, append: createAppendBatcher(options.db, options.batching).append };
   return {
     ...bind((command, input, ctx) => runCommand({ store, afterCommit: options.afterCommit }, command, input, ctx)),
     within: (trx) => bind((command, input, ctx) => runWithin(trx, options.afterAppend, command, input, ctx)),

@@ -15,7 +15,17 @@ beforeAll(async () => {
   testDb = await createTestDatabase<LedgerTables>({ as: 'owner' });
   ledger = createLedger({ db: testDb.db });
   for (const id of ['alice', 'bob']) await ledger.openWallet({ accountId: id, displayName: id }, { actorId: id });
-  await ledger.requestDeposit({ depositId: 'd1', walletId: 'alice', amountPaise: rupees(100), method: 'upi', reference: 'seed', details: { upiId: 'a@bank' } }, { actorId: 'alice' });
+  await ledger.requestDeposit(
+    {
+      depositId: 'd1',
+      walletId: 'alice',
+      amountPaise: rupees(100),
+      method: 'upi',
+      reference: 'seed',
+      details: { upiId: 'a@bank' },
+    },
+    { actorId: 'alice' },
+  );
   await ledger.settleDeposit({ depositId: 'd1' }, { actorId: 'admin' });
 });
 
@@ -31,33 +41,51 @@ describe('the zero-sum rule', () => {
       testDb.db.transaction().execute(async (trx) => {
         const { rows } = await appendRawEvent.execute(trx);
         const position = (rows[0] as { position: bigint }).position;
-        await sql`insert into ledger.postings (position, account_id, amount) values (${position}, 'funding:upi', -500), (${position}, 'bob', 400)`.execute(trx);
+        await sql`insert into ledger.postings (position, account_id, amount) values (${position}, 'funding:upi', -500), (${position}, 'bob', 400)`.execute(
+          trx,
+        );
       }),
     ).rejects.toThrow(/sum to -100 paise, not zero/);
-    const { rows } = await sql`select count(*)::int as n from ledger.events where stream_id = 'raw-1'`.execute(testDb.db);
+    const { rows } = await sql`select count(*)::int as n from ledger.events where stream_id = 'raw-1'`.execute(
+      testDb.db,
+    );
     expect(rows[0]).toEqual({ n: 0 });
   });
 
   it('accepts balanced raw postings (the rule is the sum, not the path)', async () => {
     await testDb.db.transaction().execute(async (trx) => {
-      const { rows } = await sql`insert into ledger.events (stream_id, stream_version, type, data) values ('raw-2', 0, 'TransferCompleted', '{}') returning position`.execute(trx);
+      const { rows } =
+        await sql`insert into ledger.events (stream_id, stream_version, type, data) values ('raw-2', 0, 'TransferCompleted', '{}') returning position`.execute(
+          trx,
+        );
       const position = (rows[0] as { position: bigint }).position;
-      await sql`insert into ledger.postings (position, account_id, amount) values (${position}, 'funding:upi', -500), (${position}, 'funding:card', 500)`.execute(trx);
+      await sql`insert into ledger.postings (position, account_id, amount) values (${position}, 'funding:upi', -500), (${position}, 'funding:card', 500)`.execute(
+        trx,
+      );
     });
   });
 });
 
 describe('what postings refer to (checked once per statement, in place of foreign keys)', () => {
   it('rejects a posting naming an event that does not exist', async () => {
-    await expect(sql`insert into ledger.postings (position, account_id, amount) values (987654321, 'funding:upi', -5), (987654321, 'funding:card', 5)`.execute(testDb.db)).rejects.toThrow(/event 987654321 that does not exist/);
+    await expect(
+      sql`insert into ledger.postings (position, account_id, amount) values (987654321, 'funding:upi', -5), (987654321, 'funding:card', 5)`.execute(
+        testDb.db,
+      ),
+    ).rejects.toThrow(/event 987654321 that does not exist/);
   });
 
   it('rejects a posting naming an account that does not exist', async () => {
     await expect(
       testDb.db.transaction().execute(async (trx) => {
-        const { rows } = await sql`insert into ledger.events (stream_id, stream_version, type, data) values ('raw-3', 0, 'TransferCompleted', '{}') returning position`.execute(trx);
+        const { rows } =
+          await sql`insert into ledger.events (stream_id, stream_version, type, data) values ('raw-3', 0, 'TransferCompleted', '{}') returning position`.execute(
+            trx,
+          );
         const position = (rows[0] as { position: bigint }).position;
-        await sql`insert into ledger.postings (position, account_id, amount) values (${position}, 'funding:upi', -5), (${position}, 'nobody', 5)`.execute(trx);
+        await sql`insert into ledger.postings (position, account_id, amount) values (${position}, 'funding:upi', -5), (${position}, 'nobody', 5)`.execute(
+          trx,
+        );
       }),
     ).rejects.toThrow(/account nobody that does not exist/);
   });
@@ -90,6 +118,8 @@ describe('append-only history', () => {
 
 describe('wallet heads', () => {
   it('cannot be set negative, even by raw SQL', async () => {
-    await expect(sql`update ledger.accounts set balance = -1 where id = 'bob'`.execute(testDb.db)).rejects.toThrow(/wallet_never_negative/);
+    await expect(sql`update ledger.accounts set balance = -1 where id = 'bob'`.execute(testDb.db)).rejects.toThrow(
+      /wallet_never_negative/,
+    );
   });
 });

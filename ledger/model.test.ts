@@ -5,7 +5,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
-import { createLedger, isLedgerRejection, MAX_DEPOSIT_PAISE, MAX_REQUEST_PAISE, MIN_DEPOSIT_PAISE, MIN_REQUEST_PAISE, MIN_TRANSFER_PAISE, type Ledger, type LedgerTables } from './index.ts';
+import {
+  createLedger,
+  isLedgerRejection,
+  MAX_DEPOSIT_PAISE,
+  MAX_REQUEST_PAISE,
+  MIN_DEPOSIT_PAISE,
+  MIN_REQUEST_PAISE,
+  MIN_TRANSFER_PAISE,
+  type Ledger,
+  type LedgerTables,
+} from './index.ts';
 
 const WALLETS = ['a', 'b', 'c'] as const;
 type Wallet = (typeof WALLETS)[number];
@@ -25,7 +35,12 @@ const amount = fc.oneof(
   fc.constantFrom(0n, 99n, 100n, MAX_DEPOSIT_PAISE, MAX_DEPOSIT_PAISE + 1n, MAX_REQUEST_PAISE + 1n),
 );
 const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ kind: fc.constant('deposit' as const), wallet, amount, method: fc.constantFrom('bank_transfer' as const, 'upi' as const) }),
+  fc.record({
+    kind: fc.constant('deposit' as const),
+    wallet,
+    amount,
+    method: fc.constantFrom('bank_transfer' as const, 'upi' as const),
+  }),
   fc.record({ kind: fc.constantFrom('settle' as const, 'fail' as const), index: fc.nat(6) }),
   fc.record({ kind: fc.constant('card' as const), wallet, amount }),
   fc.record({ kind: fc.constant('transfer' as const), from: wallet, to: wallet, amount }),
@@ -111,7 +126,11 @@ afterAll(async () => {
   await testDb.drop();
 });
 
-async function applyToLedger(prefix: string, s: Step, counters: { deposits: number; requests: number }): Promise<string> {
+async function applyToLedger(
+  prefix: string,
+  s: Step,
+  counters: { deposits: number; requests: number },
+): Promise<string> {
   const id = (w: Wallet) => `${prefix}-${w}`;
   const ref = 'model step';
   const attempt = async (command: () => Promise<unknown>): Promise<string> => {
@@ -126,29 +145,77 @@ async function applyToLedger(prefix: string, s: Step, counters: { deposits: numb
   switch (s.kind) {
     case 'deposit': {
       const depositId = `${prefix}-d${counters.deposits}`;
-      const details = s.method === 'upi' ? { upiId: 'x@bank' } : { accountNumber: '12345678', ifscCode: 'SBIN0001234', bankName: 'SBI' };
-      const outcome = await attempt(() => ledger.requestDeposit({ depositId, walletId: id(s.wallet), amountPaise: s.amount, method: s.method, reference: ref, details }, { actorId: id(s.wallet) }));
+      const details =
+        s.method === 'upi'
+          ? { upiId: 'x@bank' }
+          : { accountNumber: '12345678', ifscCode: 'SBIN0001234', bankName: 'SBI' };
+      const outcome = await attempt(() =>
+        ledger.requestDeposit(
+          { depositId, walletId: id(s.wallet), amountPaise: s.amount, method: s.method, reference: ref, details },
+          { actorId: id(s.wallet) },
+        ),
+      );
       if (outcome === 'ok') counters.deposits++;
       return outcome;
     }
     case 'settle':
       return attempt(() => ledger.settleDeposit({ depositId: `${prefix}-d${s.index}` }, { actorId: 'admin' }));
     case 'fail':
-      return attempt(() => ledger.failDeposit({ depositId: `${prefix}-d${s.index}`, reason: 'not received' }, { actorId: 'admin' }));
+      return attempt(() =>
+        ledger.failDeposit({ depositId: `${prefix}-d${s.index}`, reason: 'not received' }, { actorId: 'admin' }),
+      );
     case 'card':
-      return attempt(() => ledger.completeCardDeposit({ depositId: `${prefix}-card${Math.random()}`, walletId: id(s.wallet), amountPaise: s.amount, reference: ref, provider: 'sandbox', paymentId: 'p' }, { actorId: 'provider:card' }));
+      return attempt(() =>
+        ledger.completeCardDeposit(
+          {
+            depositId: `${prefix}-card${Math.random()}`,
+            walletId: id(s.wallet),
+            amountPaise: s.amount,
+            reference: ref,
+            provider: 'sandbox',
+            paymentId: 'p',
+          },
+          { actorId: 'provider:card' },
+        ),
+      );
     case 'transfer':
-      return attempt(() => ledger.transfer({ transferId: `${prefix}-t${Math.random()}`, fromAccountId: id(s.from), toAccountId: id(s.to), amountPaise: s.amount, reference: ref }, { actorId: id(s.from) }));
+      return attempt(() =>
+        ledger.transfer(
+          {
+            transferId: `${prefix}-t${Math.random()}`,
+            fromAccountId: id(s.from),
+            toAccountId: id(s.to),
+            amountPaise: s.amount,
+            reference: ref,
+          },
+          { actorId: id(s.from) },
+        ),
+      );
     case 'ask': {
       const requestId = `${prefix}-r${counters.requests}`;
-      const outcome = await attempt(() => ledger.requestMoney({ requestId, requesterId: id(s.requester), payerId: id(s.payer), amountPaise: s.amount, reference: ref }, { actorId: id(s.requester) }));
+      const outcome = await attempt(() =>
+        ledger.requestMoney(
+          { requestId, requesterId: id(s.requester), payerId: id(s.payer), amountPaise: s.amount, reference: ref },
+          { actorId: id(s.requester) },
+        ),
+      );
       if (outcome === 'ok') counters.requests++;
       return outcome;
     }
     case 'accept':
-      return attempt(() => ledger.acceptMoneyRequest({ requestId: `${prefix}-r${s.index}`, payerId: id(s.actor) }, { actorId: id(s.actor) }));
+      return attempt(() =>
+        ledger.acceptMoneyRequest(
+          { requestId: `${prefix}-r${s.index}`, payerId: id(s.actor) },
+          { actorId: id(s.actor) },
+        ),
+      );
     case 'reject':
-      return attempt(() => ledger.rejectMoneyRequest({ requestId: `${prefix}-r${s.index}`, payerId: id(s.actor) }, { actorId: id(s.actor) }));
+      return attempt(() =>
+        ledger.rejectMoneyRequest(
+          { requestId: `${prefix}-r${s.index}`, payerId: id(s.actor) },
+          { actorId: id(s.actor) },
+        ),
+      );
   }
 }
 
@@ -157,16 +224,25 @@ describe('the ledger against an in-memory model', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 40 }), async (steps) => {
         const prefix = `run${run++}`;
-        for (const w of WALLETS) await ledger.openWallet({ accountId: `${prefix}-${w}`, displayName: w }, { actorId: w });
+        for (const w of WALLETS)
+          await ledger.openWallet({ accountId: `${prefix}-${w}`, displayName: w }, { actorId: w });
         const model = new Model();
         const counters = { deposits: 0, requests: 0 };
         for (const s of steps) {
           const expected = model.apply(s);
           const actual = await applyToLedger(prefix, s, counters);
-          expect(actual, JSON.stringify(s, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))).toBe(expected);
+          expect(
+            actual,
+            JSON.stringify(s, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)),
+          ).toBe(expected);
         }
-        const heads = await testDb.db.selectFrom('ledger.accounts').select(['id', 'balance']).where('id', 'like', `${prefix}-%`).execute();
-        for (const w of WALLETS) expect(heads.find((h) => h.id === `${prefix}-${w}`)?.balance, w).toBe(model.balances.get(w));
+        const heads = await testDb.db
+          .selectFrom('ledger.accounts')
+          .select(['id', 'balance'])
+          .where('id', 'like', `${prefix}-%`)
+          .execute();
+        for (const w of WALLETS)
+          expect(heads.find((h) => h.id === `${prefix}-${w}`)?.balance, w).toBe(model.balances.get(w));
       }),
       { numRuns: 40, seed: 424242 },
     );

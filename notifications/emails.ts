@@ -22,7 +22,12 @@ export interface RenderedEmail {
   text: string;
 }
 
-export function renderOneTimeCode(to: string, purpose: 'password' | 'pin', code: string, validMinutes: number): RenderedEmail {
+export function renderOneTimeCode(
+  to: string,
+  purpose: 'password' | 'pin',
+  code: string,
+  validMinutes: number,
+): RenderedEmail {
   const what = purpose === 'password' ? 'reset your password' : 'reset your transaction PIN';
   return {
     to,
@@ -42,6 +47,11 @@ export function renderAccountVerified(to: string, firstName: string, publicUrl: 
   return {
     to,
     subject: 'Your wallet account is verified',
-    text: [`Hello ${firstName},`, '', 'Your account has been verified. You can now sign in:', `${publicUrl.replace(/\/+$/, '')}/login`].join('\n'),
+    text: [
+      `Hello ${firstName},`,
+      '',
+      'Your account has been verified. You can now sign in:',
+      `${publicUrl.replace(/\/+$/, '')}/login`,
+    ].join('\n'),
   };
 }

@@ -41,10 +41,18 @@ function createOutboxMailer(options: MailerOptions): Mailer {
   let sequence = 0;
   return {
     send: async (message) => {
-      const info = await transport.sendMail({ from: options.from, to: message.to, subject: message.subject, text: message.text });
+      const info = await transport.sendMail({
+        from: options.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+      });
       await mkdir(options.outboxDir, { recursive: true, mode: 0o700 });
       sequence += 1;
-      const file = join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}-${sequence}.eml`);
+      const file = join(
+        options.outboxDir,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}-${sequence}.eml`,
+      );
       await writeFile(file, info.message as Buffer, { mode: 0o600 });
       log(`[mail] (no SMTP_URL: kept in ${file})\nTo: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`);
     },

@@ -6,4 +6,6 @@ import type { QueueSpec } from '../platform/jobs.ts';
 
 export const EMAIL_QUEUE = 'notifications.email';
 
-export const notificationQueues: readonly QueueSpec[] = [{ name: EMAIL_QUEUE, policy: 'standard', retryLimit: 5, expireInSeconds: 120 }];
+export const notificationQueues: readonly QueueSpec[] = [
+  { name: EMAIL_QUEUE, policy: 'standard', retryLimit: 5, expireInSeconds: 120 },
+];

@@ -19,7 +19,10 @@ export interface MailWorkerOptions {
 /** Bounded batch: one poll sends at most this many mails. */
 const MAILS_PER_BATCH = 10;
 
-export function renderEmailJob(data: unknown, options: Pick<MailWorkerOptions, 'sealKey' | 'publicUrl'>): RenderedEmail {
+export function renderEmailJob(
+  data: unknown,
+  options: Pick<MailWorkerOptions, 'sealKey' | 'publicUrl'>,
+): RenderedEmail {
   const job = emailJobSchema.parse(data);
   switch (job.kind) {
     case 'one_time_code':
@@ -35,7 +38,11 @@ export function renderEmailJob(data: unknown, options: Pick<MailWorkerOptions, '
 
 /** Starts the worker; returns its pg-boss worker id (for boss.offWork). */
 export async function startMailWorker(boss: JobBoss, options: MailWorkerOptions): Promise<string> {
-  return boss.work(EMAIL_QUEUE, { batchSize: MAILS_PER_BATCH, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 }, async (jobs) => {
-    for (const job of jobs) await options.mailer.send(renderEmailJob(job.data, options));
-  });
+  return boss.work(
+    EMAIL_QUEUE,
+    { batchSize: MAILS_PER_BATCH, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
+    async (jobs) => {
+      for (const job of jobs) await options.mailer.send(renderEmailJob(job.data, options));
+    },
+  );
 }

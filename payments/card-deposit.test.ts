@@ -7,8 +7,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { createTestDatabase, eventCount, type TestDatabase } from '../test/database.ts';
 import { createLedger, depositStream, rupees, type Ledger, type LedgerTables } from '../ledger/index.ts';
-import { startFakeStripeServer, FAKE_SERVER_ERROR_PAYMENT_METHOD, type FakeStripeServer } from '../test/fake-stripe-server.ts';
-import { createSandboxCardProvider, createStripeCardProvider, parseCardWebhook, sandboxPaymentMethodId, type CardProvider } from '../providers/card/index.ts';
+import {
+  startFakeStripeServer,
+  FAKE_SERVER_ERROR_PAYMENT_METHOD,
+  type FakeStripeServer,
+} from '../test/fake-stripe-server.ts';
+import {
+  createSandboxCardProvider,
+  createStripeCardProvider,
+  parseCardWebhook,
+  sandboxPaymentMethodId,
+  type CardProvider,
+} from '../providers/card/index.ts';
 import { startCardDeposit, type CardDepositOutcome } from './card-deposit.ts';
 import { applyCardWebhookEvent } from './card-webhook.ts';
 
@@ -25,7 +35,8 @@ beforeAll(async () => {
   ledger = createLedger({ db: testDb.db });
   fake = await startFakeStripeServer();
   stripe = createStripeCardProvider({ secretKey: SECRET_KEY, host: fake.host, port: fake.port, protocol: 'http' });
-  for (const id of ['asha', 'ravi', 'meera', 'kiran', 'dev', 'neha', 'tara', 'sana']) await ledger.openWallet({ accountId: id, displayName: id }, { actorId: id });
+  for (const id of ['asha', 'ravi', 'meera', 'kiran', 'dev', 'neha', 'tara', 'sana'])
+    await ledger.openWallet({ accountId: id, displayName: id }, { actorId: id });
 });
 
 afterAll(async () => {
@@ -34,19 +45,39 @@ afterAll(async () => {
 });
 
 async function balance(accountId: string): Promise<bigint | null> {
-  const row = await testDb.db.selectFrom('ledger.accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow();
+  const row = await testDb.db
+    .selectFrom('ledger.accounts')
+    .select('balance')
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow();
   return row.balance;
 }
 
 async function eventTypes(depositId: string): Promise<string[]> {
-  const rows = await testDb.db.selectFrom('ledger.events').select('type').where('stream_id', '=', depositStream(depositId)).orderBy('position').execute();
+  const rows = await testDb.db
+    .selectFrom('ledger.events')
+    .select('type')
+    .where('stream_id', '=', depositStream(depositId))
+    .orderBy('position')
+    .execute();
   return rows.map((row) => row.type);
 }
 
-function deposit(walletId: string, paymentMethodId: string, idempotencyKey?: string, provider: CardProvider = stripe): Promise<CardDepositOutcome> {
+function deposit(
+  walletId: string,
+  paymentMethodId: string,
+  idempotencyKey?: string,
+  provider: CardProvider = stripe,
+): Promise<CardDepositOutcome> {
   return startCardDeposit(
     { ledger, provider },
-    { walletId, amountPaise: rupees(500), reference: 'card top up', paymentMethodId, customerEmail: `${walletId}@example.in` },
+    {
+      walletId,
+      amountPaise: rupees(500),
+      reference: 'card top up',
+      paymentMethodId,
+      customerEmail: `${walletId}@example.in`,
+    },
     { actorId: walletId, idempotencyKey },
   );
 }
@@ -55,7 +86,10 @@ function signed(body: string, secret = WEBHOOK_SECRET): string {
   return Stripe.webhooks.generateTestHeaderString({ payload: body, secret });
 }
 
-function expectStatus<S extends CardDepositOutcome['status']>(outcome: CardDepositOutcome, status: S): Extract<CardDepositOutcome, { status: S }> {
+function expectStatus<S extends CardDepositOutcome['status']>(
+  outcome: CardDepositOutcome,
+  status: S,
+): Extract<CardDepositOutcome, { status: S }> {
   expect(outcome.status).toBe(status);
   return outcome as Extract<CardDepositOutcome, { status: S }>;
 }
@@ -93,7 +127,10 @@ describe('a card that pays at once', () => {
     const outcome = expectStatus(await deposit('asha', 'pm_card_visa'), 'credited');
     const body = fake.webhookBody('payment_intent.succeeded', outcome.paymentId);
     const event = parseCardWebhook(body, signed(body), WEBHOOK_SECRET);
-    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, event)).toEqual({ result: 'already_processed', depositId: outcome.depositId });
+    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, event)).toEqual({
+      result: 'already_processed',
+      depositId: outcome.depositId,
+    });
     expect(await balance('asha')).toBe(rupees(1000));
   });
 });
@@ -104,7 +141,11 @@ describe('a card that is refused', () => {
     ['pm_card_chargeDeclinedInsufficientFunds', 'insufficient_funds', 'Insufficient funds on your card.'],
     ['pm_card_chargeDeclinedExpiredCard', 'expired_card', 'Card error: Your card has expired.'],
     ['pm_card_chargeDeclinedIncorrectCvc', 'incorrect_cvc', "Card error: Your card's security code is incorrect."],
-    ['pm_does_not_exist', 'invalid_payment_method', 'Card error: These card details cannot be used. Please check them and try again.'],
+    [
+      'pm_does_not_exist',
+      'invalid_payment_method',
+      'Card error: These card details cannot be used. Please check them and try again.',
+    ],
   ])('%s appends nothing and answers %s with the spec message', async (paymentMethodId, code, message) => {
     const before = await eventCount(testDb.db);
     expect(await deposit('ravi', paymentMethodId)).toEqual({ status: 'failed', code, message });
@@ -114,10 +155,26 @@ describe('a card that is refused', () => {
 
   it('answers the network message when Stripe fails or cannot be reached, appending nothing', async () => {
     const before = await eventCount(testDb.db);
-    const noRetries = createStripeCardProvider({ secretKey: SECRET_KEY, host: fake.host, port: fake.port, protocol: 'http', maxNetworkRetries: 0 });
-    const network = { status: 'failed', code: 'provider_unavailable', message: 'Network error. Please check your connection and try again.' };
+    const noRetries = createStripeCardProvider({
+      secretKey: SECRET_KEY,
+      host: fake.host,
+      port: fake.port,
+      protocol: 'http',
+      maxNetworkRetries: 0,
+    });
+    const network = {
+      status: 'failed',
+      code: 'provider_unavailable',
+      message: 'Network error. Please check your connection and try again.',
+    };
     expect(await deposit('ravi', FAKE_SERVER_ERROR_PAYMENT_METHOD, undefined, noRetries)).toEqual(network);
-    const unreachable = createStripeCardProvider({ secretKey: SECRET_KEY, host: '127.0.0.1', port: 9, protocol: 'http', maxNetworkRetries: 0 });
+    const unreachable = createStripeCardProvider({
+      secretKey: SECRET_KEY,
+      host: '127.0.0.1',
+      port: 9,
+      protocol: 'http',
+      maxNetworkRetries: 0,
+    });
     expect(await deposit('ravi', 'pm_card_visa', undefined, unreachable)).toEqual(network);
     expect(await eventCount(testDb.db)).toBe(before);
   });
@@ -138,7 +195,11 @@ describe('a card that is refused', () => {
   it('never charges a card for an amount the ledger would refuse', async () => {
     const before = fake.requests.length;
     await expect(
-      startCardDeposit({ ledger, provider: stripe }, { walletId: 'ravi', amountPaise: rupees(100_001), reference: 'too much', paymentMethodId: 'pm_card_visa' }, { actorId: 'ravi' }),
+      startCardDeposit(
+        { ledger, provider: stripe },
+        { walletId: 'ravi', amountPaise: rupees(100_001), reference: 'too much', paymentMethodId: 'pm_card_visa' },
+        { actorId: 'ravi' },
+      ),
     ).rejects.toMatchObject({ code: 'limit_exceeded' });
     expect(fake.requests.length).toBe(before);
   });
@@ -157,30 +218,56 @@ describe('a card that needs 3-D Secure', () => {
     const body = fake.webhookBody('payment_intent.succeeded', pending.paymentId);
     const header = signed(body);
     const event = parseCardWebhook(body, header, WEBHOOK_SECRET);
-    expect(event).toMatchObject({ type: 'payment_succeeded', paymentId: pending.paymentId, depositId: pending.depositId, walletId: 'meera', amountPaise: rupees(500) });
-    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, event)).toMatchObject({ result: 'credited', depositId: pending.depositId });
+    expect(event).toMatchObject({
+      type: 'payment_succeeded',
+      paymentId: pending.paymentId,
+      depositId: pending.depositId,
+      walletId: 'meera',
+      amountPaise: rupees(500),
+    });
+    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, event)).toMatchObject({
+      result: 'credited',
+      depositId: pending.depositId,
+    });
     expect(await balance('meera')).toBe(rupees(500));
 
     // Stripe delivers at least once: the same delivery again changes nothing.
     const replay = parseCardWebhook(Buffer.from(body), header, WEBHOOK_SECRET);
-    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, replay)).toEqual({ result: 'already_processed', depositId: pending.depositId });
+    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, replay)).toEqual({
+      result: 'already_processed',
+      depositId: pending.depositId,
+    });
     expect(await balance('meera')).toBe(rupees(500));
     expect(await eventTypes(pending.depositId)).toEqual(['DepositRequested', 'DepositSettled']);
   });
 
   it('credits only the payment it recorded: a succeeded webhook for another payment naming the deposit (another amount) credits nothing', async () => {
     const pending = expectStatus(await deposit('tara', 'pm_card_authenticationRequired', 'key-tara-1'), 'pending');
-    const other = await stripe.charge({ amountPaise: rupees(50_000), paymentMethodId: 'pm_card_visa', depositId: pending.depositId, walletId: 'tara', reference: 'card top up', idempotencyKey: 'other-payment-tara' });
+    const other = await stripe.charge({
+      amountPaise: rupees(50_000),
+      paymentMethodId: 'pm_card_visa',
+      depositId: pending.depositId,
+      walletId: 'tara',
+      reference: 'card top up',
+      idempotencyKey: 'other-payment-tara',
+    });
     expect(other.status).toBe('succeeded');
     if (other.status !== 'succeeded') return;
     const forged = fake.webhookBody('payment_intent.succeeded', other.paymentId);
-    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, parseCardWebhook(forged, signed(forged), WEBHOOK_SECRET))).toEqual({ result: 'payment_mismatch', depositId: pending.depositId });
+    expect(
+      await applyCardWebhookEvent(
+        { ledger, provider: stripe },
+        parseCardWebhook(forged, signed(forged), WEBHOOK_SECRET),
+      ),
+    ).toEqual({ result: 'payment_mismatch', depositId: pending.depositId });
     expect(await balance('tara')).toBe(0n);
     expect(await eventTypes(pending.depositId)).toEqual(['DepositRequested']);
 
     fake.finishAction(pending.paymentId, 'succeeded');
     const real = fake.webhookBody('payment_intent.succeeded', pending.paymentId);
-    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, parseCardWebhook(real, signed(real), WEBHOOK_SECRET))).toMatchObject({ result: 'credited' });
+    expect(
+      await applyCardWebhookEvent({ ledger, provider: stripe }, parseCardWebhook(real, signed(real), WEBHOOK_SECRET)),
+    ).toMatchObject({ result: 'credited' });
     expect(await balance('tara')).toBe(rupees(500));
   });
 
@@ -189,14 +276,25 @@ describe('a card that needs 3-D Secure', () => {
     fake.finishAction(pending.paymentId, 'failed');
     const body = fake.webhookBody('payment_intent.payment_failed', pending.paymentId);
     const event = parseCardWebhook(body, signed(body), WEBHOOK_SECRET);
-    expect(event).toMatchObject({ type: 'payment_failed', depositId: pending.depositId, reason: 'authentication_required' });
-    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, event)).toMatchObject({ result: 'failure_recorded' });
-    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, event)).toEqual({ result: 'already_processed', depositId: pending.depositId });
+    expect(event).toMatchObject({
+      type: 'payment_failed',
+      depositId: pending.depositId,
+      reason: 'authentication_required',
+    });
+    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, event)).toMatchObject({
+      result: 'failure_recorded',
+    });
+    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, event)).toEqual({
+      result: 'already_processed',
+      depositId: pending.depositId,
+    });
     expect(await eventTypes(pending.depositId)).toEqual(['DepositRequested', 'DepositFailed']);
     expect(await balance('kiran')).toBe(0n);
     // Closed at Stripe before the failure was recorded: it can never be paid later.
     expect(fake.paymentIntents.get(pending.paymentId)?.status).toBe('canceled');
-    expect(fake.requests.some((request) => request.path === `/v1/payment_intents/${pending.paymentId}/cancel`)).toBe(true);
+    expect(fake.requests.some((request) => request.path === `/v1/payment_intents/${pending.paymentId}/cancel`)).toBe(
+      true,
+    );
   });
 
   it('leaves the deposit pending when a failed attempt was followed by success, and credits on the success webhook', async () => {
@@ -206,7 +304,10 @@ describe('a card that needs 3-D Secure', () => {
     // The customer confirmed again and paid before the failure webhook was handled.
     fake.finishAction(pending.paymentId, 'succeeded');
     const failed = parseCardWebhook(failedBody, signed(failedBody), WEBHOOK_SECRET);
-    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, failed)).toEqual({ result: 'left_pending', depositId: pending.depositId });
+    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, failed)).toEqual({
+      result: 'left_pending',
+      depositId: pending.depositId,
+    });
     expect(await eventTypes(pending.depositId)).toEqual(['DepositRequested']);
 
     const succeededBody = fake.webhookBody('payment_intent.succeeded', pending.paymentId);
@@ -223,15 +324,26 @@ describe('webhooks', () => {
     const body = fake.webhookBody('payment_intent.succeeded', pending.paymentId);
     const before = await eventCount(testDb.db);
 
-    expect(parseCardWebhook(body, signed(body, 'whsec_someone_else'), WEBHOOK_SECRET)).toMatchObject({ type: 'rejected' });
+    expect(parseCardWebhook(body, signed(body, 'whsec_someone_else'), WEBHOOK_SECRET)).toMatchObject({
+      type: 'rejected',
+    });
     const tampered = body.replace('"amount":50000', '"amount":5000000');
     expect(tampered).not.toBe(body);
     expect(parseCardWebhook(tampered, signed(body), WEBHOOK_SECRET)).toMatchObject({ type: 'rejected' });
     expect(parseCardWebhook(body, undefined, WEBHOOK_SECRET)).toMatchObject({ type: 'rejected' });
-    const stale = Stripe.webhooks.generateTestHeaderString({ payload: body, secret: WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 3600 });
+    const stale = Stripe.webhooks.generateTestHeaderString({
+      payload: body,
+      secret: WEBHOOK_SECRET,
+      timestamp: Math.floor(Date.now() / 1000) - 3600,
+    });
     expect(parseCardWebhook(body, stale, WEBHOOK_SECRET)).toMatchObject({ type: 'rejected' });
 
-    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, parseCardWebhook(tampered, signed(body), WEBHOOK_SECRET))).toEqual({ result: 'nothing_to_do', depositId: null });
+    expect(
+      await applyCardWebhookEvent(
+        { ledger, provider: stripe },
+        parseCardWebhook(tampered, signed(body), WEBHOOK_SECRET),
+      ),
+    ).toEqual({ result: 'nothing_to_do', depositId: null });
     expect(await eventCount(testDb.db)).toBe(before);
     expect(await balance('dev')).toBe(0n);
   });
@@ -248,7 +360,9 @@ describe('webhooks', () => {
     expect(charge.status).toBe('succeeded');
     if (charge.status !== 'succeeded') return;
     const body = fake.webhookBody('payment_intent.succeeded', charge.paymentId);
-    expect(await applyCardWebhookEvent({ ledger, provider: stripe }, parseCardWebhook(body, signed(body), WEBHOOK_SECRET))).toMatchObject({ result: 'credited', depositId: 'card-lost-1' });
+    expect(
+      await applyCardWebhookEvent({ ledger, provider: stripe }, parseCardWebhook(body, signed(body), WEBHOOK_SECRET)),
+    ).toMatchObject({ result: 'credited', depositId: 'card-lost-1' });
     expect(await balance('neha')).toBe(rupees(750));
     expect(await eventTypes('card-lost-1')).toEqual(['DepositRequested', 'DepositSettled']);
   });
@@ -266,8 +380,16 @@ describe('webhooks', () => {
   });
 
   it('ignores event types it does not settle', () => {
-    const body = JSON.stringify({ id: 'evt_other', object: 'event', type: 'customer.created', data: { object: { id: 'cus_1', object: 'customer' } } });
-    expect(parseCardWebhook(body, signed(body), WEBHOOK_SECRET)).toMatchObject({ type: 'ignored', eventId: 'evt_other' });
+    const body = JSON.stringify({
+      id: 'evt_other',
+      object: 'event',
+      type: 'customer.created',
+      data: { object: { id: 'cus_1', object: 'customer' } },
+    });
+    expect(parseCardWebhook(body, signed(body), WEBHOOK_SECRET)).toMatchObject({
+      type: 'ignored',
+      eventId: 'evt_other',
+    });
   });
 });
 
@@ -275,18 +397,41 @@ describe('the sandbox provider', () => {
   it('credits a wallet through startCardDeposit and declines without appending', async () => {
     const deps = { ledger, provider: createSandboxCardProvider() };
     const input = { walletId: 'sana', amountPaise: rupees(250), reference: 'sandbox top up' };
-    const credited = await startCardDeposit(deps, { ...input, paymentMethodId: sandboxPaymentMethodId('4242424242424242') }, { actorId: 'sana', idempotencyKey: 's-1' });
+    const credited = await startCardDeposit(
+      deps,
+      { ...input, paymentMethodId: sandboxPaymentMethodId('4242424242424242') },
+      { actorId: 'sana', idempotencyKey: 's-1' },
+    );
     expect(credited).toMatchObject({ status: 'credited', replayed: false });
-    const replayed = await startCardDeposit(deps, { ...input, paymentMethodId: sandboxPaymentMethodId('4242424242424242') }, { actorId: 'sana', idempotencyKey: 's-1' });
+    const replayed = await startCardDeposit(
+      deps,
+      { ...input, paymentMethodId: sandboxPaymentMethodId('4242424242424242') },
+      { actorId: 'sana', idempotencyKey: 's-1' },
+    );
     expect(replayed).toMatchObject({ status: 'credited', replayed: true });
     expect(await balance('sana')).toBe(rupees(250));
 
-    const refused = await startCardDeposit(deps, { ...input, paymentMethodId: sandboxPaymentMethodId('4000000000009995') }, { actorId: 'sana' });
-    expect(refused).toEqual({ status: 'failed', code: 'insufficient_funds', message: 'Insufficient funds on your card.' });
+    const refused = await startCardDeposit(
+      deps,
+      { ...input, paymentMethodId: sandboxPaymentMethodId('4000000000009995') },
+      { actorId: 'sana' },
+    );
+    expect(refused).toEqual({
+      status: 'failed',
+      code: 'insufficient_funds',
+      message: 'Insufficient funds on your card.',
+    });
     expect(await balance('sana')).toBe(rupees(250));
     if (credited.status !== 'credited') return;
-    const events = await testDb.db.selectFrom('ledger.events').select(['type', 'data']).where('stream_id', '=', depositStream(credited.depositId)).execute();
+    const events = await testDb.db
+      .selectFrom('ledger.events')
+      .select(['type', 'data'])
+      .where('stream_id', '=', depositStream(credited.depositId))
+      .execute();
     expect(events.map((event) => event.type)).toEqual(['DepositRequested', 'DepositSettled']);
-    expect(events[0]?.data).toMatchObject({ method: 'card', details: { provider: 'sandbox', paymentId: credited.paymentId } });
+    expect(events[0]?.data).toMatchObject({
+      method: 'card',
+      details: { provider: 'sandbox', paymentId: credited.paymentId },
+    });
   });
 });

@@ -11,8 +11,21 @@
  * credits the deposit from the payment's metadata: the charge is never lost.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { isLedgerRejection, reject, requireDepositTerms, type CommandContext, type Ledger, type Paise } from '../ledger/index.ts';
-import { CARD_FAILURE_MESSAGES, type CardChargeOutcome, type CardFailureCode, type CardNextAction, type CardProvider } from '../providers/card/index.ts';
+import {
+  isLedgerRejection,
+  reject,
+  requireDepositTerms,
+  type CommandContext,
+  type Ledger,
+  type Paise,
+} from '../ledger/index.ts';
+import {
+  CARD_FAILURE_MESSAGES,
+  type CardChargeOutcome,
+  type CardFailureCode,
+  type CardNextAction,
+  type CardProvider,
+} from '../providers/card/index.ts';
 
 export const CARD_DEPOSIT_SUCCESS_MESSAGE = 'Card deposit successful! Your account has been credited.';
 export const CARD_DEPOSIT_PENDING_MESSAGE = 'Please complete the card verification to finish your deposit.';
@@ -35,7 +48,15 @@ export type CardDepositOutcome =
   /** Money is in the wallet. `checkpoint` is null only when the webhook recorded it first. */
   | { status: 'credited'; depositId: string; paymentId: string; checkpoint: string | null; replayed: boolean }
   /** Recorded as pending; the browser finishes the payment with `clientSecret`, the webhook settles. */
-  | { status: 'pending'; depositId: string; paymentId: string; checkpoint: string; clientSecret: string | null; nextAction: CardNextAction | null; replayed: boolean }
+  | {
+      status: 'pending';
+      depositId: string;
+      paymentId: string;
+      checkpoint: string;
+      clientSecret: string | null;
+      nextAction: CardNextAction | null;
+      replayed: boolean;
+    }
   /** Nothing appended; `message` is the spec's card message for `code`. */
   | { status: 'failed'; code: CardFailureCode; message: string };
 
@@ -47,7 +68,11 @@ export type CardDepositOutcome =
  * With `ctx.idempotencyKey` the deposit id (and so the provider's idempotency key) is derived
  * from it: a retried request reaches the same payment and the same ledger result.
  */
-export async function startCardDeposit(deps: CardDepositDependencies, input: StartCardDepositInput, ctx: CommandContext): Promise<CardDepositOutcome> {
+export async function startCardDeposit(
+  deps: CardDepositDependencies,
+  input: StartCardDepositInput,
+  ctx: CommandContext,
+): Promise<CardDepositOutcome> {
   requireDepositTerms(input);
   const depositId = cardDepositId(ctx);
   const charge = await deps.provider.charge({
@@ -85,8 +110,18 @@ async function recordCharge(
         },
         ctx,
       );
-      const action = charge.status === 'requires_action' ? { clientSecret: charge.clientSecret, nextAction: charge.nextAction } : { clientSecret: null, nextAction: null };
-      return { status: 'pending', depositId, paymentId: charge.paymentId, checkpoint: pending.checkpoint, replayed: pending.replayed, ...action };
+      const action =
+        charge.status === 'requires_action'
+          ? { clientSecret: charge.clientSecret, nextAction: charge.nextAction }
+          : { clientSecret: null, nextAction: null };
+      return {
+        status: 'pending',
+        depositId,
+        paymentId: charge.paymentId,
+        checkpoint: pending.checkpoint,
+        replayed: pending.replayed,
+        ...action,
+      };
     }
     case 'declined':
       return { status: 'failed', code: charge.code, message: charge.message };
@@ -98,16 +133,30 @@ async function recordCharge(
   }
 }
 
-async function credit(deps: CardDepositDependencies, input: StartCardDepositInput, ctx: CommandContext, depositId: string, paymentId: string): Promise<CardDepositOutcome> {
+async function credit(
+  deps: CardDepositDependencies,
+  input: StartCardDepositInput,
+  ctx: CommandContext,
+  depositId: string,
+  paymentId: string,
+): Promise<CardDepositOutcome> {
   try {
     const result = await deps.ledger.completeCardDeposit(
-      { depositId, walletId: input.walletId, amountPaise: input.amountPaise, reference: input.reference, provider: deps.provider.name, paymentId },
+      {
+        depositId,
+        walletId: input.walletId,
+        amountPaise: input.amountPaise,
+        reference: input.reference,
+        provider: deps.provider.name,
+        paymentId,
+      },
       ctx,
     );
     return { status: 'credited', depositId, paymentId, checkpoint: result.checkpoint, replayed: result.replayed };
   } catch (error) {
     // The webhook for this very payment was faster and already credited it.
-    if (isLedgerRejection(error) && error.code === 'deposit_not_pending') return { status: 'credited', depositId, paymentId, checkpoint: null, replayed: true };
+    if (isLedgerRejection(error) && error.code === 'deposit_not_pending')
+      return { status: 'credited', depositId, paymentId, checkpoint: null, replayed: true };
     throw error;
   }
 }

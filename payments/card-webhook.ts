@@ -34,15 +34,28 @@ export interface CardWebhookDependencies {
  * Applies a verified event to the ledger exactly once. Answer 2xx for every result (Stripe
  * stops retrying); let thrown errors (database or provider down) answer 5xx so Stripe retries.
  */
-export async function applyCardWebhookEvent(deps: CardWebhookDependencies, event: CardWebhookEvent): Promise<CardWebhookResult> {
-  const ctx: CommandContext = { actorId: CARD_WEBHOOK_ACTOR, requestId: event.type === 'rejected' ? undefined : (event.eventId ?? undefined) };
+export async function applyCardWebhookEvent(
+  deps: CardWebhookDependencies,
+  event: CardWebhookEvent,
+): Promise<CardWebhookResult> {
+  const ctx: CommandContext = {
+    actorId: CARD_WEBHOOK_ACTOR,
+    requestId: event.type === 'rejected' ? undefined : (event.eventId ?? undefined),
+  };
   switch (event.type) {
     case 'payment_succeeded':
       return settleOnce(event.depositId, async () => {
         // completeCardDeposit settles a pending deposit, or records and settles one the server
         // never got to record (it stopped after the charge): the payment carries all it needs.
         const { checkpoint } = await deps.ledger.completeCardDeposit(
-          { depositId: event.depositId, walletId: event.walletId, amountPaise: event.amountPaise, reference: event.reference, provider: 'stripe', paymentId: event.paymentId },
+          {
+            depositId: event.depositId,
+            walletId: event.walletId,
+            amountPaise: event.amountPaise,
+            reference: event.reference,
+            provider: 'stripe',
+            paymentId: event.paymentId,
+          },
           ctx,
         );
         return { result: 'credited', depositId: event.depositId, checkpoint };
@@ -51,8 +64,12 @@ export async function applyCardWebhookEvent(deps: CardWebhookDependencies, event
       return settleOnce(event.depositId, async () => {
         // A failed attempt leaves a PaymentIntent open to a later confirmation. Close it first,
         // so a deposit recorded as failed can never be paid afterwards without being credited.
-        if ((await deps.provider.cancel(event.paymentId)) === 'not_cancelable') return { result: 'left_pending', depositId: event.depositId };
-        const { checkpoint } = await deps.ledger.failDeposit({ depositId: event.depositId, reason: CARD_FAILURE_MESSAGES[event.reason], decidedBy: 'provider' }, ctx);
+        if ((await deps.provider.cancel(event.paymentId)) === 'not_cancelable')
+          return { result: 'left_pending', depositId: event.depositId };
+        const { checkpoint } = await deps.ledger.failDeposit(
+          { depositId: event.depositId, reason: CARD_FAILURE_MESSAGES[event.reason], decidedBy: 'provider' },
+          ctx,
+        );
         return { result: 'failure_recorded', depositId: event.depositId, checkpoint };
       });
     case 'ignored':
@@ -67,7 +84,8 @@ async function settleOnce(depositId: string, apply: () => Promise<CardWebhookRes
   try {
     return await apply();
   } catch (error) {
-    if (isLedgerRejection(error) && error.code === 'deposit_not_pending') return { result: 'already_processed', depositId };
+    if (isLedgerRejection(error) && error.code === 'deposit_not_pending')
+      return { result: 'already_processed', depositId };
     if (isLedgerRejection(error) && error.code === 'deposit_not_found') return { result: 'nothing_to_do', depositId };
     if (isLedgerRejection(error) && error.code === 'payment_mismatch') return { result: 'payment_mismatch', depositId };
     throw error;

@@ -11,4 +11,9 @@ export {
   type CardDepositOutcome,
   type StartCardDepositInput,
 } from './card-deposit.ts';
-export { applyCardWebhookEvent, CARD_WEBHOOK_ACTOR, type CardWebhookDependencies, type CardWebhookResult } from './card-webhook.ts';
+export {
+  applyCardWebhookEvent,
+  CARD_WEBHOOK_ACTOR,
+  type CardWebhookDependencies,
+  type CardWebhookResult,
+} from './card-webhook.ts';

@@ -11,7 +11,10 @@ export const MIN_SECRET_LENGTH = 32;
 const SECRET_LENGTH_MESSAGE = `must be at least ${MIN_SECRET_LENGTH} characters (generate one with: openssl rand -base64 48)`;
 
 /** `true` / `false` flags; anything else is a typo the operator should hear about. */
-const flag = z.enum(['true', 'false']).default('false').transform((value) => value === 'true');
+const flag = z
+  .enum(['true', 'false'])
+  .default('false')
+  .transform((value) => value === 'true');
 
 const configSchema = z.object({
   // Only `production` means anything: it turns on the startup refusals of platform/production.ts.
@@ -39,7 +42,14 @@ const configSchema = z.object({
   CORS_ORIGINS: z
     .string()
     .default('')
-    .transform((value) => Object.freeze(value.split(',').map((origin) => origin.trim().replace(/\/+$/, '')).filter((origin) => origin !== ''))),
+    .transform((value) =>
+      Object.freeze(
+        value
+          .split(',')
+          .map((origin) => origin.trim().replace(/\/+$/, ''))
+          .filter((origin) => origin !== ''),
+      ),
+    ),
   // E-mail: SMTP in production; without SMTP_URL mails go to the log and <DATA_DIR>/outbox.
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().min(3).default('Wallet <no-reply@wallet.local>'),
@@ -53,7 +63,11 @@ const configSchema = z.object({
   GOOGLE_CALLBACK_URL: z.string().url().optional(),
   // Rate limits per window (spec: 100 per 15 min, 10 on authentication routes), counted in
   // Postgres so every API process shares them: per account on signed-in routes, per client IP elsewhere.
-  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
+  RATE_LIMIT_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60 * 1000),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(100),
   RATE_LIMIT_AUTH_MAX: z.coerce.number().int().positive().default(10),
   // Reverse proxies in front of the API that append to X-Forwarded-For (0: none, the client
@@ -64,7 +78,14 @@ const configSchema = z.object({
   TRUST_PROXY_ADDRESSES: z
     .string()
     .default('loopback,linklocal,uniquelocal')
-    .transform((value) => Object.freeze(value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')))
+    .transform((value) =>
+      Object.freeze(
+        value
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter((entry) => entry !== ''),
+      ),
+    )
     .refine((entries) => entries.length > 0, 'at least one address or range'),
   // Card payments: Stripe when STRIPE_SECRET_KEY is set, otherwise the offline sandbox provider;
   // CARD_PROVIDER chooses explicitly (production never falls back to the sandbox by itself).
@@ -77,7 +98,10 @@ const configSchema = z.object({
   STRIPE_API_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
   // `npm start` runs the projection and mail workers in-process unless this is false.
-  RUN_WORKERS: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
+  RUN_WORKERS: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
   // An admin's settlement or reversal above this many rupees waits for a second admin.
   ADMIN_APPROVAL_THRESHOLD: z
     .string()
@@ -110,7 +134,9 @@ export type Config = Readonly<z.infer<typeof refinedSchema>>;
 
 function crossFieldProblems(config: z.infer<typeof configSchema>): string[] {
   // Without DATABASE_URL the app runs an embedded Postgres, whose owner it is already.
-  return config.DATABASE_OWNER_URL && !config.DATABASE_URL ? ['DATABASE_OWNER_URL: needs DATABASE_URL (the runtime role) beside it'] : [];
+  return config.DATABASE_OWNER_URL && !config.DATABASE_URL
+    ? ['DATABASE_OWNER_URL: needs DATABASE_URL (the runtime role) beside it']
+    : [];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

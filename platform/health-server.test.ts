@@ -12,7 +12,11 @@ let health: HealthServer;
 let databaseDropped = false;
 beforeAll(async () => {
   database = await createTestDatabase<unknown>();
-  health = await startHealthServer({ port: 0, host: '127.0.0.1', check: async () => void (await sql`select 1`.execute(database.db)) });
+  health = await startHealthServer({
+    port: 0,
+    host: '127.0.0.1',
+    check: async () => void (await sql`select 1`.execute(database.db)),
+  });
 });
 afterAll(async () => {
   await health.close();

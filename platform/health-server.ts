@@ -26,7 +26,8 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
   const server = createServer((request, response) => {
     const path = (request.url ?? '').split('?')[0];
     if (path !== '/health') return reply(response, 404, { status: 'not_found' });
-    if (request.method !== 'GET' && request.method !== 'HEAD') return reply(response, 405, { status: 'method_not_allowed' });
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return reply(response, 405, { status: 'method_not_allowed' });
     void withinTimeout(Promise.resolve().then(options.check)).then(
       () => reply(response, 200, { status: 'ok' }),
       () => reply(response, 503, { status: 'unavailable' }),

@@ -20,7 +20,10 @@ export type JobBoss = PgBoss;
  * under the runtime role is plain DML on its tables; its supervisor finds no index it owns to
  * rebuild, so it only reports bloat.
  */
-export function createJobBoss(connectionString: string, options: { supervise?: boolean; schedule?: boolean; max?: number } = {}): PgBoss {
+export function createJobBoss(
+  connectionString: string,
+  options: { supervise?: boolean; schedule?: boolean; max?: number } = {},
+): PgBoss {
   return new PgBoss({
     connectionString,
     max: options.max ?? 4,
@@ -45,6 +48,12 @@ export async function installJobQueues(connectionString: string, queues: readonl
   }
 }
 
-export async function sendInTransaction(boss: PgBoss, trx: KyselyTransactionLike, queue: string, data: object, options: SendOptions = {}): Promise<void> {
+export async function sendInTransaction(
+  boss: PgBoss,
+  trx: KyselyTransactionLike,
+  queue: string,
+  data: object,
+  options: SendOptions = {},
+): Promise<void> {
   await boss.send(queue, data, { ...options, db: fromKysely(trx) });
 }

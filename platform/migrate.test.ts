@@ -34,7 +34,10 @@ async function currentUser(url: string): Promise<string> {
 describe('a migration run with DATABASE_OWNER_URL and another DATABASE_URL user', () => {
   it('creates that login with its password, a member of wallet_runtime with no problem privileges', async () => {
     const name = `t_mig_${randomBytes(4).toString('hex')}`;
-    const login = { user: `wallet_test_login_${randomBytes(4).toString('hex')}`, password: randomBytes(18).toString('base64url') };
+    const login = {
+      user: `wallet_test_login_${randomBytes(4).toString('hex')}`,
+      password: randomBytes(18).toString('base64url'),
+    };
     await adminQuery(`create database ${name}`);
     const ownerUrl = inDatabase(inject('adminDatabaseUrl'), name);
     const runtimeUrl = withLogin(ownerUrl, login);
@@ -63,7 +66,9 @@ describe('a start without an owner connection', () => {
     try {
       const runtimeUrl = inDatabase(inject('runtimeDatabaseUrl'), name);
       const config = loadConfig({ DATABASE_URL: runtimeUrl, DATA_DIR: '/nonexistent' });
-      await expect(startSystem(config, { role: 'api' })).rejects.toThrow(/The database needs migrations \(\d+ pending: 0001_ledger,.*run `npm run migrate`/);
+      await expect(startSystem(config, { role: 'api' })).rejects.toThrow(
+        /The database needs migrations \(\d+ pending: 0001_ledger,.*run `npm run migrate`/,
+      );
     } finally {
       await adminQuery(`drop database if exists ${name} with (force)`);
     }
@@ -79,7 +84,9 @@ describe('a start without an owner connection', () => {
   });
 
   it('refuses DATABASE_OWNER_URL without DATABASE_URL', () => {
-    expect(() => loadConfig({ DATABASE_OWNER_URL: 'postgres://owner@localhost/wallet' })).toThrow(/DATABASE_OWNER_URL: needs DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_OWNER_URL: 'postgres://owner@localhost/wallet' })).toThrow(
+      /DATABASE_OWNER_URL: needs DATABASE_URL/,
+    );
   });
 });
 
@@ -91,7 +98,9 @@ describe('the embedded default', () => {
     try {
       expect(new URL(system.databaseUrl).username).toBe('wallet_app');
       const { rows } = await sql<{ user: string; member: boolean }>`
-        select current_user as user, pg_has_role(current_user, 'wallet_runtime', 'MEMBER') as member`.execute(system.db);
+        select current_user as user, pg_has_role(current_user, 'wallet_runtime', 'MEMBER') as member`.execute(
+        system.db,
+      );
       expect(rows[0]).toEqual({ user: 'wallet_app', member: true });
       expect(await runtimePrivilegeProblems(system.db)).toEqual([]);
       expect(statSync(join(dataDir, 'database-password')).mode & 0o777).toBe(0o600);
@@ -112,6 +121,8 @@ describe('scramVerifier', () => {
     const nonce = 'rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0';
     const authMessage = `n=user,r=rOprNGfwEbeRWgbNEkqO,r=${nonce},s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096,c=biws,r=${nonce}`;
     expect(verifier).toMatch(/^SCRAM-SHA-256\$4096:W22ZaJ0SNY7soEsUEjb6gQ==\$[A-Za-z0-9+/=]{44}:[A-Za-z0-9+/=]{44}$/);
-    expect(createHmac('sha256', serverKey).update(authMessage).digest('base64')).toBe('6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=');
+    expect(createHmac('sha256', serverKey).update(authMessage).digest('base64')).toBe(
+      '6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=',
+    );
   });
 });

@@ -27,7 +27,11 @@ export interface MigrateOptions {
   resetRuntimePassword?: boolean;
 }
 
-export async function migrateDatabase(ownerUrl: string, queues: readonly QueueSpec[], options: MigrateOptions = {}): Promise<MigrationReport> {
+export async function migrateDatabase(
+  ownerUrl: string,
+  queues: readonly QueueSpec[],
+  options: MigrateOptions = {},
+): Promise<MigrationReport> {
   const db = openMigrationDatabase(ownerUrl);
   try {
     // Before the migrations: they may name the role (replay's functions grant to it).
@@ -35,12 +39,17 @@ export async function migrateDatabase(ownerUrl: string, queues: readonly QueueSp
     const { error, results } = await migrator(db).migrateToLatest();
     const failed = results?.find((result) => result.status === 'Error');
     if (error || failed) {
-      throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new Error(
+        `migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     }
     await installJobQueues(ownerUrl, queues);
     await applyRuntimeGrants(db);
     if (options.runtimeUrl && isSeparateLogin(ownerUrl, options.runtimeUrl)) {
-      await ensureRuntimeLogin(db, loginOf(options.runtimeUrl), { resetPassword: options.resetRuntimePassword ?? false });
+      await ensureRuntimeLogin(db, loginOf(options.runtimeUrl), {
+        resetPassword: options.resetRuntimePassword ?? false,
+      });
     }
     return { applied: (results ?? []).map((result) => result.migrationName) };
   } finally {
@@ -70,7 +79,10 @@ export async function assertMigrationsCurrent(url: string): Promise<void> {
   } catch (error) {
     // 42501: no SELECT on the migrator's table - the runtime's grants were never applied here.
     if ((error as { code?: string }).code !== '42501') throw error;
-    throw new Error('The runtime role may not read the migration table: its grants are missing. Run `npm run migrate` as the owner (DATABASE_OWNER_URL).', { cause: error });
+    throw new Error(
+      'The runtime role may not read the migration table: its grants are missing. Run `npm run migrate` as the owner (DATABASE_OWNER_URL).',
+      { cause: error },
+    );
   }
   if (pending.length > 0) {
     throw new Error(
@@ -82,7 +94,9 @@ export async function assertMigrationsCurrent(url: string): Promise<void> {
 }
 
 function openMigrationDatabase(url: string): Kysely<unknown> {
-  return new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
+  return new Kysely<unknown>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }),
+  });
 }
 
 function migrator(db: Kysely<unknown>): Migrator {

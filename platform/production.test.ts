@@ -6,7 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
-import { isPlaceholderSecret, KNOWN_PLACEHOLDER_SECRETS, productionProblems, ProductionRefusal, assertSafeForProduction } from './production.ts';
+import {
+  isPlaceholderSecret,
+  KNOWN_PLACEHOLDER_SECRETS,
+  productionProblems,
+  ProductionRefusal,
+  assertSafeForProduction,
+} from './production.ts';
 
 const secret = () => randomBytes(48).toString('base64');
 
@@ -23,14 +29,20 @@ function safeEnv(): Record<string, string> {
   };
 }
 
-function problemsWith(overrides: Record<string, string | undefined>, role?: Parameters<typeof productionProblems>[1]): string[] {
+function problemsWith(
+  overrides: Record<string, string | undefined>,
+  role?: Parameters<typeof productionProblems>[1],
+): string[] {
   const env = { ...safeEnv(), ...overrides };
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
   return productionProblems(loadConfig(env), role);
 }
 
 /** The one problem a change caused, by the variable it starts with. */
-function onlyProblem(overrides: Record<string, string | undefined>, role?: Parameters<typeof productionProblems>[1]): string {
+function onlyProblem(
+  overrides: Record<string, string | undefined>,
+  role?: Parameters<typeof productionProblems>[1],
+): string {
   const problems = problemsWith(overrides, role);
   expect(problems).toHaveLength(1);
   return problems[0] ?? '';
@@ -43,7 +55,9 @@ describe('productionProblems', () => {
 
   it('finds nothing outside production mode, however unsafe the configuration', () => {
     expect(productionProblems(loadConfig({}))).toEqual([]);
-    expect(productionProblems(loadConfig({ NODE_ENV: 'development', JWT_SECRET: KNOWN_PLACEHOLDER_SECRETS[0] }))).toEqual([]);
+    expect(
+      productionProblems(loadConfig({ NODE_ENV: 'development', JWT_SECRET: KNOWN_PLACEHOLDER_SECRETS[0] })),
+    ).toEqual([]);
   });
 
   it('refuses the embedded Postgres (postgres/postgres superuser) unless ALLOW_EMBEDDED_POSTGRES=true', () => {
@@ -66,36 +80,52 @@ describe('productionProblems', () => {
     expect(problemsWith({ DATABASE_URL: 'postgres://wallet_app@db:5432/wallet' })).toEqual([]);
   });
 
-  it('refuses the same in DATABASE_OWNER_URL (the owner migrates: .env.example\'s placeholder must not pass)', () => {
-    const problem = onlyProblem({ DATABASE_OWNER_URL: 'postgres://wallet_owner:change-me-owner-password-from-openssl-rand-hex-32@db:5432/wallet' });
-    expect(problem).toMatch(/^DATABASE_OWNER_URL connects as wallet_owner with a default, placeholder or trivial password/);
-    expect(problemsWith({ DATABASE_OWNER_URL: 'postgres://wallet_owner:9f2c47a1b0e35d68c4a7e1f0b93d2c58@db:5432/wallet' })).toEqual([]);
+  it("refuses the same in DATABASE_OWNER_URL (the owner migrates: .env.example's placeholder must not pass)", () => {
+    const problem = onlyProblem({
+      DATABASE_OWNER_URL: 'postgres://wallet_owner:change-me-owner-password-from-openssl-rand-hex-32@db:5432/wallet',
+    });
+    expect(problem).toMatch(
+      /^DATABASE_OWNER_URL connects as wallet_owner with a default, placeholder or trivial password/,
+    );
+    expect(
+      problemsWith({ DATABASE_OWNER_URL: 'postgres://wallet_owner:9f2c47a1b0e35d68c4a7e1f0b93d2c58@db:5432/wallet' }),
+    ).toEqual([]);
   });
 
   it('refuses the sandbox card provider unless CARD_PROVIDER=sandbox (regression: it credited unpaid money)', () => {
-    expect(onlyProblem({ STRIPE_SECRET_KEY: undefined })).toMatch(/^CARD_PROVIDER is not set and STRIPE_SECRET_KEY is empty.*CARD_PROVIDER=sandbox/);
+    expect(onlyProblem({ STRIPE_SECRET_KEY: undefined })).toMatch(
+      /^CARD_PROVIDER is not set and STRIPE_SECRET_KEY is empty.*CARD_PROVIDER=sandbox/,
+    );
     expect(problemsWith({ STRIPE_SECRET_KEY: undefined, CARD_PROVIDER: 'sandbox' })).toEqual([]);
     expect(problemsWith({ CARD_PROVIDER: 'stripe' })).toEqual([]);
   });
 
   it('refuses a Stripe test-mode key unless ALLOW_STRIPE_TEST_KEY=true', () => {
-    expect(onlyProblem({ STRIPE_SECRET_KEY: 'sk_test_abc' })).toMatch(/^STRIPE_SECRET_KEY is a Stripe test-mode key.*ALLOW_STRIPE_TEST_KEY=true/);
+    expect(onlyProblem({ STRIPE_SECRET_KEY: 'sk_test_abc' })).toMatch(
+      /^STRIPE_SECRET_KEY is a Stripe test-mode key.*ALLOW_STRIPE_TEST_KEY=true/,
+    );
     expect(onlyProblem({ STRIPE_SECRET_KEY: 'rk_test_abc' })).toMatch(/^STRIPE_SECRET_KEY/);
     expect(problemsWith({ STRIPE_SECRET_KEY: 'sk_test_abc', ALLOW_STRIPE_TEST_KEY: 'true' })).toEqual([]);
   });
 
   it('refuses CARD_PROVIDER=stripe without a key everywhere, not only in production', () => {
-    expect(() => loadConfig({ CARD_PROVIDER: 'stripe' })).toThrow(/CARD_PROVIDER: is stripe but STRIPE_SECRET_KEY is not set/);
+    expect(() => loadConfig({ CARD_PROVIDER: 'stripe' })).toThrow(
+      /CARD_PROVIDER: is stripe but STRIPE_SECRET_KEY is not set/,
+    );
     expect(() => loadConfig({ CARD_PROVIDER: 'paypal' })).toThrow(/CARD_PROVIDER/);
   });
 
   it('refuses the outbox mailer (it prints one-time codes) unless ALLOW_OUTBOX_MAILER=true', () => {
-    expect(onlyProblem({ SMTP_URL: undefined })).toMatch(/^SMTP_URL is not set.*one-time codes.*ALLOW_OUTBOX_MAILER=true/);
+    expect(onlyProblem({ SMTP_URL: undefined })).toMatch(
+      /^SMTP_URL is not set.*one-time codes.*ALLOW_OUTBOX_MAILER=true/,
+    );
     expect(problemsWith({ SMTP_URL: undefined, ALLOW_OUTBOX_MAILER: 'true' })).toEqual([]);
   });
 
   it("refuses .env.example's SMTP_URL placeholder password; a relay without credentials is the operator's choice", () => {
-    expect(onlyProblem({ SMTP_URL: 'smtp://apikey:change-me-smtp-password@smtp.your-provider.example:587' })).toMatch(/^SMTP_URL holds a placeholder password/);
+    expect(onlyProblem({ SMTP_URL: 'smtp://apikey:change-me-smtp-password@smtp.your-provider.example:587' })).toMatch(
+      /^SMTP_URL holds a placeholder password/,
+    );
     expect(problemsWith({ SMTP_URL: 'smtp://relay.internal:25' })).toEqual([]);
   });
 
@@ -104,19 +134,30 @@ describe('productionProblems', () => {
   });
 
   it('refuses a JWT_SECRET that is a known placeholder or an obvious pattern (regression: the compose default let anyone forge tokens)', () => {
-    for (const weak of ['change-me-to-a-long-random-secret-of-32-chars', 'change-me-jwt-secret-from-openssl-rand-base64-48', 'a'.repeat(64), 'abcabcabcabcabcabcabcabcabcabcabcabc', 'CHANGEME-please-0123456789-0123456789', 'this-is-an-example-secret-0123456789']) {
+    for (const weak of [
+      'change-me-to-a-long-random-secret-of-32-chars',
+      'change-me-jwt-secret-from-openssl-rand-base64-48',
+      'a'.repeat(64),
+      'abcabcabcabcabcabcabcabcabcabcabcabc',
+      'CHANGEME-please-0123456789-0123456789',
+      'this-is-an-example-secret-0123456789',
+    ]) {
       expect(onlyProblem({ JWT_SECRET: weak })).toMatch(/^JWT_SECRET is a known placeholder or an obvious pattern/);
     }
   });
 
   it('refuses a JWT_SECRET or PIN_PEPPER shorter than 32 characters, in every mode', () => {
-    expect(() => loadConfig({ ...safeEnv(), JWT_SECRET: 'short-secret' })).toThrow(/JWT_SECRET: must be at least 32 characters/);
+    expect(() => loadConfig({ ...safeEnv(), JWT_SECRET: 'short-secret' })).toThrow(
+      /JWT_SECRET: must be at least 32 characters/,
+    );
     expect(() => loadConfig({ PIN_PEPPER: 'x'.repeat(31) })).toThrow(/PIN_PEPPER: must be at least 32 characters/);
   });
 
   it('requires PIN_PEPPER: not a placeholder, not the JWT secret', () => {
     expect(onlyProblem({ PIN_PEPPER: undefined })).toMatch(/^PIN_PEPPER is not set/);
-    expect(onlyProblem({ PIN_PEPPER: 'change-me-pin-pepper-from-openssl-rand-base64-48' })).toMatch(/^PIN_PEPPER is a known placeholder/);
+    expect(onlyProblem({ PIN_PEPPER: 'change-me-pin-pepper-from-openssl-rand-base64-48' })).toMatch(
+      /^PIN_PEPPER is a known placeholder/,
+    );
     const shared = secret();
     expect(onlyProblem({ JWT_SECRET: shared, PIN_PEPPER: shared })).toMatch(/^PIN_PEPPER equals JWT_SECRET/);
   });
@@ -130,12 +171,19 @@ describe('productionProblems', () => {
 
   it('lists every problem at once, each starting with its variable', () => {
     const problems = productionProblems(loadConfig({ NODE_ENV: 'production' }));
-    expect(problems.map((problem) => problem.split(' ')[0])).toEqual(['DATABASE_URL', 'CARD_PROVIDER', 'SMTP_URL', 'JWT_SECRET', 'PIN_PEPPER']);
+    expect(problems.map((problem) => problem.split(' ')[0])).toEqual([
+      'DATABASE_URL',
+      'CARD_PROVIDER',
+      'SMTP_URL',
+      'JWT_SECRET',
+      'PIN_PEPPER',
+    ]);
   });
 
   it('asks each process only for what it uses: cards on the API, mail on the worker, secrets on both, the database everywhere', () => {
     const unsafe = { NODE_ENV: 'production' };
-    const variables = (role: Parameters<typeof productionProblems>[1]) => productionProblems(loadConfig(unsafe), role).map((problem) => problem.split(' ')[0]);
+    const variables = (role: Parameters<typeof productionProblems>[1]) =>
+      productionProblems(loadConfig(unsafe), role).map((problem) => problem.split(' ')[0]);
     expect(variables('api')).toEqual(['DATABASE_URL', 'CARD_PROVIDER', 'JWT_SECRET', 'PIN_PEPPER']);
     expect(variables('worker')).toEqual(['DATABASE_URL', 'SMTP_URL', 'JWT_SECRET', 'PIN_PEPPER']);
     expect(variables('cli')).toEqual(['DATABASE_URL']);
@@ -143,7 +191,9 @@ describe('productionProblems', () => {
 
   it('treats an empty variable as unset (docker-compose passes optional ones as ${VAR:-})', () => {
     expect(onlyProblem({ JWT_SECRET: '' })).toMatch(/^JWT_SECRET is not set/);
-    expect(loadConfig({ NODE_ENV: 'production', STRIPE_SECRET_KEY: '', CARD_PROVIDER: '' }).STRIPE_SECRET_KEY).toBeUndefined();
+    expect(
+      loadConfig({ NODE_ENV: 'production', STRIPE_SECRET_KEY: '', CARD_PROVIDER: '' }).STRIPE_SECRET_KEY,
+    ).toBeUndefined();
   });
 
   it('production mode is NODE_ENV=production exactly, read once into config.PRODUCTION', () => {
@@ -156,7 +206,9 @@ describe('productionProblems', () => {
   it('assertSafeForProduction throws one ProductionRefusal whose message lists every problem', () => {
     const config = loadConfig({ NODE_ENV: 'production' });
     expect(() => assertSafeForProduction(config, 'api')).toThrow(ProductionRefusal);
-    expect(() => assertSafeForProduction(config, 'api')).toThrow(/^Refusing to start in production mode \(NODE_ENV=production\):\n  - DATABASE_URL/);
+    expect(() => assertSafeForProduction(config, 'api')).toThrow(
+      /^Refusing to start in production mode \(NODE_ENV=production\):\n  - DATABASE_URL/,
+    );
   });
 });
 

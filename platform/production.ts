@@ -27,13 +27,21 @@ export const KNOWN_PLACEHOLDER_SECRETS: readonly string[] = [
 ];
 
 /** Words that mark a value someone was meant to replace; long enough never to occur in random output by chance. */
-const PLACEHOLDER_WORDS = /change[-_ ]?me|placeholder|example|replace[-_ ]?(me|with)|your[-_ ]?secret|not[-_ ]?a[-_ ]?secret/i;
+const PLACEHOLDER_WORDS =
+  /change[-_ ]?me|placeholder|example|replace[-_ ]?(me|with)|your[-_ ]?secret|not[-_ ]?a[-_ ]?secret/i;
 
 /** Random secrets use many different characters; a value with fewer is a pattern (aaaa..., abab...). */
 const MIN_DISTINCT_CHARACTERS = 8;
 
 /** Passwords every scanner tries first. */
-const WELL_KNOWN_PASSWORDS: ReadonlySet<string> = new Set(['postgres', 'password', 'admin', 'root', 'secret', 'wallet']);
+const WELL_KNOWN_PASSWORDS: ReadonlySet<string> = new Set([
+  'postgres',
+  'password',
+  'admin',
+  'root',
+  'secret',
+  'wallet',
+]);
 
 const GENERATE_SECRET = 'generate one with: openssl rand -base64 48';
 
@@ -57,7 +65,11 @@ export function refusalMessage(problems: readonly string[]): string {
 
 /** True for the project's own placeholders and for values that are obviously not random. */
 export function isPlaceholderSecret(value: string): boolean {
-  return KNOWN_PLACEHOLDER_SECRETS.includes(value) || PLACEHOLDER_WORDS.test(value) || new Set(value).size < MIN_DISTINCT_CHARACTERS;
+  return (
+    KNOWN_PLACEHOLDER_SECRETS.includes(value) ||
+    PLACEHOLDER_WORDS.test(value) ||
+    new Set(value).size < MIN_DISTINCT_CHARACTERS
+  );
 }
 
 /** Every unsafe default this process would start with in production mode; empty outside it. */
@@ -100,9 +112,13 @@ function databaseProblems(config: Config): string[] {
   if (config.DATABASE_URL === undefined) {
     return config.ALLOW_EMBEDDED_POSTGRES
       ? []
-      : [`DATABASE_URL is not set, so the embedded Postgres would run (superuser postgres/postgres, data in ${config.DATA_DIR}/postgres): set DATABASE_URL to your Postgres, or ALLOW_EMBEDDED_POSTGRES=true to run the embedded one anyway`];
+      : [
+          `DATABASE_URL is not set, so the embedded Postgres would run (superuser postgres/postgres, data in ${config.DATA_DIR}/postgres): set DATABASE_URL to your Postgres, or ALLOW_EMBEDDED_POSTGRES=true to run the embedded one anyway`,
+        ];
   }
-  return [config.DATABASE_URL, config.DATABASE_OWNER_URL].flatMap((value, index) => weakPasswordProblem(index === 0 ? 'DATABASE_URL' : 'DATABASE_OWNER_URL', value));
+  return [config.DATABASE_URL, config.DATABASE_OWNER_URL].flatMap((value, index) =>
+    weakPasswordProblem(index === 0 ? 'DATABASE_URL' : 'DATABASE_OWNER_URL', value),
+  );
 }
 
 function weakPasswordProblem(variable: string, value: string | undefined): string[] {
@@ -111,8 +127,13 @@ function weakPasswordProblem(variable: string, value: string | undefined): strin
   const user = decodedOrRaw(url.username);
   const password = decodedOrRaw(url.password);
   // The password itself is never printed: only that it is weak.
-  if (password !== '' && (password === user || WELL_KNOWN_PASSWORDS.has(password.toLowerCase()) || isPlaceholderSecret(password))) {
-    return [`${variable} connects as ${user || 'its user'} with a default, placeholder or trivial password: give that role its own password (generate one with: openssl rand -hex 32)`];
+  if (
+    password !== '' &&
+    (password === user || WELL_KNOWN_PASSWORDS.has(password.toLowerCase()) || isPlaceholderSecret(password))
+  ) {
+    return [
+      `${variable} connects as ${user || 'its user'} with a default, placeholder or trivial password: give that role its own password (generate one with: openssl rand -hex 32)`,
+    ];
   }
   return [];
 }
@@ -129,11 +150,15 @@ function decodedOrRaw(component: string): string {
 function cardProblems(config: Config): string[] {
   if (config.CARD_PROVIDER === 'sandbox') return [];
   if (config.STRIPE_SECRET_KEY === undefined) {
-    return ['CARD_PROVIDER is not set and STRIPE_SECRET_KEY is empty, so card deposits would go to the sandbox provider, which credits test cards (pm_card_visa) without any payment: set STRIPE_SECRET_KEY (and STRIPE_WEBHOOK_SECRET), or CARD_PROVIDER=sandbox to allow the sandbox deliberately'];
+    return [
+      'CARD_PROVIDER is not set and STRIPE_SECRET_KEY is empty, so card deposits would go to the sandbox provider, which credits test cards (pm_card_visa) without any payment: set STRIPE_SECRET_KEY (and STRIPE_WEBHOOK_SECRET), or CARD_PROVIDER=sandbox to allow the sandbox deliberately',
+    ];
   }
   // A test-mode key is the sandbox's hole again: Stripe's test cards succeed and no money moves.
   if (/^(sk|rk)_test_/.test(config.STRIPE_SECRET_KEY) && !config.ALLOW_STRIPE_TEST_KEY) {
-    return ['STRIPE_SECRET_KEY is a Stripe test-mode key, whose test cards succeed without any payment: use a live key (sk_live_...), or ALLOW_STRIPE_TEST_KEY=true for a staging deployment'];
+    return [
+      'STRIPE_SECRET_KEY is a Stripe test-mode key, whose test cards succeed without any payment: use a live key (sk_live_...), or ALLOW_STRIPE_TEST_KEY=true for a staging deployment',
+    ];
   }
   return [];
 }
@@ -141,30 +166,44 @@ function cardProblems(config: Config): string[] {
 function mailProblems(config: Config): string[] {
   if (config.SMTP_URL !== undefined) {
     const password = decodedOrRaw(new URL(config.SMTP_URL).password);
-    return password !== '' && isPlaceholderSecret(password) ? ['SMTP_URL holds a placeholder password: set the address and credentials of your mail server'] : [];
+    return password !== '' && isPlaceholderSecret(password)
+      ? ['SMTP_URL holds a placeholder password: set the address and credentials of your mail server']
+      : [];
   }
   if (config.ALLOW_OUTBOX_MAILER) return [];
-  return [`SMTP_URL is not set, so e-mails - one-time codes included - would be printed to the log and kept in ${config.DATA_DIR}/outbox: set SMTP_URL (e.g. smtp://user:password@smtp.host:587), or ALLOW_OUTBOX_MAILER=true`];
+  return [
+    `SMTP_URL is not set, so e-mails - one-time codes included - would be printed to the log and kept in ${config.DATA_DIR}/outbox: set SMTP_URL (e.g. smtp://user:password@smtp.host:587), or ALLOW_OUTBOX_MAILER=true`,
+  ];
 }
 
 function secretProblems(config: Config): string[] {
   const problems: string[] = [];
   if (config.JWT_SECRET === undefined) {
-    problems.push(`JWT_SECRET is not set: every API and worker process must share one secret (a generated ${config.DATA_DIR}/jwt-secret differs per container, and a worker could not open the mail an API sealed): ${GENERATE_SECRET}`);
+    problems.push(
+      `JWT_SECRET is not set: every API and worker process must share one secret (a generated ${config.DATA_DIR}/jwt-secret differs per container, and a worker could not open the mail an API sealed): ${GENERATE_SECRET}`,
+    );
   } else if (isPlaceholderSecret(config.JWT_SECRET)) {
-    problems.push(`JWT_SECRET is a known placeholder or an obvious pattern, so anyone could sign a token for any account, admins included: ${GENERATE_SECRET}`);
+    problems.push(
+      `JWT_SECRET is a known placeholder or an obvious pattern, so anyone could sign a token for any account, admins included: ${GENERATE_SECRET}`,
+    );
   }
   if (config.PIN_PEPPER === undefined) {
-    problems.push(`PIN_PEPPER is not set: every API and worker process must share one, kept outside the database: ${GENERATE_SECRET}`);
+    problems.push(
+      `PIN_PEPPER is not set: every API and worker process must share one, kept outside the database: ${GENERATE_SECRET}`,
+    );
   } else if (isPlaceholderSecret(config.PIN_PEPPER)) {
     problems.push(`PIN_PEPPER is a known placeholder or an obvious pattern: ${GENERATE_SECRET}`);
   } else if (config.PIN_PEPPER === config.JWT_SECRET) {
-    problems.push(`PIN_PEPPER equals JWT_SECRET: it must be a secret of its own, so that one leak does not give away both: ${GENERATE_SECRET}`);
+    problems.push(
+      `PIN_PEPPER equals JWT_SECRET: it must be a secret of its own, so that one leak does not give away both: ${GENERATE_SECRET}`,
+    );
   }
   return problems;
 }
 
 function adminProblems(config: Config): string[] {
   if (config.ADMIN_PASSWORD === undefined || !isPlaceholderSecret(config.ADMIN_PASSWORD)) return [];
-  return ['ADMIN_PASSWORD is a placeholder: choose a real password for the first admin, or unset it and create the admin with npm run admin:create'];
+  return [
+    'ADMIN_PASSWORD is a placeholder: choose a real password for the first admin, or unset it and create the admin with npm run admin:create',
+  ];
 }

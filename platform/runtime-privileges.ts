@@ -26,11 +26,15 @@ export async function runtimePrivilegeProblems(db: Kysely<unknown>): Promise<str
   const role = rows[0];
   if (!role) throw new Error('the connected role is not in pg_roles');
   if (role.superuser) {
-    problems.push(`${role.user} is a superuser: grants and table ownership do not bind it (it can rewrite the ledger, run DDL and disable triggers). Connect as a member of wallet_runtime.`);
+    problems.push(
+      `${role.user} is a superuser: grants and table ownership do not bind it (it can rewrite the ledger, run DDL and disable triggers). Connect as a member of wallet_runtime.`,
+    );
   }
   if (role.create_role) problems.push(`${role.user} has CREATEROLE: it could grant itself other roles' privileges.`);
-  if (role.replication) problems.push(`${role.user} has REPLICATION: it could stream every table, whatever its grants.`);
-  if (role.bypass_rls) problems.push(`${role.user} has BYPASSRLS: a runtime role needs no exemption from row security.`);
+  if (role.replication)
+    problems.push(`${role.user} has REPLICATION: it could stream every table, whatever its grants.`);
+  if (role.bypass_rls)
+    problems.push(`${role.user} has BYPASSRLS: a runtime role needs no exemption from row security.`);
   problems.push(...(await ledgerOwnership(db, role.user)));
   problems.push(...(await ledgerWrites(db, role.user)));
   problems.push(...(await createRights(db, role.user)));
@@ -45,7 +49,10 @@ async function ledgerOwnership(db: Kysely<unknown>, user: string): Promise<strin
      where c.relnamespace = 'ledger'::regnamespace and c.relkind in ('r', 'p')
        and pg_has_role(current_user, c.relowner, 'MEMBER')
      group by c.relowner`.execute(db);
-  return rows.map((row) => `${user} owns ledger tables (${row.tables}) as or through ${row.owner}: it could disable their triggers or drop them. Migrations run as the owner; the app must not.`);
+  return rows.map(
+    (row) =>
+      `${user} owns ledger tables (${row.tables}) as or through ${row.owner}: it could disable their triggers or drop them. Migrations run as the owner; the app must not.`,
+  );
 }
 
 async function ledgerWrites(db: Kysely<unknown>, user: string): Promise<string[]> {
@@ -58,7 +65,10 @@ async function ledgerWrites(db: Kysely<unknown>, user: string): Promise<string[]
      order by c.relname, w.privilege`.execute(db);
   const byTable = new Map<string, string[]>();
   for (const row of rows) byTable.set(row.relname, [...(byTable.get(row.relname) ?? []), row.privilege]);
-  return [...byTable].map(([table, privileges]) => `${user} may ${privileges.join('/')} ledger.${table}: the ledger is written only through ledger.append.`);
+  return [...byTable].map(
+    ([table, privileges]) =>
+      `${user} may ${privileges.join('/')} ledger.${table}: the ledger is written only through ledger.append.`,
+  );
 }
 
 async function createRights(db: Kysely<unknown>, user: string): Promise<string[]> {
@@ -66,8 +76,15 @@ async function createRights(db: Kysely<unknown>, user: string): Promise<string[]
     select nspname from pg_namespace
      where nspname = any(${GUARDED_SCHEMAS}::text[]) and has_schema_privilege(oid, 'CREATE')
      order by nspname`.execute(db);
-  const problems = rows.map((row) => `${user} may create objects in schema ${row.nspname} (DDL): revoke CREATE on it from ${user} and PUBLIC.`);
-  const database = await sql<{ allowed: boolean }>`select has_database_privilege(current_database(), 'CREATE') as allowed`.execute(db);
-  if (database.rows[0]?.allowed) problems.push(`${user} may create schemas in this database (DDL): revoke CREATE on the database from ${user} and PUBLIC.`);
+  const problems = rows.map(
+    (row) => `${user} may create objects in schema ${row.nspname} (DDL): revoke CREATE on it from ${user} and PUBLIC.`,
+  );
+  const database = await sql<{
+    allowed: boolean;
+  }>`select has_database_privilege(current_database(), 'CREATE') as allowed`.execute(db);
+  if (database.rows[0]?.allowed)
+    problems.push(
+      `${user} may create schemas in this database (DDL): revoke CREATE on the database from ${user} and PUBLIC.`,
+    );
   return problems;
 }

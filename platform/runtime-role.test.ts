@@ -28,7 +28,17 @@ beforeAll(async () => {
   ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
   await ledger.openWallet({ accountId: 'asha', displayName: 'Asha' }, as('asha'));
   await ledger.openWallet({ accountId: 'ravi', displayName: 'Ravi' }, as('ravi'));
-  await ledger.requestDeposit({ depositId: 'd1', walletId: 'asha', amountPaise: rupees(500), method: 'upi', reference: 'top up', details: { upiId: 'asha@upi' } }, as('asha'));
+  await ledger.requestDeposit(
+    {
+      depositId: 'd1',
+      walletId: 'asha',
+      amountPaise: rupees(500),
+      method: 'upi',
+      reference: 'top up',
+      details: { upiId: 'asha@upi' },
+    },
+    as('asha'),
+  );
   await ledger.settleDeposit({ depositId: 'd1' }, as('admin'));
 });
 
@@ -41,7 +51,12 @@ const LEDGER_TABLES = ['events', 'postings', 'accounts', 'idempotency_keys'] as 
 const me = sql.id(TEST_RUNTIME_LOGIN.user);
 
 /** A column of each ledger table to "update" (to itself: the privilege check comes first anyway). */
-const SOME_COLUMN: Record<(typeof LEDGER_TABLES)[number], string> = { events: 'type', postings: 'amount', accounts: 'balance', idempotency_keys: 'result' };
+const SOME_COLUMN: Record<(typeof LEDGER_TABLES)[number], string> = {
+  events: 'type',
+  postings: 'amount',
+  accounts: 'balance',
+  idempotency_keys: 'result',
+};
 
 function ledgerWrites(): [string, RawBuilder<unknown>][] {
   return LEDGER_TABLES.flatMap((table): [string, RawBuilder<unknown>][] => {
@@ -65,9 +80,15 @@ const FORBIDDEN: [string, RawBuilder<unknown>][] = [
   ['CREATE FUNCTION in read', sql`create function read.shadow() returns int language sql as 'select 1'`],
   ['CREATE FUNCTION in public', sql`create function public.shadow() returns int language sql as 'select 1'`],
   ['CREATE SCHEMA', sql`create schema shadow`],
-  ['ALTER TABLE ledger.events DISABLE TRIGGER (one)', sql`alter table ledger.events disable trigger events_append_only`],
+  [
+    'ALTER TABLE ledger.events DISABLE TRIGGER (one)',
+    sql`alter table ledger.events disable trigger events_append_only`,
+  ],
   ['ALTER TABLE ledger.events DISABLE TRIGGER ALL', sql`alter table ledger.events disable trigger all`],
-  ['ALTER TABLE ledger.postings DISABLE TRIGGER postings_sum_to_zero', sql`alter table ledger.postings disable trigger postings_sum_to_zero`],
+  [
+    'ALTER TABLE ledger.postings DISABLE TRIGGER postings_sum_to_zero',
+    sql`alter table ledger.postings disable trigger postings_sum_to_zero`,
+  ],
   ['DROP TRIGGER on ledger.events', sql`drop trigger events_append_only on ledger.events`],
   ['SET session_replication_role = replica', sql`set session_replication_role = replica`],
   ['ALTER TABLE ledger.events OWNER', sql`alter table ledger.events owner to ${me}`],
@@ -75,7 +96,10 @@ const FORBIDDEN: [string, RawBuilder<unknown>][] = [
   ['DROP TABLE read.history', sql`drop table read.history`],
   ['CREATE INDEX on read.history', sql`create index shadow on read.history (reference)`],
   ['ALTER TABLE read.history ADD COLUMN', sql`alter table read.history add column shadow int`],
-  ['CREATE TRIGGER on read.history', sql`create trigger shadow before insert on read.history for each row execute function ledger.reject_mutation()`],
+  [
+    'CREATE TRIGGER on read.history',
+    sql`create trigger shadow before insert on read.history for each row execute function ledger.reject_mutation()`,
+  ],
   ['UPDATE audit.admin_actions (append-only trail)', sql`update audit.admin_actions set reason = 'edited'`],
   ['DELETE from audit.admin_actions', sql`delete from audit.admin_actions`],
   ['CREATE ROLE', sql`create role shadow_owner superuser`],
@@ -83,7 +107,10 @@ const FORBIDDEN: [string, RawBuilder<unknown>][] = [
 
 describe('refused to the runtime role', () => {
   it.each(FORBIDDEN)('%s', async (_name, statement) => {
-    const error = await statement.execute(testDb.db).then(() => undefined, (failure: unknown) => failure);
+    const error = await statement.execute(testDb.db).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
     expect(error, 'the statement was allowed').toBeInstanceOf(Error);
     expect((error as { code?: string }).code, String(error)).toBe('42501');
   });
@@ -99,16 +126,23 @@ describe('refused to the runtime role', () => {
   it('is not the owner, not a superuser and cannot become either', async () => {
     const { rows } = await sql<{ user: string; superuser: boolean; owner: string }>`
       select current_user as user, (select rolsuper from pg_roles where rolname = current_user) as superuser,
-             pg_get_userbyid((select relowner from pg_class where oid = 'ledger.events'::regclass)) as owner`.execute(testDb.db);
+             pg_get_userbyid((select relowner from pg_class where oid = 'ledger.events'::regclass)) as owner`.execute(
+      testDb.db,
+    );
     expect(rows[0]?.user).toBe(TEST_RUNTIME_LOGIN.user);
     expect(rows[0]?.superuser).toBe(false);
-    const error = await sql`set role ${sql.id(rows[0]?.owner ?? '')}`.execute(testDb.db).then(() => undefined, (failure: unknown) => failure);
+    const error = await sql`set role ${sql.id(rows[0]?.owner ?? '')}`.execute(testDb.db).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
     expect((error as { code?: string }).code).toBe('42501');
   });
 
   it('has left the ledger as it was', async () => {
     const { rows } = await sql<{ events: number; postings: number }>`
-      select (select count(*)::int from ledger.events) as events, (select count(*)::int from ledger.postings) as postings`.execute(owner);
+      select (select count(*)::int from ledger.events) as events, (select count(*)::int from ledger.postings) as postings`.execute(
+      owner,
+    );
     expect(rows[0]).toEqual({ events: 4, postings: 2 });
   });
 });
@@ -120,22 +154,37 @@ describe('allowed to the runtime role', () => {
 
   it('appends through the ledger commands (ledger.append and ledger.open_wallet_account run as the owner)', async () => {
     await ledger.openWallet({ accountId: 'meera', displayName: 'Meera' }, as('meera'));
-    const result = await ledger.transfer({ transferId: 't1', fromAccountId: 'asha', toAccountId: 'meera', amountPaise: rupees(120), reference: 'lunch' }, { actorId: 'asha', idempotencyKey: 'k-1' });
+    const result = await ledger.transfer(
+      { transferId: 't1', fromAccountId: 'asha', toAccountId: 'meera', amountPaise: rupees(120), reference: 'lunch' },
+      { actorId: 'asha', idempotencyKey: 'k-1' },
+    );
     expect(result.replayed).toBe(false);
-    const { rows } = await sql<{ balance: bigint }>`select balance from ledger.accounts where id = 'meera'`.execute(testDb.db);
+    const { rows } = await sql<{ balance: bigint }>`select balance from ledger.accounts where id = 'meera'`.execute(
+      testDb.db,
+    );
     expect(rows[0]?.balance).toBe(rupees(120));
   });
 
   it('writes the read, identity and audit tables it owns the data of', async () => {
     await testDb.db.transaction().execute(async (trx) => {
-      await sql`insert into read.directory (account_id, display_name, kind, opened_at) values ('x1', 'X', 'wallet', now())`.execute(trx);
+      await sql`insert into read.directory (account_id, display_name, kind, opened_at) values ('x1', 'X', 'wallet', now())`.execute(
+        trx,
+      );
       await sql`update read.directory set display_name = 'Y' where account_id = 'x1'`.execute(trx);
       await sql`delete from read.directory where account_id = 'x1'`.execute(trx);
-      await sql`insert into identity.users (id, email, first_name, last_name, auth_provider, password_hash) values ('u1', 'u1@wallet.test', 'U', 'One', 'local', 'h')`.execute(trx);
+      await sql`insert into identity.users (id, email, first_name, last_name, auth_provider, password_hash) values ('u1', 'u1@wallet.test', 'U', 'One', 'local', 'h')`.execute(
+        trx,
+      );
       await sql`update identity.users set is_verified = true where id = 'u1'`.execute(trx);
       await sql`delete from identity.users where id = 'u1'`.execute(trx);
-      await sql`insert into audit.admin_actions (actor_id, action, target) values ('admin', 'replay', 'history')`.execute(trx);
-      const { rows } = await sql<{ id: bigint }>`insert into audit.replay_runs (projection, state, requested_by) values ('history', 'queued', 'admin') returning id`.execute(trx);
+      await sql`insert into audit.admin_actions (actor_id, action, target) values ('admin', 'replay', 'history')`.execute(
+        trx,
+      );
+      const { rows } = await sql<{
+        id: bigint;
+      }>`insert into audit.replay_runs (projection, state, requested_by) values ('history', 'queued', 'admin') returning id`.execute(
+        trx,
+      );
       await sql`update audit.replay_runs set state = 'running' where id = ${rows[0]?.id ?? 0n}`.execute(trx);
     });
   });
@@ -146,11 +195,19 @@ describe('allowed to the runtime role', () => {
     await replayProjection(testDb.db, 'accounts');
     const page = await readHistoryPage(tablesView<ReadTables>(testDb.db), { accountId: 'meera', page: 1 });
     expect(page.total).toBe(1);
-    const { rows } = await sql<{ owner: string }>`select pg_get_userbyid(relowner) as owner from pg_class where oid = 'read.history'::regclass`.execute(testDb.db);
+    const { rows } = await sql<{
+      owner: string;
+    }>`select pg_get_userbyid(relowner) as owner from pg_class where oid = 'read.history'::regclass`.execute(testDb.db);
     expect(rows[0]?.owner).not.toBe(TEST_RUNTIME_LOGIN.user);
-    const error = await sql`alter table read.history add column shadow int`.execute(testDb.db).then(() => undefined, (failure: unknown) => failure);
+    const error = await sql`alter table read.history add column shadow int`.execute(testDb.db).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
     expect((error as { code?: string }).code).toBe('42501');
-    await ledger.transfer({ transferId: 't2', fromAccountId: 'meera', toAccountId: 'asha', amountPaise: rupees(20), reference: 'back' }, as('meera'));
+    await ledger.transfer(
+      { transferId: 't2', fromAccountId: 'meera', toAccountId: 'asha', amountPaise: rupees(20), reference: 'back' },
+      as('meera'),
+    );
     await drainAll(testDb.db);
     await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
   });
@@ -204,7 +261,9 @@ describe('the ledger functions the runtime calls', () => {
        where p.pronamespace in ('ledger'::regnamespace, 'replay'::regnamespace) and p.prokind = 'f' and p.prorettype <> 'trigger'::regtype
        order by 1`.execute(owner);
     expect(rows.map((row) => row.name)).toContain('ledger.append(text,integer,jsonb,jsonb,jsonb,jsonb)');
-    const unsafe = rows.filter((row) => !row.definer || !(row.config ?? []).includes('search_path=pg_catalog, pg_temp')).map((row) => row.name);
+    const unsafe = rows
+      .filter((row) => !row.definer || !(row.config ?? []).includes('search_path=pg_catalog, pg_temp'))
+      .map((row) => row.name);
     expect(unsafe, 'not SECURITY DEFINER with search_path = pg_catalog, pg_temp').toEqual([]);
   });
 });

@@ -96,15 +96,19 @@ async function applySchemaPolicy(db: Kysely<unknown>, policy: SchemaPolicy): Pro
     await sql`grant ${sql.raw(policy.tables.join(', '))} on all tables in schema ${schema} to ${role}`.execute(db);
   }
   // Identity columns and serials draw from sequences: wherever the runtime inserts.
-  if (policy.tables.includes('insert')) await sql`grant usage, select on all sequences in schema ${schema} to ${role}`.execute(db);
+  if (policy.tables.includes('insert'))
+    await sql`grant usage, select on all sequences in schema ${schema} to ${role}`.execute(db);
   for (const table of policy.updatable ?? []) {
-    const { rows } = await sql<{ found: boolean }>`select to_regclass(${`${policy.schema}.${table}`}) is not null as found`.execute(db);
+    const { rows } = await sql<{
+      found: boolean;
+    }>`select to_regclass(${`${policy.schema}.${table}`}) is not null as found`.execute(db);
     if (rows[0]?.found) await sql`grant update on table ${sql.id(policy.schema, table)} to ${role}`.execute(db);
   }
   if (policy.functions) {
     // Functions are executable by PUBLIC by default: the ledger's and replay's run as the owner,
     // so only the runtime may call them.
-    if (policy.schema !== 'pgboss') await sql`revoke execute on all functions in schema ${schema} from public`.execute(db);
+    if (policy.schema !== 'pgboss')
+      await sql`revoke execute on all functions in schema ${schema} from public`.execute(db);
     await sql`grant execute on all functions in schema ${schema} to ${role}`.execute(db);
   }
 }
@@ -118,7 +122,9 @@ async function lockDownPublicSchema(db: Kysely<unknown>): Promise<void> {
   const role = sql.id(RUNTIME_ROLE);
   await sql`revoke create on schema public from public, ${role}`.execute(db);
   for (const table of MIGRATION_TABLES) {
-    const { rows } = await sql<{ found: boolean }>`select to_regclass(${`public.${table}`}) is not null as found`.execute(db);
+    const { rows } = await sql<{
+      found: boolean;
+    }>`select to_regclass(${`public.${table}`}) is not null as found`.execute(db);
     if (rows[0]?.found) await sql`grant select on table ${sql.id('public', table)} to ${role}`.execute(db);
   }
 }
@@ -141,7 +147,11 @@ export function loginOf(connectionString: string): RuntimeLogin {
  * it) unless `resetPassword` (the embedded server, whose roles are all ours). The password
  * travels as a SCRAM verifier, never as plain text in a statement a server log could keep.
  */
-export async function ensureRuntimeLogin(db: Kysely<unknown>, login: RuntimeLogin, options: { resetPassword?: boolean } = {}): Promise<void> {
+export async function ensureRuntimeLogin(
+  db: Kysely<unknown>,
+  login: RuntimeLogin,
+  options: { resetPassword?: boolean } = {},
+): Promise<void> {
   const { rows } = await sql<{ exists: boolean; member: boolean }>`
     select count(*) > 0 as exists, coalesce(bool_or(pg_has_role(r.oid, ${RUNTIME_ROLE}, 'MEMBER')), false) as member
       from pg_roles r where r.rolname = ${login.user}`.execute(db);

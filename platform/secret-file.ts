@@ -21,7 +21,11 @@ export interface SecretFileOptions {
 
 const SERVER_SECRET: SecretFileOptions = { bytes: 48, minLength: MIN_SECRET_LENGTH, kind: 'secret' };
 
-export async function readOrCreateSecretFile(dataDir: string, name: string, options: SecretFileOptions = SERVER_SECRET): Promise<string> {
+export async function readOrCreateSecretFile(
+  dataDir: string,
+  name: string,
+  options: SecretFileOptions = SERVER_SECRET,
+): Promise<string> {
   const file = join(dataDir, name);
   await mkdir(dataDir, { recursive: true });
   try {
@@ -32,6 +36,7 @@ export async function readOrCreateSecretFile(dataDir: string, name: string, opti
   }
   await chmod(file, 0o600);
   const value = (await readFile(file, 'utf8')).trim();
-  if (value.length < options.minLength) throw new Error(`${file} holds a ${options.kind} shorter than ${options.minLength} characters`);
+  if (value.length < options.minLength)
+    throw new Error(`${file} holds a ${options.kind} shorter than ${options.minLength} characters`);
   return value;
 }

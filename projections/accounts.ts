@@ -14,12 +14,32 @@ import { insertMissingRows, insertRows, table, upsertRows, type Columns } from '
 import { nameOf, resolveNames, FUNDING_NAMES } from './names.ts';
 import { transactionIdOf, type Projection } from './definition.ts';
 
-const DIRECTORY: Columns = [['account_id', 'text'], ['display_name', 'text'], ['kind', 'text'], ['opened_at', 'timestamptz']];
-const BALANCES: Columns = [['account_id', 'text'], ['balance_paise', 'bigint'], ['postings_count', 'bigint'], ['last_position', 'bigint'], ['updated_at', 'timestamptz']];
+const DIRECTORY: Columns = [
+  ['account_id', 'text'],
+  ['display_name', 'text'],
+  ['kind', 'text'],
+  ['opened_at', 'timestamptz'],
+];
+const BALANCES: Columns = [
+  ['account_id', 'text'],
+  ['balance_paise', 'bigint'],
+  ['postings_count', 'bigint'],
+  ['last_position', 'bigint'],
+  ['updated_at', 'timestamptz'],
+];
 const STATEMENTS: Columns = [
-  ['account_id', 'text'], ['position', 'bigint'], ['tx_id', 'xid8'], ['sequence', 'bigint'], ['event_type', 'text'], ['stream_id', 'text'],
-  ['transaction_id', 'text'], ['counterparty_id', 'text'], ['counterparty_name', 'text'], ['amount_paise', 'bigint'],
-  ['balance_after_paise', 'bigint'], ['recorded_at', 'timestamptz'],
+  ['account_id', 'text'],
+  ['position', 'bigint'],
+  ['tx_id', 'xid8'],
+  ['sequence', 'bigint'],
+  ['event_type', 'text'],
+  ['stream_id', 'text'],
+  ['transaction_id', 'text'],
+  ['counterparty_id', 'text'],
+  ['counterparty_name', 'text'],
+  ['amount_paise', 'bigint'],
+  ['balance_after_paise', 'bigint'],
+  ['recorded_at', 'timestamptz'],
 ];
 
 interface BalanceState {
@@ -30,7 +50,11 @@ interface BalanceState {
   updated_at: Date;
 }
 
-async function loadBalances(trx: AnyTransaction, schema: string, accountIds: string[]): Promise<Map<string, BalanceState>> {
+async function loadBalances(
+  trx: AnyTransaction,
+  schema: string,
+  accountIds: string[],
+): Promise<Map<string, BalanceState>> {
   const { rows } = await sql<BalanceState>`
     select account_id, balance_paise, postings_count, last_position, updated_at
       from ${table(schema, 'balances')} where account_id = any(${accountIds}::text[])`.execute(trx);
@@ -57,13 +81,24 @@ async function apply(trx: AnyTransaction, schema: string, events: readonly Proje
   const stateOf = (accountId: string, at: Date): BalanceState => {
     const existing = balances.get(accountId);
     if (existing) return existing;
-    const fresh: BalanceState = { account_id: accountId, balance_paise: 0n, postings_count: 0n, last_position: null, updated_at: at };
+    const fresh: BalanceState = {
+      account_id: accountId,
+      balance_paise: 0n,
+      postings_count: 0n,
+      last_position: null,
+      updated_at: at,
+    };
     balances.set(accountId, fresh);
     return fresh;
   };
   for (const event of events) {
     if (event.type === 'WalletOpened') {
-      wallets.push({ account_id: event.data.accountId, display_name: event.data.displayName, kind: 'wallet', opened_at: event.recordedAt });
+      wallets.push({
+        account_id: event.data.accountId,
+        display_name: event.data.displayName,
+        kind: 'wallet',
+        opened_at: event.recordedAt,
+      });
       stateOf(event.data.accountId, event.recordedAt);
       changed.add(event.data.accountId);
     }
@@ -74,9 +109,15 @@ async function apply(trx: AnyTransaction, schema: string, events: readonly Proje
       state.last_position = event.position;
       state.updated_at = event.recordedAt;
       changed.add(posting.account_id);
-      const other = event.postings.length === 2 ? event.postings.find((p) => p.account_id !== posting.account_id) : undefined;
+      const other =
+        event.postings.length === 2 ? event.postings.find((p) => p.account_id !== posting.account_id) : undefined;
       if (FUNDING_NAMES[posting.account_id]) {
-        funding.push({ account_id: posting.account_id, display_name: nameOf(names, posting.account_id), kind: 'funding', opened_at: event.recordedAt });
+        funding.push({
+          account_id: posting.account_id,
+          display_name: nameOf(names, posting.account_id),
+          kind: 'funding',
+          opened_at: event.recordedAt,
+        });
       }
       statements.push({
         account_id: posting.account_id,
@@ -96,7 +137,13 @@ async function apply(trx: AnyTransaction, schema: string, events: readonly Proje
   }
   await insertRows(trx, table(schema, 'directory'), DIRECTORY, wallets);
   await insertMissingRows(trx, table(schema, 'directory'), DIRECTORY, funding);
-  await upsertRows(trx, table(schema, 'balances'), BALANCES, ['account_id'], [...changed].map((id) => balances.get(id)).filter((row) => row !== undefined));
+  await upsertRows(
+    trx,
+    table(schema, 'balances'),
+    BALANCES,
+    ['account_id'],
+    [...changed].map((id) => balances.get(id)).filter((row) => row !== undefined),
+  );
   await insertRows(trx, table(schema, 'statements'), STATEMENTS, statements);
 }
 

@@ -27,7 +27,10 @@ export async function readEventBatch(trx: AnyTransaction, after: Checkpoint, lim
      order by e.tx_id, e.position
      limit ${limit}`.execute(trx);
   if (rows.length === 0) return [];
-  const postings = await readPostings(trx, rows.map((row) => row.position));
+  const postings = await readPostings(
+    trx,
+    rows.map((row) => row.position),
+  );
   return rows.map((row) => ({ ...toRecordedEvent(row), postings: postings.get(row.position) ?? [] }));
 }
 

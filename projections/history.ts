@@ -18,13 +18,34 @@ import type { HistoryRow, HistoryStatus, HistoryType } from './tables.ts';
 import type { Projection } from './definition.ts';
 
 const HISTORY: Columns = [
-  ['account_id', 'text'], ['stream_id', 'text'], ['transaction_id', 'text'], ['type', 'text'], ['sender_id', 'text'],
-  ['receiver_id', 'text'], ['counterparty_id', 'text'], ['counterparty_name', 'text'], ['amount_paise', 'bigint'],
-  ['reference', 'text'], ['status', 'text'], ['method', 'text'], ['created_at', 'timestamptz'], ['updated_at', 'timestamptz'],
-  ['tx_id', 'xid8'], ['position', 'bigint'],
+  ['account_id', 'text'],
+  ['stream_id', 'text'],
+  ['transaction_id', 'text'],
+  ['type', 'text'],
+  ['sender_id', 'text'],
+  ['receiver_id', 'text'],
+  ['counterparty_id', 'text'],
+  ['counterparty_name', 'text'],
+  ['amount_paise', 'bigint'],
+  ['reference', 'text'],
+  ['status', 'text'],
+  ['method', 'text'],
+  ['created_at', 'timestamptz'],
+  ['updated_at', 'timestamptz'],
+  ['tx_id', 'xid8'],
+  ['position', 'bigint'],
 ];
-const COUNTS: Columns = [['account_id', 'text'], ['type', 'text'], ['rows', 'bigint']];
-const STATUS_UPDATE: Columns = [['account_id', 'text'], ['stream_id', 'text'], ['status', 'text'], ['updated_at', 'timestamptz']];
+const COUNTS: Columns = [
+  ['account_id', 'text'],
+  ['type', 'text'],
+  ['rows', 'bigint'],
+];
+const STATUS_UPDATE: Columns = [
+  ['account_id', 'text'],
+  ['stream_id', 'text'],
+  ['status', 'text'],
+  ['updated_at', 'timestamptz'],
+];
 
 /** A history row as this projection writes it: the read table's row. */
 type NewRow = Selectable<HistoryRow>;
@@ -61,8 +82,20 @@ function movementRows(event: ProjectedEvent, movement: Movement, names: Names): 
     position: event.position,
   };
   return [
-    { ...base, account_id: movement.from, type: 'debit', counterparty_id: movement.to, counterparty_name: nameOf(names, movement.to) },
-    { ...base, account_id: movement.to, type: 'credit', counterparty_id: movement.from, counterparty_name: nameOf(names, movement.from) },
+    {
+      ...base,
+      account_id: movement.from,
+      type: 'debit',
+      counterparty_id: movement.to,
+      counterparty_name: nameOf(names, movement.to),
+    },
+    {
+      ...base,
+      account_id: movement.to,
+      type: 'credit',
+      counterparty_id: movement.from,
+      counterparty_name: nameOf(names, movement.from),
+    },
   ];
 }
 
@@ -71,40 +104,98 @@ function rowsOf(event: ProjectedEvent, names: Names): NewRow[] {
     case 'DepositRequested': {
       const { depositId, walletId, amountPaise, method, reference } = event.data;
       const funding = fundingAccount(method);
-      return [{
-        account_id: walletId, stream_id: event.streamId, transaction_id: depositId, type: 'deposit', sender_id: walletId,
-        receiver_id: walletId, counterparty_id: funding, counterparty_name: nameOf(names, funding), amount_paise: amountPaise,
-        reference, status: 'pending', method, created_at: event.recordedAt, updated_at: event.recordedAt, tx_id: event.txId,
-        position: event.position,
-      }];
+      return [
+        {
+          account_id: walletId,
+          stream_id: event.streamId,
+          transaction_id: depositId,
+          type: 'deposit',
+          sender_id: walletId,
+          receiver_id: walletId,
+          counterparty_id: funding,
+          counterparty_name: nameOf(names, funding),
+          amount_paise: amountPaise,
+          reference,
+          status: 'pending',
+          method,
+          created_at: event.recordedAt,
+          updated_at: event.recordedAt,
+          tx_id: event.txId,
+          position: event.position,
+        },
+      ];
     }
     case 'TransferCompleted': {
       const { transferId, fromAccountId, toAccountId, amountPaise, reference } = event.data;
-      return movementRows(event, { transactionId: transferId, from: fromAccountId, to: toAccountId, amountPaise, reference, method: 'transfer' }, names);
+      return movementRows(
+        event,
+        { transactionId: transferId, from: fromAccountId, to: toAccountId, amountPaise, reference, method: 'transfer' },
+        names,
+      );
     }
     case 'MoneyRequestAccepted': {
       const { requestId, payerId, requesterId, amountPaise, reference } = event.data;
-      return movementRows(event, { transactionId: requestId, from: payerId, to: requesterId, amountPaise, reference, method: 'request' }, names);
+      return movementRows(
+        event,
+        { transactionId: requestId, from: payerId, to: requesterId, amountPaise, reference, method: 'request' },
+        names,
+      );
     }
     case 'TransferReversed': {
       const { transferId, fromAccountId, toAccountId, amountPaise, reason } = event.data;
       // The original receiver gives the money back to the original sender.
-      return movementRows(event, { transactionId: transferId, from: toAccountId, to: fromAccountId, amountPaise, reference: reversalReference(reason), method: 'reversal' }, names);
+      return movementRows(
+        event,
+        {
+          transactionId: transferId,
+          from: toAccountId,
+          to: fromAccountId,
+          amountPaise,
+          reference: reversalReference(reason),
+          method: 'reversal',
+        },
+        names,
+      );
     }
     case 'MoneyRequestPaymentReversed': {
       const { requestId, requesterId, payerId, amountPaise, reason } = event.data;
       // The requester gives the payment back to the payer.
-      return movementRows(event, { transactionId: requestId, from: requesterId, to: payerId, amountPaise, reference: reversalReference(reason), method: 'reversal' }, names);
+      return movementRows(
+        event,
+        {
+          transactionId: requestId,
+          from: requesterId,
+          to: payerId,
+          amountPaise,
+          reference: reversalReference(reason),
+          method: 'reversal',
+        },
+        names,
+      );
     }
     case 'DepositReversed': {
       const { depositId, walletId, amountPaise, method, reason } = event.data;
       const funding = fundingAccount(method);
-      return [{
-        account_id: walletId, stream_id: event.streamId, transaction_id: depositId, type: 'debit', sender_id: walletId,
-        receiver_id: funding, counterparty_id: funding, counterparty_name: nameOf(names, funding), amount_paise: amountPaise,
-        reference: reversalReference(reason), status: 'success', method: 'reversal', created_at: event.recordedAt,
-        updated_at: event.recordedAt, tx_id: event.txId, position: event.position,
-      }];
+      return [
+        {
+          account_id: walletId,
+          stream_id: event.streamId,
+          transaction_id: depositId,
+          type: 'debit',
+          sender_id: walletId,
+          receiver_id: funding,
+          counterparty_id: funding,
+          counterparty_name: nameOf(names, funding),
+          amount_paise: amountPaise,
+          reference: reversalReference(reason),
+          status: 'success',
+          method: 'reversal',
+          created_at: event.recordedAt,
+          updated_at: event.recordedAt,
+          tx_id: event.txId,
+          position: event.position,
+        },
+      ];
     }
     case 'WalletOpened':
     case 'DepositSettled':
@@ -125,12 +216,26 @@ export function reversalReference(reason: string): string {
 
 /** A stream has one row per participant, plus one per participant of its reversal. */
 function rowKey(row: NewRow): string {
-  return row.method === 'reversal' ? `${row.account_id}\u0000${row.stream_id}\u0000${row.position}` : `${row.account_id}\u0000${row.stream_id}`;
+  return row.method === 'reversal'
+    ? `${row.account_id}\u0000${row.stream_id}\u0000${row.position}`
+    : `${row.account_id}\u0000${row.stream_id}`;
 }
 
 function statusChangeOf(event: ProjectedEvent): StatusChange | undefined {
-  if (event.type === 'DepositSettled') return { account_id: event.data.walletId, stream_id: event.streamId, status: 'success', updated_at: event.recordedAt };
-  if (event.type === 'DepositFailed') return { account_id: event.data.walletId, stream_id: event.streamId, status: 'failed', updated_at: event.recordedAt };
+  if (event.type === 'DepositSettled')
+    return {
+      account_id: event.data.walletId,
+      stream_id: event.streamId,
+      status: 'success',
+      updated_at: event.recordedAt,
+    };
+  if (event.type === 'DepositFailed')
+    return {
+      account_id: event.data.walletId,
+      stream_id: event.streamId,
+      status: 'failed',
+      updated_at: event.recordedAt,
+    };
   return undefined;
 }
 

@@ -33,19 +33,28 @@ describe('given 10,000 random events from four concurrent writers', () => {
     const groups: string[][] = [];
     for (let g = 0; g < WRITERS; g++) {
       const wallets = Array.from({ length: WALLETS_PER_WRITER }, (_, i) => `g${g}w${i}`);
-      for (const wallet of wallets) await ledger.openWallet({ accountId: wallet, displayName: `Wallet ${wallet}` }, { actorId: wallet });
+      for (const wallet of wallets)
+        await ledger.openWallet({ accountId: wallet, displayName: `Wallet ${wallet}` }, { actorId: wallet });
       groups.push(wallets);
     }
-    const clients = await Promise.all(groups.map(async () => {
-      const client = new pg.Client(testDb.url);
-      await client.connect();
-      return client;
-    }));
+    const clients = await Promise.all(
+      groups.map(async () => {
+        const client = new pg.Client(testDb.url);
+        await client.connect();
+        return client;
+      }),
+    );
     let writing = true;
-    const writers = Promise.all(groups.map((wallets, g) => {
-      const random = seededRandom(1_000 + g);
-      return appendAll(clients[g] as pg.Client, generateAppends(`g${g}x`, wallets, APPENDS_PER_WRITER, random), random);
-    })).finally(() => {
+    const writers = Promise.all(
+      groups.map((wallets, g) => {
+        const random = seededRandom(1_000 + g);
+        return appendAll(
+          clients[g] as pg.Client,
+          generateAppends(`g${g}x`, wallets, APPENDS_PER_WRITER, random),
+          random,
+        );
+      }),
+    ).finally(() => {
       writing = false;
     });
     const random = seededRandom(7);

@@ -5,7 +5,14 @@
 export type * from './tables.ts';
 export { PROJECTION_NAMES, isProjectionName, type ProjectionName, type Projection } from './definition.ts';
 export { PROJECTIONS, projectionNamed } from './registry.ts';
-export { parseCheckpoint, formatCheckpoint, compareCheckpoints, hasReached, isCheckpointToken, type Checkpoint } from './checkpoint.ts';
+export {
+  parseCheckpoint,
+  formatCheckpoint,
+  compareCheckpoints,
+  hasReached,
+  isCheckpointToken,
+  type Checkpoint,
+} from './checkpoint.ts';
 export {
   CHECKPOINT_CHANNEL,
   DEFAULT_BATCH_SIZE,
@@ -19,7 +26,14 @@ export {
 } from './projector.ts';
 export { waitForCheckpoint, readCheckpoints } from './wait.ts';
 export { createCheckpointWaiter, type CheckpointWaiter } from './waiter.ts';
-export { replayProjection, replayProjections, countEvents, type ReplayOptions, type ReplayProgress, type ReplayReport } from './replay.ts';
+export {
+  replayProjection,
+  replayProjections,
+  countEvents,
+  type ReplayOptions,
+  type ReplayProgress,
+  type ReplayReport,
+} from './replay.ts';
 export { latestReplayRun, requestReplay, type ReplayRun } from './replay-jobs.ts';
 export {
   HISTORY_PAGE_SIZE,

@@ -11,11 +11,23 @@ import type { MoneyRequestRow, MoneyRequestStatus } from './tables.ts';
 import type { Projection } from './definition.ts';
 
 const REQUESTS: Columns = [
-  ['request_id', 'text'], ['requester_id', 'text'], ['requester_name', 'text'], ['payer_id', 'text'], ['payer_name', 'text'],
-  ['amount_paise', 'bigint'], ['reference', 'text'], ['status', 'text'], ['created_at', 'timestamptz'], ['updated_at', 'timestamptz'],
+  ['request_id', 'text'],
+  ['requester_id', 'text'],
+  ['requester_name', 'text'],
+  ['payer_id', 'text'],
+  ['payer_name', 'text'],
+  ['amount_paise', 'bigint'],
+  ['reference', 'text'],
+  ['status', 'text'],
+  ['created_at', 'timestamptz'],
+  ['updated_at', 'timestamptz'],
   ['position', 'bigint'],
 ];
-const STATUS_UPDATE: Columns = [['request_id', 'text'], ['status', 'text'], ['updated_at', 'timestamptz']];
+const STATUS_UPDATE: Columns = [
+  ['request_id', 'text'],
+  ['status', 'text'],
+  ['updated_at', 'timestamptz'],
+];
 
 /** A request row as this projection writes it: the read table's row. */
 type NewRequest = Selectable<MoneyRequestRow>;
@@ -27,7 +39,9 @@ interface StatusChange {
 }
 
 async function apply(trx: AnyTransaction, schema: string, events: readonly ProjectedEvent[]): Promise<void> {
-  const parties = events.flatMap((event) => (event.type === 'MoneyRequested' ? [event.data.requesterId, event.data.payerId] : []));
+  const parties = events.flatMap((event) =>
+    event.type === 'MoneyRequested' ? [event.data.requesterId, event.data.payerId] : [],
+  );
   const names = await resolveNames(trx, parties);
   const created = new Map<string, NewRequest>();
   const changes: StatusChange[] = [];
@@ -35,9 +49,17 @@ async function apply(trx: AnyTransaction, schema: string, events: readonly Proje
     if (event.type === 'MoneyRequested') {
       const { requestId, requesterId, payerId, amountPaise, reference } = event.data;
       created.set(requestId, {
-        request_id: requestId, requester_id: requesterId, requester_name: nameOf(names, requesterId), payer_id: payerId,
-        payer_name: nameOf(names, payerId), amount_paise: amountPaise, reference, status: 'pending', created_at: event.recordedAt,
-        updated_at: event.recordedAt, position: event.position,
+        request_id: requestId,
+        requester_id: requesterId,
+        requester_name: nameOf(names, requesterId),
+        payer_id: payerId,
+        payer_name: nameOf(names, payerId),
+        amount_paise: amountPaise,
+        reference,
+        status: 'pending',
+        created_at: event.recordedAt,
+        updated_at: event.recordedAt,
+        position: event.position,
       });
       continue;
     }

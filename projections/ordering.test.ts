@@ -6,7 +6,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, eventCount, type TestDatabase } from '../test/database.ts';
 import { tablesView } from '../platform/database.ts';
-import { drainAll, drainProjection, replayProjection, PROJECTION_NAMES, readHistoryPage, type ReadTables } from './index.ts';
+import {
+  drainAll,
+  drainProjection,
+  replayProjection,
+  PROJECTION_NAMES,
+  readHistoryPage,
+  type ReadTables,
+} from './index.ts';
 import { depositRequested, rawAppend } from '../test/raw-append.ts';
 import { allCaughtUp, checkpointsOf, drainUntil, dumpReadTables } from '../test/read-model.ts';
 
@@ -84,8 +91,12 @@ describe('given an older transaction (smaller xid) that took a larger position a
     await second.query('begin');
     const newerXid = await xid(second);
     expect(newerXid > olderXid).toBe(true);
-    const newerToken = await rawAppend(second, newer.stream, -1, [depositRequested(newer.id, 'w', 300n, 'newer xid, smaller position')]);
-    const olderToken = await rawAppend(first, older.stream, -1, [depositRequested(older.id, 'w', 400n, 'older xid, larger position')]);
+    const newerToken = await rawAppend(second, newer.stream, -1, [
+      depositRequested(newer.id, 'w', 300n, 'newer xid, smaller position'),
+    ]);
+    const olderToken = await rawAppend(first, older.stream, -1, [
+      depositRequested(older.id, 'w', 400n, 'older xid, larger position'),
+    ]);
     expect(BigInt(olderToken.split('.')[1] ?? 0) > BigInt(newerToken.split('.')[1] ?? 0)).toBe(true);
     await first.query('commit');
 
@@ -107,7 +118,8 @@ describe('regression: ordering by the text of tx_id (xid 974 sorted after 1021)'
     const boundary = 10n ** BigInt(olderXid.toString().length);
     const { rows } = await second.query<{ next: string }>('select pg_current_xact_id()::text as next');
     const burn = Number(boundary - BigInt(rows[0]?.next ?? '0'));
-    if (burn > 0) await second.query(`do $$ begin for i in 1..${burn} loop perform pg_current_xact_id(); commit; end loop; end $$`);
+    if (burn > 0)
+      await second.query(`do $$ begin for i in 1..${burn} loop perform pg_current_xact_id(); commit; end loop; end $$`);
     const older = nextDeposit();
     const newer = nextDeposit();
     await second.query('begin');

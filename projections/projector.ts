@@ -37,7 +37,13 @@ export interface DrainReport {
 }
 
 /** Applies the next batch to `schema` after `after`, within the caller's transaction. */
-export async function projectNext(trx: AnyTransaction, projection: Projection, schema: string, after: Checkpoint, limit: number): Promise<{ applied: number; checkpoint: Checkpoint }> {
+export async function projectNext(
+  trx: AnyTransaction,
+  projection: Projection,
+  schema: string,
+  after: Checkpoint,
+  limit: number,
+): Promise<{ applied: number; checkpoint: Checkpoint }> {
   const events = await readEventBatch(trx, after, limit);
   const last = events.at(-1);
   if (!last) return { applied: 0, checkpoint: after };
@@ -46,7 +52,11 @@ export async function projectNext(trx: AnyTransaction, projection: Projection, s
 }
 
 /** Locks the live checkpoint row; undefined when another projector holds it (skipLocked). */
-export async function lockCheckpoint(trx: AnyTransaction, name: ProjectionName, mode: 'skip-locked' | 'wait'): Promise<Checkpoint | undefined> {
+export async function lockCheckpoint(
+  trx: AnyTransaction,
+  name: ProjectionName,
+  mode: 'skip-locked' | 'wait',
+): Promise<Checkpoint | undefined> {
   const lock = mode === 'skip-locked' ? sql`for update skip locked` : sql`for update`;
   const { rows } = await sql<{ tx_id: string; position: bigint }>`
     select tx_id::text as tx_id, position from read.checkpoints where projection = ${name} ${lock}`.execute(trx);
@@ -54,7 +64,13 @@ export async function lockCheckpoint(trx: AnyTransaction, name: ProjectionName, 
   return row ? { txId: BigInt(row.tx_id), position: row.position } : undefined;
 }
 
-export async function saveCheckpoint(trx: AnyTransaction, name: ProjectionName, checkpoint: Checkpoint, applied: number, mode: 'add' | 'set' = 'add'): Promise<void> {
+export async function saveCheckpoint(
+  trx: AnyTransaction,
+  name: ProjectionName,
+  checkpoint: Checkpoint,
+  applied: number,
+  mode: 'add' | 'set' = 'add',
+): Promise<void> {
   const count = mode === 'add' ? sql`events_applied + ${applied}` : sql`${applied}::bigint`;
   await sql`
     update read.checkpoints
@@ -62,10 +78,16 @@ export async function saveCheckpoint(trx: AnyTransaction, name: ProjectionName, 
            events_applied = ${count}, updated_at = now(), last_error = null, last_error_at = null
      where projection = ${name}`.execute(trx);
   // Delivered at commit, and only if it commits: waiters never see an uncommitted checkpoint.
-  await sql`select pg_notify(${CHECKPOINT_CHANNEL}, ${JSON.stringify({ projection: name, checkpoint: formatCheckpoint(checkpoint) })})`.execute(trx);
+  await sql`select pg_notify(${CHECKPOINT_CHANNEL}, ${JSON.stringify({ projection: name, checkpoint: formatCheckpoint(checkpoint) })})`.execute(
+    trx,
+  );
 }
 
-export async function runProjectionBatch(db: Kysely<unknown>, name: ProjectionName, options: ProjectorOptions = {}): Promise<BatchOutcome> {
+export async function runProjectionBatch(
+  db: Kysely<unknown>,
+  name: ProjectionName,
+  options: ProjectorOptions = {},
+): Promise<BatchOutcome> {
   const projection = projectionNamed(name);
   try {
     return await db.transaction().execute(async (trx): Promise<BatchOutcome> => {
@@ -87,14 +109,20 @@ export async function runProjectionBatch(db: Kysely<unknown>, name: ProjectionNa
 async function recordError(db: Kysely<unknown>, name: ProjectionName, error: unknown): Promise<void> {
   const message = (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH);
   try {
-    await sql`update read.checkpoints set last_error = ${message}, last_error_at = now() where projection = ${name}`.execute(db);
+    await sql`update read.checkpoints set last_error = ${message}, last_error_at = now() where projection = ${name}`.execute(
+      db,
+    );
   } catch {
     // The database itself is failing: the caller sees the original error.
   }
 }
 
 /** Runs batches until the projection has caught up with what the xmin gate lets through. */
-export async function drainProjection(db: Kysely<unknown>, name: ProjectionName, options: ProjectorOptions = {}): Promise<DrainReport> {
+export async function drainProjection(
+  db: Kysely<unknown>,
+  name: ProjectionName,
+  options: ProjectorOptions = {},
+): Promise<DrainReport> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const report: DrainReport = { projection: name, applied: 0, batches: 0, busy: false, checkpoint: undefined };
   while (report.batches < MAX_BATCHES_PER_DRAIN) {
@@ -114,7 +142,10 @@ export async function drainAll(db: Kysely<unknown>, options: ProjectorOptions = 
 
 /** True when some projection has committed events after its checkpoint (held back, or not yet read). */
 export async function hasUnprojectedEvents(db: Kysely<unknown>): Promise<boolean> {
-  const { rows } = await sql<{ tx_id: string; position: bigint }>`select tx_id::text as tx_id, position from read.checkpoints`.execute(db);
+  const { rows } = await sql<{
+    tx_id: string;
+    position: bigint;
+  }>`select tx_id::text as tx_id, position from read.checkpoints`.execute(db);
   for (const row of rows) {
     if (await hasEventsAfter(db, { txId: BigInt(row.tx_id), position: row.position })) return true;
   }

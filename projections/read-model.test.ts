@@ -33,17 +33,56 @@ beforeAll(async () => {
   pool = new pg.Pool({ connectionString: testDb.url, max: 3 });
   await ledger.openWallet({ accountId: 'alice', displayName: 'Alice Rao' }, as('alice'));
   await ledger.openWallet({ accountId: 'bob', displayName: 'Bob Das' }, as('bob'));
-  await ledger.requestDeposit({ depositId: 'd1', walletId: 'alice', amountPaise: rupees(500), method: 'upi', reference: 'Salary top up', details: { upiId: 'a@upi' } }, as('alice'));
-  await ledger.requestDeposit({ depositId: 'd2', walletId: 'alice', amountPaise: rupees(70), method: 'bank_transfer', reference: 'never arrives', details: { accountNumber: '1', ifscCode: 'X', bankName: 'B' } }, as('alice'));
+  await ledger.requestDeposit(
+    {
+      depositId: 'd1',
+      walletId: 'alice',
+      amountPaise: rupees(500),
+      method: 'upi',
+      reference: 'Salary top up',
+      details: { upiId: 'a@upi' },
+    },
+    as('alice'),
+  );
+  await ledger.requestDeposit(
+    {
+      depositId: 'd2',
+      walletId: 'alice',
+      amountPaise: rupees(70),
+      method: 'bank_transfer',
+      reference: 'never arrives',
+      details: { accountNumber: '1', ifscCode: 'X', bankName: 'B' },
+    },
+    as('alice'),
+  );
   await drainAll(testDb.db);
   await ledger.settleDeposit({ depositId: 'd1' }, as('admin'));
   await ledger.failDeposit({ depositId: 'd2', reason: 'bounced' }, as('admin'));
-  await ledger.transfer({ transferId: 't1', fromAccountId: 'alice', toAccountId: 'bob', amountPaise: rupees(200), reference: 'Rent March' }, as('alice'));
-  await ledger.requestMoney({ requestId: 'r1', requesterId: 'bob', payerId: 'alice', amountPaise: rupees(50), reference: 'lunch' }, as('bob'));
-  await ledger.requestMoney({ requestId: 'r2', requesterId: 'alice', payerId: 'bob', amountPaise: rupees(5), reference: 'tea' }, as('alice'));
+  await ledger.transfer(
+    { transferId: 't1', fromAccountId: 'alice', toAccountId: 'bob', amountPaise: rupees(200), reference: 'Rent March' },
+    as('alice'),
+  );
+  await ledger.requestMoney(
+    { requestId: 'r1', requesterId: 'bob', payerId: 'alice', amountPaise: rupees(50), reference: 'lunch' },
+    as('bob'),
+  );
+  await ledger.requestMoney(
+    { requestId: 'r2', requesterId: 'alice', payerId: 'bob', amountPaise: rupees(5), reference: 'tea' },
+    as('alice'),
+  );
   await ledger.acceptMoneyRequest({ requestId: 'r1', payerId: 'alice' }, as('alice'));
   await ledger.rejectMoneyRequest({ requestId: 'r2', payerId: 'bob' }, as('bob'));
-  await ledger.completeCardDeposit({ depositId: 'c1', walletId: 'bob', amountPaise: rupees(10), reference: 'card top up', provider: 'sandbox', paymentId: 'pi_1' }, as('provider:card'));
+  await ledger.completeCardDeposit(
+    {
+      depositId: 'c1',
+      walletId: 'bob',
+      amountPaise: rupees(10),
+      reference: 'card top up',
+      provider: 'sandbox',
+      paymentId: 'pi_1',
+    },
+    as('provider:card'),
+  );
   await drainAll(testDb.db, { batchSize: 3 });
   await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
 });
@@ -65,7 +104,9 @@ describe('given deposits, a transfer, money requests and a card deposit, project
   it('lists history per participant, newest first, with the type each one sees', async () => {
     const page = await readHistoryPage(read, { accountId: 'alice', page: 1 });
     expect(page.total).toBe(4);
-    expect(page.rows.map((row) => [row.transaction_id, row.type, row.status, row.counterparty_name, row.amount_paise])).toEqual([
+    expect(
+      page.rows.map((row) => [row.transaction_id, row.type, row.status, row.counterparty_name, row.amount_paise]),
+    ).toEqual([
       ['r1', 'debit', 'success', 'Bob Das', rupees(50)],
       ['t1', 'debit', 'success', 'Bob Das', rupees(200)],
       ['d2', 'deposit', 'failed', 'Bank transfer', rupees(70)],
@@ -82,10 +123,16 @@ describe('given deposits, a transfer, money requests and a card deposit, project
   });
 
   it('searches by reference text or transaction id, filters by type, and pages', async () => {
-    expect((await readHistoryPage(read, { accountId: 'alice', search: 'rent', page: 1 })).rows.map((r) => r.transaction_id)).toEqual(['t1']);
-    expect((await readHistoryPage(read, { accountId: 'alice', search: 'D2', page: 1 })).rows.map((r) => r.transaction_id)).toEqual(['d2']);
+    expect(
+      (await readHistoryPage(read, { accountId: 'alice', search: 'rent', page: 1 })).rows.map((r) => r.transaction_id),
+    ).toEqual(['t1']);
+    expect(
+      (await readHistoryPage(read, { accountId: 'alice', search: 'D2', page: 1 })).rows.map((r) => r.transaction_id),
+    ).toEqual(['d2']);
     expect((await readHistoryPage(read, { accountId: 'alice', search: '%', page: 1 })).total).toBe(0);
-    expect((await readHistoryPage(read, { accountId: 'alice', type: 'deposit', page: 1 })).rows.map((r) => r.transaction_id)).toEqual(['d2', 'd1']);
+    expect(
+      (await readHistoryPage(read, { accountId: 'alice', type: 'deposit', page: 1 })).rows.map((r) => r.transaction_id),
+    ).toEqual(['d2', 'd1']);
     const second = await readHistoryPage(read, { accountId: 'alice', page: 2, pageSize: 3 });
     expect([second.total, second.rows.map((r) => r.transaction_id)]).toEqual([4, ['d1']]);
   });
@@ -93,7 +140,9 @@ describe('given deposits, a transfer, money requests and a card deposit, project
   it('lists money requests sent and received with both names and status', async () => {
     const alice = await readMoneyRequests(read, 'alice');
     expect(alice.sent.map((r) => [r.request_id, r.status, r.payer_name])).toEqual([['r2', 'rejected', 'Bob Das']]);
-    expect(alice.received.map((r) => [r.request_id, r.status, r.requester_name])).toEqual([['r1', 'accepted', 'Bob Das']]);
+    expect(alice.received.map((r) => [r.request_id, r.status, r.requester_name])).toEqual([
+      ['r1', 'accepted', 'Bob Das'],
+    ]);
   });
 
   it('keeps statements with running balances for wallets and funding accounts', async () => {
@@ -105,13 +154,18 @@ describe('given deposits, a transfer, money requests and a card deposit, project
     ]);
     expect(alice[1]?.counterparty_name).toBe('Bob Das');
     const upi = await readStatement(read, 'funding:upi');
-    expect(upi.map((row) => [row.amount_paise, row.balance_after_paise, row.counterparty_id])).toEqual([[-rupees(500), -rupees(500), 'alice']]);
+    expect(upi.map((row) => [row.amount_paise, row.balance_after_paise, row.counterparty_id])).toEqual([
+      [-rupees(500), -rupees(500), 'alice'],
+    ]);
   });
 });
 
 describe('read-your-writes', () => {
   it('waits until every projection has passed the checkpoint a command returned', async () => {
-    const result = await ledger.transfer({ transferId: 't9', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'back' }, as('bob'));
+    const result = await ledger.transfer(
+      { transferId: 't9', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'back' },
+      as('bob'),
+    );
     expect(await waitForCheckpoint(pool, 'all', result.checkpoint, 100)).toBe(false);
     const waiting = waitForCheckpoint(pool, 'all', result.checkpoint, 20_000);
     await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
@@ -124,7 +178,10 @@ describe('read-your-writes through one shared listener', () => {
   it('answers many waits on one connection, true once projected, false on timeout', async () => {
     const waiter = createCheckpointWaiter({ connectionString: testDb.url });
     try {
-      const result = await ledger.transfer({ transferId: 't10', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'again' }, as('bob'));
+      const result = await ledger.transfer(
+        { transferId: 't10', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'again' },
+        as('bob'),
+      );
       expect(await waiter.wait('history', result.checkpoint, 100)).toBe(false);
       const waits = Array.from({ length: 50 }, () => waiter.wait('all', result.checkpoint, 20_000));
       await drainUntil(testDb.db, () => allCaughtUp(testDb.db));

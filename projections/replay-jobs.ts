@@ -22,8 +22,6 @@ export const replayQueues: readonly QueueSpec[] = [
   { name: PROJECTION_REPLAY_QUEUE, policy: 'standard', retryLimit: 2, expireInSeconds: 3_600 },
 ];
 
-
-
 interface ReplayRunRow {
   id: bigint;
   projection: string;
@@ -53,7 +51,12 @@ function toRun(row: ReplayRunRow): ReplayRun {
 }
 
 /** Creates the run row and enqueues its job in the caller's transaction. */
-export async function requestReplay(boss: JobBoss, trx: Transaction<unknown>, projection: ProjectionName, requestedBy: string): Promise<ReplayRun> {
+export async function requestReplay(
+  boss: JobBoss,
+  trx: Transaction<unknown>,
+  projection: ProjectionName,
+  requestedBy: string,
+): Promise<ReplayRun> {
   const { rows } = await sql<ReplayRunRow>`
     insert into audit.replay_runs (projection, state, requested_by) values (${projection}, 'queued', ${requestedBy})
     returning *`.execute(trx);
@@ -64,7 +67,10 @@ export async function requestReplay(boss: JobBoss, trx: Transaction<unknown>, pr
 }
 
 export async function latestReplayRun(db: Kysely<unknown>, projection: ProjectionName): Promise<ReplayRun | undefined> {
-  const { rows } = await sql<ReplayRunRow>`select * from audit.replay_runs where projection = ${projection} order by id desc limit 1`.execute(db);
+  const { rows } =
+    await sql<ReplayRunRow>`select * from audit.replay_runs where projection = ${projection} order by id desc limit 1`.execute(
+      db,
+    );
   return rows[0] ? toRun(rows[0]) : undefined;
 }
 
@@ -77,7 +83,9 @@ export interface ReplayJobData {
 }
 
 export async function runReplayJob(db: Kysely<unknown>, job: ReplayJobData): Promise<void> {
-  await sql`update audit.replay_runs set state = 'running', started_at = now(), error = null where id = ${job.runId}::bigint`.execute(db);
+  await sql`update audit.replay_runs set state = 'running', started_at = now(), error = null where id = ${job.runId}::bigint`.execute(
+    db,
+  );
   let lastWrite = 0;
   let pending: Promise<unknown> = Promise.resolve();
   try {
@@ -86,26 +94,38 @@ export async function runReplayJob(db: Kysely<unknown>, job: ReplayJobData): Pro
         const now = Date.now();
         if (now - lastWrite < PROGRESS_EVERY_MS) return;
         lastWrite = now;
-        pending = pending.then(() =>
-          sql`update audit.replay_runs set processed = ${progress.applied}, total = ${progress.total} where id = ${job.runId}::bigint`.execute(db),
-        ).catch(() => undefined);
+        pending = pending
+          .then(() =>
+            sql`update audit.replay_runs set processed = ${progress.applied}, total = ${progress.total} where id = ${job.runId}::bigint`.execute(
+              db,
+            ),
+          )
+          .catch(() => undefined);
       },
     });
     await pending;
-    await sql`update audit.replay_runs set state = 'done', processed = ${report.events}, total = greatest(total, ${report.events}), finished_at = now() where id = ${job.runId}::bigint`.execute(db);
+    await sql`update audit.replay_runs set state = 'done', processed = ${report.events}, total = greatest(total, ${report.events}), finished_at = now() where id = ${job.runId}::bigint`.execute(
+      db,
+    );
   } catch (error) {
     await pending;
     const message = error instanceof Error ? error.message : String(error);
-    await sql`update audit.replay_runs set state = 'failed', error = ${message.slice(0, 1_000)}, finished_at = now() where id = ${job.runId}::bigint`.execute(db);
+    await sql`update audit.replay_runs set state = 'failed', error = ${message.slice(0, 1_000)}, finished_at = now() where id = ${job.runId}::bigint`.execute(
+      db,
+    );
     throw error;
   }
 }
 
 /** Starts the replay worker (one replay at a time per process). */
 export async function startReplayWorker(db: Kysely<unknown>, boss: JobBoss): Promise<() => Promise<void>> {
-  await boss.work<ReplayJobData>(PROJECTION_REPLAY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-    for (const job of jobs) await runReplayJob(db, job.data);
-  });
+  await boss.work<ReplayJobData>(
+    PROJECTION_REPLAY_QUEUE,
+    { batchSize: 1, pollingIntervalSeconds: 0.5 },
+    async (jobs) => {
+      for (const job of jobs) await runReplayJob(db, job.data);
+    },
+  );
   return async () => {
     await boss.offWork(PROJECTION_REPLAY_QUEUE);
   };

@@ -21,15 +21,19 @@ afterAll(async () => {
 });
 
 describe('the tables replay may rebuild', () => {
-  it('are exactly the projections\' own tables', async () => {
+  it("are exactly the projections' own tables", async () => {
     // The list is the owner's: the runtime role may call the functions, not read or change it.
     const owner = createDatabase<unknown>({ connectionString: testDb.ownerUrl, maxConnections: 1 });
     const { rows } = await sql<{ projection: string; table_name: string }>`
       select projection, table_name from replay.projection_tables order by projection, table_name`.execute(owner);
     await owner.destroy();
-    const expected = PROJECTIONS.flatMap((projection) => projection.tables.map((table) => ({ projection: projection.name, table_name: table })));
-    const byKey = (a: { projection: string; table_name: string }, b: { projection: string; table_name: string }): number =>
-      `${a.projection}.${a.table_name}`.localeCompare(`${b.projection}.${b.table_name}`);
+    const expected = PROJECTIONS.flatMap((projection) =>
+      projection.tables.map((table) => ({ projection: projection.name, table_name: table })),
+    );
+    const byKey = (
+      a: { projection: string; table_name: string },
+      b: { projection: string; table_name: string },
+    ): number => `${a.projection}.${a.table_name}`.localeCompare(`${b.projection}.${b.table_name}`);
     expect(rows.sort(byKey)).toEqual(expected.sort(byKey));
   });
 });
@@ -39,11 +43,17 @@ describe('the replay functions refuse', () => {
     ['an unknown projection', sql`select replay.reset_rebuild_schema('ledger')`],
     ['a projection name carrying SQL', sql`select replay.reset_rebuild_schema('history; drop schema ledger cascade')`],
     ['the checkpoints table', sql`select replay.swap_in_table('history', 'checkpoints')`],
-    ['another projection\'s table', sql`select replay.swap_in_table('history', 'balances')`],
+    ["another projection's table", sql`select replay.swap_in_table('history', 'balances')`],
     ['a ledger table', sql`select replay.create_rebuild_table('accounts', 'events', true)`],
-    ['an index the live table does not have', sql`select replay.build_rebuild_index('history', 'history', 'events_pkey')`],
+    [
+      'an index the live table does not have',
+      sql`select replay.build_rebuild_index('history', 'history', 'events_pkey')`,
+    ],
   ])('%s', async (_name, statement) => {
-    const error = await statement.execute(testDb.db).then(() => undefined, (failure: unknown) => failure);
+    const error = await statement.execute(testDb.db).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
     expect((error as { code?: string }).code, String(error)).toBe('22023');
   });
 

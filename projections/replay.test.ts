@@ -18,7 +18,8 @@ const wallets = Array.from({ length: 6 }, (_, i) => `r${i}`);
 beforeAll(async () => {
   testDb = await createTestDatabase<unknown>();
   const ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
-  for (const wallet of wallets) await ledger.openWallet({ accountId: wallet, displayName: `Wallet ${wallet}` }, { actorId: wallet });
+  for (const wallet of wallets)
+    await ledger.openWallet({ accountId: wallet, displayName: `Wallet ${wallet}` }, { actorId: wallet });
   await appendRandomActivity(testDb.url, { prefix: 'before', wallets, count: 1_000, seed: 3 });
   await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
 });
@@ -35,7 +36,8 @@ describe('given writers and a live projector running during a replay', () => {
     // Other wallets than before: the generator tracks balances from zero.
     const more = Array.from({ length: 4 }, (_, i) => `m${i}`);
     const ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
-    for (const wallet of more) await ledger.openWallet({ accountId: wallet, displayName: `More ${wallet}` }, { actorId: wallet });
+    for (const wallet of more)
+      await ledger.openWallet({ accountId: wallet, displayName: `More ${wallet}` }, { actorId: wallet });
     let writing = true;
     const writer = appendAll(client, generateAppends('during', more, 1_500, random), random, 10).finally(() => {
       writing = false;
@@ -65,10 +67,15 @@ describe('given writers and a live projector running during a replay', () => {
   });
 
   it('refuses a second replay of the same projection while one runs', async () => {
-    const results = await Promise.allSettled([replayProjection(testDb.db, 'history'), replayProjection(testDb.db, 'history')]);
+    const results = await Promise.allSettled([
+      replayProjection(testDb.db, 'history'),
+      replayProjection(testDb.db, 'history'),
+    ]);
     expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
     const rejected = results.find((result) => result.status === 'rejected');
-    expect(String(rejected?.status === 'rejected' ? rejected.reason : '')).toContain('a replay of history is already running');
+    expect(String(rejected?.status === 'rejected' ? rejected.reason : '')).toContain(
+      'a replay of history is already running',
+    );
   });
 
   it('keeps every read table index under its own name and definition (migrations name them)', async () => {

@@ -66,7 +66,9 @@ async function createRebuildTables(db: Kysely<unknown>, projection: Projection):
     // A replay that crashed left its half-built tables behind: start over.
     await sql`select replay.reset_rebuild_schema(${projection.name})`.execute(trx);
     for (const table of projection.tables) {
-      await sql`select replay.create_rebuild_table(${projection.name}, ${table}, ${!isInsertOnly(projection, table)})`.execute(trx);
+      await sql`select replay.create_rebuild_table(${projection.name}, ${table}, ${!isInsertOnly(projection, table)})`.execute(
+        trx,
+      );
     }
   });
 }
@@ -112,10 +114,16 @@ export async function countEvents(db: Kysely<unknown>): Promise<number> {
 }
 
 /** Replays of one projection exclude each other (a second would drop the first's tables). */
-async function withReplayLock<T>(db: Kysely<unknown>, name: ProjectionName, run: (db: Kysely<unknown>) => Promise<T>): Promise<T> {
+async function withReplayLock<T>(
+  db: Kysely<unknown>,
+  name: ProjectionName,
+  run: (db: Kysely<unknown>) => Promise<T>,
+): Promise<T> {
   return db.connection().execute(async (connection) => {
     const key = `replay:${name}`;
-    const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(hashtext(${key})) as locked`.execute(connection);
+    const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(hashtext(${key})) as locked`.execute(
+      connection,
+    );
     if (!rows[0]?.locked) throw new Error(`a replay of ${name} is already running`);
     try {
       return await run(connection);
@@ -125,7 +133,11 @@ async function withReplayLock<T>(db: Kysely<unknown>, name: ProjectionName, run:
   });
 }
 
-export async function replayProjection(db: Kysely<unknown>, name: ProjectionName, options: ReplayOptions = {}): Promise<ReplayReport> {
+export async function replayProjection(
+  db: Kysely<unknown>,
+  name: ProjectionName,
+  options: ReplayOptions = {},
+): Promise<ReplayReport> {
   return withReplayLock(db, name, (connection) => rebuildAndSwap(connection, name, options));
 }
 
@@ -135,14 +147,22 @@ export async function replayProjection(db: Kysely<unknown>, name: ProjectionName
  * rows - overlaps the others' inserts and index builds in Postgres. Each swaps in on its own
  * as soon as it is done. Waits for all; the first failure is rethrown.
  */
-export async function replayProjections(db: Kysely<unknown>, names: readonly ProjectionName[], options: ReplayOptions = {}): Promise<ReplayReport[]> {
+export async function replayProjections(
+  db: Kysely<unknown>,
+  names: readonly ProjectionName[],
+  options: ReplayOptions = {},
+): Promise<ReplayReport[]> {
   const outcomes = await Promise.allSettled(names.map((name) => replayProjection(db, name, options)));
   const failed = outcomes.find((outcome) => outcome.status === 'rejected');
   if (failed) throw failed.reason;
   return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<ReplayReport>).value);
 }
 
-async function rebuildAndSwap(db: Kysely<unknown>, name: ProjectionName, options: ReplayOptions): Promise<ReplayReport> {
+async function rebuildAndSwap(
+  db: Kysely<unknown>,
+  name: ProjectionName,
+  options: ReplayOptions,
+): Promise<ReplayReport> {
   const projection = projectionNamed(name);
   const batchSize = options.batchSize ?? REPLAY_BATCH_SIZE;
   const schema = rebuildSchema(name);
@@ -178,6 +198,10 @@ async function rebuildAndSwap(db: Kysely<unknown>, name: ProjectionName, options
   });
   report();
   const endedAt = performance.now();
-  const phases = { loadSeconds: (loadedAt - startedAt) / 1000, indexSeconds: (indexedAt - loadedAt) / 1000, swapSeconds: (endedAt - indexedAt) / 1000 };
+  const phases = {
+    loadSeconds: (loadedAt - startedAt) / 1000,
+    indexSeconds: (indexedAt - loadedAt) / 1000,
+    swapSeconds: (endedAt - indexedAt) / 1000,
+  };
   return { projection: name, events: applied, seconds: (endedAt - startedAt) / 1000, phases, checkpoint };
 }

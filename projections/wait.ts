@@ -31,7 +31,12 @@ function lowest(checkpoints: Map<string, Checkpoint>, projection: ProjectionName
  * Resolves true once the projection has reached `token` (`<tx_id>.<position>`), false when
  * `timeoutMs` passes first. Holds one pool connection while waiting.
  */
-export async function waitForCheckpoint(pool: pg.Pool, projection: ProjectionName | 'all', token: string, timeoutMs: number): Promise<boolean> {
+export async function waitForCheckpoint(
+  pool: pg.Pool,
+  projection: ProjectionName | 'all',
+  token: string,
+  timeoutMs: number,
+): Promise<boolean> {
   const target = parseCheckpoint(token);
   const client = await pool.connect();
   let wake: (() => void) | undefined;

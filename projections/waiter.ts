@@ -39,7 +39,8 @@ export function createCheckpointWaiter(options: { connectionString: string }): C
     if (!current || compareCheckpoints(checkpoint, current) > 0) known.set(projection, checkpoint);
   };
   const reached = (waiter: Pick<Waiter, 'projection' | 'target'>): boolean => {
-    const checkpoints = waiter.projection === 'all' ? [...known.values()] : [known.get(waiter.projection)].filter((c) => c !== undefined);
+    const checkpoints =
+      waiter.projection === 'all' ? [...known.values()] : [known.get(waiter.projection)].filter((c) => c !== undefined);
     return checkpoints.length > 0 && checkpoints.every((checkpoint) => hasReached(checkpoint, waiter.target));
   };
   const settle = (): void => {
@@ -51,7 +52,10 @@ export function createCheckpointWaiter(options: { connectionString: string }): C
   };
   const connect = (): Promise<pg.Client> => {
     client ??= (async () => {
-      const fresh = new pg.Client({ connectionString: options.connectionString, application_name: 'wallet-checkpoint-waiter' });
+      const fresh = new pg.Client({
+        connectionString: options.connectionString,
+        application_name: 'wallet-checkpoint-waiter',
+      });
       const drop = (): void => {
         client = undefined;
       };

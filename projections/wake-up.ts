@@ -75,7 +75,11 @@ export function createWakeUpSender(db: Kysely<never>, log: Log = defaultLog): Wa
  * Calls `onWake` on every NOTIFY, and once after each (re)connection for whatever committed
  * while nobody listened. A lost connection is re-opened every second until stopped.
  */
-export async function listenForWakeUps(connectionString: string, onWake: () => void, log: Log = defaultLog): Promise<() => Promise<void>> {
+export async function listenForWakeUps(
+  connectionString: string,
+  onWake: () => void,
+  log: Log = defaultLog,
+): Promise<() => Promise<void>> {
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   let stopped = false;

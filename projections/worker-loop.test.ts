@@ -9,7 +9,14 @@ import { createJobBoss, type JobBoss } from '../platform/jobs.ts';
 import { tablesView } from '../platform/database.ts';
 import { createWiredLedger } from '../runtime/ledger.ts';
 import { rupees, type Ledger, type LedgerTables } from '../ledger/index.ts';
-import { readHistoryPage, readWalletBalance, startProjectionWorkers, waitForCheckpoint, type ReadTables, type StopWorkers } from './index.ts';
+import {
+  readHistoryPage,
+  readWalletBalance,
+  startProjectionWorkers,
+  waitForCheckpoint,
+  type ReadTables,
+  type StopWorkers,
+} from './index.ts';
 
 let testDb: TestDatabase<unknown>;
 let boss: JobBoss;
@@ -25,7 +32,14 @@ beforeAll(async () => {
   pool = new pg.Pool({ connectionString: testDb.url, max: 2 });
   // No scheduled catch-up here. The interval stays (slow) because the snapshot xmin is
   // cluster-wide: in a parallel test run another file's open transaction can outlast a wake-up's retries.
-  stopWorkers = await startProjectionWorkers({ db: testDb.db, connectionString: testDb.url, boss, intervalMs: 2_000, schedule: false, log: () => {} });
+  stopWorkers = await startProjectionWorkers({
+    db: testDb.db,
+    connectionString: testDb.url,
+    boss,
+    intervalMs: 2_000,
+    schedule: false,
+    log: () => {},
+  });
 });
 
 afterAll(async () => {
@@ -39,8 +53,21 @@ describe('given running projection workers', () => {
   it('projects each command after its wake-up job, and waiting on the returned checkpoint sees it', async () => {
     await ledger.openWallet({ accountId: 'asha', displayName: 'Asha' }, { actorId: 'asha' });
     await ledger.openWallet({ accountId: 'ravi', displayName: 'Ravi' }, { actorId: 'ravi' });
-    await ledger.completeCardDeposit({ depositId: 'c1', walletId: 'asha', amountPaise: rupees(40), reference: 'card', provider: 'sandbox', paymentId: 'pi' }, { actorId: 'provider:card' });
-    const sent = await ledger.transfer({ transferId: 'tx-1', fromAccountId: 'asha', toAccountId: 'ravi', amountPaise: rupees(15), reference: 'chai' }, { actorId: 'asha' });
+    await ledger.completeCardDeposit(
+      {
+        depositId: 'c1',
+        walletId: 'asha',
+        amountPaise: rupees(40),
+        reference: 'card',
+        provider: 'sandbox',
+        paymentId: 'pi',
+      },
+      { actorId: 'provider:card' },
+    );
+    const sent = await ledger.transfer(
+      { transferId: 'tx-1', fromAccountId: 'asha', toAccountId: 'ravi', amountPaise: rupees(15), reference: 'chai' },
+      { actorId: 'asha' },
+    );
     expect(await waitForCheckpoint(pool, 'all', sent.checkpoint, 20_000)).toBe(true);
     const read = tablesView<ReadTables>(testDb.db);
     expect(await readWalletBalance(read, 'ravi')).toBe(rupees(15));

@@ -41,7 +41,8 @@ function needsRetry(reports: DrainReport[]): boolean {
 }
 
 export async function startProjectionWorkers(options: ProjectionWorkerOptions): Promise<StopWorkers> {
-  const log = options.log ?? ((message: string, error?: unknown) => console.error(`[projections] ${message}`, error ?? ''));
+  const log =
+    options.log ?? ((message: string, error?: unknown) => console.error(`[projections] ${message}`, error ?? ''));
   // At most one drain runs and at most one waits behind it: wake-ups, catch-ups and the
   // interval arriving meanwhile join the waiting one instead of piling up.
   let current: Promise<void> = Promise.resolve();

@@ -22,7 +22,8 @@ beforeEach(async () => {
   testDb = await createTestDatabase<unknown>();
   const ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
   const wallets = Array.from({ length: 8 }, (_, i) => `w${i}`);
-  for (const wallet of wallets) await ledger.openWallet({ accountId: wallet, displayName: `Wallet ${wallet}` }, { actorId: wallet });
+  for (const wallet of wallets)
+    await ledger.openWallet({ accountId: wallet, displayName: `Wallet ${wallet}` }, { actorId: wallet });
   await appendRandomActivity(testDb.url, { prefix: 'x', wallets, count: 1_500, seed: 42 });
 });
 
@@ -30,12 +31,20 @@ afterEach(async () => {
   await testDb.drop();
 });
 
-function startWorker(env: Record<string, string>): { child: ChildProcess; exited: Promise<{ code: number | null; output: string }> } {
-  const child = spawn(process.execPath, [WORKER, testDb.url], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function startWorker(env: Record<string, string>): {
+  child: ChildProcess;
+  exited: Promise<{ code: number | null; output: string }>;
+} {
+  const child = spawn(process.execPath, [WORKER, testDb.url], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; output: string }>((resolve) => child.on('exit', (code) => resolve({ code, output })));
+  const exited = new Promise<{ code: number | null; output: string }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, output })),
+  );
   return { child, exited };
 }
 
@@ -71,7 +80,7 @@ describe('given a worker killed with SIGKILL in the middle of a batch', () => {
     const crash = await crashing.exited;
     expect(crash.code).toBe(null);
     const before = await checkpointsOf(testDb.db);
-    expect(Object.values(before).some((c) => c.eventsApplied < (1_500n))).toBe(true);
+    expect(Object.values(before).some((c) => c.eventsApplied < 1_500n)).toBe(true);
 
     const restarted = startWorker({ BATCH_SIZE: '200' });
     const done = await restarted.exited;
@@ -82,7 +91,10 @@ describe('given a worker killed with SIGKILL in the middle of a batch', () => {
 
 describe('given two worker processes at once', () => {
   it('projects each event once', async () => {
-    const workers = [startWorker({ BATCH_SIZE: '40', PAUSE_MS: '5' }), startWorker({ BATCH_SIZE: '40', PAUSE_MS: '5' })];
+    const workers = [
+      startWorker({ BATCH_SIZE: '40', PAUSE_MS: '5' }),
+      startWorker({ BATCH_SIZE: '40', PAUSE_MS: '5' }),
+    ];
     const results = await Promise.all(workers.map((worker) => worker.exited));
     for (const result of results) expect(result.code, result.output).toBe(0);
     await expectEqualToReplay();

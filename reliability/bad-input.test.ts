@@ -29,11 +29,21 @@ let tokens: { anonymous: undefined; user: string; admin: string };
 let routes: Route[];
 
 beforeAll(async () => {
-  harness = await startHarness({ readYourWritesTimeoutMs: 300 }, {
-    ledger: (database) => createWiredLedger(tablesView<LedgerTables>(database.db)),
-    balances: { ofAccount: (accountId) => readWalletBalance(tablesView<ReadTables>(harness.database.db), accountId) },
+  harness = await startHarness(
+    { readYourWritesTimeoutMs: 300 },
+    {
+      ledger: (database) => createWiredLedger(tablesView<LedgerTables>(database.db)),
+      balances: { ofAccount: (accountId) => readWalletBalance(tablesView<ReadTables>(harness.database.db), accountId) },
+    },
+  );
+  stopWorkers = await startProjectionWorkers({
+    db: harness.database.db,
+    connectionString: harness.database.url,
+    boss: harness.boss,
+    intervalMs: 200,
+    schedule: false,
+    log: () => {},
   });
-  stopWorkers = await startProjectionWorkers({ db: harness.database.db, connectionString: harness.database.url, boss: harness.boss, intervalMs: 200, schedule: false, log: () => {} });
   const user = await registeredUser(harness, 'fuzz@example.in');
   tokens = { anonymous: undefined, user: user.token ?? '', admin: await signIn(harness, ADMIN.email, ADMIN.password) };
   routes = apiRoutes(harness.app.printRoutes({ commonPrefix: false }));
@@ -68,15 +78,30 @@ function fillPath(path: string, parameter: string): string {
 }
 
 async function send(route: Route, token: string | undefined, request: EvilRequest, parameter: string) {
-  const headers: Record<string, string> = { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(request.contentType ? { 'content-type': request.contentType } : {}) };
+  const headers: Record<string, string> = {
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+    ...(request.contentType ? { 'content-type': request.contentType } : {}),
+  };
   const url = `${fillPath(route.path, parameter)}${request.query ? `?${request.query}` : ''}`;
-  return harness.app.inject({ method: route.method, url, headers, ...(route.method === 'POST' && request.body !== undefined ? { payload: request.body } : {}) });
+  return harness.app.inject({
+    method: route.method,
+    url,
+    headers,
+    ...(route.method === 'POST' && request.body !== undefined ? { payload: request.body } : {}),
+  });
 }
 
 describe('bad input on every API route', () => {
   it('lists the spec routes from the app', () => {
     const paths = new Set(routes.map((route) => `${route.method} ${route.path}`));
-    for (const expected of ['POST /api/users/register', 'POST /api/users/login', 'POST /api/transactions/transfer-funds', 'POST /api/requests/send-request', 'POST /api/admin/reverse', 'POST /api/payments/card/webhook'])
+    for (const expected of [
+      'POST /api/users/register',
+      'POST /api/users/login',
+      'POST /api/transactions/transfer-funds',
+      'POST /api/requests/send-request',
+      'POST /api/admin/reverse',
+      'POST /api/payments/card/webhook',
+    ])
       expect(paths, expected).toContain(expected);
     expect(routes.length).toBeGreaterThan(25);
   });
@@ -84,10 +109,22 @@ describe('bad input on every API route', () => {
   // Regression: fastify's router answered a path parameter over maxParamLength with its own
   // body (no envelope) echoing the whole path; api/envelope.ts frameworkErrorEnvelope now answers.
   it('answers a 10,000-character path parameter with the envelope', async () => {
-    const response = await harness.app.inject({ method: 'GET', url: `/api/admin/accounts/${'x'.repeat(10_000)}/events`, headers: { authorization: `Bearer ${tokens.admin}` } });
+    const response = await harness.app.inject({
+      method: 'GET',
+      url: `/api/admin/accounts/${'x'.repeat(10_000)}/events`,
+      headers: { authorization: `Bearer ${tokens.admin}` },
+    });
     expect(response.statusCode).toBe(414);
-    expect(JSON.parse(response.body)).toEqual({ success: false, message: 'A path parameter is too long', code: 'validation_failed' });
-    const badEscape = await harness.app.inject({ method: 'GET', url: '/api/admin/accounts/%E0%A4%A/events', headers: { authorization: `Bearer ${tokens.admin}` } });
+    expect(JSON.parse(response.body)).toEqual({
+      success: false,
+      message: 'A path parameter is too long',
+      code: 'validation_failed',
+    });
+    const badEscape = await harness.app.inject({
+      method: 'GET',
+      url: '/api/admin/accounts/%E0%A4%A/events',
+      headers: { authorization: `Bearer ${tokens.admin}` },
+    });
     expect(badEscape.statusCode).toBe(400);
     expect(JSON.parse(badEscape.body)).toMatchObject({ success: false, message: 'Invalid URL' });
   });
@@ -96,24 +133,32 @@ describe('bad input on every API route', () => {
     const failures: string[] = [];
     for (const route of routes) {
       if (route.path === '/api/health' || route.path === '/api/config') continue;
-      await fc.assert(
-        fc.asyncProperty(evilBody(), evilString(), fc.constantFrom('anonymous', 'user', 'admin') as fc.Arbitrary<keyof typeof tokens>, async (request, parameter, caller) => {
-          const before = await eventCount(harness.database.db);
-          const response = await send(route, tokens[caller], request, parameter);
-          const context = `${caller} ${route.method} ${route.path} -> ${response.statusCode} ${response.body.slice(0, 300)}`;
-          expect(response.statusCode, context).toBeLessThan(500);
-          const type = String(response.headers['content-type'] ?? '');
-          if (response.statusCode >= 400 || type.includes('json')) {
-            expect(type, context).toContain('application/json');
-            const body = JSON.parse(response.body) as { success?: unknown; message?: unknown };
-            expect(typeof body.success, context).toBe('boolean');
-            expect(typeof body.message === 'string' && body.message.length > 0, context).toBe(true);
-            if (response.statusCode >= 400) expect(body.success, context).toBe(false);
-            if (body.success === false) expect(await eventCount(harness.database.db), `appended on rejection: ${context}`).toBe(before);
-          }
-        }),
-        { numRuns: RUNS_PER_ROUTE, endOnFailure: true },
-      ).catch((error: unknown) => failures.push(`${route.method} ${route.path}: ${describeFailure(error)}`));
+      await fc
+        .assert(
+          fc.asyncProperty(
+            evilBody(),
+            evilString(),
+            fc.constantFrom('anonymous', 'user', 'admin') as fc.Arbitrary<keyof typeof tokens>,
+            async (request, parameter, caller) => {
+              const before = await eventCount(harness.database.db);
+              const response = await send(route, tokens[caller], request, parameter);
+              const context = `${caller} ${route.method} ${route.path} -> ${response.statusCode} ${response.body.slice(0, 300)}`;
+              expect(response.statusCode, context).toBeLessThan(500);
+              const type = String(response.headers['content-type'] ?? '');
+              if (response.statusCode >= 400 || type.includes('json')) {
+                expect(type, context).toContain('application/json');
+                const body = JSON.parse(response.body) as { success?: unknown; message?: unknown };
+                expect(typeof body.success, context).toBe('boolean');
+                expect(typeof body.message === 'string' && body.message.length > 0, context).toBe(true);
+                if (response.statusCode >= 400) expect(body.success, context).toBe(false);
+                if (body.success === false)
+                  expect(await eventCount(harness.database.db), `appended on rejection: ${context}`).toBe(before);
+              }
+            },
+          ),
+          { numRuns: RUNS_PER_ROUTE, endOnFailure: true },
+        )
+        .catch((error: unknown) => failures.push(`${route.method} ${route.path}: ${describeFailure(error)}`));
     }
     expect(failures, failures.join('\n\n')).toEqual([]);
   });

@@ -11,7 +11,13 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
-import { checkInvariants, createFundedWallets, runTransferClients, waitForProjections, type Wallet } from './money-load.ts';
+import {
+  checkInvariants,
+  createFundedWallets,
+  runTransferClients,
+  waitForProjections,
+  type Wallet,
+} from './money-load.ts';
 import { createCluster, sleep, type Cluster, type ManagedProcess } from './processes.ts';
 
 /** Kills per process: the API and the worker are each killed this many times. */
@@ -45,7 +51,10 @@ it('loses and duplicates nothing when the API and the worker are killed -9 under
   let stopping = false;
   const load = runTransferClients({ clients: CLIENTS, wallets, baseUrl, stop: () => stopping, deadline });
 
-  const victims = shuffled([...Array<ManagedProcess>(KILLS_EACH).fill(api), ...Array<ManagedProcess>(KILLS_EACH).fill(worker)]);
+  const victims = shuffled([
+    ...Array<ManagedProcess>(KILLS_EACH).fill(api),
+    ...Array<ManagedProcess>(KILLS_EACH).fill(worker),
+  ]);
   const killed: string[] = [];
   const loadStarted = Date.now();
   for (const victim of victims) {
@@ -63,7 +72,9 @@ it('loses and duplicates nothing when the API and the worker are killed -9 under
 
   await waitForProjections(database.db, 60_000);
   const report = await checkInvariants(database.db, wallets, result.succeeded);
-  console.log(`[crash] kills: ${killed.join(', ')}; transfers succeeded: ${result.succeeded.length} in ${loadSeconds} s, retried: ${result.retried}, rejected: ${JSON.stringify(Object.fromEntries(result.rejected))}, 5xx seen: ${result.fiveHundreds.length}`);
+  console.log(
+    `[crash] kills: ${killed.join(', ')}; transfers succeeded: ${result.succeeded.length} in ${loadSeconds} s, retried: ${result.retried}, rejected: ${JSON.stringify(Object.fromEntries(result.rejected))}, 5xx seen: ${result.fiveHundreds.length}`,
+  );
 
   expect(killed.filter((kill) => kill.startsWith('crash-api'))).toHaveLength(KILLS_EACH);
   expect(killed.filter((kill) => kill.startsWith('crash-worker'))).toHaveLength(KILLS_EACH);
@@ -73,7 +84,9 @@ it('loses and duplicates nothing when the API and the worker are killed -9 under
   expect(report.balanceMismatches).toEqual([]);
   expect(report.verifyDifferences).toEqual([]);
   // While a process is down there is no answer at all; a 5xx that is not "database unavailable" is a bug.
-  expect(result.fiveHundreds.filter((reply) => reply.status !== 503).map((reply) => JSON.stringify(reply.body))).toEqual([]);
+  expect(
+    result.fiveHundreds.filter((reply) => reply.status !== 503).map((reply) => JSON.stringify(reply.body)),
+  ).toEqual([]);
   expectWallets(wallets);
 }, 300_000);
 

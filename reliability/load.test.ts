@@ -21,7 +21,12 @@ let apis: ManagedProcess[];
 beforeAll(async () => {
   database = await createTestDatabase<unknown>();
   cluster = createCluster(database.url);
-  const started = await Promise.all([cluster.spawn('api', 'load-api-1'), cluster.spawn('api', 'load-api-2'), cluster.spawn('worker', 'load-worker-1'), cluster.spawn('worker', 'load-worker-2')]);
+  const started = await Promise.all([
+    cluster.spawn('api', 'load-api-1'),
+    cluster.spawn('api', 'load-api-2'),
+    cluster.spawn('worker', 'load-worker-1'),
+    cluster.spawn('worker', 'load-worker-2'),
+  ]);
   apis = started.slice(0, 2);
 }, 120_000);
 
@@ -37,14 +42,23 @@ it('holds every invariant with two APIs, two workers and 32 clients, and never a
   const { wallets } = await createFundedWallets(baseUrl, WALLETS, deadline);
 
   let stopping = false;
-  const load = runTransferClients({ clients: CLIENTS, wallets, baseUrl, stop: () => stopping, deadline, timeoutMs: 60_000 });
+  const load = runTransferClients({
+    clients: CLIENTS,
+    wallets,
+    baseUrl,
+    stop: () => stopping,
+    deadline,
+    timeoutMs: 60_000,
+  });
   await sleep(LOAD_SECONDS * 1000);
   stopping = true;
   const result = await load;
 
   await waitForProjections(database.db, 60_000);
   const report = await checkInvariants(database.db, wallets, result.succeeded);
-  console.log(`[load] ${LOAD_SECONDS} s, ${CLIENTS} clients: transfers succeeded: ${result.succeeded.length}, retried: ${result.retried}, rejected: ${JSON.stringify(Object.fromEntries(result.rejected))}, 5xx: ${result.fiveHundreds.length}`);
+  console.log(
+    `[load] ${LOAD_SECONDS} s, ${CLIENTS} clients: transfers succeeded: ${result.succeeded.length}, retried: ${result.retried}, rejected: ${JSON.stringify(Object.fromEntries(result.rejected))}, 5xx: ${result.fiveHundreds.length}`,
+  );
 
   expect(result.fiveHundreds.map((reply) => JSON.stringify(reply.body))).toEqual([]);
   expect(result.retried, 'no process was killed: every request should have had an answer within 60 s').toBe(0);

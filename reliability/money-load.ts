@@ -34,20 +34,40 @@ export interface LoadResult {
 const PIN = '1234';
 export const DEPOSIT_RUPEES = 10_000;
 
-export async function signInOver(baseUrl: () => string, email: string, password: string, deadline: number): Promise<string> {
-  const reply = await callUntilDefinite('POST', '/api/users/login', { body: { email, password } }, { baseUrl, deadline });
-  if (reply.status !== 200 || typeof reply.body.data !== 'string') throw new Error(`login ${email}: ${reply.status} ${JSON.stringify(reply.body)}`);
+export async function signInOver(
+  baseUrl: () => string,
+  email: string,
+  password: string,
+  deadline: number,
+): Promise<string> {
+  const reply = await callUntilDefinite(
+    'POST',
+    '/api/users/login',
+    { body: { email, password } },
+    { baseUrl, deadline },
+  );
+  if (reply.status !== 200 || typeof reply.body.data !== 'string')
+    throw new Error(`login ${email}: ${reply.status} ${JSON.stringify(reply.body)}`);
   return reply.body.data;
 }
 
 /** Registers, activates (admin), signs in and funds (UPI deposit settled by the admin) each wallet. */
-export async function createFundedWallets(baseUrl: () => string, count: number, deadline: number): Promise<{ admin: string; wallets: Wallet[] }> {
+export async function createFundedWallets(
+  baseUrl: () => string,
+  count: number,
+  deadline: number,
+): Promise<{ admin: string; wallets: Wallet[] }> {
   const admin = await signInOver(baseUrl, RELIABILITY_ADMIN.email, RELIABILITY_ADMIN.password, deadline);
   const definite = { baseUrl, deadline };
   const wallets: Wallet[] = [];
   for (let index = 0; index < count; index += 1) {
     const email = `load${index}-${randomUUID().slice(0, 8)}@example.in`;
-    const registered = await callUntilDefinite('POST', '/api/users/register', { body: { ...VALID_REGISTRATION, email, transactionPin: PIN } }, definite);
+    const registered = await callUntilDefinite(
+      'POST',
+      '/api/users/register',
+      { body: { ...VALID_REGISTRATION, email, transactionPin: PIN } },
+      definite,
+    );
     if (registered.status !== 201) throw new Error(`register: ${JSON.stringify(registered.body)}`);
     wallets.push({ id: '', email, token: '' });
   }
@@ -57,14 +77,39 @@ export async function createFundedWallets(baseUrl: () => string, count: number, 
     const user = listed.find((candidate) => candidate.email === wallet.email);
     if (!user) throw new Error(`${wallet.email} not listed`);
     wallet.id = user._id;
-    const activated = await callUntilDefinite('POST', '/api/users/update-user-verified-status', { token: admin, body: { selectedUser: wallet.id, isVerified: true } }, definite);
+    const activated = await callUntilDefinite(
+      'POST',
+      '/api/users/update-user-verified-status',
+      { token: admin, body: { selectedUser: wallet.id, isVerified: true } },
+      definite,
+    );
     if (activated.status !== 200) throw new Error(`activate: ${JSON.stringify(activated.body)}`);
     wallet.token = await signInOver(baseUrl, wallet.email, VALID_REGISTRATION.password, deadline);
     const key = { 'idempotency-key': `deposit-${wallet.id}` };
-    const deposit = await callUntilDefinite('POST', '/api/transactions/deposit-funds', { token: wallet.token, headers: key, body: { amount: DEPOSIT_RUPEES, reference: 'load', transactionPin: PIN, paymentMethod: 'upi', upiDetails: { upiId: 'load@okbank' } } }, definite);
+    const deposit = await callUntilDefinite(
+      'POST',
+      '/api/transactions/deposit-funds',
+      {
+        token: wallet.token,
+        headers: key,
+        body: {
+          amount: DEPOSIT_RUPEES,
+          reference: 'load',
+          transactionPin: PIN,
+          paymentMethod: 'upi',
+          upiDetails: { upiId: 'load@okbank' },
+        },
+      },
+      definite,
+    );
     if (deposit.status !== 200) throw new Error(`deposit: ${JSON.stringify(deposit.body)}`);
     const { transactionId } = deposit.body.data as { transactionId: string };
-    const settled = await callUntilDefinite('POST', '/api/transactions/settle-deposit', { token: admin, headers: { 'idempotency-key': `settle-${transactionId}` }, body: { depositId: transactionId } }, definite);
+    const settled = await callUntilDefinite(
+      'POST',
+      '/api/transactions/settle-deposit',
+      { token: admin, headers: { 'idempotency-key': `settle-${transactionId}` }, body: { depositId: transactionId } },
+      definite,
+    );
     if (settled.status !== 200) throw new Error(`settle: ${JSON.stringify(settled.body)}`);
   }
   return { admin, wallets };
@@ -74,7 +119,14 @@ export async function createFundedWallets(baseUrl: () => string, count: number, 
  * `clients` concurrent loops of transfers between random wallets until `stop()` says so;
  * each transfer keeps its own Idempotency-Key through every retry.
  */
-export async function runTransferClients(options: { clients: number; wallets: Wallet[]; baseUrl: () => string; stop: () => boolean; deadline: number; timeoutMs?: number }): Promise<LoadResult> {
+export async function runTransferClients(options: {
+  clients: number;
+  wallets: Wallet[];
+  baseUrl: () => string;
+  stop: () => boolean;
+  deadline: number;
+  timeoutMs?: number;
+}): Promise<LoadResult> {
   const result: LoadResult = { succeeded: [], rejected: new Map(), retried: 0, fiveHundreds: [] };
   const client = async (): Promise<void> => {
     while (!options.stop()) {
@@ -85,8 +137,17 @@ export async function runTransferClients(options: { clients: number; wallets: Wa
       const reply = await callUntilDefinite(
         'POST',
         '/api/transactions/transfer-funds',
-        { token: from.token, headers: { 'idempotency-key': randomUUID() }, body: { receiver: to.id, amount: Number(amountPaise) / 100, reference: 'load', transactionPin: PIN }, timeoutMs: options.timeoutMs },
-        { baseUrl: options.baseUrl, deadline: options.deadline, on5xx: (fiveHundred) => result.fiveHundreds.push(fiveHundred) },
+        {
+          token: from.token,
+          headers: { 'idempotency-key': randomUUID() },
+          body: { receiver: to.id, amount: Number(amountPaise) / 100, reference: 'load', transactionPin: PIN },
+          timeoutMs: options.timeoutMs,
+        },
+        {
+          baseUrl: options.baseUrl,
+          deadline: options.deadline,
+          on5xx: (fiveHundred) => result.fiveHundreds.push(fiveHundred),
+        },
       );
       if (reply.attempts > 1) result.retried += 1;
       if (reply.status === 200 && reply.body.success === true) {
@@ -117,8 +178,12 @@ export async function waitForProjections(db: Kysely<unknown>, timeoutMs: number)
     if (rows[0]?.behind === 0) return;
     if (Date.now() > deadline) {
       const { rows: checkpoints } = await sql<{ projection: string; checkpoint: string; last_error: string | null }>`
-        select projection, tx_id::text || '.' || position::text as checkpoint, last_error from read.checkpoints`.execute(db);
-      throw new Error(`projections did not reach ${rows[0]?.last} within ${timeoutMs} ms: ${JSON.stringify(checkpoints)}`);
+        select projection, tx_id::text || '.' || position::text as checkpoint, last_error from read.checkpoints`.execute(
+        db,
+      );
+      throw new Error(
+        `projections did not reach ${rows[0]?.last} within ${timeoutMs} ms: ${JSON.stringify(checkpoints)}`,
+      );
     }
     await sleep(250);
   }
@@ -135,12 +200,20 @@ export interface InvariantReport {
 }
 
 /** The end-of-run checks, with the projections already converged. */
-export async function checkInvariants(db: Kysely<unknown>, wallets: readonly Wallet[], succeeded: readonly TransferOutcome[]): Promise<InvariantReport> {
+export async function checkInvariants(
+  db: Kysely<unknown>,
+  wallets: readonly Wallet[],
+  succeeded: readonly TransferOutcome[],
+): Promise<InvariantReport> {
   const { rows: completed } = await sql<{ id: string; n: number }>`
-    select data->>'transferId' as id, count(*)::int as n from ledger.events where type = 'TransferCompleted' group by 1`.execute(db);
+    select data->>'transferId' as id, count(*)::int as n from ledger.events where type = 'TransferCompleted' group by 1`.execute(
+    db,
+  );
   const inLedger = new Map(completed.map((row) => [row.id, row.n]));
   const told = new Set(succeeded.map((transfer) => transfer.transactionId));
-  const notExactlyOnce = succeeded.filter((transfer) => inLedger.get(transfer.transactionId) !== 1).map((transfer) => `${transfer.transactionId} x${inLedger.get(transfer.transactionId) ?? 0}`);
+  const notExactlyOnce = succeeded
+    .filter((transfer) => inLedger.get(transfer.transactionId) !== 1)
+    .map((transfer) => `${transfer.transactionId} x${inLedger.get(transfer.transactionId) ?? 0}`);
   const unexplained = completed.filter((row) => !told.has(row.id)).map((row) => `${row.id} x${row.n}`);
 
   const expected = new Map(wallets.map((wallet) => [wallet.id, BigInt(DEPOSIT_RUPEES) * 100n]));
@@ -156,7 +229,8 @@ export async function checkInvariants(db: Kysely<unknown>, wallets: readonly Wal
   for (const row of balances) {
     if (row.head !== row.projected) balanceMismatches.push(`${row.id}: head ${row.head} read model ${row.projected}`);
     const want = expected.get(row.id);
-    if (want !== undefined && BigInt(row.head ?? '0') !== want) balanceMismatches.push(`${row.id}: head ${row.head} expected ${want}`);
+    if (want !== undefined && BigInt(row.head ?? '0') !== want)
+      balanceMismatches.push(`${row.id}: head ${row.head} expected ${want}`);
   }
   const report = await verifyLedger(db);
   return { notExactlyOnce, unexplained, balanceMismatches, verifyDifferences: report.differences };

@@ -39,13 +39,18 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'wallet-pg-restart-'));
   port = await freePort();
   await startPostgres();
-  await withClient((postgres as EmbeddedServer).url('postgres'), (admin) => admin.query('create database wallet_restart'));
+  await withClient((postgres as EmbeddedServer).url('postgres'), (admin) =>
+    admin.query('create database wallet_restart'),
+  );
   // Migrated as the owner (the superuser); the processes and the checks below run as the runtime login.
   const ownerUrl = (postgres as EmbeddedServer).url('wallet_restart');
   databaseUrl = withLogin(ownerUrl, TEST_RUNTIME_LOGIN);
   await migrateDatabase(ownerUrl, allQueues, { runtimeUrl: databaseUrl, resetRuntimePassword: true });
   cluster = createCluster(databaseUrl);
-  [api, worker] = await Promise.all([cluster.spawn('api', 'pg-restart-api'), cluster.spawn('worker', 'pg-restart-worker')]);
+  [api, worker] = await Promise.all([
+    cluster.spawn('api', 'pg-restart-api'),
+    cluster.spawn('worker', 'pg-restart-worker'),
+  ]);
 }, 180_000);
 
 afterAll(async () => {
@@ -68,7 +73,13 @@ function probeHealth(baseUrl: string): { replies: (Reply | 'no answer')[]; stop:
       await sleep(100);
     }
   })();
-  return { replies, stop: async () => { running = false; await loop; } };
+  return {
+    replies,
+    stop: async () => {
+      running = false;
+      await loop;
+    },
+  };
 }
 
 it('answers 503 while Postgres is away and recovers by itself', async () => {
@@ -99,23 +110,34 @@ it('answers 503 while Postgres is away and recovers by itself', async () => {
   stopping = true;
   const result = await load;
 
-  const { db } = openDatabase<unknown>({ connectionString: databaseUrl, maxConnections: 4, applicationName: 'reliability-check' });
+  const { db } = openDatabase<unknown>({
+    connectionString: databaseUrl,
+    maxConnections: 4,
+    applicationName: 'reliability-check',
+  });
   try {
     await waitForProjections(db, 60_000);
     const report = await checkInvariants(db, wallets, result.succeeded);
     const statuses = during.replies.map((reply) => (reply === 'no answer' ? reply : reply.status));
-    console.log(`[pg-restart] health during the outage: ${JSON.stringify(countOf(statuses))}; recovered ${recoveredAfterMs} ms after the restart; transfers succeeded: ${result.succeeded.length}, retried: ${result.retried}, 5xx: ${JSON.stringify(countOf(result.fiveHundreds.map((reply) => reply.status)))}`);
+    console.log(
+      `[pg-restart] health during the outage: ${JSON.stringify(countOf(statuses))}; recovered ${recoveredAfterMs} ms after the restart; transfers succeeded: ${result.succeeded.length}, retried: ${result.retried}, 5xx: ${JSON.stringify(countOf(result.fiveHundreds.map((reply) => reply.status)))}`,
+    );
 
     expect(api.child?.exitCode, `the API process died:\n${api.log()}`).toBeNull();
     expect(worker.child?.exitCode, `the worker process died:\n${worker.log()}`).toBeNull();
-    expect(statuses.filter((status) => status === 503).length, 'the API should answer 503 while the database is away').toBeGreaterThan(0);
+    expect(
+      statuses.filter((status) => status === 503).length,
+      'the API should answer 503 while the database is away',
+    ).toBeGreaterThan(0);
     for (const reply of during.replies) {
       if (reply === 'no answer') continue;
       expect(reply.status).toBe(503);
       expect(reply.body).toMatchObject({ success: false, code: 'database_unavailable' });
     }
     expect(recoveredAfterMs, 'the API did not recover by itself').toBeGreaterThanOrEqual(0);
-    expect(result.fiveHundreds.filter((reply) => reply.status !== 503).map((reply) => JSON.stringify(reply.body))).toEqual([]);
+    expect(
+      result.fiveHundreds.filter((reply) => reply.status !== 503).map((reply) => JSON.stringify(reply.body)),
+    ).toEqual([]);
     expect(report.notExactlyOnce).toEqual([]);
     expect(report.unexplained).toEqual([]);
     expect(report.balanceMismatches).toEqual([]);

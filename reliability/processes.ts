@@ -98,11 +98,16 @@ async function managedProcess(role: Role, name: string, databaseUrl: string, dat
     child: undefined,
     start: async () => {
       log ??= createWriteStream(logFile, { flags: 'w' });
-      const child = spawnEntryPoint(role === 'api' ? 'bin/server.ts' : 'bin/worker.ts', baseEnv(databaseUrl, dataDir, port), NODE_FLAGS);
+      const child = spawnEntryPoint(
+        role === 'api' ? 'bin/server.ts' : 'bin/worker.ts',
+        baseEnv(databaseUrl, dataDir, port),
+        NODE_FLAGS,
+      );
       child.stdout?.pipe(log, { end: false });
       child.stderr?.pipe(log, { end: false });
       managed.child = child;
-      if (role === 'api') await waitForHealth(managed.url, child, { timeoutMs: START_TIMEOUT_MS, log: () => managed.log() });
+      if (role === 'api')
+        await waitForHealth(managed.url, child, { timeoutMs: START_TIMEOUT_MS, log: () => managed.log() });
       else await waitForLine(child, /workers running/i, () => managed.log());
     },
     kill9: async () => {
@@ -157,10 +162,19 @@ export interface Reply {
 }
 
 /** One HTTP call; throws on a network error or a non-JSON answer. */
-export async function call(baseUrl: string, method: 'GET' | 'POST', path: string, options: { token?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<Reply> {
+export async function call(
+  baseUrl: string,
+  method: 'GET' | 'POST',
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<Reply> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers },
+    headers: {
+      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...options.headers,
+    },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
   });
@@ -178,7 +192,12 @@ export interface DefiniteOptions {
 }
 
 /** Calls until a definite answer (a 2xx or 4xx), same body and headers (so the same Idempotency-Key) every time. */
-export async function callUntilDefinite(method: 'GET' | 'POST', path: string, options: { token?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number }, definite: DefiniteOptions): Promise<Reply & { attempts: number }> {
+export async function callUntilDefinite(
+  method: 'GET' | 'POST',
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number },
+  definite: DefiniteOptions,
+): Promise<Reply & { attempts: number }> {
   for (let attempts = 1; ; attempts += 1) {
     try {
       const reply = await call(definite.baseUrl(), method, path, options);
@@ -187,7 +206,8 @@ export async function callUntilDefinite(method: 'GET' | 'POST', path: string, op
     } catch {
       // Connection refused or reset, timeout, half-written body: unknown outcome; retry.
     }
-    if (Date.now() > definite.deadline) throw new Error(`${method} ${path}: no definite answer before the deadline (${attempts} attempts)`);
+    if (Date.now() > definite.deadline)
+      throw new Error(`${method} ${path}: no definite answer before the deadline (${attempts} attempts)`);
     await sleep(Math.min(50 * attempts, 500));
   }
 }

@@ -10,7 +10,13 @@ import { appConfigFrom, buildApp } from '../api/app.ts';
 import { ensureFirstAdmin, resolveJwtSecret, resolvePinPepper } from '../identity/index.ts';
 import type { Config } from '../platform/config.ts';
 import { tablesView } from '../platform/database.ts';
-import { createCheckpointWaiter, readWalletBalance, startProjectionWorkers, type ReadTables, type StopWorkers } from '../projections/index.ts';
+import {
+  createCheckpointWaiter,
+  readWalletBalance,
+  startProjectionWorkers,
+  type ReadTables,
+  type StopWorkers,
+} from '../projections/index.ts';
 import { createCardProvider } from '../providers/card/index.ts';
 import { startMailDelivery, type MailDelivery } from './mail.ts';
 import { databaseDescription, startProcess, type System } from './system.ts';
@@ -58,7 +64,9 @@ async function assemble(config: Config, system: System): Promise<ApiProcess> {
     app,
     listen: async () => {
       await app.listen({ port: config.PORT, host: config.HOST });
-      console.log(`Wallet is running at ${config.PUBLIC_URL} (database: ${databaseDescription(config)}; workers: ${config.RUN_WORKERS ? 'in this process' : 'separate'})`);
+      console.log(
+        `Wallet is running at ${config.PUBLIC_URL} (database: ${databaseDescription(config)}; workers: ${config.RUN_WORKERS ? 'in this process' : 'separate'})`,
+      );
     },
     stop: async (signal) => {
       app.log.info({ signal }, 'shutting down');
@@ -79,6 +87,10 @@ interface InProcessWorkers {
 /** What `npm run worker` runs, in this process instead. */
 async function startWorkers(config: Config, system: System, jwtSecret: string): Promise<InProcessWorkers> {
   const mail = await startMailDelivery(config, system.boss, jwtSecret);
-  const stopProjections = await startProjectionWorkers({ db: system.db, connectionString: system.databaseUrl, boss: system.boss });
+  const stopProjections = await startProjectionWorkers({
+    db: system.db,
+    connectionString: system.databaseUrl,
+    boss: system.boss,
+  });
   return { stopProjections, mail };
 }

@@ -19,7 +19,12 @@ import { startSystem } from './system.ts';
  * embedded `wallet_app`) is made a member of wallet_runtime.
  */
 export async function migrateCommand(config: Config): Promise<void> {
-  const server = await openDatabaseServer({ databaseUrl: config.DATABASE_URL, databaseOwnerUrl: config.DATABASE_OWNER_URL, dataDir: config.DATA_DIR, embeddedPort: config.EMBEDDED_POSTGRES_PORT });
+  const server = await openDatabaseServer({
+    databaseUrl: config.DATABASE_URL,
+    databaseOwnerUrl: config.DATABASE_OWNER_URL,
+    dataDir: config.DATA_DIR,
+    embeddedPort: config.EMBEDDED_POSTGRES_PORT,
+  });
   try {
     const report = await migrateDatabase(server.ownerUrl ?? server.url, allQueues, { runtimeUrl: server.url });
     console.log(report.applied.length ? `Applied: ${report.applied.join(', ')}` : 'Database is up to date.');
@@ -59,7 +64,9 @@ function describeAdminOutcome(outcome: AdminOutcome): string[] {
         ...(outcome.generatedPassword ? [`Generated password (shown once): ${outcome.generatedPassword}`] : []),
       ];
     case 'promoted':
-      return [`Existing account ${outcome.email} (${outcome.userId}) is now a verified admin; its password is unchanged`];
+      return [
+        `Existing account ${outcome.email} (${outcome.userId}) is now a verified admin; its password is unchanged`,
+      ];
     case 'exists':
       return [`${outcome.email} is already an admin; nothing changed`];
   }

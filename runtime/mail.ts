@@ -16,7 +16,11 @@ export interface MailDelivery {
 }
 
 export async function startMailDelivery(config: Config, boss: JobBoss, jwtSecret: string): Promise<MailDelivery> {
-  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: join(config.DATA_DIR, 'outbox') });
+  const mailer = createMailer({
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    outboxDir: join(config.DATA_DIR, 'outbox'),
+  });
   await startMailWorker(boss, { mailer, sealKey: deriveKey(jwtSecret, 'mail-seal'), publicUrl: config.PUBLIC_URL });
   return { stop: () => mailer.close() };
 }

@@ -30,11 +30,23 @@ export interface System {
 export async function startSystem(config: Config, options: { role: ProcessRole }): Promise<System> {
   // The entry points print these and exit first; this keeps any other caller from skipping them.
   assertSafeForProduction(config, options.role);
-  const server: DatabaseServer = await openDatabaseServer({ databaseUrl: config.DATABASE_URL, databaseOwnerUrl: config.DATABASE_OWNER_URL, dataDir: config.DATA_DIR, embeddedPort: config.EMBEDDED_POSTGRES_PORT });
+  const server: DatabaseServer = await openDatabaseServer({
+    databaseUrl: config.DATABASE_URL,
+    databaseOwnerUrl: config.DATABASE_OWNER_URL,
+    dataDir: config.DATA_DIR,
+    embeddedPort: config.EMBEDDED_POSTGRES_PORT,
+  });
   try {
     await prepareSchema(server);
-    const { db, pool } = openDatabase<unknown>({ connectionString: server.url, maxConnections: 20, applicationName: `wallet-${options.role}` });
-    const boss = createJobBoss(server.url, { supervise: options.role !== 'cli', schedule: options.role === 'all' || options.role === 'worker' });
+    const { db, pool } = openDatabase<unknown>({
+      connectionString: server.url,
+      maxConnections: 20,
+      applicationName: `wallet-${options.role}`,
+    });
+    const boss = createJobBoss(server.url, {
+      supervise: options.role !== 'cli',
+      schedule: options.role === 'all' || options.role === 'worker',
+    });
     boss.on('error', (error) => {
       // 57P01: the database server is shutting down (Ctrl-C reaches the embedded Postgres too).
       if ((error as { code?: string }).code === '57P01') return;
@@ -67,7 +79,11 @@ export async function startSystem(config: Config, options: { role: ProcessRole }
  * stopped before the error goes on (a ProductionRefusal found at start-up then ends a process
  * that has already let go of its database, embedded server included).
  */
-export async function startProcess<Process>(config: Config, role: ProcessRole, build: (system: System) => Promise<Process>): Promise<Process> {
+export async function startProcess<Process>(
+  config: Config,
+  role: ProcessRole,
+  build: (system: System) => Promise<Process>,
+): Promise<Process> {
   const system = await startSystem(config, { role });
   try {
     return await build(system);

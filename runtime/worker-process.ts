@@ -22,11 +22,17 @@ export function startWorkerProcess(config: Config): Promise<WorkerProcess> {
 }
 
 async function assemble(config: Config, system: System): Promise<WorkerProcess> {
-  const stopProjections = await startProjectionWorkers({ db: system.db, connectionString: system.databaseUrl, boss: system.boss });
+  const stopProjections = await startProjectionWorkers({
+    db: system.db,
+    connectionString: system.databaseUrl,
+    boss: system.boss,
+  });
   // The mail worker sends what the API enqueued (codes, "account verified"), sealed with the server secret.
   const mail = await startMailDelivery(config, system.boss, await resolveJwtSecret(config));
   const health = await startHealth(config, system.db);
-  console.log(`Projection and mail workers running (database: ${databaseDescription(config)}${health ? `; health: http://${config.HOST}:${health.port}/health` : ''})`);
+  console.log(
+    `Projection and mail workers running (database: ${databaseDescription(config)}${health ? `; health: http://${config.HOST}:${health.port}/health` : ''})`,
+  );
   return {
     stop: async (signal) => {
       console.log(`${signal}: stopping workers`);
@@ -41,5 +47,9 @@ async function assemble(config: Config, system: System): Promise<WorkerProcess> 
 /** Healthy while its database answers: without it no projection or mail job can make progress. */
 async function startHealth(config: Config, db: Kysely<unknown>): Promise<HealthServer | undefined> {
   if (config.WORKER_HEALTH_PORT === undefined) return undefined;
-  return startHealthServer({ port: config.WORKER_HEALTH_PORT, host: config.HOST, check: async () => void (await sql`select 1`.execute(db)) });
+  return startHealthServer({
+    port: config.WORKER_HEALTH_PORT,
+    host: config.HOST,
+    check: async () => void (await sql`select 1`.execute(db)),
+  });
 }

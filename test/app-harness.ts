@@ -61,17 +61,33 @@ export interface EnvelopeBody {
   data?: unknown;
 }
 
-export async function startHarness(overrides: Partial<AppConfig> = {}, extra: Pick<Partial<AppDependencies>, 'card' | 'balances'> & { ledger?: (db: TestDatabase<unknown>, boss: JobBoss) => Ledger } = {}): Promise<Harness> {
+export async function startHarness(
+  overrides: Partial<AppConfig> = {},
+  extra: Pick<Partial<AppDependencies>, 'card' | 'balances'> & {
+    ledger?: (db: TestDatabase<unknown>, boss: JobBoss) => Ledger;
+  } = {},
+): Promise<Harness> {
   const database = await createTestDatabase<unknown>();
   const boss = createJobBoss(database.url, { supervise: false, schedule: false, max: 3 });
   boss.on('error', (error) => console.error('[jobs]', error));
   await boss.start();
-  const ledger = extra.ledger ? extra.ledger(database, boss) : createLedger({ db: tablesView<LedgerTables>(database.db) });
+  const ledger = extra.ledger
+    ? extra.ledger(database, boss)
+    : createLedger({ db: tablesView<LedgerTables>(database.db) });
   const clock = movableClock();
   const mails: CapturedMail[] = [];
   const smtp = await startSmtpCapture(mails);
-  const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${smtp.port}`, from: 'Wallet <no-reply@wallet.test>', outboxDir: '/nonexistent' });
-  await startMailWorker(boss, { mailer, sealKey: deriveKey(TEST_SECRET, 'mail-seal'), publicUrl: PUBLIC_URL, pollingIntervalSeconds: 0.5 });
+  const mailer = createMailer({
+    smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
+    from: 'Wallet <no-reply@wallet.test>',
+    outboxDir: '/nonexistent',
+  });
+  await startMailWorker(boss, {
+    mailer,
+    sealKey: deriveKey(TEST_SECRET, 'mail-seal'),
+    publicUrl: PUBLIC_URL,
+    pollingIntervalSeconds: 0.5,
+  });
   const config: AppConfig = {
     publicUrl: PUBLIC_URL,
     corsOrigins: ['http://client.test:4173'],
@@ -91,7 +107,11 @@ export async function startHarness(overrides: Partial<AppConfig> = {}, extra: Pi
     card: extra.card,
     balances: extra.balances ?? {
       ofAccount: async (accountId) => {
-        const row = await tablesView<LedgerTables>(database.db).selectFrom('ledger.accounts').select('balance').where('id', '=', accountId).executeTakeFirst();
+        const row = await tablesView<LedgerTables>(database.db)
+          .selectFrom('ledger.accounts')
+          .select('balance')
+          .where('id', '=', accountId)
+          .executeTakeFirst();
         return row?.balance ?? 0n;
       },
     },
@@ -109,7 +129,8 @@ export async function startHarness(overrides: Partial<AppConfig> = {}, extra: Pi
     replies,
     call: async (options) => {
       const response = await app.inject(options);
-      if (String(response.headers['content-type'] ?? '').includes('application/json')) replies.push(JSON.parse(response.body));
+      if (String(response.headers['content-type'] ?? '').includes('application/json'))
+        replies.push(JSON.parse(response.body));
       return Object.assign(response, { json: () => JSON.parse(response.body) as EnvelopeBody });
     },
     waitForMail: async (to, predicate = () => true) => {
@@ -140,7 +161,11 @@ export async function startHarness(overrides: Partial<AppConfig> = {}, extra: Pi
  * plugin state (as a second API process would have): the harness's config plus `overrides`.
  * The caller closes it.
  */
-export async function startSiblingApp(harness: Harness, overrides: Partial<AppConfig> = {}, deps: Pick<Partial<AppDependencies>, 'db' | 'pool'> = {}): Promise<FastifyInstance> {
+export async function startSiblingApp(
+  harness: Harness,
+  overrides: Partial<AppConfig> = {},
+  deps: Pick<Partial<AppDependencies>, 'db' | 'pool'> = {},
+): Promise<FastifyInstance> {
   return buildApp({
     config: { ...harness.config, ...overrides },
     db: deps.db ?? harness.database.db,
@@ -191,15 +216,32 @@ export const VALID_REGISTRATION = {
 };
 
 /** Registers through HTTP, activates through the admin route, signs in; returns id and token. */
-export async function registeredUser(harness: Harness, email: string, options: { activate?: boolean; pin?: string } = {}): Promise<{ id: string; token: string | undefined; email: string }> {
-  const registered = await harness.call({ method: 'POST', url: '/api/users/register', payload: { ...VALID_REGISTRATION, email, transactionPin: options.pin ?? '1234' } });
+export async function registeredUser(
+  harness: Harness,
+  email: string,
+  options: { activate?: boolean; pin?: string } = {},
+): Promise<{ id: string; token: string | undefined; email: string }> {
+  const registered = await harness.call({
+    method: 'POST',
+    url: '/api/users/register',
+    payload: { ...VALID_REGISTRATION, email, transactionPin: options.pin ?? '1234' },
+  });
   if (registered.statusCode !== 201) throw new Error(`register ${email}: ${registered.body}`);
   const adminToken = await signIn(harness, ADMIN.email, ADMIN.password);
-  const users = await harness.call({ method: 'GET', url: '/api/users/get-all-users', headers: { authorization: `Bearer ${adminToken}` } });
+  const users = await harness.call({
+    method: 'GET',
+    url: '/api/users/get-all-users',
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
   const user = (users.json().data as { _id: string; email: string }[]).find((candidate) => candidate.email === email);
   if (!user) throw new Error(`${email} not listed`);
   if (options.activate === false) return { id: user._id, token: undefined, email };
-  await harness.call({ method: 'POST', url: '/api/users/update-user-verified-status', headers: { authorization: `Bearer ${adminToken}` }, payload: { selectedUser: user._id, isVerified: true } });
+  await harness.call({
+    method: 'POST',
+    url: '/api/users/update-user-verified-status',
+    headers: { authorization: `Bearer ${adminToken}` },
+    payload: { selectedUser: user._id, isVerified: true },
+  });
   return { id: user._id, token: await signIn(harness, email, VALID_REGISTRATION.password), email };
 }
 

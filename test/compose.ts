@@ -23,7 +23,13 @@ export interface ComposeService {
   profiles?: string[];
   environment?: Record<string, string | number | boolean | null>;
   ports?: string[];
-  healthcheck?: { test?: string[] | string; interval?: string; timeout?: string; retries?: number; start_period?: string };
+  healthcheck?: {
+    test?: string[] | string;
+    interval?: string;
+    timeout?: string;
+    retries?: number;
+    start_period?: string;
+  };
   depends_on?: Record<string, { condition?: string }> | string[];
 }
 
@@ -72,10 +78,21 @@ export class MissingMandatoryVariable extends Error {
 /** Compose's interpolation of one value; an unset mandatory variable throws, as `docker compose` stops. */
 export function interpolate(value: string, env: Readonly<Record<string, string | undefined>>): string {
   const parts = value.split('$$');
-  return parts.map((part) => part.replace(REFERENCE, (_match, name: string, operator: string | undefined, argument: string | undefined) => resolveReference(name, operator ?? '', argument ?? '', env))).join('$');
+  return parts
+    .map((part) =>
+      part.replace(REFERENCE, (_match, name: string, operator: string | undefined, argument: string | undefined) =>
+        resolveReference(name, operator ?? '', argument ?? '', env),
+      ),
+    )
+    .join('$');
 }
 
-function resolveReference(name: string, operator: string, argument: string, env: Readonly<Record<string, string | undefined>>): string {
+function resolveReference(
+  name: string,
+  operator: string,
+  argument: string,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
   const value = env[name];
   const unsetOrEmpty = value === undefined || value === '';
   switch (operator) {
@@ -107,7 +124,11 @@ export function imageEnvironment(): Record<string, string> {
 }
 
 /** The environment a service's container would run with, given the variables of .env. */
-export function containerEnvironment(compose: ComposeFile, name: string, dotEnv: Readonly<Record<string, string | undefined>>): Record<string, string> {
+export function containerEnvironment(
+  compose: ComposeFile,
+  name: string,
+  dotEnv: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
   const env: Record<string, string> = { ...imageEnvironment() };
   for (const [key, raw] of Object.entries(service(compose, name).environment ?? {})) {
     env[key] = interpolate(raw === null ? '' : String(raw), dotEnv);

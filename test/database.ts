@@ -37,7 +37,11 @@ export async function createTestDatabase<Tables>(options: TestDatabaseOptions = 
   const ownerUrl = inDatabase(adminUrl, name);
   const runtimeUrl = inDatabase(inject('runtimeDatabaseUrl'), name);
   const url = options.as === 'owner' ? ownerUrl : runtimeUrl;
-  const { db, pool } = openDatabase<Tables>({ connectionString: url, maxConnections: options.maxConnections ?? 10, applicationName: 'wallet-test' });
+  const { db, pool } = openDatabase<Tables>({
+    connectionString: url,
+    maxConnections: options.maxConnections ?? 10,
+    applicationName: 'wallet-test',
+  });
   return {
     url,
     runtimeUrl,

@@ -9,7 +9,17 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../platform/config.ts';
 import { productionProblems } from '../platform/production.ts';
-import { COMPOSE_FILE, ENV_EXAMPLE_FILE, containerEnvironment, editedDotEnv, readComposeFile, readEnvFile, service, variableReferences, MissingMandatoryVariable } from './compose.ts';
+import {
+  COMPOSE_FILE,
+  ENV_EXAMPLE_FILE,
+  containerEnvironment,
+  editedDotEnv,
+  readComposeFile,
+  readEnvFile,
+  service,
+  variableReferences,
+  MissingMandatoryVariable,
+} from './compose.ts';
 
 const compose = readComposeFile();
 const composeText = readFileSync(COMPOSE_FILE, 'utf8');
@@ -21,7 +31,8 @@ const REQUIRED = ['POSTGRES_PASSWORD', 'APP_DB_PASSWORD', 'JWT_SECRET', 'PIN_PEP
 /** Secret-looking names; ALLOW_* are switches, not secrets. */
 const SECRET_NAME = /^(?!ALLOW_).*(SECRET|PASSWORD|PEPPER|TOKEN|KEY)/;
 
-const problemsOf = (name: 'api' | 'worker', dotEnv: Record<string, string>) => productionProblems(loadConfig(containerEnvironment(compose, name, dotEnv)), name);
+const problemsOf = (name: 'api' | 'worker', dotEnv: Record<string, string>) =>
+  productionProblems(loadConfig(containerEnvironment(compose, name, dotEnv)), name);
 
 describe('docker-compose.yml', () => {
   it('gives no secret a usable default: required ones stop compose with ${VAR:?...}, optional ones default to empty', () => {
@@ -32,7 +43,10 @@ describe('docker-compose.yml', () => {
       for (const use of uses) expect(use.operator, `${name} must be \${${name}:?...}`).toBe(':?');
     }
     for (const reference of references.filter((candidate) => SECRET_NAME.test(candidate.name))) {
-      expect(['', ':?', '?'].includes(reference.operator) || reference.argument === '', `${reference.name} has the default "${reference.argument}"`).toBe(true);
+      expect(
+        ['', ':?', '?'].includes(reference.operator) || reference.argument === '',
+        `${reference.name} has the default "${reference.argument}"`,
+      ).toBe(true);
     }
     expect(composeText).not.toContain('change-me-to-a-long-random-secret-of-32-chars');
   });
@@ -47,7 +61,8 @@ describe('docker-compose.yml', () => {
     const dotEnv = editedDotEnv();
     const api = containerEnvironment(compose, 'api', dotEnv);
     const worker = containerEnvironment(compose, 'worker', dotEnv);
-    for (const key of ['JWT_SECRET', 'PIN_PEPPER', 'DATABASE_URL', 'PUBLIC_URL']) expect(worker[key], key).toBe(api[key]);
+    for (const key of ['JWT_SECRET', 'PIN_PEPPER', 'DATABASE_URL', 'PUBLIC_URL'])
+      expect(worker[key], key).toBe(api[key]);
     expect(service(compose, 'migrate').environment?.NODE_ENV).toBe('production');
   });
 
@@ -84,7 +99,10 @@ describe('docker-compose.yml', () => {
       expect(healthcheck?.interval, name).toBeDefined();
       expect(healthcheck?.retries, name).toBeGreaterThan(0);
     }
-    expect(service(compose, 'postgres').healthcheck?.test).toEqual(['CMD-SHELL', 'pg_isready -U wallet_owner -d wallet']);
+    expect(service(compose, 'postgres').healthcheck?.test).toEqual([
+      'CMD-SHELL',
+      'pg_isready -U wallet_owner -d wallet',
+    ]);
     // The image has no curl: Node's fetch probes the API's health route and the worker's health port.
     expect(JSON.stringify(service(compose, 'api').healthcheck?.test)).toContain('http://127.0.0.1:3000/api/health');
     expect(JSON.stringify(service(compose, 'worker').healthcheck?.test)).toContain('http://127.0.0.1:3001/health');
@@ -94,7 +112,10 @@ describe('docker-compose.yml', () => {
   it('starts the API and workers only once Postgres is healthy and the migration succeeded', () => {
     expect(service(compose, 'migrate').depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
     for (const name of APP_SERVICES) {
-      expect(service(compose, name).depends_on, name).toEqual({ postgres: { condition: 'service_healthy' }, migrate: { condition: 'service_completed_successfully' } });
+      expect(service(compose, name).depends_on, name).toEqual({
+        postgres: { condition: 'service_healthy' },
+        migrate: { condition: 'service_completed_successfully' },
+      });
     }
   });
 
@@ -121,7 +142,11 @@ describe('docker-compose.yml', () => {
 
 describe('.env.example', () => {
   it('lists every variable docker-compose.yml requires', () => {
-    const required = new Set(variableReferences(composeText).filter((reference) => reference.operator === ':?').map((reference) => reference.name));
+    const required = new Set(
+      variableReferences(composeText)
+        .filter((reference) => reference.operator === ':?')
+        .map((reference) => reference.name),
+    );
     for (const name of required) expect(Object.keys(envExample), name).toContain(name);
   });
 

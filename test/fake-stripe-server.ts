@@ -58,8 +58,16 @@ interface CardError {
 
 /** Behaviour by payment method, as Stripe's test payment methods behave. */
 const CARD_ERRORS: Readonly<Record<string, CardError>> = {
-  pm_card_chargeDeclined: { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
-  pm_card_chargeDeclinedInsufficientFunds: { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+  pm_card_chargeDeclined: {
+    code: 'card_declined',
+    decline_code: 'generic_decline',
+    message: 'Your card was declined.',
+  },
+  pm_card_chargeDeclinedInsufficientFunds: {
+    code: 'card_declined',
+    decline_code: 'insufficient_funds',
+    message: 'Your card has insufficient funds.',
+  },
   pm_card_chargeDeclinedExpiredCard: { code: 'expired_card', message: 'Your card has expired.' },
   pm_card_chargeDeclinedIncorrectCvc: { code: 'incorrect_cvc', message: "Your card's security code is incorrect." },
 };
@@ -84,9 +92,12 @@ export async function startFakeStripeServer(): Promise<FakeStripeServer> {
     const paymentMethod = text(params.payment_method);
     const amount = Number(text(params.amount));
     if (!Number.isSafeInteger(amount) || amount <= 0) return invalidRequest('amount', 'Invalid positive integer');
-    if (paymentMethod === FAKE_SERVER_ERROR_PAYMENT_METHOD) return { status: 500, body: { error: { type: 'api_error', message: 'An unknown error occurred' } } };
-    const known = SUCCEEDING.has(paymentMethod) || paymentMethod === NEEDS_ACTION || CARD_ERRORS[paymentMethod] !== undefined;
-    if (!known) return invalidRequest('payment_method', `No such PaymentMethod: '${paymentMethod}'`, 'resource_missing');
+    if (paymentMethod === FAKE_SERVER_ERROR_PAYMENT_METHOD)
+      return { status: 500, body: { error: { type: 'api_error', message: 'An unknown error occurred' } } };
+    const known =
+      SUCCEEDING.has(paymentMethod) || paymentMethod === NEEDS_ACTION || CARD_ERRORS[paymentMethod] !== undefined;
+    if (!known)
+      return invalidRequest('payment_method', `No such PaymentMethod: '${paymentMethod}'`, 'resource_missing');
     const id = `pi_fake_${++sequence}_${randomBytes(4).toString('hex')}`;
     const intent: FakePaymentIntent = {
       id,
@@ -121,7 +132,11 @@ export async function startFakeStripeServer(): Promise<FakeStripeServer> {
     const intent = paymentIntents.get(id);
     if (!intent) return invalidRequest('intent', `No such payment_intent: '${id}'`, 'resource_missing', 404);
     if (intent.status === 'succeeded' || intent.status === 'processing' || intent.status === 'canceled') {
-      return invalidRequest('intent', `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`, 'payment_intent_unexpected_state');
+      return invalidRequest(
+        'intent',
+        `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`,
+        'payment_intent_unexpected_state',
+      );
     }
     intent.status = 'canceled';
     intent.next_action = null;
@@ -135,7 +150,9 @@ export async function startFakeStripeServer(): Promise<FakeStripeServer> {
     const match = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
     if (method === 'GET' && match?.[1]) {
       const intent = paymentIntents.get(decodeURIComponent(match[1]));
-      return intent ? { status: 200, body: intent } : invalidRequest('intent', `No such payment_intent: '${match[1]}'`, 'resource_missing', 404);
+      return intent
+        ? { status: 200, body: intent }
+        : invalidRequest('intent', `No such payment_intent: '${match[1]}'`, 'resource_missing', 404);
     }
     return invalidRequest('path', `Unrecognized request URL (${method}: ${path})`, 'parameter_unknown', 404);
   };
@@ -145,11 +162,26 @@ export async function startFakeStripeServer(): Promise<FakeStripeServer> {
     const rawBody = await readBody(request);
     const params = parseForm(request.method === 'GET' ? url.searchParams.toString() : rawBody);
     const idempotencyKey = header(request, 'idempotency-key');
-    requests.push({ method: request.method ?? '', path: url.pathname, idempotencyKey, authorization: header(request, 'authorization'), params });
+    requests.push({
+      method: request.method ?? '',
+      path: url.pathname,
+      idempotencyKey,
+      authorization: header(request, 'authorization'),
+      params,
+    });
     let answer: { status: number; body: unknown };
     const stored = idempotencyKey !== null && request.method === 'POST' ? idempotent.get(idempotencyKey) : undefined;
     if (stored && stored.requestBody !== rawBody) {
-      answer = { status: 400, body: { error: { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.' } } };
+      answer = {
+        status: 400,
+        body: {
+          error: {
+            type: 'idempotency_error',
+            message:
+              'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+          },
+        },
+      };
     } else if (stored) {
       answer = { status: stored.status, body: stored.body };
       response.setHeader('Idempotent-Replayed', 'true');
@@ -157,10 +189,17 @@ export async function startFakeStripeServer(): Promise<FakeStripeServer> {
       answer = route(request.method ?? '', url.pathname, params);
       // Stripe does not store 5xx answers under the key: a retry runs the request again.
       if (idempotencyKey !== null && request.method === 'POST' && answer.status < 500) {
-        idempotent.set(idempotencyKey, { requestBody: rawBody, status: answer.status, body: structuredClone(answer.body) });
+        idempotent.set(idempotencyKey, {
+          requestBody: rawBody,
+          status: answer.status,
+          body: structuredClone(answer.body),
+        });
       }
     }
-    response.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': `req_fake_${requests.length}` });
+    response.writeHead(answer.status, {
+      'content-type': 'application/json',
+      'request-id': `req_fake_${requests.length}`,
+    });
     response.end(JSON.stringify(answer.body));
   };
 
@@ -215,7 +254,12 @@ export async function startFakeStripeServer(): Promise<FakeStripeServer> {
   };
 }
 
-function invalidRequest(param: string, message: string, code = 'parameter_invalid', status = 400): { status: number; body: unknown } {
+function invalidRequest(
+  param: string,
+  message: string,
+  code = 'parameter_invalid',
+  status = 400,
+): { status: number; body: unknown } {
   return { status, body: { error: { type: 'invalid_request_error', code, param, message } } };
 }
 
@@ -256,5 +300,7 @@ function text(value: FormValue | undefined): string {
 
 function flatStrings(value: FormValue | undefined): Record<string, string> {
   if (typeof value !== 'object') return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }

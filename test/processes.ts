@@ -10,7 +10,14 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** What a developer's shell may configure that a test process must not reach: the sandbox card provider, the outbox mailer and no Google instead. */
-const EXTERNAL_SERVICES = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET', 'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET', 'SMTP_URL'] as const;
+const EXTERNAL_SERVICES = [
+  'STRIPE_SECRET_KEY',
+  'STRIPE_PUBLISHABLE_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'GOOGLE_CLIENT_ID',
+  'GOOGLE_CLIENT_SECRET',
+  'SMTP_URL',
+] as const;
 
 const HEALTH_POLL_MS = 200;
 const HEALTH_REQUEST_TIMEOUT_MS = 2_000;
@@ -23,7 +30,11 @@ export function processEnvironment(settings: Record<string, string>, unset: read
 }
 
 /** `node [flags] <entry>` from the repository root, stdout and stderr piped for the test to read. */
-export function spawnEntryPoint(entry: 'bin/server.ts' | 'bin/worker.ts', env: NodeJS.ProcessEnv, nodeFlags: readonly string[] = []): ChildProcess {
+export function spawnEntryPoint(
+  entry: 'bin/server.ts' | 'bin/worker.ts',
+  env: NodeJS.ProcessEnv,
+  nodeFlags: readonly string[] = [],
+): ChildProcess {
   return spawn(process.execPath, [...nodeFlags, entry], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
@@ -37,8 +48,11 @@ export interface HealthWait {
 export async function waitForHealth(baseUrl: string, child: ChildProcess, wait: HealthWait): Promise<void> {
   const deadline = Date.now() + wait.timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`The server exited during start-up (${child.exitCode ?? child.signalCode}):\n${wait.log()}`);
-    const reply = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(HEALTH_REQUEST_TIMEOUT_MS) }).catch(() => undefined);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`The server exited during start-up (${child.exitCode ?? child.signalCode}):\n${wait.log()}`);
+    const reply = await fetch(`${baseUrl}/api/health`, {
+      signal: AbortSignal.timeout(HEALTH_REQUEST_TIMEOUT_MS),
+    }).catch(() => undefined);
     if (reply?.ok) return;
     await new Promise((resolve) => setTimeout(resolve, HEALTH_POLL_MS));
   }

@@ -31,7 +31,11 @@ const STARTED = /Wallet is running|workers running/i;
  * stopped with SIGTERM (its exit is awaited); without checks - a refusal was expected - one
  * that starts anyway is stopped at once.
  */
-function runEntryPoint(entry: 'bin/server.ts' | 'bin/worker.ts', env: Record<string, string>, whileRunning: () => Promise<void> = async () => {}): Promise<Run> {
+function runEntryPoint(
+  entry: 'bin/server.ts' | 'bin/worker.ts',
+  env: Record<string, string>,
+  whileRunning: () => Promise<void> = async () => {},
+): Promise<Run> {
   const child = spawnEntryPoint(entry, env);
   let stdout = '';
   let stderr = '';
@@ -102,7 +106,9 @@ describe('production mode at startup', () => {
   it('regression: the server refuses the sandbox card provider (it credited unpaid money), naming CARD_PROVIDER', async () => {
     const run = await runEntryPoint('bin/server.ts', productionEnv(await freePort()));
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^Refusing to start in production mode \(NODE_ENV=production\):\n {2}- CARD_PROVIDER is not set and STRIPE_SECRET_KEY is empty/);
+    expect(run.stderr).toMatch(
+      /^Refusing to start in production mode \(NODE_ENV=production\):\n {2}- CARD_PROVIDER is not set and STRIPE_SECRET_KEY is empty/,
+    );
     // The one problem of this environment, told plainly: no stack trace.
     expect(run.stderr.match(/^ {2}- /gm)).toHaveLength(1);
     expect(run.stderr).not.toMatch(/\n\s+at /);
@@ -118,12 +124,18 @@ describe('production mode at startup', () => {
     expect(refused.stderr).toMatch(/- ADMIN_PASSWORD is not set and no admin exists yet.*npm run admin:create/);
     expect(refused.stdout).not.toMatch(/generated password/i);
 
-    const started = await runEntryPoint('bin/server.ts', { ...productionEnv(port), CARD_PROVIDER: 'sandbox' }, async () => {
-      const health = await fetch(`http://127.0.0.1:${port}/api/health`);
-      expect(health.status).toBe(200);
-      const config = (await (await fetch(`http://127.0.0.1:${port}/api/config`)).json()) as { data: { cardProvider: string } };
-      expect(config.data.cardProvider).toBe('sandbox');
-    });
+    const started = await runEntryPoint(
+      'bin/server.ts',
+      { ...productionEnv(port), CARD_PROVIDER: 'sandbox' },
+      async () => {
+        const health = await fetch(`http://127.0.0.1:${port}/api/health`);
+        expect(health.status).toBe(200);
+        const config = (await (await fetch(`http://127.0.0.1:${port}/api/config`)).json()) as {
+          data: { cardProvider: string };
+        };
+        expect(config.data.cardProvider).toBe('sandbox');
+      },
+    );
     expect(started.stderr).not.toContain('Refusing');
     expect(started.stdout).toContain('First admin created: admin@production.test (password from ADMIN_PASSWORD)');
     expect(started.code, `${started.stdout}\n${started.stderr}`).toBe(0);
@@ -131,7 +143,11 @@ describe('production mode at startup', () => {
 
   it('starts the worker with its secrets and SMTP_URL, serving GET /health on WORKER_HEALTH_PORT (the compose healthcheck)', async () => {
     const healthPort = await freePort();
-    const env = { ...productionEnv(await freePort()), SMTP_URL: 'smtp://127.0.0.1:2525', WORKER_HEALTH_PORT: String(healthPort) };
+    const env = {
+      ...productionEnv(await freePort()),
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+      WORKER_HEALTH_PORT: String(healthPort),
+    };
     const run = await runEntryPoint('bin/worker.ts', env, async () => {
       expect((await fetch(`http://127.0.0.1:${healthPort}/health`)).status).toBe(200);
     });

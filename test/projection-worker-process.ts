@@ -10,8 +10,15 @@ import { drainAll, hasUnprojectedEvents } from '../projections/index.ts';
 const DEADLINE_MS = 60_000;
 const url = process.argv[2];
 if (!url) throw new Error('usage: worker-process.ts <database url>');
-const db = createDatabase<unknown>({ connectionString: url, maxConnections: 4, applicationName: 'projection-test-worker' });
-const options = { batchSize: Number(process.env.BATCH_SIZE ?? 100), pauseBeforeCommitMs: Number(process.env.PAUSE_MS ?? 0) };
+const db = createDatabase<unknown>({
+  connectionString: url,
+  maxConnections: 4,
+  applicationName: 'projection-test-worker',
+});
+const options = {
+  batchSize: Number(process.env.BATCH_SIZE ?? 100),
+  pauseBeforeCommitMs: Number(process.env.PAUSE_MS ?? 0),
+};
 const started = Date.now();
 let applied = 0;
 while (Date.now() - started < DEADLINE_MS) {

@@ -11,7 +11,12 @@ export interface RawEvent {
   postings?: { account: string; amount: string }[];
 }
 
-export async function rawAppend(client: pg.Client | pg.PoolClient, streamId: string, expectedVersion: number, events: RawEvent[]): Promise<string> {
+export async function rawAppend(
+  client: pg.Client | pg.PoolClient,
+  streamId: string,
+  expectedVersion: number,
+  events: RawEvent[],
+): Promise<string> {
   const { rows } = await client.query<{ result: { checkpoint: string } }>(
     `select ledger.append($1, $2::int, $3::jsonb, '{}'::jsonb, null, '{}'::jsonb) as result`,
     [streamId, expectedVersion, JSON.stringify(events)],
@@ -21,9 +26,21 @@ export async function rawAppend(client: pg.Client | pg.PoolClient, streamId: str
   return checkpoint;
 }
 
-export function depositRequested(depositId: string, walletId: string, amountPaise: bigint, reference: string): RawEvent {
+export function depositRequested(
+  depositId: string,
+  walletId: string,
+  amountPaise: bigint,
+  reference: string,
+): RawEvent {
   return {
     type: 'DepositRequested',
-    data: { depositId, walletId, amountPaise: amountPaise.toString(), method: 'upi', reference, details: { upiId: `${walletId}@upi` } },
+    data: {
+      depositId,
+      walletId,
+      amountPaise: amountPaise.toString(),
+      method: 'upi',
+      reference,
+      details: { upiId: `${walletId}@upi` },
+    },
   };
 }

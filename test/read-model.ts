@@ -21,17 +21,25 @@ export async function dumpReadTables(db: Kysely<unknown>): Promise<Record<string
   const dump: Record<string, string[]> = {};
   for (const projection of PROJECTIONS) {
     for (const table of projection.tables) {
-      const { rows } = await sql<{ row: string }>`select to_jsonb(t)::text as row from ${sql.id('read', table)} t order by ${sql.raw(ORDER[table] ?? '1')}`.execute(db);
+      const { rows } = await sql<{
+        row: string;
+      }>`select to_jsonb(t)::text as row from ${sql.id('read', table)} t order by ${sql.raw(ORDER[table] ?? '1')}`.execute(
+        db,
+      );
       dump[table] = rows.map((r) => r.row);
     }
   }
   return dump;
 }
 
-export async function checkpointsOf(db: Kysely<unknown>): Promise<Record<string, { checkpoint: string; eventsApplied: bigint }>> {
+export async function checkpointsOf(
+  db: Kysely<unknown>,
+): Promise<Record<string, { checkpoint: string; eventsApplied: bigint }>> {
   const { rows } = await sql<{ projection: string; checkpoint: string; events_applied: bigint }>`
     select projection, tx_id::text || '.' || position as checkpoint, events_applied from read.checkpoints`.execute(db);
-  return Object.fromEntries(rows.map((row) => [row.projection, { checkpoint: row.checkpoint, eventsApplied: row.events_applied }]));
+  return Object.fromEntries(
+    rows.map((row) => [row.projection, { checkpoint: row.checkpoint, eventsApplied: row.events_applied }]),
+  );
 }
 
 /**

@@ -44,7 +44,11 @@ export interface AuthOptions {
 }
 
 export async function installAuth(app: FastifyInstance, options: AuthOptions): Promise<void> {
-  await app.register(jwt, { secret: options.jwtSecret, sign: { algorithm: 'HS256', expiresIn: TOKEN_TTL.standard }, verify: { algorithms: ['HS256'] } });
+  await app.register(jwt, {
+    secret: options.jwtSecret,
+    sign: { algorithm: 'HS256', expiresIn: TOKEN_TTL.standard },
+    verify: { algorithms: ['HS256'] },
+  });
   app.decorateRequest('identityUser', null);
   app.decorate('loadIdentityUser', (request: FastifyRequest) => loadUser(request, options.db));
   app.decorate('authenticate', async function authenticate(request: FastifyRequest) {
@@ -57,8 +61,15 @@ export async function installAuth(app: FastifyInstance, options: AuthOptions): P
 }
 
 /** Signs a session token for a user that has just proved who it is. */
-export function signSessionToken(app: FastifyInstance, user: Pick<AccountSummary, 'id' | 'sessionVersion'>, options: { rememberMe?: boolean } = {}): string {
-  return app.jwt.sign({ sub: user.id, sv: user.sessionVersion }, { expiresIn: options.rememberMe ? TOKEN_TTL.rememberMe : TOKEN_TTL.standard });
+export function signSessionToken(
+  app: FastifyInstance,
+  user: Pick<AccountSummary, 'id' | 'sessionVersion'>,
+  options: { rememberMe?: boolean } = {},
+): string {
+  return app.jwt.sign(
+    { sub: user.id, sv: user.sessionVersion },
+    { expiresIn: options.rememberMe ? TOKEN_TTL.rememberMe : TOKEN_TTL.standard },
+  );
 }
 
 /**

@@ -62,14 +62,20 @@ export function createPostgresRateLimitStore(db: Kysely<unknown>): RateLimitStor
 }
 
 /** Counts one request of `key`; the count in the current window and the milliseconds left in it. */
-export async function countRequest(db: Kysely<unknown>, key: string, windowMs: number): Promise<{ current: number; ttl: number }> {
+export async function countRequest(
+  db: Kysely<unknown>,
+  key: string,
+  windowMs: number,
+): Promise<{ current: number; ttl: number }> {
   const { rows } = await sql<{ hits: number; ttl_ms: number }>`
     insert into ratelimit.counters as c (key, hits, reset_at)
     values (${key}, 1, now() + ${windowMs}::float8 * interval '1 millisecond')
     on conflict (key) do update set
       hits = case when c.reset_at <= now() then 1 else c.hits + 1 end,
       reset_at = case when c.reset_at <= now() then excluded.reset_at else c.reset_at end
-    returning c.hits::float8 as hits, greatest(0, ceil(extract(epoch from c.reset_at - now()) * 1000))::float8 as ttl_ms`.execute(db);
+    returning c.hits::float8 as hits, greatest(0, ceil(extract(epoch from c.reset_at - now()) * 1000))::float8 as ttl_ms`.execute(
+    db,
+  );
   const row = rows[0];
   if (!row) throw new Error('rate-limit upsert returned no row');
   return { current: row.hits, ttl: row.ttl_ms };
@@ -80,7 +86,9 @@ export async function sweepExpired(db: Kysely<unknown>): Promise<number> {
   // SKIP LOCKED: two processes sweeping at once split the rows instead of waiting on each other.
   const result = await sql`
     delete from ratelimit.counters where key in (
-      select key from ratelimit.counters where reset_at < now() order by reset_at limit ${SWEEP_BATCH_ROWS} for update skip locked)`.execute(db);
+      select key from ratelimit.counters where reset_at < now() order by reset_at limit ${SWEEP_BATCH_ROWS} for update skip locked)`.execute(
+    db,
+  );
   return Number(result.numAffectedRows ?? 0n);
 }
 

@@ -51,7 +51,10 @@ const EXEMPT_ROUTES: ReadonlySet<string> = new Set([
 ]);
 
 /** Installs the limiter; needs installAuth first (tokens are checked to key by account). */
-export async function installRateLimit(app: FastifyInstance, options: { settings: RateLimitSettings; db: Kysely<unknown> }): Promise<void> {
+export async function installRateLimit(
+  app: FastifyInstance,
+  options: { settings: RateLimitSettings; db: Kysely<unknown> },
+): Promise<void> {
   markSignedInRoutes(app);
   const store = createPostgresRateLimitStore(options.db);
   await app.register(rateLimit, {
@@ -107,7 +110,8 @@ export function clientKey(app: FastifyInstance, request: FastifyRequest): string
 function markSignedInRoutes(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
     const guards: unknown[] = [route.preHandler].flat();
-    if (guards.includes(app.authenticate) || guards.includes(app.requireAdmin)) route.config = { ...route.config, signedIn: true };
+    if (guards.includes(app.authenticate) || guards.includes(app.requireAdmin))
+      route.config = { ...route.config, signedIn: true };
   });
 }
 
@@ -121,6 +125,8 @@ export function authRateLimit(settings: RateLimitSettings): { rateLimit: { max: 
  * limit. Looking up who owns an account number is how numbers get enumerated; a person
  * verifies a handful of payees, not hundreds.
  */
-export function accountLookupRateLimit(settings: RateLimitSettings): { rateLimit: { max: number; timeWindow: number } } {
+export function accountLookupRateLimit(settings: RateLimitSettings): {
+  rateLimit: { max: number; timeWindow: number };
+} {
   return { rateLimit: { max: settings.authMax * 3, timeWindow: settings.windowMs } };
 }

@@ -16,16 +16,28 @@ export async function registerCardWebhook(app: FastifyInstance, deps: MoneyDepen
   // Encapsulated: the raw-body parser applies to this route only.
   await app.register(async (scope) => {
     scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 256 * 1024 }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser(
+      'application/json',
+      { parseAs: 'buffer', bodyLimit: 256 * 1024 },
+      (_request, body, done) => done(null, body),
+    );
     scope.post(CARD_WEBHOOK_PATH, async (request, reply) => {
       if (deps.card.webhookSecret === null) throw new ApiError('not_found', 'Card webhooks are not configured');
       const signature = request.headers['stripe-signature'];
-      const event = parseCardWebhook(request.body as Buffer, Array.isArray(signature) ? signature[0] : signature, deps.card.webhookSecret);
+      const event = parseCardWebhook(
+        request.body as Buffer,
+        Array.isArray(signature) ? signature[0] : signature,
+        deps.card.webhookSecret,
+      );
       if (event.type === 'rejected') throw new ApiError('validation_failed', 'Invalid webhook signature');
       const result = await applyCardWebhookEvent({ ledger: deps.ledger, provider: deps.card.provider }, event);
       // A mismatch is answered 2xx (a retry would not change it) but logged loudly: either a
       // bug in how payments are created or someone replaying another payment's metadata.
-      if (result.result === 'payment_mismatch') request.log.warn({ result: result.result, depositId: result.depositId }, 'card webhook does not match the recorded deposit');
+      if (result.result === 'payment_mismatch')
+        request.log.warn(
+          { result: result.result, depositId: result.depositId },
+          'card webhook does not match the recorded deposit',
+        );
       else request.log.info({ result: result.result }, 'card webhook applied');
       return ok(reply, 'received', { received: true, result: result.result });
     });

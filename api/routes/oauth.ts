@@ -19,7 +19,12 @@ import oauth2, { type OAuth2Namespace } from '@fastify/oauth2';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { googleProfileSchema, signInWithGoogle, type AccountSummary, type GoogleProfile } from '../../identity/index.ts';
+import {
+  googleProfileSchema,
+  signInWithGoogle,
+  type AccountSummary,
+  type GoogleProfile,
+} from '../../identity/index.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import { signSessionToken } from '../auth/authenticate.ts';
 import { authRateLimit, type RateLimitSettings } from '../auth/rate-limit.ts';
@@ -51,11 +56,13 @@ const SIGN_IN_ROUTES: ReadonlySet<string> = new Set(['/auth/google', '/auth/goog
 
 export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDependencies): Promise<void> {
   const web = deps.webUrl.replace(/\/+$/, '');
-  const toLogin = (reply: FastifyReply, query: Record<string, string>) => reply.redirect(`${web}/login?${new URLSearchParams(query).toString()}`);
+  const toLogin = (reply: FastifyReply, query: Record<string, string>) =>
+    reply.redirect(`${web}/login?${new URLSearchParams(query).toString()}`);
   // Decided on the matched route: the router decodes the path, so `/auth/%67oogle/callback`
   // is the callback too, and its reply carries the token just the same.
   app.addHook('onRequest', async (request, reply) => {
-    if (SIGN_IN_ROUTES.has(request.routeOptions.url ?? '')) reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
+    if (SIGN_IN_ROUTES.has(request.routeOptions.url ?? ''))
+      reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
   });
 
   const google = deps.google;
@@ -81,7 +88,12 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
     scope: ['openid', 'email', 'profile'],
     credentials: {
       client: { id: google.clientId, secret: google.clientSecret },
-      auth: { authorizeHost: authorize.origin, authorizePath: authorize.pathname, tokenHost: token.origin, tokenPath: token.pathname },
+      auth: {
+        authorizeHost: authorize.origin,
+        authorizePath: authorize.pathname,
+        tokenHost: token.origin,
+        tokenPath: token.pathname,
+      },
     },
     startRedirectPath: '/auth/google',
     callbackUri: google.callbackUrl,
@@ -94,7 +106,11 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
     let account: AccountSummary;
     try {
       const { token: tokens } = await client.getAccessTokenFromAuthorizationCodeFlow(request, reply);
-      account = await signInWithGoogle(deps.db, deps.ledger, await fetchProfile(google.userinfoUrl, tokens.access_token));
+      account = await signInWithGoogle(
+        deps.db,
+        deps.ledger,
+        await fetchProfile(google.userinfoUrl, tokens.access_token),
+      );
     } catch (error) {
       request.log.warn({ reason: error instanceof Error ? error.message : 'unknown' }, 'Google sign-in failed');
       return toLogin(reply, { error: 'oauth_failed' });
@@ -118,7 +134,10 @@ function takeNonce(request: FastifyRequest, reply: FastifyReply, options: { path
 }
 
 async function fetchProfile(userinfoUrl: string, accessToken: string): Promise<GoogleProfile> {
-  const response = await fetch(userinfoUrl, { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' }, signal: AbortSignal.timeout(USERINFO_TIMEOUT_MS) });
+  const response = await fetch(userinfoUrl, {
+    headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+    signal: AbortSignal.timeout(USERINFO_TIMEOUT_MS),
+  });
   if (!response.ok) throw new Error(`userinfo answered ${response.status}`);
   return googleProfileSchema.parse(await response.json());
 }

@@ -9,16 +9,33 @@ import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import { rupeesFromPaise } from '../../contracts/money.ts';
-import { SELF_REQUEST_MESSAGE, sendRequestSchema, updateRequestStatusSchema, type MoneyRequestRecord } from '../../contracts/transactions.ts';
+import {
+  SELF_REQUEST_MESSAGE,
+  sendRequestSchema,
+  updateRequestStatusSchema,
+  type MoneyRequestRecord,
+} from '../../contracts/transactions.ts';
 import { identityDb } from '../../identity/users.ts';
 import { isLedgerRejection } from '../../ledger/index.ts';
 import { readMoneyRequests, type MoneyRequestRow } from '../../projections/index.ts';
 import { requireUser } from '../auth/authenticate.ts';
 import { ok } from '../envelope.ts';
 import { ApiError } from '../errors.ts';
-import { awaitCheckpoint, commandContext, requireActiveAccount, requirePin, type MoneyDependencies } from '../money-context.ts';
+import {
+  awaitCheckpoint,
+  commandContext,
+  requireActiveAccount,
+  requirePin,
+  type MoneyDependencies,
+} from '../money-context.ts';
 
-const listQuerySchema = z.object({ minPosition: z.string().regex(/^\d+\.\d+$/).max(60).optional() });
+const listQuerySchema = z.object({
+  minPosition: z
+    .string()
+    .regex(/^\d+\.\d+$/)
+    .max(60)
+    .optional(),
+});
 
 export async function registerRequestRoutes(app: FastifyInstance, deps: MoneyDependencies): Promise<void> {
   app.get('/api/requests/get-all-requests-by-user', { preHandler: app.authenticate }, async (request, reply) => {
@@ -26,7 +43,9 @@ export async function registerRequestRoutes(app: FastifyInstance, deps: MoneyDep
     const query = listQuerySchema.parse(request.query ?? {});
     await awaitCheckpoint(deps, 'money_requests', query.minPosition);
     const { sent, received } = await readMoneyRequests(deps.reads, user.id);
-    const rows = [...sent, ...received].sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || Number(b.position - a.position));
+    const rows = [...sent, ...received].sort(
+      (a, b) => b.created_at.getTime() - a.created_at.getTime() || Number(b.position - a.position),
+    );
     return ok(reply, 'Requests fetched successfully', await toRequestRecords(deps, rows));
   });
 
@@ -36,13 +55,25 @@ export async function registerRequestRoutes(app: FastifyInstance, deps: MoneyDep
     const payer = await requireActiveAccount(deps.db, body.receiver);
     try {
       const result = await deps.ledger.requestMoney(
-        { requestId: randomUUID(), requesterId: user.id, payerId: payer.id, amountPaise: body.amount, reference: body.reference },
+        {
+          requestId: randomUUID(),
+          requesterId: user.id,
+          payerId: payer.id,
+          amountPaise: body.amount,
+          reference: body.reference,
+        },
         commandContext(request, user.id),
       );
-      return ok(reply, 'Request sent successfully!', { requestId: result.requestId, _id: result.requestId, status: 'pending', checkpoint: result.checkpoint });
+      return ok(reply, 'Request sent successfully!', {
+        requestId: result.requestId,
+        _id: result.requestId,
+        status: 'pending',
+        checkpoint: result.checkpoint,
+      });
     } catch (error) {
       // The ledger refuses asking yourself; the error table's words for that code are the transfer's.
-      if (isLedgerRejection(error) && error.code === 'self_transfer') throw new ApiError('self_transfer', SELF_REQUEST_MESSAGE);
+      if (isLedgerRejection(error) && error.code === 'self_transfer')
+        throw new ApiError('self_transfer', SELF_REQUEST_MESSAGE);
       throw error;
     }
   });
@@ -53,29 +84,48 @@ export async function registerRequestRoutes(app: FastifyInstance, deps: MoneyDep
     const ctx = commandContext(request, user.id);
     if (body.status === 'rejected') {
       const result = await deps.ledger.rejectMoneyRequest({ requestId: body.requestId, payerId: user.id }, ctx);
-      return ok(reply, 'Request rejected successfully', { requestId: body.requestId, status: 'rejected', checkpoint: result.checkpoint });
+      return ok(reply, 'Request rejected successfully', {
+        requestId: body.requestId,
+        status: 'rejected',
+        checkpoint: result.checkpoint,
+      });
     }
     if (!body.transactionPin) throw new ApiError('validation_failed', 'Transaction PIN is required');
     await requirePin(deps, user.id, body.transactionPin);
     try {
       const result = await deps.ledger.acceptMoneyRequest({ requestId: body.requestId, payerId: user.id }, ctx);
-      return ok(reply, 'Request approved successfully', { requestId: body.requestId, status: 'accepted', checkpoint: result.checkpoint });
+      return ok(reply, 'Request approved successfully', {
+        requestId: body.requestId,
+        status: 'accepted',
+        checkpoint: result.checkpoint,
+      });
     } catch (error) {
       // Not enough money: the request stays pending and says why.
-      if (isLedgerRejection(error) && error.code === 'insufficient_funds') throw new ApiError('insufficient_funds', 'Insufficient balance to accept the request');
+      if (isLedgerRejection(error) && error.code === 'insufficient_funds')
+        throw new ApiError('insufficient_funds', 'Insufficient balance to accept the request');
       throw error;
     }
   });
 }
 
 /** sender = who asked (requester), receiver = who is asked to pay; `{_id, firstName, lastName}` and nothing more. */
-async function toRequestRecords(deps: MoneyDependencies, rows: readonly Selectable<MoneyRequestRow>[]): Promise<MoneyRequestRecord[]> {
+async function toRequestRecords(
+  deps: MoneyDependencies,
+  rows: readonly Selectable<MoneyRequestRow>[],
+): Promise<MoneyRequestRecord[]> {
   const ids = [...new Set(rows.flatMap((row) => [row.requester_id, row.payer_id]))];
   const people = ids.length
-    ? await identityDb(deps.db).selectFrom('identity.users').select(['id', 'first_name', 'last_name']).where('id', 'in', ids).execute()
+    ? await identityDb(deps.db)
+        .selectFrom('identity.users')
+        .select(['id', 'first_name', 'last_name'])
+        .where('id', 'in', ids)
+        .execute()
     : [];
-  const byId = new Map(people.map((person) => [person.id, { _id: person.id, firstName: person.first_name, lastName: person.last_name }]));
-  const party = (id: string, fallbackName: string) => byId.get(id) ?? { _id: id, firstName: fallbackName, lastName: '' };
+  const byId = new Map(
+    people.map((person) => [person.id, { _id: person.id, firstName: person.first_name, lastName: person.last_name }]),
+  );
+  const party = (id: string, fallbackName: string) =>
+    byId.get(id) ?? { _id: id, firstName: fallbackName, lastName: '' };
   return rows.map((row) => ({
     _id: row.request_id,
     amount: rupeesFromPaise(row.amount_paise),

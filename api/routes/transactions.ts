@@ -26,40 +26,65 @@ import { ok } from '../envelope.ts';
 import { failDepositAsAdmin, performAdminMoneyAction } from '../../audit/index.ts';
 import { awaitingApproval } from './admin/index.ts';
 import { ApiError } from '../errors.ts';
-import { WALLET_BANK_NAME, awaitCheckpoint, commandContext, displayName, requireActiveAccount, requirePin, type MoneyDependencies } from '../money-context.ts';
+import {
+  WALLET_BANK_NAME,
+  awaitCheckpoint,
+  commandContext,
+  displayName,
+  requireActiveAccount,
+  requirePin,
+  type MoneyDependencies,
+} from '../money-context.ts';
 
 /** Without paging parameters the spec's client gets a plain list: the newest, this many at most. */
 export const UNPAGED_HISTORY_LIMIT = 100;
 
 export const TRANSFER_SUCCESS_MESSAGE = 'Transfer completed successfully!';
-export const DEPOSIT_PENDING_MESSAGE = 'Deposit request submitted successfully! It will be processed within 1-2 business days.';
+export const DEPOSIT_PENDING_MESSAGE =
+  'Deposit request submitted successfully! It will be processed within 1-2 business days.';
 
 export async function registerTransactionRoutes(app: FastifyInstance, deps: MoneyDependencies): Promise<void> {
-  app.post('/api/transactions/verify-account', { preHandler: app.authenticate, config: accountLookupRateLimit(deps.rateLimit) }, async (request, reply) => {
-    const user = await requireUser(request);
-    const { receiver } = verifyAccountSchema.parse(request.body);
-    const account = await requireActiveAccount(deps.db, receiver);
-    return ok(reply, 'Account verified successfully', {
-      name: displayName(account),
-      firstName: account.firstName,
-      lastName: account.lastName,
-      accountNumber: account.id,
-      bankName: WALLET_BANK_NAME,
-      // The forms refuse paying or asking yourself; the flag lets them say so at once.
-      isOwnAccount: account.id === user.id,
-    });
-  });
+  app.post(
+    '/api/transactions/verify-account',
+    { preHandler: app.authenticate, config: accountLookupRateLimit(deps.rateLimit) },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const { receiver } = verifyAccountSchema.parse(request.body);
+      const account = await requireActiveAccount(deps.db, receiver);
+      return ok(reply, 'Account verified successfully', {
+        name: displayName(account),
+        firstName: account.firstName,
+        lastName: account.lastName,
+        accountNumber: account.id,
+        bankName: WALLET_BANK_NAME,
+        // The forms refuse paying or asking yourself; the flag lets them say so at once.
+        isOwnAccount: account.id === user.id,
+      });
+    },
+  );
 
   app.post('/api/transactions/transfer-funds', { preHandler: app.authenticate }, async (request, reply) => {
     const user = await requireUser(request);
     const body = transferSchema.parse(request.body);
-    if (body.sender !== undefined && body.sender !== user.id) throw new ApiError('forbidden', 'You can only send money from your own account');
+    if (body.sender !== undefined && body.sender !== user.id)
+      throw new ApiError('forbidden', 'You can only send money from your own account');
     // The ledger's own rules (no paying yourself), asked before the PIN check: a transfer it would refuse costs no PIN attempt.
-    requireTransferTerms({ fromAccountId: user.id, toAccountId: body.receiver, amountPaise: body.amount, reference: body.reference });
+    requireTransferTerms({
+      fromAccountId: user.id,
+      toAccountId: body.receiver,
+      amountPaise: body.amount,
+      reference: body.reference,
+    });
     const receiver = await requireActiveAccount(deps.db, body.receiver);
     await requirePin(deps, user.id, body.transactionPin);
     const result = await deps.ledger.transfer(
-      { transferId: randomUUID(), fromAccountId: user.id, toAccountId: receiver.id, amountPaise: body.amount, reference: body.reference },
+      {
+        transferId: randomUUID(),
+        fromAccountId: user.id,
+        toAccountId: receiver.id,
+        amountPaise: body.amount,
+        reference: body.reference,
+      },
       commandContext(request, user.id),
     );
     return ok(reply, TRANSFER_SUCCESS_MESSAGE, {
@@ -83,24 +108,59 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Mone
     if (body.paymentMethod === 'card') {
       const outcome = await startCardDeposit(
         { ledger: deps.ledger, provider: deps.card.provider },
-        { walletId: user.id, amountPaise: body.amount, reference: body.reference, paymentMethodId: body.paymentMethodId, customerEmail: user.email },
+        {
+          walletId: user.id,
+          amountPaise: body.amount,
+          reference: body.reference,
+          paymentMethodId: body.paymentMethodId,
+          customerEmail: user.email,
+        },
         ctx,
       );
       switch (outcome.status) {
         case 'credited':
-          return ok(reply, CARD_DEPOSIT_SUCCESS_MESSAGE, { transactionId: outcome.depositId, status: 'success', checkpoint: outcome.checkpoint });
+          return ok(reply, CARD_DEPOSIT_SUCCESS_MESSAGE, {
+            transactionId: outcome.depositId,
+            status: 'success',
+            checkpoint: outcome.checkpoint,
+          });
         case 'pending':
-          return ok(reply, CARD_DEPOSIT_PENDING_MESSAGE, { transactionId: outcome.depositId, status: 'requires_action', clientSecret: outcome.clientSecret, nextAction: outcome.nextAction, checkpoint: outcome.checkpoint }, 202);
+          return ok(
+            reply,
+            CARD_DEPOSIT_PENDING_MESSAGE,
+            {
+              transactionId: outcome.depositId,
+              status: 'requires_action',
+              clientSecret: outcome.clientSecret,
+              nextAction: outcome.nextAction,
+              checkpoint: outcome.checkpoint,
+            },
+            202,
+          );
         case 'failed':
-          throw new ApiError('card_failed', outcome.message, { status: outcome.code === 'provider_unavailable' ? 503 : 402, publicCode: outcome.code });
+          throw new ApiError('card_failed', outcome.message, {
+            status: outcome.code === 'provider_unavailable' ? 503 : 402,
+            publicCode: outcome.code,
+          });
       }
     }
     const details = body.paymentMethod === 'upi' ? body.upiDetails : body.bankDetails;
     const result = await deps.ledger.requestDeposit(
-      { depositId: randomUUID(), walletId: user.id, amountPaise: body.amount, method: body.paymentMethod, reference: body.reference, details },
+      {
+        depositId: randomUUID(),
+        walletId: user.id,
+        amountPaise: body.amount,
+        method: body.paymentMethod,
+        reference: body.reference,
+        details,
+      },
       ctx,
     );
-    return ok(reply, DEPOSIT_PENDING_MESSAGE, { transactionId: result.depositId, status: 'pending', checkpoint: result.checkpoint });
+    return ok(reply, DEPOSIT_PENDING_MESSAGE, {
+      transactionId: result.depositId,
+      status: 'pending',
+      checkpoint: result.checkpoint,
+    });
   });
 
   registerHistoryRoute(app, deps);
@@ -109,20 +169,41 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Mone
 
 /** The signed-in user's history: a plain list (the spec's client) or pages with search. */
 function registerHistoryRoute(app: FastifyInstance, deps: MoneyDependencies): void {
-  app.post('/api/transactions/get-all-transactions-by-user', { preHandler: app.authenticate }, async (request, reply) => {
-    const user = await requireUser(request);
-    // `userId` in the body (the spec's client sends it) is never read: it is always the caller's history.
-    const query = historyQuerySchema.parse(request.body ?? {});
-    await awaitCheckpoint(deps, 'history', query.minPosition);
-    const type = query.type === 'all' ? undefined : query.type;
-    if (query.page === undefined) {
-      const page = await readHistoryPage(deps.reads, { accountId: user.id, search: query.search, type, page: 1, pageSize: UNPAGED_HISTORY_LIMIT });
-      return ok(reply, 'Transactions fetched successfully', page.rows.map(toTransactionRecord));
-    }
-    const pageSize = query.pageSize ?? HISTORY_PAGE_SIZE;
-    const page = await readHistoryPage(deps.reads, { accountId: user.id, search: query.search, type, page: query.page, pageSize });
-    return ok(reply, 'Transactions fetched successfully', { items: page.rows.map(toTransactionRecord), total: page.total, page: query.page, pageSize });
-  });
+  app.post(
+    '/api/transactions/get-all-transactions-by-user',
+    { preHandler: app.authenticate },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      // `userId` in the body (the spec's client sends it) is never read: it is always the caller's history.
+      const query = historyQuerySchema.parse(request.body ?? {});
+      await awaitCheckpoint(deps, 'history', query.minPosition);
+      const type = query.type === 'all' ? undefined : query.type;
+      if (query.page === undefined) {
+        const page = await readHistoryPage(deps.reads, {
+          accountId: user.id,
+          search: query.search,
+          type,
+          page: 1,
+          pageSize: UNPAGED_HISTORY_LIMIT,
+        });
+        return ok(reply, 'Transactions fetched successfully', page.rows.map(toTransactionRecord));
+      }
+      const pageSize = query.pageSize ?? HISTORY_PAGE_SIZE;
+      const page = await readHistoryPage(deps.reads, {
+        accountId: user.id,
+        search: query.search,
+        type,
+        page: query.page,
+        pageSize,
+      });
+      return ok(reply, 'Transactions fetched successfully', {
+        items: page.rows.map(toTransactionRecord),
+        total: page.total,
+        page: query.page,
+        pageSize,
+      });
+    },
+  );
 }
 
 /** Admins settle or fail pending bank-transfer and UPI deposits. */
@@ -130,8 +211,13 @@ function registerDepositReview(app: FastifyInstance, deps: MoneyDependencies): v
   app.post('/api/transactions/settle-deposit', { preHandler: app.requireAdmin }, async (request, reply) => {
     const admin = await requireAdmin(request);
     const { depositId } = settleDepositSchema.parse(request.body);
-    const outcome = await performAdminMoneyAction(deps, { action: 'settle', depositId }, commandContext(request, admin.id));
-    if (outcome.status === 'awaiting_approval') return awaitingApproval(reply, outcome.approval, deps.approvalThresholdPaise);
+    const outcome = await performAdminMoneyAction(
+      deps,
+      { action: 'settle', depositId },
+      commandContext(request, admin.id),
+    );
+    if (outcome.status === 'awaiting_approval')
+      return awaitingApproval(reply, outcome.approval, deps.approvalThresholdPaise);
     return ok(reply, 'Deposit settled: the wallet has been credited', { depositId, checkpoint: outcome.checkpoint });
   });
 
@@ -142,7 +228,8 @@ function registerDepositReview(app: FastifyInstance, deps: MoneyDependencies): v
       const result = await failDepositAsAdmin(deps, { depositId, reason }, commandContext(request, admin.id));
       return ok(reply, 'Deposit marked as failed', { depositId, checkpoint: result.checkpoint });
     } catch (error) {
-      if (isLedgerRejection(error) && error.code === 'invalid_reference') throw new ApiError('validation_failed', 'A reason of at least 3 characters is required');
+      if (isLedgerRejection(error) && error.code === 'invalid_reference')
+        throw new ApiError('validation_failed', 'A reason of at least 3 characters is required');
       throw error;
     }
   });

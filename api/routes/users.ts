@@ -58,7 +58,15 @@ export interface UserRouteDependencies {
 }
 
 /** The session check sends no body; our web app may send the checkpoint of its last command (query or body). */
-const userInfoQuery = z.object({ minPosition: z.string().regex(/^\d+\.\d+$/).max(60).optional() }).catch({});
+const userInfoQuery = z
+  .object({
+    minPosition: z
+      .string()
+      .regex(/^\d+\.\d+$/)
+      .max(60)
+      .optional(),
+  })
+  .catch({});
 
 export const OTP_SENT_MESSAGE = 'OTP sent to your email!';
 
@@ -76,7 +84,11 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependen
   app.post('/api/users/login', authLimited, async (request, reply) => {
     const input = loginSchema.parse(request.body ?? {});
     const account = await signInWithPassword(deps.db, input.email, input.password);
-    return ok(reply, 'Login successful! Welcome back.', signSessionToken(app, account, { rememberMe: input.rememberMe }));
+    return ok(
+      reply,
+      'Login successful! Welcome back.',
+      signSessionToken(app, account, { rememberMe: input.rememberMe }),
+    );
   });
 
   app.post('/api/users/logout', signedIn, async (request, reply) => {
@@ -87,14 +99,21 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependen
 
   app.post('/api/users/get-user-info', signedIn, async (request, reply) => {
     const user = await requireUser(request);
-    const { minPosition } = userInfoQuery.parse({ ...(request.query as object | undefined), ...(request.body as object | undefined) });
+    const { minPosition } = userInfoQuery.parse({
+      ...(request.query as object | undefined),
+      ...(request.body as object | undefined),
+    });
     if (minPosition && deps.awaitBalances) await deps.awaitBalances(minPosition);
     return ok(reply, 'User fetched successfully', await userRecordOf(user, deps.balances));
   });
 
   app.get('/api/users/get-all-users', adminOnly, async (_request, reply) => {
     const accounts = await listAccounts(deps.db);
-    return ok(reply, 'Users fetched successfully', await Promise.all(accounts.map((account) => userRecordOf(account, deps.balances))));
+    return ok(
+      reply,
+      'Users fetched successfully',
+      await Promise.all(accounts.map((account) => userRecordOf(account, deps.balances))),
+    );
   });
 
   app.post('/api/users/update-user-verified-status', adminOnly, async (request, reply) => {
@@ -102,16 +121,29 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependen
     const input = updateVerifiedStatusSchema.parse(request.body ?? {});
     const { account } = await deps.db.transaction().execute(async (trx) => {
       const changed = await setVerified(trx, { actorId: admin.id, userId: input.userId, isVerified: input.isVerified });
-      if (changed.activated) await enqueueEmail(deps.boss, trx, { kind: 'account_verified', to: changed.account.email, firstName: changed.account.firstName });
+      if (changed.activated)
+        await enqueueEmail(deps.boss, trx, {
+          kind: 'account_verified',
+          to: changed.account.email,
+          firstName: changed.account.firstName,
+        });
       return changed;
     });
-    return ok(reply, input.isVerified ? 'User verified successfully' : 'User suspended successfully', await userRecordOf(account, deps.balances));
+    return ok(
+      reply,
+      input.isVerified ? 'User verified successfully' : 'User suspended successfully',
+      await userRecordOf(account, deps.balances),
+    );
   });
 
   // Any query (the spec's client sends ?url[userId]=...) is ignored: the code is always the caller's own.
   app.get('/api/users/generate-qr', signedIn, async (request, reply) => {
     const user = await requireUser(request);
-    const dataUrl = await QRCode.toDataURL(accountUrl(deps.publicUrl, user.id), { width: 256, margin: 2, errorCorrectionLevel: 'M' });
+    const dataUrl = await QRCode.toDataURL(accountUrl(deps.publicUrl, user.id), {
+      width: 256,
+      margin: 2,
+      errorCorrectionLevel: 'M',
+    });
     return ok(reply, 'QR code generated successfully', dataUrl);
   });
 
@@ -120,30 +152,61 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependen
 }
 
 /** Checking and changing the transaction PIN: signed in, and limited like sign-in (guesses). */
-function registerPinRoutes(app: FastifyInstance, deps: UserRouteDependencies, authLimited: { config: ReturnType<typeof authRateLimit> }): void {
+function registerPinRoutes(
+  app: FastifyInstance,
+  deps: UserRouteDependencies,
+  authLimited: { config: ReturnType<typeof authRateLimit> },
+): void {
   const signedInAndLimited = { preHandler: app.authenticate, ...authLimited };
   app.post('/api/users/verify-transaction-pin', signedInAndLimited, async (request, reply) => {
     const user = await requireUser(request);
     const input = verifyPinSchema.parse(request.body ?? {});
-    await verifyTransactionPin({ db: deps.db, keys: deps.keys.pinKeys, clock: deps.clock }, user.id, input.transactionPin);
+    await verifyTransactionPin(
+      { db: deps.db, keys: deps.keys.pinKeys, clock: deps.clock },
+      user.id,
+      input.transactionPin,
+    );
     return ok(reply, 'Transaction PIN verified');
   });
 
   app.post('/api/users/update-transaction-pin', signedInAndLimited, async (request, reply) => {
     const user = await requireUser(request);
     const input = updatePinSchema.parse(request.body ?? {});
-    await updateTransactionPin({ db: deps.db, keys: deps.keys.pinKeys, clock: deps.clock }, user.id, input.currentPin, input.newPin);
+    await updateTransactionPin(
+      { db: deps.db, keys: deps.keys.pinKeys, clock: deps.clock },
+      user.id,
+      input.currentPin,
+      input.newPin,
+    );
     return ok(reply, 'Transaction PIN updated successfully!');
   });
 }
 
 /** The 8 one-time-code routes (no token: the e-mail is the proof). */
-function registerCodeRoutes(app: FastifyInstance, deps: UserRouteDependencies, authLimited: { config: ReturnType<typeof authRateLimit> }): void {
-  const codes: CodeDependencies = { db: deps.db, boss: deps.boss, clock: deps.clock, otpPepper: deps.keys.otpPepper, sealKey: deps.keys.sealKey, pinKeys: deps.keys.pinKeys };
-  for (const [purpose, prefix] of [['password', 'password-reset'], ['pin', 'pin-reset']] as const) {
+function registerCodeRoutes(
+  app: FastifyInstance,
+  deps: UserRouteDependencies,
+  authLimited: { config: ReturnType<typeof authRateLimit> },
+): void {
+  const codes: CodeDependencies = {
+    db: deps.db,
+    boss: deps.boss,
+    clock: deps.clock,
+    otpPepper: deps.keys.otpPepper,
+    sealKey: deps.keys.sealKey,
+    pinKeys: deps.keys.pinKeys,
+  };
+  for (const [purpose, prefix] of [
+    ['password', 'password-reset'],
+    ['pin', 'pin-reset'],
+  ] as const) {
     const send = async (body: unknown) => issueCode(codes, resetEmailSchema.parse(body ?? {}).email, purpose);
-    app.post(`/api/users/send-${prefix}-otp`, authLimited, async (request, reply) => ok(reply, OTP_SENT_MESSAGE, await send(request.body)));
-    app.post(`/api/users/resend-${prefix}-otp`, authLimited, async (request, reply) => ok(reply, OTP_SENT_MESSAGE, await send(request.body)));
+    app.post(`/api/users/send-${prefix}-otp`, authLimited, async (request, reply) =>
+      ok(reply, OTP_SENT_MESSAGE, await send(request.body)),
+    );
+    app.post(`/api/users/resend-${prefix}-otp`, authLimited, async (request, reply) =>
+      ok(reply, OTP_SENT_MESSAGE, await send(request.body)),
+    );
     app.post(`/api/users/verify-${prefix}-otp`, authLimited, async (request, reply) => {
       const input = verifyOtpSchema.parse(request.body ?? {});
       await verifyCode(codes, input.email, purpose, input.otp);

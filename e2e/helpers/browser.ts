@@ -40,7 +40,12 @@ export interface PageSession {
  * mobile UA. Reduced motion makes animations (the landing count-up) end at once, so
  * screenshots are deterministic. `token` signs the context in before any page loads.
  */
-export async function openPage(browser: Browser, baseUrl: string, viewport: ViewportName = 'desktop', token?: string): Promise<PageSession> {
+export async function openPage(
+  browser: Browser,
+  baseUrl: string,
+  viewport: ViewportName = 'desktop',
+  token?: string,
+): Promise<PageSession> {
   const phone = viewport === 'phone';
   const context = await browser.newContext({
     baseURL: baseUrl,
@@ -63,7 +68,13 @@ export async function openPage(browser: Browser, baseUrl: string, viewport: View
 export const HIDE_TOASTS = '.toast-viewport { visibility: hidden !important; }';
 
 /** Screenshot named by screen and viewport; full page for pages, the viewport for open dialogs. */
-export async function screenshot(page: Page, directory: string, screen: string, viewport: ViewportName, fullPage = true): Promise<string> {
+export async function screenshot(
+  page: Page,
+  directory: string,
+  screen: string,
+  viewport: ViewportName,
+  fullPage = true,
+): Promise<string> {
   const path = `${directory}/${screen}-${viewport}.png`;
   await page.screenshot({ path, fullPage, animations: 'disabled', caret: 'hide', style: HIDE_TOASTS });
   return path;

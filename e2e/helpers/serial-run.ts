@@ -29,25 +29,34 @@ export function serialRun(options: { browser: () => Browser; base: string; failu
       const opened = await openPage(options.browser(), options.base, viewport, token);
       opened.page.on('pageerror', (error) => pageErrors.push(`${opened.page.url()}: ${error.message}`));
       opened.page.on('console', (message) => {
-        if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) pageErrors.push(`${opened.page.url()}: ${message.text()}`);
+        if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
+          pageErrors.push(`${opened.page.url()}: ${message.text()}`);
       });
       sessions.push(opened);
       return opened;
     },
     step(name, body, timeoutMs = 60_000) {
-      it(name, async (context) => {
-        if (broken) context.skip('an earlier step failed');
-        try {
-          await body();
-        } catch (error) {
-          broken = true;
-          const slug = name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
-          await Promise.all(
-            sessions.map((opened, index) => opened.page.screenshot({ path: `${OUTPUT_DIR}/${options.failurePrefix}${slug}-${index}.png`, fullPage: true }).catch(() => undefined)),
-          );
-          throw error;
-        }
-      }, timeoutMs);
+      it(
+        name,
+        async (context) => {
+          if (broken) context.skip('an earlier step failed');
+          try {
+            await body();
+          } catch (error) {
+            broken = true;
+            const slug = name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
+            await Promise.all(
+              sessions.map((opened, index) =>
+                opened.page
+                  .screenshot({ path: `${OUTPUT_DIR}/${options.failurePrefix}${slug}-${index}.png`, fullPage: true })
+                  .catch(() => undefined),
+              ),
+            );
+            throw error;
+          }
+        },
+        timeoutMs,
+      );
     },
   };
 }

@@ -107,7 +107,12 @@ export function historyCounter(page: Page): Locator {
  * Another user's command reaches this page only on a new read: reload until the text is
  * right (the projections are asynchronous across users; this user has no checkpoint to wait on).
  */
-export async function reloadUntilText(page: Page, locator: () => Locator, expected: string, timeout = 20_000): Promise<void> {
+export async function reloadUntilText(
+  page: Page,
+  locator: () => Locator,
+  expected: string,
+  timeout = 20_000,
+): Promise<void> {
   const deadline = Date.now() + timeout;
   for (;;) {
     await page.reload();
@@ -144,7 +149,10 @@ export async function recentActivity(page: Page): Promise<{ title: string; amoun
   const items = page.locator('.recent-item');
   const result: { title: string; amount: string }[] = [];
   for (let index = 0; index < (await items.count()); index += 1) {
-    result.push({ title: await textOf(items.nth(index).locator('.recent-title')), amount: await textOf(items.nth(index).locator('.amount')) });
+    result.push({
+      title: await textOf(items.nth(index).locator('.recent-title')),
+      amount: await textOf(items.nth(index).locator('.amount')),
+    });
   }
   return result;
 }

@@ -21,13 +21,28 @@ export interface AdminActionPreview {
 }
 
 /** Throws the rejection the command would throw (not pending, already reversed, the admin is a party...). */
-export async function previewAdminAction(db: LedgerDb, action: AdminMoneyAction, adminId: string): Promise<AdminActionPreview> {
+export async function previewAdminAction(
+  db: LedgerDb,
+  action: AdminMoneyAction,
+  adminId: string,
+): Promise<AdminActionPreview> {
   if (action.action === 'settle') {
     const settled = decideSettleDeposit(await loadDeposit(db, action.depositId), { by: 'admin', adminId });
-    return { streamId: depositStream(action.depositId), amountPaise: settled.data.amountPaise, walletIds: [settled.data.walletId] };
+    return {
+      streamId: depositStream(action.depositId),
+      amountPaise: settled.data.amountPaise,
+      walletIds: [settled.data.walletId],
+    };
   }
   const streamId = streamOfReversal(action.reversal.kind, action.reversal.transactionId);
-  const reversal = decideReversal(action.reversal.kind, await readStream(db, streamId), action.reversal.reason, adminId);
-  const walletIds = reversal.postings.map((posting) => posting.accountId).filter((accountId) => !isFundingAccount(accountId));
+  const reversal = decideReversal(
+    action.reversal.kind,
+    await readStream(db, streamId),
+    action.reversal.reason,
+    adminId,
+  );
+  const walletIds = reversal.postings
+    .map((posting) => posting.accountId)
+    .filter((accountId) => !isFundingAccount(accountId));
   return { streamId, amountPaise: reversal.data.amountPaise, walletIds };
 }

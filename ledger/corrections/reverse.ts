@@ -17,7 +17,13 @@ import { transferStream } from '../transfers/transfer.ts';
 import { evolveMoneyRequest, moneyRequestStream, type MoneyRequestState } from '../money-requests/money-request.ts';
 import { fundingAccount } from '../accounts.ts';
 import type { DepositReversed, MoneyRequestPaymentReversed, RecordedEvent, TransferReversed } from '../events.ts';
-import { idempotencyClaim, metadataFor, previousResult, type CommandContext, type EventStore } from '../handle-command.ts';
+import {
+  idempotencyClaim,
+  metadataFor,
+  previousResult,
+  type CommandContext,
+  type EventStore,
+} from '../handle-command.ts';
 import { reject } from '../rejections.ts';
 
 export const REVERSAL_KINDS = ['transfer', 'deposit', 'request'] as const;
@@ -62,7 +68,11 @@ export function streamOfReversal(kind: ReversalKind, transactionId: string): str
 // ---- transfers -----------------------------------------------------------------------
 
 /** Pure: the reversal of a transfer stream's events, or the reason it cannot be reversed. */
-export function decideReverseTransfer(events: readonly RecordedEvent[], reason: string, adminId: string): TransferReversed {
+export function decideReverseTransfer(
+  events: readonly RecordedEvent[],
+  reason: string,
+  adminId: string,
+): TransferReversed {
   const reasonText = requireReason(reason);
   let completed: Extract<RecordedEvent, { type: 'TransferCompleted' }> | undefined;
   for (const event of events) {
@@ -73,7 +83,15 @@ export function decideReverseTransfer(events: readonly RecordedEvent[], reason: 
   const { transferId, fromAccountId, toAccountId, amountPaise } = completed.data;
   return {
     type: 'TransferReversed',
-    data: { transferId, fromAccountId, toAccountId, amountPaise, reason: reasonText, reversedBy: adminId, reversesPosition: completed.position.toString() },
+    data: {
+      transferId,
+      fromAccountId,
+      toAccountId,
+      amountPaise,
+      reason: reasonText,
+      reversedBy: adminId,
+      reversesPosition: completed.position.toString(),
+    },
     postings: [
       { accountId: toAccountId, amountPaise: -amountPaise },
       { accountId: fromAccountId, amountPaise },
@@ -84,18 +102,31 @@ export function decideReverseTransfer(events: readonly RecordedEvent[], reason: 
 // ---- deposits ------------------------------------------------------------------------
 
 /** Pure: only a settled deposit can be reversed; the money goes back to its funding account. */
-export function decideReverseDeposit(events: readonly RecordedEvent[], reason: string, adminId: string): DepositReversed {
+export function decideReverseDeposit(
+  events: readonly RecordedEvent[],
+  reason: string,
+  adminId: string,
+): DepositReversed {
   const reasonText = requireReason(reason);
   const state = events.reduce<DepositState>(evolveDeposit, { status: 'absent', version: -1 });
   if (state.status === 'absent') reject('transaction_not_found', 'Transaction not found');
   if (state.status === 'reversed') reject('already_reversed', 'This transaction has already been reversed');
-  if (state.status !== 'settled') reject('not_reversible', `Only a settled deposit can be reversed; this one is ${state.status}`);
+  if (state.status !== 'settled')
+    reject('not_reversible', `Only a settled deposit can be reversed; this one is ${state.status}`);
   const settled = events.find((event) => event.type === 'DepositSettled');
   if (!settled) reject('not_reversible', 'Only a settled deposit can be reversed');
   const { depositId, walletId, amountPaise, method } = state.request;
   return {
     type: 'DepositReversed',
-    data: { depositId, walletId, amountPaise, method, reason: reasonText, reversedBy: adminId, reversesPosition: settled.position.toString() },
+    data: {
+      depositId,
+      walletId,
+      amountPaise,
+      method,
+      reason: reasonText,
+      reversedBy: adminId,
+      reversesPosition: settled.position.toString(),
+    },
     postings: [
       { accountId: walletId, amountPaise: -amountPaise },
       { accountId: fundingAccount(method), amountPaise },
@@ -106,18 +137,31 @@ export function decideReverseDeposit(events: readonly RecordedEvent[], reason: s
 // ---- money request payments ----------------------------------------------------------
 
 /** Pure: only an accepted (paid) request can be reversed; the requester pays the payer back. */
-export function decideReverseRequestPayment(events: readonly RecordedEvent[], reason: string, adminId: string): MoneyRequestPaymentReversed {
+export function decideReverseRequestPayment(
+  events: readonly RecordedEvent[],
+  reason: string,
+  adminId: string,
+): MoneyRequestPaymentReversed {
   const reasonText = requireReason(reason);
   const state = events.reduce<MoneyRequestState>(evolveMoneyRequest, { status: 'absent', version: -1 });
   if (state.status === 'absent') reject('transaction_not_found', 'Transaction not found');
   if (state.status === 'reversed') reject('already_reversed', 'This transaction has already been reversed');
-  if (state.status !== 'accepted') reject('not_reversible', `Only an accepted (paid) request can be reversed; this one is ${state.status}`);
+  if (state.status !== 'accepted')
+    reject('not_reversible', `Only an accepted (paid) request can be reversed; this one is ${state.status}`);
   const accepted = events.find((event) => event.type === 'MoneyRequestAccepted');
   if (!accepted) reject('not_reversible', 'Only an accepted (paid) request can be reversed');
   const { requestId, requesterId, payerId, amountPaise } = state.request;
   return {
     type: 'MoneyRequestPaymentReversed',
-    data: { requestId, requesterId, payerId, amountPaise, reason: reasonText, reversedBy: adminId, reversesPosition: accepted.position.toString() },
+    data: {
+      requestId,
+      requesterId,
+      payerId,
+      amountPaise,
+      reason: reasonText,
+      reversedBy: adminId,
+      reversesPosition: accepted.position.toString(),
+    },
     postings: [
       { accountId: requesterId, amountPaise: -amountPaise },
       { accountId: payerId, amountPaise },
@@ -127,13 +171,23 @@ export function decideReverseRequestPayment(events: readonly RecordedEvent[], re
 
 type Reversal = TransferReversed | DepositReversed | MoneyRequestPaymentReversed;
 
-export function decideReversal(kind: ReversalKind, events: readonly RecordedEvent[], reason: string, adminId: string): Reversal {
+export function decideReversal(
+  kind: ReversalKind,
+  events: readonly RecordedEvent[],
+  reason: string,
+  adminId: string,
+): Reversal {
   const reversal = decideReversalOf(kind, events, reason, adminId);
   requireNotParty(reversal, adminId);
   return reversal;
 }
 
-function decideReversalOf(kind: ReversalKind, events: readonly RecordedEvent[], reason: string, adminId: string): Reversal {
+function decideReversalOf(
+  kind: ReversalKind,
+  events: readonly RecordedEvent[],
+  reason: string,
+  adminId: string,
+): Reversal {
   switch (kind) {
     case 'transfer':
       return decideReverseTransfer(events, reason, adminId);
@@ -149,7 +203,8 @@ function decideReversalOf(kind: ReversalKind, events: readonly RecordedEvent[], 
  * reversal moves money, and one admin could otherwise pay themselves back at will.
  */
 function requireNotParty(reversal: Reversal, adminId: string): void {
-  if (walletsOf(reversal).includes(adminId)) reject('actor_is_party', 'You cannot reverse a transaction you take part in');
+  if (walletsOf(reversal).includes(adminId))
+    reject('actor_is_party', 'You cannot reverse a transaction you take part in');
 }
 
 function walletsOf(reversal: Reversal): string[] {
@@ -165,7 +220,11 @@ function walletsOf(reversal: Reversal): string[] {
 
 // ---- the command ---------------------------------------------------------------------
 
-export async function reverseTransaction(store: EventStore, input: ReverseInput, ctx: CommandContext): Promise<ReversalResult> {
+export async function reverseTransaction(
+  store: EventStore,
+  input: ReverseInput,
+  ctx: CommandContext,
+): Promise<ReversalResult> {
   const claim = idempotencyClaim('reverseTransaction', ctx, input);
   const seen = await previousResult<ReversalResult>(store.db, claim);
   if (seen) return seen;

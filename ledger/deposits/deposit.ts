@@ -15,7 +15,14 @@ import {
   type LedgerEvent,
   type RecordedEvent,
 } from '../events.ts';
-import { idempotencyClaim, metadataFor, previousResult, type CommandContext, type EventStore, type LedgerDb } from '../handle-command.ts';
+import {
+  idempotencyClaim,
+  metadataFor,
+  previousResult,
+  type CommandContext,
+  type EventStore,
+  type LedgerDb,
+} from '../handle-command.ts';
 import { MAX_DEPOSIT_PAISE, MIN_DEPOSIT_PAISE } from '../limits.ts';
 import type { Paise } from '../money.ts';
 import { reject } from '../rejections.ts';
@@ -86,7 +93,11 @@ export function decideRequestDeposit(input: RequestDepositInput): DepositRequest
   return { type: 'DepositRequested', data: { ...input, reference: input.reference.trim() } };
 }
 
-export async function requestDeposit(store: EventStore, input: RequestDepositInput, ctx: CommandContext): Promise<DepositResult> {
+export async function requestDeposit(
+  store: EventStore,
+  input: RequestDepositInput,
+  ctx: CommandContext,
+): Promise<DepositResult> {
   const event = decideRequestDeposit(input);
   await requireWallet(store.db, input.walletId);
   const { depositId, ...fingerprint } = input;
@@ -117,8 +128,10 @@ export type DepositDecider = { by: 'admin'; adminId: string } | { by: 'provider'
  */
 function requireDecidableBy(decider: DepositDecider, request: DepositRequested['data']): void {
   if (decider.by !== 'admin') return;
-  if (request.method === 'card') reject('not_reviewable_by_hand', 'Card deposits are settled by the card provider, not by hand');
-  if (request.walletId === decider.adminId) reject('actor_is_party', 'You cannot review a deposit into your own wallet');
+  if (request.method === 'card')
+    reject('not_reviewable_by_hand', 'Card deposits are settled by the card provider, not by hand');
+  if (request.walletId === decider.adminId)
+    reject('actor_is_party', 'You cannot review a deposit into your own wallet');
 }
 
 export function decideSettleDeposit(state: DepositState, decider: DepositDecider): DepositSettled {
@@ -142,7 +155,10 @@ export function decideFailDeposit(state: DepositState, reason: string, decider: 
   if (state.status !== 'pending') reject('deposit_not_pending', `Deposit is already ${state.status}`);
   requireDecidableBy(decider, state.request);
   requireReference(reason);
-  return { type: 'DepositFailed', data: { depositId: state.request.depositId, walletId: state.request.walletId, reason: reason.trim() } };
+  return {
+    type: 'DepositFailed',
+    data: { depositId: state.request.depositId, walletId: state.request.walletId, reason: reason.trim() },
+  };
 }
 
 /** The admin who decides is the command's actor (`ctx.actorId`). */
@@ -150,9 +166,15 @@ export interface SettleDepositInput {
   depositId: string;
 }
 
-export async function settleDeposit(store: EventStore, input: SettleDepositInput, ctx: CommandContext): Promise<DepositResult> {
+export async function settleDeposit(
+  store: EventStore,
+  input: SettleDepositInput,
+  ctx: CommandContext,
+): Promise<DepositResult> {
   const decider: DepositDecider = { by: 'admin', adminId: ctx.actorId };
-  return decideOnDeposit(store, 'settleDeposit', input.depositId, ctx, input, (state) => [decideSettleDeposit(state, decider)]);
+  return decideOnDeposit(store, 'settleDeposit', input.depositId, ctx, input, (state) => [
+    decideSettleDeposit(state, decider),
+  ]);
 }
 
 export interface FailDepositInput {
@@ -162,9 +184,16 @@ export interface FailDepositInput {
   decidedBy?: 'admin' | 'provider';
 }
 
-export async function failDeposit(store: EventStore, input: FailDepositInput, ctx: CommandContext): Promise<DepositResult> {
-  const decider: DepositDecider = input.decidedBy === 'provider' ? { by: 'provider' } : { by: 'admin', adminId: ctx.actorId };
-  return decideOnDeposit(store, 'failDeposit', input.depositId, ctx, input, (state) => [decideFailDeposit(state, input.reason, decider)]);
+export async function failDeposit(
+  store: EventStore,
+  input: FailDepositInput,
+  ctx: CommandContext,
+): Promise<DepositResult> {
+  const decider: DepositDecider =
+    input.decidedBy === 'provider' ? { by: 'provider' } : { by: 'admin', adminId: ctx.actorId };
+  return decideOnDeposit(store, 'failDeposit', input.depositId, ctx, input, (state) => [
+    decideFailDeposit(state, input.reason, decider),
+  ]);
 }
 
 // ---- card (provider-confirmed) -----------------------------------------------------
@@ -208,13 +237,23 @@ export function decideCompleteCardDeposit(state: DepositState, input: CompleteCa
 function requireSamePayment(state: Exclude<DepositState, { status: 'absent' }>, input: CompleteCardDepositInput): void {
   const recorded = state.request;
   const paymentId = 'paymentId' in recorded.details ? recorded.details.paymentId : undefined;
-  const same = recorded.method === 'card' && recorded.walletId === input.walletId && recorded.amountPaise === input.amountPaise && paymentId === input.paymentId;
+  const same =
+    recorded.method === 'card' &&
+    recorded.walletId === input.walletId &&
+    recorded.amountPaise === input.amountPaise &&
+    paymentId === input.paymentId;
   if (!same) reject('payment_mismatch', 'The confirmed payment does not match the recorded deposit');
 }
 
-export async function completeCardDeposit(store: EventStore, input: CompleteCardDepositInput, ctx: CommandContext): Promise<DepositResult> {
+export async function completeCardDeposit(
+  store: EventStore,
+  input: CompleteCardDepositInput,
+  ctx: CommandContext,
+): Promise<DepositResult> {
   await requireWallet(store.db, input.walletId);
-  return decideOnDeposit(store, 'completeCardDeposit', input.depositId, ctx, input, (state) => decideCompleteCardDeposit(state, input));
+  return decideOnDeposit(store, 'completeCardDeposit', input.depositId, ctx, input, (state) =>
+    decideCompleteCardDeposit(state, input),
+  );
 }
 
 async function decideOnDeposit(

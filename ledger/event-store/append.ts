@@ -103,7 +103,10 @@ export function toRejection(error: unknown, streamId: string): LedgerRejection |
     case 'WL003':
       return new LedgerRejection('stream_conflict', `Stream ${streamId} changed concurrently`, { streamId });
     case 'WL004':
-      return new LedgerRejection('idempotency_key_reused', 'This idempotency key was already used for a different request');
+      return new LedgerRejection(
+        'idempotency_key_reused',
+        'This idempotency key was already used for a different request',
+      );
     default:
       return undefined;
   }

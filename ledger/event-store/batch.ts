@@ -19,14 +19,19 @@ export { DEFAULT_BATCHING, type BatchingOptions } from './batcher.ts';
 
 type WireOutcome = { ok: true; result: AppendResult } | { ok: false; code: string; message: string };
 
-export function createAppendBatcher(db: LedgerDb, options: BatchingOptions = DEFAULT_BATCHING): { append(request: AppendRequest): Promise<AppendResult> } {
+export function createAppendBatcher(
+  db: LedgerDb,
+  options: BatchingOptions = DEFAULT_BATCHING,
+): { append(request: AppendRequest): Promise<AppendResult> } {
   return { append: createBatcher(options, (requests: readonly AppendRequest[]) => sendBatch(db, requests)) };
 }
 
 async function sendBatch(db: LedgerDb, requests: readonly AppendRequest[]): Promise<Settled<AppendResult>[]> {
   let outcomes: WireOutcome[];
   try {
-    const { rows } = await sql<{ outcomes: WireOutcome[] }>`select ledger.append_batch(${encodeJson(requests.map(toWireAppend))}::jsonb) as outcomes`.execute(db);
+    const { rows } = await sql<{
+      outcomes: WireOutcome[];
+    }>`select ledger.append_batch(${encodeJson(requests.map(toWireAppend))}::jsonb) as outcomes`.execute(db);
     outcomes = rows[0]?.outcomes ?? [];
   } catch (error) {
     if (failedWhole(error)) return appendOneByOne(db, requests);

@@ -28,7 +28,10 @@ interface Waiting<Request, Result> {
   reject: (error: unknown) => void;
 }
 
-export function createBatcher<Request, Result>(options: BatchingOptions, send: SendBatch<Request, Result>): (request: Request) => Promise<Result> {
+export function createBatcher<Request, Result>(
+  options: BatchingOptions,
+  send: SendBatch<Request, Result>,
+): (request: Request) => Promise<Result> {
   const queue: Waiting<Request, Result>[] = [];
   let inFlight = 0;
 

@@ -11,7 +11,10 @@ export function reviveMoney<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   const revived: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    revived[key] = key.endsWith('Paise') && (typeof item === 'string' || typeof item === 'number') ? BigInt(item) : reviveMoney(item);
+    revived[key] =
+      key.endsWith('Paise') && (typeof item === 'string' || typeof item === 'number')
+        ? BigInt(item)
+        : reviveMoney(item);
   }
   return revived as T;
 }

@@ -9,7 +9,12 @@ import type { EventRow, LedgerTables } from './tables.ts';
 type Reader = Kysely<LedgerTables> | Transaction<LedgerTables>;
 
 export async function readStream(db: Reader, streamId: string): Promise<RecordedEvent[]> {
-  const rows = await db.selectFrom('ledger.events').selectAll().where('stream_id', '=', streamId).orderBy('stream_version').execute();
+  const rows = await db
+    .selectFrom('ledger.events')
+    .selectAll()
+    .where('stream_id', '=', streamId)
+    .orderBy('stream_version')
+    .execute();
   return rows.map(toRecordedEvent);
 }
 

@@ -13,7 +13,13 @@ import {
   type MoneyRequested,
   type RecordedEvent,
 } from '../events.ts';
-import { idempotencyClaim, metadataFor, previousResult, type CommandContext, type EventStore } from '../handle-command.ts';
+import {
+  idempotencyClaim,
+  metadataFor,
+  previousResult,
+  type CommandContext,
+  type EventStore,
+} from '../handle-command.ts';
 import { MAX_REQUEST_PAISE, MIN_REQUEST_PAISE } from '../limits.ts';
 import type { Paise } from '../money.ts';
 import { reject } from '../rejections.ts';
@@ -70,7 +76,11 @@ export function decideRequestMoney(input: RequestMoneyInput): MoneyRequested {
   return { type: 'MoneyRequested', data: { ...input, reference: input.reference.trim() } };
 }
 
-export async function requestMoney(store: EventStore, input: RequestMoneyInput, ctx: CommandContext): Promise<MoneyRequestResult> {
+export async function requestMoney(
+  store: EventStore,
+  input: RequestMoneyInput,
+  ctx: CommandContext,
+): Promise<MoneyRequestResult> {
   const event = decideRequestMoney(input);
   await requireWallet(store.db, input.requesterId);
   await requireWallet(store.db, input.payerId);
@@ -119,11 +129,19 @@ export function decideRejectMoneyRequest(state: MoneyRequestState, payerId: stri
   return { type: 'MoneyRequestRejected', data: { requestId, requesterId, payerId } };
 }
 
-export async function acceptMoneyRequest(store: EventStore, input: AnswerMoneyRequestInput, ctx: CommandContext): Promise<MoneyRequestResult> {
+export async function acceptMoneyRequest(
+  store: EventStore,
+  input: AnswerMoneyRequestInput,
+  ctx: CommandContext,
+): Promise<MoneyRequestResult> {
   return answer(store, 'acceptMoneyRequest', input, ctx, (state) => decideAcceptMoneyRequest(state, input.payerId));
 }
 
-export async function rejectMoneyRequest(store: EventStore, input: AnswerMoneyRequestInput, ctx: CommandContext): Promise<MoneyRequestResult> {
+export async function rejectMoneyRequest(
+  store: EventStore,
+  input: AnswerMoneyRequestInput,
+  ctx: CommandContext,
+): Promise<MoneyRequestResult> {
   return answer(store, 'rejectMoneyRequest', input, ctx, (state) => decideRejectMoneyRequest(state, input.payerId));
 }
 

@@ -17,10 +17,16 @@ export interface OpenWalletInput {
  * head is inserted by `ledger.open_wallet_account` (migrations/0010), which runs as the
  * ledger's owner: the runtime role may not write ledger tables itself.
  */
-export async function openWallet(store: EventStore, input: OpenWalletInput, ctx: CommandContext): Promise<AppendResult> {
+export async function openWallet(
+  store: EventStore,
+  input: OpenWalletInput,
+  ctx: CommandContext,
+): Promise<AppendResult> {
   // Not batched: the head and the event must commit together, in this transaction.
   return inTransaction(store.db, async (trx) => {
-    const { rows } = await sql<{ opened: boolean }>`select ledger.open_wallet_account(${input.accountId}) as opened`.execute(trx);
+    const { rows } = await sql<{
+      opened: boolean;
+    }>`select ledger.open_wallet_account(${input.accountId}) as opened`.execute(trx);
     if (!rows[0]?.opened) reject('account_exists', `Account ${input.accountId} already exists`);
     return appendToStream(trx, {
       streamId: walletStream(input.accountId),

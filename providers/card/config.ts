@@ -54,11 +54,14 @@ export function createCardProvider(env: CardProviderEnv): CardSetup {
     // platform/production.ts refuses this at startup with the whole list of problems; this is
     // the backstop for a composition root that skipped that check.
     if (config.PRODUCTION && config.CARD_PROVIDER !== 'sandbox') {
-      throw new Error('Refusing the sandbox card provider in production mode: set STRIPE_SECRET_KEY, or CARD_PROVIDER=sandbox to allow it');
+      throw new Error(
+        'Refusing the sandbox card provider in production mode: set STRIPE_SECRET_KEY, or CARD_PROVIDER=sandbox to allow it',
+      );
     }
     return { provider: createSandboxCardProvider(), webhookSecret };
   }
-  if (config.STRIPE_SECRET_KEY === undefined) throw new Error('Invalid card provider configuration: CARD_PROVIDER=stripe needs STRIPE_SECRET_KEY');
+  if (config.STRIPE_SECRET_KEY === undefined)
+    throw new Error('Invalid card provider configuration: CARD_PROVIDER=stripe needs STRIPE_SECRET_KEY');
   const provider = createStripeCardProvider({
     secretKey: config.STRIPE_SECRET_KEY,
     host: config.STRIPE_API_HOST,

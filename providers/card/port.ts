@@ -116,5 +116,9 @@ const PROVIDER_CODES: Readonly<Record<string, CardDeclineCode>> = {
 };
 
 export function declineCodeFrom(code: string | undefined, declineCode: string | undefined): CardDeclineCode {
-  return (declineCode !== undefined ? PROVIDER_CODES[declineCode] : undefined) ?? (code !== undefined ? PROVIDER_CODES[code] : undefined) ?? 'processing_error';
+  return (
+    (declineCode !== undefined ? PROVIDER_CODES[declineCode] : undefined) ??
+    (code !== undefined ? PROVIDER_CODES[code] : undefined) ??
+    'processing_error'
+  );
 }

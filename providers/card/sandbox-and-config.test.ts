@@ -21,7 +21,14 @@ afterAll(async () => {
 });
 
 function request(paymentMethodId: string, idempotencyKey = 'k1'): CardChargeRequest {
-  return { amountPaise: rupees(100), paymentMethodId, depositId: 'd1', walletId: 'sana', reference: 'test', idempotencyKey };
+  return {
+    amountPaise: rupees(100),
+    paymentMethodId,
+    depositId: 'd1',
+    walletId: 'sana',
+    reference: 'test',
+    idempotencyKey,
+  };
 }
 
 describe('the sandbox provider', () => {
@@ -50,9 +57,15 @@ describe('the sandbox provider', () => {
     expect(outcome.status === 'declined' ? outcome.code : outcome.status).toBe(expected);
   });
 
-  it.each(['pm_sandbox_1111', 'pm_1Nabc', '', '4242424242424242'])('refuses anything else (%j) as invalid card details', async (paymentMethodId) => {
-    expect(await sandbox.charge(request(paymentMethodId))).toMatchObject({ status: 'declined', code: 'invalid_payment_method' });
-  });
+  it.each(['pm_sandbox_1111', 'pm_1Nabc', '', '4242424242424242'])(
+    'refuses anything else (%j) as invalid card details',
+    async (paymentMethodId) => {
+      expect(await sandbox.charge(request(paymentMethodId))).toMatchObject({
+        status: 'declined',
+        code: 'invalid_payment_method',
+      });
+    },
+  );
 
   it('gives the same payment id for the same idempotency key, another for another key', async () => {
     const first = await sandbox.charge(request('pm_card_visa', 'same'));
@@ -65,7 +78,10 @@ describe('the sandbox provider', () => {
 
 describe('createCardProvider', () => {
   it('uses the sandbox when no secret key is configured', () => {
-    expect(createCardProvider({})).toEqual({ provider: expect.objectContaining({ name: 'sandbox' }), webhookSecret: null });
+    expect(createCardProvider({})).toEqual({
+      provider: expect.objectContaining({ name: 'sandbox' }),
+      webhookSecret: null,
+    });
   });
 
   it('uses Stripe at the configured address when a secret key is configured', async () => {
@@ -78,25 +94,47 @@ describe('createCardProvider', () => {
     });
     expect(provider.name).toBe('stripe');
     expect(webhookSecret).toBe('whsec_from_env');
-    const outcome = await provider.charge({ amountPaise: 12_345n, paymentMethodId: 'pm_card_visa', depositId: 'd-env', walletId: 'omar', reference: 'from env', idempotencyKey: 'k-env' });
+    const outcome = await provider.charge({
+      amountPaise: 12_345n,
+      paymentMethodId: 'pm_card_visa',
+      depositId: 'd-env',
+      walletId: 'omar',
+      reference: 'from env',
+      idempotencyKey: 'k-env',
+    });
     expect(outcome.status).toBe('succeeded');
-    expect(fake.requests.at(-1)).toMatchObject({ authorization: 'Bearer sk_test_from_env', params: { amount: '12345', currency: 'inr' } });
+    expect(fake.requests.at(-1)).toMatchObject({
+      authorization: 'Bearer sk_test_from_env',
+      params: { amount: '12345', currency: 'inr' },
+    });
   });
 
   it('CARD_PROVIDER chooses explicitly: sandbox even with a key; stripe never without one', () => {
-    expect(createCardProvider({ CARD_PROVIDER: 'sandbox', STRIPE_SECRET_KEY: 'sk_test_x' }).provider.name).toBe('sandbox');
-    expect(createCardProvider({ CARD_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x' }).provider.name).toBe('stripe');
-    expect(() => createCardProvider({ CARD_PROVIDER: 'stripe' })).toThrow(/CARD_PROVIDER=stripe needs STRIPE_SECRET_KEY/);
+    expect(createCardProvider({ CARD_PROVIDER: 'sandbox', STRIPE_SECRET_KEY: 'sk_test_x' }).provider.name).toBe(
+      'sandbox',
+    );
+    expect(createCardProvider({ CARD_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x' }).provider.name).toBe(
+      'stripe',
+    );
+    expect(() => createCardProvider({ CARD_PROVIDER: 'stripe' })).toThrow(
+      /CARD_PROVIDER=stripe needs STRIPE_SECRET_KEY/,
+    );
   });
 
   it('regression: in production mode the sandbox (it credits test cards unpaid) is never chosen implicitly', () => {
-    expect(() => createCardProvider({ PRODUCTION: true })).toThrow(/sandbox card provider in production mode.*CARD_PROVIDER=sandbox/);
+    expect(() => createCardProvider({ PRODUCTION: true })).toThrow(
+      /sandbox card provider in production mode.*CARD_PROVIDER=sandbox/,
+    );
     expect(createCardProvider({ PRODUCTION: true, CARD_PROVIDER: 'sandbox' }).provider.name).toBe('sandbox');
     expect(createCardProvider({ PRODUCTION: true, STRIPE_SECRET_KEY: 'sk_live_x' }).provider.name).toBe('stripe');
   });
 
   it('refuses malformed settings at boot', () => {
-    expect(() => createCardProvider({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_PROTOCOL: 'ftp' })).toThrow(/STRIPE_API_PROTOCOL/);
-    expect(() => createCardProvider({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_PORT: 'eighty' })).toThrow(/STRIPE_API_PORT/);
+    expect(() => createCardProvider({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_PROTOCOL: 'ftp' })).toThrow(
+      /STRIPE_API_PROTOCOL/,
+    );
+    expect(() => createCardProvider({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_PORT: 'eighty' })).toThrow(
+      /STRIPE_API_PORT/,
+    );
   });
 });

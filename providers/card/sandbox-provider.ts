@@ -6,7 +6,13 @@
  * The test cards are listed in providers/card/README.md.
  */
 import { createHash } from 'node:crypto';
-import { declined, type CardChargeOutcome, type CardChargeRequest, type CardDeclineCode, type CardProvider } from './port.ts';
+import {
+  declined,
+  type CardChargeOutcome,
+  type CardChargeRequest,
+  type CardDeclineCode,
+  type CardProvider,
+} from './port.ts';
 
 type SandboxBehaviour = 'succeeded' | CardDeclineCode;
 
@@ -38,7 +44,10 @@ export function sandboxPaymentMethodId(cardNumber: string): string {
 }
 
 const SANDBOX_PAYMENT_METHODS: ReadonlyMap<string, SandboxBehaviour> = new Map([
-  ...SANDBOX_TEST_CARDS.map((card): [string, SandboxBehaviour] => [sandboxPaymentMethodId(card.cardNumber), card.behaviour]),
+  ...SANDBOX_TEST_CARDS.map((card): [string, SandboxBehaviour] => [
+    sandboxPaymentMethodId(card.cardNumber),
+    card.behaviour,
+  ]),
   ...Object.entries(STRIPE_TEST_PAYMENT_METHODS),
 ]);
 

@@ -46,7 +46,9 @@ export function createStripeCardProvider(options: StripeProviderOptions): CardPr
     name: 'stripe',
     charge: async (request) => {
       try {
-        const intent = await stripe.paymentIntents.create(paymentIntentParams(request), { idempotencyKey: request.idempotencyKey });
+        const intent = await stripe.paymentIntents.create(paymentIntentParams(request), {
+          idempotencyKey: request.idempotencyKey,
+        });
         return outcomeOf(intent);
       } catch (error) {
         return outcomeOfError(error);
@@ -57,7 +59,10 @@ export function createStripeCardProvider(options: StripeProviderOptions): CardPr
         await stripe.paymentIntents.cancel(paymentId, { cancellation_reason: 'abandoned' });
         return 'canceled';
       } catch (error) {
-        if (!(error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'payment_intent_unexpected_state')) throw error;
+        if (!(
+          error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'payment_intent_unexpected_state'
+        ))
+          throw error;
         // Stripe refuses to cancel a succeeded, processing or already canceled intent. Only
         // the last is closed for good; for the others their own webhook decides.
         const intent = await stripe.paymentIntents.retrieve(paymentId);
@@ -73,7 +78,8 @@ export function createStripeCardProvider(options: StripeProviderOptions): CardPr
  */
 export function paiseToStripeAmount(amountPaise: bigint): number {
   const amount = Number(amountPaise);
-  if (!Number.isSafeInteger(amount) || amount <= 0) throw new RangeError(`not a chargeable amount of paise: ${amountPaise}`);
+  if (!Number.isSafeInteger(amount) || amount <= 0)
+    throw new RangeError(`not a chargeable amount of paise: ${amountPaise}`);
   return amount;
 }
 
@@ -97,7 +103,12 @@ export function outcomeOf(intent: Stripe.PaymentIntent): CardChargeOutcome {
     case 'succeeded':
       return { status: 'succeeded', paymentId: intent.id };
     case 'requires_action':
-      return { status: 'requires_action', paymentId: intent.id, clientSecret: intent.client_secret ?? '', nextAction: nextActionOf(intent) };
+      return {
+        status: 'requires_action',
+        paymentId: intent.id,
+        clientSecret: intent.client_secret ?? '',
+        nextAction: nextActionOf(intent),
+      };
     case 'processing':
       return { status: 'processing', paymentId: intent.id };
     case 'requires_payment_method': {
@@ -129,7 +140,8 @@ function nextActionOf(intent: Stripe.PaymentIntent): CardNextAction {
 export function outcomeOfError(error: unknown): CardChargeOutcome {
   if (!(error instanceof Stripe.errors.StripeError)) throw error;
   const paymentId = error.payment_intent?.id ?? null;
-  if (error instanceof Stripe.errors.StripeCardError) return declined(declineCodeFrom(error.code, error.decline_code), paymentId);
+  if (error instanceof Stripe.errors.StripeCardError)
+    return declined(declineCodeFrom(error.code, error.decline_code), paymentId);
   if (error instanceof Stripe.errors.StripeIdempotencyError) return { status: 'idempotency_key_reused' };
   if (
     error instanceof Stripe.errors.StripeConnectionError ||
@@ -140,7 +152,8 @@ export function outcomeOfError(error: unknown): CardChargeOutcome {
   }
   if (error instanceof Stripe.errors.StripeInvalidRequestError) {
     // A payment method that does not exist or cannot be used is the customer's card details.
-    if (error.param === 'payment_method' || error.code === 'resource_missing') return declined('invalid_payment_method', paymentId);
+    if (error.param === 'payment_method' || error.code === 'resource_missing')
+      return declined('invalid_payment_method', paymentId);
     return declined('processing_error', paymentId);
   }
   throw error;

@@ -9,8 +9,24 @@ import type { Paise } from '../../ledger/index.ts';
 import { declineCodeFrom, type CardDeclineCode } from './port.ts';
 
 export type CardWebhookEvent =
-  | { type: 'payment_succeeded'; eventId: string; paymentId: string; depositId: string; walletId: string; amountPaise: Paise; reference: string }
-  | { type: 'payment_failed'; eventId: string; paymentId: string; depositId: string; walletId: string; amountPaise: Paise; reason: CardDeclineCode }
+  | {
+      type: 'payment_succeeded';
+      eventId: string;
+      paymentId: string;
+      depositId: string;
+      walletId: string;
+      amountPaise: Paise;
+      reference: string;
+    }
+  | {
+      type: 'payment_failed';
+      eventId: string;
+      paymentId: string;
+      depositId: string;
+      walletId: string;
+      amountPaise: Paise;
+      reason: CardDeclineCode;
+    }
   | { type: 'ignored'; eventId: string | null; why: string }
   /** The signature did not verify (or the body is not an event): answer 400 and do nothing. */
   | { type: 'rejected'; why: string };
@@ -32,7 +48,11 @@ const paymentIntentSchema = z.object({
  * Verifies and reads one webhook delivery. `rawBody` must be the bytes Stripe sent, before any
  * JSON parsing (the signature covers them exactly).
  */
-export function parseCardWebhook(rawBody: string | Buffer, signatureHeader: string | undefined, secret: string): CardWebhookEvent {
+export function parseCardWebhook(
+  rawBody: string | Buffer,
+  signatureHeader: string | undefined,
+  secret: string,
+): CardWebhookEvent {
   if (!signatureHeader) return { type: 'rejected', why: 'missing Stripe-Signature header' };
   let event: Stripe.Event;
   try {
@@ -47,7 +67,13 @@ export function parseCardWebhook(rawBody: string | Buffer, signatureHeader: stri
   if (!parsed.success) return { type: 'ignored', eventId: event.id, why: 'not a wallet deposit payment' };
   const intent = parsed.data;
   if (intent.currency !== 'inr') return { type: 'ignored', eventId: event.id, why: `currency ${intent.currency}` };
-  const common = { eventId: event.id, paymentId: intent.id, depositId: intent.metadata.depositId, walletId: intent.metadata.walletId, amountPaise: BigInt(intent.amount) };
+  const common = {
+    eventId: event.id,
+    paymentId: intent.id,
+    depositId: intent.metadata.depositId,
+    walletId: intent.metadata.walletId,
+    amountPaise: BigInt(intent.amount),
+  };
   if (event.type === 'payment_intent.succeeded') {
     return { type: 'payment_succeeded', ...common, reference: intent.metadata.reference?.trim() || FALLBACK_REFERENCE };
   }

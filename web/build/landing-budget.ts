@@ -23,10 +23,13 @@ export function landingBudget(options: { budgetKiB: number }): Plugin {
     apply: 'build',
     generateBundle(_options, bundle) {
       const chunks = new Map<string, ChunkLike>();
-      for (const [name, output] of Object.entries(bundle)) if (output.type === 'chunk') chunks.set(name, output as unknown as ChunkLike);
+      for (const [name, output] of Object.entries(bundle))
+        if (output.type === 'chunk') chunks.set(name, output as unknown as ChunkLike);
       const entry = [...chunks.values()].find((chunk) => chunk.isEntry);
       if (!entry) return;
-      const landing = [...chunks.values()].find((chunk) => chunk.moduleIds.some((id) => id.includes('/features/landing/components/LandingPage')));
+      const landing = [...chunks.values()].find((chunk) =>
+        chunk.moduleIds.some((id) => id.includes('/features/landing/components/LandingPage')),
+      );
       const included = new Set<string>();
       const visit = (fileName: string): void => {
         if (included.has(fileName)) return;
@@ -41,8 +44,11 @@ export function landingBudget(options: { budgetKiB: number }): Plugin {
       for (const fileName of included) gzipBytes += gzipSync(chunks.get(fileName)?.code ?? '').length;
       const kib = gzipBytes / 1024;
       const files = [...included].join(', ');
-      console.log(`\n[landing-budget] landing route JS: ${kib.toFixed(1)} KB gzip (budget ${options.budgetKiB} KB) in ${included.size} chunk(s): ${files}\n`);
-      if (kib > options.budgetKiB) this.error(`landing route JS is ${kib.toFixed(1)} KB gzip, over the ${options.budgetKiB} KB budget`);
+      console.log(
+        `\n[landing-budget] landing route JS: ${kib.toFixed(1)} KB gzip (budget ${options.budgetKiB} KB) in ${included.size} chunk(s): ${files}\n`,
+      );
+      if (kib > options.budgetKiB)
+        this.error(`landing route JS is ${kib.toFixed(1)} KB gzip, over the ${options.budgetKiB} KB budget`);
     },
   };
 }

@@ -12,7 +12,8 @@ import { adminRoute, type AdminRouteDependencies } from './admin-route.ts';
 
 type AccountDependencies = Pick<AdminRouteDependencies, 'db' | 'awaitStatements'>;
 
-const STATEMENT_FILTERS = 'Filters: from, to (ISO dates), type (event types, comma-separated), direction (credit|debit).';
+const STATEMENT_FILTERS =
+  'Filters: from, to (ISO dates), type (event types, comma-separated), direction (credit|debit).';
 
 function statementFilter(accountId: string, query: z.infer<typeof statementQuerySchema>): StatementFilter {
   return { accountId, from: query.from, to: query.to, eventTypes: query.type, direction: query.direction };
@@ -21,28 +22,58 @@ function statementFilter(accountId: string, query: z.infer<typeof statementQuery
 export function registerAccountRoutes(app: FastifyInstance, deps: AccountDependencies): void {
   const statementInput = { params: accountParamsSchema, querystring: statementQuerySchema };
 
-  app.get('/api/admin/accounts/:accountId/statement', adminRoute(app, 'An account\'s statement', `Every posting with running balance, counterparty, event type, position and time (read.statements). ${STATEMENT_FILTERS} Keyset paging: after=<nextAfter>, limit.`, statementInput), async (request, reply) => {
-    await requireAdmin(request);
-    const { accountId } = accountParamsSchema.parse(request.params);
-    const query = statementQuerySchema.parse(request.query ?? {});
-    if (query.minPosition && deps.awaitStatements) await deps.awaitStatements(query.minPosition);
-    return ok(reply, 'Statement fetched', await readStatementPage(deps.db, statementFilter(accountId, query), query));
-  });
+  app.get(
+    '/api/admin/accounts/:accountId/statement',
+    adminRoute(
+      app,
+      "An account's statement",
+      `Every posting with running balance, counterparty, event type, position and time (read.statements). ${STATEMENT_FILTERS} Keyset paging: after=<nextAfter>, limit.`,
+      statementInput,
+    ),
+    async (request, reply) => {
+      await requireAdmin(request);
+      const { accountId } = accountParamsSchema.parse(request.params);
+      const query = statementQuerySchema.parse(request.query ?? {});
+      if (query.minPosition && deps.awaitStatements) await deps.awaitStatements(query.minPosition);
+      return ok(reply, 'Statement fetched', await readStatementPage(deps.db, statementFilter(accountId, query), query));
+    },
+  );
 
-  app.get('/api/admin/accounts/:accountId/statement.csv', adminRoute(app, 'An account\'s statement as CSV (streamed)', 'Same filters as the statement; streamed in keyset batches, so any length downloads in bounded memory.', statementInput), async (request, reply) => {
-    await requireAdmin(request);
-    const { accountId } = accountParamsSchema.parse(request.params);
-    const query = statementQuerySchema.parse(request.query ?? {});
-    reply.header('content-type', 'text/csv; charset=utf-8');
-    reply.header('content-disposition', `attachment; filename="statement-${accountId.replace(/[^A-Za-z0-9_-]/g, '_')}.csv"`);
-    reply.header('cache-control', 'no-store');
-    return reply.send(statementCsv(deps.db, statementFilter(accountId, query)));
-  });
+  app.get(
+    '/api/admin/accounts/:accountId/statement.csv',
+    adminRoute(
+      app,
+      "An account's statement as CSV (streamed)",
+      'Same filters as the statement; streamed in keyset batches, so any length downloads in bounded memory.',
+      statementInput,
+    ),
+    async (request, reply) => {
+      await requireAdmin(request);
+      const { accountId } = accountParamsSchema.parse(request.params);
+      const query = statementQuerySchema.parse(request.query ?? {});
+      reply.header('content-type', 'text/csv; charset=utf-8');
+      reply.header(
+        'content-disposition',
+        `attachment; filename="statement-${accountId.replace(/[^A-Za-z0-9_-]/g, '_')}.csv"`,
+      );
+      reply.header('cache-control', 'no-store');
+      return reply.send(statementCsv(deps.db, statementFilter(accountId, query)));
+    },
+  );
 
-  app.get('/api/admin/accounts/:accountId/events', adminRoute(app, 'The raw events of an account\'s streams', 'Wallet, transfer, deposit and request streams the account takes part in, with metadata (actor, idempotency key, request id, command). Keyset paging by position.', { params: accountParamsSchema, querystring: positionPageQuerySchema }), async (request, reply) => {
-    await requireAdmin(request);
-    const { accountId } = accountParamsSchema.parse(request.params);
-    const query = positionPageQuerySchema.parse(request.query ?? {});
-    return ok(reply, 'Events fetched', await readAccountEvents(deps.db, accountId, query));
-  });
+  app.get(
+    '/api/admin/accounts/:accountId/events',
+    adminRoute(
+      app,
+      "The raw events of an account's streams",
+      'Wallet, transfer, deposit and request streams the account takes part in, with metadata (actor, idempotency key, request id, command). Keyset paging by position.',
+      { params: accountParamsSchema, querystring: positionPageQuerySchema },
+    ),
+    async (request, reply) => {
+      await requireAdmin(request);
+      const { accountId } = accountParamsSchema.parse(request.params);
+      const query = positionPageQuerySchema.parse(request.query ?? {});
+      return ok(reply, 'Events fetched', await readAccountEvents(deps.db, accountId, query));
+    },
+  );
 }

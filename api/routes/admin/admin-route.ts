@@ -22,11 +22,22 @@ export interface AdminRouteDependencies {
   approvalThresholdPaise: bigint;
 }
 
-export function adminRoute(app: FastifyInstance, summary: string, description?: string, input: ZodDocParts = {}): RouteShorthandOptions {
+export function adminRoute(
+  app: FastifyInstance,
+  summary: string,
+  description?: string,
+  input: ZodDocParts = {},
+): RouteShorthandOptions {
   const documented = zodDocs(input);
   return {
     preHandler: app.requireAdmin,
     ...documented,
-    schema: { ...documented.schema, tags: [ADMIN_TAG], summary, ...(description ? { description } : {}), security: [{ bearerAuth: [] }] },
+    schema: {
+      ...documented.schema,
+      tags: [ADMIN_TAG],
+      summary,
+      ...(description ? { description } : {}),
+      security: [{ bearerAuth: [] }],
+    },
   };
 }

@@ -7,7 +7,13 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { approveRequest, listApprovalRequests, performAdminMoneyAction, rejectRequest } from '../../../audit/index.ts';
-import { approvalListQuerySchema, approvalParamsSchema, approvalRejectBodySchema, reverseSchema, type ApprovalRecord } from '../../../contracts/admin.ts';
+import {
+  approvalListQuerySchema,
+  approvalParamsSchema,
+  approvalRejectBodySchema,
+  reverseSchema,
+  type ApprovalRecord,
+} from '../../../contracts/admin.ts';
 import { formatRupees, rupeesFromPaise } from '../../../contracts/money.ts';
 import { isLedgerRejection, type LedgerRejection } from '../../../ledger/index.ts';
 import { tablesView } from '../../../platform/database.ts';
@@ -22,7 +28,12 @@ type CorrectionDependencies = Pick<AdminRouteDependencies, 'db' | 'ledger' | 'ap
 
 /** 202: filed, not done. The message says why, so the admin knows whom to ask. */
 export function awaitingApproval(reply: FastifyReply, approval: ApprovalRecord, thresholdPaise: bigint) {
-  return ok(reply, `Awaiting a second admin's approval: amounts above ${formatRupees(rupeesFromPaise(thresholdPaise))} need two admins`, { status: 'awaiting_approval', approval }, 202);
+  return ok(
+    reply,
+    `Awaiting a second admin's approval: amounts above ${formatRupees(rupeesFromPaise(thresholdPaise))} need two admins`,
+    { status: 'awaiting_approval', approval },
+    202,
+  );
 }
 
 export function registerCorrectionRoutes(app: FastifyInstance, deps: CorrectionDependencies): void {
@@ -31,26 +42,39 @@ export function registerCorrectionRoutes(app: FastifyInstance, deps: CorrectionD
 }
 
 function registerReverseRoute(app: FastifyInstance, deps: CorrectionDependencies): void {
-  const description = 'Appends TransferReversed / DepositReversed / MoneyRequestPaymentReversed on the original stream with mirrored postings; the original stays. Body: {streamId} or {transactionId, kind: transfer|deposit|request}, and reason (3-500 chars).';
-  app.post('/api/admin/reverse', adminRoute(app, 'Reverse a completed transfer, settled deposit or paid money request', description, { body: reverseSchema }), async (request, reply) => {
-    const admin = await requireAdmin(request);
-    const input = reverseSchema.parse(request.body ?? {});
-    try {
-      const outcome = await performAdminMoneyAction(deps, { action: 'reverse', reversal: input }, commandContext(request, admin.id));
-      if (outcome.status === 'awaiting_approval') return awaitingApproval(reply, outcome.approval, deps.approvalThresholdPaise);
-      return ok(reply, 'Transaction reversed', {
-        kind: input.kind,
-        transactionId: input.transactionId,
-        streamId: outcome.streamId,
-        position: outcome.positions[0] ?? null,
-        checkpoint: outcome.checkpoint,
-        replayed: outcome.replayed,
-      });
-    } catch (error) {
-      if (isLedgerRejection(error) && error.code === 'insufficient_funds') throw await overdrawRefusal(deps.db, error);
-      throw error;
-    }
-  });
+  const description =
+    'Appends TransferReversed / DepositReversed / MoneyRequestPaymentReversed on the original stream with mirrored postings; the original stays. Body: {streamId} or {transactionId, kind: transfer|deposit|request}, and reason (3-500 chars).';
+  app.post(
+    '/api/admin/reverse',
+    adminRoute(app, 'Reverse a completed transfer, settled deposit or paid money request', description, {
+      body: reverseSchema,
+    }),
+    async (request, reply) => {
+      const admin = await requireAdmin(request);
+      const input = reverseSchema.parse(request.body ?? {});
+      try {
+        const outcome = await performAdminMoneyAction(
+          deps,
+          { action: 'reverse', reversal: input },
+          commandContext(request, admin.id),
+        );
+        if (outcome.status === 'awaiting_approval')
+          return awaitingApproval(reply, outcome.approval, deps.approvalThresholdPaise);
+        return ok(reply, 'Transaction reversed', {
+          kind: input.kind,
+          transactionId: input.transactionId,
+          streamId: outcome.streamId,
+          position: outcome.positions[0] ?? null,
+          checkpoint: outcome.checkpoint,
+          replayed: outcome.replayed,
+        });
+      } catch (error) {
+        if (isLedgerRejection(error) && error.code === 'insufficient_funds')
+          throw await overdrawRefusal(deps.db, error);
+        throw error;
+      }
+    },
+  );
 }
 
 /** The ledger names the account a reversal would overdraw; the admin is told its owner's name. */
@@ -61,23 +85,54 @@ async function overdrawRefusal(db: Kysely<unknown>, error: LedgerRejection): Pro
 }
 
 function registerApprovalRoutes(app: FastifyInstance, deps: CorrectionDependencies): void {
-  app.get('/api/admin/approvals', adminRoute(app, 'Money actions waiting for a second admin', 'Settlements and reversals above the approval threshold, newest first; ?state=pending|approved|rejected.', { querystring: approvalListQuerySchema }), async (request, reply) => {
-    await requireAdmin(request);
-    const query = approvalListQuerySchema.parse(request.query ?? {});
-    return ok(reply, 'Approval requests fetched', await listApprovalRequests(deps.db, query));
-  });
+  app.get(
+    '/api/admin/approvals',
+    adminRoute(
+      app,
+      'Money actions waiting for a second admin',
+      'Settlements and reversals above the approval threshold, newest first; ?state=pending|approved|rejected.',
+      { querystring: approvalListQuerySchema },
+    ),
+    async (request, reply) => {
+      await requireAdmin(request);
+      const query = approvalListQuerySchema.parse(request.query ?? {});
+      return ok(reply, 'Approval requests fetched', await listApprovalRequests(deps.db, query));
+    },
+  );
 
-  app.post('/api/admin/approvals/:id/approve', adminRoute(app, 'Approve (and run) another admin\'s request', 'Runs the settlement or reversal as the approving admin; the admin who filed it cannot approve it.', { params: approvalParamsSchema }), async (request, reply) => {
-    const admin = await requireAdmin(request);
-    const { id } = approvalParamsSchema.parse(request.params);
-    const { approval, done } = await approveRequest(deps, id, commandContext(request, admin.id));
-    return ok(reply, approval.action === 'settle' ? 'Approved: the deposit has been settled' : 'Approved: the transaction has been reversed', { approval, checkpoint: done.checkpoint });
-  });
+  app.post(
+    '/api/admin/approvals/:id/approve',
+    adminRoute(
+      app,
+      "Approve (and run) another admin's request",
+      'Runs the settlement or reversal as the approving admin; the admin who filed it cannot approve it.',
+      { params: approvalParamsSchema },
+    ),
+    async (request, reply) => {
+      const admin = await requireAdmin(request);
+      const { id } = approvalParamsSchema.parse(request.params);
+      const { approval, done } = await approveRequest(deps, id, commandContext(request, admin.id));
+      return ok(
+        reply,
+        approval.action === 'settle'
+          ? 'Approved: the deposit has been settled'
+          : 'Approved: the transaction has been reversed',
+        { approval, checkpoint: done.checkpoint },
+      );
+    },
+  );
 
-  app.post('/api/admin/approvals/:id/reject', adminRoute(app, 'Reject (or withdraw) a request', 'Nothing moves; any admin may reject, the requester included.', { params: approvalParamsSchema, body: approvalRejectBodySchema }), async (request, reply) => {
-    const admin = await requireAdmin(request);
-    const { id } = approvalParamsSchema.parse(request.params);
-    const { reason } = approvalRejectBodySchema.parse(request.body ?? {});
-    return ok(reply, 'Request rejected', await rejectRequest(deps.db, id, admin.id, reason || null));
-  });
+  app.post(
+    '/api/admin/approvals/:id/reject',
+    adminRoute(app, 'Reject (or withdraw) a request', 'Nothing moves; any admin may reject, the requester included.', {
+      params: approvalParamsSchema,
+      body: approvalRejectBodySchema,
+    }),
+    async (request, reply) => {
+      const admin = await requireAdmin(request);
+      const { id } = approvalParamsSchema.parse(request.params);
+      const { reason } = approvalRejectBodySchema.parse(request.body ?? {});
+      return ok(reply, 'Request rejected', await rejectRequest(deps.db, id, admin.id, reason || null));
+    },
+  );
 }

@@ -11,11 +11,20 @@ import { ApiError } from '../../errors.ts';
 import { adminRoute, type AdminRouteDependencies } from './admin-route.ts';
 
 export function registerExplorerRoutes(app: FastifyInstance, deps: Pick<AdminRouteDependencies, 'db'>): void {
-  app.get('/api/admin/events', adminRoute(app, 'Ledger explorer: events by stream, type, actor and time', 'Filters: stream, type, actor, from, to. Keyset paging by position: after=<nextAfter>, limit (no gaps or repeats).', { querystring: explorerQuerySchema }), async (request, reply) => {
-    await requireAdmin(request);
-    const { after, limit, ...filter } = explorerQuerySchema.parse(request.query ?? {});
-    return ok(reply, 'Events fetched', await listEvents(deps.db, filter, { after, limit }));
-  });
+  app.get(
+    '/api/admin/events',
+    adminRoute(
+      app,
+      'Ledger explorer: events by stream, type, actor and time',
+      'Filters: stream, type, actor, from, to. Keyset paging by position: after=<nextAfter>, limit (no gaps or repeats).',
+      { querystring: explorerQuerySchema },
+    ),
+    async (request, reply) => {
+      await requireAdmin(request);
+      const { after, limit, ...filter } = explorerQuerySchema.parse(request.query ?? {});
+      return ok(reply, 'Events fetched', await listEvents(deps.db, filter, { after, limit }));
+    },
+  );
 
   app.get('/api/admin/events/:position', adminRoute(app, 'One event with its postings'), async (request, reply) => {
     await requireAdmin(request);

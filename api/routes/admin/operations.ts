@@ -3,8 +3,21 @@
  * deposits waiting for review, projection status and replays (all read or run by audit/).
  */
 import type { FastifyInstance } from 'fastify';
-import { auditTrailQuerySchema, positionPageQuerySchema, projectionParamsSchema, replayBodySchema } from '../../../contracts/admin.ts';
-import { latestReplay, listAdminActions, listPendingDeposits, readProjectionsOverview, readTrialBalance, requestProjectionReplay, runVerify } from '../../../audit/index.ts';
+import {
+  auditTrailQuerySchema,
+  positionPageQuerySchema,
+  projectionParamsSchema,
+  replayBodySchema,
+} from '../../../contracts/admin.ts';
+import {
+  latestReplay,
+  listAdminActions,
+  listPendingDeposits,
+  readProjectionsOverview,
+  readTrialBalance,
+  requestProjectionReplay,
+  runVerify,
+} from '../../../audit/index.ts';
 import { requireAdmin } from '../../auth/authenticate.ts';
 import { ok } from '../../envelope.ts';
 import { ApiError } from '../../errors.ts';
@@ -13,51 +26,115 @@ import { adminRoute, type AdminRouteDependencies } from './admin-route.ts';
 type OperationsDependencies = Pick<AdminRouteDependencies, 'db' | 'boss'>;
 
 export function registerOperationsRoutes(app: FastifyInstance, deps: OperationsDependencies): void {
-  app.get('/api/admin/audit-trail', adminRoute(app, 'Admin actions, newest first', 'Suspend, activate, settle, fail, reverse and replay, with actor, time, target and reason. Keyset paging: ?before=<nextBefore>&limit=.', { querystring: auditTrailQuerySchema }), async (request, reply) => {
-    await requireAdmin(request);
-    const query = auditTrailQuerySchema.parse(request.query ?? {});
-    return ok(reply, 'Audit trail fetched', await listAdminActions(deps.db, query));
-  });
+  app.get(
+    '/api/admin/audit-trail',
+    adminRoute(
+      app,
+      'Admin actions, newest first',
+      'Suspend, activate, settle, fail, reverse and replay, with actor, time, target and reason. Keyset paging: ?before=<nextBefore>&limit=.',
+      { querystring: auditTrailQuerySchema },
+    ),
+    async (request, reply) => {
+      await requireAdmin(request);
+      const query = auditTrailQuerySchema.parse(request.query ?? {});
+      return ok(reply, 'Audit trail fetched', await listAdminActions(deps.db, query));
+    },
+  );
 
-  app.get('/api/admin/trial-balance', adminRoute(app, 'Trial balance', 'Sum of postings per account kind and in total (must be 0), funding-source balances per deposit method, and the last ledger verify run.'), async (request, reply) => {
-    await requireAdmin(request);
-    return ok(reply, 'Trial balance fetched', await readTrialBalance(deps.db));
-  });
+  app.get(
+    '/api/admin/trial-balance',
+    adminRoute(
+      app,
+      'Trial balance',
+      'Sum of postings per account kind and in total (must be 0), funding-source balances per deposit method, and the last ledger verify run.',
+    ),
+    async (request, reply) => {
+      await requireAdmin(request);
+      return ok(reply, 'Trial balance fetched', await readTrialBalance(deps.db));
+    },
+  );
 
-  app.post('/api/admin/trial-balance/verify', adminRoute(app, 'Run ledger verify now', 'The same check as `npm run ledger -- verify`; recorded with its time.'), async (request, reply) => {
-    const admin = await requireAdmin(request);
-    const run = await runVerify(deps.db, `api:${admin.id}`);
-    return ok(reply, run.ok ? 'Ledger verified: no differences' : `Ledger verify found ${run.differences.length} difference(s)`, run);
-  });
+  app.post(
+    '/api/admin/trial-balance/verify',
+    adminRoute(app, 'Run ledger verify now', 'The same check as `npm run ledger -- verify`; recorded with its time.'),
+    async (request, reply) => {
+      const admin = await requireAdmin(request);
+      const run = await runVerify(deps.db, `api:${admin.id}`);
+      return ok(
+        reply,
+        run.ok ? 'Ledger verified: no differences' : `Ledger verify found ${run.differences.length} difference(s)`,
+        run,
+      );
+    },
+  );
 
-  app.get('/api/admin/pending-deposits', adminRoute(app, 'Bank-transfer and UPI deposits waiting for review', 'Settle with POST /api/transactions/settle-deposit {depositId}; fail with POST /api/transactions/fail-deposit {depositId, reason}.', { querystring: positionPageQuerySchema }), async (request, reply) => {
-    await requireAdmin(request);
-    const query = positionPageQuerySchema.parse(request.query ?? {});
-    return ok(reply, 'Pending deposits fetched', await listPendingDeposits(deps.db, query));
-  });
+  app.get(
+    '/api/admin/pending-deposits',
+    adminRoute(
+      app,
+      'Bank-transfer and UPI deposits waiting for review',
+      'Settle with POST /api/transactions/settle-deposit {depositId}; fail with POST /api/transactions/fail-deposit {depositId, reason}.',
+      { querystring: positionPageQuerySchema },
+    ),
+    async (request, reply) => {
+      await requireAdmin(request);
+      const query = positionPageQuerySchema.parse(request.query ?? {});
+      return ok(reply, 'Pending deposits fetched', await listPendingDeposits(deps.db, query));
+    },
+  );
 
   registerProjectionRoutes(app, deps);
 }
 
 function registerProjectionRoutes(app: FastifyInstance, deps: OperationsDependencies): void {
-  app.get('/api/admin/projections', adminRoute(app, 'Projection status', 'Checkpoint, events applied, lag in events and seconds, last error, per projection; events held back by an open transaction; the latest replay of each.'), async (request, reply) => {
-    await requireAdmin(request);
-    return ok(reply, 'Projection status fetched', await readProjectionsOverview(deps.db));
-  });
+  app.get(
+    '/api/admin/projections',
+    adminRoute(
+      app,
+      'Projection status',
+      'Checkpoint, events applied, lag in events and seconds, last error, per projection; events held back by an open transaction; the latest replay of each.',
+    ),
+    async (request, reply) => {
+      await requireAdmin(request);
+      return ok(reply, 'Projection status fetched', await readProjectionsOverview(deps.db));
+    },
+  );
 
-  app.post('/api/admin/projections/:name/replay', adminRoute(app, 'Replay one projection (background job)', 'Queues a pg-boss job the workers run (replayProjection: rebuild into fresh tables, swap atomically). Poll GET on the same URL for state and processed/total.', { params: projectionParamsSchema, body: replayBodySchema }), async (request, reply) => {
-    const admin = await requireAdmin(request);
-    const { name } = projectionParamsSchema.parse(request.params);
-    const body = replayBodySchema.parse(request.body ?? {});
-    const run = await requestProjectionReplay(deps, { projection: name, adminId: admin.id, reason: body.reason ?? null });
-    return ok(reply, `Replay of ${name} queued`, run, 202);
-  });
+  app.post(
+    '/api/admin/projections/:name/replay',
+    adminRoute(
+      app,
+      'Replay one projection (background job)',
+      'Queues a pg-boss job the workers run (replayProjection: rebuild into fresh tables, swap atomically). Poll GET on the same URL for state and processed/total.',
+      { params: projectionParamsSchema, body: replayBodySchema },
+    ),
+    async (request, reply) => {
+      const admin = await requireAdmin(request);
+      const { name } = projectionParamsSchema.parse(request.params);
+      const body = replayBodySchema.parse(request.body ?? {});
+      const run = await requestProjectionReplay(deps, {
+        projection: name,
+        adminId: admin.id,
+        reason: body.reason ?? null,
+      });
+      return ok(reply, `Replay of ${name} queued`, run, 202);
+    },
+  );
 
-  app.get('/api/admin/projections/:name/replay', adminRoute(app, 'Progress of the latest replay of one projection', 'state (queued, running, done, failed), processed and total events.', { params: projectionParamsSchema }), async (request, reply) => {
-    await requireAdmin(request);
-    const { name } = projectionParamsSchema.parse(request.params);
-    const run = await latestReplay(deps.db, name);
-    if (!run) throw new ApiError('not_found', `No replay of ${name} has been requested`);
-    return ok(reply, 'Replay progress fetched', run);
-  });
+  app.get(
+    '/api/admin/projections/:name/replay',
+    adminRoute(
+      app,
+      'Progress of the latest replay of one projection',
+      'state (queued, running, done, failed), processed and total events.',
+      { params: projectionParamsSchema },
+    ),
+    async (request, reply) => {
+      await requireAdmin(request);
+      const { name } = projectionParamsSchema.parse(request.params);
+      const run = await latestReplay(deps.db, name);
+      if (!run) throw new ApiError('not_found', `No replay of ${name} has been requested`);
+      return ok(reply, 'Replay progress fetched', run);
+    },
+  );
 }

@@ -43,13 +43,25 @@ export function AppShell({ children }: { children: ReactNode }): ReactElement {
   const current = items.find((item) => location.pathname.startsWith(item.path));
   return (
     <div className={`shell${drawerOpen ? ' shell-drawer-open' : ''}`}>
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <header className="topbar-mobile">
-        <button type="button" className="icon-button" aria-label="Open menu" aria-expanded={drawerOpen} aria-controls="side-nav" onClick={() => setDrawerOpen(true)}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Open menu"
+          aria-expanded={drawerOpen}
+          aria-controls="side-nav"
+          onClick={() => setDrawerOpen(true)}
+        >
           <Icon name="menu" />
         </button>
         <Link to="/" className="brand brand-sm">
-          <span className="brand-mark" aria-hidden="true">₹</span> Rupee Wallet
+          <span className="brand-mark" aria-hidden="true">
+            ₹
+          </span>{' '}
+          Rupee Wallet
         </Link>
         <span className="topbar-page">{current?.label ?? ''}</span>
       </header>
@@ -57,25 +69,41 @@ export function AppShell({ children }: { children: ReactNode }): ReactElement {
       <nav id="side-nav" className="sidenav" aria-label="Main">
         <div className="sidenav-top">
           <Link to="/" className="brand">
-            <span className="brand-mark" aria-hidden="true">₹</span> Rupee Wallet
+            <span className="brand-mark" aria-hidden="true">
+              ₹
+            </span>{' '}
+            Rupee Wallet
           </Link>
-          <button type="button" className="icon-button sidenav-close" aria-label="Close menu" onClick={() => setDrawerOpen(false)}>
+          <button
+            type="button"
+            className="icon-button sidenav-close"
+            aria-label="Close menu"
+            onClick={() => setDrawerOpen(false)}
+          >
             <Icon name="x" />
           </button>
         </div>
         <ul className="sidenav-list">
           {items.map((item) => (
             <li key={item.id}>
-              <NavLink to={item.path} className={({ isActive }) => `sidenav-link${isActive ? ' active' : ''}`} onClick={() => setDrawerOpen(false)}>
+              <NavLink
+                to={item.path}
+                className={({ isActive }) => `sidenav-link${isActive ? ' active' : ''}`}
+                onClick={() => setDrawerOpen(false)}
+              >
                 <Icon name={item.icon} /> <span>{item.label}</span>
               </NavLink>
             </li>
           ))}
         </ul>
         <div className="sidenav-user">
-          <span className="avatar" aria-hidden="true">{(user.firstName[0] ?? '?').toUpperCase()}</span>
+          <span className="avatar" aria-hidden="true">
+            {(user.firstName[0] ?? '?').toUpperCase()}
+          </span>
           <div>
-            <p className="sidenav-user-name">{user.firstName} {user.lastName}</p>
+            <p className="sidenav-user-name">
+              {user.firstName} {user.lastName}
+            </p>
             <p className="sidenav-user-role">{user.isAdmin ? 'Administrator' : 'Personal account'}</p>
           </div>
         </div>

@@ -16,16 +16,51 @@ import { SessionProvider } from './session.tsx';
 
 function Where({ label }: { label: string }): ReactElement {
   const location = useLocation();
-  return <p>{label} at {location.pathname}{location.search}</p>;
+  return (
+    <p>
+      {label} at {location.pathname}
+      {location.search}
+    </p>
+  );
 }
 
 function renderAt(path: string) {
   const router = createMemoryRouter(
     [
-      { path: '/login', element: <GuestRoute><Where label="login" /></GuestRoute> },
-      { path: '/dashboard', element: <ProtectedRoute><Where label="dashboard" /></ProtectedRoute> },
-      { path: '/users', element: <ProtectedRoute><AdminRoute><Where label="users" /></AdminRoute></ProtectedRoute> },
-      { path: '/user/:accountNumber', element: <ProtectedRoute><Where label="pay" /></ProtectedRoute> },
+      {
+        path: '/login',
+        element: (
+          <GuestRoute>
+            <Where label="login" />
+          </GuestRoute>
+        ),
+      },
+      {
+        path: '/dashboard',
+        element: (
+          <ProtectedRoute>
+            <Where label="dashboard" />
+          </ProtectedRoute>
+        ),
+      },
+      {
+        path: '/users',
+        element: (
+          <ProtectedRoute>
+            <AdminRoute>
+              <Where label="users" />
+            </AdminRoute>
+          </ProtectedRoute>
+        ),
+      },
+      {
+        path: '/user/:accountNumber',
+        element: (
+          <ProtectedRoute>
+            <Where label="pay" />
+          </ProtectedRoute>
+        ),
+      },
     ],
     { initialEntries: [path] },
   );
@@ -49,7 +84,9 @@ describe('route guards', () => {
 
   it('shows the loading view, then the page, with a token and a user', async () => {
     window.localStorage.setItem('token', 'jwt');
-    const calls = fakeApi({ '/api/users/get-user-info': () => ({ body: { success: true, message: 'ok', data: USER } }) });
+    const calls = fakeApi({
+      '/api/users/get-user-info': () => ({ body: { success: true, message: 'ok', data: USER } }),
+    });
     renderAt('/dashboard');
     expect(screen.getByText(/loading your/)).toBeTruthy();
     expect(await screen.findByText('dashboard at /dashboard')).toBeTruthy();
@@ -58,7 +95,12 @@ describe('route guards', () => {
 
   it('on a failed user fetch: error toast, token removed, /login', async () => {
     window.localStorage.setItem('token', 'expired');
-    fakeApi({ '/api/users/get-user-info': () => ({ status: 401, body: { success: false, message: 'Your session has expired. Please sign in again.' } }) });
+    fakeApi({
+      '/api/users/get-user-info': () => ({
+        status: 401,
+        body: { success: false, message: 'Your session has expired. Please sign in again.' },
+      }),
+    });
     renderAt('/dashboard');
     expect(await screen.findByText('Your session has expired. Please sign in again.')).toBeTruthy();
     expect(await screen.findByText(/^login at \/login/)).toBeTruthy();
@@ -82,7 +124,9 @@ describe('route guards', () => {
 
   it('lets an admin in', async () => {
     window.localStorage.setItem('token', 'jwt');
-    fakeApi({ '/api/users/get-user-info': () => ({ body: { success: true, message: 'ok', data: { ...USER, isAdmin: true } } }) });
+    fakeApi({
+      '/api/users/get-user-info': () => ({ body: { success: true, message: 'ok', data: { ...USER, isAdmin: true } } }),
+    });
     renderAt('/users');
     expect(await screen.findByText('users at /users')).toBeTruthy();
   });

@@ -27,7 +27,8 @@ export function ProtectedRoute({ children }: { children: ReactNode }): ReactElem
     session.signOut();
   }, [failed, notify, session]);
   if (!session.token || failed) {
-    const next = location.pathname === '/dashboard' ? '' : `?next=${encodeURIComponent(location.pathname + location.search)}`;
+    const next =
+      location.pathname === '/dashboard' ? '' : `?next=${encodeURIComponent(location.pathname + location.search)}`;
     return <Navigate to={`/login${next}`} replace />;
   }
   if (!session.user) return <LoadingView />;
@@ -47,7 +48,9 @@ export function AdminRoute({ children }: { children: ReactNode }): ReactElement 
   const notify = useToast();
   const { pathname } = useLocation();
   const refused = user !== undefined && !user.isAdmin;
-  const message = pathname.startsWith('/users') ? 'Only administrators can open the Users page.' : 'Only administrators can open this page.';
+  const message = pathname.startsWith('/users')
+    ? 'Only administrators can open the Users page.'
+    : 'Only administrators can open this page.';
   useEffect(() => {
     if (refused) notify({ tone: 'warning', message });
   }, [refused, notify, message]);

@@ -45,21 +45,130 @@ export function createRouter() {
     {
       element: <Outlet />,
       children: [
-        { path: '/', element: <Page><LandingPage /></Page> },
-        { path: '/login', element: <GuestRoute><Page><LoginRoute /></Page></GuestRoute> },
-        { path: '/register', element: <GuestRoute><Page><RegisterPage /></Page></GuestRoute> },
-        { path: '/user-not-verified', element: <Page><PendingVerificationPage /></Page> },
-        { path: '/docs', element: <Page><DocsPage /></Page> },
-        { path: '/architecture', element: <Page><ArchitecturePage /></Page> },
-        { path: '/logout', element: <Page><LogoutRoute /></Page> },
-        { path: '/dashboard', element: <Protected><DashboardRoute /></Protected> },
-        { path: '/transactions', element: <Protected><TransactionsRoute /></Protected> },
-        { path: '/requests', element: <Protected><RequestsRoute /></Protected> },
-        { path: '/users', element: <Protected admin><UsersRoute /></Protected> },
-        { path: '/admin/audit', element: <Protected admin><AdminAuditRoute /></Protected> },
-        { path: '/admin/ledger', element: <Protected admin><AdminLedgerRoute /></Protected> },
-        { path: '/admin/operations', element: <Protected admin><AdminOperationsRoute /></Protected> },
-        { path: '/user/:accountNumber', element: <ProtectedRoute><PayDeepLink /></ProtectedRoute> },
+        {
+          path: '/',
+          element: (
+            <Page>
+              <LandingPage />
+            </Page>
+          ),
+        },
+        {
+          path: '/login',
+          element: (
+            <GuestRoute>
+              <Page>
+                <LoginRoute />
+              </Page>
+            </GuestRoute>
+          ),
+        },
+        {
+          path: '/register',
+          element: (
+            <GuestRoute>
+              <Page>
+                <RegisterPage />
+              </Page>
+            </GuestRoute>
+          ),
+        },
+        {
+          path: '/user-not-verified',
+          element: (
+            <Page>
+              <PendingVerificationPage />
+            </Page>
+          ),
+        },
+        {
+          path: '/docs',
+          element: (
+            <Page>
+              <DocsPage />
+            </Page>
+          ),
+        },
+        {
+          path: '/architecture',
+          element: (
+            <Page>
+              <ArchitecturePage />
+            </Page>
+          ),
+        },
+        {
+          path: '/logout',
+          element: (
+            <Page>
+              <LogoutRoute />
+            </Page>
+          ),
+        },
+        {
+          path: '/dashboard',
+          element: (
+            <Protected>
+              <DashboardRoute />
+            </Protected>
+          ),
+        },
+        {
+          path: '/transactions',
+          element: (
+            <Protected>
+              <TransactionsRoute />
+            </Protected>
+          ),
+        },
+        {
+          path: '/requests',
+          element: (
+            <Protected>
+              <RequestsRoute />
+            </Protected>
+          ),
+        },
+        {
+          path: '/users',
+          element: (
+            <Protected admin>
+              <UsersRoute />
+            </Protected>
+          ),
+        },
+        {
+          path: '/admin/audit',
+          element: (
+            <Protected admin>
+              <AdminAuditRoute />
+            </Protected>
+          ),
+        },
+        {
+          path: '/admin/ledger',
+          element: (
+            <Protected admin>
+              <AdminLedgerRoute />
+            </Protected>
+          ),
+        },
+        {
+          path: '/admin/operations',
+          element: (
+            <Protected admin>
+              <AdminOperationsRoute />
+            </Protected>
+          ),
+        },
+        {
+          path: '/user/:accountNumber',
+          element: (
+            <ProtectedRoute>
+              <PayDeepLink />
+            </ProtectedRoute>
+          ),
+        },
         { path: '*', element: <Navigate to="/" replace /> },
       ],
     },

@@ -38,7 +38,15 @@ export function SessionProvider({ children }: { children: ReactNode }): ReactEle
     await client.invalidateQueries({ queryKey: currentUserKey });
   }, [client]);
   const value = useMemo<Session>(
-    () => ({ token, user: token ? query.data : undefined, loading: token !== null && query.isPending, error: query.error, signIn, signOut, reloadUser }),
+    () => ({
+      token,
+      user: token ? query.data : undefined,
+      loading: token !== null && query.isPending,
+      error: query.error,
+      signIn,
+      signOut,
+      reloadUser,
+    }),
     [token, query.data, query.isPending, query.error, signIn, signOut, reloadUser],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

@@ -86,7 +86,10 @@ export async function apiRequest<Data = unknown>(path: string, options: RequestO
 }
 
 /** For queries: the data of a successful envelope, or a thrown ApiError with the server's message. */
-export async function apiData<Data>(path: string, options: RequestOptions & { fallbackMessage: string }): Promise<Data> {
+export async function apiData<Data>(
+  path: string,
+  options: RequestOptions & { fallbackMessage: string },
+): Promise<Data> {
   const reply = await apiRequest<Data>(path, options);
   if (!reply.success) throw new ApiError(reply.message || options.fallbackMessage, reply.code, reply.status);
   return reply.data as Data;

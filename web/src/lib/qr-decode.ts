@@ -2,7 +2,12 @@
  * QR decoding with jsqr, loaded on demand (only the scan dialog needs it): from a video
  * frame or an uploaded image, through a canvas. Returns the decoded text or null.
  */
-type Decoder = (data: Uint8ClampedArray, width: number, height: number, options?: { inversionAttempts?: 'dontInvert' | 'attemptBoth' }) => { data: string } | null;
+type Decoder = (
+  data: Uint8ClampedArray,
+  width: number,
+  height: number,
+  options?: { inversionAttempts?: 'dontInvert' | 'attemptBoth' },
+) => { data: string } | null;
 
 let decoder: Promise<Decoder> | null = null;
 
@@ -19,7 +24,10 @@ function loadDecoder(): Promise<Decoder> {
 
 const MAX_SIDE_PX = 1024;
 
-export async function decodeQrFrom(source: HTMLVideoElement | HTMLImageElement, canvas: HTMLCanvasElement = document.createElement('canvas')): Promise<string | null> {
+export async function decodeQrFrom(
+  source: HTMLVideoElement | HTMLImageElement,
+  canvas: HTMLCanvasElement = document.createElement('canvas'),
+): Promise<string | null> {
   const width = source instanceof HTMLVideoElement ? source.videoWidth : source.naturalWidth;
   const height = source instanceof HTMLVideoElement ? source.videoHeight : source.naturalHeight;
   if (!width || !height) return null;

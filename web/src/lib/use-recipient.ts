@@ -34,7 +34,11 @@ export function useRecipient(): Recipient {
       return { ok: false, message: reply.message || 'Account verification failed. Please try again.', network: false };
     } catch (error) {
       setStatus('unverified');
-      return { ok: false, message: 'Failed to verify account. Please check your connection and try again.', network: error instanceof NetworkError };
+      return {
+        ok: false,
+        message: 'Failed to verify account. Please check your connection and try again.',
+        network: error instanceof NetworkError,
+      };
     }
   }, []);
   const clear = useCallback(() => {

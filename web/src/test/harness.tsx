@@ -32,14 +32,22 @@ export function fakeApi(routes: Record<string, Handler>): RecordedCall[] {
     calls.push(call);
     const handler = routes[url.pathname];
     const reply = handler ? handler(call) : { status: 404, body: { success: false, message: 'Not found' } };
-    return new Response(JSON.stringify(reply.body), { status: reply.status ?? 200, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify(reply.body), {
+      status: reply.status ?? 200,
+      headers: { 'content-type': 'application/json' },
+    });
   });
   return calls;
 }
 
-export function renderWithApp(element: ReactElement, options: { path?: string; extraRoutes?: { path: string; element: ReactElement }[] } = {}): RenderResult {
+export function renderWithApp(
+  element: ReactElement,
+  options: { path?: string; extraRoutes?: { path: string; element: ReactElement }[] } = {},
+): RenderResult {
   const path = options.path ?? '/';
-  const router = createMemoryRouter([{ path: path.split('?')[0] ?? '/', element }, ...(options.extraRoutes ?? [])], { initialEntries: [path] });
+  const router = createMemoryRouter([{ path: path.split('?')[0] ?? '/', element }, ...(options.extraRoutes ?? [])], {
+    initialEntries: [path],
+  });
   return render(
     <QueryClientProvider client={createQueryClient()}>
       <Toaster>

@@ -16,7 +16,12 @@ export default function TransactionsRoute(): ReactElement {
   const payTo = params.get('pay') ?? undefined;
   return (
     <AppShell>
-      <TransactionsPage user={user} onResetPin={() => setResetOpen(true)} payTo={payTo} onPayToHandled={() => setParams({}, { replace: true })} />
+      <TransactionsPage
+        user={user}
+        onResetPin={() => setResetOpen(true)}
+        payTo={payTo}
+        onPayToHandled={() => setParams({}, { replace: true })}
+      />
       <ResetSecretDialog kind="pin" open={resetOpen} onOpenChange={setResetOpen} defaultEmail={user.email} />
     </AppShell>
   );

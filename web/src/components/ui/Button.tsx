@@ -9,7 +9,16 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   block?: boolean;
 }
 
-export function Button({ variant = 'primary', size = 'md', block = false, className, type = 'button', ...rest }: ButtonProps): ReactElement {
-  const classes = ['btn', `btn-${variant}`, `btn-${size}`, block ? 'btn-block' : '', className ?? ''].filter(Boolean).join(' ');
+export function Button({
+  variant = 'primary',
+  size = 'md',
+  block = false,
+  className,
+  type = 'button',
+  ...rest
+}: ButtonProps): ReactElement {
+  const classes = ['btn', `btn-${variant}`, `btn-${size}`, block ? 'btn-block' : '', className ?? '']
+    .filter(Boolean)
+    .join(' ');
   return <button type={type} className={classes} {...rest} />;
 }

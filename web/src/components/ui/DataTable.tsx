@@ -15,14 +15,27 @@ export interface Column<Row> {
   align?: 'left' | 'right';
 }
 
-export function DataTable<Row extends { _id: string }>({ rows, columns, caption }: { rows: Row[]; columns: Column<Row>[]; caption: string }): ReactElement {
+export function DataTable<Row extends { _id: string }>({
+  rows,
+  columns,
+  caption,
+}: {
+  rows: Row[];
+  columns: Column<Row>[];
+  caption: string;
+}): ReactElement {
   const definitions: ColumnDef<Features, Row>[] = columns.map((column) => ({
     id: column.id,
     header: column.header,
     cell: (context) => column.cell(context.row.original),
     meta: { align: column.align ?? 'left' },
   }));
-  const table = useTable<Features, Row>({ features: tableFeatureSet, columns: definitions, data: rows, getRowId: (row) => row._id });
+  const table = useTable<Features, Row>({
+    features: tableFeatureSet,
+    columns: definitions,
+    data: rows,
+    getRowId: (row) => row._id,
+  });
   const alignOf = (id: string) => columns.find((column) => column.id === id)?.align ?? 'left';
   return (
     <div className="table-wrap">
@@ -43,7 +56,11 @@ export function DataTable<Row extends { _id: string }>({ rows, columns, caption 
           {table.getRowModel().rows.map((row) => (
             <tr key={row.id}>
               {row.getAllCells().map((cell) => (
-                <td key={cell.id} className={`align-${alignOf(cell.column.id)}`} data-label={String(cell.column.columnDef.header ?? '')}>
+                <td
+                  key={cell.id}
+                  className={`align-${alignOf(cell.column.id)}`}
+                  data-label={String(cell.column.columnDef.header ?? '')}
+                >
                   {columns.find((column) => column.id === cell.column.id)?.cell(row.original)}
                 </td>
               ))}

@@ -3,7 +3,15 @@
  * (aria-invalid, aria-describedby): text, password with show/hide, select, textarea with a
  * character counter.
  */
-import { useId, useState, type InputHTMLAttributes, type ReactElement, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import {
+  useId,
+  useState,
+  type InputHTMLAttributes,
+  type ReactElement,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 import { Icon } from './icons.tsx';
 
 interface FieldShellProps {
@@ -19,12 +27,22 @@ function FieldShell({ id, label, error, hint, children, trailing }: FieldShellPr
   return (
     <div className={`field${error ? ' field-invalid' : ''}`}>
       <div className="field-label-row">
-        <label htmlFor={id} className="field-label">{label}</label>
+        <label htmlFor={id} className="field-label">
+          {label}
+        </label>
         {trailing}
       </div>
       {children}
-      {hint && !error ? <p className="field-hint" id={`${id}-hint`}>{hint}</p> : null}
-      {error ? <p className="field-error" id={`${id}-error`} role="alert">{error}</p> : null}
+      {hint && !error ? (
+        <p className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="field-error" id={`${id}-error`} role="alert">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -64,7 +82,13 @@ export function PasswordField(props: Omit<TextFieldProps, 'type' | 'adornment'>)
       {...props}
       type={visible ? 'text' : 'password'}
       adornment={
-        <button type="button" className="input-toggle" onClick={() => setVisible((shown) => !shown)} aria-label={visible ? `Hide ${props.label}` : `Show ${props.label}`} aria-pressed={visible}>
+        <button
+          type="button"
+          className="input-toggle"
+          onClick={() => setVisible((shown) => !shown)}
+          aria-label={visible ? `Hide ${props.label}` : `Show ${props.label}`}
+          aria-pressed={visible}
+        >
           <Icon name={visible ? 'eyeOff' : 'eye'} size={18} />
         </button>
       }
@@ -80,15 +104,32 @@ export interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectEl
   onValueChange: (value: string) => void;
 }
 
-export function SelectField({ label, error, options, placeholder, onValueChange, id, ...rest }: SelectFieldProps): ReactElement {
+export function SelectField({
+  label,
+  error,
+  options,
+  placeholder,
+  onValueChange,
+  id,
+  ...rest
+}: SelectFieldProps): ReactElement {
   const generated = useId();
   const fieldId = id ?? generated;
   return (
     <FieldShell id={fieldId} label={label} error={error}>
-      <select id={fieldId} className="input" aria-invalid={error ? true : undefined} aria-describedby={error ? `${fieldId}-error` : undefined} onChange={(event) => onValueChange(event.target.value)} {...rest}>
+      <select
+        id={fieldId}
+        className="input"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${fieldId}-error` : undefined}
+        onChange={(event) => onValueChange(event.target.value)}
+        {...rest}
+      >
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
         {options.map((option) => (
-          <option key={option.value} value={option.value}>{option.label}</option>
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
         ))}
       </select>
     </FieldShell>
@@ -103,11 +144,28 @@ export interface TextAreaFieldProps extends Omit<TextareaHTMLAttributes<HTMLText
   onValueChange: (value: string) => void;
 }
 
-export function TextAreaField({ label, error, value, maxLength, onValueChange, id, ...rest }: TextAreaFieldProps): ReactElement {
+export function TextAreaField({
+  label,
+  error,
+  value,
+  maxLength,
+  onValueChange,
+  id,
+  ...rest
+}: TextAreaFieldProps): ReactElement {
   const generated = useId();
   const fieldId = id ?? generated;
   return (
-    <FieldShell id={fieldId} label={label} error={error} trailing={<span className="field-counter" aria-live="polite">{value.length}/{maxLength}</span>}>
+    <FieldShell
+      id={fieldId}
+      label={label}
+      error={error}
+      trailing={
+        <span className="field-counter" aria-live="polite">
+          {value.length}/{maxLength}
+        </span>
+      }
+    >
       <textarea
         id={fieldId}
         className="input textarea"

@@ -10,14 +10,20 @@ const CYCLE_MS = 3000;
 export function LoadingView(): ReactElement {
   const [index, setIndex] = useState(0);
   useEffect(() => {
-    const timer = window.setInterval(() => setIndex((current) => (current + 1) % WORDS.length), CYCLE_MS / WORDS.length);
+    const timer = window.setInterval(
+      () => setIndex((current) => (current + 1) % WORDS.length),
+      CYCLE_MS / WORDS.length,
+    );
     return () => window.clearInterval(timer);
   }, []);
   return (
     <div className="loading-view" role="status" aria-live="polite">
       <span className="spinner spinner-lg" aria-hidden="true" />
       <p className="loading-text">
-        loading your <span className="loading-word" key={index}>{WORDS[index]}</span>
+        loading your{' '}
+        <span className="loading-word" key={index}>
+          {WORDS[index]}
+        </span>
       </p>
     </div>
   );

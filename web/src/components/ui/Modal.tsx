@@ -17,16 +17,33 @@ export interface ModalProps {
   size?: 'md' | 'lg';
 }
 
-export function Modal({ open, onOpenChange, title, description, children, busy = false, busyLabel = 'Processing...', size = 'md' }: ModalProps): ReactElement {
+export function Modal({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  busy = false,
+  busyLabel = 'Processing...',
+  size = 'md',
+}: ModalProps): ReactElement {
   return (
     <Dialog.Root open={open} onOpenChange={(next) => (busy && !next ? undefined : onOpenChange(next))}>
       <Dialog.Portal>
         <Dialog.Overlay className="modal-overlay" />
-        <Dialog.Content className={`modal modal-${size}`} aria-describedby={description ? undefined : undefined} onInteractOutside={(event) => busy && event.preventDefault()}>
+        <Dialog.Content
+          className={`modal modal-${size}`}
+          aria-describedby={description ? undefined : undefined}
+          onInteractOutside={(event) => busy && event.preventDefault()}
+        >
           <header className="modal-header">
             <div>
               <Dialog.Title className="modal-title">{title}</Dialog.Title>
-              {description ? <Dialog.Description className="modal-description">{description}</Dialog.Description> : <Dialog.Description className="sr-only">{title}</Dialog.Description>}
+              {description ? (
+                <Dialog.Description className="modal-description">{description}</Dialog.Description>
+              ) : (
+                <Dialog.Description className="sr-only">{title}</Dialog.Description>
+              )}
             </div>
             <Dialog.Close className="icon-button" aria-label="Close" disabled={busy}>
               <Icon name="x" />

@@ -52,7 +52,9 @@ export function Toaster({ children }: { children: ReactNode }): ReactElement {
           >
             <span className="toast-mark" aria-hidden="true" />
             <Toast.Description className="toast-message">{item.message}</Toast.Description>
-            <Toast.Close className="toast-close" aria-label="Dismiss notification">×</Toast.Close>
+            <Toast.Close className="toast-close" aria-label="Dismiss notification">
+              ×
+            </Toast.Close>
           </Toast.Root>
         ))}
         <Toast.Viewport className="toast-viewport" hotkey={['altKey', 'KeyT']} label="Notifications (Alt+T)" />

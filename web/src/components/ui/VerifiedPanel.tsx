@@ -4,14 +4,39 @@
 import type { ReactElement, ReactNode } from 'react';
 import { Icon } from './icons.tsx';
 
-export function VerifiedPanel({ title = 'Account Verified', name, accountNumber, bankName, action }: { title?: string; name: string; accountNumber: string; bankName?: string | undefined; action?: ReactNode }): ReactElement {
+export function VerifiedPanel({
+  title = 'Account Verified',
+  name,
+  accountNumber,
+  bankName,
+  action,
+}: {
+  title?: string;
+  name: string;
+  accountNumber: string;
+  bankName?: string | undefined;
+  action?: ReactNode;
+}): ReactElement {
   return (
     <div className="verified-panel" role="status">
-      <p className="verified-title"><Icon name="check" size={16} /> {title}</p>
+      <p className="verified-title">
+        <Icon name="check" size={16} /> {title}
+      </p>
       <dl className="verified-list">
-        <div><dt>Name</dt><dd>{name}</dd></div>
-        <div><dt>Account</dt><dd className="mono">{accountNumber}</dd></div>
-        {bankName ? <div><dt>Bank</dt><dd>{bankName}</dd></div> : null}
+        <div>
+          <dt>Name</dt>
+          <dd>{name}</dd>
+        </div>
+        <div>
+          <dt>Account</dt>
+          <dd className="mono">{accountNumber}</dd>
+        </div>
+        {bankName ? (
+          <div>
+            <dt>Bank</dt>
+            <dd>{bankName}</dd>
+          </div>
+        ) : null}
       </dl>
       {action}
     </div>

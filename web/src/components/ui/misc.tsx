@@ -10,17 +10,35 @@ export function Badge({ tone, children }: { tone: BadgeTone; children: ReactNode
   return <span className={`badge badge-${tone}`}>{children}</span>;
 }
 
-export function EmptyState({ title, text, icon = 'info' }: { title: string; text?: string; icon?: IconName }): ReactElement {
+export function EmptyState({
+  title,
+  text,
+  icon = 'info',
+}: {
+  title: string;
+  text?: string;
+  icon?: IconName;
+}): ReactElement {
   return (
     <div className="empty-state">
-      <span className="empty-icon"><Icon name={icon} size={28} /></span>
+      <span className="empty-icon">
+        <Icon name={icon} size={28} />
+      </span>
       <p className="empty-title">{title}</p>
       {text ? <p className="empty-text">{text}</p> : null}
     </div>
   );
 }
 
-export function SummaryTile({ label, value, tone = 'neutral' }: { label: string; value: ReactNode; tone?: BadgeTone }): ReactElement {
+export function SummaryTile({
+  label,
+  value,
+  tone = 'neutral',
+}: {
+  label: string;
+  value: ReactNode;
+  tone?: BadgeTone;
+}): ReactElement {
   return (
     <div className={`tile tile-${tone}`}>
       <p className="tile-label">{label}</p>
@@ -29,7 +47,15 @@ export function SummaryTile({ label, value, tone = 'neutral' }: { label: string;
   );
 }
 
-export function PageHeader({ title, children, subtitle }: { title: string; subtitle?: ReactNode; children?: ReactNode }): ReactElement {
+export function PageHeader({
+  title,
+  children,
+  subtitle,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  children?: ReactNode;
+}): ReactElement {
   return (
     <header className="page-header">
       <div>
@@ -41,7 +67,17 @@ export function PageHeader({ title, children, subtitle }: { title: string; subti
   );
 }
 
-export function Card({ title, actions, children, className }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }): ReactElement {
+export function Card({
+  title,
+  actions,
+  children,
+  className,
+}: {
+  title?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}): ReactElement {
   return (
     <section className={`card ${className ?? ''}`}>
       {title || actions ? (
@@ -55,7 +91,15 @@ export function Card({ title, actions, children, className }: { title?: ReactNod
   );
 }
 
-export function Notice({ tone, title, children }: { tone: BadgeTone; title?: string; children: ReactNode }): ReactElement {
+export function Notice({
+  tone,
+  title,
+  children,
+}: {
+  tone: BadgeTone;
+  title?: string;
+  children: ReactNode;
+}): ReactElement {
   return (
     <div className={`notice notice-${tone}`} role={tone === 'danger' ? 'alert' : undefined}>
       {title ? <p className="notice-title">{title}</p> : null}

@@ -16,7 +16,12 @@ function Notifier(): null {
 
 describe('toasts', () => {
   it('shows the message and Alt+T moves focus to the notifications region', async () => {
-    render(<Toaster><Notifier /><button type="button">elsewhere</button></Toaster>);
+    render(
+      <Toaster>
+        <Notifier />
+        <button type="button">elsewhere</button>
+      </Toaster>,
+    );
     expect(await screen.findByText('Saved')).toBeTruthy();
     screen.getByRole('button', { name: 'elsewhere' }).focus();
     const region = screen.getByRole('region', { name: 'Notifications (Alt+T)' });

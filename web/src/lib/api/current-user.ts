@@ -11,11 +11,22 @@ import { currentUserKey } from '../query-client.ts';
 export type { UserRecord };
 
 export function fetchCurrentUser(): Promise<UserRecord> {
-  return apiData<UserRecord>('/api/users/get-user-info', { method: 'POST', body: {}, readYourWrites: true, fallbackMessage: 'Request failed' });
+  return apiData<UserRecord>('/api/users/get-user-info', {
+    method: 'POST',
+    body: {},
+    readYourWrites: true,
+    fallbackMessage: 'Request failed',
+  });
 }
 
 export function currentUserQuery(enabled: boolean) {
-  return queryOptions({ queryKey: currentUserKey, queryFn: fetchCurrentUser, enabled, retry: false, staleTime: 30_000 });
+  return queryOptions({
+    queryKey: currentUserKey,
+    queryFn: fetchCurrentUser,
+    enabled,
+    retry: false,
+    staleTime: 30_000,
+  });
 }
 
 export function useCurrentUserQuery(enabled: boolean) {

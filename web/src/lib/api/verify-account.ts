@@ -25,7 +25,10 @@ export function normaliseAccount(raw: RawVerifiedAccount): VerifiedAccount {
 }
 
 export async function verifyAccount(receiver: string): Promise<ApiReply<VerifiedAccount>> {
-  const reply = await apiRequest<RawVerifiedAccount>('/api/transactions/verify-account', { method: 'POST', body: { receiver } });
+  const reply = await apiRequest<RawVerifiedAccount>('/api/transactions/verify-account', {
+    method: 'POST',
+    body: { receiver },
+  });
   return { ...reply, data: reply.success && reply.data ? normaliseAccount(reply.data) : undefined };
 }
 

@@ -10,10 +10,16 @@ import { apiData, apiRequest, type ApiReply } from '../../../lib/api-client.ts';
 export type { ApprovalRecord };
 
 export function fetchPendingApprovals(): Promise<ApprovalRecord[]> {
-  return apiData<ApprovalRecord[]>('/api/admin/approvals', { query: { state: 'pending' }, fallbackMessage: 'Failed to fetch approval requests' });
+  return apiData<ApprovalRecord[]>('/api/admin/approvals', {
+    query: { state: 'pending' },
+    fallbackMessage: 'Failed to fetch approval requests',
+  });
 }
 
-export const pendingApprovalsQuery = queryOptions({ queryKey: ['ledger', 'admin', 'approvals', 'pending'], queryFn: fetchPendingApprovals });
+export const pendingApprovalsQuery = queryOptions({
+  queryKey: ['ledger', 'admin', 'approvals', 'pending'],
+  queryFn: fetchPendingApprovals,
+});
 
 export function usePendingApprovals() {
   return useQuery(pendingApprovalsQuery);
@@ -26,7 +32,10 @@ export interface ApprovalDecision {
 }
 
 export function decideApproval(input: ApprovalDecision): Promise<ApiReply<unknown>> {
-  return apiRequest(`/api/admin/approvals/${encodeURIComponent(input.id)}/${input.decision}`, { method: 'POST', body: input.reason ? { reason: input.reason } : {} });
+  return apiRequest(`/api/admin/approvals/${encodeURIComponent(input.id)}/${input.decision}`, {
+    method: 'POST',
+    body: input.reason ? { reason: input.reason } : {},
+  });
 }
 
 export function useDecideApproval() {

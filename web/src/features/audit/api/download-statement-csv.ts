@@ -19,7 +19,9 @@ export async function downloadStatementCsv(accountId: string, filters: Statement
   const token = readToken();
   let response: Response;
   try {
-    response = await fetch(statementCsvUrl(accountId, filters), { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    response = await fetch(statementCsvUrl(accountId, filters), {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
   } catch (error) {
     throw new NetworkError(error instanceof Error ? error.message : 'Network error');
   }

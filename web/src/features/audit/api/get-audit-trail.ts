@@ -9,7 +9,10 @@ import type { AuditTrailPage } from './types.ts';
 const PAGE_ROWS = 25;
 
 export function fetchAuditTrail(before: string | undefined): Promise<AuditTrailPage> {
-  return apiData<AuditTrailPage>('/api/admin/audit-trail', { query: { before, limit: String(PAGE_ROWS) }, fallbackMessage: 'Failed to fetch the audit trail' });
+  return apiData<AuditTrailPage>('/api/admin/audit-trail', {
+    query: { before, limit: String(PAGE_ROWS) },
+    fallbackMessage: 'Failed to fetch the audit trail',
+  });
 }
 
 export const auditTrailQuery = infiniteQueryOptions({

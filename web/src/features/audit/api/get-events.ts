@@ -46,7 +46,9 @@ export function useEvents(filters: ExplorerFilters) {
 }
 
 export function fetchEvent(position: string): Promise<EventDetail> {
-  return apiData<EventDetail>(`/api/admin/events/${encodeURIComponent(position)}`, { fallbackMessage: 'Failed to fetch the event' });
+  return apiData<EventDetail>(`/api/admin/events/${encodeURIComponent(position)}`, {
+    fallbackMessage: 'Failed to fetch the event',
+  });
 }
 
 export function eventQuery(position: string | null) {

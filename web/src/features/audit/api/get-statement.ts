@@ -12,7 +12,11 @@ export function statementQueryString(filters: StatementFilters): Record<string, 
   return { from: dayToIso(filters.from), to: dayToIso(filters.to, true), type: filters.type || undefined };
 }
 
-export function fetchStatement(accountId: string, filters: StatementFilters, after: string | undefined): Promise<StatementPage> {
+export function fetchStatement(
+  accountId: string,
+  filters: StatementFilters,
+  after: string | undefined,
+): Promise<StatementPage> {
   return apiData<StatementPage>(`/api/admin/accounts/${encodeURIComponent(accountId)}/statement`, {
     query: { ...statementQueryString(filters), after, limit: String(STATEMENT_PAGE_ROWS) },
     readYourWrites: true,
@@ -32,7 +36,8 @@ export function statementQuery(accountId: string, filters: StatementFilters, awa
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.nextAfter ?? undefined,
     enabled: accountId !== '',
-    refetchInterval: (query) => (awaitPosition !== null && !reached(query.state.data?.pages ?? [], awaitPosition) ? STATEMENT_POLL_MS : false),
+    refetchInterval: (query) =>
+      awaitPosition !== null && !reached(query.state.data?.pages ?? [], awaitPosition) ? STATEMENT_POLL_MS : false,
   });
 }
 

@@ -10,7 +10,11 @@ export type { UserRecord };
 
 export const auditUsersQuery = queryOptions({
   queryKey: ['admin', 'users'],
-  queryFn: () => apiData<UserRecord[]>('/api/users/get-all-users', { readYourWrites: true, fallbackMessage: 'Failed to fetch users' }),
+  queryFn: () =>
+    apiData<UserRecord[]>('/api/users/get-all-users', {
+      readYourWrites: true,
+      fallbackMessage: 'Failed to fetch users',
+    }),
 });
 
 export function useAuditUsers() {

@@ -9,7 +9,9 @@ import type { ProjectionsOverview, ReplayRun } from './types.ts';
 export const REPLAY_POLL_MS = 500;
 
 export function fetchProjections(): Promise<ProjectionsOverview> {
-  return apiData<ProjectionsOverview>('/api/admin/projections', { fallbackMessage: 'Failed to fetch projection status' });
+  return apiData<ProjectionsOverview>('/api/admin/projections', {
+    fallbackMessage: 'Failed to fetch projection status',
+  });
 }
 
 export const projectionsQuery = queryOptions({ queryKey: ['admin', 'projections'], queryFn: fetchProjections });
@@ -19,7 +21,10 @@ export function useProjections() {
 }
 
 export function startReplay(input: { name: string; reason?: string }): Promise<ApiReply<ReplayRun>> {
-  return apiRequest(`/api/admin/projections/${encodeURIComponent(input.name)}/replay`, { method: 'POST', body: input.reason ? { reason: input.reason } : {} });
+  return apiRequest(`/api/admin/projections/${encodeURIComponent(input.name)}/replay`, {
+    method: 'POST',
+    body: input.reason ? { reason: input.reason } : {},
+  });
 }
 
 export function useStartReplay() {
@@ -33,7 +38,9 @@ export function useStartReplay() {
 }
 
 export function fetchReplay(name: string): Promise<ReplayRun> {
-  return apiData<ReplayRun>(`/api/admin/projections/${encodeURIComponent(name)}/replay`, { fallbackMessage: 'Failed to fetch replay progress' });
+  return apiData<ReplayRun>(`/api/admin/projections/${encodeURIComponent(name)}/replay`, {
+    fallbackMessage: 'Failed to fetch replay progress',
+  });
 }
 
 export function isFinished(run: ReplayRun | undefined): boolean {

@@ -10,7 +10,9 @@ export interface ReverseInput {
   reason: string;
 }
 
-export function reverseTransaction(input: ReverseInput): Promise<ApiReply<{ streamId: string; position: string | null; checkpoint?: string }>> {
+export function reverseTransaction(
+  input: ReverseInput,
+): Promise<ApiReply<{ streamId: string; position: string | null; checkpoint?: string }>> {
   return apiRequest('/api/admin/reverse', { method: 'POST', body: input });
 }
 

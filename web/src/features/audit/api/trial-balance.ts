@@ -12,7 +12,10 @@ export function fetchTrialBalance(): Promise<TrialBalance> {
   return apiData<TrialBalance>('/api/admin/trial-balance', { fallbackMessage: 'Failed to fetch the trial balance' });
 }
 
-export const trialBalanceQuery = queryOptions({ queryKey: ['ledger', 'admin', 'trial-balance'], queryFn: fetchTrialBalance });
+export const trialBalanceQuery = queryOptions({
+  queryKey: ['ledger', 'admin', 'trial-balance'],
+  queryFn: fetchTrialBalance,
+});
 
 export function useTrialBalance() {
   return useQuery(trialBalanceQuery);

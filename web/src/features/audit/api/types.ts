@@ -1,7 +1,20 @@
 /**
  * The admin API's reply shapes come from contracts/admin.ts, shared with the server.
  */
-export type { StatementLine, StatementPage, RawEvent, EventDetail, EventPosting, TrialBalance, AdminActionRecord, AuditTrailPage, ReplayRun, ProjectionState, ProjectionsOverview, RawEventPage } from '../../../../../contracts/admin.ts';
+export type {
+  StatementLine,
+  StatementPage,
+  RawEvent,
+  EventDetail,
+  EventPosting,
+  TrialBalance,
+  AdminActionRecord,
+  AuditTrailPage,
+  ReplayRun,
+  ProjectionState,
+  ProjectionsOverview,
+  RawEventPage,
+} from '../../../../../contracts/admin.ts';
 
 /** Statement and explorer filters as the query string carries them (empty = no filter). */
 export interface StatementFilters {

@@ -23,11 +23,24 @@ import { LoadMore, ResponsiveTable, SignedAmount } from './ResponsiveTable.tsx';
 import { ReverseDialog, type ReverseTarget } from './ReverseDialog.tsx';
 
 /** Event types an admin can reverse (a completed transfer, a settled deposit, a paid request). */
-export const REVERSIBLE_TYPES: ReadonlySet<string> = new Set(['TransferCompleted', 'DepositSettled', 'MoneyRequestAccepted']);
-const REVERSAL_TYPES: ReadonlySet<string> = new Set(['TransferReversed', 'DepositReversed', 'MoneyRequestPaymentReversed']);
+export const REVERSIBLE_TYPES: ReadonlySet<string> = new Set([
+  'TransferCompleted',
+  'DepositSettled',
+  'MoneyRequestAccepted',
+]);
+const REVERSAL_TYPES: ReadonlySet<string> = new Set([
+  'TransferReversed',
+  'DepositReversed',
+  'MoneyRequestPaymentReversed',
+]);
 
 const TYPE_OPTIONS = [
-  'DepositSettled', 'TransferCompleted', 'MoneyRequestAccepted', 'TransferReversed', 'DepositReversed', 'MoneyRequestPaymentReversed',
+  'DepositSettled',
+  'TransferCompleted',
+  'MoneyRequestAccepted',
+  'TransferReversed',
+  'DepositReversed',
+  'MoneyRequestPaymentReversed',
 ].map((type) => ({ value: type, label: type }));
 
 const NO_FILTERS: StatementFilters = { from: '', to: '', type: '' };
@@ -47,8 +60,12 @@ export function AccountAuditPage(): ReactElement {
   const notify = useToast();
   const statement = useStatement(accountId, filters, awaitPosition);
   const events = useAccountEvents(accountId);
-  const lines: StatementRow[] = (statement.data?.pages ?? []).flatMap((page) => page.items).map((line) => ({ ...line, _id: line.sequence }));
-  const reversedStreams = new Set(lines.filter((line) => REVERSAL_TYPES.has(line.eventType)).map((line) => line.streamId));
+  const lines: StatementRow[] = (statement.data?.pages ?? [])
+    .flatMap((page) => page.items)
+    .map((line) => ({ ...line, _id: line.sequence }));
+  const reversedStreams = new Set(
+    lines.filter((line) => REVERSAL_TYPES.has(line.eventType)).map((line) => line.streamId),
+  );
   const head = statement.data?.pages[0];
 
   function chooseAccount(id: string): void {
@@ -69,21 +86,45 @@ export function AccountAuditPage(): ReactElement {
     }
   }
 
-  const reversible = (line: StatementLine) => REVERSIBLE_TYPES.has(line.eventType) && !reversedStreams.has(line.streamId);
+  const reversible = (line: StatementLine) =>
+    REVERSIBLE_TYPES.has(line.eventType) && !reversedStreams.has(line.streamId);
   const statementColumns: Column<StatementRow>[] = [
     { id: 'time', header: 'Time', cell: (row) => formatDateTime(row.recordedAt) },
     { id: 'position', header: 'Position', cell: (row) => <span className="mono">{row.position}</span> },
-    { id: 'type', header: 'Event', cell: (row) => <Badge tone={REVERSAL_TYPES.has(row.eventType) ? 'warning' : 'neutral'}>{row.eventType}</Badge> },
+    {
+      id: 'type',
+      header: 'Event',
+      cell: (row) => <Badge tone={REVERSAL_TYPES.has(row.eventType) ? 'warning' : 'neutral'}>{row.eventType}</Badge>,
+    },
     { id: 'counterparty', header: 'Counterparty', cell: (row) => row.counterpartyName ?? row.counterpartyId ?? '-' },
-    { id: 'amount', header: 'Amount', align: 'right', cell: (row) => <SignedAmount rupees={row.amount} format={formatRupees} /> },
+    {
+      id: 'amount',
+      header: 'Amount',
+      align: 'right',
+      cell: (row) => <SignedAmount rupees={row.amount} format={formatRupees} />,
+    },
     { id: 'balance', header: 'Balance', align: 'right', cell: (row) => formatRupees(row.balanceAfter) },
     {
-      id: 'actions', header: 'Actions', cell: (row) => reversible(row) ? (
-        <Button size="sm" variant="danger" aria-label={`Reverse ${row.eventType} at position ${row.position}`}
-          onClick={() => setTarget({ streamId: row.streamId, summary: `${row.eventType} of ${formatRupees(Math.abs(row.amount))}${row.counterpartyName ? ` with ${row.counterpartyName}` : ''}` })}>
-          Reverse
-        </Button>
-      ) : <span className="muted">-</span>,
+      id: 'actions',
+      header: 'Actions',
+      cell: (row) =>
+        reversible(row) ? (
+          <Button
+            size="sm"
+            variant="danger"
+            aria-label={`Reverse ${row.eventType} at position ${row.position}`}
+            onClick={() =>
+              setTarget({
+                streamId: row.streamId,
+                summary: `${row.eventType} of ${formatRupees(Math.abs(row.amount))}${row.counterpartyName ? ` with ${row.counterpartyName}` : ''}`,
+              })
+            }
+          >
+            Reverse
+          </Button>
+        ) : (
+          <span className="muted">-</span>
+        ),
     },
   ];
   const eventColumns: Column<EventRow>[] = [
@@ -91,13 +132,30 @@ export function AccountAuditPage(): ReactElement {
     { id: 'time', header: 'Time', cell: (row) => formatDateTime(row.recordedAt) },
     { id: 'type', header: 'Type', cell: (row) => row.type },
     { id: 'stream', header: 'Stream', cell: (row) => <span className="mono-wrap">{row.streamId}</span> },
-    { id: 'actor', header: 'Actor', cell: (row) => <span className="mono-wrap" title={row.actorId ?? ''}>{row.actorId ? shortId(row.actorId) : '-'}</span> },
+    {
+      id: 'actor',
+      header: 'Actor',
+      cell: (row) => (
+        <span className="mono-wrap" title={row.actorId ?? ''}>
+          {row.actorId ? shortId(row.actorId) : '-'}
+        </span>
+      ),
+    },
     { id: 'command', header: 'Command', cell: (row) => row.command ?? '-' },
-    { id: 'idempotency', header: 'Idempotency key', cell: (row) => <span className="mono-wrap">{row.idempotencyKey ?? '-'}</span> },
+    {
+      id: 'idempotency',
+      header: 'Idempotency key',
+      cell: (row) => <span className="mono-wrap">{row.idempotencyKey ?? '-'}</span>,
+    },
     { id: 'request', header: 'Request id', cell: (row) => <span className="mono-wrap">{row.requestId ?? '-'}</span> },
   ];
-  const eventRows: EventRow[] = (events.data?.pages ?? []).flatMap((page) => page.items).map((event) => ({ ...event, _id: event.position }));
-  const userOptions = (users.data ?? []).map((user) => ({ value: user._id, label: `${user.firstName} ${user.lastName} (${user.email})` }));
+  const eventRows: EventRow[] = (events.data?.pages ?? [])
+    .flatMap((page) => page.items)
+    .map((event) => ({ ...event, _id: event.position }));
+  const userOptions = (users.data ?? []).map((user) => ({
+    value: user._id,
+    label: `${user.firstName} ${user.lastName} (${user.email})`,
+  }));
 
   function statementBody(): ReactElement {
     if (statement.isPending) return <p className="muted pad">Loading statement...</p>;
@@ -106,7 +164,11 @@ export function AccountAuditPage(): ReactElement {
     return (
       <>
         <ResponsiveTable rows={lines} columns={statementColumns} caption="Statement" />
-        <LoadMore hasMore={statement.hasNextPage} loading={statement.isFetchingNextPage} onLoad={() => void statement.fetchNextPage()} />
+        <LoadMore
+          hasMore={statement.hasNextPage}
+          loading={statement.isFetchingNextPage}
+          onLoad={() => void statement.fetchNextPage()}
+        />
       </>
     );
   }
@@ -115,32 +177,87 @@ export function AccountAuditPage(): ReactElement {
     <div className="page">
       <PageHeader title="ACCOUNT AUDIT" subtitle="A user's statement, raw events and corrections." />
       <Card>
-        <SelectField label="Account" value={accountId} options={userOptions} placeholder={users.isPending ? 'Loading users...' : 'Choose a user'} onValueChange={chooseAccount} />
+        <SelectField
+          label="Account"
+          value={accountId}
+          options={userOptions}
+          placeholder={users.isPending ? 'Loading users...' : 'Choose a user'}
+          onValueChange={chooseAccount}
+        />
       </Card>
-      {accountId === '' ? <EmptyState title="Choose a user to audit their account" icon="users" /> : (
+      {accountId === '' ? (
+        <EmptyState title="Choose a user to audit their account" icon="users" />
+      ) : (
         <>
           <div className="tiles audit-section">
             <SummaryTile label="Account" value={head?.displayName ?? shortId(accountId)} tone="info" />
-            <SummaryTile label="Balance" value={head?.balance === null || head?.balance === undefined ? '-' : formatRupees(head.balance)} tone="success" />
+            <SummaryTile
+              label="Balance"
+              value={head?.balance === null || head?.balance === undefined ? '-' : formatRupees(head.balance)}
+              tone="success"
+            />
             <SummaryTile label="Postings shown" value={lines.length} tone="neutral" />
           </div>
-          <Card title="Statement" actions={<Button variant="secondary" size="sm" onClick={() => void download()} disabled={downloading}><Icon name="download" size={16} /> {downloading ? 'Downloading...' : 'Download CSV'}</Button>}>
-            <form className="audit-filters" aria-label="Statement filters" onSubmit={(event) => { event.preventDefault(); setFilters(draft); }}>
-              <TextField label="From" type="date" value={draft.from} onValueChange={(from) => setDraft({ ...draft, from })} />
+          <Card
+            title="Statement"
+            actions={
+              <Button variant="secondary" size="sm" onClick={() => void download()} disabled={downloading}>
+                <Icon name="download" size={16} /> {downloading ? 'Downloading...' : 'Download CSV'}
+              </Button>
+            }
+          >
+            <form
+              className="audit-filters"
+              aria-label="Statement filters"
+              onSubmit={(event) => {
+                event.preventDefault();
+                setFilters(draft);
+              }}
+            >
+              <TextField
+                label="From"
+                type="date"
+                value={draft.from}
+                onValueChange={(from) => setDraft({ ...draft, from })}
+              />
               <TextField label="To" type="date" value={draft.to} onValueChange={(to) => setDraft({ ...draft, to })} />
-              <SelectField label="Event type" value={draft.type} options={TYPE_OPTIONS} placeholder="All types" onValueChange={(type) => setDraft({ ...draft, type })} />
+              <SelectField
+                label="Event type"
+                value={draft.type}
+                options={TYPE_OPTIONS}
+                placeholder="All types"
+                onValueChange={(type) => setDraft({ ...draft, type })}
+              />
               <div className="audit-actions">
-                <Button type="submit" variant="primary">Apply</Button>
-                <Button variant="ghost" onClick={() => { setDraft(NO_FILTERS); setFilters(NO_FILTERS); }}>Clear</Button>
+                <Button type="submit" variant="primary">
+                  Apply
+                </Button>
+                <Button
+                  variant="ghost"
+                  onClick={() => {
+                    setDraft(NO_FILTERS);
+                    setFilters(NO_FILTERS);
+                  }}
+                >
+                  Clear
+                </Button>
               </div>
             </form>
             {statementBody()}
           </Card>
           <Card title="Raw events" className="audit-section">
-            {events.isPending ? <p className="muted pad">Loading events...</p> : events.isError ? <EmptyState title="Failed to fetch the events" text={events.error.message} /> : (
+            {events.isPending ? (
+              <p className="muted pad">Loading events...</p>
+            ) : events.isError ? (
+              <EmptyState title="Failed to fetch the events" text={events.error.message} />
+            ) : (
               <>
                 <ResponsiveTable rows={eventRows} columns={eventColumns} caption="Account events" />
-                <LoadMore hasMore={events.hasNextPage} loading={events.isFetchingNextPage} onLoad={() => void events.fetchNextPage()} />
+                <LoadMore
+                  hasMore={events.hasNextPage}
+                  loading={events.isFetchingNextPage}
+                  onLoad={() => void events.fetchNextPage()}
+                />
               </>
             )}
           </Card>

@@ -7,10 +7,20 @@ import type { ReactElement } from 'react';
 import { DataTable, type Column } from '../../../components/ui/DataTable.tsx';
 import './audit.css';
 
-export function ResponsiveTable<Row extends { _id: string }>({ rows, columns, caption }: { rows: Row[]; columns: Column<Row>[]; caption: string }): ReactElement {
+export function ResponsiveTable<Row extends { _id: string }>({
+  rows,
+  columns,
+  caption,
+}: {
+  rows: Row[];
+  columns: Column<Row>[];
+  caption: string;
+}): ReactElement {
   return (
     <>
-      <div className="only-desktop"><DataTable rows={rows} columns={columns} caption={caption} /></div>
+      <div className="only-desktop">
+        <DataTable rows={rows} columns={columns} caption={caption} />
+      </div>
       <ul className="only-mobile audit-cards" aria-label={caption}>
         {rows.map((row) => (
           <li key={row._id} className="audit-card">
@@ -30,16 +40,33 @@ export function ResponsiveTable<Row extends { _id: string }>({ rows, columns, ca
 }
 
 /** "Load more" under a keyset-paged list. */
-export function LoadMore({ hasMore, loading, onLoad, label = 'Load more' }: { hasMore: boolean; loading: boolean; onLoad: () => void; label?: string }): ReactElement | null {
+export function LoadMore({
+  hasMore,
+  loading,
+  onLoad,
+  label = 'Load more',
+}: {
+  hasMore: boolean;
+  loading: boolean;
+  onLoad: () => void;
+  label?: string;
+}): ReactElement | null {
   if (!hasMore) return null;
   return (
     <div className="audit-more">
-      <button type="button" className="btn btn-secondary btn-md" onClick={onLoad} disabled={loading}>{loading ? 'Loading...' : label}</button>
+      <button type="button" className="btn btn-secondary btn-md" onClick={onLoad} disabled={loading}>
+        {loading ? 'Loading...' : label}
+      </button>
     </div>
   );
 }
 
 /** A signed rupee amount, green for credits and red for debits. */
 export function SignedAmount({ rupees, format }: { rupees: number; format: (value: number) => string }): ReactElement {
-  return <span className={rupees >= 0 ? 'amount-credit' : 'amount-debit'}>{rupees >= 0 ? '+' : '-'}{format(Math.abs(rupees))}</span>;
+  return (
+    <span className={rupees >= 0 ? 'amount-credit' : 'amount-debit'}>
+      {rupees >= 0 ? '+' : '-'}
+      {format(Math.abs(rupees))}
+    </span>
+  );
 }

@@ -26,7 +26,15 @@ export interface ReverseTarget {
   summary: string;
 }
 
-export function ReverseDialog({ target, onClose, onReversed }: { target: ReverseTarget | null; onClose: () => void; onReversed?: (position: string | null) => void }): ReactElement {
+export function ReverseDialog({
+  target,
+  onClose,
+  onReversed,
+}: {
+  target: ReverseTarget | null;
+  onClose: () => void;
+  onReversed?: (position: string | null) => void;
+}): ReactElement {
   const [reason, setReason] = useState('');
   const [touched, setTouched] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -57,21 +65,48 @@ export function ReverseDialog({ target, onClose, onReversed }: { target: Reverse
       onReversed?.(reply.data?.position ?? null);
       close();
     } catch (caught) {
-      setRefusal(caught instanceof NetworkError ? 'Network error. Please check your connection and try again.' : 'The reversal failed');
+      setRefusal(
+        caught instanceof NetworkError
+          ? 'Network error. Please check your connection and try again.'
+          : 'The reversal failed',
+      );
     }
   }
 
   return (
-    <Modal open={target !== null} onOpenChange={(open) => (open ? undefined : close())} title="Reverse transaction" description="A reversal is a new, linked event; the original stays in the ledger." busy={reverse.isPending} busyLabel="Reversing...">
+    <Modal
+      open={target !== null}
+      onOpenChange={(open) => (open ? undefined : close())}
+      title="Reverse transaction"
+      description="A reversal is a new, linked event; the original stays in the ledger."
+      busy={reverse.isPending}
+      busyLabel="Reversing..."
+    >
       <form onSubmit={(event) => void submit(event)} aria-label="Reverse transaction" noValidate>
         <p className="small">
           <span className="muted">Reversing:</span> {target?.summary} <span className="mono">({target?.streamId})</span>
         </p>
-        <TextAreaField label="Reason" value={reason} maxLength={MAX_REASON_LENGTH} onValueChange={setReason} onBlur={() => setTouched(true)} error={error} required />
-        {refusal ? <Notice tone="danger" title="Reversal refused">{refusal}</Notice> : null}
+        <TextAreaField
+          label="Reason"
+          value={reason}
+          maxLength={MAX_REASON_LENGTH}
+          onValueChange={setReason}
+          onBlur={() => setTouched(true)}
+          error={error}
+          required
+        />
+        {refusal ? (
+          <Notice tone="danger" title="Reversal refused">
+            {refusal}
+          </Notice>
+        ) : null}
         <div className="modal-actions">
-          <Button variant="secondary" onClick={close}>Cancel</Button>
-          <Button type="submit" variant="danger" disabled={reverse.isPending}>Reverse</Button>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="danger" disabled={reverse.isPending}>
+            Reverse
+          </Button>
         </div>
       </form>
     </Modal>

@@ -9,7 +9,21 @@ import { fakeApi, renderWithApp } from '../../../test/harness.tsx';
 import { OperationsPage } from './OperationsPage.tsx';
 
 function approval(id: string, requestedBy: string, requestedByName: string) {
-  return { id, action: 'settle', target: `deposit-${id}`, amount: 25000, reason: null, requestedBy, requestedByName, requestedAt: '2026-11-22T05:00:00.000Z', state: 'pending', decidedBy: null, decidedByName: null, decidedAt: null, decisionReason: null };
+  return {
+    id,
+    action: 'settle',
+    target: `deposit-${id}`,
+    amount: 25000,
+    reason: null,
+    requestedBy,
+    requestedByName,
+    requestedAt: '2026-11-22T05:00:00.000Z',
+    state: 'pending',
+    decidedBy: null,
+    decidedByName: null,
+    decidedAt: null,
+    decisionReason: null,
+  };
 }
 
 describe('approvals on the operations page', () => {
@@ -21,9 +35,23 @@ describe('approvals on the operations page', () => {
         pending = pending.filter((row) => row.id !== 'a1');
         return { body: { success: true, message: 'Approved: the deposit has been settled', data: {} } };
       },
-      '/api/admin/trial-balance': () => ({ body: { success: true, message: 'ok', data: { byKind: [], fundingSources: [], total: 0, balanced: true, lastVerify: null } } }),
-      '/api/admin/projections': () => ({ body: { success: true, message: 'ok', data: { projections: [], heldBackEvents: 0, heldBackSeconds: null, holder: null } } }),
-      '/api/admin/audit-trail': () => ({ body: { success: true, message: 'ok', data: { items: [], nextBefore: null } } }),
+      '/api/admin/trial-balance': () => ({
+        body: {
+          success: true,
+          message: 'ok',
+          data: { byKind: [], fundingSources: [], total: 0, balanced: true, lastVerify: null },
+        },
+      }),
+      '/api/admin/projections': () => ({
+        body: {
+          success: true,
+          message: 'ok',
+          data: { projections: [], heldBackEvents: 0, heldBackSeconds: null, holder: null },
+        },
+      }),
+      '/api/admin/audit-trail': () => ({
+        body: { success: true, message: 'ok', data: { items: [], nextBefore: null } },
+      }),
     });
     renderWithApp(<OperationsPage currentUserId="me" />, { path: '/admin/operations' });
     const table = await screen.findByRole('table', { name: 'Waiting for a second admin' });
@@ -33,6 +61,12 @@ describe('approvals on the operations page', () => {
     await userEvent.click(within(table).getByRole('button', { name: 'Approve settle of deposit-a1' }));
     expect(await screen.findByText('Approved: the deposit has been settled')).toBeTruthy();
     expect(calls.some((call) => call.path === '/api/admin/approvals/a1/approve' && call.method === 'POST')).toBe(true);
-    await waitFor(() => expect(within(screen.getByRole('table', { name: 'Waiting for a second admin' })).queryByRole('button', { name: /^Approve / })).toBeNull());
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('table', { name: 'Waiting for a second admin' })).queryByRole('button', {
+          name: /^Approve /,
+        }),
+      ).toBeNull(),
+    );
   });
 });

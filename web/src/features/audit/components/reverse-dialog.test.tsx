@@ -24,7 +24,15 @@ describe('reason rule', () => {
 describe('reverse dialog', () => {
   it('refuses a short reason without calling the API, then sends the trimmed reason', async () => {
     let closed = 0;
-    const calls = fakeApi({ '/api/admin/reverse': () => ({ body: { success: true, message: 'Transaction reversed', data: { streamId: TARGET.streamId, position: '9', checkpoint: '9' } } }) });
+    const calls = fakeApi({
+      '/api/admin/reverse': () => ({
+        body: {
+          success: true,
+          message: 'Transaction reversed',
+          data: { streamId: TARGET.streamId, position: '9', checkpoint: '9' },
+        },
+      }),
+    });
     renderWithApp(<ReverseDialog target={TARGET} onClose={() => (closed += 1)} />);
     expect(screen.getByText(/TransferCompleted of ₹500 with Vikram Nair/)).toBeTruthy();
     await userEvent.type(screen.getByLabelText('Reason'), ' a ');
@@ -42,7 +50,16 @@ describe('reverse dialog', () => {
 
   it('shows the API message when the reversal is refused and stays open', async () => {
     let closed = 0;
-    fakeApi({ '/api/admin/reverse': () => ({ status: 409, body: { success: false, code: 'insufficient_funds', message: 'Reversal would overdraw the wallet of Vikram Nair' } }) });
+    fakeApi({
+      '/api/admin/reverse': () => ({
+        status: 409,
+        body: {
+          success: false,
+          code: 'insufficient_funds',
+          message: 'Reversal would overdraw the wallet of Vikram Nair',
+        },
+      }),
+    });
     renderWithApp(<ReverseDialog target={TARGET} onClose={() => (closed += 1)} />);
     await userEvent.type(screen.getByLabelText('Reason'), 'sent twice by mistake');
     await userEvent.click(screen.getByRole('button', { name: 'Reverse' }));

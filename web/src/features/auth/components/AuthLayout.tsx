@@ -4,12 +4,25 @@
 import type { ReactElement, ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 
-export function AuthLayout({ title, subtitle, children, wide = false }: { title: string; subtitle: string; children: ReactNode; wide?: boolean }): ReactElement {
+export function AuthLayout({
+  title,
+  subtitle,
+  children,
+  wide = false,
+}: {
+  title: string;
+  subtitle: string;
+  children: ReactNode;
+  wide?: boolean;
+}): ReactElement {
   return (
     <div className="auth">
       <aside className="auth-brand">
         <Link to="/" className="brand brand-light">
-          <span className="brand-mark" aria-hidden="true">₹</span> Rupee Wallet
+          <span className="brand-mark" aria-hidden="true">
+            ₹
+          </span>{' '}
+          Rupee Wallet
         </Link>
         <div>
           <p className="auth-brand-title">Banking-grade payments, in your pocket.</p>
@@ -25,7 +38,10 @@ export function AuthLayout({ title, subtitle, children, wide = false }: { title:
       <main className="auth-main" id="main">
         <div className={`auth-card${wide ? ' auth-card-wide' : ''}`}>
           <Link to="/" className="brand auth-card-brand">
-            <span className="brand-mark" aria-hidden="true">₹</span> Rupee Wallet
+            <span className="brand-mark" aria-hidden="true">
+              ₹
+            </span>{' '}
+            Rupee Wallet
           </Link>
           <h1 className="auth-title">{title}</h1>
           <p className="auth-subtitle">{subtitle}</p>

@@ -26,20 +26,34 @@ export default function PendingVerificationPage(): ReactElement {
   return (
     <AuthLayout title="Registration Successful!" subtitle="Your wallet has been created.">
       <div className="pending">
-        <span className="pending-icon" aria-hidden="true"><Icon name="shield" size={36} /></span>
+        <span className="pending-icon" aria-hidden="true">
+          <Icon name="shield" size={36} />
+        </span>
         <h2 className="pending-title">Verification Required</h2>
-        <p>You'll be able to log in once the wallet verifies your credentials and document IDs. Please wait till it completes.</p>
-        <p className="muted">Verification takes an estimated 1-2 business days. We will send you an e-mail as soon as your account is active.</p>
+        <p>
+          You'll be able to log in once the wallet verifies your credentials and document IDs. Please wait till it
+          completes.
+        </p>
+        <p className="muted">
+          Verification takes an estimated 1-2 business days. We will send you an e-mail as soon as your account is
+          active.
+        </p>
         {state.message ? (
           <Notice tone="success">
             {state.message}
-            {countdown.remaining > 0 ? <span className="countdown"> You can check again in {countdown.remaining}s.</span> : null}
+            {countdown.remaining > 0 ? (
+              <span className="countdown"> You can check again in {countdown.remaining}s.</span>
+            ) : null}
           </Notice>
         ) : null}
         {state.error ? <Notice tone="danger">{state.error}</Notice> : null}
         <div className="pending-actions">
-          <Link className="btn btn-primary btn-md" to="/login">Try Logging in Again</Link>
-          <Link className="btn btn-secondary btn-md" to="/">Back to Home</Link>
+          <Link className="btn btn-primary btn-md" to="/login">
+            Try Logging in Again
+          </Link>
+          <Link className="btn btn-secondary btn-md" to="/">
+            Back to Home
+          </Link>
         </div>
       </div>
     </AuthLayout>

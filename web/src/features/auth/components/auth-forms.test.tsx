@@ -24,7 +24,11 @@ function renderLogin(path = '/login') {
 
 describe('sign-in form', () => {
   it('says when Google sign-in is not configured', async () => {
-    fakeApi({ '/api/config': () => ({ body: { success: true, message: 'ok', data: { googleSignIn: false, cardProvider: 'sandbox' } } }) });
+    fakeApi({
+      '/api/config': () => ({
+        body: { success: true, message: 'ok', data: { googleSignIn: false, cardProvider: 'sandbox' } },
+      }),
+    });
     renderLogin();
     expect(await screen.findByText('Google sign-in is not configured on this server.')).toBeTruthy();
   });
@@ -41,20 +45,28 @@ describe('sign-in form', () => {
   });
 
   it('signs in: sends email, password and rememberMe, toasts, stores the token after 1 s', async () => {
-    const calls = fakeApi({ '/api/users/login': () => ({ body: { success: true, message: 'ok', data: 'jwt-token' } }) });
+    const calls = fakeApi({
+      '/api/users/login': () => ({ body: { success: true, message: 'ok', data: 'jwt-token' } }),
+    });
     const onSignedIn = renderLogin();
     await userEvent.type(screen.getByLabelText('Email'), 'Asha@Example.in');
     await userEvent.type(screen.getByLabelText('Password'), 'secret123');
     await userEvent.click(screen.getByLabelText('Remember me'));
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText('Login successful! Welcome back.')).toBeTruthy();
-    expect(calls.find((call) => call.path === '/api/users/login')?.body).toEqual({ email: 'asha@example.in', password: 'secret123', rememberMe: true });
+    expect(calls.find((call) => call.path === '/api/users/login')?.body).toEqual({
+      email: 'asha@example.in',
+      password: 'secret123',
+      rememberMe: true,
+    });
     await waitFor(() => expect(onSignedIn).toHaveBeenCalledWith('jwt-token'), { timeout: 2000 });
     expect(await screen.findByText('dashboard page')).toBeTruthy();
   });
 
   it('sends an unverified user to /user-not-verified with the warning', async () => {
-    fakeApi({ '/api/users/login': () => ({ status: 403, body: { success: false, code: 'USER_NOT_VERIFIED', message: 'x' } }) });
+    fakeApi({
+      '/api/users/login': () => ({ status: 403, body: { success: false, code: 'USER_NOT_VERIFIED', message: 'x' } }),
+    });
     renderLogin();
     await userEvent.type(screen.getByLabelText('Email'), 'asha@example.in');
     await userEvent.type(screen.getByLabelText('Password'), 'secret123');
@@ -102,11 +114,20 @@ describe('sign-in form', () => {
 describe('registration form', () => {
   async function fill(overrides: Partial<Record<string, string>> = {}) {
     const values: Record<string, string> = {
-      'First name': 'Asha', 'Last name': 'Rao', Email: 'asha@example.in', 'Contact number': '+91 98765 43210',
-      'Identification number': 'ABCDE1234F', Address: 'Pune', Password: 'longenough', 'Confirm password': 'longenough',
-      'Transaction PIN': '1234', 'Confirm PIN': '1234', ...overrides,
+      'First name': 'Asha',
+      'Last name': 'Rao',
+      Email: 'asha@example.in',
+      'Contact number': '+91 98765 43210',
+      'Identification number': 'ABCDE1234F',
+      Address: 'Pune',
+      Password: 'longenough',
+      'Confirm password': 'longenough',
+      'Transaction PIN': '1234',
+      'Confirm PIN': '1234',
+      ...overrides,
     };
-    for (const [label, value] of Object.entries(values)) if (value) await userEvent.type(screen.getByLabelText(label), value);
+    for (const [label, value] of Object.entries(values))
+      if (value) await userEvent.type(screen.getByLabelText(label), value);
     await userEvent.selectOptions(screen.getByLabelText('Identification type'), overrides.identification ?? 'PAN Card');
   }
 
@@ -142,20 +163,34 @@ describe('registration form', () => {
   });
 
   it('sends the payload without confirmations, toasts and goes to /user-not-verified after 1.5 s', async () => {
-    const calls = fakeApi({ '/api/users/register': () => ({ body: { success: true, message: 'User Created Successfully!' } }) });
-    renderWithApp(<RegisterPage />, { path: '/register', extraRoutes: [{ path: '/user-not-verified', element: <p>pending page</p> }] });
+    const calls = fakeApi({
+      '/api/users/register': () => ({ body: { success: true, message: 'User Created Successfully!' } }),
+    });
+    renderWithApp(<RegisterPage />, {
+      path: '/register',
+      extraRoutes: [{ path: '/user-not-verified', element: <p>pending page</p> }],
+    });
     await fill();
     await userEvent.click(screen.getByRole('button', { name: 'Create account' }));
     expect(await screen.findByText('Registration successful!.')).toBeTruthy();
     expect(calls[0]?.body).toEqual({
-      firstName: 'Asha', lastName: 'Rao', email: 'asha@example.in', contactNo: '+91 98765 43210', identification: 'PAN Card',
-      identificationNumber: 'ABCDE1234F', address: 'Pune', password: 'longenough', transactionPin: '1234',
+      firstName: 'Asha',
+      lastName: 'Rao',
+      email: 'asha@example.in',
+      contactNo: '+91 98765 43210',
+      identification: 'PAN Card',
+      identificationNumber: 'ABCDE1234F',
+      address: 'Pune',
+      password: 'longenough',
+      transactionPin: '1234',
     });
     expect(await screen.findByText('pending page', {}, { timeout: 3000 })).toBeTruthy();
   });
 
   it('shows the server refusal', async () => {
-    fakeApi({ '/api/users/register': () => ({ status: 409, body: { success: false, message: 'User already exists!' } }) });
+    fakeApi({
+      '/api/users/register': () => ({ status: 409, body: { success: false, message: 'User already exists!' } }),
+    });
     renderWithApp(<RegisterPage />, { path: '/register' });
     await fill();
     await userEvent.click(screen.getByRole('button', { name: 'Create account' }));

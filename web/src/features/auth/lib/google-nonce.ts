@@ -9,7 +9,10 @@ const STORAGE_KEY = 'wallet.googleSignInNonce';
 /** Where "Continue with Google" goes: the server keeps the nonce for the flow and brings it back. */
 export function startGoogleSignInUrl(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
-  const nonce = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  const nonce = btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
   sessionStorage.setItem(STORAGE_KEY, nonce);
   return `/auth/google?nonce=${nonce}`;
 }

@@ -5,7 +5,9 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiData } from '../../../lib/api-client.ts';
 
 export async function fetchPaymentQr(): Promise<string> {
-  const data = await apiData<string | { qr?: string; dataUrl?: string }>('/api/users/generate-qr', { fallbackMessage: 'Failed to generate QR code' });
+  const data = await apiData<string | { qr?: string; dataUrl?: string }>('/api/users/generate-qr', {
+    fallbackMessage: 'Failed to generate QR code',
+  });
   return typeof data === 'string' ? data : (data.qr ?? data.dataUrl ?? '');
 }
 

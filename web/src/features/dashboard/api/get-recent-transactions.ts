@@ -11,11 +11,14 @@ export const RECENT_COUNT = 3;
 
 export async function fetchRecent(): Promise<TransactionRecord[]> {
   const minPosition = latestCheckpoint();
-  const data = await apiData<{ items: TransactionRecord[] } | TransactionRecord[]>('/api/transactions/get-all-transactions-by-user', {
-    method: 'POST',
-    body: { page: 1, pageSize: RECENT_COUNT, type: 'all', ...(minPosition ? { minPosition } : {}) },
-    fallbackMessage: 'Failed to fetch transactions',
-  });
+  const data = await apiData<{ items: TransactionRecord[] } | TransactionRecord[]>(
+    '/api/transactions/get-all-transactions-by-user',
+    {
+      method: 'POST',
+      body: { page: 1, pageSize: RECENT_COUNT, type: 'all', ...(minPosition ? { minPosition } : {}) },
+      fallbackMessage: 'Failed to fetch transactions',
+    },
+  );
   return (Array.isArray(data) ? data : data.items).slice(0, RECENT_COUNT);
 }
 

@@ -57,17 +57,30 @@ export function DashboardPage({ user }: { user: UserRecord }): ReactElement {
         <section className="balance-card" aria-label="Balance">
           <div className="row-between">
             <p className="balance-label">Available balance</p>
-            <button type="button" className="icon-button icon-button-light" onClick={() => setHidden((value) => !value)} aria-label={hidden ? 'Show balance' : 'Hide balance'} aria-pressed={hidden}>
+            <button
+              type="button"
+              className="icon-button icon-button-light"
+              onClick={() => setHidden((value) => !value)}
+              aria-label={hidden ? 'Show balance' : 'Hide balance'}
+              aria-pressed={hidden}
+            >
               <Icon name={hidden ? 'eye' : 'eyeOff'} />
             </button>
           </div>
-          <p className="balance-value" data-testid="balance">{hidden ? '****' : formatRupees(Math.round(user.balance), { whole: true })}</p>
+          <p className="balance-value" data-testid="balance">
+            {hidden ? '****' : formatRupees(Math.round(user.balance), { whole: true })}
+          </p>
           <div className="account-row">
             <div>
               <p className="balance-label">Account number</p>
               <p className="mono account-number">{user._id}</p>
             </div>
-            <button type="button" className="btn btn-light btn-sm" onClick={() => void copyAccount()} aria-label="Copy account number">
+            <button
+              type="button"
+              className="btn btn-light btn-sm"
+              onClick={() => void copyAccount()}
+              aria-label="Copy account number"
+            >
               <Icon name="copy" size={16} /> Copy
             </button>
           </div>
@@ -84,7 +97,9 @@ export function DashboardPage({ user }: { user: UserRecord }): ReactElement {
           <div className="quick-actions">
             {QUICK_ACTIONS.map((action) => (
               <Link key={action.label} to={action.to} className="quick-action">
-                <span className="quick-icon"><Icon name={action.icon} /></span>
+                <span className="quick-icon">
+                  <Icon name={action.icon} />
+                </span>
                 <span>{action.label}</span>
               </Link>
             ))}
@@ -100,20 +115,47 @@ export function DashboardPage({ user }: { user: UserRecord }): ReactElement {
             ))}
           </dl>
         </Card>
-        <Card title="Recent Activity" actions={<Link to="/transactions" className="link">View All</Link>} className="recent-card">
+        <Card
+          title="Recent Activity"
+          actions={
+            <Link to="/transactions" className="link">
+              View All
+            </Link>
+          }
+          className="recent-card"
+        >
           {recent.isError ? <p className="field-error">Failed to fetch transactions</p> : null}
-          {recent.data && recent.data.length === 0 ? <EmptyState title="No recent transactions" icon="history" /> : null}
+          {recent.data && recent.data.length === 0 ? (
+            <EmptyState title="No recent transactions" icon="history" />
+          ) : null}
           <ul className="recent-list">
             {(recent.data ?? []).map((transaction) => {
-              const type = transaction.sender === transaction.receiver ? 'Deposit' : transaction.sender === user._id ? 'Debit' : 'Credit';
+              const type =
+                transaction.sender === transaction.receiver
+                  ? 'Deposit'
+                  : transaction.sender === user._id
+                    ? 'Debit'
+                    : 'Credit';
               return (
                 <li key={transaction._id} className="recent-item">
-                  <span className={`recent-icon recent-${type.toLowerCase()}`} aria-hidden="true"><Icon name={type === 'Debit' ? 'send' : 'download'} size={18} /></span>
+                  <span className={`recent-icon recent-${type.toLowerCase()}`} aria-hidden="true">
+                    <Icon name={type === 'Debit' ? 'send' : 'download'} size={18} />
+                  </span>
                   <div className="recent-main">
-                    <p className="recent-title">{type === 'Deposit' ? 'Deposit' : transaction.counterpartyName ?? (type === 'Debit' ? transaction.receiver : transaction.sender)}</p>
-                    <p className="muted small">{transaction.reference} · {formatDate(transaction.createdAt)}</p>
+                    <p className="recent-title">
+                      {type === 'Deposit'
+                        ? 'Deposit'
+                        : (transaction.counterpartyName ??
+                          (type === 'Debit' ? transaction.receiver : transaction.sender))}
+                    </p>
+                    <p className="muted small">
+                      {transaction.reference} · {formatDate(transaction.createdAt)}
+                    </p>
                   </div>
-                  <span className={`amount amount-${type.toLowerCase()}`}>{type === 'Debit' ? '−' : '+'}{formatRupees(transaction.amount)}</span>
+                  <span className={`amount amount-${type.toLowerCase()}`}>
+                    {type === 'Debit' ? '−' : '+'}
+                    {formatRupees(transaction.amount)}
+                  </span>
                 </li>
               );
             })}

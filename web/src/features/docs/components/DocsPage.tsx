@@ -10,40 +10,83 @@ const SECTIONS: { id: string; title: string; body: ReactElement }[] = [
     title: 'Getting started',
     body: (
       <>
-        <p>Create an account on the <Link to="/register">registration page</Link> with your name, e-mail, contact number, an identity document (Passport, Driver's License, National ID, Aadhaar Card or PAN Card) and your address. Choose a password of at least 8 characters and a transaction PIN of 4 to 6 digits.</p>
-        <p>Every new account is verified by our team before it can sign in; this takes an estimated 1-2 business days and you receive an e-mail when it is done. You can also continue with Google.</p>
+        <p>
+          Create an account on the <Link to="/register">registration page</Link> with your name, e-mail, contact number,
+          an identity document (Passport, Driver's License, National ID, Aadhaar Card or PAN Card) and your address.
+          Choose a password of at least 8 characters and a transaction PIN of 4 to 6 digits.
+        </p>
+        <p>
+          Every new account is verified by our team before it can sign in; this takes an estimated 1-2 business days and
+          you receive an e-mail when it is done. You can also continue with Google.
+        </p>
       </>
     ),
   },
   {
     id: 'account',
     title: 'Your account number and QR code',
-    body: <p>Your account number is shown on the dashboard with a copy button. Your payment QR code encodes a link to your account: anyone with a wallet can scan it to pay you, and opening the link after signing in starts a payment to you.</p>,
+    body: (
+      <p>
+        Your account number is shown on the dashboard with a copy button. Your payment QR code encodes a link to your
+        account: anyone with a wallet can scan it to pay you, and opening the link after signing in starts a payment to
+        you.
+      </p>
+    ),
   },
   {
     id: 'send',
     title: 'Sending money',
-    body: <p>On Transactions choose SEND, enter the receiver's account number and press Verify: the wallet shows the account holder's name so you can check it. Then enter the amount (at least ₹1), a reference of 3 to 200 characters and your transaction PIN. Transfers are instant. SCAN TO PAY does the same from a QR code, with your camera or an uploaded image (PNG or JPG up to 10MB).</p>,
+    body: (
+      <p>
+        On Transactions choose SEND, enter the receiver's account number and press Verify: the wallet shows the account
+        holder's name so you can check it. Then enter the amount (at least ₹1), a reference of 3 to 200 characters and
+        your transaction PIN. Transfers are instant. SCAN TO PAY does the same from a QR code, with your camera or an
+        uploaded image (PNG or JPG up to 10MB).
+      </p>
+    ),
   },
   {
     id: 'deposit',
     title: 'Adding money',
-    body: <p>DEPOSIT adds between ₹1 and ₹1,00,000 at a time. A card deposit is credited at once. Bank transfer (account number, IFSC code, bank name) and UPI deposits are recorded as pending and processed within 1-2 business days.</p>,
+    body: (
+      <p>
+        DEPOSIT adds between ₹1 and ₹1,00,000 at a time. A card deposit is credited at once. Bank transfer (account
+        number, IFSC code, bank name) and UPI deposits are recorded as pending and processed within 1-2 business days.
+      </p>
+    ),
   },
   {
     id: 'requests',
     title: 'Requesting money',
-    body: <p>On Requests choose REQUEST MONEY, verify the account you are asking, and enter an amount up to ₹10,00,000 and a reference. The other person sees the request under Received and can Approve it with their PIN - the money then moves automatically - or Reject it.</p>,
+    body: (
+      <p>
+        On Requests choose REQUEST MONEY, verify the account you are asking, and enter an amount up to ₹10,00,000 and a
+        reference. The other person sees the request under Received and can Approve it with their PIN - the money then
+        moves automatically - or Reject it.
+      </p>
+    ),
   },
   {
     id: 'security',
     title: 'Security',
-    body: <p>Every payment needs your transaction PIN. If you forget it, use Reset Transaction PIN on the Transactions page: we e-mail a 6-digit code (valid for 10 minutes). A forgotten password is reset the same way from the sign-in page (code valid for 15 minutes). Never share your PIN or codes with anyone, including our staff.</p>,
+    body: (
+      <p>
+        Every payment needs your transaction PIN. If you forget it, use Reset Transaction PIN on the Transactions page:
+        we e-mail a 6-digit code (valid for 10 minutes). A forgotten password is reset the same way from the sign-in
+        page (code valid for 15 minutes). Never share your PIN or codes with anyone, including our staff.
+      </p>
+    ),
   },
   {
     id: 'history',
     title: 'History',
-    body: <p>Transactions lists every payment, deposit and request payment, 10 per page, searchable by reference or transaction id and filterable by type. Deposits are money you added; debits are payments you made; credits are payments you received.</p>,
+    body: (
+      <p>
+        Transactions lists every payment, deposit and request payment, 10 per page, searchable by reference or
+        transaction id and filterable by type. Deposits are money you added; debits are payments you made; credits are
+        payments you received.
+      </p>
+    ),
   },
 ];
 
@@ -51,12 +94,23 @@ export default function DocsPage(): ReactElement {
   return (
     <div className="docs">
       <header className="landing-top">
-        <Link to="/" className="brand"><span className="brand-mark" aria-hidden="true">₹</span> Rupee Wallet</Link>
+        <Link to="/" className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            ₹
+          </span>{' '}
+          Rupee Wallet
+        </Link>
         <nav className="landing-nav" aria-label="Site">
           {/* Both are in the page's contents too; a phone's top bar has room for one button. */}
-          <Link to="/architecture" className="btn btn-ghost btn-md hide-sm">Architecture</Link>
-          <a href="/api/docs" className="btn btn-secondary btn-md hide-sm">API reference</a>
-          <Link to="/login" className="btn btn-primary btn-md">Sign in</Link>
+          <Link to="/architecture" className="btn btn-ghost btn-md hide-sm">
+            Architecture
+          </Link>
+          <a href="/api/docs" className="btn btn-secondary btn-md hide-sm">
+            API reference
+          </a>
+          <Link to="/login" className="btn btn-primary btn-md">
+            Sign in
+          </Link>
         </nav>
       </header>
       <div className="docs-layout">
@@ -64,15 +118,24 @@ export default function DocsPage(): ReactElement {
           <p className="docs-toc-title">On this page</p>
           <ul>
             {SECTIONS.map((section) => (
-              <li key={section.id}><a href={`#${section.id}`}>{section.title}</a></li>
+              <li key={section.id}>
+                <a href={`#${section.id}`}>{section.title}</a>
+              </li>
             ))}
-            <li><Link to="/architecture">Architecture overview</Link></li>
-            <li><a href="/api/docs">API reference</a></li>
+            <li>
+              <Link to="/architecture">Architecture overview</Link>
+            </li>
+            <li>
+              <a href="/api/docs">API reference</a>
+            </li>
           </ul>
         </nav>
         <main id="main" className="docs-main">
           <h1 className="page-title">How the wallet works</h1>
-          <p className="section-text">A short guide for account holders. Developers will find every endpoint in the <a href="/api/docs">API reference (/api/docs)</a>.</p>
+          <p className="section-text">
+            A short guide for account holders. Developers will find every endpoint in the{' '}
+            <a href="/api/docs">API reference (/api/docs)</a>.
+          </p>
           {SECTIONS.map((section) => (
             <section key={section.id} id={section.id} className="docs-section">
               <h2>{section.title}</h2>

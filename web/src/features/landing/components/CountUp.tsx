@@ -6,7 +6,17 @@ import { useEffect, useRef, useState, type ReactElement } from 'react';
 
 export const COUNT_UP_MS = 2500;
 
-export function CountUp({ target, decimals = 0, prefix = '', suffix = '' }: { target: number; decimals?: number; prefix?: string; suffix?: string }): ReactElement {
+export function CountUp({
+  target,
+  decimals = 0,
+  prefix = '',
+  suffix = '',
+}: {
+  target: number;
+  decimals?: number;
+  prefix?: string;
+  suffix?: string;
+}): ReactElement {
   const [value, setValue] = useState(0);
   const ref = useRef<HTMLSpanElement | null>(null);
   useEffect(() => {
@@ -23,22 +33,32 @@ export function CountUp({ target, decimals = 0, prefix = '', suffix = '' }: { ta
       };
       frame = requestAnimationFrame(step);
     };
-    const reducedMotion = typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    const reducedMotion =
+      typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
     if (typeof IntersectionObserver === 'undefined' || reducedMotion) {
       setValue(target);
       return undefined;
     }
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) {
-        observer.disconnect();
-        run();
-      }
-    }, { threshold: 0.4 });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) {
+          observer.disconnect();
+          run();
+        }
+      },
+      { threshold: 0.4 },
+    );
     observer.observe(element);
     return () => {
       observer.disconnect();
       cancelAnimationFrame(frame);
     };
   }, [target]);
-  return <span ref={ref}>{prefix}{value.toFixed(decimals)}{suffix}</span>;
+  return (
+    <span ref={ref}>
+      {prefix}
+      {value.toFixed(decimals)}
+      {suffix}
+    </span>
+  );
 }

@@ -9,7 +9,10 @@ import { apiData } from '../../../lib/api-client.ts';
 export type { MoneyRequestRecord };
 
 export function fetchRequests(): Promise<MoneyRequestRecord[]> {
-  return apiData<MoneyRequestRecord[]>('/api/requests/get-all-requests-by-user', { readYourWrites: true, fallbackMessage: 'Failed to fetch requests' });
+  return apiData<MoneyRequestRecord[]>('/api/requests/get-all-requests-by-user', {
+    readYourWrites: true,
+    fallbackMessage: 'Failed to fetch requests',
+  });
 }
 
 export const requestsQuery = queryOptions({ queryKey: ['ledger', 'requests'], queryFn: fetchRequests });

@@ -10,8 +10,15 @@ export interface SendRequestBody {
   reference: string;
 }
 
-export function sendRequest(input: { body: SendRequestBody; idempotencyKey: string }): Promise<ApiReply<{ checkpoint?: string }>> {
-  return apiRequest('/api/requests/send-request', { method: 'POST', body: input.body, idempotencyKey: input.idempotencyKey });
+export function sendRequest(input: {
+  body: SendRequestBody;
+  idempotencyKey: string;
+}): Promise<ApiReply<{ checkpoint?: string }>> {
+  return apiRequest('/api/requests/send-request', {
+    method: 'POST',
+    body: input.body,
+    idempotencyKey: input.idempotencyKey,
+  });
 }
 
 export function useSendRequest() {

@@ -11,8 +11,15 @@ export interface UpdateRequestBody {
   transactionPin?: string;
 }
 
-export function updateRequestStatus(input: { body: UpdateRequestBody; idempotencyKey: string }): Promise<ApiReply<{ checkpoint?: string }>> {
-  return apiRequest('/api/requests/update-request-status', { method: 'POST', body: input.body, idempotencyKey: input.idempotencyKey });
+export function updateRequestStatus(input: {
+  body: UpdateRequestBody;
+  idempotencyKey: string;
+}): Promise<ApiReply<{ checkpoint?: string }>> {
+  return apiRequest('/api/requests/update-request-status', {
+    method: 'POST',
+    body: input.body,
+    idempotencyKey: input.idempotencyKey,
+  });
 }
 
 export function useUpdateRequestStatus() {

@@ -10,7 +10,17 @@ import { digitsOnly } from '../../../lib/forms.ts';
 import { formatRupees } from '../../../lib/format.ts';
 import type { MoneyRequestRecord } from '../api/get-requests.ts';
 
-export function ApproveDialog({ request, busy, onCancel, onApprove }: { request: MoneyRequestRecord | null; busy: boolean; onCancel: () => void; onApprove: (pin: string) => Promise<boolean> }): ReactElement {
+export function ApproveDialog({
+  request,
+  busy,
+  onCancel,
+  onApprove,
+}: {
+  request: MoneyRequestRecord | null;
+  busy: boolean;
+  onCancel: () => void;
+  onApprove: (pin: string) => Promise<boolean>;
+}): ReactElement {
   const [pin, setPin] = useState('');
   const [error, setError] = useState('');
   function close(): void {
@@ -28,13 +38,36 @@ export function ApproveDialog({ request, busy, onCancel, onApprove }: { request:
     if (await onApprove(pin)) close();
   }
   return (
-    <Modal open={request !== null} onOpenChange={(open) => (open ? undefined : close())} title="Approve request" description={request ? `Pay ${formatRupees(request.amount)} to ${request.sender.firstName} ${request.sender.lastName}` : ''} busy={busy}>
+    <Modal
+      open={request !== null}
+      onOpenChange={(open) => (open ? undefined : close())}
+      title="Approve request"
+      description={
+        request ? `Pay ${formatRupees(request.amount)} to ${request.sender.firstName} ${request.sender.lastName}` : ''
+      }
+      busy={busy}
+    >
       <form onSubmit={submit} noValidate className="form-stack" aria-label="Approve request">
         {request ? <p className="muted">Reference: {request.reference}</p> : null}
-        <PasswordField label="Transaction PIN" inputMode="numeric" autoComplete="off" value={pin} onValueChange={(value) => { setPin(digitsOnly(value, 6)); setError(''); }} error={error} autoFocus />
+        <PasswordField
+          label="Transaction PIN"
+          inputMode="numeric"
+          autoComplete="off"
+          value={pin}
+          onValueChange={(value) => {
+            setPin(digitsOnly(value, 6));
+            setError('');
+          }}
+          error={error}
+          autoFocus
+        />
         <div className="modal-actions">
-          <Button variant="secondary" onClick={close}>Cancel</Button>
-          <Button type="submit" variant="success" disabled={busy}>Approve and pay</Button>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="success" disabled={busy}>
+            Approve and pay
+          </Button>
         </div>
       </form>
     </Modal>

@@ -47,8 +47,17 @@ export function RequestsPage({ userId }: { userId: string }): ReactElement {
     const busy = decision.pending && decision.pendingId === request._id;
     return (
       <div className="row-actions">
-        <Button size="sm" variant="success" onClick={() => setApproving(request)} disabled={busy}>Approve</Button>
-        <Button size="sm" variant="danger" onClick={() => void decision.decide(request._id, 'rejected')} disabled={busy}>Reject</Button>
+        <Button size="sm" variant="success" onClick={() => setApproving(request)} disabled={busy}>
+          Approve
+        </Button>
+        <Button
+          size="sm"
+          variant="danger"
+          onClick={() => void decision.decide(request._id, 'rejected')}
+          disabled={busy}
+        >
+          Reject
+        </Button>
       </div>
     );
   }
@@ -56,28 +65,56 @@ export function RequestsPage({ userId }: { userId: string }): ReactElement {
 
   function columns(which: Tab): Column<MoneyRequestRecord>[] {
     return [
-      { id: 'id', header: 'Id', cell: (row) => <span className="mono" title={row._id}>{shortId(row._id)}</span> },
+      {
+        id: 'id',
+        header: 'Id',
+        cell: (row) => (
+          <span className="mono" title={row._id}>
+            {shortId(row._id)}
+          </span>
+        ),
+      },
       { id: 'amount', header: 'Amount', align: 'right', cell: (row) => formatRupees(row.amount) },
-      { id: 'party', header: which === 'sent' ? 'To' : 'From', cell: (row) => person(which === 'sent' ? row.receiver : row.sender) },
+      {
+        id: 'party',
+        header: which === 'sent' ? 'To' : 'From',
+        cell: (row) => person(which === 'sent' ? row.receiver : row.sender),
+      },
       { id: 'reference', header: 'Reference', cell: (row) => row.reference },
       { id: 'status', header: 'Status', cell: (row) => <StatusBadge status={row.status} /> },
-      { id: 'action', header: 'Date/Action', cell: (row) => (canDecide(which, row) ? actions(row) : formatDateTime(row.createdAt)) },
+      {
+        id: 'action',
+        header: 'Date/Action',
+        cell: (row) => (canDecide(which, row) ? actions(row) : formatDateTime(row.createdAt)),
+      },
     ];
   }
 
   function panel(which: Tab, rows: MoneyRequestRecord[]): ReactElement {
     if (requests.isPending) return <p className="muted pad">Loading requests...</p>;
     if (requests.isError) return <EmptyState title="Failed to fetch requests" text={requests.error.message} />;
-    if (rows.length === 0) return <EmptyState title={EMPTY_TEXT[which][0]} text={EMPTY_TEXT[which][1]} icon="requests" />;
+    if (rows.length === 0)
+      return <EmptyState title={EMPTY_TEXT[which][0]} text={EMPTY_TEXT[which][1]} icon="requests" />;
     return (
       <>
-        <div className="only-desktop"><DataTable rows={rows} columns={columns(which)} caption={which === 'sent' ? 'Sent requests' : 'Received requests'} /></div>
+        <div className="only-desktop">
+          <DataTable
+            rows={rows}
+            columns={columns(which)}
+            caption={which === 'sent' ? 'Sent requests' : 'Received requests'}
+          />
+        </div>
         <ul className="only-mobile card-list">
           {rows.map((row) => {
             const open = expanded === row._id;
             return (
               <li key={row._id} className="list-card">
-                <button type="button" className="list-card-toggle" aria-expanded={open} onClick={() => setExpanded(open ? null : row._id)}>
+                <button
+                  type="button"
+                  className="list-card-toggle"
+                  aria-expanded={open}
+                  onClick={() => setExpanded(open ? null : row._id)}
+                >
                   <div>
                     <strong>{person(which === 'sent' ? row.receiver : row.sender)}</strong>
                     <p className="muted small">{formatDateTime(row.createdAt)}</p>
@@ -90,8 +127,12 @@ export function RequestsPage({ userId }: { userId: string }): ReactElement {
                 </button>
                 {open ? (
                   <div className="list-card-detail">
-                    <p><span className="muted">Reference:</span> {row.reference}</p>
-                    <p><span className="muted">Id:</span> <span className="mono">{row._id}</span></p>
+                    <p>
+                      <span className="muted">Reference:</span> {row.reference}
+                    </p>
+                    <p>
+                      <span className="muted">Id:</span> <span className="mono">{row._id}</span>
+                    </p>
                     {canDecide(which, row) ? actions(row) : null}
                   </div>
                 ) : null}
@@ -106,7 +147,9 @@ export function RequestsPage({ userId }: { userId: string }): ReactElement {
   return (
     <div className="page">
       <PageHeader title="REQUESTS" subtitle="Ask for money and answer requests from others.">
-        <Button onClick={() => setSendOpen(true)}><Icon name="plus" size={18} /> REQUEST MONEY</Button>
+        <Button onClick={() => setSendOpen(true)}>
+          <Icon name="plus" size={18} /> REQUEST MONEY
+        </Button>
       </PageHeader>
       <div className="tiles">
         <SummaryTile label="Total Sent" value={sent.length} tone="info" />
@@ -116,15 +159,28 @@ export function RequestsPage({ userId }: { userId: string }): ReactElement {
       <section className="card">
         <Tabs.Root value={tab} onValueChange={(value) => setTab(value === 'sent' ? 'sent' : 'received')}>
           <Tabs.List className="tabs" aria-label="Requests">
-            <Tabs.Trigger value="sent" className="tab">Sent ({sent.length})</Tabs.Trigger>
-            <Tabs.Trigger value="received" className="tab">Received ({received.length})</Tabs.Trigger>
+            <Tabs.Trigger value="sent" className="tab">
+              Sent ({sent.length})
+            </Tabs.Trigger>
+            <Tabs.Trigger value="received" className="tab">
+              Received ({received.length})
+            </Tabs.Trigger>
           </Tabs.List>
-          <Tabs.Content value="sent" className="tab-panel">{panel('sent', sent)}</Tabs.Content>
-          <Tabs.Content value="received" className="tab-panel">{panel('received', received)}</Tabs.Content>
+          <Tabs.Content value="sent" className="tab-panel">
+            {panel('sent', sent)}
+          </Tabs.Content>
+          <Tabs.Content value="received" className="tab-panel">
+            {panel('received', received)}
+          </Tabs.Content>
         </Tabs.Root>
       </section>
       <SendRequestDialog open={sendOpen} onOpenChange={setSendOpen} userId={userId} />
-      <ApproveDialog request={approving} busy={decision.pending} onCancel={() => setApproving(null)} onApprove={(pin) => (approving ? decision.decide(approving._id, 'accepted', pin) : Promise.resolve(false))} />
+      <ApproveDialog
+        request={approving}
+        busy={decision.pending}
+        onCancel={() => setApproving(null)}
+        onApprove={(pin) => (approving ? decision.decide(approving._id, 'accepted', pin) : Promise.resolve(false))}
+      />
     </div>
   );
 }

@@ -21,7 +21,15 @@ import { useSendRequest } from '../api/send-request.ts';
 
 const EMPTY = { receiver: '', amount: '', reference: '' };
 
-export function SendRequestDialog({ open, onOpenChange, userId }: { open: boolean; onOpenChange: (open: boolean) => void; userId: string }): ReactElement {
+export function SendRequestDialog({
+  open,
+  onOpenChange,
+  userId,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  userId: string;
+}): ReactElement {
   const [values, setValues] = useState(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
   const recipient = useRecipient();
@@ -77,7 +85,11 @@ export function SendRequestDialog({ open, onOpenChange, userId }: { open: boolea
       return;
     }
     setErrors({});
-    const body = { receiver: checked.data.receiver, amount: rupeesFromPaise(checked.data.amount), reference: checked.data.reference };
+    const body = {
+      receiver: checked.data.receiver,
+      amount: rupeesFromPaise(checked.data.amount),
+      reference: checked.data.reference,
+    };
     try {
       const reply = await send.mutateAsync({ body, idempotencyKey: keys.keyFor(body) });
       keys.complete();
@@ -86,28 +98,99 @@ export function SendRequestDialog({ open, onOpenChange, userId }: { open: boolea
         close(false);
         await refreshAfterCommand(client);
       } else {
-        notify({ tone: 'error', message: reply.message || 'Failed to send request. Please try again.', durationMs: 5000 });
+        notify({
+          tone: 'error',
+          message: reply.message || 'Failed to send request. Please try again.',
+          durationMs: 5000,
+        });
       }
     } catch (error) {
-      notify({ tone: 'error', message: error instanceof NetworkError ? 'Failed to send request. Please check your connection and try again.' : 'Failed to send request. Please try again.', durationMs: 5000 });
+      notify({
+        tone: 'error',
+        message:
+          error instanceof NetworkError
+            ? 'Failed to send request. Please check your connection and try again.'
+            : 'Failed to send request. Please try again.',
+        durationMs: 5000,
+      });
     }
   }
 
   const verified = recipient.status === 'verified' && recipient.account ? recipient.account : null;
   const verifyLabel = recipient.status === 'verifying' ? 'Verifying' : verified ? 'Verified' : 'Verify';
   return (
-    <Modal open={open} onOpenChange={close} title="Send Request" description="Request funds from another account" busy={send.isPending} busyLabel="Sending request...">
+    <Modal
+      open={open}
+      onOpenChange={close}
+      title="Send Request"
+      description="Request funds from another account"
+      busy={send.isPending}
+      busyLabel="Sending request..."
+    >
       <form onSubmit={submit} noValidate className="form-stack" aria-label="Send request">
         <div className="verify-row">
-          <TextField label="Account Number" placeholder="Enter account number to request from" value={values.receiver} readOnly={Boolean(verified)} onValueChange={set('receiver')} error={errors.receiver} autoComplete="off" />
-          <Button variant={verified ? 'success' : 'secondary'} onClick={() => void verify()} disabled={recipient.status !== 'unverified'}>{verifyLabel}</Button>
+          <TextField
+            label="Account Number"
+            placeholder="Enter account number to request from"
+            value={values.receiver}
+            readOnly={Boolean(verified)}
+            onValueChange={set('receiver')}
+            error={errors.receiver}
+            autoComplete="off"
+          />
+          <Button
+            variant={verified ? 'success' : 'secondary'}
+            onClick={() => void verify()}
+            disabled={recipient.status !== 'unverified'}
+          >
+            {verifyLabel}
+          </Button>
         </div>
-        {verified ? <VerifiedPanel name={verified.name} accountNumber={verified.accountNumber} bankName={verified.bankName} action={<Button variant="link" onClick={() => { recipient.clear(); setValues((current) => ({ ...current, receiver: '' })); }}>Change account</Button>} /> : null}
-        <TextField label="Amount (₹)" type="number" inputMode="decimal" min="1" max={FORM_LIMITS.requestMaxRupees} step="0.01" value={values.amount} onValueChange={set('amount')} error={errors.amount} placeholder="0.00" />
-        <TextAreaField label="Reference" maxLength={FORM_LIMITS.requestReferenceMaxLength} value={values.reference} onValueChange={set('reference')} error={errors.reference} placeholder="What is this request for?" />
+        {verified ? (
+          <VerifiedPanel
+            name={verified.name}
+            accountNumber={verified.accountNumber}
+            bankName={verified.bankName}
+            action={
+              <Button
+                variant="link"
+                onClick={() => {
+                  recipient.clear();
+                  setValues((current) => ({ ...current, receiver: '' }));
+                }}
+              >
+                Change account
+              </Button>
+            }
+          />
+        ) : null}
+        <TextField
+          label="Amount (₹)"
+          type="number"
+          inputMode="decimal"
+          min="1"
+          max={FORM_LIMITS.requestMaxRupees}
+          step="0.01"
+          value={values.amount}
+          onValueChange={set('amount')}
+          error={errors.amount}
+          placeholder="0.00"
+        />
+        <TextAreaField
+          label="Reference"
+          maxLength={FORM_LIMITS.requestReferenceMaxLength}
+          value={values.reference}
+          onValueChange={set('reference')}
+          error={errors.reference}
+          placeholder="What is this request for?"
+        />
         <div className="modal-actions">
-          <Button variant="secondary" onClick={() => close(false)}>Cancel</Button>
-          <Button type="submit" disabled={!verified || recipient.status === 'verifying' || send.isPending}>Send Request</Button>
+          <Button variant="secondary" onClick={() => close(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={!verified || recipient.status === 'verifying' || send.isPending}>
+            Send Request
+          </Button>
         </div>
       </form>
     </Modal>

@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { fakeApi, renderWithApp, USER } from '../../../test/harness.tsx';
 import { SendRequestDialog } from './SendRequestDialog.tsx';
 
-const verified = () => ({ body: { success: true, message: 'ok', data: { name: 'Ravi Kumar', accountNumber: 'user-ravi-2' } } });
+const verified = () => ({
+  body: { success: true, message: 'ok', data: { name: 'Ravi Kumar', accountNumber: 'user-ravi-2' } },
+});
 
 function renderDialog() {
   renderWithApp(<SendRequestDialog open onOpenChange={() => undefined} userId={USER._id} />);
@@ -28,7 +30,12 @@ describe('send request dialog', () => {
   });
 
   it('verifies, locks the field, checks amount and reference, then sends the trimmed payload', async () => {
-    const calls = fakeApi({ '/api/transactions/verify-account': verified, '/api/requests/send-request': () => ({ body: { success: true, message: 'Request sent successfully', data: { checkpoint: '7.2' } } }) });
+    const calls = fakeApi({
+      '/api/transactions/verify-account': verified,
+      '/api/requests/send-request': () => ({
+        body: { success: true, message: 'Request sent successfully', data: { checkpoint: '7.2' } },
+      }),
+    });
     renderDialog();
     const account = screen.getByLabelText('Account Number') as HTMLInputElement;
     await userEvent.type(account, 'user-ravi-2');
@@ -58,7 +65,11 @@ describe('send request dialog', () => {
   });
 
   it('uses the request dialog fallback when verification cannot reach the server', async () => {
-    fakeApi({ '/api/transactions/verify-account': () => { throw new TypeError('Failed to fetch'); } });
+    fakeApi({
+      '/api/transactions/verify-account': () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
     renderDialog();
     await userEvent.type(screen.getByLabelText('Account Number'), 'user-ravi-2');
     await userEvent.click(screen.getByRole('button', { name: 'Verify' }));

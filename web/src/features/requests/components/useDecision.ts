@@ -9,8 +9,16 @@ import { refreshAfterCommand } from '../../../lib/query-client.ts';
 import { useUpdateRequestStatus } from '../api/update-request-status.ts';
 
 const TEXT = {
-  accepted: { ok: 'Request approved successfully', failed: 'Failed to approve request', thrown: 'Failed to approve request. Please try again.' },
-  rejected: { ok: 'Request rejected successfully', failed: 'Failed to reject request', thrown: 'Failed to reject request. Please try again.' },
+  accepted: {
+    ok: 'Request approved successfully',
+    failed: 'Failed to approve request',
+    thrown: 'Failed to approve request. Please try again.',
+  },
+  rejected: {
+    ok: 'Request rejected successfully',
+    failed: 'Failed to reject request',
+    thrown: 'Failed to reject request. Please try again.',
+  },
 } as const;
 
 export function useDecision() {

@@ -4,7 +4,12 @@
  * disabled for 60 s ('Resend in Ns'). Validation with the shared reset schemas.
  */
 import { useState, type FormEvent, type ReactElement } from 'react';
-import { resetEmailSchema, resetPasswordFormSchema, resetPinFormSchema, verifyOtpSchema } from '../../../../../contracts/users.ts';
+import {
+  resetEmailSchema,
+  resetPasswordFormSchema,
+  resetPinFormSchema,
+  verifyOtpSchema,
+} from '../../../../../contracts/users.ts';
 import { Button } from '../../../components/ui/Button.tsx';
 import { PasswordField, TextField } from '../../../components/ui/Field.tsx';
 import { Modal } from '../../../components/ui/Modal.tsx';
@@ -41,7 +46,12 @@ export interface ResetSecretDialogProps {
   defaultEmail?: string;
 }
 
-export function ResetSecretDialog({ kind, open, onOpenChange, defaultEmail = '' }: ResetSecretDialogProps): ReactElement {
+export function ResetSecretDialog({
+  kind,
+  open,
+  onOpenChange,
+  defaultEmail = '',
+}: ResetSecretDialogProps): ReactElement {
   const text = TEXT[kind];
   const [step, setStep] = useState<1 | 2 | 3>(1);
   const [values, setValues] = useState({ email: defaultEmail, otp: '', secret: '', confirm: '' });
@@ -64,12 +74,20 @@ export function ResetSecretDialog({ kind, open, onOpenChange, defaultEmail = '' 
     if (!next) clear();
     onOpenChange(next);
   }
-  const set = (field: keyof typeof values, transform: (value: string) => string = (value) => value) => (value: string) => {
-    setValues((current) => ({ ...current, [field]: transform(value) }));
-    setErrors((current) => ({ ...current, [field]: '' }));
-  };
+  const set =
+    (field: keyof typeof values, transform: (value: string) => string = (value) => value) =>
+    (value: string) => {
+      setValues((current) => ({ ...current, [field]: transform(value) }));
+      setErrors((current) => ({ ...current, [field]: '' }));
+    };
 
-  async function call(mutation: typeof send, body: Record<string, string>, fallback: string, onOk: () => void, errorField?: string): Promise<void> {
+  async function call(
+    mutation: typeof send,
+    body: Record<string, string>,
+    fallback: string,
+    onOk: () => void,
+    errorField?: string,
+  ): Promise<void> {
     try {
       const reply = await mutation.mutateAsync(body);
       if (reply.success) return onOk();
@@ -136,7 +154,10 @@ export function ResetSecretDialog({ kind, open, onOpenChange, defaultEmail = '' 
       notify({ tone: 'warning', message: 'Please fix the errors before proceeding' });
       return;
     }
-    const body: Record<string, string> = kind === 'pin' ? { email: values.email.trim().toLowerCase(), otp: values.otp, newPin: values.secret } : { email: values.email.trim().toLowerCase(), otp: values.otp, newPassword: values.secret };
+    const body: Record<string, string> =
+      kind === 'pin'
+        ? { email: values.email.trim().toLowerCase(), otp: values.otp, newPin: values.secret }
+        : { email: values.email.trim().toLowerCase(), otp: values.otp, newPassword: values.secret };
     await call(reset, body, text.failure, () => {
       notify({ tone: 'success', message: text.success, durationMs: 5000 });
       close(false);
@@ -145,10 +166,21 @@ export function ResetSecretDialog({ kind, open, onOpenChange, defaultEmail = '' 
 
   const secretInput = kind === 'pin' ? (value: string) => digitsOnly(value, 6) : (value: string) => value;
   return (
-    <Modal open={open} onOpenChange={close} title={text.title} description={`Step ${step} of 3`} busy={busy} busyLabel="Please wait...">
+    <Modal
+      open={open}
+      onOpenChange={close}
+      title={text.title}
+      description={`Step ${step} of 3`}
+      busy={busy}
+      busyLabel="Please wait..."
+    >
       <ol className="stepper" aria-label="Progress">
         {['Email', 'Verify code', kind === 'pin' ? 'New PIN' : 'New password'].map((label, index) => (
-          <li key={label} className={index + 1 === step ? 'current' : index + 1 < step ? 'done' : ''} aria-current={index + 1 === step ? 'step' : undefined}>
+          <li
+            key={label}
+            className={index + 1 === step ? 'current' : index + 1 < step ? 'done' : ''}
+            aria-current={index + 1 === step ? 'step' : undefined}
+          >
             <span>{index + 1}</span> {label}
           </li>
         ))}
@@ -156,33 +188,77 @@ export function ResetSecretDialog({ kind, open, onOpenChange, defaultEmail = '' 
       {step === 1 ? (
         <form onSubmit={requestCode} noValidate className="form-stack">
           <p className="muted">We will e-mail you a 6-digit code. It is valid for {text.validity}.</p>
-          <TextField label="Email" type="email" autoComplete="email" value={values.email} onValueChange={set('email')} error={errors.email} />
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete="email"
+            value={values.email}
+            onValueChange={set('email')}
+            error={errors.email}
+          />
           <div className="modal-actions">
-            <Button variant="secondary" onClick={() => close(false)}>Cancel</Button>
-            <Button type="submit" disabled={busy}>Send code</Button>
+            <Button variant="secondary" onClick={() => close(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={busy}>
+              Send code
+            </Button>
           </div>
         </form>
       ) : null}
       {step === 2 ? (
         <form onSubmit={verifyCode} noValidate className="form-stack">
-          <p className="muted">Enter the 6-digit code sent to <strong>{values.email}</strong>. It is valid for {text.validity}.</p>
-          <TextField label="Verification code" inputMode="numeric" autoComplete="one-time-code" value={values.otp} onValueChange={set('otp', (value) => digitsOnly(value, 6))} error={errors.otp} maxLength={6} className="input otp-input" />
+          <p className="muted">
+            Enter the 6-digit code sent to <strong>{values.email}</strong>. It is valid for {text.validity}.
+          </p>
+          <TextField
+            label="Verification code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            value={values.otp}
+            onValueChange={set('otp', (value) => digitsOnly(value, 6))}
+            error={errors.otp}
+            maxLength={6}
+            className="input otp-input"
+          />
           <Button variant="link" onClick={resendCode} disabled={countdown.remaining > 0 || busy}>
             {countdown.remaining > 0 ? `Resend in ${countdown.remaining}s` : 'Resend code'}
           </Button>
           <div className="modal-actions">
-            <Button variant="secondary" onClick={() => setStep(1)}>Back</Button>
-            <Button type="submit" disabled={busy}>Verify code</Button>
+            <Button variant="secondary" onClick={() => setStep(1)}>
+              Back
+            </Button>
+            <Button type="submit" disabled={busy}>
+              Verify code
+            </Button>
           </div>
         </form>
       ) : null}
       {step === 3 ? (
         <form onSubmit={saveSecret} noValidate className="form-stack">
-          <PasswordField label={text.secretLabel} inputMode={kind === 'pin' ? 'numeric' : undefined} autoComplete="new-password" value={values.secret} onValueChange={set('secret', secretInput)} error={errors.secret} />
-          <PasswordField label={text.confirmLabel} inputMode={kind === 'pin' ? 'numeric' : undefined} autoComplete="new-password" value={values.confirm} onValueChange={set('confirm', secretInput)} error={errors.confirm} />
+          <PasswordField
+            label={text.secretLabel}
+            inputMode={kind === 'pin' ? 'numeric' : undefined}
+            autoComplete="new-password"
+            value={values.secret}
+            onValueChange={set('secret', secretInput)}
+            error={errors.secret}
+          />
+          <PasswordField
+            label={text.confirmLabel}
+            inputMode={kind === 'pin' ? 'numeric' : undefined}
+            autoComplete="new-password"
+            value={values.confirm}
+            onValueChange={set('confirm', secretInput)}
+            error={errors.confirm}
+          />
           <div className="modal-actions">
-            <Button variant="secondary" onClick={() => setStep(2)}>Back</Button>
-            <Button type="submit" disabled={busy}>{kind === 'pin' ? 'Update PIN' : 'Reset password'}</Button>
+            <Button variant="secondary" onClick={() => setStep(2)}>
+              Back
+            </Button>
+            <Button type="submit" disabled={busy}>
+              {kind === 'pin' ? 'Update PIN' : 'Reset password'}
+            </Button>
           </div>
         </form>
       ) : null}

@@ -12,7 +12,12 @@ const ok = () => ({ body: { success: true, message: 'ok' } });
 
 describe('reset password dialog', () => {
   it('checks the e-mail and reports Google accounts under the field', async () => {
-    const calls = fakeApi({ '/api/users/send-password-reset-otp': () => ({ status: 400, body: { success: false, code: 'OAUTH_USER', message: 'Please login using Google OAuth' } }) });
+    const calls = fakeApi({
+      '/api/users/send-password-reset-otp': () => ({
+        status: 400,
+        body: { success: false, code: 'OAUTH_USER', message: 'Please login using Google OAuth' },
+      }),
+    });
     renderWithApp(<ResetSecretDialog kind="password" open onOpenChange={() => undefined} />);
     await userEvent.click(screen.getByRole('button', { name: 'Send code' }));
     expect(await screen.findByText('Email is required')).toBeTruthy();
@@ -29,7 +34,10 @@ describe('reset password dialog', () => {
   it('walks the three steps with the resend countdown, code rules and password rules', async () => {
     const calls = fakeApi({
       '/api/users/send-password-reset-otp': ok,
-      '/api/users/verify-password-reset-otp': (call) => (call.body.otp === '123456' ? ok() : { status: 400, body: { success: false, message: 'Invalid OTP. 4 attempts remaining.' } }),
+      '/api/users/verify-password-reset-otp': (call) =>
+        call.body.otp === '123456'
+          ? ok()
+          : { status: 400, body: { success: false, message: 'Invalid OTP. 4 attempts remaining.' } },
       '/api/users/reset-password': ok,
     });
     renderWithApp(<ResetSecretDialog kind="password" open onOpenChange={() => undefined} />);
@@ -64,14 +72,23 @@ describe('reset password dialog', () => {
     await userEvent.type(screen.getByLabelText('New password'), 'newsecret');
     await userEvent.type(screen.getByLabelText('Confirm new password'), 'newsecret');
     await userEvent.click(screen.getByRole('button', { name: 'Reset password' }));
-    expect(await screen.findByText('Password reset successfully! You can now login with your new password.')).toBeTruthy();
-    expect(calls.at(-1)).toMatchObject({ path: '/api/users/reset-password', body: { email: 'asha@example.in', otp: '123456', newPassword: 'newsecret' } });
+    expect(
+      await screen.findByText('Password reset successfully! You can now login with your new password.'),
+    ).toBeTruthy();
+    expect(calls.at(-1)).toMatchObject({
+      path: '/api/users/reset-password',
+      body: { email: 'asha@example.in', otp: '123456', newPassword: 'newsecret' },
+    });
   });
 });
 
 describe('reset PIN dialog', () => {
   it('prefills the e-mail, goes Back a step, and applies the PIN rules', async () => {
-    const calls = fakeApi({ '/api/users/send-pin-reset-otp': ok, '/api/users/verify-pin-reset-otp': ok, '/api/users/reset-transaction-pin': ok });
+    const calls = fakeApi({
+      '/api/users/send-pin-reset-otp': ok,
+      '/api/users/verify-pin-reset-otp': ok,
+      '/api/users/reset-transaction-pin': ok,
+    });
     renderWithApp(<ResetSecretDialog kind="pin" open onOpenChange={() => undefined} defaultEmail="asha@example.in" />);
     expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('asha@example.in');
     expect(screen.getByText(/valid for 10 minutes/)).toBeTruthy();
@@ -94,6 +111,9 @@ describe('reset PIN dialog', () => {
     await userEvent.type(screen.getByLabelText('Confirm new PIN'), '1234');
     await userEvent.click(screen.getByRole('button', { name: 'Update PIN' }));
     expect(await screen.findByText('Transaction PIN updated successfully!')).toBeTruthy();
-    expect(calls.at(-1)).toMatchObject({ path: '/api/users/reset-transaction-pin', body: { email: 'asha@example.in', otp: '654321', newPin: '1234' } });
+    expect(calls.at(-1)).toMatchObject({
+      path: '/api/users/reset-transaction-pin',
+      body: { email: 'asha@example.in', otp: '654321', newPin: '1234' },
+    });
   });
 });

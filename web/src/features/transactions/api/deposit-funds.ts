@@ -19,8 +19,15 @@ export interface DepositBody {
   paymentMethodId?: string;
 }
 
-export function depositFunds(input: { body: DepositBody; idempotencyKey: string }): Promise<ApiReply<{ checkpoint?: string }>> {
-  return apiRequest('/api/transactions/deposit-funds', { method: 'POST', body: input.body, idempotencyKey: input.idempotencyKey });
+export function depositFunds(input: {
+  body: DepositBody;
+  idempotencyKey: string;
+}): Promise<ApiReply<{ checkpoint?: string }>> {
+  return apiRequest('/api/transactions/deposit-funds', {
+    method: 'POST',
+    body: input.body,
+    idempotencyKey: input.idempotencyKey,
+  });
 }
 
 export function useDepositFunds() {

@@ -27,8 +27,18 @@ export interface HistoryPage {
 export async function fetchHistory(query: HistoryQuery): Promise<HistoryPage> {
   const pageSize = query.pageSize ?? HISTORY_PAGE_SIZE;
   const minPosition = latestCheckpoint();
-  const body = { page: query.page, pageSize, type: query.type, ...(query.search.trim() ? { search: query.search.trim() } : {}), ...(minPosition ? { minPosition } : {}) };
-  const data = await apiData<HistoryPage | TransactionRecord[]>('/api/transactions/get-all-transactions-by-user', { method: 'POST', body, fallbackMessage: 'Failed to fetch transactions' });
+  const body = {
+    page: query.page,
+    pageSize,
+    type: query.type,
+    ...(query.search.trim() ? { search: query.search.trim() } : {}),
+    ...(minPosition ? { minPosition } : {}),
+  };
+  const data = await apiData<HistoryPage | TransactionRecord[]>('/api/transactions/get-all-transactions-by-user', {
+    method: 'POST',
+    body,
+    fallbackMessage: 'Failed to fetch transactions',
+  });
   // A server answering the spec's plain list is paged here, so the page still works.
   if (Array.isArray(data)) {
     const start = (query.page - 1) * pageSize;
@@ -38,7 +48,11 @@ export async function fetchHistory(query: HistoryQuery): Promise<HistoryPage> {
 }
 
 export function historyQuery(query: HistoryQuery) {
-  return queryOptions({ queryKey: ['ledger', 'history', query], queryFn: () => fetchHistory(query), placeholderData: keepPreviousData });
+  return queryOptions({
+    queryKey: ['ledger', 'history', query],
+    queryFn: () => fetchHistory(query),
+    placeholderData: keepPreviousData,
+  });
 }
 
 export function useHistory(query: HistoryQuery) {

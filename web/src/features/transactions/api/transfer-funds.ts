@@ -14,8 +14,15 @@ export interface TransferBody {
   status: 'success';
 }
 
-export function transferFunds(input: { body: TransferBody; idempotencyKey: string }): Promise<ApiReply<{ checkpoint?: string }>> {
-  return apiRequest('/api/transactions/transfer-funds', { method: 'POST', body: input.body, idempotencyKey: input.idempotencyKey });
+export function transferFunds(input: {
+  body: TransferBody;
+  idempotencyKey: string;
+}): Promise<ApiReply<{ checkpoint?: string }>> {
+  return apiRequest('/api/transactions/transfer-funds', {
+    method: 'POST',
+    body: input.body,
+    idempotencyKey: input.idempotencyKey,
+  });
 }
 
 export function useTransferFunds() {

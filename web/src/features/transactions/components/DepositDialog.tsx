@@ -33,7 +33,15 @@ const METHODS: { value: Method; label: string; text: string }[] = [
   { value: 'card', label: 'Card', text: 'Debit or credit card, instant' },
 ];
 
-const EMPTY = { amount: '', reference: '', transactionPin: '', accountNumber: '', ifscCode: '', bankName: '', upiId: '' };
+const EMPTY = {
+  amount: '',
+  reference: '',
+  transactionPin: '',
+  accountNumber: '',
+  ifscCode: '',
+  bankName: '',
+  upiId: '',
+};
 type Values = typeof EMPTY;
 
 export interface DepositDialogProps {
@@ -43,8 +51,17 @@ export interface DepositDialogProps {
 }
 
 export function payloadFor(method: Method, values: Values, paymentMethodId = 'pm_placeholder') {
-  const base = { amount: values.amount, reference: values.reference, transactionPin: values.transactionPin, paymentMethod: method };
-  if (method === 'bank_transfer') return { ...base, bankDetails: { accountNumber: values.accountNumber, ifscCode: values.ifscCode, bankName: values.bankName } };
+  const base = {
+    amount: values.amount,
+    reference: values.reference,
+    transactionPin: values.transactionPin,
+    paymentMethod: method,
+  };
+  if (method === 'bank_transfer')
+    return {
+      ...base,
+      bankDetails: { accountNumber: values.accountNumber, ifscCode: values.ifscCode, bankName: values.bankName },
+    };
   if (method === 'upi') return { ...base, upiDetails: { upiId: values.upiId } };
   return { ...base, paymentMethodId };
 }
@@ -75,10 +92,12 @@ export function DepositDialog({ open, onOpenChange, user }: DepositDialogProps):
     }
     onOpenChange(next);
   }
-  const set = (field: keyof Values, transform: (value: string) => string = (value) => value) => (value: string) => {
-    setValues((current) => ({ ...current, [field]: transform(value) }));
-    if (errors[field]) setErrors((current) => ({ ...current, [field]: '' }));
-  };
+  const set =
+    (field: keyof Values, transform: (value: string) => string = (value) => value) =>
+    (value: string) => {
+      setValues((current) => ({ ...current, [field]: transform(value) }));
+      if (errors[field]) setErrors((current) => ({ ...current, [field]: '' }));
+    };
 
   const cardCheck = validate(depositSchema, payloadFor('card', values));
   const amountLabel = cardCheck.ok ? formatRupees(rupeesFromPaise(cardCheck.data.amount)) : '₹0';
@@ -111,20 +130,44 @@ export function DepositDialog({ open, onOpenChange, user }: DepositDialogProps):
       keys.complete();
       const action = reply.data as { status?: string; clientSecret?: string } | undefined;
       if (reply.success && action?.status === 'requires_action' && action.clientSecret) {
-        notify({ tone: 'info', message: reply.message || 'Please complete the card verification to finish your deposit.' });
+        notify({
+          tone: 'info',
+          message: reply.message || 'Please complete the card verification to finish your deposit.',
+        });
         return { status: 'requires_action', clientSecret: action.clientSecret };
       }
       if (reply.success) {
-        notify({ tone: 'success', message: data.paymentMethod === 'card' ? 'Card deposit successful! Your account has been credited.' : 'Deposit request submitted successfully!', durationMs: 5000 });
+        notify({
+          tone: 'success',
+          message:
+            data.paymentMethod === 'card'
+              ? 'Card deposit successful! Your account has been credited.'
+              : 'Deposit request submitted successfully!',
+          durationMs: 5000,
+        });
         close(false);
         await refreshAfterCommand(client);
       } else if (reply.code === 'PIN_NOT_SET') {
         notify({ tone: 'error', message: 'Please set your transaction PIN first in settings.', durationMs: 5000 });
       } else {
-        notify({ tone: 'error', message: reply.message || (data.paymentMethod === 'card' ? 'Card payment failed. Please try again.' : 'Deposit request failed. Please try again.'), durationMs: 5000 });
+        notify({
+          tone: 'error',
+          message:
+            reply.message ||
+            (data.paymentMethod === 'card'
+              ? 'Card payment failed. Please try again.'
+              : 'Deposit request failed. Please try again.'),
+          durationMs: 5000,
+        });
       }
     } catch (error) {
-      notify({ tone: 'error', message: error instanceof NetworkError ? 'Network error. Please check your connection and try again.' : 'Deposit request failed. Please try again.' });
+      notify({
+        tone: 'error',
+        message:
+          error instanceof NetworkError
+            ? 'Network error. Please check your connection and try again.'
+            : 'Deposit request failed. Please try again.',
+      });
     }
     return { status: 'done' };
   }
@@ -141,7 +184,11 @@ export function DepositDialog({ open, onOpenChange, user }: DepositDialogProps):
     billing: { name: `${user.firstName} ${user.lastName}`.trim(), email: user.email },
     onPaymentMethod: (paymentMethodId: string) => send(paymentMethodId),
     onVerified: () => {
-      notify({ tone: 'success', message: 'Card verified. Your wallet will be credited as soon as the bank confirms.', durationMs: 5000 });
+      notify({
+        tone: 'success',
+        message: 'Card verified. Your wallet will be credited as soon as the bank confirms.',
+        durationMs: 5000,
+      });
       close(false);
       void refreshAfterCommand(client);
     },
@@ -149,17 +196,57 @@ export function DepositDialog({ open, onOpenChange, user }: DepositDialogProps):
   };
   const stripeKey = config.data?.cardProvider === 'stripe' ? config.data.stripePublishableKey : undefined;
   return (
-    <Modal open={open} onOpenChange={close} title="Deposit Funds" description="Add money to your wallet." busy={deposit.isPending} size="lg">
+    <Modal
+      open={open}
+      onOpenChange={close}
+      title="Deposit Funds"
+      description="Add money to your wallet."
+      busy={deposit.isPending}
+      size="lg"
+    >
       <form onSubmit={submit} noValidate className="form-stack" aria-label="Deposit funds">
-        <TextField label="Amount (₹)" type="number" inputMode="decimal" step="0.01" min={FORM_LIMITS.depositMinRupees} max={FORM_LIMITS.depositMaxRupees} value={values.amount} onValueChange={set('amount')} error={errors.amount} placeholder={`Between ${formatRupees(FORM_LIMITS.depositMinRupees)} and ${formatRupees(FORM_LIMITS.depositMaxRupees)}`} />
-        <TextAreaField label="Reference" maxLength={FORM_LIMITS.paymentReferenceMaxLength} value={values.reference} onValueChange={set('reference')} error={errors.reference} />
-        <PasswordField label="Transaction PIN" inputMode="numeric" autoComplete="off" value={values.transactionPin} onValueChange={set('transactionPin', (value) => digitsOnly(value, 6))} error={errors.transactionPin} />
+        <TextField
+          label="Amount (₹)"
+          type="number"
+          inputMode="decimal"
+          step="0.01"
+          min={FORM_LIMITS.depositMinRupees}
+          max={FORM_LIMITS.depositMaxRupees}
+          value={values.amount}
+          onValueChange={set('amount')}
+          error={errors.amount}
+          placeholder={`Between ${formatRupees(FORM_LIMITS.depositMinRupees)} and ${formatRupees(FORM_LIMITS.depositMaxRupees)}`}
+        />
+        <TextAreaField
+          label="Reference"
+          maxLength={FORM_LIMITS.paymentReferenceMaxLength}
+          value={values.reference}
+          onValueChange={set('reference')}
+          error={errors.reference}
+        />
+        <PasswordField
+          label="Transaction PIN"
+          inputMode="numeric"
+          autoComplete="off"
+          value={values.transactionPin}
+          onValueChange={set('transactionPin', (value) => digitsOnly(value, 6))}
+          error={errors.transactionPin}
+        />
         <fieldset className="method-group">
           <legend className="field-label">Payment method</legend>
           <div className="method-options">
             {METHODS.map((option) => (
               <label key={option.value} className={`method-option${method === option.value ? ' selected' : ''}`}>
-                <input type="radio" name="paymentMethod" value={option.value} checked={method === option.value} onChange={() => { setMethod(option.value); setErrors({}); }} />
+                <input
+                  type="radio"
+                  name="paymentMethod"
+                  value={option.value}
+                  checked={method === option.value}
+                  onChange={() => {
+                    setMethod(option.value);
+                    setErrors({});
+                  }}
+                />
                 <span className="method-label">{option.label}</span>
                 <span className="method-text">{option.text}</span>
               </label>
@@ -168,14 +255,40 @@ export function DepositDialog({ open, onOpenChange, user }: DepositDialogProps):
         </fieldset>
         {method === 'bank_transfer' ? (
           <>
-            <TextField label="Account number" inputMode="numeric" value={values.accountNumber} onValueChange={set('accountNumber', (value) => value.replace(/\D/g, '').slice(0, 20))} error={errors.accountNumber} />
+            <TextField
+              label="Account number"
+              inputMode="numeric"
+              value={values.accountNumber}
+              onValueChange={set('accountNumber', (value) => value.replace(/\D/g, '').slice(0, 20))}
+              error={errors.accountNumber}
+            />
             <div className="form-row">
-              <TextField label="IFSC code" value={values.ifscCode} onValueChange={set('ifscCode', (value) => value.toUpperCase().slice(0, 11))} error={errors.ifscCode} placeholder="SBIN0001234" maxLength={11} />
-              <TextField label="Bank name" value={values.bankName} onValueChange={set('bankName')} error={errors.bankName} />
+              <TextField
+                label="IFSC code"
+                value={values.ifscCode}
+                onValueChange={set('ifscCode', (value) => value.toUpperCase().slice(0, 11))}
+                error={errors.ifscCode}
+                placeholder="SBIN0001234"
+                maxLength={11}
+              />
+              <TextField
+                label="Bank name"
+                value={values.bankName}
+                onValueChange={set('bankName')}
+                error={errors.bankName}
+              />
             </div>
           </>
         ) : null}
-        {method === 'upi' ? <TextField label="UPI ID" value={values.upiId} onValueChange={set('upiId', (value) => value.toLowerCase())} error={errors.upiId} placeholder="name@bank" /> : null}
+        {method === 'upi' ? (
+          <TextField
+            label="UPI ID"
+            value={values.upiId}
+            onValueChange={set('upiId', (value) => value.toLowerCase())}
+            error={errors.upiId}
+            placeholder="name@bank"
+          />
+        ) : null}
         {method === 'card' ? (
           stripeKey ? (
             <Suspense fallback={<p className="muted">Loading secure card form...</p>}>
@@ -189,8 +302,12 @@ export function DepositDialog({ open, onOpenChange, user }: DepositDialogProps):
         )}
         {method !== 'card' ? (
           <div className="modal-actions">
-            <Button variant="secondary" onClick={() => close(false)}>Cancel</Button>
-            <Button type="submit" disabled={deposit.isPending}>{deposit.isPending ? 'Submitting...' : 'Submit deposit'}</Button>
+            <Button variant="secondary" onClick={() => close(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={deposit.isPending}>
+              {deposit.isPending ? 'Submitting...' : 'Submit deposit'}
+            </Button>
           </div>
         ) : null}
       </form>

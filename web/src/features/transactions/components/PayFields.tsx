@@ -16,12 +16,46 @@ export function focusPayAmount(): void {
   window.requestAnimationFrame(() => document.getElementById(PAY_AMOUNT_ID)?.focus());
 }
 
-export function PayFields({ values, errors, onChange }: { values: PayValues; errors: FieldErrors; onChange: (field: keyof PayValues, value: string) => void }): ReactElement {
+export function PayFields({
+  values,
+  errors,
+  onChange,
+}: {
+  values: PayValues;
+  errors: FieldErrors;
+  onChange: (field: keyof PayValues, value: string) => void;
+}): ReactElement {
   return (
     <>
-      <TextField id={PAY_AMOUNT_ID} label="Amount (₹)" type="number" inputMode="decimal" step="0.01" min={FORM_LIMITS.transferMinRupees} value={values.amount} onValueChange={(value) => onChange('amount', value)} error={errors.amount} placeholder="0.00" />
-      <TextAreaField label="Reference" maxLength={FORM_LIMITS.paymentReferenceMaxLength} value={values.reference} onValueChange={(value) => onChange('reference', value)} error={errors.reference} placeholder="What is this payment for?" />
-      <PasswordField label="Transaction PIN" inputMode="numeric" autoComplete="off" value={values.transactionPin} onValueChange={(value) => onChange('transactionPin', digitsOnly(value, 6))} error={errors.transactionPin} placeholder="4-6 digits" />
+      <TextField
+        id={PAY_AMOUNT_ID}
+        label="Amount (₹)"
+        type="number"
+        inputMode="decimal"
+        step="0.01"
+        min={FORM_LIMITS.transferMinRupees}
+        value={values.amount}
+        onValueChange={(value) => onChange('amount', value)}
+        error={errors.amount}
+        placeholder="0.00"
+      />
+      <TextAreaField
+        label="Reference"
+        maxLength={FORM_LIMITS.paymentReferenceMaxLength}
+        value={values.reference}
+        onValueChange={(value) => onChange('reference', value)}
+        error={errors.reference}
+        placeholder="What is this payment for?"
+      />
+      <PasswordField
+        label="Transaction PIN"
+        inputMode="numeric"
+        autoComplete="off"
+        value={values.transactionPin}
+        onValueChange={(value) => onChange('transactionPin', digitsOnly(value, 6))}
+        error={errors.transactionPin}
+        placeholder="4-6 digits"
+      />
     </>
   );
 }

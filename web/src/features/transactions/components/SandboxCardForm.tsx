@@ -5,10 +5,23 @@
 import { useState, type ReactElement } from 'react';
 import { Button } from '../../../components/ui/Button.tsx';
 import { TextField } from '../../../components/ui/Field.tsx';
-import { cardErrors, formatCardNumber, formatExpiry, SANDBOX_TEST_CARDS, sandboxPaymentMethodId, type SandboxCard } from './card-rules.ts';
+import {
+  cardErrors,
+  formatCardNumber,
+  formatExpiry,
+  SANDBOX_TEST_CARDS,
+  sandboxPaymentMethodId,
+  type SandboxCard,
+} from './card-rules.ts';
 import type { CardFormProps } from './card-form.ts';
 
-export function SandboxCardForm({ payLabel, depositValid, busy, billing, onPaymentMethod }: CardFormProps): ReactElement {
+export function SandboxCardForm({
+  payLabel,
+  depositValid,
+  busy,
+  billing,
+  onPaymentMethod,
+}: CardFormProps): ReactElement {
   const [card, setCard] = useState<SandboxCard>({ number: '', expiry: '', cvc: '', name: billing.name });
   const [touched, setTouched] = useState<Partial<Record<keyof SandboxCard, boolean>>>({});
   const errors = cardErrors(card);
@@ -19,21 +32,62 @@ export function SandboxCardForm({ payLabel, depositValid, busy, billing, onPayme
   return (
     <div className="card-form" aria-label="Card details" role="group">
       <p className="card-form-badge">Sandbox card payments · no real money moves</p>
-      <TextField label="Card number" inputMode="numeric" autoComplete="cc-number" value={card.number} onValueChange={(value) => set('number', formatCardNumber(value))} onBlur={blur('number')} error={shown('number')} placeholder="4242 4242 4242 4242" />
+      <TextField
+        label="Card number"
+        inputMode="numeric"
+        autoComplete="cc-number"
+        value={card.number}
+        onValueChange={(value) => set('number', formatCardNumber(value))}
+        onBlur={blur('number')}
+        error={shown('number')}
+        placeholder="4242 4242 4242 4242"
+      />
       <div className="form-row">
-        <TextField label="Expiry (MM/YY)" inputMode="numeric" autoComplete="cc-exp" value={card.expiry} onValueChange={(value) => set('expiry', formatExpiry(value))} onBlur={blur('expiry')} error={shown('expiry')} placeholder="12/30" />
-        <TextField label="CVC" inputMode="numeric" autoComplete="cc-csc" value={card.cvc} onValueChange={(value) => set('cvc', value.replace(/\D/g, '').slice(0, 4))} onBlur={blur('cvc')} error={shown('cvc')} placeholder="123" />
+        <TextField
+          label="Expiry (MM/YY)"
+          inputMode="numeric"
+          autoComplete="cc-exp"
+          value={card.expiry}
+          onValueChange={(value) => set('expiry', formatExpiry(value))}
+          onBlur={blur('expiry')}
+          error={shown('expiry')}
+          placeholder="12/30"
+        />
+        <TextField
+          label="CVC"
+          inputMode="numeric"
+          autoComplete="cc-csc"
+          value={card.cvc}
+          onValueChange={(value) => set('cvc', value.replace(/\D/g, '').slice(0, 4))}
+          onBlur={blur('cvc')}
+          error={shown('cvc')}
+          placeholder="123"
+        />
       </div>
-      <TextField label="Name on card" autoComplete="cc-name" value={card.name} onValueChange={(value) => set('name', value)} onBlur={blur('name')} error={shown('name')} />
+      <TextField
+        label="Name on card"
+        autoComplete="cc-name"
+        value={card.name}
+        onValueChange={(value) => set('name', value)}
+        onBlur={blur('name')}
+        error={shown('name')}
+      />
       <details className="test-cards">
         <summary>Test cards</summary>
         <ul>
           {SANDBOX_TEST_CARDS.map((test) => (
-            <li key={test.number}><span className="mono">{test.number}</span> — {test.outcome}</li>
+            <li key={test.number}>
+              <span className="mono">{test.number}</span> — {test.outcome}
+            </li>
           ))}
         </ul>
       </details>
-      <Button block size="lg" disabled={!valid || !depositValid || busy} onClick={() => void onPaymentMethod(sandboxPaymentMethodId(card.number))}>
+      <Button
+        block
+        size="lg"
+        disabled={!valid || !depositValid || busy}
+        onClick={() => void onPaymentMethod(sandboxPaymentMethodId(card.number))}
+      >
         {busy ? 'Processing...' : payLabel}
       </Button>
     </div>

@@ -54,29 +54,35 @@ export function ScanToPayDialog({ open, onOpenChange, userId, balance }: ScanToP
   }, []);
 
   /** A decoded text: extract the account number, verify it, report. Returns whether verified. */
-  const handleText = useCallback(async (text: string | null): Promise<boolean> => {
-    const account = text ? accountFromQrText(text) : null;
-    if (!account) {
-      setScanMessage(INVALID_QR_MESSAGE);
+  const handleText = useCallback(
+    async (text: string | null): Promise<boolean> => {
+      const account = text ? accountFromQrText(text) : null;
+      if (!account) {
+        setScanMessage(INVALID_QR_MESSAGE);
+        return false;
+      }
+      setScanMessage(null);
+      setReceiver(account);
+      const outcome = await recipient.verify(account);
+      if (outcome.ok) {
+        notify({ tone: 'success', message: 'QR Code scanned and account verified successfully!' });
+        focusPayAmount();
+        return true;
+      }
+      setScanMessage(outcome.message);
+      notify({ tone: 'error', message: outcome.message });
       return false;
-    }
-    setScanMessage(null);
-    setReceiver(account);
-    const outcome = await recipient.verify(account);
-    if (outcome.ok) {
-      notify({ tone: 'success', message: 'QR Code scanned and account verified successfully!' });
-      focusPayAmount();
-      return true;
-    }
-    setScanMessage(outcome.message);
-    notify({ tone: 'error', message: outcome.message });
-    return false;
-  }, [recipient, notify]);
+    },
+    [recipient, notify],
+  );
 
   const startCamera = useCallback(async () => {
     setScanMessage(null);
     try {
-      const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: 'environment' } }, audio: false });
+      const stream = await navigator.mediaDevices.getUserMedia({
+        video: { facingMode: { ideal: 'environment' } },
+        audio: false,
+      });
       streamRef.current = stream;
       if (videoRef.current) {
         videoRef.current.srcObject = stream;
@@ -152,14 +158,33 @@ export function ScanToPayDialog({ open, onOpenChange, userId, balance }: ScanToP
 
   const account = recipient.status === 'verified' ? recipient.account : null;
   return (
-    <Modal open={open} onOpenChange={close} title="Scan to Pay" description="Scan a wallet payment QR code, then confirm the payment." busy={payment.paying} size="lg">
+    <Modal
+      open={open}
+      onOpenChange={close}
+      title="Scan to Pay"
+      description="Scan a wallet payment QR code, then confirm the payment."
+      busy={payment.paying}
+      size="lg"
+    >
       <div className="form-stack">
         {!account ? (
           <>
             <div className="segmented" role="tablist" aria-label="Scan mode">
               {(['camera', 'upload'] as const).map((option) => (
-                <button key={option} type="button" role="tab" aria-selected={mode === option} className={mode === option ? 'active' : ''} onClick={() => { stopCamera(); setMode(option); setScanMessage(null); }}>
-                  <Icon name={option === 'camera' ? 'camera' : 'upload'} size={16} /> {option === 'camera' ? 'Camera' : 'Upload image'}
+                <button
+                  key={option}
+                  type="button"
+                  role="tab"
+                  aria-selected={mode === option}
+                  className={mode === option ? 'active' : ''}
+                  onClick={() => {
+                    stopCamera();
+                    setMode(option);
+                    setScanMessage(null);
+                  }}
+                >
+                  <Icon name={option === 'camera' ? 'camera' : 'upload'} size={16} />{' '}
+                  {option === 'camera' ? 'Camera' : 'Upload image'}
                 </button>
               ))}
             </div>
@@ -168,20 +193,45 @@ export function ScanToPayDialog({ open, onOpenChange, userId, balance }: ScanToP
                 <div className="scanner-frame">
                   <video ref={videoRef} className="scanner-video" muted playsInline aria-label="Camera preview" />
                   <span className="scanner-corners" aria-hidden="true" />
-                  {!cameraOn ? <span className="scanner-idle"><Icon name="qr" size={48} /></span> : null}
+                  {!cameraOn ? (
+                    <span className="scanner-idle">
+                      <Icon name="qr" size={48} />
+                    </span>
+                  ) : null}
                 </div>
                 <p className="field-hint">Position QR code within the frame</p>
-                {cameraOn ? <Button variant="secondary" onClick={stopCamera}>Stop Camera</Button> : <Button onClick={() => void startCamera()} disabled={recipient.status === 'verifying'}>Start Camera</Button>}
+                {cameraOn ? (
+                  <Button variant="secondary" onClick={stopCamera}>
+                    Stop Camera
+                  </Button>
+                ) : (
+                  <Button onClick={() => void startCamera()} disabled={recipient.status === 'verifying'}>
+                    Start Camera
+                  </Button>
+                )}
               </div>
             ) : (
               <label className="dropzone">
                 <Icon name="upload" size={32} />
                 <span className="dropzone-title">Choose a QR code image</span>
                 <span className="field-hint">PNG, JPG, JPEG up to 10MB</span>
-                <input type="file" accept="image/png,image/jpeg,image/jpg,image/*" className="sr-only" aria-label="Upload QR code image" onChange={(event) => { void upload(event.target.files?.[0]); event.target.value = ''; }} />
+                <input
+                  type="file"
+                  accept="image/png,image/jpeg,image/jpg,image/*"
+                  className="sr-only"
+                  aria-label="Upload QR code image"
+                  onChange={(event) => {
+                    void upload(event.target.files?.[0]);
+                    event.target.value = '';
+                  }}
+                />
               </label>
             )}
-            {recipient.status === 'verifying' ? <p className="muted" role="status">Verifying account {receiver}...</p> : null}
+            {recipient.status === 'verifying' ? (
+              <p className="muted" role="status">
+                Verifying account {receiver}...
+              </p>
+            ) : null}
             {scanMessage ? <Notice tone="danger">{scanMessage}</Notice> : null}
           </>
         ) : (
@@ -190,10 +240,22 @@ export function ScanToPayDialog({ open, onOpenChange, userId, balance }: ScanToP
             name={account.name}
             accountNumber={account.accountNumber}
             bankName={account.bankName ?? 'Default Bank'}
-            action={<Button variant="link" onClick={scanAgain}>Scan different QR code</Button>}
+            action={
+              <Button variant="link" onClick={scanAgain}>
+                Scan different QR code
+              </Button>
+            }
           />
         )}
-        <form onSubmit={(event) => { event.preventDefault(); void payment.pay(receiver, recipient.status === 'verified'); }} noValidate className="form-stack" aria-label="Pay">
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void payment.pay(receiver, recipient.status === 'verified');
+          }}
+          noValidate
+          className="form-stack"
+          aria-label="Pay"
+        >
           <PayFields values={payment.values} errors={payment.errors} onChange={payment.set} />
           <Notice tone="info" title="Important Information">
             <ul className="info-list">
@@ -204,8 +266,12 @@ export function ScanToPayDialog({ open, onOpenChange, userId, balance }: ScanToP
             </ul>
           </Notice>
           <div className="modal-actions">
-            <Button variant="secondary" onClick={() => close(false)}>Cancel</Button>
-            <Button type="submit" disabled={!account || payment.paying}>{payment.paying ? 'Processing...' : 'Pay Now'}</Button>
+            <Button variant="secondary" onClick={() => close(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={!account || payment.paying}>
+              {payment.paying ? 'Processing...' : 'Pay Now'}
+            </Button>
           </div>
         </form>
       </div>

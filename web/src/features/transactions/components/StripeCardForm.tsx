@@ -20,7 +20,15 @@ function stripeFor(publishableKey: string): Promise<Stripe | null> {
   return stripe;
 }
 
-function StripeCardInner({ payLabel, depositValid, busy, billing, onPaymentMethod, onVerified, onError }: CardFormProps): ReactElement {
+function StripeCardInner({
+  payLabel,
+  depositValid,
+  busy,
+  billing,
+  onPaymentMethod,
+  onVerified,
+  onError,
+}: CardFormProps): ReactElement {
   const stripe = useStripe();
   const elements = useElements();
   const [complete, setComplete] = useState(false);
@@ -34,16 +42,31 @@ function StripeCardInner({ payLabel, depositValid, busy, billing, onPaymentMetho
     }
     setWorking(true);
     try {
-      const result = await stripe.createPaymentMethod({ type: 'card', card, billing_details: { name: billing.name, email: billing.email } });
+      const result = await stripe.createPaymentMethod({
+        type: 'card',
+        card,
+        billing_details: { name: billing.name, email: billing.email },
+      });
       if (result.error) {
-        onError(result.error.type === 'card_error' ? `Card error: ${result.error.message ?? 'declined'}` : result.error.type === 'api_connection_error' ? 'Network error. Please check your connection and try again.' : 'Card payment failed. Please try again.');
+        onError(
+          result.error.type === 'card_error'
+            ? `Card error: ${result.error.message ?? 'declined'}`
+            : result.error.type === 'api_connection_error'
+              ? 'Network error. Please check your connection and try again.'
+              : 'Card payment failed. Please try again.',
+        );
         return;
       }
       const outcome = await onPaymentMethod(result.paymentMethod.id);
       if (outcome.status === 'requires_action') {
         // 3-D Secure: Stripe shows the bank's page; the server learns the result from Stripe's webhook.
         const confirmed = await stripe.handleNextAction({ clientSecret: outcome.clientSecret });
-        if (confirmed.error) onError(confirmed.error.type === 'card_error' ? `Card error: ${confirmed.error.message ?? 'declined'}` : 'Card payment failed. Please try again.');
+        if (confirmed.error)
+          onError(
+            confirmed.error.type === 'card_error'
+              ? `Card error: ${confirmed.error.message ?? 'declined'}`
+              : 'Card payment failed. Please try again.',
+          );
         else onVerified();
       }
     } finally {
@@ -54,9 +77,17 @@ function StripeCardInner({ payLabel, depositValid, busy, billing, onPaymentMetho
   return (
     <div className="card-form" role="group" aria-label="Card details">
       <div className="stripe-element">
-        <CardElement options={{ hidePostalCode: true, style: { base: { fontSize: '16px', color: '#0f172a' } } }} onChange={(event) => setComplete(event.complete)} />
+        <CardElement
+          options={{ hidePostalCode: true, style: { base: { fontSize: '16px', color: '#0f172a' } } }}
+          onChange={(event) => setComplete(event.complete)}
+        />
       </div>
-      <Button block size="lg" disabled={!complete || !depositValid || busy || working || !stripe} onClick={() => void pay()}>
+      <Button
+        block
+        size="lg"
+        disabled={!complete || !depositValid || busy || working || !stripe}
+        onClick={() => void pay()}
+      >
         {busy || working ? 'Processing...' : payLabel}
       </Button>
     </div>

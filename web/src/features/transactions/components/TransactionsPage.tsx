@@ -25,13 +25,22 @@ export function shownType(transaction: Pick<TransactionRecord, 'sender' | 'recei
 }
 
 function StatusBadge({ status }: { status: string }): ReactElement {
-  return <Badge tone={status === 'success' ? 'success' : status === 'pending' ? 'warning' : 'danger'}>{status === 'success' ? 'Success' : status.charAt(0).toUpperCase() + status.slice(1)}</Badge>;
+  return (
+    <Badge tone={status === 'success' ? 'success' : status === 'pending' ? 'warning' : 'danger'}>
+      {status === 'success' ? 'Success' : status.charAt(0).toUpperCase() + status.slice(1)}
+    </Badge>
+  );
 }
 
 function AmountCell({ transaction, userId }: { transaction: TransactionRecord; userId: string }): ReactElement {
   const type = shownType(transaction, userId);
   const sign = type === 'Debit' ? '−' : '+';
-  return <span className={`amount amount-${type.toLowerCase()}`}>{sign}{formatRupees(transaction.amount)}</span>;
+  return (
+    <span className={`amount amount-${type.toLowerCase()}`}>
+      {sign}
+      {formatRupees(transaction.amount)}
+    </span>
+  );
 }
 
 function sentTo(transaction: TransactionRecord, userId: string): string {
@@ -68,8 +77,21 @@ export function TransactionsPage({ user, onResetPin, payTo, onPayToHandled }: Tr
   const last = Math.min(total, page * HISTORY_PAGE_SIZE);
   const columns: Column<TransactionRecord>[] = [
     { id: 'date', header: 'Date', cell: (row) => formatDateTime(row.createdAt) },
-    { id: 'id', header: 'Transaction ID', cell: (row) => <span className="mono" title={row._id}>{row._id}</span> },
-    { id: 'amount', header: 'Amount', align: 'right', cell: (row) => <AmountCell transaction={row} userId={user._id} /> },
+    {
+      id: 'id',
+      header: 'Transaction ID',
+      cell: (row) => (
+        <span className="mono" title={row._id}>
+          {row._id}
+        </span>
+      ),
+    },
+    {
+      id: 'amount',
+      header: 'Amount',
+      align: 'right',
+      cell: (row) => <AmountCell transaction={row} userId={user._id} />,
+    },
     { id: 'type', header: 'Type', cell: (row) => shownType(row, user._id) },
     { id: 'to', header: 'Sent to', cell: (row) => sentTo(row, user._id) },
     { id: 'reference', header: 'Reference', cell: (row) => row.reference },
@@ -78,35 +100,68 @@ export function TransactionsPage({ user, onResetPin, payTo, onPayToHandled }: Tr
 
   return (
     <div className="page">
-      <PageHeader title="TRANSACTIONS" subtitle={<>Current balance <strong className="balance-inline">{formatRupees(user.balance)}</strong> · <button type="button" className="link-button" onClick={onResetPin}>Reset Transaction PIN</button></>}>
-        <Button onClick={() => setDialog('deposit')}><Icon name="plus" size={18} /> DEPOSIT</Button>
-        <Button variant="secondary" onClick={() => setDialog('send')}><Icon name="send" size={18} /> SEND</Button>
-        <Button variant="secondary" onClick={() => setDialog('scan')}><Icon name="qr" size={18} /> SCAN TO PAY</Button>
+      <PageHeader
+        title="TRANSACTIONS"
+        subtitle={
+          <>
+            Current balance <strong className="balance-inline">{formatRupees(user.balance)}</strong> ·{' '}
+            <button type="button" className="link-button" onClick={onResetPin}>
+              Reset Transaction PIN
+            </button>
+          </>
+        }
+      >
+        <Button onClick={() => setDialog('deposit')}>
+          <Icon name="plus" size={18} /> DEPOSIT
+        </Button>
+        <Button variant="secondary" onClick={() => setDialog('send')}>
+          <Icon name="send" size={18} /> SEND
+        </Button>
+        <Button variant="secondary" onClick={() => setDialog('scan')}>
+          <Icon name="qr" size={18} /> SCAN TO PAY
+        </Button>
       </PageHeader>
       <section className="card">
         <div className="toolbar">
           <label className="search">
             <Icon name="search" size={18} />
             <span className="sr-only">Search transactions</span>
-            <input type="search" className="input" placeholder="Search transactions..." value={search} onChange={(event) => setSearch(event.target.value)} />
+            <input
+              type="search"
+              className="input"
+              placeholder="Search transactions..."
+              value={search}
+              onChange={(event) => setSearch(event.target.value)}
+            />
           </label>
           <label className="filter">
             <span className="sr-only">Type</span>
-            <select className="input" value={type} onChange={(event) => setType(event.target.value as HistoryType)} aria-label="Type filter">
+            <select
+              className="input"
+              value={type}
+              onChange={(event) => setType(event.target.value as HistoryType)}
+              aria-label="Type filter"
+            >
               <option value="all">All Types</option>
               <option value="credit">Credit</option>
               <option value="debit">Debit</option>
               <option value="deposit">Deposit</option>
             </select>
           </label>
-          <p className="counter" aria-live="polite">{total} of {allTotal} transactions</p>
+          <p className="counter" aria-live="polite">
+            {total} of {allTotal} transactions
+          </p>
         </div>
         {history.isError ? <EmptyState title="Failed to fetch transactions" text={history.error.message} /> : null}
         {history.isPending ? <p className="muted pad">Loading transactions...</p> : null}
-        {!history.isPending && !history.isError && items.length === 0 ? <EmptyState title="No transactions found" text="Try adjusting your search or filter criteria" icon="search" /> : null}
+        {!history.isPending && !history.isError && items.length === 0 ? (
+          <EmptyState title="No transactions found" text="Try adjusting your search or filter criteria" icon="search" />
+        ) : null}
         {items.length > 0 ? (
           <>
-            <div className="only-desktop"><DataTable rows={items} columns={columns} caption="Transactions" /></div>
+            <div className="only-desktop">
+              <DataTable rows={items} columns={columns} caption="Transactions" />
+            </div>
             <ul className="only-mobile card-list">
               {items.map((row) => (
                 <li key={row._id} className="list-card">
@@ -114,7 +169,9 @@ export function TransactionsPage({ user, onResetPin, payTo, onPayToHandled }: Tr
                     <strong>{shownType(row, user._id)}</strong>
                     <AmountCell transaction={row} userId={user._id} />
                   </div>
-                  <p className="muted small">{formatDateTime(row.createdAt)} · {sentTo(row, user._id)}</p>
+                  <p className="muted small">
+                    {formatDateTime(row.createdAt)} · {sentTo(row, user._id)}
+                  </p>
                   <p>{row.reference}</p>
                   <div className="row-between">
                     <span className="mono small">{row._id.slice(0, 8)}...</span>
@@ -126,14 +183,34 @@ export function TransactionsPage({ user, onResetPin, payTo, onPayToHandled }: Tr
           </>
         ) : null}
         <nav className="pagination" aria-label="Pagination">
-          <span>Showing {first}–{last} of {total} transactions</span>
+          <span>
+            Showing {first}–{last} of {total} transactions
+          </span>
           <div>
-            <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage((current) => current - 1)}>Previous</Button>
-            <Button variant="secondary" size="sm" disabled={last >= total} onClick={() => setPage((current) => current + 1)}>Next</Button>
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={page <= 1}
+              onClick={() => setPage((current) => current - 1)}
+            >
+              Previous
+            </Button>
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={last >= total}
+              onClick={() => setPage((current) => current + 1)}
+            >
+              Next
+            </Button>
           </div>
         </nav>
       </section>
-      <DepositDialog open={dialog === 'deposit'} onOpenChange={(open) => setDialog(open ? 'deposit' : null)} user={user} />
+      <DepositDialog
+        open={dialog === 'deposit'}
+        onOpenChange={(open) => setDialog(open ? 'deposit' : null)}
+        user={user}
+      />
       <TransferDialog
         open={dialog === 'send'}
         onOpenChange={(open) => {
@@ -144,7 +221,12 @@ export function TransactionsPage({ user, onResetPin, payTo, onPayToHandled }: Tr
         balance={user.balance}
         initialReceiver={payTo}
       />
-      <ScanToPayDialog open={dialog === 'scan'} onOpenChange={(open) => setDialog(open ? 'scan' : null)} userId={user._id} balance={user.balance} />
+      <ScanToPayDialog
+        open={dialog === 'scan'}
+        onOpenChange={(open) => setDialog(open ? 'scan' : null)}
+        userId={user._id}
+        balance={user.balance}
+      />
     </div>
   );
 }

@@ -22,7 +22,13 @@ export interface TransferDialogProps {
   initialReceiver?: string | undefined;
 }
 
-export function TransferDialog({ open, onOpenChange, userId, balance, initialReceiver }: TransferDialogProps): ReactElement {
+export function TransferDialog({
+  open,
+  onOpenChange,
+  userId,
+  balance,
+  initialReceiver,
+}: TransferDialogProps): ReactElement {
   const [receiver, setReceiver] = useState('');
   const recipient = useRecipient();
   const notify = useToast();
@@ -73,7 +79,13 @@ export function TransferDialog({ open, onOpenChange, userId, balance, initialRec
 
   const verified = recipient.status === 'verified' && recipient.account;
   return (
-    <Modal open={open} onOpenChange={close} title="Transfer Funds" description="Send money instantly to another wallet account." busy={payment.paying}>
+    <Modal
+      open={open}
+      onOpenChange={close}
+      title="Transfer Funds"
+      description="Send money instantly to another wallet account."
+      busy={payment.paying}
+    >
       <form onSubmit={submit} noValidate className="form-stack" aria-label="Transfer funds">
         <div className="verify-row">
           <TextField
@@ -91,18 +103,37 @@ export function TransferDialog({ open, onOpenChange, userId, balance, initialRec
             adornment={verified ? <span className="input-badge">Verified</span> : null}
           />
           {verified ? (
-            <Button variant="secondary" onClick={() => { recipient.clear(); setReceiver(''); }}>Change</Button>
+            <Button
+              variant="secondary"
+              onClick={() => {
+                recipient.clear();
+                setReceiver('');
+              }}
+            >
+              Change
+            </Button>
           ) : (
             <Button variant="secondary" onClick={() => void verify()} disabled={recipient.status === 'verifying'}>
               {recipient.status === 'verifying' ? 'Verifying...' : 'Verify'}
             </Button>
           )}
         </div>
-        {verified ? <VerifiedPanel title="Verified" name={recipient.account?.name ?? ''} accountNumber={recipient.account?.accountNumber ?? ''} bankName={recipient.account?.bankName} /> : null}
+        {verified ? (
+          <VerifiedPanel
+            title="Verified"
+            name={recipient.account?.name ?? ''}
+            accountNumber={recipient.account?.accountNumber ?? ''}
+            bankName={recipient.account?.bankName}
+          />
+        ) : null}
         <PayFields values={payment.values} errors={payment.errors} onChange={payment.set} />
         <div className="modal-actions">
-          <Button variant="secondary" onClick={() => close(false)}>Cancel</Button>
-          <Button type="submit" disabled={payment.paying}>{payment.paying ? 'Processing...' : 'Transfer'}</Button>
+          <Button variant="secondary" onClick={() => close(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={payment.paying}>
+            {payment.paying ? 'Processing...' : 'Transfer'}
+          </Button>
         </div>
       </form>
     </Modal>

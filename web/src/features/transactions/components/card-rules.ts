@@ -31,7 +31,10 @@ export function luhnValid(digits: string): boolean {
 }
 
 export function formatCardNumber(value: string): string {
-  return value.replace(/\D/g, '').slice(0, 19).replace(/(\d{4})(?=\d)/g, '$1 ');
+  return value
+    .replace(/\D/g, '')
+    .slice(0, 19)
+    .replace(/(\d{4})(?=\d)/g, '$1 ');
 }
 
 export function formatExpiry(value: string): string {

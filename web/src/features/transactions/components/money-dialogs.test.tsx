@@ -11,7 +11,13 @@ import { cardErrors, sandboxPaymentMethodId } from './card-rules.ts';
 import { DepositDialog } from './DepositDialog.tsx';
 import { TransferDialog } from './TransferDialog.tsx';
 
-const verified = () => ({ body: { success: true, message: 'ok', data: { name: 'Ravi Kumar', accountNumber: 'user-ravi-2', bankName: 'Rupee Wallet' } } });
+const verified = () => ({
+  body: {
+    success: true,
+    message: 'ok',
+    data: { name: 'Ravi Kumar', accountNumber: 'user-ravi-2', bankName: 'Rupee Wallet' },
+  },
+});
 
 function renderTransfer(balance = 1000) {
   renderWithApp(<TransferDialog open onOpenChange={() => undefined} userId={USER._id} balance={balance} />);
@@ -60,7 +66,9 @@ describe('transfer dialog', () => {
       '/api/transactions/verify-account': verified,
       '/api/transactions/transfer-funds': () => {
         attempts += 1;
-        return attempts === 1 ? { status: 400, body: { success: false, message: 'Invalid transaction PIN' } } : { body: { success: true, message: 'Transaction successful', data: { checkpoint: '42.7' } } };
+        return attempts === 1
+          ? { status: 400, body: { success: false, message: 'Invalid transaction PIN' } }
+          : { body: { success: true, message: 'Transaction successful', data: { checkpoint: '42.7' } } };
       },
     });
     renderTransfer();
@@ -75,7 +83,15 @@ describe('transfer dialog', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Transfer' }));
     expect(await screen.findByText('Transaction successful')).toBeTruthy();
     const transfers = calls.filter((call) => call.path === '/api/transactions/transfer-funds');
-    expect(transfers[0]?.body).toEqual({ receiver: 'user-ravi-2', amount: 10.05, reference: 'rent', transactionPin: '1234', sender: USER._id, type: 'debit', status: 'success' });
+    expect(transfers[0]?.body).toEqual({
+      receiver: 'user-ravi-2',
+      amount: 10.05,
+      reference: 'rent',
+      transactionPin: '1234',
+      sender: USER._id,
+      type: 'debit',
+      status: 'success',
+    });
     const firstKey = transfers[0]?.headers['idempotency-key'];
     expect(firstKey).toMatch(/^[0-9a-f-]{36}$/);
     // The server answered the first attempt, so the second is a new submission with a new key.
@@ -104,13 +120,21 @@ describe('transfer dialog', () => {
     expect(await screen.findByText('Transfer failed. Please check your connection and try again.')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Transfer' }));
     expect(await screen.findByText('Transaction successful')).toBeTruthy();
-    const keys = calls.filter((call) => call.path === '/api/transactions/transfer-funds').map((call) => call.headers['idempotency-key']);
+    const keys = calls
+      .filter((call) => call.path === '/api/transactions/transfer-funds')
+      .map((call) => call.headers['idempotency-key']);
     expect(keys).toHaveLength(2);
     expect(keys[0]).toBe(keys[1]);
   });
 
   it('maps PIN_NOT_SET', async () => {
-    fakeApi({ '/api/transactions/verify-account': verified, '/api/transactions/transfer-funds': () => ({ status: 400, body: { success: false, code: 'PIN_NOT_SET', message: 'x' } }) });
+    fakeApi({
+      '/api/transactions/verify-account': verified,
+      '/api/transactions/transfer-funds': () => ({
+        status: 400,
+        body: { success: false, code: 'PIN_NOT_SET', message: 'x' },
+      }),
+    });
     renderTransfer();
     await userEvent.type(screen.getByLabelText('Receiver account number'), 'user-ravi-2');
     await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
@@ -123,7 +147,12 @@ describe('transfer dialog', () => {
   });
 
   it('shows the verification failure from the server', async () => {
-    fakeApi({ '/api/transactions/verify-account': () => ({ status: 404, body: { success: false, message: 'Account not found' } }) });
+    fakeApi({
+      '/api/transactions/verify-account': () => ({
+        status: 404,
+        body: { success: false, message: 'Account not found' },
+      }),
+    });
     renderTransfer();
     await userEvent.type(screen.getByLabelText('Receiver account number'), 'nobody');
     await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
@@ -143,7 +172,11 @@ async function fillBase(amount = '500') {
 
 describe('deposit dialog', () => {
   it('bank transfer: digits-only account, upper-case IFSC, the spec messages', async () => {
-    const calls = fakeApi({ '/api/config': () => ({ body: { success: true, message: 'ok', data: { googleSignIn: false, cardProvider: 'sandbox' } } }) });
+    const calls = fakeApi({
+      '/api/config': () => ({
+        body: { success: true, message: 'ok', data: { googleSignIn: false, cardProvider: 'sandbox' } },
+      }),
+    });
     renderDeposit();
     await fillBase('100001');
     await userEvent.type(screen.getByLabelText('Account number'), '12ab34');
@@ -160,7 +193,11 @@ describe('deposit dialog', () => {
   });
 
   it('UPI: lower-cases the id, rejects a bad one, submits a pending deposit', async () => {
-    const calls = fakeApi({ '/api/transactions/deposit-funds': () => ({ body: { success: true, message: 'ok', data: { checkpoint: '3.1' } } }) });
+    const calls = fakeApi({
+      '/api/transactions/deposit-funds': () => ({
+        body: { success: true, message: 'ok', data: { checkpoint: '3.1' } },
+      }),
+    });
     renderDeposit();
     await fillBase('0.5');
     await userEvent.click(screen.getByLabelText(/UPI/));
@@ -175,14 +212,27 @@ describe('deposit dialog', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Submit deposit' }));
     expect(await screen.findByText('Deposit request submitted successfully!')).toBeTruthy();
     const deposit = calls.find((call) => call.path === '/api/transactions/deposit-funds');
-    expect(deposit?.body).toMatchObject({ userId: USER._id, amount: 250, paymentMethod: 'upi', status: 'pending', type: 'deposit', upiDetails: { upiId: 'asha@okbank' }, reference: 'top up', transactionPin: '1234' });
+    expect(deposit?.body).toMatchObject({
+      userId: USER._id,
+      amount: 250,
+      paymentMethod: 'upi',
+      status: 'pending',
+      type: 'deposit',
+      upiDetails: { upiId: 'asha@okbank' },
+      reference: 'top up',
+      transactionPin: '1234',
+    });
     expect(deposit?.headers['idempotency-key']).toBeTruthy();
   });
 
   it('card (sandbox): Pay ₹{amount} stays disabled until every rule passes, then sends pm_sandbox_<last4>', async () => {
     const calls = fakeApi({
-      '/api/config': () => ({ body: { success: true, message: 'ok', data: { googleSignIn: false, cardProvider: 'sandbox' } } }),
-      '/api/transactions/deposit-funds': () => ({ body: { success: true, message: 'Deposit successful!', data: { checkpoint: '9.1' } } }),
+      '/api/config': () => ({
+        body: { success: true, message: 'ok', data: { googleSignIn: false, cardProvider: 'sandbox' } },
+      }),
+      '/api/transactions/deposit-funds': () => ({
+        body: { success: true, message: 'Deposit successful!', data: { checkpoint: '9.1' } },
+      }),
     });
     renderDeposit();
     await userEvent.click(screen.getByLabelText(/Card/));
@@ -199,11 +249,21 @@ describe('deposit dialog', () => {
     await userEvent.click(pay());
     expect(await screen.findByText('Card deposit successful! Your account has been credited.')).toBeTruthy();
     const deposit = calls.find((call) => call.path === '/api/transactions/deposit-funds');
-    expect(deposit?.body).toMatchObject({ paymentMethod: 'card', paymentMethodId: 'pm_sandbox_4242', status: 'success', amount: 500 });
+    expect(deposit?.body).toMatchObject({
+      paymentMethod: 'card',
+      paymentMethodId: 'pm_sandbox_4242',
+      status: 'success',
+      amount: 500,
+    });
   });
 
   it('card: shows the server decline message', async () => {
-    fakeApi({ '/api/transactions/deposit-funds': () => ({ status: 402, body: { success: false, message: 'Insufficient funds on your card.' } }) });
+    fakeApi({
+      '/api/transactions/deposit-funds': () => ({
+        status: 402,
+        body: { success: false, message: 'Insufficient funds on your card.' },
+      }),
+    });
     renderDeposit();
     await userEvent.click(screen.getByLabelText(/Card/));
     await fillBase('500');

@@ -23,8 +23,15 @@ export interface PayValues {
 
 export const EMPTY_PAY: PayValues = { amount: '', reference: '', transactionPin: '' };
 
-export function checkTransfer(input: { receiver: string; verified: boolean; balance: number } & PayValues): { ok: true; amountRupees: number; reference: string } | { ok: false; errors: FieldErrors } {
-  const checked = validate(transferSchema, { receiver: input.receiver, amount: input.amount, reference: input.reference, transactionPin: input.transactionPin });
+export function checkTransfer(
+  input: { receiver: string; verified: boolean; balance: number } & PayValues,
+): { ok: true; amountRupees: number; reference: string } | { ok: false; errors: FieldErrors } {
+  const checked = validate(transferSchema, {
+    receiver: input.receiver,
+    amount: input.amount,
+    reference: input.reference,
+    transactionPin: input.transactionPin,
+  });
   const errors: FieldErrors = checked.ok ? {} : { ...checked.errors };
   if (!errors.receiver && !input.verified) errors.receiver = 'Please verify the account first';
   if (checked.ok && checked.data.amount > balancePaise(input.balance)) errors.amount = 'Insufficient balance';
@@ -59,7 +66,15 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
       return;
     }
     setErrors({});
-    const body = { receiver: receiver.trim(), amount: checked.amountRupees, reference: checked.reference, transactionPin: values.transactionPin, sender: options.userId, type: 'debit' as const, status: 'success' as const };
+    const body = {
+      receiver: receiver.trim(),
+      amount: checked.amountRupees,
+      reference: checked.reference,
+      transactionPin: values.transactionPin,
+      sender: options.userId,
+      type: 'debit' as const,
+      status: 'success' as const,
+    };
     try {
       const reply = await transfer.mutateAsync({ body, idempotencyKey: keys.keyFor(body) });
       keys.complete();
@@ -75,7 +90,13 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
       }
     } catch (error) {
       // The key is kept: retrying the same payment must not pay twice.
-      notify({ tone: 'error', message: error instanceof NetworkError ? 'Transfer failed. Please check your connection and try again.' : 'Transfer failed. Please try again.' });
+      notify({
+        tone: 'error',
+        message:
+          error instanceof NetworkError
+            ? 'Transfer failed. Please check your connection and try again.'
+            : 'Transfer failed. Please try again.',
+      });
     }
   }
 

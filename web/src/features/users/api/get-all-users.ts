@@ -8,7 +8,10 @@ import { apiData } from '../../../lib/api-client.ts';
 export type { UserRecord };
 
 export function fetchAllUsers(): Promise<UserRecord[]> {
-  return apiData<UserRecord[]>('/api/users/get-all-users', { readYourWrites: true, fallbackMessage: 'Failed to fetch users' });
+  return apiData<UserRecord[]>('/api/users/get-all-users', {
+    readYourWrites: true,
+    fallbackMessage: 'Failed to fetch users',
+  });
 }
 
 export const allUsersQuery = queryOptions({ queryKey: ['admin', 'users'], queryFn: fetchAllUsers });

@@ -5,8 +5,15 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest, type ApiReply } from '../../../lib/api-client.ts';
 
-export function settleDeposit(input: { depositId: string; idempotencyKey: string }): Promise<ApiReply<{ checkpoint?: string }>> {
-  return apiRequest('/api/transactions/settle-deposit', { method: 'POST', body: { depositId: input.depositId }, idempotencyKey: input.idempotencyKey });
+export function settleDeposit(input: {
+  depositId: string;
+  idempotencyKey: string;
+}): Promise<ApiReply<{ checkpoint?: string }>> {
+  return apiRequest('/api/transactions/settle-deposit', {
+    method: 'POST',
+    body: { depositId: input.depositId },
+    idempotencyKey: input.idempotencyKey,
+  });
 }
 
 export function useSettleDeposit() {

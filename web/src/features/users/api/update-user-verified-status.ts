@@ -6,7 +6,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, type ApiReply } from '../../../lib/api-client.ts';
 import { allUsersQuery } from './get-all-users.ts';
 
-export function updateUserVerifiedStatus(body: { selectedUser: string; isVerified: boolean }): Promise<ApiReply<unknown>> {
+export function updateUserVerifiedStatus(body: {
+  selectedUser: string;
+  isVerified: boolean;
+}): Promise<ApiReply<unknown>> {
   return apiRequest('/api/users/update-user-verified-status', { method: 'POST', body });
 }
 

@@ -15,7 +15,13 @@ import { refreshAfterCommand } from '../../../lib/query-client.ts';
 import { useFailDeposit } from '../api/fail-deposit.ts';
 import { useSettleDeposit } from '../api/settle-deposit.ts';
 
-export function ReviewDepositDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }): ReactElement {
+export function ReviewDepositDialog({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}): ReactElement {
   const [depositId, setDepositId] = useState('');
   const [reason, setReason] = useState('');
   const [errors, setErrors] = useState<{ depositId?: string; reason?: string }>({});
@@ -44,7 +50,11 @@ export function ReviewDepositDialog({ open, onOpenChange }: { open: boolean; onO
         return;
       }
       // 202: filed for a second admin's approval, not done yet.
-      notify({ tone: reply.status === 202 ? 'info' : 'success', message: reply.message, durationMs: reply.status === 202 ? 6000 : undefined });
+      notify({
+        tone: reply.status === 202 ? 'info' : 'success',
+        message: reply.message,
+        durationMs: reply.status === 202 ? 6000 : undefined,
+      });
       close(false);
       await refreshAfterCommand(client);
     } catch {
@@ -57,21 +67,54 @@ export function ReviewDepositDialog({ open, onOpenChange }: { open: boolean; onO
     void run(() => settle.mutateAsync({ depositId: depositId.trim(), idempotencyKey: key }));
   }
   function onFail(): void {
-    const found = { depositId: depositId.trim() ? undefined : 'depositId is required', reason: reason.trim().length >= 3 ? undefined : 'A reason of at least 3 characters is required' };
+    const found = {
+      depositId: depositId.trim() ? undefined : 'depositId is required',
+      reason: reason.trim().length >= 3 ? undefined : 'A reason of at least 3 characters is required',
+    };
     if (found.depositId || found.reason) return setErrors(found);
     void run(() => fail.mutateAsync({ depositId: depositId.trim(), reason: reason.trim(), idempotencyKey: key }));
   }
 
   const busy = settle.isPending || fail.isPending;
   return (
-    <Modal open={open} onOpenChange={close} title="Review pending deposit" description="Bank transfer and UPI deposits wait for an admin to confirm the money arrived." busy={busy}>
+    <Modal
+      open={open}
+      onOpenChange={close}
+      title="Review pending deposit"
+      description="Bank transfer and UPI deposits wait for an admin to confirm the money arrived."
+      busy={busy}
+    >
       <div className="form-stack">
-        <TextField label="Deposit transaction ID" value={depositId} onValueChange={(value) => { setDepositId(value); setErrors({}); }} error={errors.depositId} autoComplete="off" />
-        <TextAreaField label="Reason (only to mark as failed)" maxLength={500} value={reason} onValueChange={(value) => { setReason(value); setErrors({}); }} error={errors.reason} />
+        <TextField
+          label="Deposit transaction ID"
+          value={depositId}
+          onValueChange={(value) => {
+            setDepositId(value);
+            setErrors({});
+          }}
+          error={errors.depositId}
+          autoComplete="off"
+        />
+        <TextAreaField
+          label="Reason (only to mark as failed)"
+          maxLength={500}
+          value={reason}
+          onValueChange={(value) => {
+            setReason(value);
+            setErrors({});
+          }}
+          error={errors.reason}
+        />
         <div className="modal-actions">
-          <Button variant="secondary" onClick={() => close(false)}>Cancel</Button>
-          <Button variant="danger" onClick={onFail} disabled={busy}>Mark failed</Button>
-          <Button variant="success" onClick={onSettle} disabled={busy}>Settle deposit</Button>
+          <Button variant="secondary" onClick={() => close(false)}>
+            Cancel
+          </Button>
+          <Button variant="danger" onClick={onFail} disabled={busy}>
+            Mark failed
+          </Button>
+          <Button variant="success" onClick={onSettle} disabled={busy}>
+            Settle deposit
+          </Button>
         </div>
       </div>
     </Modal>
