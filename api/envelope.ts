@@ -85,13 +85,11 @@ function isConnectionFailure(error: unknown): boolean {
  */
 export function frameworkErrorEnvelope(error: Partial<FastifyError>, _request: unknown, reply: FastifyReply): void {
   const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
-  void reply
-    .code(tooLong ? 414 : 400)
-    .send({
-      success: false,
-      message: tooLong ? 'A path parameter is too long' : 'Invalid URL',
-      code: 'validation_failed',
-    });
+  void reply.code(tooLong ? 414 : 400).send({
+    success: false,
+    message: tooLong ? 'A path parameter is too long' : 'Invalid URL',
+    code: 'validation_failed',
+  });
 }
 
 export function installEnvelope(app: FastifyInstance): void {
@@ -113,12 +111,10 @@ export function installNotFoundEnvelope(
   options: { preHandler: preHandlerAsyncHookHandler },
 ): void {
   app.setNotFoundHandler({ preHandler: options.preHandler }, (request, reply) =>
-    reply
-      .code(404)
-      .send({
-        success: false,
-        message: `Route ${request.method} ${request.url.split('?')[0]} not found`,
-        code: 'not_found',
-      }),
+    reply.code(404).send({
+      success: false,
+      message: `Route ${request.method} ${request.url.split('?')[0]} not found`,
+      code: 'not_found',
+    }),
   );
 }

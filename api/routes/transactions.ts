@@ -5,7 +5,7 @@
  * one whose history is read: nothing in the body chooses a sender, a wallet or a status.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Selectable } from 'kysely';
 import { failDepositSchema, settleDepositSchema } from '../../contracts/admin.ts';
 import { rupeesFromPaise } from '../../contracts/money.ts';
@@ -18,7 +18,12 @@ import {
   type TransactionRecord,
 } from '../../contracts/transactions.ts';
 import { isLedgerRejection, requireTransferTerms } from '../../ledger/index.ts';
-import { CARD_DEPOSIT_PENDING_MESSAGE, CARD_DEPOSIT_SUCCESS_MESSAGE, startCardDeposit } from '../../payments/index.ts';
+import {
+  CARD_DEPOSIT_PENDING_MESSAGE,
+  CARD_DEPOSIT_SUCCESS_MESSAGE,
+  startCardDeposit,
+  type CardDepositOutcome,
+} from '../../payments/index.ts';
 import { readHistoryPage, type HistoryRow } from '../../projections/index.ts';
 import { requireAdmin, requireUser } from '../auth/authenticate.ts';
 import { accountLookupRateLimit } from '../auth/rate-limit.ts';
@@ -44,6 +49,15 @@ export const DEPOSIT_PENDING_MESSAGE =
   'Deposit request submitted successfully! It will be processed within 1-2 business days.';
 
 export async function registerTransactionRoutes(app: FastifyInstance, deps: MoneyDependencies): Promise<void> {
+  registerAccountLookup(app, deps);
+  registerTransfer(app, deps);
+  registerDeposit(app, deps);
+  registerHistoryRoute(app, deps);
+  registerDepositReview(app, deps);
+}
+
+/** Who owns an account number (name and bank), before paying or asking it. */
+function registerAccountLookup(app: FastifyInstance, deps: MoneyDependencies): void {
   app.post(
     '/api/transactions/verify-account',
     { preHandler: app.authenticate, config: accountLookupRateLimit(deps.rateLimit) },
@@ -62,7 +76,10 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Mone
       });
     },
   );
+}
 
+/** A transfer from the signed-in user's wallet (never the body's `sender`). */
+function registerTransfer(app: FastifyInstance, deps: MoneyDependencies): void {
   app.post('/api/transactions/transfer-funds', { preHandler: app.authenticate }, async (request, reply) => {
     const user = await requireUser(request);
     const body = transferSchema.parse(request.body);
@@ -99,7 +116,10 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Mone
       replayed: result.replayed,
     });
   });
+}
 
+/** Deposits into the signed-in user's wallet: card (charged, then credited) or bank/UPI (pending review). */
+function registerDeposit(app: FastifyInstance, deps: MoneyDependencies): void {
   app.post('/api/transactions/deposit-funds', { preHandler: app.authenticate }, async (request, reply) => {
     const user = await requireUser(request);
     const body = depositSchema.parse(request.body);
@@ -117,32 +137,7 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Mone
         },
         ctx,
       );
-      switch (outcome.status) {
-        case 'credited':
-          return ok(reply, CARD_DEPOSIT_SUCCESS_MESSAGE, {
-            transactionId: outcome.depositId,
-            status: 'success',
-            checkpoint: outcome.checkpoint,
-          });
-        case 'pending':
-          return ok(
-            reply,
-            CARD_DEPOSIT_PENDING_MESSAGE,
-            {
-              transactionId: outcome.depositId,
-              status: 'requires_action',
-              clientSecret: outcome.clientSecret,
-              nextAction: outcome.nextAction,
-              checkpoint: outcome.checkpoint,
-            },
-            202,
-          );
-        case 'failed':
-          throw new ApiError('card_failed', outcome.message, {
-            status: outcome.code === 'provider_unavailable' ? 503 : 402,
-            publicCode: outcome.code,
-          });
-      }
+      return cardDepositReply(reply, outcome);
     }
     const details = body.paymentMethod === 'upi' ? body.upiDetails : body.bankDetails;
     const result = await deps.ledger.requestDeposit(
@@ -162,9 +157,36 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Mone
       checkpoint: result.checkpoint,
     });
   });
+}
 
-  registerHistoryRoute(app, deps);
-  registerDepositReview(app, deps);
+/** What the card provider said, as the client reads it: credited (200), 3-D Secure (202), or refused. */
+function cardDepositReply(reply: FastifyReply, outcome: CardDepositOutcome) {
+  switch (outcome.status) {
+    case 'credited':
+      return ok(reply, CARD_DEPOSIT_SUCCESS_MESSAGE, {
+        transactionId: outcome.depositId,
+        status: 'success',
+        checkpoint: outcome.checkpoint,
+      });
+    case 'pending':
+      return ok(
+        reply,
+        CARD_DEPOSIT_PENDING_MESSAGE,
+        {
+          transactionId: outcome.depositId,
+          status: 'requires_action',
+          clientSecret: outcome.clientSecret,
+          nextAction: outcome.nextAction,
+          checkpoint: outcome.checkpoint,
+        },
+        202,
+      );
+    case 'failed':
+      throw new ApiError('card_failed', outcome.message, {
+        status: outcome.code === 'provider_unavailable' ? 503 : 402,
+        publicCode: outcome.code,
+      });
+  }
 }
 
 /** The signed-in user's history: a plain list (the spec's client) or pages with search. */
