@@ -8,37 +8,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createAdmin } from '../identity/admin.ts';
-import { ADMIN, VALID_REGISTRATION, registeredUser, signIn, startHarness, type Harness } from '../test/app-harness.ts';
+import {
+  ADMIN,
+  VALID_REGISTRATION,
+  registeredUser,
+  signIn,
+  startProjectedHarness,
+  type Harness,
+} from '../test/app-harness.ts';
 import { tablesView } from '../platform/database.ts';
-import { readWalletBalance, startProjectionWorkers, type ReadTables } from '../projections/index.ts';
-import { createWiredLedger } from '../runtime/ledger.ts';
 import type { LedgerTables } from '../ledger/index.ts';
 
 /** ₹1,000: above it a second admin must approve. */
 const THRESHOLD_PAISE = 100_000n;
 
 let harness: Harness;
-let stopWorkers: () => Promise<void>;
 let adminToken: string;
 let asha: { id: string; token: string };
 /** A user promoted to admin: has a wallet and a PIN, so it can try to deal with itself. */
 let mallory: { id: string; token: string };
 
 beforeAll(async () => {
-  harness = await startHarness(
-    { readYourWritesTimeoutMs: 30_000, adminApprovalThresholdPaise: THRESHOLD_PAISE },
-    {
-      ledger: (database) => createWiredLedger(tablesView<LedgerTables>(database.db)),
-      balances: { ofAccount: (accountId) => readWalletBalance(tablesView<ReadTables>(harness.database.db), accountId) },
-    },
-  );
-  stopWorkers = await startProjectionWorkers({
-    db: harness.database.db,
-    connectionString: harness.database.url,
-    boss: harness.boss,
-    intervalMs: 200,
-    schedule: false,
-    log: () => {},
+  harness = await startProjectedHarness({
+    readYourWritesTimeoutMs: 30_000,
+    adminApprovalThresholdPaise: THRESHOLD_PAISE,
   });
   adminToken = await signIn(harness, ADMIN.email, ADMIN.password);
   asha = await user('asha@example.in');
@@ -51,7 +44,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await stopWorkers();
   await harness.close();
 });
 

@@ -5,36 +5,24 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { ADMIN, VALID_REGISTRATION, registeredUser, signIn, startHarness, type Harness } from '../test/app-harness.ts';
-import { tablesView } from '../platform/database.ts';
-import { readWalletBalance, startProjectionWorkers, type ReadTables } from '../projections/index.ts';
-import { createWiredLedger } from '../runtime/ledger.ts';
+import {
+  ADMIN,
+  VALID_REGISTRATION,
+  registeredUser,
+  signIn,
+  startProjectedHarness,
+  type Harness,
+} from '../test/app-harness.ts';
 import { verifyLedger } from '../audit/index.ts';
-import type { LedgerTables } from '../ledger/index.ts';
 
 let harness: Harness;
-let stopWorkers: () => Promise<void>;
 let adminToken: string;
 let adminId: string;
 let asha: { id: string; token: string };
 let ravi: { id: string; token: string };
 
 beforeAll(async () => {
-  harness = await startHarness(
-    { readYourWritesTimeoutMs: 30_000 },
-    {
-      ledger: (database) => createWiredLedger(tablesView<LedgerTables>(database.db)),
-      balances: { ofAccount: (accountId) => readWalletBalance(tablesView<ReadTables>(harness.database.db), accountId) },
-    },
-  );
-  stopWorkers = await startProjectionWorkers({
-    db: harness.database.db,
-    connectionString: harness.database.url,
-    boss: harness.boss,
-    intervalMs: 200,
-    schedule: false,
-    log: () => {},
-  });
+  harness = await startProjectedHarness({ readYourWritesTimeoutMs: 30_000 });
   adminToken = await signIn(harness, ADMIN.email, ADMIN.password);
   const me = await post(adminToken, '/api/users/get-user-info', undefined);
   adminId = (me.json().data as { _id: string })._id;
@@ -48,7 +36,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await stopWorkers();
   await harness.close();
 });
 

@@ -4,16 +4,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { ADMIN, findSecrets, registeredUser, signIn, startHarness, type Harness } from '../test/app-harness.ts';
+import {
+  ADMIN,
+  findSecrets,
+  registeredUser,
+  signIn,
+  startProjectedHarness,
+  type Harness,
+} from '../test/app-harness.ts';
 import { eventCount } from '../test/database.ts';
-import { tablesView } from '../platform/database.ts';
-import { readWalletBalance, startProjectionWorkers, type ReadTables } from '../projections/index.ts';
-import { createWiredLedger } from '../runtime/ledger.ts';
 import { verifyLedger } from '../audit/index.ts';
-import type { LedgerTables } from '../ledger/index.ts';
 
 let harness: Harness;
-let stopWorkers: () => Promise<void>;
 let adminToken: string;
 let asha: { id: string; token: string };
 let ravi: { id: string; token: string };
@@ -22,21 +24,7 @@ let meena: { id: string; token: string };
 beforeAll(async () => {
   // Generous read-your-writes wait: in a parallel test run, other files' transactions hold the
   // cluster-wide snapshot xmin (and so every projection) back for a while.
-  harness = await startHarness(
-    { readYourWritesTimeoutMs: 30_000 },
-    {
-      ledger: (database) => createWiredLedger(tablesView<LedgerTables>(database.db)),
-      balances: { ofAccount: (accountId) => readWalletBalance(tablesView<ReadTables>(harnessDb()), accountId) },
-    },
-  );
-  stopWorkers = await startProjectionWorkers({
-    db: harness.database.db,
-    connectionString: harness.database.url,
-    boss: harness.boss,
-    intervalMs: 200,
-    schedule: false,
-    log: () => {},
-  });
+  harness = await startProjectedHarness({ readYourWritesTimeoutMs: 30_000 });
   adminToken = await signIn(harness, ADMIN.email, ADMIN.password);
   const user = async (email: string) => {
     const registered = await registeredUser(harness, email);
@@ -50,13 +38,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await stopWorkers();
   await harness.close();
 });
-
-function harnessDb() {
-  return harness.database.db;
-}
 
 async function post(token: string | undefined, url: string, payload: unknown, headers: Record<string, string> = {}) {
   return harness.call({

@@ -8,12 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ADMIN, registeredUser, signIn, startHarness, type Harness } from '../test/app-harness.ts';
+import { ADMIN, registeredUser, signIn, startProjectedHarness, type Harness } from '../test/app-harness.ts';
 import { eventCount } from '../test/database.ts';
-import { tablesView } from '../platform/database.ts';
-import { readWalletBalance, startProjectionWorkers, type ReadTables } from '../projections/index.ts';
-import { createWiredLedger } from '../runtime/ledger.ts';
-import type { LedgerTables } from '../ledger/index.ts';
 import { evilBody, evilString, type EvilRequest } from './generators.ts';
 
 interface Route {
@@ -24,33 +20,17 @@ interface Route {
 const RUNS_PER_ROUTE = Number(process.env.RELIABILITY_RUNS ?? 40);
 
 let harness: Harness;
-let stopWorkers: () => Promise<void>;
 let tokens: { anonymous: undefined; user: string; admin: string };
 let routes: Route[];
 
 beforeAll(async () => {
-  harness = await startHarness(
-    { readYourWritesTimeoutMs: 300 },
-    {
-      ledger: (database) => createWiredLedger(tablesView<LedgerTables>(database.db)),
-      balances: { ofAccount: (accountId) => readWalletBalance(tablesView<ReadTables>(harness.database.db), accountId) },
-    },
-  );
-  stopWorkers = await startProjectionWorkers({
-    db: harness.database.db,
-    connectionString: harness.database.url,
-    boss: harness.boss,
-    intervalMs: 200,
-    schedule: false,
-    log: () => {},
-  });
+  harness = await startProjectedHarness({ readYourWritesTimeoutMs: 300 });
   const user = await registeredUser(harness, 'fuzz@example.in');
   tokens = { anonymous: undefined, user: user.token ?? '', admin: await signIn(harness, ADMIN.email, ADMIN.password) };
   routes = apiRoutes(harness.app.printRoutes({ commonPrefix: false }));
 }, 120_000);
 
 afterAll(async () => {
-  await stopWorkers?.();
   await harness?.close();
 });
 

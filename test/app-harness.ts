@@ -18,6 +18,8 @@ import { createTestDatabase, type TestDatabase } from './database.ts';
 import type { Clock } from '../identity/clock.ts';
 import { ensureFirstAdmin } from '../identity/admin.ts';
 import { deriveKey } from '../identity/secrets.ts';
+import { readWalletBalance, startProjectionWorkers, type ReadTables } from '../projections/index.ts';
+import { createWiredLedger } from '../runtime/ledger.ts';
 
 export const TEST_SECRET = 'test-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
 export const TEST_PIN_PEPPER = 'test-pin-pepper-9876543210-zyxwvutsrqponmlkjihgf';
@@ -154,6 +156,43 @@ export async function startHarness(
     },
   };
   return harness;
+}
+
+/**
+ * The app as it runs in production: the wired ledger (appends wake the projectors), balances
+ * from the read model, and projection workers running in this process. `close()` stops the
+ * workers too.
+ */
+export async function startProjectedHarness(overrides: Partial<AppConfig> = {}): Promise<Harness> {
+  const started: { harness?: Harness } = {};
+  const harness = await startHarness(overrides, {
+    ledger: (database) => createWiredLedger(tablesView<LedgerTables>(database.db)),
+    balances: {
+      ofAccount: (accountId) =>
+        readWalletBalance(tablesView<ReadTables>(requireStarted(started).database.db), accountId),
+    },
+  });
+  started.harness = harness;
+  const stopWorkers = await startProjectionWorkers({
+    db: harness.database.db,
+    connectionString: harness.database.url,
+    boss: harness.boss,
+    intervalMs: 200,
+    schedule: false,
+    log: () => {},
+  });
+  const close = harness.close;
+  return Object.assign(harness, {
+    close: async () => {
+      await stopWorkers();
+      await close();
+    },
+  });
+}
+
+function requireStarted(started: { harness?: Harness }): Harness {
+  if (!started.harness) throw new Error('the harness is still starting');
+  return started.harness;
 }
 
 /**
