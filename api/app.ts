@@ -29,6 +29,9 @@ import { registerTransactionRoutes } from './routes/transactions.ts';
 import { registerAdminRoutes } from './routes/admin/index.ts';
 import { DEFAULT_APPROVAL_THRESHOLD_PAISE } from '../audit/index.ts';
 import { registerWebApp } from './web-app.ts';
+import { installReadAfterReply, type ReadAfterReplyObserver } from './read-after-reply.ts';
+
+const DEFAULT_READ_AFTER_REPLY_TIMEOUT_MS = 2_000;
 
 export interface AppConfig {
   publicUrl: string;
@@ -46,6 +49,11 @@ export interface AppConfig {
   stripePublishableKey?: string | undefined;
   /** How long a read waits for its projection to reach the caller's checkpoint. */
   readYourWritesTimeoutMs?: number;
+  /**
+   * How long a command's reply waits for every projection to apply the command (reads after
+   * the reply are then consistent for everyone); 0: no wait. Default 2 s.
+   */
+  readAfterReplyTimeoutMs?: number;
   /** The built web app (web/dist) to serve, if any. */
   webDistDir?: string | undefined;
   /** METRICS_TOKEN: a bearer token that may scrape /metrics from off the host (or through a proxy). */
@@ -71,6 +79,8 @@ export interface AppDependencies {
   balances: BalanceReader;
   /** Code expiry, resend waits, PIN lockouts. Defaults to the system clock. */
   clock?: Clock;
+  /** Told how long each command's reply waited for its projections (metrics). */
+  readAfterReply?: ReadAfterReplyObserver;
 }
 
 /** The AppConfig of the process configuration (runtime/api-process.ts). */
@@ -100,6 +110,7 @@ export function appConfigFrom(config: Config, secrets: { jwtSecret: string; pinP
     google,
     stripePublishableKey: config.STRIPE_SECRET_KEY ? config.STRIPE_PUBLISHABLE_KEY : undefined,
     readYourWritesTimeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS,
+    readAfterReplyTimeoutMs: config.READ_AFTER_REPLY_TIMEOUT_MS,
     metricsToken: config.METRICS_TOKEN,
     adminApprovalThresholdPaise: config.ADMIN_APPROVAL_THRESHOLD,
     trustedProxies: { hops: config.TRUST_PROXY_HOPS, addresses: config.TRUST_PROXY_ADDRESSES },
@@ -153,6 +164,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     wait: (projection, token, timeoutMs) => waitForCheckpoint(deps.pool, projection, token, timeoutMs),
   };
   const readYourWritesTimeoutMs = deps.config.readYourWritesTimeoutMs ?? 3_000;
+  installReadAfterReply(app, {
+    checkpoints,
+    timeoutMs: deps.config.readAfterReplyTimeoutMs ?? DEFAULT_READ_AFTER_REPLY_TIMEOUT_MS,
+    observer: deps.readAfterReply,
+  });
   registerUserRoutes(app, {
     db: deps.db,
     boss: deps.boss,

@@ -111,6 +111,8 @@ const configSchema = z.object({
       const [whole = '0', fraction = ''] = rupees.split('.');
       return BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0'));
     }),
+  // How long a command's reply waits for the projections to apply it (0: no wait).
+  READ_AFTER_REPLY_TIMEOUT_MS: z.coerce.number().int().min(0).max(30_000).default(2_000),
   // Read-your-writes: how long a read waits for its projection to reach the caller's checkpoint.
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(30_000).default(3_000),
   // The worker's health endpoint (GET /health); unset: none, so two workers on one host never collide.

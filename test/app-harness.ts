@@ -18,7 +18,12 @@ import { createTestDatabase, type TestDatabase } from './database.ts';
 import type { Clock } from '../identity/clock.ts';
 import { ensureFirstAdmin } from '../identity/admin.ts';
 import { deriveKey } from '../identity/secrets.ts';
-import { readWalletBalance, startProjectionWorkers, type ReadTables } from '../projections/index.ts';
+import {
+  readWalletBalance,
+  startProjectionWorkers,
+  type ProjectorOptions,
+  type ReadTables,
+} from '../projections/index.ts';
 import { createWiredLedger } from '../runtime/ledger.ts';
 
 export const TEST_SECRET = 'test-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
@@ -65,7 +70,7 @@ export interface EnvelopeBody {
 
 export async function startHarness(
   overrides: Partial<AppConfig> = {},
-  extra: Pick<Partial<AppDependencies>, 'card' | 'balances'> & {
+  extra: Pick<Partial<AppDependencies>, 'card' | 'balances' | 'readAfterReply'> & {
     ledger?: (db: TestDatabase<unknown>, boss: JobBoss) => Ledger;
   } = {},
 ): Promise<Harness> {
@@ -97,6 +102,9 @@ export async function startHarness(
     jwtSecret: TEST_SECRET,
     pinPepper: TEST_PIN_PEPPER,
     rateLimit: { windowMs: 15 * 60 * 1000, max: 100_000, authMax: 100_000 },
+    // No projection workers run here, so a command's reply has nothing to wait for;
+    // startProjectedHarness turns the wait on.
+    readAfterReplyTimeoutMs: 0,
     ...overrides,
   };
   const app = await buildApp({
@@ -107,6 +115,7 @@ export async function startHarness(
     ledger,
     clock,
     card: extra.card,
+    ...(extra.readAfterReply ? { readAfterReply: extra.readAfterReply } : {}),
     balances: extra.balances ?? {
       ofAccount: async (accountId) => {
         const row = await tablesView<LedgerTables>(database.db)
@@ -160,18 +169,25 @@ export async function startHarness(
 
 /**
  * The app as it runs in production: the wired ledger (appends wake the projectors), balances
- * from the read model, and projection workers running in this process. `close()` stops the
- * workers too.
+ * from the read model, projection workers running in this process, and command replies that
+ * wait for the projections (as in production). `close()` stops the workers too.
  */
-export async function startProjectedHarness(overrides: Partial<AppConfig> = {}): Promise<Harness> {
+export async function startProjectedHarness(
+  overrides: Partial<AppConfig> = {},
+  workers: { projector?: ProjectorOptions; readAfterReply?: AppDependencies['readAfterReply'] } = {},
+): Promise<Harness> {
   const started: { harness?: Harness } = {};
-  const harness = await startHarness(overrides, {
-    ledger: (database) => createWiredLedger(tablesView<LedgerTables>(database.db)),
-    balances: {
-      ofAccount: (accountId) =>
-        readWalletBalance(tablesView<ReadTables>(requireStarted(started).database.db), accountId),
+  const harness = await startHarness(
+    { readAfterReplyTimeoutMs: 10_000, ...overrides },
+    {
+      ...(workers.readAfterReply ? { readAfterReply: workers.readAfterReply } : {}),
+      ledger: (database) => createWiredLedger(tablesView<LedgerTables>(database.db)),
+      balances: {
+        ofAccount: (accountId) =>
+          readWalletBalance(tablesView<ReadTables>(requireStarted(started).database.db), accountId),
+      },
     },
-  });
+  );
   started.harness = harness;
   const stopWorkers = await startProjectionWorkers({
     db: harness.database.db,
@@ -180,6 +196,7 @@ export async function startProjectedHarness(overrides: Partial<AppConfig> = {}):
     intervalMs: 200,
     schedule: false,
     log: () => {},
+    ...(workers.projector ? { projector: workers.projector } : {}),
   });
   const close = harness.close;
   return Object.assign(harness, {
