@@ -78,46 +78,50 @@ declare
   v_result jsonb;
   v_command_positions jsonb;
   v_index integer;
+  v_named text[];
+  v_streams text[];
   k_actor text[] := '{}';
   k_key text[] := '{}';
   k_command text[] := '{}';
   k_hash text[] := '{}';
   k_result jsonb[] := '{}';
 begin
+  -- Every account and stream the batch names, as arrays: the lookups below then go through
+  -- the primary and unique indexes ("= any(array)"), whatever the planner guesses of jsonb
+  -- (a join on the expanded jsonb was planned as a sequential scan of the whole log).
+  v_named := array(select distinct p->>'account'
+                     from jsonb_array_elements(p_appends) x,
+                          jsonb_array_elements(x->'events') e,
+                          jsonb_array_elements(coalesce(e->'postings', '[]'::jsonb)) p);
+  v_streams := array(select distinct x->>'stream' from jsonb_array_elements(p_appends) x);
+
   -- The wallets of every posting, locked in id order and read once; funding accounts have no head.
   select coalesce(array_agg(w.id order by w.id), '{}'), coalesce(array_agg(w.balance order by w.id), '{}'), coalesce(array_agg(w.seq order by w.id), '{}')
     into v_ids, v_balances, v_seqs
     from (select a.id, a.balance, a.seq
             from ledger.accounts a
-           where a.kind = 'wallet'
-             and a.id in (select distinct p->>'account'
-                            from jsonb_array_elements(p_appends) x,
-                                 jsonb_array_elements(x->'events') e,
-                                 jsonb_array_elements(coalesce(e->'postings', '[]'::jsonb)) p)
+           where a.id = any(v_named) and a.kind = 'wallet'
            order by a.id
              for update) w;
   v_start_seqs := v_seqs;
   select coalesce(array_agg(a.id), '{}') into v_funding
     from ledger.accounts a
-   where a.kind <> 'wallet'
-     and a.id in (select distinct p->>'account'
-                    from jsonb_array_elements(p_appends) x,
-                         jsonb_array_elements(x->'events') e,
-                         jsonb_array_elements(coalesce(e->'postings', '[]'::jsonb)) p);
+   where a.id = any(v_named) and a.kind <> 'wallet';
 
   select coalesce(jsonb_object_agg(k.actor_id || chr(10) || k.key, jsonb_build_object('hash', k.request_hash, 'result', k.result)), '{}')
     into v_keys
-    from ledger.idempotency_keys k
-    join (select distinct x->'idempotency'->>'actor' as actor, x->'idempotency'->>'key' as key
+    from (select distinct x->'idempotency'->>'actor' as actor, x->'idempotency'->>'key' as key
             from jsonb_array_elements(p_appends) x
            where jsonb_typeof(x->'idempotency') = 'object') q
-      on k.actor_id = q.actor and k.key = q.key;
+    join ledger.idempotency_keys k on k.actor_id = q.actor and k.key = q.key;
 
+  -- Each stream's current version: one backward step of the (stream_id, stream_version) index.
   select coalesce(jsonb_object_agg(s.stream_id, s.version), '{}') into v_versions
-    from (select e.stream_id, max(e.stream_version) as version
-            from ledger.events e
-           where e.stream_id in (select distinct x->>'stream' from jsonb_array_elements(p_appends) x)
-           group by e.stream_id) s;
+    from (select named.stream_id,
+                 (select e.stream_version from ledger.events e where e.stream_id = named.stream_id
+                   order by e.stream_version desc limit 1) as version
+            from unnest(v_streams) as named(stream_id)) s
+   where s.version is not null;
 
   for v_index in 0 .. v_count - 1 loop
     v_append := p_appends->v_index;

@@ -40,13 +40,15 @@ declare
   v_total numeric;
   v_account text;
 begin
+  -- Scalar subqueries, one index probe per line: as NOT EXISTS the planner may hash the
+  -- whole log (a sequential scan of every event per statement).
   select i.position into v_position from inserted i
-   where not exists (select 1 from ledger.events e where e.position = i.position) limit 1;
+   where (select e.position from ledger.events e where e.position = i.position limit 1) is null limit 1;
   if found then
     raise exception 'postings name event % that does not exist', v_position using errcode = 'WL012';
   end if;
   select i.account_id into v_account from inserted i
-   where not exists (select 1 from ledger.accounts a where a.id = i.account_id) limit 1;
+   where (select a.id from ledger.accounts a where a.id = i.account_id limit 1) is null limit 1;
   if found then
     raise exception 'postings name account % that does not exist', v_account using errcode = 'WL012';
   end if;
