@@ -62,7 +62,9 @@ it('holds every invariant with two APIs, two workers and 32 clients, and never a
 
   expect(result.fiveHundreds.map((reply) => JSON.stringify(reply.body))).toEqual([]);
   expect(result.retried, 'no process was killed: every request should have had an answer within 60 s').toBe(0);
-  expect(result.succeeded.length).toBeGreaterThan(CLIENTS);
+  // A payment no longer pays bcrypt (the PIN verifier): the run must move hundreds of transfers,
+  // not the few dozen a bcrypt-bound API managed (6,000+ in 20 s on 2 cores).
+  expect(result.succeeded.length).toBeGreaterThan(300);
   expect(report.notExactlyOnce).toEqual([]);
   expect(report.unexplained).toEqual([]);
   expect(report.balanceMismatches).toEqual([]);

@@ -51,11 +51,19 @@ export async function signInOver(
   return reply.body.data;
 }
 
+export interface WalletOptions {
+  /** What registration sends as transactionPin: the plain PIN (our web app) or a browser-made bcrypt hash of it (the spec's client). */
+  registrationPin?: string;
+  /** false: registered, activated and signed in, but no deposit (a deposit would check the PIN). */
+  fund?: boolean;
+}
+
 /** Registers, activates (admin), signs in and funds (UPI deposit settled by the admin) each wallet. */
 export async function createFundedWallets(
   baseUrl: () => string,
   count: number,
   deadline: number,
+  options: WalletOptions = {},
 ): Promise<{ admin: string; wallets: Wallet[] }> {
   const admin = await signInOver(baseUrl, RELIABILITY_ADMIN.email, RELIABILITY_ADMIN.password, deadline);
   const definite = { baseUrl, deadline };
@@ -65,7 +73,7 @@ export async function createFundedWallets(
     const registered = await callUntilDefinite(
       'POST',
       '/api/users/register',
-      { body: { ...VALID_REGISTRATION, email, transactionPin: PIN } },
+      { body: { ...VALID_REGISTRATION, email, transactionPin: options.registrationPin ?? PIN } },
       definite,
     );
     if (registered.status !== 201) throw new Error(`register: ${JSON.stringify(registered.body)}`);
@@ -85,6 +93,7 @@ export async function createFundedWallets(
     );
     if (activated.status !== 200) throw new Error(`activate: ${JSON.stringify(activated.body)}`);
     wallet.token = await signInOver(baseUrl, wallet.email, VALID_REGISTRATION.password, deadline);
+    if (options.fund === false) continue;
     const key = { 'idempotency-key': `deposit-${wallet.id}` };
     const deposit = await callUntilDefinite(
       'POST',

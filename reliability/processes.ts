@@ -42,7 +42,8 @@ export interface ManagedProcess {
 export interface Cluster {
   databaseUrl: string;
   dataDir: string;
-  spawn(role: Role, name: string): Promise<ManagedProcess>;
+  /** `env` adds to or overrides the cluster's environment for this process (e.g. a setting under test). */
+  spawn(role: Role, name: string, env?: Record<string, string>): Promise<ManagedProcess>;
   stopAll(): Promise<void>;
 }
 
@@ -53,8 +54,8 @@ export function createCluster(databaseUrl: string): Cluster {
   return {
     databaseUrl,
     dataDir,
-    spawn: async (role, name) => {
-      const managed = await managedProcess(role, name, databaseUrl, dataDir);
+    spawn: async (role, name, env = {}) => {
+      const managed = await managedProcess(role, name, databaseUrl, dataDir, env);
       processes.push(managed);
       await managed.start();
       return managed;
@@ -87,7 +88,13 @@ function baseEnv(databaseUrl: string, dataDir: string, port: number): NodeJS.Pro
   );
 }
 
-async function managedProcess(role: Role, name: string, databaseUrl: string, dataDir: string): Promise<ManagedProcess> {
+async function managedProcess(
+  role: Role,
+  name: string,
+  databaseUrl: string,
+  dataDir: string,
+  env: Record<string, string>,
+): Promise<ManagedProcess> {
   const port = await freePort();
   const logFile = join(LOG_DIR, `${name}.log`);
   let log: WriteStream | undefined;
@@ -100,7 +107,7 @@ async function managedProcess(role: Role, name: string, databaseUrl: string, dat
       log ??= createWriteStream(logFile, { flags: 'w' });
       const child = spawnEntryPoint(
         role === 'api' ? 'bin/server.ts' : 'bin/worker.ts',
-        baseEnv(databaseUrl, dataDir, port),
+        { ...baseEnv(databaseUrl, dataDir, port), ...env },
         NODE_FLAGS,
       );
       child.stdout?.pipe(log, { end: false });
