@@ -33,6 +33,7 @@ const DML: readonly TablePrivilege[] = ['select', 'insert', 'update', 'delete'];
  * - audit: an append-only trail by convention, so insert; replay progress rows are updated
  *   while a replay job runs (projections/replay-jobs.ts).
  * - replay: only its functions (replay's DDL, done as the owner on fixed tables).
+ * - projector: only its functions (the projections' SQL rules; they run as the caller).
  */
 export const SCHEMA_POLICIES: readonly SchemaPolicy[] = [
   { schema: 'ledger', tables: ['select'], functions: true },
@@ -43,6 +44,7 @@ export const SCHEMA_POLICIES: readonly SchemaPolicy[] = [
   // Approval requests move from pending to approved or rejected; every other audit row is append-only.
   { schema: 'audit', tables: ['select', 'insert'], updatable: ['replay_runs', 'approval_requests'], functions: false },
   { schema: 'replay', tables: [], functions: true },
+  { schema: 'projector', tables: [], functions: true },
 ];
 
 /** The migrator's bookkeeping (schema public): read by a runtime start to see that migrations are current. */

@@ -1,10 +1,12 @@
 /**
- * What a projection is: a name, the read tables it alone writes, and how it applies a
- * batch of events to those tables in a given schema (`read`, or a rebuild schema during
- * replay). Applying runs inside the batch's transaction, with the checkpoint row locked.
+ * What a projection is: a name, the read tables it alone writes, and the SQL function that
+ * holds its rules (`projector.apply_<name>`, migrations/0014_sql_projections.ts): given a
+ * schema (`read`, or the projection's rebuild schema during a replay) and a range of
+ * committed events, it applies them to those tables with a few set-based statements.
+ * The live projector and replay call the same function, inside the batch's transaction.
  */
-import type { AnyTransaction, ProjectedEvent } from './event-batch.ts';
-import type { RecordedEvent } from '../ledger/index.ts';
+import { sql } from 'kysely';
+import type { AnyTransaction, EventRange } from './event-range.ts';
 
 export interface Projection {
   name: ProjectionName;
@@ -17,7 +19,6 @@ export interface Projection {
    * uniqueness check, made once over sorted rows instead of row by row).
    */
   insertOnlyTables?: readonly string[];
-  apply(trx: AnyTransaction, schema: string, events: readonly ProjectedEvent[]): Promise<void>;
 }
 
 export const PROJECTION_NAMES = ['accounts', 'history', 'money_requests'] as const;
@@ -27,27 +28,15 @@ export function isProjectionName(value: string): value is ProjectionName {
   return (PROJECTION_NAMES as readonly string[]).includes(value);
 }
 
-/** The id users see for a money movement: the transfer, deposit or request id. */
-export function transactionIdOf(event: RecordedEvent): string {
-  switch (event.type) {
-    case 'TransferCompleted':
-    case 'TransferReversed':
-      return event.data.transferId;
-    case 'DepositRequested':
-    case 'DepositSettled':
-    case 'DepositFailed':
-    case 'DepositReversed':
-      return event.data.depositId;
-    case 'MoneyRequested':
-    case 'MoneyRequestAccepted':
-    case 'MoneyRequestRejected':
-    case 'MoneyRequestPaymentReversed':
-      return event.data.requestId;
-    case 'WalletOpened':
-      return event.data.accountId;
-    default: {
-      const unknown: never = event;
-      throw new Error(`no transaction id for ${JSON.stringify(unknown)}`);
-    }
-  }
+/** Applies the events of `range` to the projection's tables in `schema`, within the caller's transaction. */
+export async function applyRange(
+  trx: AnyTransaction,
+  projection: Projection,
+  schema: string,
+  range: EventRange,
+): Promise<void> {
+  await sql`select ${sql.id('projector', `apply_${projection.name}`)}(
+    ${schema}::text,
+    ${range.from.txId.toString()}::xid8, ${range.from.position.toString()}::bigint,
+    ${range.to.txId.toString()}::xid8, ${range.to.position.toString()}::bigint)`.execute(trx);
 }

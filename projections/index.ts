@@ -49,7 +49,6 @@ export {
   type MoneyRequestLists,
   type StatementFilters,
 } from './queries.ts';
-export { FUNDING_NAMES } from './names.ts';
 export { PROJECTION_CATCH_UP_QUEUE, projectionQueues } from './queues.ts';
 export { LEDGER_APPENDED_CHANNEL, createWakeUpSender, listenForWakeUps, type WakeUpSender } from './wake-up.ts';
 export { startProjectionWorkers, type ProjectionWorkerOptions, type StopWorkers } from './worker-loop.ts';

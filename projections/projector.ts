@@ -1,16 +1,16 @@
 /**
  * The projector: moves one projection forward by batches. Each batch is one transaction
  * that locks the projection's checkpoint row (SKIP LOCKED: if another worker holds it, this
- * one steps aside, so exactly one projector is active per projection), reads the next events
- * behind the snapshot xmin, applies them, advances the checkpoint and NOTIFYs
+ * one steps aside, so exactly one projector is active per projection), takes the next range
+ * of events behind the snapshot xmin, applies it with the projection's SQL rules, advances the checkpoint and NOTIFYs
  * `projection_checkpoint`. Applying and advancing commit together, so a crash at any point
  * leaves either the whole batch or none of it: idempotent by construction.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
-import { checkpointOf, hasEventsAfter, readEventBatch, type AnyTransaction } from './event-batch.ts';
+import { hasEventsAfter, nextEventRange, type AnyTransaction } from './event-range.ts';
 import { formatCheckpoint, type Checkpoint } from './checkpoint.ts';
-import type { Projection, ProjectionName } from './definition.ts';
+import { applyRange, type Projection, type ProjectionName } from './definition.ts';
 import { PROJECTIONS, projectionNamed } from './registry.ts';
 
 export const CHECKPOINT_CHANNEL = 'projection_checkpoint';
@@ -36,7 +36,7 @@ export interface DrainReport {
   checkpoint: Checkpoint | undefined;
 }
 
-/** Applies the next batch to `schema` after `after`, within the caller's transaction. */
+/** Applies the next batch (up to `limit` events) to `schema` after `after`, within the caller's transaction. */
 export async function projectNext(
   trx: AnyTransaction,
   projection: Projection,
@@ -44,11 +44,10 @@ export async function projectNext(
   after: Checkpoint,
   limit: number,
 ): Promise<{ applied: number; checkpoint: Checkpoint }> {
-  const events = await readEventBatch(trx, after, limit);
-  const last = events.at(-1);
-  if (!last) return { applied: 0, checkpoint: after };
-  await projection.apply(trx, schema, events);
-  return { applied: events.length, checkpoint: checkpointOf(last) };
+  const range = await nextEventRange(trx, after, limit);
+  if (!range) return { applied: 0, checkpoint: after };
+  await applyRange(trx, projection, schema, range);
+  return { applied: range.events, checkpoint: range.to };
 }
 
 /** Locks the live checkpoint row; undefined when another projector holds it (skipLocked). */

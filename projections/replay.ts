@@ -4,8 +4,9 @@
  *
  * 1. Fresh tables `read_rebuild_<name>.<table>` are made `LIKE read.<table>` (same columns,
  *    checks, primary and unique keys); the other indexes are built once the rows are in.
- * 2. Events are projected into them by batches, one transaction each, from (0, 0) up to what
- *    the xmin gate lets through. The live projector keeps running meanwhile.
+ * 2. Events are projected into them by the projection's SQL rules (the live projector's own)
+ *    in chunks, one transaction each, from (0, 0) up to what the xmin gate lets through. The
+ *    live projector keeps running meanwhile.
  * 3. The swap transaction locks the live checkpoint row (FOR UPDATE, waiting for a live batch
  *    in flight; afterwards live projectors skip the row, so they pause), projects the last
  *    events, drops the live tables, moves the rebuilt ones into `read`, sets the checkpoint
@@ -26,10 +27,12 @@ export interface ReplayProgress {
 }
 
 /**
- * Events per replay batch: larger than the live projector's (500), as no reader waits on a
- * rebuild's commits and each batch pays round trips and statement start-ups once.
+ * Events per replay chunk: each chunk is one transaction, and while it runs it holds the
+ * cluster's snapshot xmin, so the live projectors wait for it (~0.6 s at this size on the
+ * 2-core bench machine, three replaying). Larger chunks amortise each statement's start-up and name lookups a little
+ * better (ARCHITECTURE.md, Replay).
  */
-export const REPLAY_BATCH_SIZE = 5_000;
+export const REPLAY_BATCH_SIZE = 20_000;
 
 export interface ReplayOptions {
   batchSize?: number;
@@ -143,8 +146,8 @@ export async function replayProjection(
 
 /**
  * Rebuilds several projections at the same time, each on its own pooled connection (the pool
- * needs one per projection): one projection's Node-side work - decoding events, building
- * rows - overlaps the others' inserts and index builds in Postgres. Each swaps in on its own
+ * needs one per projection): Postgres works on several at once, one projection's load
+ * overlapping another's index builds. Each swaps in on its own
  * as soon as it is done. Waits for all; the first failure is rethrown.
  */
 export async function replayProjections(

@@ -11,7 +11,7 @@ const ORDER: Record<string, string> = {
   directory: 'account_id',
   balances: 'account_id',
   statements: 'account_id, position',
-  history: 'account_id, stream_id',
+  history: 'account_id, stream_id, position',
   history_counts: 'account_id, type',
   money_requests: 'request_id',
 };
