@@ -1,7 +1,7 @@
 /**
  * The projections as an operator watches and rebuilds them from the admin pages: each one's
  * status with its latest replay, and a replay requested with its audit row. (The status
- * alone is ./projection-status.ts; the replay jobs are projections/replay-jobs.ts.)
+ * alone is ./projection-status.ts; the replay jobs are projections/engine/replay-jobs.ts.)
  */
 import type { Kysely } from 'kysely';
 import type { ProjectionsOverview, ReplayRun } from '../contracts/admin.ts';

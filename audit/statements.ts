@@ -30,7 +30,7 @@ export interface StatementFilter {
 
 type StatementRowRead = Selectable<StatementRow>;
 
-/** The one reader of read.statements (projections/queries.ts), with this module's filter. */
+/** The one reader of read.statements (projections/accounts/queries.ts), with this module's filter. */
 async function statementRows(
   db: Kysely<unknown>,
   filter: StatementFilter,

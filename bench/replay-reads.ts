@@ -1,17 +1,17 @@
 /**
  * B4 replay and B5 reads, on one seeded log (bench/seed-log.ts: through `ledger.append`):
  *   B4 - events/s rebuilding every projection from the first event, through the code behind
- *        `npm run ledger -- replay` (projections/replay.ts): all projections at once, each on
+ *        `npm run ledger -- replay` (projections/engine/replay.ts): all projections at once, each on
  *        its own connection (a projection's own seconds overlap the others');
  *   B5 - p50/p99 of a history page and of a history search for the one user (the hub) who
  *        takes part in a tenth of the activity, through the query the API's
- *        GET /transactions runs (projections/queries.ts readHistoryPage).
+ *        GET /transactions runs (projections/history/queries.ts readHistoryPage).
  */
 import { sql, type Kysely } from 'kysely';
 import { createDatabase, tablesView } from '../platform/database.ts';
 import { PROJECTIONS } from '../projections/registry.ts';
-import { replayProjections } from '../projections/replay.ts';
-import { HISTORY_PAGE_SIZE, readHistoryPage } from '../projections/queries.ts';
+import { replayProjections } from '../projections/engine/replay.ts';
+import { HISTORY_PAGE_SIZE, readHistoryPage } from '../projections/history/queries.ts';
 import type { ReadTables } from '../projections/tables.ts';
 import { median, percentile, seededRandom, type BenchDatabase } from './harness.ts';
 import { seedLog } from './seed-log.ts';

@@ -1,6 +1,6 @@
 /**
  * `ledger replay [--projection NAME]`: rebuilds projections into fresh tables and swaps
- * them in (projections/replay.ts) while the app keeps serving - all of them at the same
+ * them in (projections/engine/replay.ts) while the app keeps serving - all of them at the same
  * time unless one is named - with a progress bar each and the rates at the end.
  */
 import cliProgress from 'cli-progress';

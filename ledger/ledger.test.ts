@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { createWiredLedger, type WiredLedger } from '../runtime/ledger.ts';
-import { LEDGER_APPENDED_CHANNEL } from '../projections/wake-up.ts';
+import { LEDGER_APPENDED_CHANNEL } from '../projections/engine/wake-up.ts';
 import { rupees, type LedgerTables } from './index.ts';
 
 let testDb: TestDatabase<LedgerTables>;

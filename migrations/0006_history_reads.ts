@@ -2,7 +2,7 @@
  * History reads at 100,000 rows per user (bench B5):
  * - pages: the newest-first and by-type indexes also carry `stream_id`, so a page's keys,
  *   however deep (OFFSET), come from an index-only scan, and only the page's own rows are
- *   fetched from the table (projections/queries.ts readHistoryPage);
+ *   fetched from the table (projections/history/queries.ts readHistoryPage);
  * - search: the trigram indexes lead with `account_id` (btree_gin), so one user's matches are
  *   found without walking every user's (a common word matched a tenth of all rows).
  * Indexes are found by definition, not only by name: a replay before this migration renamed

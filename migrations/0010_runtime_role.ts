@@ -9,7 +9,7 @@
  *   already in the schema) runs as the owner: the runtime has no INSERT/UPDATE on the tables;
  * - `ledger.open_wallet_account` inserts a wallet's head (balance 0), the one ledger write that
  *   was not an append;
- * - schema `replay` holds replay's DDL (projections/replay.ts): making rebuild tables LIKE the
+ * - schema `replay` holds replay's DDL (projections/engine/replay.ts): making rebuild tables LIKE the
  *   live read tables, building their indexes, swapping them in. Only tables listed in
  *   `replay.projection_tables` (the projections' own) are ever touched, and rebuild schemas are
  *   always `read_rebuild_<projection>`.

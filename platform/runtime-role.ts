@@ -31,7 +31,7 @@ const DML: readonly TablePrivilege[] = ['select', 'insert', 'update', 'delete'];
  * - ledger: read only. Appends go through the ledger's SECURITY DEFINER functions.
  * - read, identity, ratelimit, pgboss: the runtime's own state, written row by row.
  * - audit: an append-only trail by convention, so insert; replay progress rows are updated
- *   while a replay job runs (projections/replay-jobs.ts).
+ *   while a replay job runs (projections/engine/replay-jobs.ts).
  * - replay: only its functions (replay's DDL, done as the owner on fixed tables).
  * - projector: only its functions (the projections' SQL rules; they run as the caller).
  */

@@ -3,7 +3,7 @@
  * read-your-writes waiting, the projector, the worker loop that runs it, and replay.
  */
 export type * from './tables.ts';
-export { PROJECTION_NAMES, isProjectionName, type ProjectionName, type Projection } from './definition.ts';
+export { PROJECTION_NAMES, isProjectionName, type ProjectionName, type Projection } from './engine/definition.ts';
 export { PROJECTIONS, projectionNamed } from './registry.ts';
 export {
   parseCheckpoint,
@@ -12,7 +12,7 @@ export {
   hasReached,
   isCheckpointToken,
   type Checkpoint,
-} from './checkpoint.ts';
+} from './engine/checkpoint.ts';
 export {
   CHECKPOINT_CHANNEL,
   DEFAULT_BATCH_SIZE,
@@ -23,9 +23,9 @@ export {
   type BatchOutcome,
   type DrainReport,
   type ProjectorOptions,
-} from './projector.ts';
-export { waitForCheckpoint, readCheckpoints } from './wait.ts';
-export { createCheckpointWaiter, type CheckpointWaiter } from './waiter.ts';
+} from './engine/projector.ts';
+export { waitForCheckpoint, readCheckpoints } from './engine/wait.ts';
+export { createCheckpointWaiter, type CheckpointWaiter } from './engine/waiter.ts';
 export {
   replayProjection,
   replayProjections,
@@ -33,22 +33,18 @@ export {
   type ReplayOptions,
   type ReplayProgress,
   type ReplayReport,
-} from './replay.ts';
-export { latestReplayRun, requestReplay, type ReplayRun } from './replay-jobs.ts';
+} from './engine/replay.ts';
+export { latestReplayRun, requestReplay, type ReplayRun } from './engine/replay-jobs.ts';
 export {
-  HISTORY_PAGE_SIZE,
   readBalances,
   readDisplayName,
-  readHistoryPage,
-  readMoneyRequests,
-  readProjectionCheckpoints,
   readStatement,
   readWalletBalance,
-  type HistoryPage,
-  type HistoryQuery,
-  type MoneyRequestLists,
   type StatementFilters,
-} from './queries.ts';
-export { PROJECTION_CATCH_UP_QUEUE, projectionQueues } from './queues.ts';
-export { LEDGER_APPENDED_CHANNEL, createWakeUpSender, listenForWakeUps, type WakeUpSender } from './wake-up.ts';
-export { startProjectionWorkers, type ProjectionWorkerOptions, type StopWorkers } from './worker-loop.ts';
+} from './accounts/queries.ts';
+export { HISTORY_PAGE_SIZE, readHistoryPage, type HistoryPage, type HistoryQuery } from './history/queries.ts';
+export { readMoneyRequests, type MoneyRequestLists } from './money-requests/queries.ts';
+export { readProjectionCheckpoints } from './engine/checkpoint-rows.ts';
+export { PROJECTION_CATCH_UP_QUEUE, projectionQueues } from './engine/queues.ts';
+export { LEDGER_APPENDED_CHANNEL, createWakeUpSender, listenForWakeUps, type WakeUpSender } from './engine/wake-up.ts';
+export { startProjectionWorkers, type ProjectionWorkerOptions, type StopWorkers } from './engine/worker-loop.ts';

@@ -1,10 +1,10 @@
 /**
  * Every projection, by name.
  */
-import { accountsProjection } from './accounts.ts';
-import type { Projection, ProjectionName } from './definition.ts';
-import { historyProjection } from './history.ts';
-import { moneyRequestsProjection } from './money-requests.ts';
+import { accountsProjection } from './accounts/projection.ts';
+import type { Projection, ProjectionName } from './engine/definition.ts';
+import { historyProjection } from './history/projection.ts';
+import { moneyRequestsProjection } from './money-requests/projection.ts';
 
 export const PROJECTIONS: readonly Projection[] = [accountsProjection, historyProjection, moneyRequestsProjection];
 

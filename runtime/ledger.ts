@@ -1,11 +1,11 @@
 /**
  * The ledger as the running system uses it: every append wakes the projection workers -
  * after commit for a standalone command, inside the caller's transaction for `within` (so
- * the wake-up exists only if that transaction commits). See projections/wake-up.ts.
+ * the wake-up exists only if that transaction commits). See projections/engine/wake-up.ts.
  */
 import type { Kysely } from 'kysely';
 import { createLedger, type Ledger, type LedgerTables } from '../ledger/index.ts';
-import { createWakeUpSender, type WakeUpSender } from '../projections/wake-up.ts';
+import { createWakeUpSender, type WakeUpSender } from '../projections/engine/wake-up.ts';
 
 export interface WiredLedger extends Ledger {
   wakeUps: WakeUpSender;

@@ -3,7 +3,7 @@
  */
 import type { QueueSpec } from '../platform/jobs.ts';
 import { notificationQueues } from '../notifications/queues.ts';
-import { projectionQueues } from '../projections/queues.ts';
-import { replayQueues } from '../projections/replay-jobs.ts';
+import { projectionQueues } from '../projections/engine/queues.ts';
+import { replayQueues } from '../projections/engine/replay-jobs.ts';
 
 export const allQueues: readonly QueueSpec[] = [...projectionQueues, ...replayQueues, ...notificationQueues];

@@ -3,6 +3,6 @@
  * it was made and last answered. The API splits it into sent (requester) and received
  * (payer). Its rules: `projector.apply_money_requests` (migrations/0014_sql_projections.ts).
  */
-import type { Projection } from './definition.ts';
+import type { Projection } from '../engine/definition.ts';
 
 export const moneyRequestsProjection: Projection = { name: 'money_requests', tables: ['money_requests'] };

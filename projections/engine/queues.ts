@@ -1,8 +1,8 @@
 /**
  * The projection workers' job queue: the catch-up job, scheduled every minute, drains
- * whatever a lost wake-up (projections/wake-up.ts) left behind.
+ * whatever a lost wake-up (projections/engine/wake-up.ts) left behind.
  */
-import type { QueueSpec } from '../platform/jobs.ts';
+import type { QueueSpec } from '../../platform/jobs.ts';
 
 export const PROJECTION_CATCH_UP_QUEUE = 'projections.catch-up';
 

@@ -4,7 +4,7 @@
  * per-account statements with a running balance. Its rules: `projector.apply_accounts`
  * (migrations/0014_sql_projections.ts).
  */
-import type { Projection } from './definition.ts';
+import type { Projection } from '../engine/definition.ts';
 
 export const accountsProjection: Projection = {
   name: 'accounts',

@@ -18,7 +18,7 @@ import { sql, type Kysely } from 'kysely';
 import { START, type Checkpoint } from './checkpoint.ts';
 import type { Projection, ProjectionName } from './definition.ts';
 import { lockCheckpoint, projectNext, saveCheckpoint } from './projector.ts';
-import { projectionNamed } from './registry.ts';
+import { projectionNamed } from '../registry.ts';
 
 export interface ReplayProgress {
   projection: ProjectionName;

@@ -5,13 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { createTestDatabase, eventCount, type TestDatabase } from '../test/database.ts';
-import { tablesView } from '../platform/database.ts';
-import { createLedger, type LedgerTables } from '../ledger/index.ts';
+import { createTestDatabase, eventCount, type TestDatabase } from '../../test/database.ts';
+import { tablesView } from '../../platform/database.ts';
+import { createLedger, type LedgerTables } from '../../ledger/index.ts';
 import { sql } from 'kysely';
-import { drainAll, readHistoryPage, replayProjections, PROJECTION_NAMES, type ReadTables } from './index.ts';
-import { appendAll, generateAppends, seededRandom } from '../test/random-ledger.ts';
-import { allCaughtUp, checkpointsOf, drainUntil, dumpReadTables } from '../test/read-model.ts';
+import { drainAll, readHistoryPage, replayProjections, PROJECTION_NAMES, type ReadTables } from '../index.ts';
+import { appendAll, generateAppends, seededRandom } from '../../test/random-ledger.ts';
+import { allCaughtUp, checkpointsOf, drainUntil, dumpReadTables } from '../../test/read-model.ts';
 
 const WRITERS = 4;
 const WALLETS_PER_WRITER = 6;

@@ -1,35 +1,14 @@
 /**
- * What the API reads: balances, history pages, money requests and statements, all from
- * the read tables. Pair with waitForCheckpoint (./wait.ts) for read-your-writes.
+ * What the API reads of projection "history": a user's page of transactions, by type or by
+ * a search of the reference and transaction id, with the total the page is out of.
  */
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
-import type {
-  BalanceRow,
-  CheckpointRow,
-  HistoryRow,
-  HistoryType,
-  MoneyRequestRow,
-  ReadTables,
-  StatementRow,
-} from './tables.ts';
+import type { ReadTables } from '../tables.ts';
+import type { HistoryRow, HistoryType } from './tables.ts';
 
 /** Pages are small and fixed by the UI; a caller cannot ask for unbounded pages. */
 export const HISTORY_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 100;
-export const MAX_STATEMENT_ROWS = 10_000;
-
-export async function readWalletBalance(db: Kysely<ReadTables>, accountId: string): Promise<bigint> {
-  const row = await db
-    .selectFrom('read.balances')
-    .select('balance_paise')
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
-  return row?.balance_paise ?? 0n;
-}
-
-export async function readBalances(db: Kysely<ReadTables>): Promise<Selectable<BalanceRow>[]> {
-  return db.selectFrom('read.balances').selectAll().orderBy('account_id').execute();
-}
 
 export interface HistoryQuery {
   accountId: string;
@@ -153,78 +132,4 @@ async function searchHistory(
     filtered.select((eb) => eb.fn.countAll<bigint>().as('total')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.total) };
-}
-
-export interface MoneyRequestLists {
-  sent: Selectable<MoneyRequestRow>[];
-  received: Selectable<MoneyRequestRow>[];
-}
-
-/** Sent = the account asked for money; received = the account was asked. Newest first. */
-export async function readMoneyRequests(db: Kysely<ReadTables>, accountId: string): Promise<MoneyRequestLists> {
-  const [sent, received] = await Promise.all([
-    db
-      .selectFrom('read.money_requests')
-      .selectAll()
-      .where('requester_id', '=', accountId)
-      .orderBy('created_at', 'desc')
-      .orderBy('position', 'desc')
-      .execute(),
-    db
-      .selectFrom('read.money_requests')
-      .selectAll()
-      .where('payer_id', '=', accountId)
-      .orderBy('created_at', 'desc')
-      .orderBy('position', 'desc')
-      .execute(),
-  ]);
-  return { sent, received };
-}
-
-export interface StatementFilters {
-  /** Recorded at or after. */
-  since?: Date | undefined;
-  /** Recorded before. */
-  until?: Date | undefined;
-  /** Event types to keep (e.g. TransferCompleted, DepositReversed); none given: every type. */
-  eventTypes?: readonly string[] | undefined;
-  /** Money in (a positive amount) or out. */
-  direction?: 'credit' | 'debit' | undefined;
-  /** Keyset paging: lines after this sequence (the last one of the previous page). */
-  afterSequence?: bigint | undefined;
-  limit?: number | undefined;
-}
-
-/**
- * Every posting of the account with its running balance, in the running balance's order
- * (for audit: the admin's statement pages and CSV export read through here).
- */
-export async function readStatement(
-  db: Kysely<ReadTables>,
-  accountId: string,
-  filters: StatementFilters = {},
-): Promise<Selectable<StatementRow>[]> {
-  let query = db.selectFrom('read.statements').selectAll().where('account_id', '=', accountId);
-  if (filters.afterSequence !== undefined) query = query.where('sequence', '>', filters.afterSequence);
-  if (filters.since) query = query.where('recorded_at', '>=', filters.since);
-  if (filters.until) query = query.where('recorded_at', '<', filters.until);
-  if (filters.eventTypes && filters.eventTypes.length > 0)
-    query = query.where('event_type', 'in', [...filters.eventTypes]);
-  // Postings are never zero (ledger.postings checks amount <> 0): every line is one or the other.
-  if (filters.direction) query = query.where('amount_paise', filters.direction === 'credit' ? '>' : '<', 0n);
-  const limit = Math.min(filters.limit ?? MAX_STATEMENT_ROWS, MAX_STATEMENT_ROWS);
-  return query.orderBy('sequence').limit(limit).execute();
-}
-
-export async function readDisplayName(db: Kysely<ReadTables>, accountId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('read.directory')
-    .select('display_name')
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
-  return row?.display_name;
-}
-
-export async function readProjectionCheckpoints(db: Kysely<ReadTables>): Promise<Selectable<CheckpointRow>[]> {
-  return db.selectFrom('read.checkpoints').selectAll().orderBy('projection').execute();
 }

@@ -4,11 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from '../test/database.ts';
-import { createJobBoss, type JobBoss } from '../platform/jobs.ts';
-import { tablesView } from '../platform/database.ts';
-import { createWiredLedger } from '../runtime/ledger.ts';
-import { rupees, type Ledger, type LedgerTables } from '../ledger/index.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
+import { createJobBoss, type JobBoss } from '../../platform/jobs.ts';
+import { tablesView } from '../../platform/database.ts';
+import { createWiredLedger } from '../../runtime/ledger.ts';
+import { rupees, type Ledger, type LedgerTables } from '../../ledger/index.ts';
 import {
   readHistoryPage,
   readWalletBalance,
@@ -16,7 +16,7 @@ import {
   waitForCheckpoint,
   type ReadTables,
   type StopWorkers,
-} from './index.ts';
+} from '../index.ts';
 
 let testDb: TestDatabase<unknown>;
 let boss: JobBoss;

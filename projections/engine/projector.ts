@@ -11,7 +11,7 @@ import { sql, type Kysely } from 'kysely';
 import { hasEventsAfter, nextEventRange, type AnyTransaction } from './event-range.ts';
 import { formatCheckpoint, type Checkpoint } from './checkpoint.ts';
 import { applyRange, type Projection, type ProjectionName } from './definition.ts';
-import { PROJECTIONS, projectionNamed } from './registry.ts';
+import { PROJECTIONS, projectionNamed } from '../registry.ts';
 
 export const CHECKPOINT_CHANNEL = 'projection_checkpoint';
 /** Events per batch: large enough to amortise round trips, small enough to keep locks short. */

@@ -8,6 +8,6 @@
  * Counts before rows: a replay's swap takes the tables' locks in this order, the order in which
  * a history page reads them (readHistoryPage, one transaction) - the other order deadlocks.
  */
-import type { Projection } from './definition.ts';
+import type { Projection } from '../engine/definition.ts';
 
 export const historyProjection: Projection = { name: 'history', tables: ['history_counts', 'history'] };

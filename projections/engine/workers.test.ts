@@ -8,14 +8,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import { createTestDatabase, eventCount, type TestDatabase } from '../test/database.ts';
-import { tablesView } from '../platform/database.ts';
-import { createLedger, type LedgerTables } from '../ledger/index.ts';
-import { replayProjection, PROJECTION_NAMES } from './index.ts';
-import { appendRandomActivity } from '../test/random-ledger.ts';
-import { checkpointsOf, dumpReadTables } from '../test/read-model.ts';
+import { createTestDatabase, eventCount, type TestDatabase } from '../../test/database.ts';
+import { tablesView } from '../../platform/database.ts';
+import { createLedger, type LedgerTables } from '../../ledger/index.ts';
+import { replayProjection, PROJECTION_NAMES } from '../index.ts';
+import { appendRandomActivity } from '../../test/random-ledger.ts';
+import { checkpointsOf, dumpReadTables } from '../../test/read-model.ts';
 
-const WORKER = fileURLToPath(new URL('../test/projection-worker-process.ts', import.meta.url));
+const WORKER = fileURLToPath(new URL('../../test/projection-worker-process.ts', import.meta.url));
 let testDb: TestDatabase<unknown>;
 
 beforeEach(async () => {

@@ -7,7 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
-import type { JobBoss } from '../platform/jobs.ts';
+import type { JobBoss } from '../../platform/jobs.ts';
 import { drainAll, hasUnprojectedEvents, type DrainReport, type ProjectorOptions } from './projector.ts';
 import { PROJECTION_CATCH_UP_QUEUE } from './queues.ts';
 import { startReplayWorker } from './replay-jobs.ts';

@@ -9,11 +9,11 @@
  * crash mid-replay) starts it again: replay is restartable by design (it drops leftovers).
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { sendInTransaction, type JobBoss, type QueueSpec } from '../platform/jobs.ts';
+import { sendInTransaction, type JobBoss, type QueueSpec } from '../../platform/jobs.ts';
 import type { ProjectionName } from './definition.ts';
 import { replayProjection } from './replay.ts';
-import type { ReplayRun, ReplayState } from '../contracts/admin.ts';
-export type { ReplayRun, ReplayState } from '../contracts/admin.ts';
+import type { ReplayRun, ReplayState } from '../../contracts/admin.ts';
+export type { ReplayRun, ReplayState } from '../../contracts/admin.ts';
 
 export const PROJECTION_REPLAY_QUEUE = 'projections.replay';
 

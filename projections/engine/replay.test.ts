@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { sql } from 'kysely';
-import { createTestDatabase, type TestDatabase } from '../test/database.ts';
-import { tablesView } from '../platform/database.ts';
-import { createLedger, type LedgerTables } from '../ledger/index.ts';
-import { drainAll, PROJECTION_NAMES, readHistoryPage, replayProjection, type ReadTables } from './index.ts';
-import { appendAll, appendRandomActivity, generateAppends, seededRandom } from '../test/random-ledger.ts';
-import { allCaughtUp, drainUntil, dumpReadTables } from '../test/read-model.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
+import { tablesView } from '../../platform/database.ts';
+import { createLedger, type LedgerTables } from '../../ledger/index.ts';
+import { drainAll, PROJECTION_NAMES, readHistoryPage, replayProjection, type ReadTables } from '../index.ts';
+import { appendAll, appendRandomActivity, generateAppends, seededRandom } from '../../test/random-ledger.ts';
+import { allCaughtUp, drainUntil, dumpReadTables } from '../../test/read-model.ts';
 
 let testDb: TestDatabase<unknown>;
 const wallets = Array.from({ length: 6 }, (_, i) => `r${i}`);

@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { createTestDatabase, eventCount, type TestDatabase } from '../test/database.ts';
-import { tablesView } from '../platform/database.ts';
+import { createTestDatabase, eventCount, type TestDatabase } from '../../test/database.ts';
+import { tablesView } from '../../platform/database.ts';
 import {
   drainAll,
   drainProjection,
@@ -13,9 +13,9 @@ import {
   PROJECTION_NAMES,
   readHistoryPage,
   type ReadTables,
-} from './index.ts';
-import { depositRequested, rawAppend } from '../test/raw-append.ts';
-import { allCaughtUp, checkpointsOf, drainUntil, dumpReadTables } from '../test/read-model.ts';
+} from '../index.ts';
+import { depositRequested, rawAppend } from '../../test/raw-append.ts';
+import { allCaughtUp, checkpointsOf, drainUntil, dumpReadTables } from '../../test/read-model.ts';
 
 let testDb: TestDatabase<unknown>;
 let first: pg.Client;

@@ -6,9 +6,9 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase } from '../platform/database.ts';
-import { createTestDatabase, type TestDatabase } from '../test/database.ts';
-import { PROJECTIONS } from './index.ts';
+import { createDatabase } from '../../platform/database.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
+import { PROJECTIONS } from '../index.ts';
 
 let testDb: TestDatabase<unknown>;
 

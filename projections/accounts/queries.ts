@@ -1,0 +1,67 @@
+/**
+ * What the API and the audit tools read of projection "accounts": balances, display names
+ * and statements with running balances.
+ */
+import type { Kysely, Selectable } from 'kysely';
+import type { ReadTables } from '../tables.ts';
+import type { BalanceRow, StatementRow } from './tables.ts';
+
+/** The most statement lines one read returns (the admin's pages and CSV export page by sequence). */
+export const MAX_STATEMENT_ROWS = 10_000;
+
+export async function readWalletBalance(db: Kysely<ReadTables>, accountId: string): Promise<bigint> {
+  const row = await db
+    .selectFrom('read.balances')
+    .select('balance_paise')
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return row?.balance_paise ?? 0n;
+}
+
+export async function readBalances(db: Kysely<ReadTables>): Promise<Selectable<BalanceRow>[]> {
+  return db.selectFrom('read.balances').selectAll().orderBy('account_id').execute();
+}
+
+export interface StatementFilters {
+  /** Recorded at or after. */
+  since?: Date | undefined;
+  /** Recorded before. */
+  until?: Date | undefined;
+  /** Event types to keep (e.g. TransferCompleted, DepositReversed); none given: every type. */
+  eventTypes?: readonly string[] | undefined;
+  /** Money in (a positive amount) or out. */
+  direction?: 'credit' | 'debit' | undefined;
+  /** Keyset paging: lines after this sequence (the last one of the previous page). */
+  afterSequence?: bigint | undefined;
+  limit?: number | undefined;
+}
+
+/**
+ * Every posting of the account with its running balance, in the running balance's order
+ * (for audit: the admin's statement pages and CSV export read through here).
+ */
+export async function readStatement(
+  db: Kysely<ReadTables>,
+  accountId: string,
+  filters: StatementFilters = {},
+): Promise<Selectable<StatementRow>[]> {
+  let query = db.selectFrom('read.statements').selectAll().where('account_id', '=', accountId);
+  if (filters.afterSequence !== undefined) query = query.where('sequence', '>', filters.afterSequence);
+  if (filters.since) query = query.where('recorded_at', '>=', filters.since);
+  if (filters.until) query = query.where('recorded_at', '<', filters.until);
+  if (filters.eventTypes && filters.eventTypes.length > 0)
+    query = query.where('event_type', 'in', [...filters.eventTypes]);
+  // Postings are never zero (ledger.postings checks amount <> 0): every line is one or the other.
+  if (filters.direction) query = query.where('amount_paise', filters.direction === 'credit' ? '>' : '<', 0n);
+  const limit = Math.min(filters.limit ?? MAX_STATEMENT_ROWS, MAX_STATEMENT_ROWS);
+  return query.orderBy('sequence').limit(limit).execute();
+}
+
+export async function readDisplayName(db: Kysely<ReadTables>, accountId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('read.directory')
+    .select('display_name')
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return row?.display_name;
+}

@@ -1,0 +1,35 @@
+/**
+ * Row types of projection "accounts"' read tables (migrations/0002_read_model.ts), as Kysely
+ * sees them. Only its rules (projector.apply_accounts) write them.
+ */
+import type { Xid8 } from '../tables.ts';
+
+export interface DirectoryRow {
+  account_id: string;
+  display_name: string;
+  kind: 'wallet' | 'funding';
+  opened_at: Date;
+}
+
+export interface BalanceRow {
+  account_id: string;
+  balance_paise: bigint;
+  postings_count: bigint;
+  last_position: bigint | null;
+  updated_at: Date;
+}
+
+export interface StatementRow {
+  account_id: string;
+  position: bigint;
+  tx_id: Xid8;
+  sequence: bigint;
+  event_type: string;
+  stream_id: string;
+  transaction_id: string;
+  counterparty_id: string | null;
+  counterparty_name: string | null;
+  amount_paise: bigint;
+  balance_after_paise: bigint;
+  recorded_at: Date;
+}

@@ -1,0 +1,34 @@
+/**
+ * Row types of projection "history"' read tables (migrations/0002, 0004, 0006, 0007), as
+ * Kysely sees them. Only its rules (projector.apply_history) write them.
+ */
+import type { Xid8 } from '../tables.ts';
+
+export type HistoryType = 'deposit' | 'debit' | 'credit';
+export type HistoryStatus = 'success' | 'pending' | 'failed';
+
+export interface HistoryRow {
+  account_id: string;
+  stream_id: string;
+  transaction_id: string;
+  type: HistoryType;
+  sender_id: string;
+  receiver_id: string;
+  counterparty_id: string;
+  counterparty_name: string;
+  amount_paise: bigint;
+  reference: string;
+  status: HistoryStatus;
+  method: string;
+  created_at: Date;
+  updated_at: Date;
+  tx_id: Xid8;
+  position: bigint;
+}
+
+/** How many history rows an account has, per type (maintained with the rows). */
+export interface HistoryCountRow {
+  account_id: string;
+  type: HistoryType;
+  rows: bigint;
+}
