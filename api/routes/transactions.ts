@@ -221,6 +221,8 @@ function registerHistoryRoute(app: FastifyInstance, deps: MoneyDependencies): vo
       return ok(reply, 'Transactions fetched successfully', {
         items: page.rows.map(toTransactionRecord),
         total: page.total,
+        // False for a search with more matches than it counts: `total` is then "at least".
+        totalExact: page.totalExact,
         page: query.page,
         pageSize,
       });

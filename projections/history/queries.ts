@@ -2,7 +2,7 @@
  * What the API reads of projection "history": a user's page of transactions, by type or by
  * a search of the reference and transaction id, with the total the page is out of.
  */
-import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ReadTables } from '../tables.ts';
 import type { HistoryRow, HistoryType } from './tables.ts';
 
@@ -18,11 +18,16 @@ export interface HistoryQuery {
   /** 1-based. */
   page: number;
   pageSize?: number | undefined;
+  /** Tests: a smaller SEARCH_COUNT_LIMIT. */
+  searchCountLimit?: number | undefined;
 }
 
 export interface HistoryPage {
   rows: Selectable<HistoryRow>[];
+  /** The rows matching, or for a search with more than SEARCH_COUNT_LIMIT matches, that limit. */
   total: number;
+  /** False when `total` is a lower bound (a search with more matches than it counts). */
+  totalExact: boolean;
 }
 
 function likePattern(text: string): string {
@@ -32,24 +37,26 @@ function likePattern(text: string): string {
 export async function readHistoryPage(db: Kysely<ReadTables>, query: HistoryQuery): Promise<HistoryPage> {
   const pageSize = Math.min(Math.max(1, query.pageSize ?? HISTORY_PAGE_SIZE), MAX_PAGE_SIZE);
   const page = Math.max(1, Math.floor(query.page));
+  const offset = (page - 1) * pageSize;
+  const search = query.search?.trim();
+  if (search)
+    return searchHistory(db, {
+      accountId: query.accountId,
+      type: query.type,
+      pattern: likePattern(search),
+      pageSize,
+      offset,
+      countLimit: query.searchCountLimit ?? SEARCH_COUNT_LIMIT,
+    });
   let filtered = db.selectFrom('read.history').where('account_id', '=', query.accountId);
   if (query.type) filtered = filtered.where('type', '=', query.type);
-  const search = query.search?.trim();
-  if (search) {
-    const pattern = likePattern(search);
-    filtered = filtered.where((eb) =>
-      eb.or([eb('reference', 'ilike', pattern), eb('transaction_id', 'ilike', pattern)]),
-    );
-  }
-  const offset = (page - 1) * pageSize;
-  if (search) return searchHistory(db, query.accountId, filtered, pageSize, offset);
   // The total and the page from one snapshot, so they agree while the projector writes.
   return db
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
       const total = await countHistory(trx, query.accountId, query.type);
-      if (offset >= total) return { rows: [], total };
+      if (offset >= total) return { rows: [], total, totalExact: true };
       // The page's keys (the primary key: account, stream, position) first, by an index-only
       // scan; an OFFSET still steps over every entry before the page, so a page past the middle
       // is counted from the oldest end (the last page of 100,000 rows costs what the first does).
@@ -73,7 +80,7 @@ export async function readHistoryPage(db: Kysely<ReadTables>, query: HistoryQuer
         .orderBy('page.created_at', 'desc')
         .orderBy('page.position', 'desc')
         .execute();
-      return { rows, total };
+      return { rows, total, totalExact: true };
     });
 }
 
@@ -88,48 +95,50 @@ async function countHistory(db: Kysely<ReadTables>, accountId: string, type: His
   return Number(row.total);
 }
 
-type HistoryFilter = SelectQueryBuilder<ReadTables, 'read.history', object>;
+interface SearchQuery {
+  accountId: string;
+  type: HistoryType | undefined;
+  pattern: string;
+  pageSize: number;
+  offset: number;
+  countLimit: number;
+}
 
 /**
- * A search page is taken from the user's matches collected first (trigram indexes,
- * materialized), never by walking the user's history newest first and filtering row by
- * row: the planner chose that when it expected many matches and found few (170 ms at
- * 100,000 rows instead of 8 ms). The total is counted alongside, on another connection.
+ * A search's total is exact up to this many matches; beyond, the page says "of 1,000+" (an
+ * exact count of tens of thousands of matches costs a scan of all of them on every page).
  */
-async function searchHistory(
-  db: Kysely<ReadTables>,
-  accountId: string,
-  filtered: HistoryFilter,
-  pageSize: number,
-  offset: number,
-): Promise<HistoryPage> {
-  const [rows, count] = await Promise.all([
-    db
-      .with(
-        (wb) => wb('matches').materialized(),
-        () => filtered.select(['stream_id', 'created_at', 'position']),
-      )
-      .selectFrom((eb) =>
-        eb
-          .selectFrom('matches')
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('position', 'desc')
-          .limit(pageSize)
-          .offset(offset)
-          .as('page'),
-      )
-      .innerJoin('read.history as row', (join) =>
-        join
-          .on('row.account_id', '=', accountId)
-          .onRef('row.stream_id', '=', 'page.stream_id')
-          .onRef('row.position', '=', 'page.position'),
-      )
-      .selectAll('row')
-      .orderBy('page.created_at', 'desc')
-      .orderBy('page.position', 'desc')
-      .execute(),
-    filtered.select((eb) => eb.fn.countAll<bigint>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+export const SEARCH_COUNT_LIMIT = 1_000;
+
+/**
+ * One scan per search: the user's newest SEARCH_COUNT_LIMIT + 1 matches, collected once
+ * (materialized), give both the page and the total. Ordered and limited, the planner walks
+ * the newest-first index when matches are many (it stops after the limit) and takes the
+ * trigram indexes when they are few (a bitmap of a handful of rows, then sorted); unordered,
+ * it chose the walk expecting many matches and found few (170 ms at 100,000 rows instead of
+ * 8 ms). A page past the limit walks the user's matches newest first (the total stays "1,000+").
+ */
+async function searchHistory(db: Kysely<ReadTables>, query: SearchQuery): Promise<HistoryPage> {
+  const { accountId, type, pattern, pageSize, offset, countLimit } = query;
+  const matching = sql`
+    select stream_id, created_at, position from read.history
+     where account_id = ${accountId} ${type ? sql`and type = ${type}` : sql``}
+       and (reference ilike ${pattern} or transaction_id ilike ${pattern})
+     order by created_at desc, position desc`;
+  const pageSource = offset + pageSize > countLimit ? sql`(${matching})` : sql`matches`;
+  const { rows } = await sql<Selectable<HistoryRow> & { matched: bigint }>`
+    with matches as materialized (${matching} limit ${countLimit + 1}),
+    page as (
+      select stream_id, created_at, position from ${pageSource} as source
+       order by created_at desc, position desc limit ${pageSize} offset ${offset}
+    )
+    select (select count(*) from matches) as matched, row.*
+      from (select 1) as one
+      left join (page join read.history as row
+                   on row.account_id = ${accountId} and row.stream_id = page.stream_id and row.position = page.position)
+        on true
+     order by page.created_at desc, page.position desc`.execute(db);
+  const matched = Number(rows[0]?.matched ?? 0n);
+  const found = rows.filter((row) => row.account_id !== null).map(({ matched: _matched, ...row }) => row);
+  return { rows: found, total: Math.min(matched, countLimit), totalExact: matched <= countLimit };
 }

@@ -20,6 +20,8 @@ export interface HistoryQuery {
 export interface HistoryPage {
   items: TransactionRecord[];
   total: number;
+  /** False when a search matched more than the server counts: `total` is "at least". */
+  totalExact?: boolean;
   page: number;
   pageSize: number;
 }

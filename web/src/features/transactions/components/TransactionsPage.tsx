@@ -73,8 +73,12 @@ export function TransactionsPage({ user, onResetPin, payTo, onPayToHandled }: Tr
   const items = history.data?.items ?? [];
   const total = history.data?.total ?? 0;
   const allTotal = everything.data?.total ?? total;
+  // A search with more matches than the server counts has a total of "at least" (1,000+).
+  const exact = history.data?.totalExact ?? true;
+  const totalText = exact ? String(total) : `${total.toLocaleString('en-IN')}+`;
   const first = total === 0 ? 0 : (page - 1) * HISTORY_PAGE_SIZE + 1;
-  const last = Math.min(total, page * HISTORY_PAGE_SIZE);
+  const last = exact ? Math.min(total, page * HISTORY_PAGE_SIZE) : (page - 1) * HISTORY_PAGE_SIZE + items.length;
+  const hasNext = exact ? last < total : items.length === HISTORY_PAGE_SIZE;
   const columns: Column<TransactionRecord>[] = [
     { id: 'date', header: 'Date', cell: (row) => formatDateTime(row.createdAt) },
     {
@@ -149,7 +153,7 @@ export function TransactionsPage({ user, onResetPin, payTo, onPayToHandled }: Tr
             </select>
           </label>
           <p className="counter" aria-live="polite">
-            {total} of {allTotal} transactions
+            {totalText} of {allTotal} transactions
           </p>
         </div>
         {history.isError ? <EmptyState title="Failed to fetch transactions" text={history.error.message} /> : null}
@@ -184,7 +188,7 @@ export function TransactionsPage({ user, onResetPin, payTo, onPayToHandled }: Tr
         ) : null}
         <nav className="pagination" aria-label="Pagination">
           <span>
-            Showing {first}–{last} of {total} transactions
+            Showing {first}–{last} of {totalText} transactions
           </span>
           <div>
             <Button
@@ -195,12 +199,7 @@ export function TransactionsPage({ user, onResetPin, payTo, onPayToHandled }: Tr
             >
               Previous
             </Button>
-            <Button
-              variant="secondary"
-              size="sm"
-              disabled={last >= total}
-              onClick={() => setPage((current) => current + 1)}
-            >
+            <Button variant="secondary" size="sm" disabled={!hasNext} onClick={() => setPage((current) => current + 1)}>
               Next
             </Button>
           </div>

@@ -1,0 +1,103 @@
+/**
+ * History search: one scan gives the page and the total; the total is exact up to the count
+ * limit and "at least the limit" beyond it, and every page - inside the counted matches or
+ * past them - is its slice of the user's matches, newest first.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
+import { tablesView } from '../../platform/database.ts';
+import { createLedger, rupees, type LedgerTables } from '../../ledger/index.ts';
+import { allCaughtUp, drainUntil } from '../../test/read-model.ts';
+import { readHistoryPage, type ReadTables } from '../index.ts';
+
+const RENT_TRANSFERS = 30;
+const FOOD_TRANSFERS = 5;
+const COUNT_LIMIT = 10;
+
+let testDb: TestDatabase<unknown>;
+let read: ReturnType<typeof tablesView<ReadTables>>;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase<unknown>();
+  const ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
+  read = tablesView<ReadTables>(testDb.db);
+  await ledger.openWallet({ accountId: 'asha', displayName: 'Asha Iyer' }, { actorId: 'asha' });
+  await ledger.openWallet({ accountId: 'ravi', displayName: 'Ravi Kumar' }, { actorId: 'ravi' });
+  await ledger.completeCardDeposit(
+    {
+      depositId: 'top-up',
+      walletId: 'asha',
+      amountPaise: rupees(1_000),
+      reference: 'card',
+      provider: 'sandbox',
+      paymentId: 'pi_1',
+    },
+    { actorId: 'provider:card' },
+  );
+  for (let n = 0; n < RENT_TRANSFERS + FOOD_TRANSFERS; n++) {
+    const reference = n % 7 === 3 ? `food ${n}` : `rent ${n}`;
+    await ledger.transfer(
+      { transferId: `t${n}`, fromAccountId: 'asha', toAccountId: 'ravi', amountPaise: rupees(1), reference },
+      { actorId: 'asha' },
+    );
+  }
+  await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
+});
+
+afterAll(async () => {
+  await testDb.drop();
+});
+
+/** The user's matches, newest first, as transaction ids (what every page must be a slice of). */
+async function allMatches(term: string): Promise<string[]> {
+  const { rows } = await sql<{ transaction_id: string }>`
+    select transaction_id from read.history
+     where account_id = 'asha' and (reference ilike ${`%${term}%`} or transaction_id ilike ${`%${term}%`})
+     order by created_at desc, position desc`.execute(testDb.db);
+  return rows.map((row) => row.transaction_id);
+}
+
+describe('given a user with more matches than the search counts', () => {
+  it('says "at least the limit" and pages through every match, inside the limit and past it', async () => {
+    const expected = await allMatches('rent');
+    expect(expected.length).toBeGreaterThan(COUNT_LIMIT + 7);
+    const pageSize = 7;
+    const seen: string[] = [];
+    for (let page = 1; page <= Math.ceil(expected.length / pageSize) + 1; page++) {
+      const result = await readHistoryPage(read, {
+        accountId: 'asha',
+        search: 'RENT',
+        page,
+        pageSize,
+        searchCountLimit: COUNT_LIMIT,
+      });
+      expect([result.total, result.totalExact]).toEqual([COUNT_LIMIT, false]);
+      seen.push(...result.rows.map((row) => row.transaction_id));
+    }
+    expect(seen).toEqual(expected);
+  });
+
+  it('counts exactly when the matches fit the limit, and finds nothing with the total 0', async () => {
+    const food = await readHistoryPage(read, {
+      accountId: 'asha',
+      search: 'food',
+      page: 1,
+      searchCountLimit: COUNT_LIMIT,
+    });
+    expect([food.total, food.totalExact]).toEqual([(await allMatches('food')).length, true]);
+    expect(food.rows.map((row) => row.transaction_id)).toEqual(await allMatches('food'));
+    expect(food.total).toBeGreaterThan(0);
+    const none = await readHistoryPage(read, { accountId: 'asha', search: 'nothing like it', page: 1 });
+    expect([none.total, none.totalExact, none.rows]).toEqual([0, true, []]);
+    const pastTheEnd = await readHistoryPage(read, { accountId: 'asha', search: 'food', page: 9 });
+    expect([pastTheEnd.total, pastTheEnd.rows]).toEqual([food.total, []]);
+  });
+
+  it('searches the transaction id too, and within a type only', async () => {
+    const byId = await readHistoryPage(read, { accountId: 'asha', search: 't3', page: 1 });
+    expect(byId.rows.map((row) => row.transaction_id).sort()).toEqual(['t3', 't30', 't31', 't32', 't33', 't34']);
+    const credits = await readHistoryPage(read, { accountId: 'ravi', type: 'debit', search: 'rent', page: 1 });
+    expect([credits.total, credits.rows]).toEqual([0, []]);
+  });
+});
