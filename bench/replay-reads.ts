@@ -7,7 +7,11 @@
  *        takes part in a tenth of the activity, through the query the API's
  *        GET /transactions runs (projections/history/queries.ts readHistoryPage).
  */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
+import { createLedger, type LedgerTables } from '../ledger/index.ts';
+import { drainAll } from '../projections/index.ts';
 import { createDatabase, tablesView } from '../platform/database.ts';
 import { PROJECTIONS } from '../projections/registry.ts';
 import { replayProjections } from '../projections/engine/replay.ts';
@@ -25,9 +29,10 @@ export interface ReplayRow {
   events: number;
   seconds: number;
   eventsPerSecond: number;
-  /** Where a projection's time went (0 for 'all'): projecting events, building deferred indexes and keys. */
+  /** Where a projection's time went (0 for 'all'): projecting events, building deferred indexes and keys, the swap. */
   loadSeconds: number;
   indexSeconds: number;
+  swapSeconds: number;
   /** >= 100,000 events/s, for 'all' only (a projection's own figure is one third of the work). */
   targetMet: boolean;
 }
@@ -41,6 +46,8 @@ export interface ReadRow {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** Transfers a second committed by the concurrent write load while the reads ran. */
+  writesPerSecond: number;
   /** p99 <= 20 ms. */
   targetMet: boolean;
 }
@@ -88,7 +95,14 @@ export async function benchReplayAndReads(
     await sql`vacuum analyze ledger.events, ledger.postings`.execute(db);
     const replay = await benchReplay(db, seeded.events, options);
     await sql`vacuum analyze read.history`.execute(db);
-    const reads = await benchReads(tablesView<ReadTables>(db), seeded.hubAccountId, options);
+    const load = await startWriteLoad(database.url, seeded.hubAccountId);
+    const [measured, writes] = await underLoad(load, () =>
+      benchReads(tablesView<ReadTables>(db), seeded.hubAccountId, options),
+    );
+    options.log(
+      `B5 write load: ${writes.transfers.toLocaleString()} transfers in ${writes.seconds.toFixed(1)} s (${(writes.transfers / writes.seconds).toFixed(0)}/s), ${writes.errors} errors`,
+    );
+    const reads = measured.map((row) => ({ ...row, writesPerSecond: writes.transfers / writes.seconds }));
     return { seedSeconds: seeded.seconds, replay, reads };
   } finally {
     await db.destroy();
@@ -116,6 +130,7 @@ async function benchReplay(db: Kysely<unknown>, events: number, options: ReplayR
       eventsPerSecond: report.events / report.seconds,
       loadSeconds: report.phases.loadSeconds,
       indexSeconds: report.phases.indexSeconds,
+      swapSeconds: report.phases.swapSeconds,
       targetMet: false,
     };
   });
@@ -128,6 +143,7 @@ async function benchReplay(db: Kysely<unknown>, events: number, options: ReplayR
       eventsPerSecond,
       loadSeconds: 0,
       indexSeconds: 0,
+      swapSeconds: 0,
       targetMet: eventsPerSecond >= REPLAY_TARGET_EVENTS_PER_SECOND,
     },
     ...rows,
@@ -179,6 +195,7 @@ async function benchReads(db: Kysely<ReadTables>, accountId: string, options: Re
       p50Ms: median(samples),
       p99Ms,
       maxMs: Math.max(...samples),
+      writesPerSecond: 0,
       targetMet: p99Ms <= READ_TARGET_P99_MS,
     };
   };
@@ -214,6 +231,7 @@ export function printReplay(rows: readonly ReplayRow[]): void {
       'events/s': Math.round(row.eventsPerSecond),
       'load s': row.projection === 'all' ? '' : row.loadSeconds.toFixed(1),
       'index s': row.projection === 'all' ? '' : row.indexSeconds.toFixed(1),
+      'swap s': row.projection === 'all' ? '' : row.swapSeconds.toFixed(2),
       target: row.projection === 'all' ? (row.targetMet ? 'met' : 'MISSED') : '',
     })),
   );
@@ -221,7 +239,7 @@ export function printReplay(rows: readonly ReplayRow[]): void {
 
 export function printReads(rows: readonly ReadRow[], scaledNote?: string): void {
   console.log(
-    `\nB5 reads (one user's history through readHistoryPage; target p99 <= ${READ_TARGET_P99_MS} ms)${scaledNote ? ` - ${scaledNote}` : ''}`,
+    `\nB5 reads (one user's history through readHistoryPage, with transfers flowing; target p99 <= ${READ_TARGET_P99_MS} ms)${scaledNote ? ` - ${scaledNote}` : ''}`,
   );
   console.table(
     rows.map((row) => ({
@@ -231,7 +249,98 @@ export function printReads(rows: readonly ReadRow[], scaledNote?: string): void 
       samples: row.samples,
       'p50 ms': Number(row.p50Ms.toFixed(2)),
       'p99 ms': Number(row.p99Ms.toFixed(2)),
+      'writes/s meanwhile': Math.round(row.writesPerSecond),
       target: row.targetMet ? 'met' : 'MISSED',
     })),
   );
+}
+
+/** Closed-loop transfer clients during B5, a quarter of them to or from the reader. */
+const WRITE_LOAD_CLIENTS = 4;
+/** How often the load's projector drains, as a worker's wake-ups would. */
+const WRITE_LOAD_DRAIN_MS = 10;
+
+interface WriteLoadFigures {
+  transfers: number;
+  errors: number;
+  seconds: number;
+}
+
+interface WriteLoad {
+  stop(): Promise<WriteLoadFigures>;
+}
+
+/** Runs `measure` while the load runs, and stops the load whatever happens. */
+async function underLoad<T>(load: WriteLoad, measure: () => Promise<T>): Promise<[T, WriteLoadFigures]> {
+  try {
+    const result = await measure();
+    return [result, await load.stop()];
+  } catch (error) {
+    await load.stop();
+    throw error;
+  }
+}
+
+/**
+ * B5 reads while writes flow (the read-side issue: not only on an idle, freshly vacuumed
+ * database): transfers through the ledger among seeded wallets and the reader, projected by
+ * a draining loop, so the reader's history grows and the read tables take inserts meanwhile.
+ */
+async function startWriteLoad(url: string, readerId: string): Promise<WriteLoad> {
+  const db = createDatabase<unknown>({
+    connectionString: url,
+    maxConnections: WRITE_LOAD_CLIENTS + 1,
+    applicationName: 'bench-b5-writes',
+  });
+  const ledger = createLedger({ db: tablesView<LedgerTables>(db) });
+  const { rows } = await sql<{ id: string }>`
+    select data->>'accountId' as id from ledger.events
+     where type = 'WalletOpened' and data->>'accountId' <> ${readerId}
+     order by position limit 200`.execute(db);
+  const wallets = rows.map((row) => row.id);
+  const random = seededRandom(11);
+  const pick = (): string => wallets[Math.floor(random() * wallets.length)] ?? readerId;
+  let running = true;
+  let transfers = 0;
+  let errors = 0;
+  const started = performance.now();
+  const client = async (): Promise<void> => {
+    while (running) {
+      const roll = random();
+      const from = roll < 0.125 ? readerId : pick();
+      let to = roll >= 0.125 && roll < 0.25 ? readerId : pick();
+      if (to === from) to = from === readerId ? pick() : readerId;
+      try {
+        await ledger.transfer(
+          {
+            transferId: randomUUID(),
+            fromAccountId: from,
+            toAccountId: to,
+            amountPaise: 100n,
+            reference: 'bench load',
+          },
+          { actorId: from, idempotencyKey: randomUUID() },
+        );
+        transfers += 1;
+      } catch {
+        errors += 1;
+      }
+    }
+  };
+  const projector = async (): Promise<void> => {
+    while (running) {
+      await drainAll(db);
+      await sleep(WRITE_LOAD_DRAIN_MS);
+    }
+  };
+  const loops = [...Array.from({ length: WRITE_LOAD_CLIENTS }, client), projector()];
+  return {
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+      const seconds = (performance.now() - started) / 1000;
+      await db.destroy();
+      return { transfers, errors, seconds };
+    },
+  };
 }
