@@ -13,10 +13,9 @@
  * Google vouches for is the owner from then on; whatever secrets were set before belong to
  * whoever registered, so they go. The owner sets a new PIN through the e-mailed PIN reset.
  */
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { Ledger, LedgerTables } from '../ledger/index.ts';
+import { newId, type Ledger, type LedgerTables } from '../ledger/index.ts';
 import { transactionView } from '../platform/database.ts';
 import { isUniqueViolation } from './registration.ts';
 import { findAccount, identityDb, type AccountSummary } from './users.ts';
@@ -115,7 +114,7 @@ async function createGoogleUser(
   ledger: Ledger,
   profile: GoogleProfile,
 ): Promise<string> {
-  const userId = randomUUID();
+  const userId = newId();
   const { firstName, lastName } = namesOf(profile);
   await identityDb(trx)
     .insertInto('identity.users')

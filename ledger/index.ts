@@ -24,6 +24,7 @@ import { acceptMoneyRequest, rejectMoneyRequest, requestMoney } from './money-re
 import { reverseTransaction } from './corrections/reverse.ts';
 
 export * from './accounts.ts';
+export { newId } from './ids.ts';
 export * from './events.ts';
 export * from './limits.ts';
 export * from './money.ts';

@@ -4,7 +4,6 @@
  * transaction PIN - a deliberate hardening of the spec, whose client approves without one
  * (see ARCHITECTURE.md).
  */
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
@@ -16,7 +15,7 @@ import {
   type MoneyRequestRecord,
 } from '../../contracts/transactions.ts';
 import { identityDb } from '../../identity/users.ts';
-import { isLedgerRejection } from '../../ledger/index.ts';
+import { newId, isLedgerRejection } from '../../ledger/index.ts';
 import { readMoneyRequests, type MoneyRequestRow } from '../../projections/index.ts';
 import { requireUser } from '../auth/authenticate.ts';
 import { ok } from '../envelope.ts';
@@ -56,7 +55,7 @@ export async function registerRequestRoutes(app: FastifyInstance, deps: MoneyDep
     try {
       const result = await deps.ledger.requestMoney(
         {
-          requestId: randomUUID(),
+          requestId: newId(),
           requesterId: user.id,
           payerId: payer.id,
           amountPaise: body.amount,
