@@ -25,6 +25,7 @@ import { reverseTransaction } from './corrections/reverse.ts';
 
 export * from './accounts.ts';
 export { newId } from './ids.ts';
+export { expireIdempotencyKeys, IDEMPOTENCY_KEY_RETENTION_DAYS } from './idempotency-retention.ts';
 export * from './events.ts';
 export * from './limits.ts';
 export * from './money.ts';

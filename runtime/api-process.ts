@@ -18,6 +18,7 @@ import {
   type StopWorkers,
 } from '../projections/index.ts';
 import { createCardProvider } from '../providers/card/index.ts';
+import { startLedgerMaintenance } from './maintenance.ts';
 import { startMailDelivery, type MailDelivery } from './mail.ts';
 import { databaseDescription, startProcess, type System } from './system.ts';
 
@@ -72,6 +73,7 @@ async function assemble(config: Config, system: System): Promise<ApiProcess> {
       app.log.info({ signal }, 'shutting down');
       await app.close();
       await workers?.stopProjections();
+      await workers?.stopMaintenance();
       await checkpoints.close();
       workers?.mail.stop();
       await system.stop();
@@ -82,6 +84,7 @@ async function assemble(config: Config, system: System): Promise<ApiProcess> {
 interface InProcessWorkers {
   stopProjections: StopWorkers;
   mail: MailDelivery;
+  stopMaintenance: () => Promise<void>;
 }
 
 /** What `npm run worker` runs, in this process instead. */
@@ -92,5 +95,6 @@ async function startWorkers(config: Config, system: System, jwtSecret: string): 
     connectionString: system.databaseUrl,
     boss: system.boss,
   });
-  return { stopProjections, mail };
+  const stopMaintenance = await startLedgerMaintenance(system.db, system.boss);
+  return { stopProjections, mail, stopMaintenance };
 }

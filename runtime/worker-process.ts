@@ -1,5 +1,6 @@
 /**
- * The worker process (`npm run worker`): the projection workers and the mail worker alone,
+ * The worker process (`npm run worker`): the projection workers, the mail worker and the
+ * ledger's housekeeping (runtime/maintenance.ts) alone,
  * next to any number of API processes (the projector's checkpoint lock keeps one active
  * projector per projection). Its only HTTP is the health endpoint (GET /health on
  * WORKER_HEALTH_PORT, when set) that container healthchecks probe.
@@ -10,6 +11,7 @@ import type { Config } from '../platform/config.ts';
 import { startHealthServer, type HealthServer } from '../platform/health-server.ts';
 import { startProjectionWorkers } from '../projections/index.ts';
 import { startMailDelivery } from './mail.ts';
+import { startLedgerMaintenance } from './maintenance.ts';
 import { databaseDescription, startProcess, type System } from './system.ts';
 
 export interface WorkerProcess {
@@ -27,6 +29,7 @@ async function assemble(config: Config, system: System): Promise<WorkerProcess> 
     connectionString: system.databaseUrl,
     boss: system.boss,
   });
+  const stopMaintenance = await startLedgerMaintenance(system.db, system.boss);
   // The mail worker sends what the API enqueued (codes, "account verified"), sealed with the server secret.
   const mail = await startMailDelivery(config, system.boss, await resolveJwtSecret(config));
   const health = await startHealth(config, system.db);
@@ -38,6 +41,7 @@ async function assemble(config: Config, system: System): Promise<WorkerProcess> 
       console.log(`${signal}: stopping workers`);
       await health?.close();
       await stopProjections();
+      await stopMaintenance();
       mail.stop();
       await system.stop();
     },

@@ -1,0 +1,31 @@
+/**
+ * The ledger's housekeeping on the workers: a daily pg-boss job that expires idempotency keys
+ * past their retention (ledger/idempotency-retention.ts). A singleton queue, so two worker
+ * processes scheduling it run it once.
+ */
+import type { Kysely } from 'kysely';
+import { expireIdempotencyKeys } from '../ledger/index.ts';
+import type { JobBoss, QueueSpec } from '../platform/jobs.ts';
+
+export const EXPIRE_IDEMPOTENCY_KEYS_QUEUE = 'ledger.expire-idempotency-keys';
+/** Daily, off the hour. */
+const EXPIRY_CRON = '17 3 * * *';
+
+export const maintenanceQueues: readonly QueueSpec[] = [
+  { name: EXPIRE_IDEMPOTENCY_KEYS_QUEUE, policy: 'singleton', retryLimit: 2, expireInSeconds: 900 },
+];
+
+export async function startLedgerMaintenance(
+  db: Kysely<unknown>,
+  boss: JobBoss,
+  options: { schedule?: boolean } = {},
+): Promise<() => Promise<void>> {
+  await boss.work(EXPIRE_IDEMPOTENCY_KEYS_QUEUE, async () => {
+    const expired = await expireIdempotencyKeys(db);
+    console.log(`ledger maintenance: ${expired} idempotency keys past their retention expired`);
+  });
+  if (options.schedule ?? true) await boss.schedule(EXPIRE_IDEMPOTENCY_KEYS_QUEUE, EXPIRY_CRON);
+  return async () => {
+    await boss.offWork(EXPIRE_IDEMPOTENCY_KEYS_QUEUE);
+  };
+}
