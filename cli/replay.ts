@@ -30,7 +30,7 @@ export async function replayCommand(
   }
   for (const report of reports) {
     io.out(
-      `Replayed ${report.projection}: ${report.events} events in ${report.seconds.toFixed(2)} s (${rate(report.events, report.seconds)} events/s); swapped in at checkpoint ${report.checkpoint.txId}.${report.checkpoint.position}.`,
+      `Replayed ${report.projection}: ${report.events} events in ${report.seconds.toFixed(2)} s (${rate(report.events, report.seconds)} events/s; load ${report.phases.loadSeconds.toFixed(2)} s, indexes ${report.phases.indexSeconds.toFixed(2)} s, swap ${report.phases.swapSeconds.toFixed(2)} s); swapped in at checkpoint ${report.checkpoint.txId}.${report.checkpoint.position}.`,
     );
   }
   if (reports.length > 1) {
