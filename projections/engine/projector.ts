@@ -140,11 +140,12 @@ export async function drainAll(db: Kysely<unknown>, options: ProjectorOptions = 
 }
 
 /** True when some projection has committed events after its checkpoint (held back, or not yet read). */
-export async function hasUnprojectedEvents(db: Kysely<unknown>): Promise<boolean> {
+export async function hasUnprojectedEvents(db: Kysely<unknown>, name?: ProjectionName): Promise<boolean> {
+  const only = name ? sql`where projection = ${name}` : sql``;
   const { rows } = await sql<{
     tx_id: string;
     position: bigint;
-  }>`select tx_id::text as tx_id, position from read.checkpoints`.execute(db);
+  }>`select tx_id::text as tx_id, position from read.checkpoints ${only}`.execute(db);
   for (const row of rows) {
     if (await hasEventsAfter(db, { txId: BigInt(row.tx_id), position: row.position })) return true;
   }

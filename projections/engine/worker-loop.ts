@@ -8,7 +8,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { JobBoss } from '../../platform/jobs.ts';
-import { drainAll, hasUnprojectedEvents, type DrainReport, type ProjectorOptions } from './projector.ts';
+import { drainProjection, hasUnprojectedEvents, type ProjectorOptions } from './projector.ts';
+import { PROJECTION_NAMES, type ProjectionName } from './definition.ts';
 import { PROJECTION_CATCH_UP_QUEUE } from './queues.ts';
 import { startReplayWorker } from './replay-jobs.ts';
 import { listenForWakeUps } from './wake-up.ts';
@@ -36,40 +37,51 @@ export interface ProjectionWorkerOptions {
 
 export type StopWorkers = () => Promise<void>;
 
-function needsRetry(reports: DrainReport[]): boolean {
-  return reports.some((report) => report.busy);
-}
-
-export async function startProjectionWorkers(options: ProjectionWorkerOptions): Promise<StopWorkers> {
-  const log =
-    options.log ?? ((message: string, error?: unknown) => console.error(`[projections] ${message}`, error ?? ''));
-  // At most one drain runs and at most one waits behind it: wake-ups, catch-ups and the
-  // interval arriving meanwhile join the waiting one instead of piling up.
+/**
+ * At most one run in flight and at most one waiting behind it: calls arriving meanwhile
+ * (wake-ups, catch-ups, the interval) join the waiting one instead of piling up.
+ */
+function singleFlight(work: () => Promise<void>): { run: () => Promise<void>; idle: () => Promise<void> } {
   let current: Promise<void> = Promise.resolve();
   let queued: Promise<void> | undefined;
-  let stopped = false;
-
-  // Drains until nothing committed is left after any checkpoint, or the retry limit: a wake-up
-  // can arrive while an older transaction still holds the xmin back, or while a peer is mid-batch.
-  const drainUntilCaughtUp = async (): Promise<void> => {
-    for (let attempt = 1; attempt <= WAKE_RETRY_LIMIT && !stopped; attempt++) {
-      const reports = await drainAll(options.db, options.projector);
-      if (!needsRetry(reports) && !(await hasUnprojectedEvents(options.db))) return;
-      await sleep(WAKE_RETRY_DELAY_MS);
-    }
-  };
-  const drain = (): Promise<void> => {
+  const run = (): Promise<void> => {
     if (queued) return queued;
     const next: Promise<void> = current
       .catch(() => undefined)
       .then(() => {
         queued = undefined;
         current = next;
-        return drainUntilCaughtUp();
+        return work();
       });
     queued = next;
     return next;
   };
+  const idle = async (): Promise<void> => {
+    await Promise.allSettled([current, queued]);
+  };
+  return { run, idle };
+}
+
+export async function startProjectionWorkers(options: ProjectionWorkerOptions): Promise<StopWorkers> {
+  const log =
+    options.log ?? ((message: string, error?: unknown) => console.error(`[projections] ${message}`, error ?? ''));
+  let stopped = false;
+
+  // Drains one projection until nothing committed is left after its checkpoint, or the retry
+  // limit: a wake-up can arrive while an older transaction still holds the xmin back, or while
+  // a peer is mid-batch.
+  const drainUntilCaughtUp = async (name: ProjectionName): Promise<void> => {
+    for (let attempt = 1; attempt <= WAKE_RETRY_LIMIT && !stopped; attempt++) {
+      const report = await drainProjection(options.db, name, options.projector);
+      if (!report.busy && !(await hasUnprojectedEvents(options.db, name))) return;
+      await sleep(WAKE_RETRY_DELAY_MS);
+    }
+  };
+  // Each projection drains on its own, so a slow one (history, with its trigram indexes) never
+  // holds the others back: under a heavy write load the accounts projection once waited a
+  // minute for history's long drain to end before it was drained again.
+  const drainers = PROJECTION_NAMES.map((name) => singleFlight(() => drainUntilCaughtUp(name)));
+  const drain = (): Promise<void> => Promise.all(drainers.map((drainer) => drainer.run())).then(() => undefined);
 
   const wakeUp = (): void => void drain().catch((error: unknown) => log('drain failed', error));
   const stopListening = await listenForWakeUps(options.connectionString, wakeUp, log);
@@ -91,6 +103,6 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
     await stopListening();
     await options.boss.offWork(PROJECTION_CATCH_UP_QUEUE);
     await stopReplays();
-    await Promise.allSettled([current, queued]);
+    await Promise.allSettled(drainers.map((drainer) => drainer.idle()));
   };
 }
