@@ -9,11 +9,11 @@
  * one admin alone must not be able to move a large sum, which is where a compromised or
  * dishonest admin account does its damage.
  */
+import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { ApprovalRecord, ApprovalState } from '../contracts/admin.ts';
 import { rupeesFromPaise } from '../contracts/money.ts';
 import {
-  newId,
   isLedgerRejection,
   previewAdminAction,
   type AdminActionPreview,
@@ -222,7 +222,7 @@ async function fileApprovalRequest(
   requestedBy: string,
 ): Promise<ApprovalRecord> {
   return db.transaction().execute(async (trx) => {
-    const id = newId();
+    const id = randomUUID();
     const { rows } = await sql<{ id: string }>`
       insert into audit.approval_requests (id, action, target, input, amount_paise, requested_by)
       values (${id}, ${action.action}, ${preview.streamId}, ${JSON.stringify(action)}::jsonb, ${preview.amountPaise}, ${requestedBy})

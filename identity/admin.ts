@@ -4,9 +4,9 @@
  * with ALLOW_GENERATED_ADMIN_PASSWORD=true), and `npm run admin:create` for more. An admin
  * is a verified local account with its own wallet.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { newId, type Ledger, type LedgerTables } from '../ledger/index.ts';
+import type { Ledger, LedgerTables } from '../ledger/index.ts';
 import { transactionView } from '../platform/database.ts';
 import { ProductionRefusal } from '../platform/production.ts';
 import { hashPassword } from './secrets.ts';
@@ -53,7 +53,7 @@ export async function createAdmin(db: Kysely<unknown>, ledger: Ledger, input: Ad
         .execute();
       return { status: 'promoted', userId: existing.id, email };
     }
-    const userId = newId();
+    const userId = randomUUID();
     const firstName = input.firstName ?? 'Wallet';
     const lastName = input.lastName ?? 'Admin';
     await identityDb(trx)

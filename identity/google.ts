@@ -13,9 +13,10 @@
  * Google vouches for is the owner from then on; whatever secrets were set before belong to
  * whoever registered, so they go. The owner sets a new PIN through the e-mailed PIN reset.
  */
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { newId, type Ledger, type LedgerTables } from '../ledger/index.ts';
+import type { Ledger, LedgerTables } from '../ledger/index.ts';
 import { transactionView } from '../platform/database.ts';
 import { isUniqueViolation } from './registration.ts';
 import { findAccount, identityDb, type AccountSummary } from './users.ts';
@@ -114,7 +115,7 @@ async function createGoogleUser(
   ledger: Ledger,
   profile: GoogleProfile,
 ): Promise<string> {
-  const userId = newId();
+  const userId = randomUUID();
   const { firstName, lastName } = namesOf(profile);
   await identityDb(trx)
     .insertInto('identity.users')

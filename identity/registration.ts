@@ -3,10 +3,11 @@
  * so there is never a user without a wallet or a wallet without an owner. Only the fields
  * of the registration payload are read; role, state and balance are the server's.
  */
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { isAcceptableBcryptHash, type registerPayloadSchema } from '../contracts/users.ts';
-import { newId, type Ledger, type LedgerTables } from '../ledger/index.ts';
+import type { Ledger, LedgerTables } from '../ledger/index.ts';
 import { transactionView } from '../platform/database.ts';
 import { IdentityRejection } from './rejections.ts';
 import type { PinKeys } from './pin-verifier.ts';
@@ -24,7 +25,7 @@ export async function registerUser(
   input: RegistrationInput,
   pinKeys: PinKeys,
 ): Promise<{ userId: string }> {
-  const userId = newId();
+  const userId = randomUUID();
   // The spec's browser client sends bcrypt(PIN); it is stored as it is, and its verifier is
   // written at the first right PIN. Plain digits (our web app) are hashed here, so the server
   // enforces the 4-6 digit rule for them, and get their verifier at once.

@@ -24,7 +24,6 @@ import { acceptMoneyRequest, rejectMoneyRequest, requestMoney } from './money-re
 import { reverseTransaction } from './corrections/reverse.ts';
 
 export * from './accounts.ts';
-export { newId } from './ids.ts';
 export { expireIdempotencyKeys, IDEMPOTENCY_KEY_RETENTION_DAYS } from './idempotency-retention.ts';
 export * from './events.ts';
 export * from './limits.ts';

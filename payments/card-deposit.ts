@@ -10,9 +10,8 @@
  * If the process dies between a successful charge and the append, the webhook records and
  * credits the deposit from the payment's metadata: the charge is never lost.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
-  newId,
   isLedgerRejection,
   reject,
   requireDepositTerms,
@@ -164,7 +163,7 @@ async function credit(
 
 /** Same actor + same Idempotency-Key -> same deposit id; without a key, a fresh one. */
 export function cardDepositId(ctx: CommandContext): string {
-  if (!ctx.idempotencyKey) return `card-${newId()}`;
+  if (!ctx.idempotencyKey) return `card-${randomUUID()}`;
   const digest = createHash('sha256').update(`${ctx.actorId}\n${ctx.idempotencyKey}`).digest('hex');
   return `card-${digest.slice(0, 32)}`;
 }

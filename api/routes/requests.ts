@@ -4,6 +4,7 @@
  * transaction PIN - a deliberate hardening of the spec, whose client approves without one
  * (see ARCHITECTURE.md).
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
@@ -15,7 +16,7 @@ import {
   type MoneyRequestRecord,
 } from '../../contracts/transactions.ts';
 import { identityDb } from '../../identity/users.ts';
-import { newId, isLedgerRejection } from '../../ledger/index.ts';
+import { isLedgerRejection } from '../../ledger/index.ts';
 import { readMoneyRequests, type MoneyRequestRow } from '../../projections/index.ts';
 import { requireUser } from '../auth/authenticate.ts';
 import { ok } from '../envelope.ts';
@@ -55,7 +56,7 @@ export async function registerRequestRoutes(app: FastifyInstance, deps: MoneyDep
     try {
       const result = await deps.ledger.requestMoney(
         {
-          requestId: newId(),
+          requestId: randomUUID(),
           requesterId: user.id,
           payerId: payer.id,
           amountPaise: body.amount,

@@ -4,6 +4,7 @@
  * reads come from the projections. The signed-in user is always the one who pays and the
  * one whose history is read: nothing in the body chooses a sender, a wallet or a status.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Selectable } from 'kysely';
 import { failDepositSchema, settleDepositSchema } from '../../contracts/admin.ts';
@@ -16,7 +17,7 @@ import {
   verifyAccountSchema,
   type TransactionRecord,
 } from '../../contracts/transactions.ts';
-import { newId, isLedgerRejection, requireTransferTerms } from '../../ledger/index.ts';
+import { isLedgerRejection, requireTransferTerms } from '../../ledger/index.ts';
 import {
   CARD_DEPOSIT_PENDING_MESSAGE,
   CARD_DEPOSIT_SUCCESS_MESSAGE,
@@ -95,7 +96,7 @@ function registerTransfer(app: FastifyInstance, deps: MoneyDependencies): void {
     await requirePin(deps, user.id, body.transactionPin);
     const result = await deps.ledger.transfer(
       {
-        transferId: newId(),
+        transferId: randomUUID(),
         fromAccountId: user.id,
         toAccountId: receiver.id,
         amountPaise: body.amount,
@@ -141,7 +142,7 @@ function registerDeposit(app: FastifyInstance, deps: MoneyDependencies): void {
     const details = body.paymentMethod === 'upi' ? body.upiDetails : body.bankDetails;
     const result = await deps.ledger.requestDeposit(
       {
-        depositId: newId(),
+        depositId: randomUUID(),
         walletId: user.id,
         amountPaise: body.amount,
         method: body.paymentMethod,
