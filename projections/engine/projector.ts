@@ -2,8 +2,8 @@
  * The projector: moves one projection forward by batches. Each batch is one transaction
  * that locks the projection's checkpoint row (SKIP LOCKED: if another worker holds it, this
  * one steps aside, so exactly one projector is active per projection), takes the next range
- * of events behind the snapshot xmin, applies it with the projection's SQL rules, advances the checkpoint and NOTIFYs
- * `projection_checkpoint`. Applying and advancing commit together, so a crash at any point
+ * of events behind the snapshot xmin, applies it with the projection's SQL rules, advances
+ * the checkpoint and NOTIFYs `projection_checkpoint`. Applying and advancing commit together, so a crash at any point
  * leaves either the whole batch or none of it: idempotent by construction.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
