@@ -13,5 +13,5 @@ const config = loadConfig();
 exitIfUnsafeForProduction(config, apiRole(config));
 // The one refusal only start-up can find (production mode, no admin yet, no ADMIN_PASSWORD) arrives after a clean stop.
 const api = await startApiProcess(config).catch(exitRefused);
-stopOnSignals((signal) => api.stop(signal));
+stopOnSignals((signal) => api.stop(signal), { service: 'api' });
 await api.listen();

@@ -10,4 +10,4 @@ import { startWorkerProcess } from '../runtime/worker-process.ts';
 const config = loadConfig();
 exitIfUnsafeForProduction(config, 'worker');
 const worker = await startWorkerProcess(config);
-stopOnSignals((signal) => worker.stop(signal));
+stopOnSignals((signal) => worker.stop(signal), { service: 'worker' });
