@@ -112,7 +112,8 @@ describe('bad input on every API route', () => {
   it('never answers 5xx, always the envelope, appends nothing on a rejection', async () => {
     const failures: string[] = [];
     for (const route of routes) {
-      if (route.path === '/api/health' || route.path === '/api/config') continue;
+      // The probes take no input; readiness answers 503 by design while projections lag (none run here).
+      if (route.path.startsWith('/api/health') || route.path === '/api/config') continue;
       await fc
         .assert(
           fc.asyncProperty(
