@@ -67,9 +67,14 @@ export function metricNames(expr: string): string[] {
   return [...new Set(bare.match(/\b(?:wallet|process|nodejs)_[A-Za-z0-9_]+/g) ?? [])];
 }
 
-/** Whether a scrape serves `name`: a sample of it, or the family it belongs to (a histogram not yet observed). */
+/**
+ * Whether a scrape serves `name`: a sample of it, or its family declared (`# TYPE`) - a
+ * labelled series nothing has touched yet, or a histogram's _bucket/_sum/_count before its
+ * first observation.
+ */
 export function scrapeHas(scrape: string, name: string): boolean {
   if (new RegExp(`^${name}[{ ]`, 'm').test(scrape)) return true;
+  if (new RegExp(`^# TYPE ${name} `, 'm').test(scrape)) return true;
   const family = name.replace(/_(bucket|sum|count)$/, '');
-  return new RegExp(`^# TYPE ${family} (histogram|summary)$`, 'm').test(scrape) && family !== name;
+  return family !== name && new RegExp(`^# TYPE ${family} (histogram|summary)$`, 'm').test(scrape);
 }
