@@ -112,7 +112,7 @@ describe('bad input on every API route', () => {
   it('never answers 5xx, always the envelope, appends nothing on a rejection', async () => {
     const failures: string[] = [];
     for (const route of routes) {
-      // The probes take no input; readiness answers 503 by design while projections lag (none run here).
+      // The probes take no input, and readiness answers 503 by design whenever a projection lags.
       if (route.path.startsWith('/api/health') || route.path === '/api/config') continue;
       await fc
         .assert(
