@@ -4,7 +4,7 @@
  */
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import { deriveKey, pinKeysFrom, systemClock, type BalanceReader, type Clock } from '../identity/index.ts';
 import { tablesView } from '../platform/database.ts';
@@ -15,9 +15,11 @@ import type { Config } from '../platform/config.ts';
 import type { JobBoss } from '../platform/jobs.ts';
 import { installAuth } from './auth/authenticate.ts';
 import { installRateLimit, notFoundRateLimit, type RateLimitSettings } from './auth/rate-limit.ts';
-import { frameworkErrorEnvelope, installEnvelope, installNotFoundEnvelope, ok } from './envelope.ts';
+import { frameworkErrorEnvelope, installEnvelope, installNotFoundEnvelope } from './envelope.ts';
 import { installDocs } from './docs.ts';
-import { createMetrics, installMetrics, instrumentLedger } from './metrics.ts';
+import { createMetricsRegistry, type MetricsRegistry } from '../platform/metrics.ts';
+import { createApiMetrics, installMetrics, instrumentLedger } from './metrics.ts';
+import { registerHealthRoutes } from './routes/health.ts';
 import { registerConfigRoutes } from './routes/config.ts';
 import { installSecurityHeaders } from './security-headers.ts';
 import { trustProxyOption, type TrustedProxies } from './trusted-proxies.ts';
@@ -32,6 +34,7 @@ import { registerWebApp } from './web-app.ts';
 import { installReadAfterReply, type ReadAfterReplyObserver } from './read-after-reply.ts';
 
 const DEFAULT_READ_AFTER_REPLY_TIMEOUT_MS = 2_000;
+const DEFAULT_READY_MAX_PROJECTION_LAG_SECONDS = 30;
 
 export interface AppConfig {
   publicUrl: string;
@@ -62,6 +65,8 @@ export interface AppConfig {
   adminApprovalThresholdPaise?: bigint | undefined;
   /** TRUST_PROXY_HOPS / TRUST_PROXY_ADDRESSES: the reverse proxies whose X-Forwarded-For is believed. */
   trustedProxies?: TrustedProxies | undefined;
+  /** READY_MAX_PROJECTION_LAG_SECONDS: /api/health/ready fails past this projection lag (default 30 s). */
+  readyMaxProjectionLagSeconds?: number;
 }
 
 export interface AppDependencies {
@@ -79,8 +84,10 @@ export interface AppDependencies {
   balances: BalanceReader;
   /** Code expiry, resend waits, PIN lockouts. Defaults to the system clock. */
   clock?: Clock;
-  /** Told how long each command's reply waited for its projections (metrics). */
+  /** Told how long each command's reply waited for its projections (besides the metrics). */
   readAfterReply?: ReadAfterReplyObserver;
+  /** The process's metrics registry (runtime/metrics.ts); a fresh one when absent (tests). */
+  metrics?: MetricsRegistry;
 }
 
 /** The AppConfig of the process configuration (runtime/api-process.ts). */
@@ -114,6 +121,7 @@ export function appConfigFrom(config: Config, secrets: { jwtSecret: string; pinP
     metricsToken: config.METRICS_TOKEN,
     adminApprovalThresholdPaise: config.ADMIN_APPROVAL_THRESHOLD,
     trustedProxies: { hops: config.TRUST_PROXY_HOPS, addresses: config.TRUST_PROXY_ADDRESSES },
+    readyMaxProjectionLagSeconds: config.READY_MAX_PROJECTION_LAG_SECONDS,
   };
 }
 
@@ -137,8 +145,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // Before any route: its hook runs first, so replies refused later (429, 404) carry the headers too.
   await installSecurityHeaders(app, { publicUrl: deps.config.publicUrl });
   await installDocs(app, { publicUrl: deps.config.publicUrl });
-  const metrics = createMetrics();
-  installMetrics(app, { db: deps.db, metrics, token: deps.config.metricsToken, behindProxy });
+  const metrics = createApiMetrics(deps.metrics ?? createMetricsRegistry(), deps.db);
+  installMetrics(app, { metrics, token: deps.config.metricsToken, behindProxy });
   // Every route below sees the counted ledger: appends and refusals feed /metrics.
   const ledger = instrumentLedger(deps.ledger, metrics);
   await app.register(cors, {
@@ -167,7 +175,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   installReadAfterReply(app, {
     checkpoints,
     timeoutMs: deps.config.readAfterReplyTimeoutMs ?? DEFAULT_READ_AFTER_REPLY_TIMEOUT_MS,
-    observer: deps.readAfterReply,
+    observer: bothObservers(metrics.readAfterReply, deps.readAfterReply),
   });
   registerUserRoutes(app, {
     db: deps.db,
@@ -216,13 +224,24 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     awaitStatements: (checkpoint) => checkpoints.wait('accounts', checkpoint, readYourWritesTimeoutMs),
   });
 
-  app.get('/api/health', async (_request, reply) => {
-    await sql`select 1`.execute(deps.db);
-    return ok(reply, 'ok', { database: 'up' });
+  registerHealthRoutes(app, {
+    db: deps.db,
+    maxProjectionLagSeconds: deps.config.readyMaxProjectionLagSeconds ?? DEFAULT_READY_MAX_PROJECTION_LAG_SECONDS,
   });
 
   if (deps.config.webDistDir) await registerWebApp(app, { distDir: deps.config.webDistDir });
   return app;
+}
+
+function bothObservers(
+  metrics: ReadAfterReplyObserver,
+  other: ReadAfterReplyObserver | undefined,
+): ReadAfterReplyObserver {
+  if (!other) return metrics;
+  return {
+    reached: (waitedMs) => (metrics.reached(waitedMs), other.reached(waitedMs)),
+    timedOut: (waitedMs) => (metrics.timedOut(waitedMs), other.timedOut(waitedMs)),
+  };
 }
 
 /**

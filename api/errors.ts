@@ -24,6 +24,7 @@ export type ApiErrorCode =
   | 'conflict'
   | 'rate_limited'
   | 'database_unavailable'
+  | 'not_ready'
   | 'internal';
 
 interface ErrorEntry {
@@ -100,6 +101,7 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, ErrorEntry>> = {
   conflict: { status: 409, message: 'Conflict' },
   rate_limited: { status: 429, message: 'Too many requests. Please try again later.' },
   database_unavailable: { status: 503, message: 'The service is temporarily unavailable. Please try again shortly.' },
+  not_ready: { status: 503, message: 'Not ready' },
   internal: { status: 500, message: 'Something went wrong. Please try again.' },
 };
 

@@ -1,10 +1,11 @@
 /**
- * /metrics: Prometheus text with request counts and latency by route, ledger appends, command
- * failures by reason and projection lag; reachable from loopback or with the operator token.
+ * /metrics (prom-client, a registry per app): request counts and latency by route template and
+ * status, ledger appends and their time, command failures by reason, projection lag, the last
+ * verify run, the PIN pool and the default process metrics; reachable from loopback or with
+ * the operator token. (Both real processes are scraped in test/metrics-processes.test.ts.)
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN, registeredUser, signIn, startHarness, startSiblingApp, type Harness } from '../test/app-harness.ts';
-import { renderMetrics, createMetrics } from './metrics.ts';
 
 const TOKEN = 'metrics-token-0123456789';
 let harness: Harness;
@@ -47,6 +48,7 @@ it('counts requests by route template, ledger appends by command and failures by
   const response = await scrape();
   expect(response.statusCode, response.body).toBe(200);
   expect(response.headers['content-type']).toContain('text/plain; version=0.0.4');
+  expect(response.headers['cache-control']).toBe('no-store');
   const text = response.body;
   expect(text).toMatch(
     /^wallet_http_requests_total\{method="POST",route="\/api\/users\/login",status="200"\} [1-9]\d*$/m,
@@ -55,20 +57,37 @@ it('counts requests by route template, ledger appends by command and failures by
     /^wallet_http_requests_total\{method="POST",route="\/api\/transactions\/transfer-funds",status="400"\} 1$/m,
   );
   expect(text).toMatch(
-    /^wallet_http_request_duration_seconds_count\{method="POST",route="\/api\/users\/login"\} [1-9]\d*$/m,
+    /^wallet_http_request_duration_seconds_count\{method="POST",route="\/api\/users\/login",status="200"\} [1-9]\d*$/m,
   );
   expect(text).toMatch(
-    /^wallet_http_request_duration_seconds_bucket\{method="POST",route="\/api\/users\/login",le="\+Inf"\} [1-9]\d*$/m,
+    /^wallet_http_request_duration_seconds_bucket\{le="\+Inf",method="POST",route="\/api\/users\/login",status="200"\} [1-9]\d*$/m,
   );
+  // Paths with ids are counted under their template, never one series per id.
+  await harness.call({
+    method: 'GET',
+    url: '/api/admin/events/123',
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
+  const afterIdRoute = (await scrape()).body;
+  expect(afterIdRoute).toMatch(/route="\/api\/admin\/events\/:position"/);
+  expect(afterIdRoute).not.toMatch(/route="\/api\/admin\/events\/123"/);
   expect(text).toMatch(/^wallet_ledger_appends_total\{command="openWallet"\} 2$/m);
+  expect(text).toMatch(/^wallet_ledger_append_duration_seconds_count\{command="openWallet"\} 2$/m);
   expect(text).toMatch(/^wallet_command_failures_total\{command="transfer",reason="insufficient_funds"\} 1$/m);
   for (const projection of ['accounts', 'history', 'money_requests']) {
     expect(text).toMatch(new RegExp(`^wallet_projection_lag_events\\{projection="${projection}"\\} \\d+$`, 'm'));
     expect(text).toMatch(new RegExp(`^wallet_projection_lag_seconds\\{projection="${projection}"\\} [\\d.]+$`, 'm'));
   }
-  // Every sample line is "name{labels} number" or "name number"; comments are HELP/TYPE.
-  for (const line of text.trimEnd().split('\n'))
-    expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+(\{[^}]*\})? -?[\d.e+]+)$/);
+  expect(text).toMatch(/^wallet_ledger_verify_differences 0$/m);
+  expect(text).toMatch(/^wallet_pin_pool_queue_depth 0$/m);
+  expect(text).toMatch(/^wallet_read_after_reply_timeouts_total 0$/m);
+  // The default process metrics of this app's own registry.
+  for (const name of ['process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds'])
+    expect(text).toMatch(new RegExp(`^${name} [\\d.e+]+$`, 'm'));
+  expect(text).toContain('# TYPE nodejs_gc_duration_seconds histogram');
+  // Every sample line is "name{labels} number" or "name number"; comments are HELP/TYPE; families end in a blank line.
+  for (const line of text.split('\n').filter((candidate) => candidate !== ''))
+    expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+(\{[^}]*\})? (-?[\d.e+-]+|NaN|[+-]Inf))$/);
 });
 
 it('refuses scrapers off the host without the token (404), admits them with it', async () => {
@@ -109,12 +128,4 @@ it('behind a same-host proxy loopback is not enough: a forwarded request needs t
   } finally {
     await proxied.close();
   }
-});
-
-it('escapes label values', () => {
-  const metrics = createMetrics();
-  metrics.failures.inc({ command: 'x', reason: 'a "quoted"\\ value\nnext' });
-  expect(renderMetrics(metrics, [])).toContain(
-    'wallet_command_failures_total{command="x",reason="a \\"quoted\\"\\\\ value\\nnext"} 1',
-  );
 });

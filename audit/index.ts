@@ -19,6 +19,10 @@ export {
 } from './projection-status.ts';
 export { latestReplay, readProjectionsOverview, requestProjectionReplay, type ReplayRequest } from './projections.ts';
 
+// Health and metrics: readiness checks and the scrape-time gauges both processes serve.
+export { checkReadiness, type ReadinessOptions, type ReadinessReport, type ReadinessCheck } from './readiness.ts';
+export { registerJobQueueGauges, registerProjectionGauges, registerVerifyGauges } from './metrics.ts';
+
 // The log and the accounts: explorer, statements, balances, pending deposits.
 export type { PageRequest } from './paging.ts';
 export {

@@ -4,7 +4,7 @@
  */
 export { systemClock, type Clock } from './clock.ts';
 export { IdentityRejection, isIdentityRejection, type IdentityRejectionCode } from './rejections.ts';
-export { deriveKey } from './secrets.ts';
+export { deriveKey, pinPoolQueueSize } from './secrets.ts';
 export {
   endSessions,
   findAccount,

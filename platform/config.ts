@@ -115,8 +115,13 @@ const configSchema = z.object({
   READ_AFTER_REPLY_TIMEOUT_MS: z.coerce.number().int().min(0).max(30_000).default(2_000),
   // Read-your-writes: how long a read waits for its projection to reach the caller's checkpoint.
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(30_000).default(3_000),
-  // The worker's health endpoint (GET /health); unset: none, so two workers on one host never collide.
+  // The worker's own HTTP port: GET /health/live, /health/ready, /health and /metrics (the same
+  // access rule as the API's: METRICS_TOKEN, or loopback). Unset: none, so two workers on one
+  // host never collide.
   WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  // Readiness (/api/health/ready, the worker's /health/ready) fails while a projection's oldest
+  // unapplied event is older than this many seconds.
+  READY_MAX_PROJECTION_LAG_SECONDS: z.coerce.number().positive().max(86_400).default(30),
   // Production mode's explicit allowances of the local defaults (platform/production.ts).
   ALLOW_EMBEDDED_POSTGRES: flag,
   ALLOW_OUTBOX_MAILER: flag,

@@ -64,11 +64,16 @@ export async function migrateDatabase(
 export async function pendingMigrations(url: string): Promise<string[]> {
   const db = openMigrationDatabase(url);
   try {
-    const migrations = await migrator(db).getMigrations();
-    return migrations.filter((migration) => !migration.executedAt).map((migration) => migration.name);
+    return await pendingMigrationsOf(db);
   } finally {
     await db.destroy();
   }
+}
+
+/** The same, over a connection the caller already has (the readiness probes ask on every call). */
+export async function pendingMigrationsOf(db: Kysely<unknown>): Promise<string[]> {
+  const migrations = await migrator(db).getMigrations();
+  return migrations.filter((migration) => !migration.executedAt).map((migration) => migration.name);
 }
 
 /** For a start without an owner connection: refuses a database that needs migrating, saying how to fix it. */

@@ -112,7 +112,8 @@ describe('bad input on every API route', () => {
   it('never answers 5xx, always the envelope, appends nothing on a rejection', async () => {
     const failures: string[] = [];
     for (const route of routes) {
-      if (route.path === '/api/health' || route.path === '/api/config') continue;
+      // The probes take no input, and readiness answers 503 by design whenever a projection lags.
+      if (route.path.startsWith('/api/health') || route.path === '/api/config') continue;
       await fc
         .assert(
           fc.asyncProperty(

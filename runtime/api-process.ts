@@ -20,6 +20,7 @@ import {
 import { createCardProvider } from '../providers/card/index.ts';
 import { startLedgerMaintenance } from './maintenance.ts';
 import { startMailDelivery, type MailDelivery } from './mail.ts';
+import { addJobQueueMetrics, createApiProcessMetrics, type ApiProcessMetrics } from './metrics.ts';
 import { databaseDescription, startProcess, type System } from './system.ts';
 
 const WEB_DIST_DIR = fileURLToPath(new URL('../web/dist/', import.meta.url));
@@ -42,13 +43,17 @@ export function apiRole(config: Pick<Config, 'RUN_WORKERS'>): 'all' | 'api' {
  * this throws ProductionRefusal, after a clean stop; the entry point prints why and exits.
  */
 export function startApiProcess(config: Config): Promise<ApiProcess> {
-  return startProcess(config, apiRole(config), (system) => assemble(config, system));
+  const metrics = createApiProcessMetrics();
+  return startProcess(config, apiRole(config), (system) => assemble(config, system, metrics), {
+    onAppendBatch: metrics.onAppendBatch,
+  });
 }
 
-async function assemble(config: Config, system: System): Promise<ApiProcess> {
+async function assemble(config: Config, system: System, metrics: ApiProcessMetrics): Promise<ApiProcess> {
   const secrets = { jwtSecret: await resolveJwtSecret(config), pinPepper: await resolvePinPepper(config) };
   await ensureFirstAdmin(system.db, system.ledger, config);
   const workers = config.RUN_WORKERS ? await startWorkers(config, system, secrets.jwtSecret) : undefined;
+  if (workers) addJobQueueMetrics(metrics.registry, system.boss);
   const reads = tablesView<ReadTables>(system.db);
   const checkpoints = createCheckpointWaiter({ connectionString: system.databaseUrl });
   const app = await buildApp({
@@ -60,6 +65,7 @@ async function assemble(config: Config, system: System): Promise<ApiProcess> {
     ledger: system.ledger,
     card: createCardProvider(config),
     balances: { ofAccount: (accountId) => readWalletBalance(reads, accountId) },
+    metrics: metrics.registry,
   });
   return {
     app,

@@ -14,7 +14,7 @@ import { assertMigrationsCurrent, migrateDatabase } from '../platform/migrate.ts
 import { assertSafeForProduction, type ProcessRole } from '../platform/production.ts';
 import type { Ledger, LedgerTables } from '../ledger/index.ts';
 import { openDatabaseServer, type DatabaseServer } from '../platform/database-server.ts';
-import { createWiredLedger } from './ledger.ts';
+import { createWiredLedger, type WiredLedgerOptions } from './ledger.ts';
 import { allQueues } from './queues.ts';
 
 export interface System {
@@ -27,7 +27,11 @@ export interface System {
   stop(): Promise<void>;
 }
 
-export async function startSystem(config: Config, options: { role: ProcessRole }): Promise<System> {
+export interface SystemOptions extends WiredLedgerOptions {
+  role: ProcessRole;
+}
+
+export async function startSystem(config: Config, options: SystemOptions): Promise<System> {
   // The entry points print these and exit first; this keeps any other caller from skipping them.
   assertSafeForProduction(config, options.role);
   const server: DatabaseServer = await openDatabaseServer({
@@ -53,7 +57,7 @@ export async function startSystem(config: Config, options: { role: ProcessRole }
       console.error('[jobs]', error);
     });
     await boss.start();
-    const ledger = createWiredLedger(tablesView<LedgerTables>(db));
+    const ledger = createWiredLedger(tablesView<LedgerTables>(db), { onAppendBatch: options.onAppendBatch });
     return {
       config,
       databaseUrl: server.url,
@@ -83,8 +87,9 @@ export async function startProcess<Process>(
   config: Config,
   role: ProcessRole,
   build: (system: System) => Promise<Process>,
+  options: WiredLedgerOptions = {},
 ): Promise<Process> {
-  const system = await startSystem(config, { role });
+  const system = await startSystem(config, { role, ...options });
   try {
     return await build(system);
   } catch (error) {

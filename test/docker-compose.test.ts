@@ -20,6 +20,7 @@ import {
   variableReferences,
   MissingMandatoryVariable,
 } from './compose.ts';
+import { PROMETHEUS_CONFIG } from './monitoring.ts';
 
 const compose = readComposeFile();
 const composeText = readFileSync(COMPOSE_FILE, 'utf8');
@@ -103,9 +104,13 @@ describe('docker-compose.yml', () => {
       'CMD-SHELL',
       'pg_isready -U wallet_owner -d wallet',
     ]);
-    // The image has no curl: Node's fetch probes the API's health route and the worker's health port.
-    expect(JSON.stringify(service(compose, 'api').healthcheck?.test)).toContain('http://127.0.0.1:3000/api/health');
-    expect(JSON.stringify(service(compose, 'worker').healthcheck?.test)).toContain('http://127.0.0.1:3001/health');
+    // The image has no curl: Node's fetch probes the API's readiness route and the worker's on its health port.
+    expect(JSON.stringify(service(compose, 'api').healthcheck?.test)).toContain(
+      "'http://127.0.0.1:3000/api/health/ready'",
+    );
+    expect(JSON.stringify(service(compose, 'worker').healthcheck?.test)).toContain(
+      "'http://127.0.0.1:3001/health/ready'",
+    );
     expect(service(compose, 'worker').environment?.WORKER_HEALTH_PORT).toBe('3001');
   });
 
@@ -128,7 +133,28 @@ describe('docker-compose.yml', () => {
     }
     expect(service(compose, 'postgres').ports).toBeUndefined();
     expect(service(compose, 'mailcatcher').profiles).toEqual(['mailcatcher']);
+    expect(service(compose, 'prometheus').profiles).toEqual(['monitoring']);
     for (const name of LONG_RUNNING) expect(service(compose, name).profiles, name).toBeUndefined();
+  });
+
+  it('runs Prometheus (monitoring profile) on deploy/ with the token the API and the worker check', () => {
+    const prometheus = service(compose, 'prometheus') as ReturnType<typeof service> & {
+      volumes?: string[];
+      secrets?: { source: string; target: string }[];
+    };
+    expect(prometheus.volumes).toEqual(
+      expect.arrayContaining([
+        './deploy/prometheus.yml:/etc/prometheus/prometheus.yml:ro',
+        './deploy/alerts.yml:/etc/prometheus/alerts.yml:ro',
+      ]),
+    );
+    // deploy/prometheus.yml reads `credentials_file: metrics_token` relative to itself.
+    expect(prometheus.secrets).toEqual([{ source: 'metrics_token', target: '/etc/prometheus/metrics_token' }]);
+    expect(readFileSync(PROMETHEUS_CONFIG, 'utf8')).toContain('credentials_file: metrics_token');
+    expect((compose as { secrets?: unknown }).secrets).toEqual({ metrics_token: { environment: 'METRICS_TOKEN' } });
+    const dotEnv = { ...editedDotEnv(), METRICS_TOKEN: 'a-metrics-token-0123456789abcdef' };
+    for (const name of APP_SERVICES)
+      expect(containerEnvironment(compose, name, dotEnv).METRICS_TOKEN, name).toBe(dotEnv.METRICS_TOKEN);
   });
 
   it('starts in production mode once .env is edited as .env.example says (the sandbox only when chosen)', () => {

@@ -46,6 +46,8 @@ declare module 'fastify' {
 /** Matched routes outside the limit, as "METHOD template" (HEAD counts as GET). */
 const EXEMPT_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/health',
+  'GET /api/health/live',
+  'GET /api/health/ready',
   'GET /api/admin/projections/:name/replay',
   `POST ${CARD_WEBHOOK_PATH}`,
 ]);

@@ -1,0 +1,124 @@
+/**
+ * The API's health probes on a real database: /api/health/live answers while the process
+ * does; /api/health/ready answers 503 in the envelope, naming the failed check, when events
+ * wait unprojected past the lag limit (no projection workers run in this harness), when a
+ * migration is missing from the database, and when the database is gone; /api/health keeps
+ * its old answer.
+ */
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../platform/database.ts';
+import { drainAll } from '../projections/index.ts';
+import { registeredUser, startHarness, startSiblingApp, type Harness } from '../test/app-harness.ts';
+import { createTestDatabase } from '../test/database.ts';
+
+let harness: Harness;
+
+beforeAll(async () => {
+  harness = await startHarness();
+}, 120_000);
+
+afterAll(async () => {
+  await harness.close();
+});
+
+interface Checks {
+  database: { ok: boolean; detail: string };
+  migrations: { ok: boolean; detail: string };
+  projections: { ok: boolean; detail: string };
+}
+
+async function probe(app: FastifyInstance, url: string) {
+  const response = await app.inject({ method: 'GET', url });
+  return {
+    status: response.statusCode,
+    body: JSON.parse(response.body) as { success: boolean; message: string; code?: string; data?: { checks: Checks } },
+  };
+}
+
+describe('GET /api/health/live and /api/health', () => {
+  it('answers 200 in the envelope', async () => {
+    expect(await probe(harness.app, '/api/health/live')).toEqual({
+      status: 200,
+      body: { success: true, message: 'live' },
+    });
+    expect(await probe(harness.app, '/api/health')).toEqual({
+      status: 200,
+      body: { success: true, message: 'ok', data: { database: 'up' } },
+    });
+  });
+});
+
+describe('GET /api/health/ready', () => {
+  it('is ready while every projection is within the limit, and 503 once events wait past it', async () => {
+    await drainAll(harness.database.db);
+    const ready = await probe(harness.app, '/api/health/ready');
+    expect(ready.status, JSON.stringify(ready.body)).toBe(200);
+    expect(ready.body.data?.checks).toMatchObject({
+      database: { ok: true },
+      migrations: { ok: true, detail: 'current' },
+      projections: { ok: true },
+    });
+
+    // A registration appends WalletOpened; nothing projects it here. With a 50 ms limit it is soon too old.
+    const strict = await startSiblingApp(harness, { readyMaxProjectionLagSeconds: 0.05 });
+    try {
+      await registeredUser(harness, 'lagging@example.in');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const lagging = await probe(strict, '/api/health/ready');
+      expect(lagging.status).toBe(503);
+      expect(lagging.body).toMatchObject({ success: false, code: 'not_ready' });
+      expect(lagging.body.message).toMatch(/^Not ready: projections: .*accounts \d+\.\d s behind.*\(limit 0\.05 s\)$/);
+      expect(lagging.body.data?.checks).toMatchObject({
+        database: { ok: true },
+        migrations: { ok: true },
+        projections: { ok: false },
+      });
+      // The default limit (30 s) is not reached by the same lag.
+      expect((await probe(harness.app, '/api/health/ready')).status).toBe(200);
+
+      await drainAll(harness.database.db);
+      expect((await probe(strict, '/api/health/ready')).status).toBe(200);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('is not ready when a migration has not run, nor when the database is gone (live still answers)', async () => {
+    const other = await createTestDatabase<unknown>();
+    let dropped = false;
+    const app = await startSiblingApp(harness, {}, { db: other.db, pool: other.pool });
+    try {
+      expect((await probe(app, '/api/health/ready')).status).toBe(200);
+      // As if this code were deployed over a database one migration behind it.
+      const owner = openDatabase<unknown>({ connectionString: other.ownerUrl, maxConnections: 1 });
+      try {
+        await sql`delete from public.kysely_migration where name = '0015_growth'`.execute(owner.db);
+      } finally {
+        await owner.db.destroy();
+      }
+      const behind = await probe(app, '/api/health/ready');
+      expect(behind.status).toBe(503);
+      expect(behind.body.data?.checks.migrations).toEqual({ ok: false, detail: '1 pending: 0015_growth' });
+      expect(behind.body.data?.checks.database.ok).toBe(true);
+
+      await other.drop();
+      dropped = true;
+      const gone = await probe(app, '/api/health/ready');
+      expect(gone.status).toBe(503);
+      expect(gone.body).toMatchObject({ success: false, code: 'not_ready' });
+      expect(gone.body.data?.checks).toEqual({
+        database: { ok: false, detail: 'unreachable' },
+        migrations: { ok: false, detail: 'not checked: the database is unreachable' },
+        projections: { ok: false, detail: 'not checked: the database is unreachable' },
+      });
+      // The old probe fails too, as it always has (a dropped database is a 500 there, not a connection refusal).
+      expect((await probe(app, '/api/health')).status).toBeGreaterThanOrEqual(500);
+      expect((await probe(app, '/api/health/live')).status).toBe(200);
+    } finally {
+      await app.close();
+      if (!dropped) await other.drop();
+    }
+  });
+});
