@@ -5,14 +5,15 @@
  */
 import type { Kysely } from 'kysely';
 import { createLedger, type Ledger, type LedgerTables } from '../ledger/index.ts';
+import { fallbackLogger, type Logger } from '../platform/logger.ts';
 import { createWakeUpSender, type WakeUpSender } from '../projections/engine/wake-up.ts';
 
 export interface WiredLedger extends Ledger {
   wakeUps: WakeUpSender;
 }
 
-export function createWiredLedger(db: Kysely<LedgerTables>): WiredLedger {
-  const wakeUps = createWakeUpSender(db as unknown as Kysely<never>);
+export function createWiredLedger(db: Kysely<LedgerTables>, log: Logger = fallbackLogger): WiredLedger {
+  const wakeUps = createWakeUpSender(db as unknown as Kysely<never>, log.child({ component: 'projections' }));
   const ledger = createLedger({
     db,
     afterCommit: () => wakeUps.afterCommit(),
