@@ -37,7 +37,7 @@ let api: Running;
 let worker: Running;
 let apiUrl: string;
 
-function spawnRole(entry: 'bin/server.ts' | 'bin/worker.ts', env: Record<string, string>): Running {
+function spawnRole(entry: 'bin/server.ts' | 'bin/worker.ts' | 'bin/migrate.ts', env: Record<string, string>): Running {
   const child = spawnEntryPoint(
     entry,
     processEnvironment(
@@ -50,13 +50,25 @@ function spawnRole(entry: 'bin/server.ts' | 'bin/worker.ts', env: Record<string,
         RUN_WORKERS: 'false',
         ...env,
       },
-      ['EMBEDDED_POSTGRES_PORT', 'DATABASE_OWNER_URL'],
+      ['EMBEDDED_POSTGRES_PORT', 'DATABASE_OWNER_URL'].filter((key) => !(key in env)),
     ),
   );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   return { child, output: () => output };
+}
+
+/** Every line is a JSON log line of `service`: level, ISO time, and a UUID wherever a request id is named. */
+function expectJsonLines(running: Running, service: string): LogLine[] {
+  expect(running.output().endsWith('\n'), running.output()).toBe(true);
+  const lines = linesOf(running);
+  for (const line of lines) {
+    expect(line, JSON.stringify(line)).toMatchObject({ level: expect.any(Number), service });
+    expect(new Date(String(line.time)).toISOString(), JSON.stringify(line)).toBe(line.time);
+    if ('reqId' in line) expect(line.reqId).toMatch(UUID);
+  }
+  return lines;
 }
 
 /** The complete lines so far, parsed (a line that is not JSON fails the test with the whole output). */
@@ -171,19 +183,16 @@ describe('logs of the API and worker processes', () => {
 
     // Stopped, so the shut-down lines are in too: every line of both processes is a JSON log line.
     await Promise.all([api, worker].map((running) => stopProcess(running.child, STOP_TIMEOUT_MS)));
-    for (const [running, service] of [
-      [api, 'api'],
-      [worker, 'worker'],
-    ] as const) {
-      expect(running.output().endsWith('\n'), running.output()).toBe(true);
-      const lines = linesOf(running);
-      expect(lines.length).toBeGreaterThan(3);
-      for (const line of lines) {
-        expect(line, JSON.stringify(line)).toMatchObject({ level: expect.any(Number), service });
-        expect(new Date(String(line.time)).toISOString(), JSON.stringify(line)).toBe(line.time);
-        if ('reqId' in line) expect(line.reqId).toMatch(UUID);
-      }
-    }
-    expect(linesOf(api).some((line) => /Wallet is running at/.test(String(line.msg)))).toBe(true);
+    expect(expectJsonLines(worker, 'worker').length).toBeGreaterThan(3);
+    expect(expectJsonLines(api, 'api').some((line) => /Wallet is running at/.test(String(line.msg)))).toBe(true);
+  });
+
+  it('migrate says what it did in a JSON line too', async () => {
+    const migrate = spawnRole('bin/migrate.ts', { DATABASE_OWNER_URL: database.ownerUrl });
+    const code = await new Promise<number | null>((resolve) => migrate.child.once('exit', resolve));
+    expect(code, migrate.output()).toBe(0);
+    expect(expectJsonLines(migrate, 'migrate')).toContainEqual(
+      expect.objectContaining({ msg: 'Database is up to date.', applied: [] }),
+    );
   });
 });
