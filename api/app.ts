@@ -3,7 +3,7 @@
  * listens (runtime/api-process.ts does); tests drive it with inject() or a real listener.
  */
 import cors from '@fastify/cors';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import { deriveKey, pinKeysFrom, systemClock, type BalanceReader, type Clock } from '../identity/index.ts';
@@ -13,6 +13,7 @@ import { waitForCheckpoint, type CheckpointWaiter, type ReadTables } from '../pr
 import type { Ledger } from '../ledger/index.ts';
 import type { Config } from '../platform/config.ts';
 import type { JobBoss } from '../platform/jobs.ts';
+import { createLogger, type LogLevel, type Logger } from '../platform/logger.ts';
 import { installAuth } from './auth/authenticate.ts';
 import { installRateLimit, notFoundRateLimit, type RateLimitSettings } from './auth/rate-limit.ts';
 import { frameworkErrorEnvelope, installEnvelope, installNotFoundEnvelope } from './envelope.ts';
@@ -32,6 +33,7 @@ import { registerAdminRoutes } from './routes/admin/index.ts';
 import { DEFAULT_APPROVAL_THRESHOLD_PAISE } from '../audit/index.ts';
 import { registerWebApp } from './web-app.ts';
 import { installReadAfterReply, type ReadAfterReplyObserver } from './read-after-reply.ts';
+import { installRequestIdHeader, requestIdGenerator } from './request-id.ts';
 
 const DEFAULT_READ_AFTER_REPLY_TIMEOUT_MS = 2_000;
 const DEFAULT_READY_MAX_PROJECTION_LAG_SECONDS = 30;
@@ -40,7 +42,8 @@ export interface AppConfig {
   publicUrl: string;
   /** Origins allowed to call the API from a browser with credentials (exact match). */
   corsOrigins: readonly string[];
-  logLevel: string;
+  /** LOG_LEVEL, for the logger made here when the process gives none. */
+  logLevel: LogLevel;
   /** Signs session tokens; the OTP pepper and the mail seal key derive from it. */
   jwtSecret: string;
   /** PIN_PEPPER: keys the PIN verifiers (its own secret, never derived from jwtSecret). */
@@ -88,6 +91,8 @@ export interface AppDependencies {
   readAfterReply?: ReadAfterReplyObserver;
   /** The process's metrics registry (runtime/metrics.ts); a fresh one when absent (tests). */
   metrics?: MetricsRegistry;
+  /** The process's logger (service `api`); absent: one is made at `config.logLevel`. */
+  log?: Logger;
 }
 
 /** The AppConfig of the process configuration (runtime/api-process.ts). */
@@ -127,19 +132,20 @@ export function appConfigFrom(config: Config, secrets: { jwtSecret: string; pinP
 
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const behindProxy = (deps.config.trustedProxies?.hops ?? 0) > 0;
+  // The process's pino (platform/logger.ts: its redaction paths cover authorization and cookies),
+  // typed as Fastify's base logger so the instance keeps the type every route module expects.
+  const log: FastifyBaseLogger = (deps.log ?? createLogger('api', { level: deps.config.logLevel })).child(
+    {},
+    { serializers: { req: serializeRequestForLog } },
+  );
   const app = Fastify({
-    logger:
-      deps.config.logLevel === 'silent'
-        ? false
-        : {
-            level: deps.config.logLevel,
-            redact: ['req.headers.authorization', 'req.headers.cookie'],
-            serializers: { req: serializeRequestForLog },
-          },
+    loggerInstance: log,
+    genReqId: requestIdGenerator(deps.config.trustedProxies),
     bodyLimit: 1024 * 1024,
     trustProxy: trustProxyOption(deps.config.trustedProxies),
     frameworkErrors: frameworkErrorEnvelope,
   });
+  installRequestIdHeader(app);
   installEnvelope(app);
   installJsonParser(app);
   // Before any route: its hook runs first, so replies refused later (429, 404) carry the headers too.

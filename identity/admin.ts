@@ -1,13 +1,17 @@
 /**
  * Admin accounts: the first admin, created at first start from ADMIN_EMAIL/ADMIN_PASSWORD
- * (a generated password is printed once when none is configured - in production mode only
+ * (when none is configured a generated password is written to
+ * `<DATA_DIR>/first-admin-password`, mode 0600, never to the log - in production mode only
  * with ALLOW_GENERATED_ADMIN_PASSWORD=true), and `npm run admin:create` for more. An admin
  * is a verified local account with its own wallet.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type { Ledger, LedgerTables } from '../ledger/index.ts';
 import { transactionView } from '../platform/database.ts';
+import type { Logger } from '../platform/logger.ts';
 import { ProductionRefusal } from '../platform/production.ts';
 import { hashPassword } from './secrets.ts';
 import { identityDb } from './users.ts';
@@ -88,21 +92,29 @@ export interface FirstAdminConfig {
   ADMIN_PASSWORD?: string | undefined;
   PRODUCTION?: boolean | undefined;
   ALLOW_GENERATED_ADMIN_PASSWORD?: boolean | undefined;
+  /** Where a generated password is kept for the operator (FIRST_ADMIN_PASSWORD_FILE). */
+  DATA_DIR: string;
 }
+
+/** The file under DATA_DIR that holds a generated first-admin password (mode 0600). */
+export const FIRST_ADMIN_PASSWORD_FILE = 'first-admin-password';
 
 /**
  * At start: when no admin exists yet, create one from ADMIN_EMAIL / ADMIN_PASSWORD. An
  * advisory lock keeps two starting processes from both creating one. An existing non-admin
  * account with ADMIN_EMAIL is not promoted here (anyone could have registered that address);
- * use `npm run admin:create` for that. In production mode a generated password would end up
- * in the server's log, which outlives it and is read by more people than the operator: there
- * the process refuses to start instead (ProductionRefusal), unless explicitly allowed.
+ * use `npm run admin:create` for that. A generated password never goes into the log (JSON
+ * lines shipped to wherever logs are kept, read by more people than the operator, for longer
+ * than the password should live): it is written to a file only this user can read, before the
+ * admin is created, and the log says where. In production mode even that is refused
+ * (ProductionRefusal) unless explicitly allowed: a container's data directory is no place to
+ * keep an admin's password.
  */
 export async function ensureFirstAdmin(
   db: Kysely<unknown>,
   ledger: Ledger,
   config: FirstAdminConfig,
-  log: (line: string) => void = (line) => console.log(line),
+  log: Logger,
 ): Promise<AdminOutcome | { status: 'skipped'; reason: string }> {
   return db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(hashtext('identity.first-admin'))`.execute(connection);
@@ -122,29 +134,41 @@ export async function ensureFirstAdmin(
         .executeTakeFirst();
       if (taken) {
         const reason = `no admin exists and ${email} belongs to a non-admin account; run \`npm run admin:create -- --email <address>\``;
-        log(`[identity] ${reason}`);
+        log.warn({ component: 'identity' }, reason);
         return { status: 'skipped' as const, reason };
       }
       if (config.PRODUCTION && config.ADMIN_PASSWORD === undefined && !config.ALLOW_GENERATED_ADMIN_PASSWORD)
-        throw new ProductionRefusal([generatedPasswordRefused(email)]);
-      const outcome = await createAdmin(connection, ledger, { email, password: config.ADMIN_PASSWORD });
-      if (outcome.status === 'created') {
-        log(
-          outcome.generatedPassword
-            ? `[identity] First admin created: ${email} with the generated password ${outcome.generatedPassword} (shown once; set ADMIN_PASSWORD to choose it)`
-            : `[identity] First admin created: ${email} (password from ADMIN_PASSWORD)`,
-        );
-      }
-      return outcome;
+        throw new ProductionRefusal([generatedPasswordRefused(email, config.DATA_DIR)]);
+      const generated = config.ADMIN_PASSWORD === undefined ? generatePassword() : undefined;
+      // Kept before the admin exists: a failed write leaves no admin whose password nobody knows.
+      const passwordFile = generated ? await keepGeneratedPassword(config.DATA_DIR, generated) : undefined;
+      const outcome = await createAdmin(connection, ledger, { email, password: config.ADMIN_PASSWORD ?? generated });
+      if (outcome.status !== 'created') return outcome;
+      log.info(
+        { component: 'identity', email, ...(passwordFile ? { passwordFile } : {}) },
+        passwordFile
+          ? `First admin created: ${email}; its generated password is in ${passwordFile} (readable by this user only: read it, then delete the file; set ADMIN_PASSWORD to choose it)`
+          : `First admin created: ${email} (password from ADMIN_PASSWORD)`,
+      );
+      return generated ? { ...outcome, generatedPassword: generated } : outcome;
     } finally {
       await sql`select pg_advisory_unlock(hashtext('identity.first-admin'))`.execute(connection);
     }
   });
 }
 
-function generatedPasswordRefused(email: string): string {
+async function keepGeneratedPassword(dataDir: string, password: string): Promise<string> {
+  const file = join(dataDir, FIRST_ADMIN_PASSWORD_FILE);
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(file, `${password}\n`, { mode: 0o600 });
+  // An older file keeps its mode through writeFile: make sure it is this user's only.
+  await chmod(file, 0o600);
+  return file;
+}
+
+function generatedPasswordRefused(email: string, dataDir: string): string {
   return (
-    `ADMIN_PASSWORD is not set and no admin exists yet, so the first admin (${email}) would get a generated password printed to the log: ` +
+    `ADMIN_PASSWORD is not set and no admin exists yet, so the first admin (${email}) would get a generated password kept in ${join(dataDir, FIRST_ADMIN_PASSWORD_FILE)}: ` +
     'set ADMIN_PASSWORD for the first start, or create the admin with `npm run admin:create -- --email <address>` ' +
     '(Docker: `docker compose run --rm api node bin/admin-create.ts --email <address>`), or ALLOW_GENERATED_ADMIN_PASSWORD=true'
   );

@@ -11,8 +11,9 @@ import { renderEmailJob } from '../notifications/worker.ts';
 import { createMailer } from '../notifications/mailer.ts';
 import { seal } from '../notifications/seal.ts';
 import { tablesView } from '../platform/database.ts';
+import { capturedLog } from '../test/captured-log.ts';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
-import { createAdmin, ensureFirstAdmin } from './admin.ts';
+import { createAdmin, ensureFirstAdmin, FIRST_ADMIN_PASSWORD_FILE } from './admin.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
 import { deriveKey } from './secrets.ts';
 import { signInWithPassword } from './sign-in.ts';
@@ -45,27 +46,36 @@ describe('server secret', () => {
 });
 
 describe('first admin', () => {
-  it('is created once, with a generated password printed once when ADMIN_PASSWORD is unset', async () => {
-    const lines: string[] = [];
-    const first = await ensureFirstAdmin(database.db, ledger(), { ADMIN_EMAIL: 'Boss@Wallet.test' }, (line) =>
-      lines.push(line),
+  it('is created once; a generated password goes to <DATA_DIR>/first-admin-password (0600), the log only says where', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'wallet-admin-'));
+    const captured = capturedLog();
+    const first = await ensureFirstAdmin(
+      database.db,
+      ledger(),
+      { ADMIN_EMAIL: 'Boss@Wallet.test', DATA_DIR: dataDir },
+      captured.log,
     );
     expect(first.status).toBe('created');
     const password = first.status === 'created' ? first.generatedPassword : undefined;
     expect(password).toMatch(/^[A-Za-z0-9_-]{20}$/);
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(password);
+    const file = join(dataDir, FIRST_ADMIN_PASSWORD_FILE);
+    expect(await readFile(file, 'utf8')).toBe(`${password}\n`);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(captured.lines()).toEqual([
+      expect.objectContaining({ level: 30, email: 'boss@wallet.test', passwordFile: file }),
+    ]);
+    expect(captured.text()).not.toContain(password);
     const admin = await signInWithPassword(database.db, 'boss@wallet.test', password ?? '');
     expect(admin).toMatchObject({ isAdmin: true, isVerified: true, pinSet: false });
 
     const again = await ensureFirstAdmin(
       database.db,
       ledger(),
-      { ADMIN_EMAIL: 'other@wallet.test', ADMIN_PASSWORD: 'whatever-123' },
-      (line) => lines.push(line),
+      { ADMIN_EMAIL: 'other@wallet.test', ADMIN_PASSWORD: 'whatever-123', DATA_DIR: dataDir },
+      captured.log,
     );
     expect(again.status).toBe('exists');
-    expect(lines).toHaveLength(1);
+    expect(captured.lines()).toHaveLength(1);
     const wallet = await tablesView<LedgerTables>(database.db)
       .selectFrom('ledger.accounts')
       .select('kind')
@@ -125,15 +135,15 @@ describe('transaction PIN guard', () => {
 describe('mail', () => {
   it('without SMTP_URL keeps each mail as an .eml file in the outbox and prints it', async () => {
     const outboxDir = join(await mkdtemp(join(tmpdir(), 'wallet-outbox-')), 'outbox');
-    const lines: string[] = [];
-    const mailer = createMailer({ from: 'Wallet <no-reply@wallet.local>', outboxDir, log: (line) => lines.push(line) });
+    const captured = capturedLog();
+    const mailer = createMailer({ from: 'Wallet <no-reply@wallet.local>', outboxDir, log: captured.log });
     await mailer.send({ to: 'dev@example.com', subject: 'Hello', text: 'Body text' });
     const files = await readdir(outboxDir);
     expect(files).toHaveLength(1);
     const eml = await readFile(join(outboxDir, files[0] ?? ''), 'utf8');
     expect(eml).toContain('To: dev@example.com');
     expect(eml).toContain('Body text');
-    expect(lines[0]).toContain('Body text');
+    expect(captured.lines()).toEqual([expect.objectContaining({ component: 'mail', text: 'Body text' })]);
   });
 
   it('job payloads carry the code sealed; the worker opens it with the same key only', () => {

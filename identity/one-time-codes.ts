@@ -50,6 +50,8 @@ export async function issueCode(
   deps: CodeDependencies,
   email: string,
   purpose: CodePurpose,
+  /** The HTTP request asking, carried by the mail job so its log line names it. */
+  requestId?: string,
 ): Promise<{ email: string; expiresIn: string }> {
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
@@ -106,6 +108,7 @@ export async function issueCode(
         purpose,
         sealedCode: seal(deps.sealKey, code),
         validMinutes: CODE_VALIDITY_MINUTES[purpose],
+        ...(requestId ? { requestId } : {}),
       });
     }
   });

@@ -1,7 +1,7 @@
 /**
  * Identity's part of production mode: the PIN pepper (its own secret, generated locally,
  * required in production), the server secret never generated in production, and the first
- * admin never given a password printed to the log unless explicitly allowed.
+ * admin never given a generated password (kept in a file, never logged) unless explicitly allowed.
  */
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLedger, type LedgerTables } from '../ledger/index.ts';
 import { tablesView } from '../platform/database.ts';
 import { ProductionRefusal } from '../platform/production.ts';
+import { capturedLog } from '../test/captured-log.ts';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
-import { ensureFirstAdmin } from './admin.ts';
+import { ensureFirstAdmin, FIRST_ADMIN_PASSWORD_FILE } from './admin.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
 import { resolvePinPepper } from './pin-pepper.ts';
 import { identityDb } from './users.ts';
@@ -56,46 +57,47 @@ describe('PIN pepper', () => {
 });
 
 describe('first admin in production mode', () => {
-  it('refuses to start without ADMIN_PASSWORD instead of printing a generated one, naming ADMIN_PASSWORD and admin:create', async () => {
-    const lines: string[] = [];
-    const attempt = ensureFirstAdmin(
-      database.db,
-      ledger(),
-      { ADMIN_EMAIL: 'boss@wallet.test', PRODUCTION: true },
-      (line) => lines.push(line),
-    );
+  it('refuses to start without ADMIN_PASSWORD instead of generating one, naming ADMIN_PASSWORD and admin:create', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'wallet-admin-'));
+    const captured = capturedLog();
+    const config = { ADMIN_EMAIL: 'boss@wallet.test', PRODUCTION: true, DATA_DIR: dataDir };
+    const attempt = ensureFirstAdmin(database.db, ledger(), config, captured.log);
     await expect(attempt).rejects.toBeInstanceOf(ProductionRefusal);
-    await expect(
-      ensureFirstAdmin(database.db, ledger(), { ADMIN_EMAIL: 'boss@wallet.test', PRODUCTION: true }, () => {}),
-    ).rejects.toThrow(
+    await expect(ensureFirstAdmin(database.db, ledger(), config, captured.log)).rejects.toThrow(
       /ADMIN_PASSWORD is not set and no admin exists yet.*npm run admin:create.*ALLOW_GENERATED_ADMIN_PASSWORD=true/,
     );
-    expect(lines).toEqual([]);
+    expect(captured.lines()).toEqual([]);
+    await expect(stat(join(dataDir, FIRST_ADMIN_PASSWORD_FILE))).rejects.toThrow(/ENOENT/);
     expect(await countAdmins()).toBe(0);
   });
 
-  it('prints a generated password only with ALLOW_GENERATED_ADMIN_PASSWORD=true', async () => {
-    const lines: string[] = [];
+  it('generates a password only with ALLOW_GENERATED_ADMIN_PASSWORD=true, into the file, never into the log', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'wallet-admin-'));
+    const captured = capturedLog();
     const outcome = await ensureFirstAdmin(
       database.db,
       ledger(),
-      { ADMIN_EMAIL: 'boss@wallet.test', PRODUCTION: true, ALLOW_GENERATED_ADMIN_PASSWORD: true },
-      (line) => lines.push(line),
+      { ADMIN_EMAIL: 'boss@wallet.test', PRODUCTION: true, ALLOW_GENERATED_ADMIN_PASSWORD: true, DATA_DIR: dataDir },
+      captured.log,
     );
-    expect(outcome.status).toBe('created');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(outcome.status === 'created' ? outcome.generatedPassword : 'no password');
+    const password = outcome.status === 'created' ? outcome.generatedPassword : undefined;
+    expect(password).toMatch(/^[A-Za-z0-9_-]{20}$/);
+    expect(await readFile(join(dataDir, FIRST_ADMIN_PASSWORD_FILE), 'utf8')).toBe(`${password}\n`);
+    expect(captured.lines()).toHaveLength(1);
+    expect(captured.text()).not.toContain(password);
   });
 
-  it('starts without ADMIN_PASSWORD once an admin exists: nothing is generated, nothing printed', async () => {
-    const lines: string[] = [];
+  it('starts without ADMIN_PASSWORD once an admin exists: nothing is generated, nothing logged', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'wallet-admin-'));
+    const captured = capturedLog();
     const outcome = await ensureFirstAdmin(
       database.db,
       ledger(),
-      { ADMIN_EMAIL: 'boss@wallet.test', PRODUCTION: true },
-      (line) => lines.push(line),
+      { ADMIN_EMAIL: 'boss@wallet.test', PRODUCTION: true, DATA_DIR: dataDir },
+      captured.log,
     );
     expect(outcome.status).toBe('exists');
-    expect(lines).toEqual([]);
+    expect(captured.lines()).toEqual([]);
+    await expect(stat(join(dataDir, FIRST_ADMIN_PASSWORD_FILE))).rejects.toThrow(/ENOENT/);
   });
 });

@@ -24,6 +24,8 @@ export async function registerUser(
   ledger: Ledger,
   input: RegistrationInput,
   pinKeys: PinKeys,
+  /** The HTTP request registering, named in the wallet-opening event's metadata. */
+  requestId?: string,
 ): Promise<{ userId: string }> {
   const userId = randomUUID();
   // The spec's browser client sends bcrypt(PIN); it is stored as it is, and its verifier is
@@ -61,7 +63,10 @@ export async function registerUser(
         .execute();
       await ledger
         .within(transactionView<LedgerTables>(trx))
-        .openWallet({ accountId: userId, displayName: `${input.firstName} ${input.lastName}` }, { actorId: userId });
+        .openWallet(
+          { accountId: userId, displayName: `${input.firstName} ${input.lastName}` },
+          { actorId: userId, requestId },
+        );
     });
   } catch (error) {
     throw isUniqueViolation(error) ? new IdentityRejection('email_taken', EMAIL_TAKEN_MESSAGE) : error;

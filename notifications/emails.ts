@@ -1,8 +1,13 @@
 /**
  * The e-mails the product sends, as job payloads (what is enqueued) and as rendered
  * messages (what the worker sends). Payloads hold no secret in clear: codes are sealed.
+ * A mail enqueued on behalf of an HTTP request carries that request's id, which the mail
+ * worker logs with the job id and the outcome (one UUID from the request to the e-mail).
  */
 import { z } from 'zod';
+
+/** The request that caused the mail; absent for jobs enqueued before request ids travelled. */
+const causedBy = { requestId: z.string().max(100).optional() };
 
 export const emailJobSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -11,8 +16,9 @@ export const emailJobSchema = z.discriminatedUnion('kind', [
     purpose: z.enum(['password', 'pin']),
     sealedCode: z.string(),
     validMinutes: z.number().int().positive(),
+    ...causedBy,
   }),
-  z.object({ kind: z.literal('account_verified'), to: z.string(), firstName: z.string() }),
+  z.object({ kind: z.literal('account_verified'), to: z.string(), firstName: z.string(), ...causedBy }),
 ]);
 export type EmailJob = z.infer<typeof emailJobSchema>;
 

@@ -7,6 +7,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
+import { fallbackLogger, type Logger } from '../platform/logger.ts';
 import type { RenderedEmail } from './emails.ts';
 
 export interface Mailer {
@@ -19,7 +20,8 @@ export interface MailerOptions {
   from: string;
   /** Where local mail is kept when there is no SMTP_URL. */
   outboxDir: string;
-  log?: (line: string) => void;
+  /** Where the outbox mailer prints each message (the process's logger). */
+  log?: Logger;
 }
 
 export function createMailer(options: MailerOptions): Mailer {
@@ -37,7 +39,7 @@ export function createMailer(options: MailerOptions): Mailer {
 
 function createOutboxMailer(options: MailerOptions): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  const log = options.log ?? ((line: string) => console.log(line));
+  const log = (options.log ?? fallbackLogger).child({ component: 'mail' });
   let sequence = 0;
   return {
     send: async (message) => {
@@ -54,7 +56,11 @@ function createOutboxMailer(options: MailerOptions): Mailer {
         `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}-${sequence}.eml`,
       );
       await writeFile(file, info.message as Buffer, { mode: 0o600 });
-      log(`[mail] (no SMTP_URL: kept in ${file})\nTo: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`);
+      // Development only (production refuses to start without SMTP_URL): the text may hold a code.
+      log.info(
+        { outboxFile: file, to: message.to, subject: message.subject, text: message.text },
+        `no SMTP_URL: mail kept in ${file}`,
+      );
     },
     close: () => transport.close(),
   };

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createDatabase, withClient } from './database.ts';
 import { ensureRuntimeLogin, ensureRuntimeRole, loginOf } from './runtime-role.ts';
 import { EMBEDDED_DATABASE, embeddedRuntimePassword, embeddedRuntimeUrl } from './embedded-login.ts';
+import type { Logger } from './logger.ts';
 
 export interface DatabaseServer {
   /** What the app connects as: the runtime role. */
@@ -26,6 +27,8 @@ export interface DatabaseServerOptions {
   databaseOwnerUrl?: string | undefined;
   dataDir: string;
   embeddedPort?: number | undefined;
+  /** For the embedded server's errors. */
+  log?: Logger | undefined;
 }
 
 export async function openDatabaseServer(options: DatabaseServerOptions): Promise<DatabaseServer> {
@@ -36,7 +39,12 @@ export async function openDatabaseServer(options: DatabaseServerOptions): Promis
   // on import that exit the process (code 143 on SIGTERM) while the server's graceful shutdown
   // is still draining - with DATABASE_URL (every deployment) nothing may cut that short.
   const { startEmbeddedPostgres } = await import('../platform/embedded-postgres.ts');
-  const server = await startEmbeddedPostgres({ dataDir: join(options.dataDir, 'postgres'), port, persistent: true });
+  const server = await startEmbeddedPostgres({
+    dataDir: join(options.dataDir, 'postgres'),
+    port,
+    persistent: true,
+    log: options.log,
+  });
   try {
     await ensureDatabase(server.url('postgres'), EMBEDDED_DATABASE);
     const ownerUrl = server.url(EMBEDDED_DATABASE);

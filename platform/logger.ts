@@ -1,14 +1,15 @@
 /**
  * Structured logs for every process: one pino logger per process, JSON lines on stdout (or a
  * given stream), each line naming its `service` (api, worker, cli, ...) so lines from several
- * processes can be merged and filtered. Secrets are redacted by path wherever they could
- * appear (authorization headers, cookies, passwords, PINs, tokens).
+ * processes can be merged and filtered; a part of a process adds its `component` (jobs,
+ * database, mail, projections, ...) with `log.child`. Secrets are redacted by path wherever
+ * they could appear (authorization headers, cookies, passwords, PINs, tokens).
  *
  * Request ids are UUIDs (`newRequestId`): unique across processes and restarts, so an id
  * stored in event metadata or a job payload names one HTTP request forever.
  */
 import { randomUUID } from 'node:crypto';
-import { pino, type DestinationStream, type Level, type Logger } from 'pino';
+import { pino, type DestinationStream, type Level, type Logger, type LoggerOptions as PinoOptions } from 'pino';
 
 export type { Logger } from 'pino';
 
@@ -30,18 +31,53 @@ export interface LoggerOptions {
   level?: LogLevel;
   /** Where lines go; stdout by default (stderr for the CLI, whose stdout is its output). */
   destination?: DestinationStream;
+  /** Extra serializers by key (the API's `req`: its query strings may carry secrets). */
+  serializers?: PinoOptions['serializers'];
 }
 
 export function createLogger(service: string, options: LoggerOptions = {}): Logger {
-  const settings = {
+  const settings: PinoOptions = {
     level: options.level ?? 'info',
     base: { service, pid: process.pid },
     redact: { paths: [...LOG_REDACT_PATHS] },
     timestamp: pino.stdTimeFunctions.isoTime,
+    ...(options.serializers ? { serializers: options.serializers } : {}),
   };
   return options.destination ? pino(settings, options.destination) : pino(settings);
 }
 
+/**
+ * The lines an operator reads to know a process is up, where, and how it stopped (start-up,
+ * the first admin, shut-down): written at info whatever LOG_LEVEL filters out (the reliability
+ * suite runs at `warn` and waits for them), so LOG_LEVEL tunes diagnostics, not these. Only
+ * `silent` silences them too.
+ */
+export function lifecycleLog(log: Logger): Logger {
+  return log.level === 'silent' || log.isLevelEnabled('info') ? log : log.child({}, { level: 'info' });
+}
+
+/** Standard error, written synchronously (a line logged just before an exit is not lost). */
+export function stderrDestination(): DestinationStream {
+  return pino.destination({ dest: 2, sync: true });
+}
+
+/**
+ * For library helpers called outside a process's composition root (tests, benchmarks, the
+ * CLI's connections) that were given no logger: warnings and errors as JSON lines on stderr.
+ * Every process passes its own logger down instead.
+ */
+export const fallbackLogger: Logger = createLogger('wallet', {
+  level: 'warn',
+  destination: stderrDestination(),
+});
+
 export function newRequestId(): string {
   return randomUUID();
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A request id taken from outside (a trusted proxy's X-Request-Id) must be a UUID, nothing else. */
+export function isRequestId(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
 }

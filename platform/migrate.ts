@@ -12,6 +12,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { FileMigrationProvider, Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { installJobQueues, type QueueSpec } from './jobs.ts';
+import type { Logger } from './logger.ts';
 import { applyRuntimeGrants, ensureRuntimeLogin, ensureRuntimeRole, isSeparateLogin, loginOf } from './runtime-role.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
@@ -21,6 +22,8 @@ export interface MigrationReport {
 }
 
 export interface MigrateOptions {
+  /** Where pg-boss reports errors while it installs its schema. */
+  log?: Logger | undefined;
   /** What the app connects as (DATABASE_URL). A user other than the owner's becomes a member of wallet_runtime. */
   runtimeUrl?: string | undefined;
   /** Set the runtime login's password even if the role exists (the embedded server: every role there is ours). */
@@ -44,7 +47,7 @@ export async function migrateDatabase(
         { cause: error },
       );
     }
-    await installJobQueues(ownerUrl, queues);
+    await installJobQueues(ownerUrl, queues, options.log);
     await applyRuntimeGrants(db);
     if (options.runtimeUrl && isSeparateLogin(ownerUrl, options.runtimeUrl)) {
       await ensureRuntimeLogin(db, loginOf(options.runtimeUrl), {

@@ -7,7 +7,7 @@
  * replaced or explicitly allowed, and every problem names its variable and the fix.
  *
  * The one refusal that depends on data, not configuration - no admin yet and no
- * ADMIN_PASSWORD, so a generated password would be printed - is ensureFirstAdmin's
+ * ADMIN_PASSWORD, so a generated password would be kept in the container - is ensureFirstAdmin's
  * (identity/admin.ts), and throws ProductionRefusal too.
  */
 import type { Config } from './config.ts';
@@ -104,6 +104,7 @@ export function exitIfUnsafeForProduction(config: Config, role: ProcessRole): vo
 /** For entry points: a ProductionRefusal raised later in startup (the first admin) ends the process the same way. */
 export function exitRefused(error: unknown): never {
   if (!(error instanceof ProductionRefusal)) throw error;
+  // Plain text, not a log line: the process never started, and the list is the operator's to read and fix.
   console.error(error.message);
   process.exit(1);
 }

@@ -10,6 +10,7 @@ import { appConfigFrom, buildApp } from '../api/app.ts';
 import { ensureFirstAdmin, resolveJwtSecret, resolvePinPepper } from '../identity/index.ts';
 import type { Config } from '../platform/config.ts';
 import { tablesView } from '../platform/database.ts';
+import { lifecycleLog } from '../platform/logger.ts';
 import {
   createCheckpointWaiter,
   readWalletBalance,
@@ -51,7 +52,8 @@ export function startApiProcess(config: Config): Promise<ApiProcess> {
 
 async function assemble(config: Config, system: System, metrics: ApiProcessMetrics): Promise<ApiProcess> {
   const secrets = { jwtSecret: await resolveJwtSecret(config), pinPepper: await resolvePinPepper(config) };
-  await ensureFirstAdmin(system.db, system.ledger, config);
+  const lifecycle = lifecycleLog(system.log);
+  await ensureFirstAdmin(system.db, system.ledger, config, lifecycle);
   const workers = config.RUN_WORKERS ? await startWorkers(config, system, secrets.jwtSecret) : undefined;
   if (workers) addJobQueueMetrics(metrics.registry, system.boss);
   const reads = tablesView<ReadTables>(system.db);
@@ -66,17 +68,19 @@ async function assemble(config: Config, system: System, metrics: ApiProcessMetri
     card: createCardProvider(config),
     balances: { ofAccount: (accountId) => readWalletBalance(reads, accountId) },
     metrics: metrics.registry,
+    log: system.log,
   });
   return {
     app,
     listen: async () => {
       await app.listen({ port: config.PORT, host: config.HOST });
-      console.log(
+      lifecycle.info(
+        { url: config.PUBLIC_URL },
         `Wallet is running at ${config.PUBLIC_URL} (database: ${databaseDescription(config)}; workers: ${config.RUN_WORKERS ? 'in this process' : 'separate'})`,
       );
     },
     stop: async (signal) => {
-      app.log.info({ signal }, 'shutting down');
+      lifecycle.info({ signal }, 'shutting down');
       await app.close();
       await workers?.stopProjections();
       await workers?.stopMaintenance();
@@ -95,12 +99,13 @@ interface InProcessWorkers {
 
 /** What `npm run worker` runs, in this process instead. */
 async function startWorkers(config: Config, system: System, jwtSecret: string): Promise<InProcessWorkers> {
-  const mail = await startMailDelivery(config, system.boss, jwtSecret);
+  const mail = await startMailDelivery(config, system.boss, jwtSecret, system.log);
   const stopProjections = await startProjectionWorkers({
     db: system.db,
     connectionString: system.databaseUrl,
     boss: system.boss,
+    log: system.log,
   });
-  const stopMaintenance = await startLedgerMaintenance(system.db, system.boss);
+  const stopMaintenance = await startLedgerMaintenance(system.db, system.boss, { log: system.log });
   return { stopProjections, mail, stopMaintenance };
 }

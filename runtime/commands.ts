@@ -1,13 +1,17 @@
 /**
  * The one-shot operator processes behind `npm run migrate`, `npm run admin:create` and
  * `npm run ledger`: each opens what it needs, does one thing, says what it did and closes.
- * The entry points in bin/ parse their arguments and call these.
+ * The entry points in bin/ parse their arguments and call these. `migrate` runs unattended
+ * (a compose service), so what it says is a JSON log line on stdout; `admin:create` answers
+ * the operator at a terminal in plain text on stdout (a generated password is its output and
+ * must not land in a log), its diagnostics are JSON lines on stderr.
  */
 import { runCli } from '../cli/main.ts';
 import { processIo } from '../cli/io.ts';
 import { createAdmin, type AdminOutcome } from '../identity/index.ts';
 import type { Config } from '../platform/config.ts';
 import { openDatabaseServer } from '../platform/database-server.ts';
+import { createLogger, lifecycleLog } from '../platform/logger.ts';
 import { migrateDatabase } from '../platform/migrate.ts';
 import { allQueues } from './queues.ts';
 import { startSystem } from './system.ts';
@@ -19,15 +23,20 @@ import { startSystem } from './system.ts';
  * embedded `wallet_app`) is made a member of wallet_runtime.
  */
 export async function migrateCommand(config: Config): Promise<void> {
+  const log = createLogger('migrate', { level: config.LOG_LEVEL });
   const server = await openDatabaseServer({
     databaseUrl: config.DATABASE_URL,
     databaseOwnerUrl: config.DATABASE_OWNER_URL,
     dataDir: config.DATA_DIR,
     embeddedPort: config.EMBEDDED_POSTGRES_PORT,
+    log,
   });
   try {
-    const report = await migrateDatabase(server.ownerUrl ?? server.url, allQueues, { runtimeUrl: server.url });
-    console.log(report.applied.length ? `Applied: ${report.applied.join(', ')}` : 'Database is up to date.');
+    const report = await migrateDatabase(server.ownerUrl ?? server.url, allQueues, { runtimeUrl: server.url, log });
+    lifecycleLog(log).info(
+      { applied: report.applied },
+      report.applied.length ? `Applied: ${report.applied.join(', ')}` : 'Database is up to date.',
+    );
   } finally {
     await server.stop();
   }
@@ -50,7 +59,11 @@ export async function createAdminCommand(config: Config, input: AdminCommandInpu
       ...(input.firstName ? { firstName: input.firstName } : {}),
       ...(input.lastName ? { lastName: input.lastName } : {}),
     });
-    for (const line of describeAdminOutcome(outcome)) console.log(line);
+    process.stdout.write(
+      describeAdminOutcome(outcome)
+        .map((line) => `${line}\n`)
+        .join(''),
+    );
   } finally {
     await system.stop();
   }

@@ -6,6 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import { createLedger, DEFAULT_BATCHING, type Ledger, type LedgerTables } from '../ledger/index.ts';
+import { fallbackLogger, type Logger } from '../platform/logger.ts';
 import { createWakeUpSender, type WakeUpSender } from '../projections/engine/wake-up.ts';
 
 export interface WiredLedger extends Ledger {
@@ -15,10 +16,12 @@ export interface WiredLedger extends Ledger {
 export interface WiredLedgerOptions {
   /** Told the size of every group-commit batch (runtime/metrics.ts): the ledger knows no metrics library. */
   onAppendBatch?: ((size: number) => void) | undefined;
+  log?: Logger | undefined;
 }
 
 export function createWiredLedger(db: Kysely<LedgerTables>, options: WiredLedgerOptions = {}): WiredLedger {
-  const wakeUps = createWakeUpSender(db as unknown as Kysely<never>);
+  const log = options.log ?? fallbackLogger;
+  const wakeUps = createWakeUpSender(db as unknown as Kysely<never>, log.child({ component: 'projections' }));
   const ledger = createLedger({
     db,
     batching: { ...DEFAULT_BATCHING, onBatch: options.onAppendBatch },

@@ -9,18 +9,30 @@ import { createMailer } from '../notifications/mailer.ts';
 import { startMailWorker } from '../notifications/worker.ts';
 import type { Config } from '../platform/config.ts';
 import type { JobBoss } from '../platform/jobs.ts';
+import type { Logger } from '../platform/logger.ts';
 
 export interface MailDelivery {
   /** Closes the transport; the jobs stop with pg-boss. */
   stop(): void;
 }
 
-export async function startMailDelivery(config: Config, boss: JobBoss, jwtSecret: string): Promise<MailDelivery> {
+export async function startMailDelivery(
+  config: Config,
+  boss: JobBoss,
+  jwtSecret: string,
+  log: Logger,
+): Promise<MailDelivery> {
   const mailer = createMailer({
     smtpUrl: config.SMTP_URL,
     from: config.MAIL_FROM,
     outboxDir: join(config.DATA_DIR, 'outbox'),
+    log,
   });
-  await startMailWorker(boss, { mailer, sealKey: deriveKey(jwtSecret, 'mail-seal'), publicUrl: config.PUBLIC_URL });
+  await startMailWorker(boss, {
+    mailer,
+    sealKey: deriveKey(jwtSecret, 'mail-seal'),
+    publicUrl: config.PUBLIC_URL,
+    log,
+  });
   return { stop: () => mailer.close() };
 }

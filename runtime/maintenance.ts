@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import { expireIdempotencyKeys } from '../ledger/index.ts';
 import type { JobBoss, QueueSpec } from '../platform/jobs.ts';
+import { fallbackLogger, type Logger } from '../platform/logger.ts';
 
 export const EXPIRE_IDEMPOTENCY_KEYS_QUEUE = 'ledger.expire-idempotency-keys';
 /** Daily, off the hour. */
@@ -18,11 +19,12 @@ export const maintenanceQueues: readonly QueueSpec[] = [
 export async function startLedgerMaintenance(
   db: Kysely<unknown>,
   boss: JobBoss,
-  options: { schedule?: boolean } = {},
+  options: { schedule?: boolean; log?: Logger } = {},
 ): Promise<() => Promise<void>> {
-  await boss.work(EXPIRE_IDEMPOTENCY_KEYS_QUEUE, async () => {
+  const log = (options.log ?? fallbackLogger).child({ component: 'maintenance' });
+  await boss.work(EXPIRE_IDEMPOTENCY_KEYS_QUEUE, async ([job]) => {
     const expired = await expireIdempotencyKeys(db);
-    console.log(`ledger maintenance: ${expired} idempotency keys past their retention expired`);
+    log.info({ jobId: job?.id, expired }, `${expired} idempotency keys past their retention expired`);
   });
   if (options.schedule ?? true) await boss.schedule(EXPIRE_IDEMPOTENCY_KEYS_QUEUE, EXPIRY_CRON);
   return async () => {

@@ -14,6 +14,7 @@ import { assertMigrationsCurrent, migrateDatabase } from '../platform/migrate.ts
 import { assertSafeForProduction, type ProcessRole } from '../platform/production.ts';
 import type { Ledger, LedgerTables } from '../ledger/index.ts';
 import { openDatabaseServer, type DatabaseServer } from '../platform/database-server.ts';
+import { createLogger, stderrDestination, type Logger } from '../platform/logger.ts';
 import { createWiredLedger, type WiredLedgerOptions } from './ledger.ts';
 import { allQueues } from './queues.ts';
 
@@ -24,40 +25,61 @@ export interface System {
   pool: pg.Pool;
   boss: JobBoss;
   ledger: Ledger;
+  /** The process's logger: every part of it logs through a child of this one. */
+  log: Logger;
   stop(): Promise<void>;
 }
 
-export interface SystemOptions extends WiredLedgerOptions {
+/** The `service` of a process's log lines: `npm start` is the api (with its in-process workers), `npm run worker` the worker. */
+export function serviceName(role: ProcessRole): 'api' | 'worker' | 'cli' {
+  return role === 'all' ? 'api' : role;
+}
+
+/**
+ * The process's logger, from LOG_LEVEL: JSON lines on stdout (pino); on stderr for a one-shot
+ * command (`cli`), whose stdout is its answer to the operator.
+ */
+export function processLogger(config: Pick<Config, 'LOG_LEVEL'>, role: ProcessRole): Logger {
+  const destination = role === 'cli' ? stderrDestination() : undefined;
+  return createLogger(serviceName(role), { level: config.LOG_LEVEL, ...(destination ? { destination } : {}) });
+}
+
+export interface SystemOptions extends Omit<WiredLedgerOptions, 'log'> {
   role: ProcessRole;
+  log?: Logger;
 }
 
 export async function startSystem(config: Config, options: SystemOptions): Promise<System> {
   // The entry points print these and exit first; this keeps any other caller from skipping them.
   assertSafeForProduction(config, options.role);
+  const log = options.log ?? processLogger(config, options.role);
   const server: DatabaseServer = await openDatabaseServer({
     databaseUrl: config.DATABASE_URL,
     databaseOwnerUrl: config.DATABASE_OWNER_URL,
     dataDir: config.DATA_DIR,
     embeddedPort: config.EMBEDDED_POSTGRES_PORT,
+    log,
   });
   try {
-    await prepareSchema(server);
+    await prepareSchema(server, log);
     const { db, pool } = openDatabase<unknown>({
       connectionString: server.url,
       maxConnections: 20,
       applicationName: `wallet-${options.role}`,
+      log,
     });
     const boss = createJobBoss(server.url, {
       supervise: options.role !== 'cli',
       schedule: options.role === 'all' || options.role === 'worker',
     });
+    const jobsLog = log.child({ component: 'jobs' });
     boss.on('error', (error) => {
       // 57P01: the database server is shutting down (Ctrl-C reaches the embedded Postgres too).
       if ((error as { code?: string }).code === '57P01') return;
-      console.error('[jobs]', error);
+      jobsLog.error({ err: error }, 'pg-boss error');
     });
     await boss.start();
-    const ledger = createWiredLedger(tablesView<LedgerTables>(db), { onAppendBatch: options.onAppendBatch });
+    const ledger = createWiredLedger(tablesView<LedgerTables>(db), { onAppendBatch: options.onAppendBatch, log });
     return {
       config,
       databaseUrl: server.url,
@@ -65,6 +87,7 @@ export async function startSystem(config: Config, options: SystemOptions): Promi
       pool,
       boss,
       ledger,
+      log,
       stop: async () => {
         await boss.stop({ graceful: true, timeout: 5_000 });
         await ledger.wakeUps.flush();
@@ -99,8 +122,8 @@ export async function startProcess<Process>(
 }
 
 /** The runtime role may not change the schema: only a process with the owner's connection migrates. */
-async function prepareSchema(server: DatabaseServer): Promise<void> {
-  if (server.ownerUrl) await migrateDatabase(server.ownerUrl, allQueues, { runtimeUrl: server.url });
+async function prepareSchema(server: DatabaseServer, log: Logger): Promise<void> {
+  if (server.ownerUrl) await migrateDatabase(server.ownerUrl, allQueues, { runtimeUrl: server.url, log });
   else await assertMigrationsCurrent(server.url);
 }
 

@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { checkReadiness } from '../audit/index.ts';
 import { resolveJwtSecret } from '../identity/index.ts';
 import type { Config } from '../platform/config.ts';
+import { lifecycleLog } from '../platform/logger.ts';
 import { startHealthServer, type HealthServer } from '../platform/health-server.ts';
 import { startProjectionWorkers } from '../projections/index.ts';
 import { startMailDelivery } from './mail.ts';
@@ -30,17 +31,19 @@ async function assemble(config: Config, system: System): Promise<WorkerProcess> 
     db: system.db,
     connectionString: system.databaseUrl,
     boss: system.boss,
+    log: system.log,
   });
-  const stopMaintenance = await startLedgerMaintenance(system.db, system.boss);
+  const stopMaintenance = await startLedgerMaintenance(system.db, system.boss, { log: system.log });
   // The mail worker sends what the API enqueued (codes, "account verified"), sealed with the server secret.
-  const mail = await startMailDelivery(config, system.boss, await resolveJwtSecret(config));
+  const mail = await startMailDelivery(config, system.boss, await resolveJwtSecret(config), system.log);
   const health = await startHealth(config, system);
-  console.log(
+  const lifecycle = lifecycleLog(system.log);
+  lifecycle.info(
     `Projection and mail workers running (database: ${databaseDescription(config)}${health ? `; health: http://${config.HOST}:${health.port}/health` : ''})`,
   );
   return {
     stop: async (signal) => {
-      console.log(`${signal}: stopping workers`);
+      lifecycle.info({ signal }, 'stopping workers');
       await health?.close();
       await stopProjections();
       await stopMaintenance();

@@ -11,6 +11,7 @@ import { SMTPServer } from 'smtp-server';
 import { buildApp, type AppConfig, type AppDependencies } from '../api/app.ts';
 import { createLedger, type Ledger, type LedgerTables } from '../ledger/index.ts';
 import { createMailer } from '../notifications/mailer.ts';
+import { createLogger } from '../platform/logger.ts';
 import { startMailWorker } from '../notifications/worker.ts';
 import { tablesView } from '../platform/database.ts';
 import { createJobBoss, type JobBoss } from '../platform/jobs.ts';
@@ -127,7 +128,13 @@ export async function startHarness(
       },
     },
   });
-  await ensureFirstAdmin(database.db, ledger, { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }, () => {});
+  // With ADMIN_PASSWORD nothing is written to DATA_DIR.
+  await ensureFirstAdmin(
+    database.db,
+    ledger,
+    { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, DATA_DIR: '/nonexistent' },
+    createLogger('test', { level: 'silent' }),
+  );
   const replies: unknown[] = [];
   const harness: Harness = {
     app,
@@ -195,7 +202,7 @@ export async function startProjectedHarness(
     boss: harness.boss,
     intervalMs: 200,
     schedule: false,
-    log: () => {},
+    log: createLogger('test', { level: 'silent' }),
     ...(workers.projector ? { projector: workers.projector } : {}),
   });
   const close = harness.close;

@@ -31,7 +31,7 @@ export function processEnvironment(settings: Record<string, string>, unset: read
 
 /** `node [flags] <entry>` from the repository root, stdout and stderr piped for the test to read. */
 export function spawnEntryPoint(
-  entry: 'bin/server.ts' | 'bin/worker.ts',
+  entry: 'bin/server.ts' | 'bin/worker.ts' | 'bin/migrate.ts',
   env: NodeJS.ProcessEnv,
   nodeFlags: readonly string[] = [],
 ): ChildProcess {

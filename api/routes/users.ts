@@ -4,7 +4,7 @@
  * contracts/users.ts; replies carry only the user record of spec section 3.
  */
 import { z } from 'zod';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import QRCode from 'qrcode';
 import {
@@ -77,7 +77,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependen
 
   app.post('/api/users/register', authLimited, async (request, reply) => {
     const input = registerPayloadSchema.parse(request.body ?? {});
-    await registerUser(deps.db, deps.ledger, input, deps.keys.pinKeys);
+    await registerUser(deps.db, deps.ledger, input, deps.keys.pinKeys, request.id);
     return ok(reply, 'Registration successful! Your account will be verified by an administrator.', undefined, 201);
   });
 
@@ -126,6 +126,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependen
           kind: 'account_verified',
           to: changed.account.email,
           firstName: changed.account.firstName,
+          requestId: request.id,
         });
       return changed;
     });
@@ -200,12 +201,13 @@ function registerCodeRoutes(
     ['password', 'password-reset'],
     ['pin', 'pin-reset'],
   ] as const) {
-    const send = async (body: unknown) => issueCode(codes, resetEmailSchema.parse(body ?? {}).email, purpose);
+    const send = async (request: FastifyRequest) =>
+      issueCode(codes, resetEmailSchema.parse(request.body ?? {}).email, purpose, request.id);
     app.post(`/api/users/send-${prefix}-otp`, authLimited, async (request, reply) =>
-      ok(reply, OTP_SENT_MESSAGE, await send(request.body)),
+      ok(reply, OTP_SENT_MESSAGE, await send(request)),
     );
     app.post(`/api/users/resend-${prefix}-otp`, authLimited, async (request, reply) =>
-      ok(reply, OTP_SENT_MESSAGE, await send(request.body)),
+      ok(reply, OTP_SENT_MESSAGE, await send(request)),
     );
     app.post(`/api/users/verify-${prefix}-otp`, authLimited, async (request, reply) => {
       const input = verifyOtpSchema.parse(request.body ?? {});

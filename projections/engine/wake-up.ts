@@ -13,14 +13,12 @@
  */
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
+import { fallbackLogger, type Logger } from '../../platform/logger.ts';
 
 export const LEDGER_APPENDED_CHANNEL = 'ledger_appended';
 /** The least time between two wake-ups from one process: well inside the 100 ms lag target. */
 export const WAKE_UP_SPACING_MS = 5;
 const RECONNECT_DELAY_MS = 1_000;
-
-type Log = (message: string, error?: unknown) => void;
-const defaultLog: Log = (message, error) => console.error(`[projections] ${message}`, error ?? '');
 
 export interface WakeUpSender {
   /** After a commit: sends a NOTIFY, or joins the next one if one is in flight. Never throws. */
@@ -31,7 +29,7 @@ export interface WakeUpSender {
   flush(): Promise<void>;
 }
 
-export function createWakeUpSender(db: Kysely<never>, log: Log = defaultLog): WakeUpSender {
+export function createWakeUpSender(db: Kysely<never>, log: Logger = fallbackLogger): WakeUpSender {
   let inFlight: Promise<void> | undefined;
   let pending = false;
   let lastSentAt = 0;
@@ -48,7 +46,7 @@ export function createWakeUpSender(db: Kysely<never>, log: Log = defaultLog): Wa
       })
       .then(
         () => undefined,
-        (error: unknown) => log('wake-up notify failed (the interval drain covers it)', error),
+        (error: unknown) => log.warn({ err: error }, 'wake-up notify failed (the interval drain covers it)'),
       )
       .finally(() => {
         inFlight = undefined;
@@ -78,7 +76,7 @@ export function createWakeUpSender(db: Kysely<never>, log: Log = defaultLog): Wa
 export async function listenForWakeUps(
   connectionString: string,
   onWake: () => void,
-  log: Log = defaultLog,
+  log: Logger = fallbackLogger,
 ): Promise<() => Promise<void>> {
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
@@ -99,7 +97,7 @@ export async function listenForWakeUps(
       if (lost) return;
       lost = true;
       if (client === candidate) client = undefined;
-      if (!stopped) log('wake-up listener lost its connection; reconnecting', error);
+      if (!stopped) log.warn({ err: error }, 'wake-up listener lost its connection; reconnecting');
       candidate.end().catch(() => undefined);
       reconnectLater();
     };

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
 import { createJobBoss, type JobBoss } from '../../platform/jobs.ts';
 import { tablesView } from '../../platform/database.ts';
+import { createLogger } from '../../platform/logger.ts';
 import { createWiredLedger } from '../../runtime/ledger.ts';
 import { rupees, type Ledger, type LedgerTables } from '../../ledger/index.ts';
 import {
@@ -38,7 +39,7 @@ beforeAll(async () => {
     boss,
     intervalMs: 2_000,
     schedule: false,
-    log: () => {},
+    log: createLogger('test', { level: 'silent' }),
   });
 });
 
