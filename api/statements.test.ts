@@ -18,8 +18,20 @@ let harness: Harness;
 let asha: { id: string; token: string };
 let ravi: { id: string; token: string };
 
+/** A UPI deposit requested and settled in one append (the history shows the request's row). */
 function deposit(id: string, walletId: string, paise: bigint): RawEvent[] {
   return [
+    {
+      type: 'DepositRequested',
+      data: {
+        depositId: id,
+        walletId,
+        amountPaise: paise.toString(),
+        method: 'upi',
+        reference: `top up ${id}`,
+        details: { upiId: 'me@upi' },
+      },
+    },
     {
       type: 'DepositSettled',
       data: { depositId: id, walletId, amountPaise: paise.toString(), method: 'upi', confirmedBy: 'admin' },
@@ -219,5 +231,45 @@ describe('bad periods', () => {
     expect((await get(undefined, '/api/transactions/statement.csv?from=2025-03-01&to=2025-03-31')).statusCode).toBe(
       401,
     );
+  });
+});
+
+describe('the history date filter (POST /api/transactions/get-all-transactions-by-user)', () => {
+  async function history(token: string, body: Record<string, unknown>) {
+    return harness.call({
+      method: 'POST',
+      url: '/api/transactions/get-all-transactions-by-user',
+      headers: { authorization: `Bearer ${token}` },
+      payload: body,
+    });
+  }
+  const ids = (data: unknown) => (data as { items: { _id: string }[] }).items.map((item) => item._id);
+
+  it('keeps the transactions of the India Standard Time days asked for, paged, searched or not', async () => {
+    const april = (await history(asha.token, { page: 1, from: '2025-04-01', to: '2025-04-30' })).json().data;
+    expect(ids(april)).toEqual(['asha-ravi']);
+    expect(april).toMatchObject({ total: 1, totalExact: true });
+    const march = (await history(asha.token, { page: 1, from: '2025-03-01', to: '2025-03-31' })).json().data;
+    expect(ids(march)).toEqual(['asha-march']);
+    expect((await history(asha.token, { page: 1 })).json().data).toMatchObject({ total: 2 });
+    // One end only.
+    expect(ids((await history(asha.token, { page: 1, from: '2025-04-01' })).json().data)).toEqual(['asha-ravi']);
+    expect(ids((await history(asha.token, { page: 1, to: '2025-03-31' })).json().data)).toEqual(['asha-march']);
+    // A search matching both keeps only the period's match.
+    const searched = (await history(asha.token, { page: 1, search: 'asha', to: '2025-03-31' })).json().data;
+    expect(ids(searched)).toEqual(['asha-march']);
+    expect(searched).toMatchObject({ total: 1 });
+    // The spec's plain list too, and never another wallet's rows.
+    const plain = (await history(ravi.token, { from: '2025-03-01', to: '2025-03-31' })).json().data as {
+      _id: string;
+    }[];
+    expect(plain.map((item) => item._id)).toEqual(['ravi-777']);
+  });
+
+  it('refuses dates out of order or malformed with the 400 envelope', async () => {
+    const backwards = await history(asha.token, { page: 1, from: '2025-04-02', to: '2025-04-01' });
+    expect(backwards.statusCode).toBe(400);
+    expect(backwards.json()).toMatchObject({ message: 'The start date must not be after the end date' });
+    expect((await history(asha.token, { page: 1, from: '2025-13-01' })).statusCode).toBe(400);
   });
 });
