@@ -58,6 +58,8 @@ function SamplesChart(props: {
               dataKey={name}
               name={name}
               stroke={COLORS[index % COLORS.length]}
+              // Dots: the first sample (and a trial balance sampled every 30 s) is a single point, no line yet.
+              dot={{ r: 2 }}
               isAnimationActive={false}
             />
           ))}

@@ -61,7 +61,7 @@ describe('operations charts', () => {
     });
     const { container } = renderWithApp(<OperationsChartsCard intervals={{ trialBalanceMs: 60, lagMs: 60 }} />);
     await waitFor(() => expect(screen.getByText(/Projection lag \(events\) \([3-9]\d* samples/)).toBeTruthy(), {
-      timeout: 8000,
+      timeout: 15_000,
     });
     const lagLines = container.querySelectorAll('[data-testid="projection-lag-chart"] .recharts-line-curve');
     expect(lagLines.length).toBe(2);
@@ -69,7 +69,7 @@ describe('operations charts', () => {
     expect(container.querySelectorAll('[data-testid="trial-balance-chart"] .recharts-line-curve').length).toBe(3);
     expect(screen.getByText('statements')).toBeTruthy();
     expect(screen.getByText('wallet')).toBeTruthy();
-  });
+  }, 30_000);
 });
 
 describe('samples', () => {

@@ -40,7 +40,7 @@ describe('dashboard charts', () => {
     });
     const { container } = renderWithApp(<DashboardPage user={USER} />);
     expect(
-      await screen.findByText(/Balance over time: ₹0 on 1 Jun, ₹8,500 on 3 Nov/, {}, { timeout: 8000 }),
+      await screen.findByText(/Balance over time: ₹0 on 1 Jun, ₹8,500 on 3 Nov/, {}, { timeout: 15_000 }),
     ).toBeTruthy();
     expect(screen.getByText(/Money in ₹10,000 and money out ₹1,500, by month/)).toBeTruthy();
     const request = calls.find((call) => call.path === '/api/transactions/statement/charts');
@@ -56,7 +56,7 @@ describe('dashboard charts', () => {
         2,
       ),
     );
-  });
+  }, 30_000);
 
   it("says so when the charts can't be loaded", async () => {
     fakeApi({
@@ -68,7 +68,7 @@ describe('dashboard charts', () => {
       '/api/transactions/get-all-transactions-by-user': ok({ items: [], total: 0, page: 1, pageSize: 3 }),
     });
     renderWithApp(<DashboardPage user={USER} />);
-    expect(await screen.findByText('A statement covers at most 366 days', {}, { timeout: 8000 })).toBeTruthy();
+    expect(await screen.findByText('A statement covers at most 366 days', {}, { timeout: 15_000 })).toBeTruthy();
   });
 });
 
