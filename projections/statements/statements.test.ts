@@ -14,6 +14,7 @@ import { createLedger, rupees, type Ledger, type LedgerTables } from '../../ledg
 import { generateAppends, seededRandom } from '../../test/random-ledger.ts';
 import { allowBackdatedEvents, appendRecordedAt } from '../../test/backdated-events.ts';
 import { allCaughtUp, drainUntil } from '../../test/read-model.ts';
+import { verifyLedger } from '../../audit/index.ts';
 import {
   dailyClosingBalances,
   drainAll,
@@ -129,6 +130,21 @@ describe('given random activity over several Kolkata days, out of day order, wit
                                       where s.account_id = a.id order by day desc limit 1) as closing
         from ledger.accounts a where a.kind = 'wallet'`.execute(testDb.db);
     for (const head of heads) expect(head.closing ?? '0', head.id).toBe(head.balance);
+
+    // `ledger verify` checks the days against the postings, and names a wallet whose days are off.
+    expect((await verifyLedger(testDb.db)).differences).toEqual([]);
+    await sql`update read.statement_days set closing_balance_paise = closing_balance_paise + 1
+               where account_id = 'w1' and day = (select max(day) from read.statement_days where account_id = 'w1')`.execute(
+      testDb.db,
+    );
+    const differences = (await verifyLedger(testDb.db)).differences;
+    expect(
+      differences.some((line) => line.startsWith('daily statements differ from postings: w1: read.statement_days')),
+    ).toBe(true);
+    await sql`update read.statement_days set closing_balance_paise = closing_balance_paise - 1
+               where account_id = 'w1' and day = (select max(day) from read.statement_days where account_id = 'w1')`.execute(
+      testDb.db,
+    );
   });
 });
 
