@@ -203,7 +203,7 @@ describe('GET /api/transactions/statement.pdf', () => {
     expect(text).toContain(`Transfer - ${rows[0]?.display_name}`);
     expect(text).toContain('-INR 1,500.00');
     expect(text).toContain('01 Apr 2025');
-    expect(text).not.toContain('777');
+    expect(text).not.toContain('777.00');
   });
 });
 
