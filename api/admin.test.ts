@@ -709,7 +709,7 @@ describe('projections', () => {
         lastError: string | null;
       }[];
     };
-    expect(data.projections.map((p) => p.name)).toEqual(['accounts', 'history', 'money_requests']);
+    expect(data.projections.map((p) => p.name)).toEqual(['accounts', 'history', 'money_requests', 'statements']);
     for (const p of data.projections) {
       expect(p.checkpoint).toMatch(/^\d+\.\d+$/);
       expect(p.lagEvents).toBeGreaterThanOrEqual(0);

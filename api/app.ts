@@ -28,6 +28,7 @@ import { registerOAuthRoutes, type GoogleSignInConfig } from './routes/oauth.ts'
 import { registerUserRoutes } from './routes/users.ts';
 import { registerCardWebhook } from './routes/card-webhook.ts';
 import { registerRequestRoutes } from './routes/requests.ts';
+import { registerStatementRoutes } from './routes/statements.ts';
 import { registerTransactionRoutes } from './routes/transactions.ts';
 import { registerAdminRoutes } from './routes/admin/index.ts';
 import { DEFAULT_APPROVAL_THRESHOLD_PAISE } from '../audit/index.ts';
@@ -221,6 +222,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   };
   await registerTransactionRoutes(app, money);
   await registerRequestRoutes(app, money);
+  registerStatementRoutes(app, money);
   await registerCardWebhook(app, money);
   await registerAdminRoutes(app, {
     db: deps.db,

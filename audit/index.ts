@@ -35,6 +35,7 @@ export {
 } from './explorer.ts';
 export type { RawEvent, RawEventPage } from '../contracts/admin.ts';
 export { readStatementPage, statementCsv, type StatementFilter } from './statements.ts';
+export { statementPdf, MAX_PDF_LINES, type StatementPdfRequest } from './statement-pdf.ts';
 export { accountBalance, type BalanceReport } from './account-balance.ts';
 export { listPendingDeposits } from './pending-deposits.ts';
 /** Exact rupees from paise ("-12.05"), as the statement CSV writes them: for the CLI's printouts. */

@@ -149,6 +149,44 @@ async function checkStatements(trx: Trx): Promise<string[]> {
 }
 
 /**
+ * Projection "statements": per wallet, its days' money in minus money out and postings count
+ * equal the postings the statements checkpoint covers, and so does the last day's closing
+ * balance (a sum over all days, whatever order they were projected in).
+ */
+async function checkStatementDays(trx: Trx): Promise<string[]> {
+  const { rows } = await sql<{
+    account_id: string;
+    net: string | null;
+    days_count: string | null;
+    closing: string | null;
+    sum: string | null;
+    count: string | null;
+  }>`
+    with covered as (${coveredPostings('statements')}),
+    wallets as (
+      select c.* from covered c join ledger.accounts a on a.id = c.account_id where a.kind = 'wallet'
+    ),
+    days as (
+      select account_id, sum(money_in_paise - money_out_paise) as net, sum(postings_count) as count,
+             (array_agg(closing_balance_paise order by day desc))[1] as closing
+        from read.statement_days group by account_id
+    )
+    select coalesce(d.account_id, w.account_id) as account_id, d.net::text as net, d.count::text as days_count,
+           d.closing::text as closing, w.sum::text as sum, w.count::text as count
+      from days d
+      full join wallets w on w.account_id = d.account_id
+     where d.account_id is null or w.account_id is null or d.net <> w.sum or d.count <> w.count or d.closing <> w.sum
+     order by 1`.execute(trx);
+  return listed(
+    'daily statements differ from postings',
+    rows.map(
+      (row) =>
+        `${row.account_id}: read.statement_days in - out ${row.net ?? 'missing'} (${row.days_count ?? 0} postings, last closing balance ${row.closing ?? 'none'}), postings sum ${row.sum ?? 0} (${row.count ?? 0})`,
+    ),
+  );
+}
+
+/**
  * The sum of postings per account kind (wallets positive, funding accounts negative: zero in
  * total, or the ledger is broken). Shared by verify and the admin's trial balance page.
  */
@@ -175,6 +213,7 @@ export async function verifyLedger(db: Kysely<unknown>): Promise<VerifyReport> {
         ...(await checkHeads(trx)),
         ...(await checkBalanceProjection(trx)),
         ...(await checkStatements(trx)),
+        ...(await checkStatementDays(trx)),
       ];
       const lines = await trialBalanceByKind(trx);
       return { differences, trialBalance: lines, totalPaise: totalOf(lines) };

@@ -214,9 +214,9 @@ describe('balance, events and replay', () => {
     const before = await cli('balance', 'funding:upi');
     const result = await cli('replay');
     expect(result.code, result.err).toBe(EXIT_OK);
-    for (const name of ['accounts', 'history', 'money_requests'])
+    for (const name of ['accounts', 'history', 'money_requests', 'statements'])
       expect(result.out).toMatch(new RegExp(`Replayed ${name}: \\d+ events in [\\d.]+ s`));
-    expect(result.out).toMatch(/All 3 projections: \d+ events in [\d.]+ s \(\d+ events\/s\)/);
+    expect(result.out).toMatch(/All 4 projections: \d+ events in [\d.]+ s \(\d+ events\/s\)/);
     expect((await cli('balance', 'funding:upi')).out).toBe(before.out);
   });
 });

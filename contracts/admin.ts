@@ -48,7 +48,7 @@ export const EVENT_TYPES = [
   'MoneyRequestPaymentReversed',
 ] as const;
 
-export const PROJECTION_NAMES = ['accounts', 'history', 'money_requests'] as const;
+export const PROJECTION_NAMES = ['accounts', 'history', 'money_requests', 'statements'] as const;
 
 // ---- requests --------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ import {
 } from '../ledger/limits.ts';
 import { accountNumber, amount, reference, requiredText, transactionPin } from './fields.ts';
 import { formatRupees, rupeesFromPaise } from './money.ts';
+import { historyDateFilter } from './statements.ts';
 
 /** The limits as the forms show them: rupees for amount inputs, characters for references. */
 export const FORM_LIMITS = {
@@ -157,18 +158,24 @@ export const updateRequestStatusSchema = z.object({
 export const HISTORY_PAGE_SIZE = 10;
 export const HISTORY_TYPES = ['credit', 'debit', 'deposit'] as const;
 
-export const historyQuerySchema = z.object({
-  search: z.string().trim().max(200).optional(),
-  type: z.enum([...HISTORY_TYPES, 'all']).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).optional(),
-  pageSize: z.coerce.number().int().min(1).max(100).optional(),
-  /** Read-your-writes: wait until the history has projected this checkpoint. */
-  minPosition: z
-    .string()
-    .regex(/^\d+\.\d+$/)
-    .max(60)
-    .optional(),
-});
+export const historyQuerySchema = z
+  .object({
+    search: z.string().trim().max(200).optional(),
+    type: z.enum([...HISTORY_TYPES, 'all']).optional(),
+    page: z.coerce.number().int().min(1).max(100_000).optional(),
+    pageSize: z.coerce.number().int().min(1).max(100).optional(),
+    /** Read-your-writes: wait until the history has projected this checkpoint. */
+    minPosition: z
+      .string()
+      .regex(/^\d+\.\d+$/)
+      .max(60)
+      .optional(),
+    /** Only transactions on these India Standard Time days (YYYY-MM-DD, both included); either may be left out. */
+    ...historyDateFilter,
+  })
+  .refine((query) => !query.from || !query.to || query.from <= query.to, {
+    message: 'The start date must not be after the end date',
+  });
 
 /** A transaction as the spec's client renders it, plus fields for our own app. */
 export interface TransactionRecord {

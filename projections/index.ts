@@ -44,6 +44,17 @@ export {
 } from './accounts/queries.ts';
 export { HISTORY_PAGE_SIZE, readHistoryPage, type HistoryPage, type HistoryQuery } from './history/queries.ts';
 export { readMoneyRequests, type MoneyRequestLists } from './money-requests/queries.ts';
+export {
+  dailyClosingBalances,
+  daysBetween,
+  monthlyTotals,
+  periodSummary,
+  readStatementDays,
+  type MonthTotals,
+  type StatementDay,
+  type StatementDays,
+  type StatementPeriod,
+} from './statements/queries.ts';
 export { readProjectionCheckpoints } from './engine/checkpoint-rows.ts';
 export { PROJECTION_CATCH_UP_QUEUE, projectionQueues } from './engine/queues.ts';
 export { LEDGER_APPENDED_CHANNEL, createWakeUpSender, listenForWakeUps, type WakeUpSender } from './engine/wake-up.ts';

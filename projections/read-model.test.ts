@@ -10,12 +10,15 @@ import {
   readHistoryPage,
   readMoneyRequests,
   readStatement,
+  periodSummary,
+  readStatementDays,
   readWalletBalance,
   waitForCheckpoint,
   createCheckpointWaiter,
   type ReadTables,
 } from './index.ts';
 import { allCaughtUp, drainUntil } from '../test/read-model.ts';
+import { addDays, kolkataToday } from '../contracts/statements.ts';
 
 let testDb: TestDatabase<unknown>;
 let boss: JobBoss;
@@ -157,6 +160,27 @@ describe('given deposits, a transfer, money requests and a card deposit, project
     expect(upi.map((row) => [row.amount_paise, row.balance_after_paise, row.counterparty_id])).toEqual([
       [-rupees(500), -rupees(500), 'alice'],
     ]);
+  });
+});
+
+describe('daily statements (projection "statements")', () => {
+  // Yesterday to today (Kolkata): the events were recorded within seconds, maybe across midnight.
+  const today = kolkataToday();
+  const period = (accountId: string) => ({ accountId, from: addDays(today, -1), to: today });
+
+  it("sums each wallet's days: money in, money out, closing balance, postings; funding accounts have none", async () => {
+    const alice = await readStatementDays(read, period('alice'));
+    expect(alice.openingBalancePaise).toBe(0n);
+    expect(periodSummary(alice)).toEqual({
+      openingBalancePaise: 0n,
+      moneyInPaise: rupees(500),
+      moneyOutPaise: rupees(200 + 50),
+      closingBalancePaise: rupees(250),
+      postingsCount: 3n,
+    });
+    const bob = periodSummary(await readStatementDays(read, period('bob')));
+    expect([bob.moneyInPaise, bob.moneyOutPaise, bob.closingBalancePaise]).toEqual([rupees(260), 0n, rupees(260)]);
+    expect((await readStatementDays(read, period('funding:upi'))).days).toEqual([]);
   });
 });
 

@@ -7,10 +7,12 @@ import type { ColumnType } from 'kysely';
 import type { BalanceRow, DirectoryRow, StatementRow } from './accounts/tables.ts';
 import type { HistoryCountRow, HistoryRow } from './history/tables.ts';
 import type { MoneyRequestRow } from './money-requests/tables.ts';
+import type { StatementDayRow } from './statements/tables.ts';
 
 export type * from './accounts/tables.ts';
 export type * from './history/tables.ts';
 export type * from './money-requests/tables.ts';
+export type * from './statements/tables.ts';
 
 /** xid8 has no pg type parser: it arrives as a decimal string. */
 export type Xid8 = ColumnType<string, string, string>;
@@ -33,4 +35,5 @@ export interface ReadTables {
   'read.history': HistoryRow;
   'read.history_counts': HistoryCountRow;
   'read.money_requests': MoneyRequestRow;
+  'read.statement_days': StatementDayRow;
 }

@@ -14,6 +14,7 @@ const ORDER: Record<string, string> = {
   history: 'account_id, stream_id, position',
   history_counts: 'account_id, type',
   money_requests: 'request_id',
+  statement_days: 'account_id, day',
 };
 
 /** Every read table's rows, in key order, as JSON text (bigints and dates included). */

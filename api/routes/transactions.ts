@@ -17,6 +17,7 @@ import {
   verifyAccountSchema,
   type TransactionRecord,
 } from '../../contracts/transactions.ts';
+import { dayEnd, dayStart } from '../../contracts/statements.ts';
 import { isLedgerRejection, requireTransferTerms } from '../../ledger/index.ts';
 import {
   CARD_DEPOSIT_PENDING_MESSAGE,
@@ -200,11 +201,16 @@ function registerHistoryRoute(app: FastifyInstance, deps: MoneyDependencies): vo
       const query = historyQuerySchema.parse(request.body ?? {});
       await awaitCheckpoint(deps, 'history', query.minPosition);
       const type = query.type === 'all' ? undefined : query.type;
+      // Dates are India Standard Time days, as on a statement.
+      const since = query.from ? dayStart(query.from) : undefined;
+      const until = query.to ? dayEnd(query.to) : undefined;
       if (query.page === undefined) {
         const page = await readHistoryPage(deps.reads, {
           accountId: user.id,
           search: query.search,
           type,
+          since,
+          until,
           page: 1,
           pageSize: UNPAGED_HISTORY_LIMIT,
         });
@@ -215,6 +221,8 @@ function registerHistoryRoute(app: FastifyInstance, deps: MoneyDependencies): vo
         accountId: user.id,
         search: query.search,
         type,
+        since,
+        until,
         page: query.page,
         pageSize,
       });

@@ -21,7 +21,7 @@ export interface Projection {
   insertOnlyTables?: readonly string[];
 }
 
-export const PROJECTION_NAMES = ['accounts', 'history', 'money_requests'] as const;
+export const PROJECTION_NAMES = ['accounts', 'history', 'money_requests', 'statements'] as const;
 export type ProjectionName = (typeof PROJECTION_NAMES)[number];
 
 export function isProjectionName(value: string): value is ProjectionName {

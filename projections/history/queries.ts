@@ -15,6 +15,10 @@ export interface HistoryQuery {
   /** Matches the reference text or the transaction id, case-insensitively, anywhere in it. */
   search?: string | undefined;
   type?: HistoryType | undefined;
+  /** Created at or after (the start of the first day of a date filter). */
+  since?: Date | undefined;
+  /** Created before (the start of the day after a date filter's last). */
+  until?: Date | undefined;
   /** 1-based. */
   page: number;
   pageSize?: number | undefined;
@@ -43,19 +47,31 @@ export async function readHistoryPage(db: Kysely<ReadTables>, query: HistoryQuer
     return searchHistory(db, {
       accountId: query.accountId,
       type: query.type,
+      since: query.since,
+      until: query.until,
       pattern: likePattern(search),
       pageSize,
       offset,
       countLimit: query.searchCountLimit ?? SEARCH_COUNT_LIMIT,
     });
-  let filtered = db.selectFrom('read.history').where('account_id', '=', query.accountId);
-  if (query.type) filtered = filtered.where('type', '=', query.type);
+  const filtered = filteredHistory(db, query);
+  const dated = query.since !== undefined || query.until !== undefined;
   // The total and the page from one snapshot, so they agree while the projector writes.
   return db
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
-      const total = await countHistory(trx, query.accountId, query.type);
+      // A date range is counted over its own stretch of the account's newest-first (or by-type)
+      // index, an index-only scan of just those rows; without one, the kept counts answer.
+      const total = dated
+        ? Number(
+            (
+              await filteredHistory(trx, query)
+                .select((eb) => eb.fn.countAll<bigint>().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n,
+          )
+        : await countHistory(trx, query.accountId, query.type);
       if (offset >= total) return { rows: [], total, totalExact: true };
       // The page's keys (the primary key: account, stream, position) first, by an index-only
       // scan; an OFFSET still steps over every entry before the page, so a page past the middle
@@ -84,6 +100,15 @@ export async function readHistoryPage(db: Kysely<ReadTables>, query: HistoryQuer
     });
 }
 
+/** The account's rows, of one type and within the dates if asked. */
+function filteredHistory(db: Kysely<ReadTables>, query: HistoryQuery) {
+  let filtered = db.selectFrom('read.history').where('account_id', '=', query.accountId);
+  if (query.type) filtered = filtered.where('type', '=', query.type);
+  if (query.since) filtered = filtered.where('created_at', '>=', query.since);
+  if (query.until) filtered = filtered.where('created_at', '<', query.until);
+  return filtered;
+}
+
 /** The account's history rows (of one type), from the counts the projection keeps with them. */
 async function countHistory(db: Kysely<ReadTables>, accountId: string, type: HistoryType | undefined): Promise<number> {
   let counts = db
@@ -98,6 +123,8 @@ async function countHistory(db: Kysely<ReadTables>, accountId: string, type: His
 interface SearchQuery {
   accountId: string;
   type: HistoryType | undefined;
+  since: Date | undefined;
+  until: Date | undefined;
   pattern: string;
   pageSize: number;
   offset: number;
@@ -119,10 +146,11 @@ export const SEARCH_COUNT_LIMIT = 1_000;
  * 8 ms). A page past the limit walks the user's matches newest first (the total stays "1,000+").
  */
 async function searchHistory(db: Kysely<ReadTables>, query: SearchQuery): Promise<HistoryPage> {
-  const { accountId, type, pattern, pageSize, offset, countLimit } = query;
+  const { accountId, type, since, until, pattern, pageSize, offset, countLimit } = query;
   const matching = sql`
     select stream_id, created_at, position from read.history
      where account_id = ${accountId} ${type ? sql`and type = ${type}` : sql``}
+       ${since ? sql`and created_at >= ${since}` : sql``} ${until ? sql`and created_at < ${until}` : sql``}
        and (reference ilike ${pattern} or transaction_id ilike ${pattern})
      order by created_at desc, position desc`;
   const pageSource = offset + pageSize > countLimit ? sql`(${matching})` : sql`matches`;

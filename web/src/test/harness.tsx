@@ -13,6 +13,8 @@ import { createQueryClient } from '../lib/query-client.ts';
 export interface RecordedCall {
   path: string;
   method: string;
+  /** The query string's parameters. */
+  query: Record<string, string>;
   body: Record<string, unknown>;
   headers: Record<string, string>;
 }
@@ -26,6 +28,7 @@ export function fakeApi(routes: Record<string, Handler>): RecordedCall[] {
     const call: RecordedCall = {
       path: url.pathname,
       method: init.method ?? 'GET',
+      query: Object.fromEntries(url.searchParams),
       body: typeof init.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : {},
       headers: (init.headers ?? {}) as Record<string, string>,
     };

@@ -2,10 +2,12 @@
  * /admin/operations: money actions waiting for a second admin (approve or reject), the
  * trial balance (per account kind and total, funding sources, the last verify run and "Run
  * verify"), projection status with a Replay per projection and a progress bar (radix
- * Progress) polled until the replay ends, and the audit trail.
+ * Progress) polled until the replay ends, and the audit trail; charts of the trial balance
+ * and the projections' lag over time, sampled while the page is open (issue 18; recharts
+ * loads lazily, in a chunk of its own).
  */
 import { Progress } from 'radix-ui';
-import { useState, type ReactElement } from 'react';
+import { lazy, Suspense, useState, type ReactElement } from 'react';
 import { Button } from '../../../components/ui/Button.tsx';
 import type { Column } from '../../../components/ui/DataTable.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
@@ -16,8 +18,32 @@ import { useDecideApproval, usePendingApprovals, type ApprovalRecord } from '../
 import { useAuditTrail } from '../api/get-audit-trail.ts';
 import { isFinished, useProjections, useReplayProgress, useStartReplay } from '../api/projections.ts';
 import { useRunVerify, useTrialBalance } from '../api/trial-balance.ts';
+import { DEFAULT_SAMPLE_INTERVALS, useOperationsSamples, type SampleIntervals } from '../api/operations-samples.ts';
 import type { AdminActionRecord, ProjectionState, TrialBalance } from '../api/types.ts';
 import { LoadMore, ResponsiveTable } from './ResponsiveTable.tsx';
+import './operations-charts.css';
+
+const OperationsCharts = lazy(() => import('./OperationsCharts.tsx'));
+
+/** The trial balance and projection lag over time: sampled here, drawn by the lazy chart module. */
+export function OperationsChartsCard({
+  intervals = DEFAULT_SAMPLE_INTERVALS,
+}: {
+  intervals?: SampleIntervals;
+}): ReactElement {
+  const samples = useOperationsSamples(intervals);
+  return (
+    <Card title="Over time" className="audit-section">
+      <p className="small muted">
+        Sampled by this page while it is open: the trial balance every {intervals.trialBalanceMs / 1000} s, the lag
+        every {intervals.lagMs / 1000} s. Prometheus keeps the long history.
+      </p>
+      <Suspense fallback={<p className="muted pad">Loading charts...</p>}>
+        <OperationsCharts trialBalance={samples.trialBalance} lag={samples.lag} />
+      </Suspense>
+    </Card>
+  );
+}
 
 type KindRow = TrialBalance['byKind'][number] & { _id: string };
 type FundingRow = TrialBalance['fundingSources'][number] & { _id: string };
@@ -369,6 +395,7 @@ export function OperationsPage({ currentUserId }: { currentUserId: string }): Re
       <ApprovalsCard currentUserId={currentUserId} />
       <TrialBalanceCard />
       <ProjectionsCard />
+      <OperationsChartsCard />
       <AuditTrailCard />
     </div>
   );

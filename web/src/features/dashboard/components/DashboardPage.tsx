@@ -1,9 +1,10 @@
 /**
  * The dashboard (spec section 2): greeting, account number with copy, balance (whole
  * rupees, en-IN, hide/show), profile fields ('N/A'), own payment QR, quick actions, and
- * the 3 newest transactions.
+ * the 3 newest transactions; and charts of the balance over time and money in / out by month
+ * (issue 18), whose recharts code loads in a chunk of its own (React.lazy) once the data is here.
  */
-import { useState, type ReactElement } from 'react';
+import { lazy, Suspense, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import type { UserRecord } from '../../../../../contracts/users.ts';
 import { Icon, type IconName } from '../../../components/ui/icons.tsx';
@@ -11,6 +12,7 @@ import { Card, EmptyState } from '../../../components/ui/misc.tsx';
 import { useToast } from '../../../components/ui/Toaster.tsx';
 import { formatDate, formatRupees } from '../../../lib/format.ts';
 import { usePaymentQr } from '../api/generate-qr.ts';
+import { chartPeriod, CHART_MONTHS, useStatementCharts } from '../api/get-statement-charts.ts';
 import { useRecentTransactions } from '../api/get-recent-transactions.ts';
 
 const QUICK_ACTIONS: { label: string; to: string; icon: IconName }[] = [
@@ -19,6 +21,27 @@ const QUICK_ACTIONS: { label: string; to: string; icon: IconName }[] = [
   { label: 'Add Money', to: '/transactions', icon: 'plus' },
   { label: 'View History', to: '/transactions', icon: 'history' },
 ];
+
+import './dashboard-page.css';
+
+const DashboardCharts = lazy(() => import('./DashboardCharts.tsx'));
+
+function ChartsCard(): ReactElement {
+  const [period] = useState(() => chartPeriod());
+  const charts = useStatementCharts(period);
+  return (
+    <Card title="Your money" className="charts-card">
+      <p className="muted small">Last {CHART_MONTHS} months, India Standard Time days.</p>
+      {charts.isPending ? <p className="muted">Loading charts...</p> : null}
+      {charts.isError ? <p className="field-error">{charts.error.message}</p> : null}
+      {charts.data ? (
+        <Suspense fallback={<p className="muted">Loading charts...</p>}>
+          <DashboardCharts data={charts.data} />
+        </Suspense>
+      ) : null}
+    </Card>
+  );
+}
 
 function orNA(value: string | null | undefined): string {
   return value && value.trim() ? value : 'N/A';
@@ -115,6 +138,7 @@ export function DashboardPage({ user }: { user: UserRecord }): ReactElement {
             ))}
           </dl>
         </Card>
+        <ChartsCard />
         <Card
           title="Recent Activity"
           actions={

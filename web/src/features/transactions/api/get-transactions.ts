@@ -15,6 +15,9 @@ export interface HistoryQuery {
   pageSize?: number;
   search: string;
   type: HistoryType;
+  /** India Standard Time days (YYYY-MM-DD), both included; '' or absent: no limit. */
+  from?: string;
+  to?: string;
 }
 
 export interface HistoryPage {
@@ -34,6 +37,8 @@ export async function fetchHistory(query: HistoryQuery): Promise<HistoryPage> {
     pageSize,
     type: query.type,
     ...(query.search.trim() ? { search: query.search.trim() } : {}),
+    ...(query.from ? { from: query.from } : {}),
+    ...(query.to ? { to: query.to } : {}),
     ...(minPosition ? { minPosition } : {}),
   };
   const data = await apiData<HistoryPage | TransactionRecord[]>('/api/transactions/get-all-transactions-by-user', {

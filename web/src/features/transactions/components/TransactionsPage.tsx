@@ -1,10 +1,13 @@
 /**
  * The transactions page (spec section 2): balance, Reset Transaction PIN, DEPOSIT / SEND /
  * SCAN TO PAY, server-side search, type filter, the 'N of M transactions' counter, the
- * table (cards on small screens), empty state and pagination (10 a page).
+ * table (cards on small screens), empty state and pagination (10 a page); a date range
+ * (India Standard Time days) that filters the list and chooses the period of the statement
+ * downloaded as CSV or PDF (issue 18).
  */
 import { useDeferredValue, useEffect, useState, type ReactElement } from 'react';
 import { HISTORY_PAGE_SIZE } from '../../../../../contracts/transactions.ts';
+import { kolkataToday, statementPeriodSchema } from '../../../../../contracts/statements.ts';
 import type { UserRecord } from '../../../../../contracts/users.ts';
 import { Button } from '../../../components/ui/Button.tsx';
 import { DataTable, type Column } from '../../../components/ui/DataTable.tsx';
@@ -12,7 +15,10 @@ import { Icon } from '../../../components/ui/icons.tsx';
 import { Badge, EmptyState, PageHeader } from '../../../components/ui/misc.tsx';
 import { formatDateTime, formatRupees } from '../../../lib/format.ts';
 import { useHistory, type HistoryType, type TransactionRecord } from '../api/get-transactions.ts';
+import { downloadStatement, type StatementFormat } from '../api/download-statement.ts';
+import { useToast } from '../../../components/ui/Toaster.tsx';
 import { DepositDialog } from './DepositDialog.tsx';
+import './transactions-statement.css';
 import { ScanToPayDialog } from './ScanToPayDialog.tsx';
 import { TransferDialog } from './TransferDialog.tsx';
 
@@ -49,6 +55,90 @@ function sentTo(transaction: TransactionRecord, userId: string): string {
   return transaction.counterpartyName ? `${transaction.counterpartyName} (${other.slice(0, 8)})` : other;
 }
 
+/** The period a statement download covers: the filter's dates, else this month up to today. */
+export function statementPeriod(
+  from: string,
+  to: string,
+  today: string = kolkataToday(),
+): { from: string; to: string } {
+  const end = to || today;
+  return { from: from || `${end.slice(0, 8)}01`, to: end };
+}
+
+/** The date range: filters the list (either end may be empty) and is the statement's period. */
+function DateRange(props: {
+  from: string;
+  to: string;
+  onChange: (range: { from: string; to: string }) => void;
+}): ReactElement {
+  const notify = useToast();
+  const [busy, setBusy] = useState<StatementFormat | null>(null);
+  const today = kolkataToday();
+  const period = statementPeriod(props.from, props.to, today);
+  const checked = statementPeriodSchema.safeParse(period);
+  const problem = checked.success ? null : (checked.error.issues[0]?.message ?? 'Invalid dates');
+  async function download(format: StatementFormat): Promise<void> {
+    setBusy(format);
+    try {
+      await downloadStatement(format, period);
+    } catch (error) {
+      notify({ tone: 'error', message: error instanceof Error ? error.message : 'Failed to download the statement' });
+    } finally {
+      setBusy(null);
+    }
+  }
+  return (
+    <div className="statement-range" role="group" aria-label="Date range and statement">
+      <label className="statement-date">
+        <span>From</span>
+        <input
+          type="date"
+          className="input"
+          value={props.from}
+          max={today}
+          onChange={(event) => props.onChange({ from: event.target.value, to: props.to })}
+        />
+      </label>
+      <label className="statement-date">
+        <span>To</span>
+        <input
+          type="date"
+          className="input"
+          value={props.to}
+          max={today}
+          onChange={(event) => props.onChange({ from: props.from, to: event.target.value })}
+        />
+      </label>
+      {props.from || props.to ? (
+        <Button variant="secondary" size="sm" onClick={() => props.onChange({ from: '', to: '' })}>
+          Clear dates
+        </Button>
+      ) : null}
+      <div className="statement-downloads">
+        <span className="small muted">
+          Download statement ({period.from} to {period.to}):
+        </span>
+        {(['csv', 'pdf'] as const).map((format) => (
+          <Button
+            key={format}
+            variant="secondary"
+            size="sm"
+            disabled={problem !== null || busy !== null}
+            onClick={() => void download(format)}
+          >
+            <Icon name="download" size={16} /> {busy === format ? 'Preparing...' : format.toUpperCase()}
+          </Button>
+        ))}
+      </div>
+      {problem ? (
+        <p className="field-error statement-problem" role="alert">
+          {problem}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 export interface TransactionsPageProps {
   user: UserRecord;
   onResetPin: () => void;
@@ -62,10 +152,13 @@ export function TransactionsPage({ user, onResetPin, payTo, onPayToHandled }: Tr
   const [search, setSearch] = useState('');
   const [type, setType] = useState<HistoryType>('all');
   const [page, setPage] = useState(1);
+  const [range, setRange] = useState({ from: '', to: '' });
   const deferredSearch = useDeferredValue(search);
-  const history = useHistory({ page, search: deferredSearch, type });
+  // Dates out of order are not sent (the range says why); the list stays unfiltered by date.
+  const dates = range.from && range.to && range.from > range.to ? { from: '', to: '' } : range;
+  const history = useHistory({ page, search: deferredSearch, type, ...dates });
   const everything = useHistory({ page: 1, pageSize: 1, search: '', type: 'all' });
-  useEffect(() => setPage(1), [deferredSearch, type]);
+  useEffect(() => setPage(1), [deferredSearch, type, dates.from, dates.to]);
   useEffect(() => {
     if (payTo) setDialog('send');
   }, [payTo]);
@@ -152,6 +245,7 @@ export function TransactionsPage({ user, onResetPin, payTo, onPayToHandled }: Tr
               <option value="deposit">Deposit</option>
             </select>
           </label>
+          <DateRange from={range.from} to={range.to} onChange={setRange} />
           <p className="counter" aria-live="polite">
             {totalText} of {allTotal} transactions
           </p>

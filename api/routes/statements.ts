@@ -1,0 +1,112 @@
+/**
+ * /api/transactions/statement*: the signed-in user's own statement. Nothing in the request
+ * names an account: it is always the caller's wallet. A period is whole Asia/Kolkata days,
+ * `from` and `to` included, at most MAX_STATEMENT_DAYS; anything else is a 400 envelope.
+ * - statement/charts: JSON for the dashboard's charts (every day's closing balance, money
+ *   in and out per month), from projection "statements";
+ * - statement.csv: the statement's lines, the admin export's columns and code (audit/);
+ * - statement.pdf: summary and lines (audit/statement-pdf.ts).
+ */
+import type { FastifyInstance, FastifyReply, RouteShorthandOptions } from 'fastify';
+import { statementCsv, statementPdf } from '../../audit/index.ts';
+import { rupeesFromPaise } from '../../contracts/money.ts';
+import {
+  dayEnd,
+  dayStart,
+  STATEMENT_TIME_ZONE,
+  statementPeriodSchema,
+  type StatementCharts,
+  type StatementPeriodQuery,
+} from '../../contracts/statements.ts';
+import { dailyClosingBalances, monthlyTotals, periodSummary, readStatementDays } from '../../projections/index.ts';
+import { requireUser } from '../auth/authenticate.ts';
+import { zodDocs } from '../docs.ts';
+import { ok } from '../envelope.ts';
+import type { MoneyDependencies } from '../money-context.ts';
+
+type StatementDependencies = Pick<MoneyDependencies, 'db' | 'reads'>;
+
+const PERIOD_HELP =
+  "Query: from, to (YYYY-MM-DD, India Standard Time days, both included; at most 366 days). Always the signed-in user's own wallet.";
+
+function userRoute(app: FastifyInstance, summary: string, description: string): RouteShorthandOptions {
+  const documented = zodDocs({ querystring: statementPeriodSchema });
+  return {
+    preHandler: app.authenticate,
+    ...documented,
+    schema: {
+      ...documented.schema,
+      tags: ['transactions'],
+      summary,
+      description: `${description} ${PERIOD_HELP}`,
+      security: [{ bearerAuth: [] }],
+    },
+  };
+}
+
+function download(reply: FastifyReply, type: string, period: StatementPeriodQuery, extension: string): void {
+  reply.header('content-type', type);
+  reply.header('content-disposition', `attachment; filename="statement-${period.from}-to-${period.to}.${extension}"`);
+  reply.header('cache-control', 'no-store');
+}
+
+export function registerStatementRoutes(app: FastifyInstance, deps: StatementDependencies): void {
+  app.get(
+    '/api/transactions/statement/charts',
+    userRoute(
+      app,
+      'Your balance and money in / out for a period',
+      'Daily closing balances and monthly totals, in rupees.',
+    ),
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const period = statementPeriodSchema.parse(request.query ?? {});
+      const days = await readStatementDays(deps.reads, { accountId: user.id, ...period });
+      const summary = periodSummary(days);
+      const charts: StatementCharts = {
+        from: period.from,
+        to: period.to,
+        timeZone: STATEMENT_TIME_ZONE,
+        openingBalance: rupeesFromPaise(summary.openingBalancePaise),
+        closingBalance: rupeesFromPaise(summary.closingBalancePaise),
+        moneyIn: rupeesFromPaise(summary.moneyInPaise),
+        moneyOut: rupeesFromPaise(summary.moneyOutPaise),
+        daily: dailyClosingBalances(period, days).map((day) => ({
+          date: day.day,
+          balance: rupeesFromPaise(day.closingBalancePaise),
+        })),
+        monthly: monthlyTotals(period, days).map((month) => ({
+          month: month.month,
+          moneyIn: rupeesFromPaise(month.moneyInPaise),
+          moneyOut: rupeesFromPaise(month.moneyOutPaise),
+        })),
+      };
+      return ok(reply, 'Statement fetched', charts);
+    },
+  );
+
+  app.get(
+    '/api/transactions/statement.csv',
+    userRoute(app, 'Your statement as CSV', 'Every posting of the period with its running balance (streamed).'),
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const period = statementPeriodSchema.parse(request.query ?? {});
+      download(reply, 'text/csv; charset=utf-8', period, 'csv');
+      return reply.send(
+        statementCsv(deps.db, { accountId: user.id, from: dayStart(period.from), to: dayEnd(period.to) }),
+      );
+    },
+  );
+
+  app.get(
+    '/api/transactions/statement.pdf',
+    userRoute(app, 'Your statement as PDF', 'Opening and closing balance, money in and out, and every transaction.'),
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const period = statementPeriodSchema.parse(request.query ?? {});
+      const pdf = await statementPdf(deps.db, { accountId: user.id, ...period });
+      download(reply, 'application/pdf', period, 'pdf');
+      return reply.send(pdf);
+    },
+  );
+}

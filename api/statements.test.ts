@@ -1,0 +1,275 @@
+/**
+ * A user's own statement over HTTP (issue 18): the charts' JSON, the CSV and the PDF for a
+ * period of India Standard Time days - only the caller's wallet, only the period's days - and
+ * bad periods refused with the 400 envelope, changing nothing. Events are recorded on chosen
+ * days (test/backdated-events.ts) through the real ledger.append, projected by the real workers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { registeredUser, startProjectedHarness, type Harness } from '../test/app-harness.ts';
+import { eventCount } from '../test/database.ts';
+import { allowBackdatedEvents, appendRecordedAt } from '../test/backdated-events.ts';
+import { allCaughtUp } from '../test/read-model.ts';
+import { pdfText } from '../test/pdf-text.ts';
+import type { RawEvent } from '../test/raw-append.ts';
+
+let harness: Harness;
+let asha: { id: string; token: string };
+let ravi: { id: string; token: string };
+
+/** A UPI deposit requested and settled in one append (the history shows the request's row). */
+function deposit(id: string, walletId: string, paise: bigint): RawEvent[] {
+  return [
+    {
+      type: 'DepositRequested',
+      data: {
+        depositId: id,
+        walletId,
+        amountPaise: paise.toString(),
+        method: 'upi',
+        reference: `top up ${id}`,
+        details: { upiId: 'me@upi' },
+      },
+    },
+    {
+      type: 'DepositSettled',
+      data: { depositId: id, walletId, amountPaise: paise.toString(), method: 'upi', confirmedBy: 'admin' },
+      postings: [
+        { account: 'funding:upi', amount: (-paise).toString() },
+        { account: walletId, amount: paise.toString() },
+      ],
+    },
+  ];
+}
+
+function transfer(id: string, from: string, to: string, paise: bigint): RawEvent[] {
+  return [
+    {
+      type: 'TransferCompleted',
+      data: { transferId: id, fromAccountId: from, toAccountId: to, amountPaise: paise.toString(), reference: id },
+      postings: [
+        { account: from, amount: (-paise).toString() },
+        { account: to, amount: paise.toString() },
+      ],
+    },
+  ];
+}
+
+async function waitForProjections(): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await allCaughtUp(harness.database.db))) {
+    if (Date.now() > deadline) throw new Error('projections did not catch up');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+beforeAll(async () => {
+  harness = await startProjectedHarness();
+  await allowBackdatedEvents(harness.database.ownerUrl);
+  const user = async (email: string) => {
+    const registered = await registeredUser(harness, email);
+    return { id: registered.id, token: registered.token ?? '' };
+  };
+  asha = await user('asha@example.in');
+  ravi = await user('ravi@example.in');
+  const client = new pg.Client(harness.database.url);
+  await client.connect();
+  try {
+    // 10 March, 10:30 IST.
+    await appendRecordedAt(
+      client,
+      new Date('2025-03-10T05:00:00Z'),
+      'deposit-asha-march',
+      -1,
+      deposit('asha-march', asha.id, 1_000_000n),
+    );
+    // Ravi's own deposit in the same month: never on Asha's statement.
+    await appendRecordedAt(
+      client,
+      new Date('2025-03-15T05:00:00Z'),
+      'deposit-ravi-777',
+      -1,
+      deposit('ravi-777', ravi.id, 77_700n),
+    );
+    // 31 March 20:00 UTC is 1 April, 01:30 IST: April's.
+    await appendRecordedAt(
+      client,
+      new Date('2025-03-31T20:00:00Z'),
+      'transfer-asha-ravi',
+      -1,
+      transfer('asha-ravi', asha.id, ravi.id, 150_000n),
+    );
+  } finally {
+    await client.end();
+  }
+  await waitForProjections();
+}, 120_000);
+
+afterAll(async () => {
+  await harness.close();
+});
+
+function get(token: string | undefined, url: string) {
+  return harness.call({ method: 'GET', url, headers: token ? { authorization: `Bearer ${token}` } : {} });
+}
+
+describe('GET /api/transactions/statement/charts', () => {
+  it("gives the caller's daily closing balances and monthly totals for the period", async () => {
+    const response = await get(asha.token, '/api/transactions/statement/charts?from=2025-03-01&to=2025-04-30');
+    expect(response.statusCode, response.body).toBe(200);
+    const data = response.json().data as {
+      openingBalance: number;
+      closingBalance: number;
+      moneyIn: number;
+      moneyOut: number;
+      timeZone: string;
+      daily: { date: string; balance: number }[];
+      monthly: { month: string; moneyIn: number; moneyOut: number }[];
+    };
+    expect(data).toMatchObject({ openingBalance: 0, closingBalance: 8_500, moneyIn: 10_000, moneyOut: 1_500 });
+    expect(data.timeZone).toBe('Asia/Kolkata');
+    expect(data.daily).toHaveLength(61);
+    expect(data.daily.find((day) => day.date === '2025-03-09')?.balance).toBe(0);
+    expect(data.daily.find((day) => day.date === '2025-03-10')?.balance).toBe(10_000);
+    expect(data.daily.find((day) => day.date === '2025-03-31')?.balance).toBe(10_000);
+    expect(data.daily.find((day) => day.date === '2025-04-01')?.balance).toBe(8_500);
+    expect(data.monthly).toEqual([
+      { month: '2025-03', moneyIn: 10_000, moneyOut: 0 },
+      { month: '2025-04', moneyIn: 0, moneyOut: 1_500 },
+    ]);
+  });
+
+  it('starts a later period from the balance it opened with, and never shows another wallet', async () => {
+    const april = (await get(asha.token, '/api/transactions/statement/charts?from=2025-04-01&to=2025-04-01')).json()
+      .data as { openingBalance: number; closingBalance: number; daily: unknown[] };
+    expect(april).toMatchObject({ openingBalance: 10_000, closingBalance: 8_500 });
+    expect(april.daily).toEqual([{ date: '2025-04-01', balance: 8_500 }]);
+    // An account id in the query is not read: still the caller's own wallet.
+    const mine = (
+      await get(ravi.token, `/api/transactions/statement/charts?from=2025-03-01&to=2025-04-30&accountId=${asha.id}`)
+    ).json().data as { moneyIn: number; closingBalance: number; monthly: unknown[] };
+    expect(mine).toMatchObject({ moneyIn: 777 + 1_500, closingBalance: 2_277 });
+    expect(mine.monthly).toEqual([
+      { month: '2025-03', moneyIn: 777, moneyOut: 0 },
+      { month: '2025-04', moneyIn: 1_500, moneyOut: 0 },
+    ]);
+  });
+});
+
+describe('GET /api/transactions/statement.csv', () => {
+  it("lists the period's postings of the caller's wallet, with running balances", async () => {
+    const march = await get(asha.token, '/api/transactions/statement.csv?from=2025-03-01&to=2025-03-31');
+    expect(march.statusCode, march.body).toBe(200);
+    expect(march.headers['content-type']).toContain('text/csv');
+    expect(march.headers['content-disposition']).toBe('attachment; filename="statement-2025-03-01-to-2025-03-31.csv"');
+    const lines = march.body.trim().split('\n');
+    expect(lines[0]).toBe(
+      'sequence,position,recorded_at,event_type,stream_id,transaction_id,counterparty_id,counterparty_name,amount_rupees,balance_after_rupees',
+    );
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain('DepositSettled,deposit-asha-march,asha-march');
+    expect(lines[1]).toMatch(/,10000\.00,10000\.00$/);
+    expect(march.body).not.toContain('ravi-777');
+
+    const april = await get(asha.token, '/api/transactions/statement.csv?from=2025-04-01&to=2025-04-30');
+    const aprilLines = april.body.trim().split('\n');
+    expect(aprilLines).toHaveLength(2);
+    expect(aprilLines[1]).toContain(`TransferCompleted,transfer-asha-ravi,asha-ravi,${ravi.id}`);
+    expect(aprilLines[1]).toMatch(/,-1500\.00,8500\.00$/);
+    // A period without postings: the header alone.
+    const empty = await get(asha.token, '/api/transactions/statement.csv?from=2024-01-01&to=2024-12-31');
+    expect(empty.body.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('GET /api/transactions/statement.pdf', () => {
+  it("is a PDF with the period's summary and lines", async () => {
+    const response = await get(asha.token, '/api/transactions/statement.pdf?from=2025-03-01&to=2025-04-30');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/pdf');
+    const pdf = response.rawPayload;
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const text = pdfText(pdf);
+    const { rows } = await sql<{ display_name: string }>`
+      select display_name from read.directory where account_id = ${ravi.id}`.execute(harness.database.db);
+    expect(text).toContain(`Account number: ${asha.id}`);
+    expect(text).toContain('Period: 1 March 2025 to 30 April 2025 (India Standard Time)');
+    expect(text).toContain('Opening balance: INR 0.00');
+    expect(text).toContain('Money in: INR 10,000.00');
+    expect(text).toContain('Money out: INR 1,500.00');
+    expect(text).toContain('Closing balance: INR 8,500.00');
+    expect(text).toContain('Transactions: 2');
+    expect(text).toContain(`Transfer - ${rows[0]?.display_name}`);
+    expect(text).toContain('-INR 1,500.00');
+    expect(text).toContain('01 Apr 2025');
+    expect(text).not.toContain('777.00');
+  });
+});
+
+describe('bad periods', () => {
+  it.each([
+    ['from after to', 'from=2025-04-02&to=2025-04-01', 'The start date must not be after the end date'],
+    ['more than 366 days', 'from=2024-01-01&to=2025-01-01', 'A statement covers at most 366 days'],
+    ['a day that does not exist', 'from=2025-02-30&to=2025-03-01', 'Not a calendar date'],
+    ['a date in another format', 'from=01-03-2025&to=2025-03-31', 'Dates are written YYYY-MM-DD'],
+    ['no end', 'from=2025-03-01', 'Date is required'],
+  ])('refuses %s with the 400 envelope, for every format', async (_name, query, message) => {
+    const before = await eventCount(harness.database.db);
+    for (const path of ['statement/charts', 'statement.csv', 'statement.pdf']) {
+      const response = await get(asha.token, `/api/transactions/${path}?${query}`);
+      expect(response.statusCode, path).toBe(400);
+      expect(response.json()).toEqual({ success: false, message, code: 'validation_failed' });
+    }
+    expect(await eventCount(harness.database.db)).toBe(before);
+  });
+
+  it('accepts exactly 366 days, and needs a session', async () => {
+    expect((await get(asha.token, '/api/transactions/statement/charts?from=2024-01-01&to=2024-12-31')).statusCode).toBe(
+      200,
+    );
+    expect((await get(undefined, '/api/transactions/statement.csv?from=2025-03-01&to=2025-03-31')).statusCode).toBe(
+      401,
+    );
+  });
+});
+
+describe('the history date filter (POST /api/transactions/get-all-transactions-by-user)', () => {
+  async function history(token: string, body: Record<string, unknown>) {
+    return harness.call({
+      method: 'POST',
+      url: '/api/transactions/get-all-transactions-by-user',
+      headers: { authorization: `Bearer ${token}` },
+      payload: body,
+    });
+  }
+  const ids = (data: unknown) => (data as { items: { _id: string }[] }).items.map((item) => item._id);
+
+  it('keeps the transactions of the India Standard Time days asked for, paged, searched or not', async () => {
+    const april = (await history(asha.token, { page: 1, from: '2025-04-01', to: '2025-04-30' })).json().data;
+    expect(ids(april)).toEqual(['asha-ravi']);
+    expect(april).toMatchObject({ total: 1, totalExact: true });
+    const march = (await history(asha.token, { page: 1, from: '2025-03-01', to: '2025-03-31' })).json().data;
+    expect(ids(march)).toEqual(['asha-march']);
+    expect((await history(asha.token, { page: 1 })).json().data).toMatchObject({ total: 2 });
+    // One end only.
+    expect(ids((await history(asha.token, { page: 1, from: '2025-04-01' })).json().data)).toEqual(['asha-ravi']);
+    expect(ids((await history(asha.token, { page: 1, to: '2025-03-31' })).json().data)).toEqual(['asha-march']);
+    // A search matching both keeps only the period's match.
+    const searched = (await history(asha.token, { page: 1, search: 'asha', to: '2025-03-31' })).json().data;
+    expect(ids(searched)).toEqual(['asha-march']);
+    expect(searched).toMatchObject({ total: 1 });
+    // The spec's plain list too, and never another wallet's rows.
+    const plain = (await history(ravi.token, { from: '2025-03-01', to: '2025-03-31' })).json().data as {
+      _id: string;
+    }[];
+    expect(plain.map((item) => item._id)).toEqual(['ravi-777']);
+  });
+
+  it('refuses dates out of order or malformed with the 400 envelope', async () => {
+    const backwards = await history(asha.token, { page: 1, from: '2025-04-02', to: '2025-04-01' });
+    expect(backwards.statusCode).toBe(400);
+    expect(backwards.json()).toMatchObject({ message: 'The start date must not be after the end date' });
+    expect((await history(asha.token, { page: 1, from: '2025-13-01' })).statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,15 @@
+/**
+ * Row type of projection "statements"' read table (migrations/0016_statements_projection.ts),
+ * as Kysely sees it. Only its rules (projector.apply_statements) write it.
+ */
+
+export interface StatementDayRow {
+  account_id: string;
+  /** The Asia/Kolkata calendar day, as 'YYYY-MM-DD' (the date type parsed as text: no time zone shifts). */
+  day: string;
+  money_in_paise: bigint;
+  money_out_paise: bigint;
+  /** The wallet's balance at the end of that day: every amount up to and including it. */
+  closing_balance_paise: bigint;
+  postings_count: bigint;
+}

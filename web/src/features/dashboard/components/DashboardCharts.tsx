@@ -1,0 +1,105 @@
+/**
+ * The dashboard's charts (recharts): the balance at the end of every day, and money in / out
+ * per month, from the statements projection. Loaded lazily (DashboardPage), so recharts is in
+ * a chunk of its own: neither the landing page nor the dashboard's first chunk carries it.
+ * Each chart says in words what it shows (figcaption), for screen readers and at a glance.
+ */
+import type { ReactElement } from 'react';
+import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
+import type { StatementCharts } from '../../../../../contracts/statements.ts';
+import { formatRupees } from '../../../lib/format.ts';
+import { useElementWidth } from '../../../lib/use-element-width.ts';
+import './dashboard-charts.css';
+
+const CHART_HEIGHT = 220;
+export const MONEY_IN_COLOR = '#059669';
+export const MONEY_OUT_COLOR = '#dc2626';
+
+const dayLabel = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const monthLabel = new Intl.DateTimeFormat('en-IN', { month: 'short', year: '2-digit', timeZone: 'UTC' });
+
+function day(text: string): string {
+  return dayLabel.format(new Date(`${text}T00:00:00Z`));
+}
+
+function month(text: string): string {
+  return monthLabel.format(new Date(`${text}-01T00:00:00Z`));
+}
+
+function rupeesTick(value: number): string {
+  return formatRupees(value, { whole: true });
+}
+
+function tooltipRupees(value: unknown): string {
+  return typeof value === 'number' ? formatRupees(value) : String(value);
+}
+
+export function BalanceChart({ data }: { data: StatementCharts }): ReactElement {
+  const [ref, width] = useElementWidth<HTMLDivElement>(520);
+  return (
+    <figure className="chart" data-testid="balance-chart">
+      <figcaption className="chart-caption">
+        Balance over time: {formatRupees(data.openingBalance)} on {day(data.from)}, {formatRupees(data.closingBalance)}{' '}
+        on {day(data.to)}
+      </figcaption>
+      <div ref={ref} className="chart-area chart-balance">
+        <AreaChart
+          width={width}
+          height={CHART_HEIGHT}
+          data={data.daily}
+          margin={{ top: 8, right: 8, left: 8, bottom: 0 }}
+        >
+          <CartesianGrid strokeDasharray="3 3" vertical={false} />
+          <XAxis dataKey="date" tickFormatter={day} minTickGap={24} />
+          <YAxis tickFormatter={rupeesTick} width={80} />
+          <Tooltip labelFormatter={(label) => day(String(label))} formatter={tooltipRupees} />
+          <Area
+            type="stepAfter"
+            dataKey="balance"
+            name="Balance"
+            stroke="currentColor"
+            fill="currentColor"
+            fillOpacity={0.15}
+            isAnimationActive={false}
+          />
+        </AreaChart>
+      </div>
+    </figure>
+  );
+}
+
+export function MoneyInOutChart({ data }: { data: StatementCharts }): ReactElement {
+  const [ref, width] = useElementWidth<HTMLDivElement>(520);
+  return (
+    <figure className="chart" data-testid="money-in-out-chart">
+      <figcaption className="chart-caption">
+        Money in {formatRupees(data.moneyIn)} and money out {formatRupees(data.moneyOut)}, by month
+      </figcaption>
+      <div ref={ref} className="chart-area">
+        <BarChart
+          width={width}
+          height={CHART_HEIGHT}
+          data={data.monthly}
+          margin={{ top: 8, right: 8, left: 8, bottom: 0 }}
+        >
+          <CartesianGrid strokeDasharray="3 3" vertical={false} />
+          <XAxis dataKey="month" tickFormatter={month} />
+          <YAxis tickFormatter={rupeesTick} width={80} />
+          <Tooltip labelFormatter={(label) => month(String(label))} formatter={tooltipRupees} />
+          <Legend />
+          <Bar dataKey="moneyIn" name="Money in" fill={MONEY_IN_COLOR} isAnimationActive={false} />
+          <Bar dataKey="moneyOut" name="Money out" fill={MONEY_OUT_COLOR} isAnimationActive={false} />
+        </BarChart>
+      </div>
+    </figure>
+  );
+}
+
+export default function DashboardCharts({ data }: { data: StatementCharts }): ReactElement {
+  return (
+    <div className="charts-grid">
+      <BalanceChart data={data} />
+      <MoneyInOutChart data={data} />
+    </div>
+  );
+}
