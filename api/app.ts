@@ -16,7 +16,8 @@ import type { JobBoss } from '../platform/jobs.ts';
 import { installAuth } from './auth/authenticate.ts';
 import { installRateLimit, notFoundRateLimit, type RateLimitSettings } from './auth/rate-limit.ts';
 import { frameworkErrorEnvelope, installEnvelope, installNotFoundEnvelope, ok } from './envelope.ts';
-import { installDocs } from './docs.ts';
+import { installDocs, routeDocs, withData } from './docs.ts';
+import { healthSchema } from '../contracts/system.ts';
 import { createMetrics, installMetrics, instrumentLedger } from './metrics.ts';
 import { registerConfigRoutes } from './routes/config.ts';
 import { installSecurityHeaders } from './security-headers.ts';
@@ -216,7 +217,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     awaitStatements: (checkpoint) => checkpoints.wait('accounts', checkpoint, readYourWritesTimeoutMs),
   });
 
-  app.get('/api/health', async (_request, reply) => {
+  const healthDocs = routeDocs({
+    summary: 'Health: the database answers',
+    replies: { 200: withData(healthSchema, 'Healthy') },
+    errors: [503],
+    rateLimited: false,
+  });
+  app.get('/api/health', healthDocs, async (_request, reply) => {
     await sql`select 1`.execute(deps.db);
     return ok(reply, 'ok', { database: 'up' });
   });

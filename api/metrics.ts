@@ -15,6 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { isLedgerRejection, type AppendResult, type Ledger, type LedgerCommands } from '../ledger/index.ts';
 import { projectionStatus } from '../audit/index.ts';
+import { fileReply, routeDocs } from './docs.ts';
 
 /** Latency buckets in seconds: a transfer is a few ms; a slow read is hundreds. */
 const LATENCY_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
@@ -145,13 +146,14 @@ export function installMetrics(app: FastifyInstance, options: MetricsOptions): v
   });
   app.get(
     '/metrics',
-    {
-      schema: {
-        tags: ['operator'],
-        summary: 'Prometheus metrics (loopback or METRICS_TOKEN)',
-        security: [{ metricsToken: [] }],
-      },
-    },
+    routeDocs({
+      tags: ['operator'],
+      summary: 'Prometheus metrics (loopback or METRICS_TOKEN)',
+      security: [{ metricsToken: [] }],
+      replies: { 200: fileReply('text/plain', 'The Prometheus text exposition') },
+      errors: [404],
+      rateLimited: false,
+    }),
     async (request, reply) => {
       if (!mayScrape(request, { token: options.token, behindProxy: options.behindProxy ?? false })) {
         return reply.code(404).send({ success: false, message: 'Route GET /metrics not found', code: 'not_found' });
