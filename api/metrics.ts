@@ -18,6 +18,7 @@ import { pinPoolQueueSize } from '../identity/index.ts';
 import { isLedgerRejection, type AppendResult, type Ledger, type LedgerCommands } from '../ledger/index.ts';
 import { mayScrape, scrape, type MetricsRegistry } from '../platform/metrics.ts';
 import type { ReadAfterReplyObserver } from './read-after-reply.ts';
+import { fileReply, routeDocs } from './docs.ts';
 
 /** Latency buckets in seconds: a transfer is a few ms; a slow read is hundreds. */
 const LATENCY_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -151,13 +152,14 @@ export function installMetrics(app: FastifyInstance, options: MetricsOptions): v
   });
   app.get(
     '/metrics',
-    {
-      schema: {
-        tags: ['operator'],
-        summary: 'Prometheus metrics (loopback or METRICS_TOKEN)',
-        security: [{ metricsToken: [] }],
-      },
-    },
+    routeDocs({
+      tags: ['operator'],
+      summary: 'Prometheus metrics (loopback or METRICS_TOKEN)',
+      security: [{ metricsToken: [] }],
+      replies: { 200: fileReply('text/plain', 'The Prometheus text exposition') },
+      errors: [404],
+      rateLimited: false,
+    }),
     async (request, reply) => {
       const access = { token: options.token, behindProxy: options.behindProxy ?? false };
       if (!mayScrape({ headers: request.headers, ip: request.ip }, access)) {

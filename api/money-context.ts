@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
+import { idempotencyKeySchema } from '../contracts/transactions.ts';
 import type { CardProvider } from '../providers/card/index.ts';
 import { findAccount, verifyTransactionPin, type AccountSummary, type Clock, type PinKeys } from '../identity/index.ts';
 import type { CommandContext, Ledger } from '../ledger/index.ts';
@@ -36,18 +36,11 @@ export function requirePin(deps: MoneyDependencies, userId: string, pin: string)
   return verifyTransactionPin({ db: deps.db, keys: deps.pinKeys, clock: deps.clock }, userId, pin);
 }
 
-const idempotencyKeyHeader = z
-  .string()
-  .trim()
-  .min(1)
-  .max(200)
-  .regex(/^[\x21-\x7e]+$/);
-
 /** The ledger command context of an HTTP request: who, which retry key, which request. */
 export function commandContext(request: FastifyRequest, actorId: string): CommandContext {
   const header = request.headers['idempotency-key'];
   if (header === undefined) return { actorId, requestId: request.id };
-  const key = idempotencyKeyHeader.safeParse(Array.isArray(header) ? header[0] : header);
+  const key = idempotencyKeySchema.safeParse(Array.isArray(header) ? header[0] : header);
   if (!key.success) throw new ApiError('validation_failed', 'Idempotency-Key must be 1 to 200 visible characters');
   return { actorId, idempotencyKey: key.data, requestId: request.id };
 }

@@ -1,17 +1,18 @@
 /**
  * The printouts of `ledger balance ACCOUNT` and `ledger events`: what the log says, for an
- * operator (the reads are audit/account-balance.ts and audit/explorer.ts).
+ * operator (the reads are audit/account-balance.ts and audit/explorer.ts). Amounts in en-IN
+ * grouping; times as stored, in UTC (ISO 8601 ending in Z).
  */
 import type { BalanceReport, PostingLine, RawEvent } from '../audit/index.ts';
-import { formatRupees } from './verify.ts';
+import { formatPaise } from '../contracts/money.ts';
 
 export function formatBalance(report: BalanceReport): string {
   if (!report.kind) return `No account ${report.accountId}.`;
   return [
     `${report.accountId} (${report.kind})`,
-    `  from postings:     ${formatRupees(report.postingsPaise)} (${report.postingsPaise} paise, ${report.postings} postings)`,
-    `  account head:      ${report.headPaise === null ? '- (funding accounts have no head)' : `${formatRupees(report.headPaise)} (${report.headPaise} paise)`}`,
-    `  balance projection: ${report.projectedPaise === null ? '- (not projected yet)' : `${formatRupees(report.projectedPaise)} (${report.projectedPaise} paise)`}`,
+    `  from postings:     ${formatPaise(report.postingsPaise)} (${report.postingsPaise} paise, ${report.postings} postings)`,
+    `  account head:      ${report.headPaise === null ? '- (funding accounts have no head)' : `${formatPaise(report.headPaise)} (${report.headPaise} paise)`}`,
+    `  balance projection: ${report.projectedPaise === null ? '- (not projected yet)' : `${formatPaise(report.projectedPaise)} (${report.projectedPaise} paise)`}`,
   ].join('\n');
 }
 
@@ -24,7 +25,7 @@ export function formatEvents(
   return events
     .map((event) => {
       const lines = (postings.get(event.position) ?? [])
-        .map((line) => `${line.accountId} ${line.amountPaise}`)
+        .map((line) => `${line.accountId} ${formatPaise(line.amountPaise)}`)
         .join(', ');
       return `${event.position.padStart(8)}  tx ${event.txId.padEnd(10)} ${event.recordedAt}  ${event.streamId}  ${event.type}  ${JSON.stringify(event.data)}${lines ? `  [${lines}]` : ''}`;
     })

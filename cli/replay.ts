@@ -1,7 +1,7 @@
 /**
  * `ledger replay [--projection NAME]`: rebuilds projections into fresh tables and swaps
  * them in (projections/engine/replay.ts) while the app keeps serving - all of them at the same
- * time unless one is named - with a progress bar each and the rates at the end.
+ * time unless one is named - with a progress bar each on stderr and the rates at the end.
  */
 import cliProgress from 'cli-progress';
 import type { Kysely } from 'kysely';
@@ -14,33 +14,41 @@ import {
 } from '../projections/index.ts';
 import type { CliIo } from './io.ts';
 
+export interface ReplayOutcome {
+  reports: ReplayReport[];
+  /** Wall-clock seconds for all of them. */
+  seconds: number;
+}
+
 export async function replayCommand(
   db: Kysely<unknown>,
   io: CliIo,
   projection: ProjectionName | undefined,
-): Promise<ReplayReport[]> {
+): Promise<ReplayOutcome> {
   const names = projection ? [projection] : [...PROJECTION_NAMES];
   const started = performance.now();
   const bars = io.progress ? progressBars() : undefined;
-  let reports: ReplayReport[];
   try {
-    reports = await replayProjections(db, names, { onProgress: bars?.update });
+    const reports = await replayProjections(db, names, { onProgress: bars?.update });
+    return { reports, seconds: (performance.now() - started) / 1000 };
   } finally {
     bars?.stop();
   }
-  for (const report of reports) {
-    io.out(
+}
+
+/** Each projection's rate with its phases, and the total when there are several. */
+export function formatReplay({ reports, seconds }: ReplayOutcome): string {
+  const lines = reports.map(
+    (report) =>
       `Replayed ${report.projection}: ${report.events} events in ${report.seconds.toFixed(2)} s (${rate(report.events, report.seconds)} events/s; load ${report.phases.loadSeconds.toFixed(2)} s, indexes ${report.phases.indexSeconds.toFixed(2)} s, swap ${report.phases.swapSeconds.toFixed(2)} s); swapped in at checkpoint ${report.checkpoint.txId}.${report.checkpoint.position}.`,
-    );
-  }
+  );
   if (reports.length > 1) {
-    const seconds = (performance.now() - started) / 1000;
     const events = Math.max(...reports.map((report) => report.events));
-    io.out(
+    lines.push(
       `All ${reports.length} projections: ${events} events in ${seconds.toFixed(2)} s (${rate(events, seconds)} events/s).`,
     );
   }
-  return reports;
+  return lines.join('\n');
 }
 
 function rate(events: number, seconds: number): number {

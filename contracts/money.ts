@@ -46,3 +46,13 @@ export function formatRupees(rupees: number, options: { whole?: boolean } = {}):
   const format = options.whole || Number.isInteger(rupees) ? inrWholeFormat : inrFormat;
   return `${sign}₹${format.format(Math.abs(rupees))}`;
 }
+
+const inrCurrency = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
+
+/**
+ * Paise -> "₹1,23,456.78" / "-₹900.00": Indian digit grouping, always both paise digits, exact
+ * for any bigint (Intl formats the decimal text itself, never a float).
+ */
+export function formatPaise(paise: bigint): string {
+  return inrCurrency.format(rupeesText(paise) as `${number}`);
+}

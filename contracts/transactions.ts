@@ -38,6 +38,23 @@ function limitText(paise: bigint): string {
 export const SELF_TRANSFER_MESSAGE = 'Cannot transfer to your own account';
 export const SELF_REQUEST_MESSAGE = 'Cannot send request to yourself';
 
+// ---- commands -----------------------------------------------------------------------
+
+/** A command's retry key: a repeated request with the same key applies once (7 days). */
+export const idempotencyKeySchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[\x21-\x7e]+$/);
+
+/** The headers a money command reads besides the session's. */
+export const commandHeadersSchema = z.looseObject({
+  'idempotency-key': idempotencyKeySchema
+    .optional()
+    .meta({ description: 'Retry key (1-200 visible characters): a repeat with the same key applies once' }),
+});
+
 // ---- transfer -----------------------------------------------------------------------
 
 export const transferAmount = amount({
@@ -177,27 +194,131 @@ export const historyQuerySchema = z
     message: 'The start date must not be after the end date',
   });
 
-/** A transaction as the spec's client renders it, plus fields for our own app. */
-export interface TransactionRecord {
-  _id: string;
-  sender: string;
-  receiver: string;
-  amount: number;
-  reference: string;
-  status: 'success' | 'pending' | 'failed';
-  type: 'deposit' | 'debit' | 'credit';
-  method: string | null;
-  counterpartyId: string | null;
-  counterpartyName: string | null;
-  createdAt: string;
-}
+// ---- replies ------------------------------------------------------------------------
 
-export interface MoneyRequestRecord {
-  _id: string;
-  amount: number;
-  reference: string;
-  status: 'pending' | 'accepted' | 'rejected';
-  createdAt: string;
-  sender: { _id: string; firstName: string; lastName: string };
-  receiver: { _id: string; firstName: string; lastName: string };
-}
+const rupees = z.number().meta({ description: 'Rupees (two decimals)' });
+const isoTime = z.string().meta({ description: 'ISO 8601, UTC' });
+const checkpoint = z
+  .string()
+  .meta({ description: 'Read-your-writes token `<tx_id>.<position>`: pass as minPosition to a later read' });
+
+/** A transaction as the spec's client renders it, plus fields for our own app. */
+export const transactionRecordSchema = z.object({
+  _id: z.string(),
+  sender: z.string().meta({ description: 'Account number (a plain id string, never an object)' }),
+  receiver: z.string(),
+  amount: rupees,
+  reference: z.string(),
+  status: z.enum(['success', 'pending', 'failed']),
+  type: z.enum(['deposit', 'debit', 'credit']),
+  method: z.string().nullable(),
+  counterpartyId: z.string().nullable(),
+  counterpartyName: z.string().nullable(),
+  createdAt: isoTime,
+});
+export type TransactionRecord = z.output<typeof transactionRecordSchema>;
+
+const requestParty = z.object({ _id: z.string(), firstName: z.string(), lastName: z.string() });
+
+export const moneyRequestRecordSchema = z.object({
+  _id: z.string(),
+  amount: rupees,
+  reference: z.string(),
+  status: z.enum(['pending', 'accepted', 'rejected']),
+  createdAt: isoTime,
+  sender: requestParty.meta({ description: 'Who asked for the money' }),
+  receiver: requestParty.meta({ description: 'Who is asked to pay' }),
+});
+export type MoneyRequestRecord = z.output<typeof moneyRequestRecordSchema>;
+
+/** Who owns an account number, before paying or asking it. */
+export const verifiedAccountSchema = z.object({
+  name: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  accountNumber: z.string(),
+  bankName: z.string(),
+  isOwnAccount: z.boolean(),
+});
+
+export const transferResultSchema = z.object({
+  transactionId: z.string(),
+  _id: z.string(),
+  sender: z.string(),
+  receiver: z.string(),
+  amount: rupees,
+  reference: z.string(),
+  status: z.literal('success'),
+  checkpoint,
+  replayed: z.boolean().meta({ description: 'True when an Idempotency-Key repeated an earlier transfer' }),
+});
+
+/** A bank-transfer or UPI deposit waiting for review, or a card deposit credited at once. */
+export const depositResultSchema = z.object({
+  transactionId: z.string(),
+  status: z.enum(['pending', 'success']),
+  checkpoint,
+});
+
+/** A card deposit the browser must finish (3-D Secure); the provider's webhook settles it. */
+export const cardActionResultSchema = z.object({
+  transactionId: z.string(),
+  status: z.literal('requires_action'),
+  clientSecret: z.string().nullable(),
+  nextAction: z.object({ type: z.string(), redirectUrl: z.string().nullable() }).nullable(),
+  checkpoint,
+});
+
+/** The history: a plain list without `page` (the spec's client), pages with `page`. */
+export const historyReplySchema = z.union([
+  z.array(transactionRecordSchema),
+  z.object({
+    items: z.array(transactionRecordSchema),
+    total: z.number().int(),
+    totalExact: z.boolean().meta({ description: 'False when a search matched more than it counts' }),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+  }),
+]);
+
+export const depositReviewResultSchema = z.object({ depositId: z.string(), checkpoint });
+
+export const requestSentSchema = z.object({
+  requestId: z.string(),
+  _id: z.string(),
+  status: z.literal('pending'),
+  checkpoint,
+});
+
+export const requestAnsweredSchema = z.object({
+  requestId: z.string(),
+  status: z.enum(['accepted', 'rejected']),
+  checkpoint,
+});
+
+/** What the card provider's webhook did; every result is answered 2xx. */
+export const cardWebhookResultSchema = z.object({
+  received: z.literal(true),
+  result: z.enum([
+    'credited',
+    'failure_recorded',
+    'already_processed',
+    'left_pending',
+    'nothing_to_do',
+    'payment_mismatch',
+  ]),
+});
+
+/**
+ * The card provider's webhook body, as documented: a Stripe event. The route checks the
+ * Stripe-Signature over the raw bytes and then reads only payment_intent.succeeded and
+ * payment_intent.payment_failed events of wallet deposits (providers/card/webhook.ts).
+ */
+export const cardWebhookEventSchema = z.looseObject({
+  id: z.string(),
+  type: z.string().meta({ example: 'payment_intent.succeeded' }),
+  data: z.looseObject({ object: z.record(z.string(), z.unknown()) }),
+});
+export const cardWebhookHeadersSchema = z.looseObject({
+  'stripe-signature': z.string().meta({ description: "The provider's signature over the raw body" }),
+});

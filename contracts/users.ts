@@ -197,22 +197,36 @@ export const updateVerifiedStatusSchema = z
         },
   );
 
+// ---- replies ------------------------------------------------------------------------
+
 /** The user record of spec section 3, as every endpoint returns it. Never a hash or a code. */
-export interface UserRecord {
-  _id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  contactNo: string | null;
-  identification: string | null;
-  identificationNumber: string | null;
-  address: string | null;
-  balance: number;
-  isAdmin: boolean;
-  isVerified: boolean;
-  authProvider: 'local' | 'google';
-  pinSet: boolean;
-  createdAt: string;
-}
+export const userRecordSchema = z.object({
+  _id: z.string().meta({ description: 'The user id, which is also the account number' }),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  contactNo: z.string().nullable(),
+  identification: z.string().nullable(),
+  identificationNumber: z.string().nullable(),
+  address: z.string().nullable(),
+  balance: z.number().meta({ description: 'Rupees (two decimals)' }),
+  isAdmin: z.boolean(),
+  isVerified: z.boolean(),
+  authProvider: z.enum(['local', 'google']),
+  pinSet: z.boolean(),
+  createdAt: z.string().meta({ description: 'ISO 8601, UTC' }),
+});
+export type UserRecord = z.output<typeof userRecordSchema>;
+
+/** Sign-in answers the session token itself as `data` (the spec's client stores it). */
+export const sessionTokenSchema = z
+  .string()
+  .meta({ description: 'The session token (JWT): send it as a bearer token' });
+
+/** A one-time code was sent (or would have been: the reply is the same for unknown e-mails). */
+export const codeSentSchema = z.object({ email: z.string(), expiresIn: z.string().meta({ example: '15 minutes' }) });
+
+/** The caller's payment QR code as an image source. */
+export const qrDataUrlSchema = z.string().meta({ description: 'A PNG data URL of <PUBLIC_URL>/user/<accountNumber>' });
 
 export { fieldErrors };

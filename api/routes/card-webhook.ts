@@ -6,6 +6,12 @@
 import type { FastifyInstance } from 'fastify';
 import { applyCardWebhookEvent } from '../../payments/index.ts';
 import { parseCardWebhook } from '../../providers/card/index.ts';
+import {
+  cardWebhookEventSchema,
+  cardWebhookHeadersSchema,
+  cardWebhookResultSchema,
+} from '../../contracts/transactions.ts';
+import { routeDocs, withData } from '../docs.ts';
 import { ok } from '../envelope.ts';
 import { ApiError } from '../errors.ts';
 import type { MoneyDependencies } from '../money-context.ts';
@@ -21,7 +27,17 @@ export async function registerCardWebhook(app: FastifyInstance, deps: MoneyDepen
       { parseAs: 'buffer', bodyLimit: 256 * 1024 },
       (_request, body, done) => done(null, body),
     );
-    scope.post(CARD_WEBHOOK_PATH, async (request, reply) => {
+    const docs = routeDocs({
+      summary: "The card provider's signed notifications (Stripe)",
+      description:
+        'Settles card payments that finished asynchronously, exactly once. 404 when webhooks are not configured; 400 for a bad signature.',
+      body: cardWebhookEventSchema,
+      headers: cardWebhookHeadersSchema,
+      replies: { 200: withData(cardWebhookResultSchema, 'Received (every result is answered 2xx)') },
+      errors: [404, 503],
+      rateLimited: false,
+    });
+    scope.post(CARD_WEBHOOK_PATH, docs, async (request, reply) => {
       if (deps.card.webhookSecret === null) throw new ApiError('not_found', 'Card webhooks are not configured');
       const signature = request.headers['stripe-signature'];
       const event = parseCardWebhook(

@@ -8,6 +8,8 @@
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { checkReadiness } from '../../audit/index.ts';
+import { healthSchema, readinessSchema } from '../../contracts/system.ts';
+import { messageOnly, routeDocs, withData } from '../docs.ts';
 import { ok } from '../envelope.ts';
 import { API_ERRORS } from '../errors.ts';
 
@@ -18,12 +20,30 @@ export interface HealthRouteOptions {
 }
 
 export function registerHealthRoutes(app: FastifyInstance, options: HealthRouteOptions): void {
-  app.get('/api/health', async (_request, reply) => {
+  const probe = { rateLimited: false } as const;
+  const healthDocs = routeDocs({
+    ...probe,
+    summary: 'Health: the database answers',
+    replies: { 200: withData(healthSchema, 'Healthy') },
+    errors: [503],
+  });
+  const liveDocs = routeDocs({
+    ...probe,
+    summary: 'Liveness: the process answers',
+    replies: { 200: messageOnly('Live') },
+  });
+  const readyDocs = routeDocs({
+    ...probe,
+    summary: 'Readiness: database, migrations and projection lag',
+    replies: { 200: withData(readinessSchema, 'Ready, with every check') },
+    errors: [503],
+  });
+  app.get('/api/health', healthDocs, async (_request, reply) => {
     await sql`select 1`.execute(options.db);
     return ok(reply, 'ok', { database: 'up' });
   });
-  app.get('/api/health/live', async (_request, reply) => ok(reply, 'live'));
-  app.get('/api/health/ready', async (_request, reply) => {
+  app.get('/api/health/live', liveDocs, async (_request, reply) => ok(reply, 'live'));
+  app.get('/api/health/ready', readyDocs, async (_request, reply) => {
     const report = await checkReadiness(options.db, { maxProjectionLagSeconds: options.maxProjectionLagSeconds });
     if (report.ready) return ok(reply, 'ready', { checks: report.checks });
     const failed = Object.entries(report.checks)

@@ -28,6 +28,7 @@ import {
 import type { Ledger } from '../../ledger/index.ts';
 import { signSessionToken } from '../auth/authenticate.ts';
 import { authRateLimit, type RateLimitSettings } from '../auth/rate-limit.ts';
+import { redirectReply, routeDocs } from '../docs.ts';
 
 export interface GoogleSignInConfig {
   clientId: string;
@@ -54,6 +55,22 @@ const NONCE_MAX_AGE_SECONDS = 10 * 60;
 const nonceSchema = z.string().regex(/^[A-Za-z0-9_-]{16,128}$/);
 const SIGN_IN_ROUTES: ReadonlySet<string> = new Set(['/auth/google', '/auth/google/callback']);
 
+/** The two browser routes of the flow, documented: they answer redirects, never JSON. */
+const START_DOCS = routeDocs({
+  summary: 'Start Google sign-in (redirects to Google)',
+  description:
+    'Our web app passes `nonce` and accepts the returned token only with the same nonce (login CSRF). Without Google configured: redirects to /login?error=oauth_failed.',
+  querystring: z.object({ nonce: nonceSchema.optional() }),
+  replies: { 302: redirectReply("To Google's consent screen, or to /login?error=oauth_failed") },
+});
+const CALLBACK_DOCS = routeDocs({
+  summary: "Google's return to us (redirects to the web app)",
+  description:
+    'To /login?token=<JWT>&success=true[&nonce=...], /user-not-verified, /login?error=oauth_failed or /login?error=token_generation_failed.',
+  querystring: z.object({ code: z.string().optional(), state: z.string().optional() }),
+  replies: { 302: redirectReply('To the web app, with the session token or an error') },
+});
+
 export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDependencies): Promise<void> {
   const web = deps.webUrl.replace(/\/+$/, '');
   const toLogin = (reply: FastifyReply, query: Record<string, string>) =>
@@ -67,8 +84,10 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
 
   const google = deps.google;
   if (!google) {
-    app.get('/auth/google', async (_request, reply) => toLogin(reply, { error: 'oauth_failed' }));
-    app.get('/auth/google/callback', async (_request, reply) => toLogin(reply, { error: 'oauth_failed' }));
+    app.get('/auth/google', START_DOCS, async (_request, reply) => toLogin(reply, { error: 'oauth_failed' }));
+    app.get('/auth/google/callback', CALLBACK_DOCS, async (_request, reply) =>
+      toLogin(reply, { error: 'oauth_failed' }),
+    );
     return;
   }
 
@@ -96,34 +115,39 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
       },
     },
     startRedirectPath: '/auth/google',
+    schema: START_DOCS.schema,
     callbackUri: google.callbackUrl,
     pkce: 'S256',
     cookie: { secure: secureCookies, sameSite: 'lax', path: '/auth/google' },
   });
   const client = app.getDecorator<OAuth2Namespace>('googleOAuth2');
 
-  app.get('/auth/google/callback', { config: authRateLimit(deps.rateLimit) }, async (request, reply) => {
-    let account: AccountSummary;
-    try {
-      const { token: tokens } = await client.getAccessTokenFromAuthorizationCodeFlow(request, reply);
-      account = await signInWithGoogle(
-        deps.db,
-        deps.ledger,
-        await fetchProfile(google.userinfoUrl, tokens.access_token),
-      );
-    } catch (error) {
-      request.log.warn({ reason: error instanceof Error ? error.message : 'unknown' }, 'Google sign-in failed');
-      return toLogin(reply, { error: 'oauth_failed' });
-    }
-    if (!account.isVerified) return reply.redirect(`${web}/user-not-verified`);
-    let session: string;
-    try {
-      session = signSessionToken(app, account);
-    } catch {
-      return toLogin(reply, { error: 'token_generation_failed' });
-    }
-    return toLogin(reply, { token: session, success: 'true', ...takeNonce(request, reply, nonceCookie) });
-  });
+  app.get(
+    '/auth/google/callback',
+    { config: authRateLimit(deps.rateLimit), ...CALLBACK_DOCS },
+    async (request, reply) => {
+      let account: AccountSummary;
+      try {
+        const { token: tokens } = await client.getAccessTokenFromAuthorizationCodeFlow(request, reply);
+        account = await signInWithGoogle(
+          deps.db,
+          deps.ledger,
+          await fetchProfile(google.userinfoUrl, tokens.access_token),
+        );
+      } catch (error) {
+        request.log.warn({ reason: error instanceof Error ? error.message : 'unknown' }, 'Google sign-in failed');
+        return toLogin(reply, { error: 'oauth_failed' });
+      }
+      if (!account.isVerified) return reply.redirect(`${web}/user-not-verified`);
+      let session: string;
+      try {
+        session = signSessionToken(app, account);
+      } catch {
+        return toLogin(reply, { error: 'token_generation_failed' });
+      }
+      return toLogin(reply, { token: session, success: 'true', ...takeNonce(request, reply, nonceCookie) });
+    },
+  );
 }
 
 /** The nonce the browser started this sign-in with, once (the cookie is cleared). */

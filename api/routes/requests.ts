@@ -11,6 +11,10 @@ import { z } from 'zod';
 import { rupeesFromPaise } from '../../contracts/money.ts';
 import {
   SELF_REQUEST_MESSAGE,
+  commandHeadersSchema,
+  moneyRequestRecordSchema,
+  requestAnsweredSchema,
+  requestSentSchema,
   sendRequestSchema,
   updateRequestStatusSchema,
   type MoneyRequestRecord,
@@ -19,6 +23,7 @@ import { identityDb } from '../../identity/users.ts';
 import { isLedgerRejection } from '../../ledger/index.ts';
 import { readMoneyRequests, type MoneyRequestRow } from '../../projections/index.ts';
 import { requireUser } from '../auth/authenticate.ts';
+import { routeDocs, withData } from '../docs.ts';
 import { ok } from '../envelope.ts';
 import { ApiError } from '../errors.ts';
 import {
@@ -37,8 +42,29 @@ const listQuerySchema = z.object({
     .optional(),
 });
 
+const LIST_DOCS = routeDocs({
+  summary: 'Money requests you sent and received, newest first',
+  querystring: listQuerySchema,
+  replies: { 200: withData(z.array(moneyRequestRecordSchema), 'The requests') },
+});
+const SEND_DOCS = routeDocs({
+  summary: 'Ask another account holder for money',
+  body: sendRequestSchema,
+  headers: commandHeadersSchema,
+  replies: { 200: withData(requestSentSchema, 'Request sent') },
+  errors: [404, 409, 422],
+});
+const ANSWER_DOCS = routeDocs({
+  summary: 'Accept (pay, with the transaction PIN) or reject a request you received',
+  body: updateRequestStatusSchema,
+  headers: commandHeadersSchema,
+  replies: { 200: withData(requestAnsweredSchema, 'Answered') },
+  errors: [404, 409, 422],
+});
+
 export async function registerRequestRoutes(app: FastifyInstance, deps: MoneyDependencies): Promise<void> {
-  app.get('/api/requests/get-all-requests-by-user', { preHandler: app.authenticate }, async (request, reply) => {
+  const list = { preHandler: app.authenticate, ...LIST_DOCS };
+  app.get('/api/requests/get-all-requests-by-user', list, async (request, reply) => {
     const user = await requireUser(request);
     const query = listQuerySchema.parse(request.query ?? {});
     await awaitCheckpoint(deps, 'money_requests', query.minPosition);
@@ -49,7 +75,7 @@ export async function registerRequestRoutes(app: FastifyInstance, deps: MoneyDep
     return ok(reply, 'Requests fetched successfully', await toRequestRecords(deps, rows));
   });
 
-  app.post('/api/requests/send-request', { preHandler: app.authenticate }, async (request, reply) => {
+  app.post('/api/requests/send-request', { preHandler: app.authenticate, ...SEND_DOCS }, async (request, reply) => {
     const user = await requireUser(request);
     const body = sendRequestSchema.parse(request.body);
     const payer = await requireActiveAccount(deps.db, body.receiver);
@@ -78,7 +104,8 @@ export async function registerRequestRoutes(app: FastifyInstance, deps: MoneyDep
     }
   });
 
-  app.post('/api/requests/update-request-status', { preHandler: app.authenticate }, async (request, reply) => {
+  const answer = { preHandler: app.authenticate, ...ANSWER_DOCS };
+  app.post('/api/requests/update-request-status', answer, async (request, reply) => {
     const user = await requireUser(request);
     const body = updateRequestStatusSchema.parse(request.body);
     const ctx = commandContext(request, user.id);

@@ -14,13 +14,14 @@ import {
   dayEnd,
   dayStart,
   STATEMENT_TIME_ZONE,
+  statementChartsSchema,
   statementPeriodSchema,
   type StatementCharts,
   type StatementPeriodQuery,
 } from '../../contracts/statements.ts';
 import { dailyClosingBalances, monthlyTotals, periodSummary, readStatementDays } from '../../projections/index.ts';
 import { requireUser } from '../auth/authenticate.ts';
-import { zodDocs } from '../docs.ts';
+import { fileReply, routeDocs, withData, type ReplyDoc } from '../docs.ts';
 import { ok } from '../envelope.ts';
 import type { MoneyDependencies } from '../money-context.ts';
 
@@ -29,18 +30,21 @@ type StatementDependencies = Pick<MoneyDependencies, 'db' | 'reads'>;
 const PERIOD_HELP =
   "Query: from, to (YYYY-MM-DD, India Standard Time days, both included; at most 366 days). Always the signed-in user's own wallet.";
 
-function userRoute(app: FastifyInstance, summary: string, description: string): RouteShorthandOptions {
-  const documented = zodDocs({ querystring: statementPeriodSchema });
+function userRoute(
+  app: FastifyInstance,
+  summary: string,
+  description: string,
+  success: ReplyDoc,
+): RouteShorthandOptions {
   return {
     preHandler: app.authenticate,
-    ...documented,
-    schema: {
-      ...documented.schema,
+    ...routeDocs({
       tags: ['transactions'],
       summary,
       description: `${description} ${PERIOD_HELP}`,
-      security: [{ bearerAuth: [] }],
-    },
+      querystring: statementPeriodSchema,
+      replies: { 200: success },
+    }),
   };
 }
 
@@ -57,6 +61,7 @@ export function registerStatementRoutes(app: FastifyInstance, deps: StatementDep
       app,
       'Your balance and money in / out for a period',
       'Daily closing balances and monthly totals, in rupees.',
+      withData(statementChartsSchema, "The period's balances and totals"),
     ),
     async (request, reply) => {
       const user = await requireUser(request);
@@ -87,7 +92,12 @@ export function registerStatementRoutes(app: FastifyInstance, deps: StatementDep
 
   app.get(
     '/api/transactions/statement.csv',
-    userRoute(app, 'Your statement as CSV', 'Every posting of the period with its running balance (streamed).'),
+    userRoute(
+      app,
+      'Your statement as CSV',
+      'Every posting of the period with its running balance (streamed).',
+      fileReply('text/csv', 'The statement, one line per posting'),
+    ),
     async (request, reply) => {
       const user = await requireUser(request);
       const period = statementPeriodSchema.parse(request.query ?? {});
@@ -100,7 +110,12 @@ export function registerStatementRoutes(app: FastifyInstance, deps: StatementDep
 
   app.get(
     '/api/transactions/statement.pdf',
-    userRoute(app, 'Your statement as PDF', 'Opening and closing balance, money in and out, and every transaction.'),
+    userRoute(
+      app,
+      'Your statement as PDF',
+      'Opening and closing balance, money in and out, and every transaction.',
+      fileReply('application/pdf', 'The statement as a PDF document'),
+    ),
     async (request, reply) => {
       const user = await requireUser(request);
       const period = statementPeriodSchema.parse(request.query ?? {});

@@ -11,9 +11,16 @@ import { failDepositSchema, settleDepositSchema } from '../../contracts/admin.ts
 import { rupeesFromPaise } from '../../contracts/money.ts';
 import {
   HISTORY_PAGE_SIZE,
+  cardActionResultSchema,
+  commandHeadersSchema,
+  depositResultSchema,
+  depositReviewResultSchema,
   depositSchema,
   historyQuerySchema,
+  historyReplySchema,
+  transferResultSchema,
   transferSchema,
+  verifiedAccountSchema,
   verifyAccountSchema,
   type TransactionRecord,
 } from '../../contracts/transactions.ts';
@@ -28,9 +35,10 @@ import {
 import { readHistoryPage, type HistoryRow } from '../../projections/index.ts';
 import { requireAdmin, requireUser } from '../auth/authenticate.ts';
 import { accountLookupRateLimit } from '../auth/rate-limit.ts';
+import { routeDocs, withData } from '../docs.ts';
 import { ok } from '../envelope.ts';
 import { failDepositAsAdmin, performAdminMoneyAction } from '../../audit/index.ts';
-import { awaitingApproval } from './admin/index.ts';
+import { AWAITING_APPROVAL_REPLY, awaitingApproval } from './admin/index.ts';
 import { ApiError } from '../errors.ts';
 import {
   WALLET_BANK_NAME,
@@ -61,7 +69,16 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Mone
 function registerAccountLookup(app: FastifyInstance, deps: MoneyDependencies): void {
   app.post(
     '/api/transactions/verify-account',
-    { preHandler: app.authenticate, config: accountLookupRateLimit(deps.rateLimit) },
+    {
+      preHandler: app.authenticate,
+      config: accountLookupRateLimit(deps.rateLimit),
+      ...routeDocs({
+        summary: 'Who owns an account number (name and bank)',
+        body: verifyAccountSchema,
+        replies: { 200: withData(verifiedAccountSchema, 'The account holder') },
+        errors: [404],
+      }),
+    },
     async (request, reply) => {
       const user = await requireUser(request);
       const { receiver } = verifyAccountSchema.parse(request.body);
@@ -81,7 +98,16 @@ function registerAccountLookup(app: FastifyInstance, deps: MoneyDependencies): v
 
 /** A transfer from the signed-in user's wallet (never the body's `sender`). */
 function registerTransfer(app: FastifyInstance, deps: MoneyDependencies): void {
-  app.post('/api/transactions/transfer-funds', { preHandler: app.authenticate }, async (request, reply) => {
+  const docs = routeDocs({
+    summary: 'Send money from your wallet',
+    description:
+      'Checks the transaction PIN first. `sender`, if sent, must be the signed-in user (403). Accepts an Idempotency-Key.',
+    body: transferSchema,
+    headers: commandHeadersSchema,
+    replies: { 200: withData(transferResultSchema, 'Transferred') },
+    errors: [404, 409, 422],
+  });
+  app.post('/api/transactions/transfer-funds', { preHandler: app.authenticate, ...docs }, async (request, reply) => {
     const user = await requireUser(request);
     const body = transferSchema.parse(request.body);
     if (body.sender !== undefined && body.sender !== user.id)
@@ -121,7 +147,19 @@ function registerTransfer(app: FastifyInstance, deps: MoneyDependencies): void {
 
 /** Deposits into the signed-in user's wallet: card (charged, then credited) or bank/UPI (pending review). */
 function registerDeposit(app: FastifyInstance, deps: MoneyDependencies): void {
-  app.post('/api/transactions/deposit-funds', { preHandler: app.authenticate }, async (request, reply) => {
+  const docs = routeDocs({
+    summary: 'Deposit into your wallet (bank transfer, UPI or card)',
+    description:
+      'Bank transfer and UPI: pending until an admin settles it. Card: charged, then credited (200), or 3-D Secure needed (202). Accepts an Idempotency-Key.',
+    body: depositSchema,
+    headers: commandHeadersSchema,
+    replies: {
+      200: withData(depositResultSchema, 'Pending review (bank transfer, UPI) or credited (card)'),
+      202: withData(cardActionResultSchema, 'The card payment needs the browser (3-D Secure)'),
+    },
+    errors: [402, 409, 422],
+  });
+  app.post('/api/transactions/deposit-funds', { preHandler: app.authenticate, ...docs }, async (request, reply) => {
     const user = await requireUser(request);
     const body = depositSchema.parse(request.body);
     await requirePin(deps, user.id, body.transactionPin);
@@ -194,7 +232,16 @@ function cardDepositReply(reply: FastifyReply, outcome: CardDepositOutcome) {
 function registerHistoryRoute(app: FastifyInstance, deps: MoneyDependencies): void {
   app.post(
     '/api/transactions/get-all-transactions-by-user',
-    { preHandler: app.authenticate },
+    {
+      preHandler: app.authenticate,
+      ...routeDocs({
+        summary: "The signed-in user's history",
+        description:
+          "Without `page`: a plain list of the newest 100 (the spec's client). With `page`: pages with search and type filter. `userId` in the body is ignored.",
+        body: historyQuerySchema,
+        replies: { 200: withData(historyReplySchema, 'The history') },
+      }),
+    },
     async (request, reply) => {
       const user = await requireUser(request);
       // `userId` in the body (the spec's client sends it) is never read: it is always the caller's history.
@@ -240,20 +287,36 @@ function registerHistoryRoute(app: FastifyInstance, deps: MoneyDependencies): vo
 
 /** Admins settle or fail pending bank-transfer and UPI deposits. */
 function registerDepositReview(app: FastifyInstance, deps: MoneyDependencies): void {
-  app.post('/api/transactions/settle-deposit', { preHandler: app.requireAdmin }, async (request, reply) => {
-    const admin = await requireAdmin(request);
-    const { depositId } = settleDepositSchema.parse(request.body);
-    const outcome = await performAdminMoneyAction(
-      deps,
-      { action: 'settle', depositId },
-      commandContext(request, admin.id),
-    );
-    if (outcome.status === 'awaiting_approval')
-      return awaitingApproval(reply, outcome.approval, deps.approvalThresholdPaise);
-    return ok(reply, 'Deposit settled: the wallet has been credited', { depositId, checkpoint: outcome.checkpoint });
+  const settleDocs = routeDocs({
+    summary: 'Settle a pending bank-transfer or UPI deposit (admins)',
+    body: settleDepositSchema,
+    replies: { 200: withData(depositReviewResultSchema, 'Settled'), 202: AWAITING_APPROVAL_REPLY },
+    errors: [404, 409],
   });
+  app.post(
+    '/api/transactions/settle-deposit',
+    { preHandler: app.requireAdmin, ...settleDocs },
+    async (request, reply) => {
+      const admin = await requireAdmin(request);
+      const { depositId } = settleDepositSchema.parse(request.body);
+      const outcome = await performAdminMoneyAction(
+        deps,
+        { action: 'settle', depositId },
+        commandContext(request, admin.id),
+      );
+      if (outcome.status === 'awaiting_approval')
+        return awaitingApproval(reply, outcome.approval, deps.approvalThresholdPaise);
+      return ok(reply, 'Deposit settled: the wallet has been credited', { depositId, checkpoint: outcome.checkpoint });
+    },
+  );
 
-  app.post('/api/transactions/fail-deposit', { preHandler: app.requireAdmin }, async (request, reply) => {
+  const failDocs = routeDocs({
+    summary: 'Mark a pending bank-transfer or UPI deposit as failed (admins)',
+    body: failDepositSchema,
+    replies: { 200: withData(depositReviewResultSchema, 'Marked as failed') },
+    errors: [404, 409],
+  });
+  app.post('/api/transactions/fail-deposit', { preHandler: app.requireAdmin, ...failDocs }, async (request, reply) => {
     const admin = await requireAdmin(request);
     const { depositId, reason } = failDepositSchema.parse(request.body);
     try {

@@ -8,14 +8,18 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import QRCode from 'qrcode';
 import {
+  codeSentSchema,
   loginSchema,
+  qrDataUrlSchema,
   registerPayloadSchema,
   resetEmailSchema,
   resetPasswordSchema,
   resetPinSchema,
+  sessionTokenSchema,
   updatePinSchema,
   updateVerifiedStatusSchema,
   verifyOtpSchema,
+  userRecordSchema,
   verifyPinSchema,
 } from '../../contracts/users.ts';
 import { accountUrl } from '../../contracts/qr.ts';
@@ -42,6 +46,7 @@ import { enqueueEmail } from '../../notifications/enqueue.ts';
 import type { JobBoss } from '../../platform/jobs.ts';
 import { requireAdmin, requireUser, signSessionToken } from '../auth/authenticate.ts';
 import { authRateLimit, type RateLimitSettings } from '../auth/rate-limit.ts';
+import { messageOnly, routeDocs, withData, type RouteDocs } from '../docs.ts';
 import { ok } from '../envelope.ts';
 
 export interface UserRouteDependencies {
@@ -70,18 +75,108 @@ const userInfoQuery = z
 
 export const OTP_SENT_MESSAGE = 'OTP sent to your email!';
 
+const PIN_ERRORS: RouteDocs['errors'] = [403, 429, 503];
+
+/** The OpenAPI description of each route, from the zod contracts (api/docs.ts). */
+const DOCS = {
+  register: routeDocs({
+    summary: 'Register (the account waits for an admin to verify it)',
+    body: registerPayloadSchema,
+    replies: { 201: messageOnly('Registered') },
+    errors: [409],
+  }),
+  login: routeDocs({
+    summary: 'Sign in with e-mail and password',
+    description: '`data` is the session token; `rememberMe` makes it last longer.',
+    body: loginSchema,
+    replies: { 200: withData(sessionTokenSchema, 'Signed in') },
+    errors: [401, 403],
+  }),
+  logout: routeDocs({
+    summary: 'Sign out everywhere (ends every session of the account)',
+    replies: { 200: messageOnly('Signed out') },
+  }),
+  userInfo: routeDocs({
+    summary: "The signed-in user's record (the session check)",
+    description:
+      'No body needed (an empty JSON body is fine). `minPosition` (body or query): answer once the balance reflects that checkpoint.',
+    body: userInfoQuery,
+    querystring: userInfoQuery,
+    replies: { 200: withData(userRecordSchema, 'The user') },
+  }),
+  allUsers: routeDocs({
+    summary: 'Every user (admins)',
+    replies: { 200: withData(z.array(userRecordSchema), 'The users') },
+  }),
+  verifiedStatus: routeDocs({
+    summary: 'Verify (activate) or suspend a user (admins)',
+    description: 'Body `{selectedUser, isVerified}` or `{user, status}`. Verifying e-mails the user.',
+    body: updateVerifiedStatusSchema,
+    replies: { 200: withData(userRecordSchema, 'The updated user') },
+    errors: [404],
+  }),
+  qr: routeDocs({
+    summary: "The signed-in user's payment QR code",
+    description: "Any query is ignored: the code is always the caller's own.",
+    replies: { 200: withData(qrDataUrlSchema, 'The QR code') },
+  }),
+  verifyPin: routeDocs({
+    summary: 'Check the transaction PIN',
+    description: 'Wrong guesses count towards the PIN lockout (429 PIN_LOCKED, then 403 PIN_RESET_REQUIRED).',
+    body: verifyPinSchema,
+    replies: { 200: messageOnly('The PIN is right') },
+    errors: PIN_ERRORS,
+  }),
+  updatePin: routeDocs({
+    summary: 'Change the transaction PIN (the current PIN, then the new one)',
+    body: updatePinSchema,
+    replies: { 200: messageOnly('PIN changed') },
+    errors: PIN_ERRORS,
+  }),
+  resetPassword: routeDocs({
+    summary: 'Set a new password with a verified code',
+    body: resetPasswordSchema,
+    replies: { 200: messageOnly('Password changed') },
+  }),
+  resetPin: routeDocs({
+    summary: 'Set a new transaction PIN with a verified code',
+    body: resetPinSchema,
+    replies: { 200: messageOnly('PIN changed') },
+  }),
+};
+
+/** The three code routes of one purpose (password or PIN reset). */
+function codeDocs(purpose: string): Record<'send' | 'resend' | 'verify', ReturnType<typeof routeDocs>> {
+  const send = (verb: string) =>
+    routeDocs({
+      summary: `${verb} a ${purpose} reset code by e-mail`,
+      description: 'The same reply whether or not an account has this e-mail.',
+      body: resetEmailSchema,
+      replies: { 200: withData(codeSentSchema, 'Code sent') },
+    });
+  return {
+    send: send('Send'),
+    resend: send('Resend'),
+    verify: routeDocs({
+      summary: `Check a ${purpose} reset code`,
+      body: verifyOtpSchema,
+      replies: { 200: messageOnly('Code verified') },
+    }),
+  };
+}
+
 export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependencies): void {
   const authLimited = { config: authRateLimit(deps.rateLimit) };
   const signedIn = { preHandler: app.authenticate };
   const adminOnly = { preHandler: app.requireAdmin };
 
-  app.post('/api/users/register', authLimited, async (request, reply) => {
+  app.post('/api/users/register', { ...authLimited, ...DOCS.register }, async (request, reply) => {
     const input = registerPayloadSchema.parse(request.body ?? {});
     await registerUser(deps.db, deps.ledger, input, deps.keys.pinKeys, request.id);
     return ok(reply, 'Registration successful! Your account will be verified by an administrator.', undefined, 201);
   });
 
-  app.post('/api/users/login', authLimited, async (request, reply) => {
+  app.post('/api/users/login', { ...authLimited, ...DOCS.login }, async (request, reply) => {
     const input = loginSchema.parse(request.body ?? {});
     const account = await signInWithPassword(deps.db, input.email, input.password);
     return ok(
@@ -91,13 +186,13 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependen
     );
   });
 
-  app.post('/api/users/logout', signedIn, async (request, reply) => {
+  app.post('/api/users/logout', { ...signedIn, ...DOCS.logout }, async (request, reply) => {
     const user = await requireUser(request);
     await endSessions(deps.db, user.id);
     return ok(reply, 'Logged out successfully');
   });
 
-  app.post('/api/users/get-user-info', signedIn, async (request, reply) => {
+  app.post('/api/users/get-user-info', { ...signedIn, ...DOCS.userInfo }, async (request, reply) => {
     const user = await requireUser(request);
     const { minPosition } = userInfoQuery.parse({
       ...(request.query as object | undefined),
@@ -107,7 +202,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependen
     return ok(reply, 'User fetched successfully', await userRecordOf(user, deps.balances));
   });
 
-  app.get('/api/users/get-all-users', adminOnly, async (_request, reply) => {
+  app.get('/api/users/get-all-users', { ...adminOnly, ...DOCS.allUsers }, async (_request, reply) => {
     const accounts = await listAccounts(deps.db);
     return ok(
       reply,
@@ -116,29 +211,37 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependen
     );
   });
 
-  app.post('/api/users/update-user-verified-status', adminOnly, async (request, reply) => {
-    const admin = await requireAdmin(request);
-    const input = updateVerifiedStatusSchema.parse(request.body ?? {});
-    const { account } = await deps.db.transaction().execute(async (trx) => {
-      const changed = await setVerified(trx, { actorId: admin.id, userId: input.userId, isVerified: input.isVerified });
-      if (changed.activated)
-        await enqueueEmail(deps.boss, trx, {
-          kind: 'account_verified',
-          to: changed.account.email,
-          firstName: changed.account.firstName,
-          requestId: request.id,
+  app.post(
+    '/api/users/update-user-verified-status',
+    { ...adminOnly, ...DOCS.verifiedStatus },
+    async (request, reply) => {
+      const admin = await requireAdmin(request);
+      const input = updateVerifiedStatusSchema.parse(request.body ?? {});
+      const { account } = await deps.db.transaction().execute(async (trx) => {
+        const changed = await setVerified(trx, {
+          actorId: admin.id,
+          userId: input.userId,
+          isVerified: input.isVerified,
         });
-      return changed;
-    });
-    return ok(
-      reply,
-      input.isVerified ? 'User verified successfully' : 'User suspended successfully',
-      await userRecordOf(account, deps.balances),
-    );
-  });
+        if (changed.activated)
+          await enqueueEmail(deps.boss, trx, {
+            kind: 'account_verified',
+            to: changed.account.email,
+            firstName: changed.account.firstName,
+            requestId: request.id,
+          });
+        return changed;
+      });
+      return ok(
+        reply,
+        input.isVerified ? 'User verified successfully' : 'User suspended successfully',
+        await userRecordOf(account, deps.balances),
+      );
+    },
+  );
 
   // Any query (the spec's client sends ?url[userId]=...) is ignored: the code is always the caller's own.
-  app.get('/api/users/generate-qr', signedIn, async (request, reply) => {
+  app.get('/api/users/generate-qr', { ...signedIn, ...DOCS.qr }, async (request, reply) => {
     const user = await requireUser(request);
     const dataUrl = await QRCode.toDataURL(accountUrl(deps.publicUrl, user.id), {
       width: 256,
@@ -159,28 +262,36 @@ function registerPinRoutes(
   authLimited: { config: ReturnType<typeof authRateLimit> },
 ): void {
   const signedInAndLimited = { preHandler: app.authenticate, ...authLimited };
-  app.post('/api/users/verify-transaction-pin', signedInAndLimited, async (request, reply) => {
-    const user = await requireUser(request);
-    const input = verifyPinSchema.parse(request.body ?? {});
-    await verifyTransactionPin(
-      { db: deps.db, keys: deps.keys.pinKeys, clock: deps.clock },
-      user.id,
-      input.transactionPin,
-    );
-    return ok(reply, 'Transaction PIN verified');
-  });
+  app.post(
+    '/api/users/verify-transaction-pin',
+    { ...signedInAndLimited, ...DOCS.verifyPin },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const input = verifyPinSchema.parse(request.body ?? {});
+      await verifyTransactionPin(
+        { db: deps.db, keys: deps.keys.pinKeys, clock: deps.clock },
+        user.id,
+        input.transactionPin,
+      );
+      return ok(reply, 'Transaction PIN verified');
+    },
+  );
 
-  app.post('/api/users/update-transaction-pin', signedInAndLimited, async (request, reply) => {
-    const user = await requireUser(request);
-    const input = updatePinSchema.parse(request.body ?? {});
-    await updateTransactionPin(
-      { db: deps.db, keys: deps.keys.pinKeys, clock: deps.clock },
-      user.id,
-      input.currentPin,
-      input.newPin,
-    );
-    return ok(reply, 'Transaction PIN updated successfully!');
-  });
+  app.post(
+    '/api/users/update-transaction-pin',
+    { ...signedInAndLimited, ...DOCS.updatePin },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const input = updatePinSchema.parse(request.body ?? {});
+      await updateTransactionPin(
+        { db: deps.db, keys: deps.keys.pinKeys, clock: deps.clock },
+        user.id,
+        input.currentPin,
+        input.newPin,
+      );
+      return ok(reply, 'Transaction PIN updated successfully!');
+    },
+  );
 }
 
 /** The 8 one-time-code routes (no token: the e-mail is the proof). */
@@ -203,24 +314,25 @@ function registerCodeRoutes(
   ] as const) {
     const send = async (request: FastifyRequest) =>
       issueCode(codes, resetEmailSchema.parse(request.body ?? {}).email, purpose, request.id);
-    app.post(`/api/users/send-${prefix}-otp`, authLimited, async (request, reply) =>
+    const docs = codeDocs(purpose);
+    app.post(`/api/users/send-${prefix}-otp`, { ...authLimited, ...docs.send }, async (request, reply) =>
       ok(reply, OTP_SENT_MESSAGE, await send(request)),
     );
-    app.post(`/api/users/resend-${prefix}-otp`, authLimited, async (request, reply) =>
+    app.post(`/api/users/resend-${prefix}-otp`, { ...authLimited, ...docs.resend }, async (request, reply) =>
       ok(reply, OTP_SENT_MESSAGE, await send(request)),
     );
-    app.post(`/api/users/verify-${prefix}-otp`, authLimited, async (request, reply) => {
+    app.post(`/api/users/verify-${prefix}-otp`, { ...authLimited, ...docs.verify }, async (request, reply) => {
       const input = verifyOtpSchema.parse(request.body ?? {});
       await verifyCode(codes, input.email, purpose, input.otp);
       return ok(reply, 'OTP verified successfully!');
     });
   }
-  app.post('/api/users/reset-password', authLimited, async (request, reply) => {
+  app.post('/api/users/reset-password', { ...authLimited, ...DOCS.resetPassword }, async (request, reply) => {
     const input = resetPasswordSchema.parse(request.body ?? {});
     await resetPassword(codes, input.email, input.otp, input.newPassword);
     return ok(reply, 'Password reset successfully! You can now login with your new password.');
   });
-  app.post('/api/users/reset-transaction-pin', authLimited, async (request, reply) => {
+  app.post('/api/users/reset-transaction-pin', { ...authLimited, ...DOCS.resetPin }, async (request, reply) => {
     const input = resetPinSchema.parse(request.body ?? {});
     await resetTransactionPin(codes, input.email, input.otp, input.newPin);
     return ok(reply, 'Transaction PIN updated successfully!');

@@ -4,9 +4,16 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import { accountParamsSchema, positionPageQuerySchema, statementQuerySchema } from '../../../contracts/admin.ts';
+import {
+  accountParamsSchema,
+  positionPageQuerySchema,
+  rawEventPageSchema,
+  statementPageSchema,
+  statementQuerySchema,
+} from '../../../contracts/admin.ts';
 import { readAccountEvents, readStatementPage, statementCsv, type StatementFilter } from '../../../audit/index.ts';
 import { requireAdmin } from '../../auth/authenticate.ts';
+import { fileReply, withData } from '../../docs.ts';
 import { ok } from '../../envelope.ts';
 import { adminRoute, type AdminRouteDependencies } from './admin-route.ts';
 
@@ -24,12 +31,12 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDepende
 
   app.get(
     '/api/admin/accounts/:accountId/statement',
-    adminRoute(
-      app,
-      "An account's statement",
-      `Every posting with running balance, counterparty, event type, position and time (read.statements). ${STATEMENT_FILTERS} Keyset paging: after=<nextAfter>, limit.`,
-      statementInput,
-    ),
+    adminRoute(app, {
+      summary: "An account's statement",
+      description: `Every posting with running balance, counterparty, event type, position and time (read.statements). ${STATEMENT_FILTERS} Keyset paging: after=<nextAfter>, limit.`,
+      ...statementInput,
+      replies: { 200: withData(statementPageSchema, 'One page of the statement') },
+    }),
     async (request, reply) => {
       await requireAdmin(request);
       const { accountId } = accountParamsSchema.parse(request.params);
@@ -41,12 +48,13 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDepende
 
   app.get(
     '/api/admin/accounts/:accountId/statement.csv',
-    adminRoute(
-      app,
-      "An account's statement as CSV (streamed)",
-      'Same filters as the statement; streamed in keyset batches, so any length downloads in bounded memory.',
-      statementInput,
-    ),
+    adminRoute(app, {
+      summary: "An account's statement as CSV (streamed)",
+      description:
+        'Same filters as the statement; streamed in keyset batches, so any length downloads in bounded memory.',
+      ...statementInput,
+      replies: { 200: fileReply('text/csv', 'The statement as CSV (an attachment)') },
+    }),
     async (request, reply) => {
       await requireAdmin(request);
       const { accountId } = accountParamsSchema.parse(request.params);
@@ -63,12 +71,14 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDepende
 
   app.get(
     '/api/admin/accounts/:accountId/events',
-    adminRoute(
-      app,
-      "The raw events of an account's streams",
-      'Wallet, transfer, deposit and request streams the account takes part in, with metadata (actor, idempotency key, request id, command). Keyset paging by position.',
-      { params: accountParamsSchema, querystring: positionPageQuerySchema },
-    ),
+    adminRoute(app, {
+      summary: "The raw events of an account's streams",
+      description:
+        'Wallet, transfer, deposit and request streams the account takes part in, with metadata (actor, idempotency key, request id, command). Keyset paging by position.',
+      params: accountParamsSchema,
+      querystring: positionPageQuerySchema,
+      replies: { 200: withData(rawEventPageSchema, 'One page of events') },
+    }),
     async (request, reply) => {
       await requireAdmin(request);
       const { accountId } = accountParamsSchema.parse(request.params);

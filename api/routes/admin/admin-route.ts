@@ -1,13 +1,14 @@
 /**
  * What every /api/admin route shares: its options (admin-only - `app.requireAdmin`: 401
- * without a session, 403 for users - and documented under the admin tag with its zod input)
+ * without a session, 403 for users - and documented under the admin tag from its zod
+ * contracts: input and replies; the bearer security is added by api/docs.ts's onRoute hook)
  * and its dependencies.
  */
 import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Ledger } from '../../../ledger/index.ts';
 import type { JobBoss } from '../../../platform/jobs.ts';
-import { zodDocs, type ZodDocParts } from '../../docs.ts';
+import { routeDocs, type RouteDocs } from '../../docs.ts';
 
 export const ADMIN_TAG = 'admin';
 
@@ -22,22 +23,7 @@ export interface AdminRouteDependencies {
   approvalThresholdPaise: bigint;
 }
 
-export function adminRoute(
-  app: FastifyInstance,
-  summary: string,
-  description?: string,
-  input: ZodDocParts = {},
-): RouteShorthandOptions {
-  const documented = zodDocs(input);
-  return {
-    preHandler: app.requireAdmin,
-    ...documented,
-    schema: {
-      ...documented.schema,
-      tags: [ADMIN_TAG],
-      summary,
-      ...(description ? { description } : {}),
-      security: [{ bearerAuth: [] }],
-    },
-  };
+/** An admin route's options: admin-only, documented under the admin tag from its zod contracts. */
+export function adminRoute(app: FastifyInstance, docs: RouteDocs): RouteShorthandOptions {
+  return { preHandler: app.requireAdmin, ...routeDocs({ ...docs, tags: [ADMIN_TAG] }) };
 }

@@ -6,11 +6,16 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import { approveRequest, listApprovalRequests, performAdminMoneyAction, rejectRequest } from '../../../audit/index.ts';
 import {
   approvalListQuerySchema,
   approvalParamsSchema,
+  approvalRecordSchema,
   approvalRejectBodySchema,
+  approvedSchema,
+  awaitingApprovalSchema,
+  reversalResultSchema,
   reverseSchema,
   type ApprovalRecord,
 } from '../../../contracts/admin.ts';
@@ -19,6 +24,7 @@ import { isLedgerRejection, type LedgerRejection } from '../../../ledger/index.t
 import { tablesView } from '../../../platform/database.ts';
 import { readDisplayName, type ReadTables } from '../../../projections/index.ts';
 import { requireAdmin } from '../../auth/authenticate.ts';
+import { withData, type ReplyDoc } from '../../docs.ts';
 import { ok } from '../../envelope.ts';
 import { ApiError } from '../../errors.ts';
 import { commandContext } from '../../money-context.ts';
@@ -36,6 +42,12 @@ export function awaitingApproval(reply: FastifyReply, approval: ApprovalRecord, 
   );
 }
 
+/** The 202 of a money action above the approval threshold. */
+export const AWAITING_APPROVAL_REPLY: ReplyDoc = withData(
+  awaitingApprovalSchema,
+  "Filed for a second admin's approval (amounts above the approval threshold)",
+);
+
 export function registerCorrectionRoutes(app: FastifyInstance, deps: CorrectionDependencies): void {
   registerReverseRoute(app, deps);
   registerApprovalRoutes(app, deps);
@@ -46,8 +58,12 @@ function registerReverseRoute(app: FastifyInstance, deps: CorrectionDependencies
     'Appends TransferReversed / DepositReversed / MoneyRequestPaymentReversed on the original stream with mirrored postings; the original stays. Body: {streamId} or {transactionId, kind: transfer|deposit|request}, and reason (3-500 chars).';
   app.post(
     '/api/admin/reverse',
-    adminRoute(app, 'Reverse a completed transfer, settled deposit or paid money request', description, {
+    adminRoute(app, {
+      summary: 'Reverse a completed transfer, settled deposit or paid money request',
+      description,
       body: reverseSchema,
+      replies: { 200: withData(reversalResultSchema, 'Reversed'), 202: AWAITING_APPROVAL_REPLY },
+      errors: [403, 404, 409, 422],
     }),
     async (request, reply) => {
       const admin = await requireAdmin(request);
@@ -87,12 +103,13 @@ async function overdrawRefusal(db: Kysely<unknown>, error: LedgerRejection): Pro
 function registerApprovalRoutes(app: FastifyInstance, deps: CorrectionDependencies): void {
   app.get(
     '/api/admin/approvals',
-    adminRoute(
-      app,
-      'Money actions waiting for a second admin',
-      'Settlements and reversals above the approval threshold, newest first; ?state=pending|approved|rejected.',
-      { querystring: approvalListQuerySchema },
-    ),
+    adminRoute(app, {
+      summary: 'Money actions waiting for a second admin',
+      description:
+        'Settlements and reversals above the approval threshold, newest first; ?state=pending|approved|rejected.',
+      querystring: approvalListQuerySchema,
+      replies: { 200: withData(z.array(approvalRecordSchema), 'The approval requests') },
+    }),
     async (request, reply) => {
       await requireAdmin(request);
       const query = approvalListQuerySchema.parse(request.query ?? {});
@@ -102,12 +119,13 @@ function registerApprovalRoutes(app: FastifyInstance, deps: CorrectionDependenci
 
   app.post(
     '/api/admin/approvals/:id/approve',
-    adminRoute(
-      app,
-      "Approve (and run) another admin's request",
-      'Runs the settlement or reversal as the approving admin; the admin who filed it cannot approve it.',
-      { params: approvalParamsSchema },
-    ),
+    adminRoute(app, {
+      summary: "Approve (and run) another admin's request",
+      description: 'Runs the settlement or reversal as the approving admin; the admin who filed it cannot approve it.',
+      params: approvalParamsSchema,
+      replies: { 200: withData(approvedSchema, 'Approved and done') },
+      errors: [404, 409],
+    }),
     async (request, reply) => {
       const admin = await requireAdmin(request);
       const { id } = approvalParamsSchema.parse(request.params);
@@ -124,9 +142,13 @@ function registerApprovalRoutes(app: FastifyInstance, deps: CorrectionDependenci
 
   app.post(
     '/api/admin/approvals/:id/reject',
-    adminRoute(app, 'Reject (or withdraw) a request', 'Nothing moves; any admin may reject, the requester included.', {
+    adminRoute(app, {
+      summary: 'Reject (or withdraw) a request',
+      description: 'Nothing moves; any admin may reject, the requester included.',
       params: approvalParamsSchema,
       body: approvalRejectBodySchema,
+      replies: { 200: withData(approvalRecordSchema, 'The rejected request') },
+      errors: [404, 409],
     }),
     async (request, reply) => {
       const admin = await requireAdmin(request);

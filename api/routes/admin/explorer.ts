@@ -3,9 +3,15 @@
  * keyset-paged by position, and one event with its postings (audit/explorer.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import { eventParamsSchema, explorerQuerySchema } from '../../../contracts/admin.ts';
+import {
+  eventDetailSchema,
+  eventParamsSchema,
+  explorerQuerySchema,
+  rawEventPageSchema,
+} from '../../../contracts/admin.ts';
 import { listEvents, readEvent } from '../../../audit/index.ts';
 import { requireAdmin } from '../../auth/authenticate.ts';
+import { withData } from '../../docs.ts';
 import { ok } from '../../envelope.ts';
 import { ApiError } from '../../errors.ts';
 import { adminRoute, type AdminRouteDependencies } from './admin-route.ts';
@@ -13,12 +19,13 @@ import { adminRoute, type AdminRouteDependencies } from './admin-route.ts';
 export function registerExplorerRoutes(app: FastifyInstance, deps: Pick<AdminRouteDependencies, 'db'>): void {
   app.get(
     '/api/admin/events',
-    adminRoute(
-      app,
-      'Ledger explorer: events by stream, type, actor and time',
-      'Filters: stream, type, actor, from, to. Keyset paging by position: after=<nextAfter>, limit (no gaps or repeats).',
-      { querystring: explorerQuerySchema },
-    ),
+    adminRoute(app, {
+      summary: 'Ledger explorer: events by stream, type, actor and time',
+      description:
+        'Filters: stream, type, actor, from, to. Keyset paging by position: after=<nextAfter>, limit (no gaps or repeats).',
+      querystring: explorerQuerySchema,
+      replies: { 200: withData(rawEventPageSchema, 'One page of events') },
+    }),
     async (request, reply) => {
       await requireAdmin(request);
       const { after, limit, ...filter } = explorerQuerySchema.parse(request.query ?? {});
@@ -26,7 +33,13 @@ export function registerExplorerRoutes(app: FastifyInstance, deps: Pick<AdminRou
     },
   );
 
-  app.get('/api/admin/events/:position', adminRoute(app, 'One event with its postings'), async (request, reply) => {
+  const eventDocs = {
+    summary: 'One event with its postings',
+    params: eventParamsSchema,
+    replies: { 200: withData(eventDetailSchema, 'The event') },
+    errors: [404],
+  } as const;
+  app.get('/api/admin/events/:position', adminRoute(app, eventDocs), async (request, reply) => {
     await requireAdmin(request);
     const { position } = eventParamsSchema.parse(request.params);
     const event = await readEvent(deps.db, position);

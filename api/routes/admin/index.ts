@@ -12,7 +12,7 @@ import { registerExplorerRoutes } from './explorer.ts';
 import { registerOperationsRoutes } from './operations.ts';
 
 export type { AdminRouteDependencies } from './admin-route.ts';
-export { awaitingApproval } from './corrections.ts';
+export { AWAITING_APPROVAL_REPLY, awaitingApproval } from './corrections.ts';
 
 export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRouteDependencies): Promise<void> {
   registerCorrectionRoutes(app, deps);

@@ -4,10 +4,16 @@
  */
 import type { FastifyInstance } from 'fastify';
 import {
+  auditTrailPageSchema,
   auditTrailQuerySchema,
+  pendingDepositPageSchema,
   positionPageQuerySchema,
   projectionParamsSchema,
+  projectionsOverviewSchema,
   replayBodySchema,
+  replayRunSchema,
+  trialBalanceSchema,
+  verifyRunSchema,
 } from '../../../contracts/admin.ts';
 import {
   latestReplay,
@@ -19,6 +25,7 @@ import {
   runVerify,
 } from '../../../audit/index.ts';
 import { requireAdmin } from '../../auth/authenticate.ts';
+import { withData } from '../../docs.ts';
 import { ok } from '../../envelope.ts';
 import { ApiError } from '../../errors.ts';
 import { adminRoute, type AdminRouteDependencies } from './admin-route.ts';
@@ -28,12 +35,13 @@ type OperationsDependencies = Pick<AdminRouteDependencies, 'db' | 'boss'>;
 export function registerOperationsRoutes(app: FastifyInstance, deps: OperationsDependencies): void {
   app.get(
     '/api/admin/audit-trail',
-    adminRoute(
-      app,
-      'Admin actions, newest first',
-      'Suspend, activate, settle, fail, reverse and replay, with actor, time, target and reason. Keyset paging: ?before=<nextBefore>&limit=.',
-      { querystring: auditTrailQuerySchema },
-    ),
+    adminRoute(app, {
+      summary: 'Admin actions, newest first',
+      description:
+        'Suspend, activate, settle, fail, reverse and replay, with actor, time, target and reason. Keyset paging: ?before=<nextBefore>&limit=.',
+      querystring: auditTrailQuerySchema,
+      replies: { 200: withData(auditTrailPageSchema, 'One page of the audit trail') },
+    }),
     async (request, reply) => {
       await requireAdmin(request);
       const query = auditTrailQuerySchema.parse(request.query ?? {});
@@ -43,11 +51,12 @@ export function registerOperationsRoutes(app: FastifyInstance, deps: OperationsD
 
   app.get(
     '/api/admin/trial-balance',
-    adminRoute(
-      app,
-      'Trial balance',
-      'Sum of postings per account kind and in total (must be 0), funding-source balances per deposit method, and the last ledger verify run.',
-    ),
+    adminRoute(app, {
+      summary: 'Trial balance',
+      description:
+        'Sum of postings per account kind and in total (must be 0), funding-source balances per deposit method, and the last ledger verify run.',
+      replies: { 200: withData(trialBalanceSchema, 'The trial balance') },
+    }),
     async (request, reply) => {
       await requireAdmin(request);
       return ok(reply, 'Trial balance fetched', await readTrialBalance(deps.db));
@@ -56,7 +65,11 @@ export function registerOperationsRoutes(app: FastifyInstance, deps: OperationsD
 
   app.post(
     '/api/admin/trial-balance/verify',
-    adminRoute(app, 'Run ledger verify now', 'The same check as `npm run ledger -- verify`; recorded with its time.'),
+    adminRoute(app, {
+      summary: 'Run ledger verify now',
+      description: 'The same check as `npm run ledger -- verify`; recorded with its time.',
+      replies: { 200: withData(verifyRunSchema, 'The verify run (ok false names each difference)') },
+    }),
     async (request, reply) => {
       const admin = await requireAdmin(request);
       const run = await runVerify(deps.db, `api:${admin.id}`);
@@ -70,12 +83,13 @@ export function registerOperationsRoutes(app: FastifyInstance, deps: OperationsD
 
   app.get(
     '/api/admin/pending-deposits',
-    adminRoute(
-      app,
-      'Bank-transfer and UPI deposits waiting for review',
-      'Settle with POST /api/transactions/settle-deposit {depositId}; fail with POST /api/transactions/fail-deposit {depositId, reason}.',
-      { querystring: positionPageQuerySchema },
-    ),
+    adminRoute(app, {
+      summary: 'Bank-transfer and UPI deposits waiting for review',
+      description:
+        'Settle with POST /api/transactions/settle-deposit {depositId}; fail with POST /api/transactions/fail-deposit {depositId, reason}.',
+      querystring: positionPageQuerySchema,
+      replies: { 200: withData(pendingDepositPageSchema, 'One page of pending deposits') },
+    }),
     async (request, reply) => {
       await requireAdmin(request);
       const query = positionPageQuerySchema.parse(request.query ?? {});
@@ -89,11 +103,12 @@ export function registerOperationsRoutes(app: FastifyInstance, deps: OperationsD
 function registerProjectionRoutes(app: FastifyInstance, deps: OperationsDependencies): void {
   app.get(
     '/api/admin/projections',
-    adminRoute(
-      app,
-      'Projection status',
-      'Checkpoint, events applied, lag in events and seconds, last error, per projection; events held back by an open transaction; the latest replay of each.',
-    ),
+    adminRoute(app, {
+      summary: 'Projection status',
+      description:
+        'Checkpoint, events applied, lag in events and seconds, last error, per projection; events held back by an open transaction; the latest replay of each.',
+      replies: { 200: withData(projectionsOverviewSchema, 'The projections') },
+    }),
     async (request, reply) => {
       await requireAdmin(request);
       return ok(reply, 'Projection status fetched', await readProjectionsOverview(deps.db));
@@ -102,12 +117,14 @@ function registerProjectionRoutes(app: FastifyInstance, deps: OperationsDependen
 
   app.post(
     '/api/admin/projections/:name/replay',
-    adminRoute(
-      app,
-      'Replay one projection (background job)',
-      'Queues a pg-boss job the workers run (replayProjection: rebuild into fresh tables, swap atomically). Poll GET on the same URL for state and processed/total.',
-      { params: projectionParamsSchema, body: replayBodySchema },
-    ),
+    adminRoute(app, {
+      summary: 'Replay one projection (background job)',
+      description:
+        'Queues a pg-boss job the workers run (replayProjection: rebuild into fresh tables, swap atomically). Poll GET on the same URL for state and processed/total.',
+      params: projectionParamsSchema,
+      body: replayBodySchema,
+      replies: { 202: withData(replayRunSchema, 'Queued') },
+    }),
     async (request, reply) => {
       const admin = await requireAdmin(request);
       const { name } = projectionParamsSchema.parse(request.params);
@@ -123,12 +140,14 @@ function registerProjectionRoutes(app: FastifyInstance, deps: OperationsDependen
 
   app.get(
     '/api/admin/projections/:name/replay',
-    adminRoute(
-      app,
-      'Progress of the latest replay of one projection',
-      'state (queued, running, done, failed), processed and total events.',
-      { params: projectionParamsSchema },
-    ),
+    adminRoute(app, {
+      summary: 'Progress of the latest replay of one projection',
+      description: 'state (queued, running, done, failed), processed and total events. Not rate limited (polled).',
+      params: projectionParamsSchema,
+      replies: { 200: withData(replayRunSchema, 'The latest replay') },
+      errors: [404],
+      rateLimited: false,
+    }),
     async (request, reply) => {
       await requireAdmin(request);
       const { name } = projectionParamsSchema.parse(request.params);

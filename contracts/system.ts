@@ -1,0 +1,24 @@
+/**
+ * The deployment-level replies: GET /api/config (what the web app needs before sign-in) and
+ * the health probe. Nothing secret belongs in either.
+ */
+import { z } from 'zod';
+
+export const publicAppConfigSchema = z.object({
+  googleSignIn: z.boolean(),
+  cardProvider: z.enum(['stripe', 'sandbox']),
+  stripePublishableKey: z.string().optional().meta({ description: 'Only with the Stripe provider' }),
+});
+export type PublicAppConfig = z.output<typeof publicAppConfigSchema>;
+
+export const healthSchema = z.object({ database: z.literal('up') });
+
+/** One readiness check: whether it passed and what it found. */
+export const readinessCheckSchema = z.object({ ok: z.boolean(), detail: z.string() });
+export const readinessSchema = z.object({
+  checks: z.object({
+    database: readinessCheckSchema,
+    migrations: readinessCheckSchema,
+    projections: readinessCheckSchema,
+  }),
+});
