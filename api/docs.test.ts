@@ -25,6 +25,8 @@ const NO_INPUT: ReadonlySet<string> = new Set([
   'GET /api/users/generate-qr', // any query is ignored on purpose (the spec's client sends junk)
   'GET /api/config',
   'GET /api/health',
+  'GET /api/health/live',
+  'GET /api/health/ready',
   'GET /metrics',
   'GET /api/admin/trial-balance',
   'POST /api/admin/trial-balance/verify',
