@@ -4,6 +4,7 @@
  * its messages under their fields, so a rule is written once.
  */
 import { z } from 'zod';
+import { ungroupRupees } from './amount-input.ts';
 import { paiseFromRupees } from './money.ts';
 
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -42,14 +43,17 @@ export interface AmountRules {
   max?: { paise: bigint; message: string };
 }
 
-/** An amount in rupees (JSON number, or the text of a form input) parsed exactly to paise. */
+/**
+ * An amount in rupees (JSON number, or the text of a form input, which may be grouped en-IN
+ * as the amount fields show it: "1,00,000.50") parsed exactly to paise.
+ */
 export function amount(rules: AmountRules) {
   return z.unknown().transform((value, ctx): bigint => {
     if (value === undefined || value === null || value === '') {
       ctx.addIssue({ code: 'custom', message: rules.required });
       return z.NEVER;
     }
-    const paise = paiseFromRupees(value);
+    const paise = paiseFromRupees(typeof value === 'string' ? ungroupRupees(value) : value);
     if (paise === null || paise <= 0n) {
       ctx.addIssue({ code: 'custom', message: rules.invalid });
       return z.NEVER;

@@ -32,6 +32,7 @@ import {
   token,
   transactionsBalance,
   verifyReceiver,
+  confirmAndPay,
   type Person,
 } from './helpers/wallet.ts';
 
@@ -91,13 +92,14 @@ function dialog(page: Page, title: string): Locator {
   return page.getByRole('dialog', { name: title });
 }
 
-/** A transfer through the SEND dialog with account verification. */
+/** A transfer through the SEND dialog with account verification and the confirmation step. */
 async function transfer(
   page: Page,
   to: { account: string; name: string },
   amount: string,
   reference: string,
   pin: string,
+  confirmation: string,
 ): Promise<void> {
   await page.getByRole('button', { name: 'SEND' }).click();
   const send = dialog(page, 'Transfer Funds');
@@ -106,8 +108,8 @@ async function transfer(
   expect(await send.getByLabel('Receiver account number').getAttribute('readonly')).not.toBeNull();
   await send.getByLabel('Amount (₹)').fill(amount);
   await send.getByLabel('Reference', { exact: true }).fill(reference);
-  await send.getByLabel('Transaction PIN', { exact: true }).fill(pin);
-  await send.getByRole('button', { name: 'Transfer', exact: true }).click();
+  await send.getByRole('button', { name: 'Continue', exact: true }).click();
+  await confirmAndPay(send, confirmation, pin);
   await toast(page, 'Transfer completed successfully!');
   await send.waitFor({ state: 'detached' });
 }
@@ -256,7 +258,14 @@ describe('the wallet in a real browser', () => {
     await send.getByRole('button', { name: 'Cancel' }).click();
     await send.waitFor({ state: 'detached' });
 
-    await transfer(asha, { account: vikramId, name: 'Vikram Nair' }, '400', 'dinner split', ASHA.pin);
+    await transfer(
+      asha,
+      { account: vikramId, name: 'Vikram Nair' },
+      '400',
+      'dinner split',
+      ASHA.pin,
+      'Pay ₹400.00 to Vikram Nair',
+    );
     await expectTransactions(asha, '₹1,350', '3 of 3 transactions');
     expect((await historyRows(asha))[0]).toEqual(
       expect.objectContaining({
@@ -308,7 +317,8 @@ describe('the wallet in a real browser', () => {
     await expectText(received.locator('td').nth(2), 'Vikram Nair');
     await received.getByRole('button', { name: 'Approve' }).click();
     const approve = dialog(asha, 'Approve request');
-    await approve.getByText('Pay ₹125.75 to Vikram Nair').waitFor();
+    await expectText(approve.getByTestId('confirm-pay-title'), 'Pay ₹125.75 to Vikram Nair');
+    await approve.getByRole('button', { name: 'Confirm', exact: true }).click();
     await approve.getByRole('button', { name: 'Approve and pay' }).click();
     await approve.getByText('Transaction PIN is required').waitFor();
     await approve.getByLabel('Transaction PIN', { exact: true }).fill(ASHA.pin);
@@ -393,9 +403,8 @@ describe('the wallet in a real browser', () => {
     await scan.getByLabel('Amount (₹)').fill('50');
     await scan.getByLabel('Reference', { exact: true }).fill('chai and snacks');
     await expectText(scan.locator('.field-counter'), '15/200');
-    await scan.getByLabel('Transaction PIN', { exact: true }).fill(ASHA.pin);
-    expect(await scan.getByLabel('Transaction PIN', { exact: true }).getAttribute('type')).toBe('password');
     await scan.getByRole('button', { name: 'Pay Now' }).click();
+    await confirmAndPay(scan, 'Pay ₹50.00 to Vikram Nair', ASHA.pin);
     await toast(asha, 'Transfer completed successfully!');
     await scan.waitFor({ state: 'detached' });
     await expectTransactions(asha, '₹1,174.25', '5 of 5 transactions');
@@ -408,51 +417,60 @@ describe('the wallet in a real browser', () => {
     await expectText(historyCounter(vikram), '3 of 3 transactions');
   });
 
-  step('keyboard only: Tab to SEND, Space opens it, fill, Enter verifies, Enter pays', async () => {
-    await asha.goto('/transactions');
-    await expectText(transactionsBalance(asha), '₹1,174.25');
-    const focused = () =>
-      asha.evaluate(() => {
-        const active = document.activeElement as HTMLInputElement | null;
-        if (!active || active === document.body) return '';
-        return (active.labels?.[0]?.textContent ?? active.getAttribute('aria-label') ?? active.textContent ?? '')
-          .replace(/\s+/g, ' ')
-          .trim();
-      });
-    async function tabTo(label: string, limit: number): Promise<void> {
-      for (let presses = 0; presses < limit; presses += 1) {
-        if ((await focused()) === label) return;
-        await asha.keyboard.press('Tab');
+  step(
+    'keyboard only: Tab to SEND, Space opens it, fill, Enter verifies, Enter continues, confirms and pays',
+    async () => {
+      await asha.goto('/transactions');
+      await expectText(transactionsBalance(asha), '₹1,174.25');
+      const focused = () =>
+        asha.evaluate(() => {
+          const active = document.activeElement as HTMLInputElement | null;
+          if (!active || active === document.body) return '';
+          return (active.labels?.[0]?.textContent ?? active.getAttribute('aria-label') ?? active.textContent ?? '')
+            .replace(/\s+/g, ' ')
+            .trim();
+        });
+      async function tabTo(label: string, limit: number): Promise<void> {
+        for (let presses = 0; presses < limit; presses += 1) {
+          if ((await focused()) === label) return;
+          await asha.keyboard.press('Tab');
+        }
+        expect(await focused()).toBe(label);
       }
-      expect(await focused()).toBe(label);
-    }
-    await tabTo('SEND', 30);
-    await asha.keyboard.press('Space');
-    const send = dialog(asha, 'Transfer Funds');
-    await send.waitFor();
-    await tabTo('Receiver account number', 5);
-    await asha.keyboard.type(vikramId);
-    await asha.keyboard.press('Tab');
-    expect(await focused()).toBe('Verify');
-    await asha.keyboard.press('Enter');
-    await send.locator('.verified-panel').waitFor();
-    // Verified: focus moves on to the amount by itself.
-    await asha.waitForFunction(() => document.activeElement?.id === 'pay-amount');
-    await asha.keyboard.type('24.25');
-    await asha.keyboard.press('Tab');
-    expect(await focused()).toBe('Reference');
-    await asha.keyboard.type('keyboard pay');
-    await asha.keyboard.press('Tab');
-    expect(await focused()).toBe('Transaction PIN');
-    await asha.keyboard.type(ASHA.pin);
-    await asha.keyboard.press('Enter');
-    await toast(asha, 'Transfer completed successfully!');
-    await send.waitFor({ state: 'detached' });
-    await expectTransactions(asha, '₹1,150', '6 of 6 transactions');
-    expect((await historyRows(asha))[0]).toEqual(
-      expect.objectContaining({ amount: '−₹24.25', type: 'Debit', reference: 'keyboard pay' }),
-    );
-  });
+      await tabTo('SEND', 30);
+      await asha.keyboard.press('Space');
+      const send = dialog(asha, 'Transfer Funds');
+      await send.waitFor();
+      await tabTo('Receiver account number', 5);
+      await asha.keyboard.type(vikramId);
+      await asha.keyboard.press('Tab');
+      expect(await focused()).toBe('Verify');
+      await asha.keyboard.press('Enter');
+      await send.locator('.verified-panel').waitFor();
+      // Verified: focus moves on to the amount by itself.
+      await asha.waitForFunction(() => document.activeElement?.id === 'pay-amount');
+      await asha.keyboard.type('24.25');
+      await asha.keyboard.press('Tab');
+      expect(await focused()).toBe('Reference');
+      await asha.keyboard.type('keyboard pay');
+      await tabTo('Continue', 3);
+      await asha.keyboard.press('Enter');
+      // The confirmation takes focus on Confirm; after it, the PIN field has it.
+      await expectText(send.getByTestId('confirm-pay-title'), 'Pay ₹24.25 to Vikram Nair');
+      expect(await focused()).toBe('Confirm');
+      await asha.keyboard.press('Enter');
+      await asha.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.type === 'password');
+      expect(await focused()).toBe('Transaction PIN');
+      await asha.keyboard.type(ASHA.pin);
+      await asha.keyboard.press('Enter');
+      await toast(asha, 'Transfer completed successfully!');
+      await send.waitFor({ state: 'detached' });
+      await expectTransactions(asha, '₹1,150', '6 of 6 transactions');
+      expect((await historyRows(asha))[0]).toEqual(
+        expect.objectContaining({ amount: '−₹24.25', type: 'Debit', reference: 'keyboard pay' }),
+      );
+    },
+  );
 
   step('final balances: ₹1,150 for Asha and ₹600 for Vikram on both screens', async () => {
     await asha.goto('/dashboard');
@@ -536,7 +554,7 @@ async function captureRequests(): Promise<void> {
     await approve.first().waitFor();
     await screenshot(page, SCREENSHOT_DIR, 'requests', viewport);
     await approve.first().click();
-    await dialog(page, 'Approve request').getByLabel('Transaction PIN', { exact: true }).waitFor();
+    await dialog(page, 'Approve request').getByTestId('confirm-pay-title').waitFor();
     await screenshot(page, SCREENSHOT_DIR, 'dialog-approve-request', viewport, false);
     await context.close();
     sessions.splice(

@@ -40,14 +40,23 @@ export interface PageSession {
  * mobile UA. Reduced motion makes animations (the landing count-up) end at once, so
  * screenshots are deterministic. `token` signs the context in before any page loads.
  */
+export interface PageOptions {
+  /** Emulated prefers-color-scheme (the app's "system" theme follows it). */
+  colorScheme?: 'light' | 'dark';
+  /** Lets a test inject a script tag (axe-core) past the server's Content-Security-Policy. */
+  bypassCSP?: boolean;
+}
+
 export async function openPage(
   browser: Browser,
   baseUrl: string,
   viewport: ViewportName = 'desktop',
   token?: string,
+  options: PageOptions = {},
 ): Promise<PageSession> {
   const phone = viewport === 'phone';
   const context = await browser.newContext({
+    ...options,
     baseURL: baseUrl,
     viewport: VIEWPORTS[viewport],
     deviceScaleFactor: phone ? 2 : 1,

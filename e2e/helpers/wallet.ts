@@ -163,3 +163,17 @@ export async function verifyReceiver(scope: Locator, label: string, account: str
   await scope.getByRole('button', { name: 'Verify', exact: true }).click();
   await scope.locator('.verified-panel').waitFor();
 }
+
+/**
+ * The confirmation step of a payment dialog (Transfer, Scan to pay, Approve request): reads
+ * "Pay ₹X to <verified name>", presses Confirm, types the PIN that is asked only then, and pays.
+ */
+export async function confirmAndPay(scope: Locator, expected: string, pin: string, payLabel = 'Pay'): Promise<void> {
+  await expectText(scope.getByTestId('confirm-pay-title'), expected);
+  expect(await scope.getByLabel('Transaction PIN', { exact: true }).count()).toBe(0);
+  await scope.getByRole('button', { name: 'Confirm', exact: true }).click();
+  const pinField = scope.getByLabel('Transaction PIN', { exact: true });
+  await pinField.fill(pin);
+  expect(await pinField.getAttribute('type')).toBe('password');
+  await scope.getByRole('button', { name: payLabel, exact: true }).click();
+}

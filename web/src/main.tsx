@@ -1,5 +1,5 @@
 /**
- * Entry: providers (react-query, session, toasts) around the router.
+ * Entry: the colour theme, then providers (react-query, session, toasts) around the router.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
@@ -9,8 +9,11 @@ import { Toaster } from './components/ui/Toaster.tsx';
 import { SessionProvider } from './app/session.tsx';
 import { createRouter } from './app/router.tsx';
 import { createQueryClient } from './lib/query-client.ts';
+import { startTheme } from './lib/theme.ts';
 import './styles.css';
 
+// The theme is on <html> before the first render, so no page shows in the wrong colours first.
+startTheme();
 const queryClient = createQueryClient();
 const router = createRouter();
 const root = document.getElementById('root');

@@ -1,10 +1,12 @@
 /**
  * The signed-in layout: side navigation (a drawer on small screens) and the page. Items
  * have id, label, icon and path; admins also get Users (spec section 2) and the audit and operations screens.
+ * The theme switch (system, light, dark) sits above the user at the bottom of the navigation.
  */
 import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { Icon, type IconName } from '../components/ui/icons.tsx';
+import { ThemeToggle } from '../components/ui/ThemeToggle.tsx';
 import { useUser } from './session.tsx';
 
 interface NavItem {
@@ -96,6 +98,7 @@ export function AppShell({ children }: { children: ReactNode }): ReactElement {
             </li>
           ))}
         </ul>
+        <ThemeToggle />
         <div className="sidenav-user">
           <span className="avatar" aria-hidden="true">
             {(user.firstName[0] ?? '?').toUpperCase()}

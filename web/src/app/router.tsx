@@ -1,10 +1,12 @@
 /**
  * The route table of spec section 2, with every page code-split (React.lazy) so the
- * landing route loads only its own code. Guards wrap the lazy pages.
+ * landing route loads only its own code. Guards wrap the lazy pages. An unknown address
+ * shows the not-found page; anything a page throws shows the error page (ErrorPages.tsx).
  */
 import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate, Outlet, useParams } from 'react-router-dom';
 import { LoadingView } from '../components/ui/LoadingView.tsx';
+import { NotFoundPage, RouteErrorPage } from './ErrorPages.tsx';
 import { AdminRoute, GuestRoute, ProtectedRoute } from './guards.tsx';
 
 const LandingPage = lazy(() => import('../features/landing/components/LandingPage.tsx'));
@@ -14,6 +16,7 @@ const PendingVerificationPage = lazy(() => import('../features/auth/components/P
 const DashboardRoute = lazy(() => import('./routes/DashboardRoute.tsx'));
 const TransactionsRoute = lazy(() => import('./routes/TransactionsRoute.tsx'));
 const RequestsRoute = lazy(() => import('./routes/RequestsRoute.tsx'));
+const ReceiveRoute = lazy(() => import('./routes/ReceiveRoute.tsx'));
 const UsersRoute = lazy(() => import('./routes/UsersRoute.tsx'));
 const AdminAuditRoute = lazy(() => import('./routes/AdminAuditRoute.tsx'));
 const AdminLedgerRoute = lazy(() => import('./routes/AdminLedgerRoute.tsx'));
@@ -44,6 +47,7 @@ export function createRouter() {
   return createBrowserRouter([
     {
       element: <Outlet />,
+      errorElement: <RouteErrorPage />,
       children: [
         {
           path: '/',
@@ -130,6 +134,14 @@ export function createRouter() {
           ),
         },
         {
+          path: '/receive',
+          element: (
+            <Protected>
+              <ReceiveRoute />
+            </Protected>
+          ),
+        },
+        {
           path: '/users',
           element: (
             <Protected admin>
@@ -169,7 +181,7 @@ export function createRouter() {
             </ProtectedRoute>
           ),
         },
-        { path: '*', element: <Navigate to="/" replace /> },
+        { path: '*', element: <NotFoundPage /> },
       ],
     },
   ]);

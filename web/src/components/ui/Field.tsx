@@ -9,6 +9,7 @@ import {
   type InputHTMLAttributes,
   type ReactElement,
   type ReactNode,
+  type Ref,
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from 'react';
@@ -53,15 +54,26 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   hint?: ReactNode;
   onValueChange: (value: string) => void;
   adornment?: ReactNode;
+  ref?: Ref<HTMLInputElement>;
 }
 
-export function TextField({ label, error, hint, onValueChange, adornment, id, ...rest }: TextFieldProps): ReactElement {
+export function TextField({
+  label,
+  error,
+  hint,
+  onValueChange,
+  adornment,
+  id,
+  ref,
+  ...rest
+}: TextFieldProps): ReactElement {
   const generated = useId();
   const fieldId = id ?? generated;
   return (
     <FieldShell id={fieldId} label={label} error={error} hint={hint}>
       <div className="input-wrap">
         <input
+          ref={ref}
           id={fieldId}
           className="input"
           aria-invalid={error ? true : undefined}

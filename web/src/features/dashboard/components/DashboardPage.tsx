@@ -115,6 +115,9 @@ export function DashboardPage({ user }: { user: UserRecord }): ReactElement {
             {qr.data ? <img src={qr.data} alt="Your payment QR code" width={180} height={180} /> : null}
           </div>
           <p className="muted center">Scan to make payment</p>
+          <p className="center">
+            <Link to="/receive">Download or share</Link>
+          </p>
         </Card>
         <Card title="Quick Actions" className="actions-card">
           <div className="quick-actions">

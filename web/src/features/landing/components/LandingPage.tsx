@@ -211,8 +211,10 @@ export default function LandingPage(): ReactElement {
             </p>
             <div className="socials" aria-label="Social media">
               {['X', 'LinkedIn', 'Instagram', 'YouTube'].map((name) => (
-                <a key={name} href="#" aria-label={name} className="social">
-                  {name.slice(0, 2)}
+                <a key={name} href="#" className="social">
+                  {/* The visible letters are a logo; the name is what is read (axe: label-content-name-mismatch). */}
+                  <span aria-hidden="true">{name.slice(0, 2)}</span>
+                  <span className="sr-only">{name}</span>
                 </a>
               ))}
             </div>

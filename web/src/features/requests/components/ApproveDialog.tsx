@@ -1,13 +1,17 @@
 /**
- * Approving a request pays the requester, so it asks for the transaction PIN first.
+ * Approving a request pays the requester, so it is confirmed like a transfer: the
+ * requester's account is verified as the dialog opens (the name shown is the server's, not
+ * the one stored on the request), "Pay ₹X to <verified name>" with Back / Confirm, and only
+ * then the transaction PIN.
  */
-import { useState, type FormEvent, type ReactElement } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import { transactionPin } from '../../../../../contracts/fields.ts';
 import { Button } from '../../../components/ui/Button.tsx';
-import { PasswordField } from '../../../components/ui/Field.tsx';
+import { ConfirmPayment } from '../../../components/ui/ConfirmPayment.tsx';
 import { Modal } from '../../../components/ui/Modal.tsx';
-import { digitsOnly } from '../../../lib/forms.ts';
-import { formatRupees } from '../../../lib/format.ts';
+import { Notice } from '../../../components/ui/misc.tsx';
+import { balancePaise } from '../../../lib/money-input.ts';
+import { useRecipient } from '../../../lib/use-recipient.ts';
 import type { MoneyRequestRecord } from '../api/get-requests.ts';
 
 export function ApproveDialog({
@@ -21,15 +25,29 @@ export function ApproveDialog({
   onCancel: () => void;
   onApprove: (pin: string) => Promise<boolean>;
 }): ReactElement {
+  const [stage, setStage] = useState<'confirm' | 'pin'>('confirm');
   const [pin, setPin] = useState('');
   const [error, setError] = useState('');
+  const [problem, setProblem] = useState('');
+  const requester = useRecipient();
+  const { verify, clear } = requester;
+  const requesterId = request?.sender._id;
+
+  useEffect(() => {
+    if (!requesterId) return;
+    setProblem('');
+    void verify(requesterId).then((outcome) => setProblem(outcome.ok ? '' : outcome.message));
+  }, [requesterId, verify]);
+
   function close(): void {
     setPin('');
     setError('');
+    setProblem('');
+    setStage('confirm');
+    clear();
     onCancel();
   }
-  async function submit(event: FormEvent): Promise<void> {
-    event.preventDefault();
+  async function pay(): Promise<void> {
     const checked = transactionPin.safeParse(pin);
     if (!checked.success) {
       setError(checked.error.issues[0]?.message ?? 'Transaction PIN is required');
@@ -37,39 +55,49 @@ export function ApproveDialog({
     }
     if (await onApprove(pin)) close();
   }
+  const payee = requester.status === 'verified' ? requester.account : null;
   return (
     <Modal
       open={request !== null}
       onOpenChange={(open) => (open ? undefined : close())}
       title="Approve request"
-      description={
-        request ? `Pay ${formatRupees(request.amount)} to ${request.sender.firstName} ${request.sender.lastName}` : ''
-      }
+      description="Paying a request moves money from your wallet at once."
       busy={busy}
     >
-      <form onSubmit={submit} noValidate className="form-stack" aria-label="Approve request">
-        {request ? <p className="muted">Reference: {request.reference}</p> : null}
-        <PasswordField
-          label="Transaction PIN"
-          inputMode="numeric"
-          autoComplete="off"
-          value={pin}
-          onValueChange={(value) => {
-            setPin(digitsOnly(value, 6));
+      {request && payee ? (
+        <ConfirmPayment
+          stage={stage}
+          amountPaise={balancePaise(request.amount)}
+          payee={payee}
+          reference={request.reference}
+          pin={pin}
+          pinError={error}
+          busy={busy}
+          payLabel="Approve and pay"
+          onPinChange={(value) => {
+            setPin(value);
             setError('');
           }}
-          error={error}
-          autoFocus
+          onBack={() => (stage === 'pin' ? setStage('confirm') : close())}
+          onConfirm={() => setStage('pin')}
+          onPay={() => void pay()}
         />
-        <div className="modal-actions">
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="success" disabled={busy}>
-            Approve and pay
-          </Button>
+      ) : (
+        <div className="form-stack">
+          {problem ? (
+            <Notice tone="danger">{problem}</Notice>
+          ) : (
+            <p className="muted" role="status">
+              Verifying the requester's account...
+            </p>
+          )}
+          <div className="modal-actions">
+            <Button variant="secondary" onClick={close}>
+              Cancel
+            </Button>
+          </div>
         </div>
-      </form>
+      )}
     </Modal>
   );
 }

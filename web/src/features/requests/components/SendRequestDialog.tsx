@@ -1,11 +1,12 @@
 /**
  * Send Request (spec sections 2, 5, 8): account number with Verify (Verify, Verifying,
- * Verified; locked once verified), amount (1 to 10,00,000, step 0.01), reference (counter
- * n/500). Send is disabled until verified; Cancel or close resets everything.
+ * Verified; locked once verified), amount (grouped en-IN as typed, up to 10,00,000),
+ * reference (counter n/500). Send is disabled until verified; Cancel or close resets everything.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactElement } from 'react';
 import { FORM_LIMITS, SELF_REQUEST_MESSAGE, sendRequestSchema } from '../../../../../contracts/transactions.ts';
+import { AmountField } from '../../../components/ui/AmountField.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { TextAreaField, TextField } from '../../../components/ui/Field.tsx';
 import { Modal } from '../../../components/ui/Modal.tsx';
@@ -13,6 +14,7 @@ import { useToast } from '../../../components/ui/Toaster.tsx';
 import { VerifiedPanel } from '../../../components/ui/VerifiedPanel.tsx';
 import { NetworkError } from '../../../lib/api-client.ts';
 import { validate, type FieldErrors } from '../../../lib/forms.ts';
+import { formatRupees } from '../../../lib/format.ts';
 import { useSubmissionKey } from '../../../lib/idempotency.ts';
 import { rupeesFromPaise } from '../../../lib/money-input.ts';
 import { refreshAfterCommand } from '../../../lib/query-client.ts';
@@ -164,13 +166,9 @@ export function SendRequestDialog({
             }
           />
         ) : null}
-        <TextField
+        <AmountField
           label="Amount (₹)"
-          type="number"
-          inputMode="decimal"
-          min="1"
-          max={FORM_LIMITS.requestMaxRupees}
-          step="0.01"
+          hint={`Up to ${formatRupees(FORM_LIMITS.requestMaxRupees)}`}
           value={values.amount}
           onValueChange={set('amount')}
           error={errors.amount}

@@ -7,6 +7,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type FormEvent, type ReactElement } from 'react';
 import { depositSchema, FORM_LIMITS } from '../../../../../contracts/transactions.ts';
+import { AmountField } from '../../../components/ui/AmountField.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { PasswordField, TextAreaField, TextField } from '../../../components/ui/Field.tsx';
 import { Modal } from '../../../components/ui/Modal.tsx';
@@ -205,13 +206,8 @@ export function DepositDialog({ open, onOpenChange, user }: DepositDialogProps):
       size="lg"
     >
       <form onSubmit={submit} noValidate className="form-stack" aria-label="Deposit funds">
-        <TextField
+        <AmountField
           label="Amount (₹)"
-          type="number"
-          inputMode="decimal"
-          step="0.01"
-          min={FORM_LIMITS.depositMinRupees}
-          max={FORM_LIMITS.depositMaxRupees}
           value={values.amount}
           onValueChange={set('amount')}
           error={errors.amount}

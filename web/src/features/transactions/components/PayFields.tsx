@@ -1,12 +1,15 @@
 /**
- * Amount (step 0.01, minimum 1), reference (200 characters with a counter) and the masked
- * transaction PIN with a show/hide toggle.
+ * The details of a payment: amount (grouped en-IN as typed, minimum 1) and reference (200
+ * characters with a counter). The transaction PIN is asked later, after the confirmation
+ * (ConfirmPayment), and the pay step that follows it.
  */
 import type { ReactElement } from 'react';
-import { PasswordField, TextAreaField, TextField } from '../../../components/ui/Field.tsx';
+import { AmountField } from '../../../components/ui/AmountField.tsx';
+import { ConfirmPayment } from '../../../components/ui/ConfirmPayment.tsx';
+import { TextAreaField } from '../../../components/ui/Field.tsx';
 import { FORM_LIMITS } from '../../../../../contracts/transactions.ts';
-import { digitsOnly, type FieldErrors } from '../../../lib/forms.ts';
-import type { PayValues } from './usePayment.ts';
+import type { FieldErrors } from '../../../lib/forms.ts';
+import type { PayValues, usePayment } from './usePayment.ts';
 
 /** The amount input's id, so a dialog can move focus to it once the recipient is verified. */
 export const PAY_AMOUNT_ID = 'pay-amount';
@@ -27,13 +30,10 @@ export function PayFields({
 }): ReactElement {
   return (
     <>
-      <TextField
+      <AmountField
         id={PAY_AMOUNT_ID}
         label="Amount (₹)"
-        type="number"
-        inputMode="decimal"
-        step="0.01"
-        min={FORM_LIMITS.transferMinRupees}
+        hint={`Minimum ₹${FORM_LIMITS.transferMinRupees}`}
         value={values.amount}
         onValueChange={(value) => onChange('amount', value)}
         error={errors.amount}
@@ -47,15 +47,39 @@ export function PayFields({
         error={errors.reference}
         placeholder="What is this payment for?"
       />
-      <PasswordField
-        label="Transaction PIN"
-        inputMode="numeric"
-        autoComplete="off"
-        value={values.transactionPin}
-        onValueChange={(value) => onChange('transactionPin', digitsOnly(value, 6))}
-        error={errors.transactionPin}
-        placeholder="4-6 digits"
-      />
     </>
+  );
+}
+
+/** The confirmation and PIN stages of a payment, for the verified payee. */
+export function PayConfirmation({
+  payment,
+  payee,
+  payLabel,
+}: {
+  payment: ReturnType<typeof usePayment>;
+  payee: { name: string; accountNumber: string; bankName?: string | undefined };
+  payLabel?: string;
+}): ReactElement | null {
+  if (payment.stage === 'details' || !payment.reviewed) return null;
+  return (
+    <ConfirmPayment
+      stage={payment.stage}
+      amountPaise={payment.reviewed.amountPaise}
+      payee={payee}
+      reference={payment.reviewed.reference}
+      pin={payment.values.transactionPin}
+      pinError={payment.errors.transactionPin}
+      busy={payment.paying}
+      {...(payLabel ? { payLabel } : {})}
+      onPinChange={(pin) => payment.set('transactionPin', pin)}
+      onBack={() => {
+        // Back from the confirmation re-opens the details: continue where the amount is.
+        if (payment.stage === 'confirm') focusPayAmount();
+        payment.back();
+      }}
+      onConfirm={payment.confirm}
+      onPay={() => void payment.pay()}
+    />
   );
 }

@@ -2,7 +2,8 @@
  * Scan to pay (spec sections 2, 4, 5, 8): camera mode (rear camera, one frame a second
  * decoded with jsqr, retry 2 s after a failed verification) or upload mode (images up to
  * 10 MB); the account-URL rule of contracts/qr.ts; then the verified-recipient card and the
- * pay fields. Closing the dialog stops the camera.
+ * pay fields; Pay Now shows "Pay ₹X to <verified name>" with Back / Confirm, then the PIN.
+ * Closing the dialog stops the camera.
  */
 import { useCallback, useEffect, useRef, useState, type ReactElement } from 'react';
 import { accountFromQrText, INVALID_QR_MESSAGE } from '../../../../../contracts/qr.ts';
@@ -14,7 +15,7 @@ import { VerifiedPanel } from '../../../components/ui/VerifiedPanel.tsx';
 import { Notice } from '../../../components/ui/misc.tsx';
 import { decodeQrFrom, loadImage } from '../../../lib/qr-decode.ts';
 import { useRecipient } from '../../../lib/use-recipient.ts';
-import { focusPayAmount, PayFields } from './PayFields.tsx';
+import { focusPayAmount, PayConfirmation, PayFields } from './PayFields.tsx';
 import { usePayment } from './usePayment.ts';
 
 export const FRAME_INTERVAL_MS = 1000;
@@ -166,115 +167,119 @@ export function ScanToPayDialog({ open, onOpenChange, userId, balance }: ScanToP
       busy={payment.paying}
       size="lg"
     >
-      <div className="form-stack">
-        {!account ? (
-          <>
-            <div className="segmented" role="tablist" aria-label="Scan mode">
-              {(['camera', 'upload'] as const).map((option) => (
-                <button
-                  key={option}
-                  type="button"
-                  role="tab"
-                  aria-selected={mode === option}
-                  className={mode === option ? 'active' : ''}
-                  onClick={() => {
-                    stopCamera();
-                    setMode(option);
-                    setScanMessage(null);
-                  }}
-                >
-                  <Icon name={option === 'camera' ? 'camera' : 'upload'} size={16} />{' '}
-                  {option === 'camera' ? 'Camera' : 'Upload image'}
-                </button>
-              ))}
-            </div>
-            {mode === 'camera' ? (
-              <div className="scanner">
-                <div className="scanner-frame">
-                  <video ref={videoRef} className="scanner-video" muted playsInline aria-label="Camera preview" />
-                  <span className="scanner-corners" aria-hidden="true" />
-                  {!cameraOn ? (
-                    <span className="scanner-idle">
-                      <Icon name="qr" size={48} />
-                    </span>
-                  ) : null}
-                </div>
-                <p className="field-hint">Position QR code within the frame</p>
-                {cameraOn ? (
-                  <Button variant="secondary" onClick={stopCamera}>
-                    Stop Camera
-                  </Button>
-                ) : (
-                  <Button onClick={() => void startCamera()} disabled={recipient.status === 'verifying'}>
-                    Start Camera
-                  </Button>
-                )}
+      {payment.stage !== 'details' && account ? (
+        <PayConfirmation payment={payment} payee={{ ...account, bankName: account.bankName ?? 'Default Bank' }} />
+      ) : (
+        <div className="form-stack">
+          {!account ? (
+            <>
+              <div className="segmented" role="tablist" aria-label="Scan mode">
+                {(['camera', 'upload'] as const).map((option) => (
+                  <button
+                    key={option}
+                    type="button"
+                    role="tab"
+                    aria-selected={mode === option}
+                    className={mode === option ? 'active' : ''}
+                    onClick={() => {
+                      stopCamera();
+                      setMode(option);
+                      setScanMessage(null);
+                    }}
+                  >
+                    <Icon name={option === 'camera' ? 'camera' : 'upload'} size={16} />{' '}
+                    {option === 'camera' ? 'Camera' : 'Upload image'}
+                  </button>
+                ))}
               </div>
-            ) : (
-              <label className="dropzone">
-                <Icon name="upload" size={32} />
-                <span className="dropzone-title">Choose a QR code image</span>
-                <span className="field-hint">PNG, JPG, JPEG up to 10MB</span>
-                <input
-                  type="file"
-                  accept="image/png,image/jpeg,image/jpg,image/*"
-                  className="sr-only"
-                  aria-label="Upload QR code image"
-                  onChange={(event) => {
-                    void upload(event.target.files?.[0]);
-                    event.target.value = '';
-                  }}
-                />
-              </label>
-            )}
-            {recipient.status === 'verifying' ? (
-              <p className="muted" role="status">
-                Verifying account {receiver}...
-              </p>
-            ) : null}
-            {scanMessage ? <Notice tone="danger">{scanMessage}</Notice> : null}
-          </>
-        ) : (
-          <VerifiedPanel
-            title="Recipient verified"
-            name={account.name}
-            accountNumber={account.accountNumber}
-            bankName={account.bankName ?? 'Default Bank'}
-            action={
-              <Button variant="link" onClick={scanAgain}>
-                Scan different QR code
+              {mode === 'camera' ? (
+                <div className="scanner">
+                  <div className="scanner-frame">
+                    <video ref={videoRef} className="scanner-video" muted playsInline aria-label="Camera preview" />
+                    <span className="scanner-corners" aria-hidden="true" />
+                    {!cameraOn ? (
+                      <span className="scanner-idle">
+                        <Icon name="qr" size={48} />
+                      </span>
+                    ) : null}
+                  </div>
+                  <p className="field-hint">Position QR code within the frame</p>
+                  {cameraOn ? (
+                    <Button variant="secondary" onClick={stopCamera}>
+                      Stop Camera
+                    </Button>
+                  ) : (
+                    <Button onClick={() => void startCamera()} disabled={recipient.status === 'verifying'}>
+                      Start Camera
+                    </Button>
+                  )}
+                </div>
+              ) : (
+                <label className="dropzone">
+                  <Icon name="upload" size={32} />
+                  <span className="dropzone-title">Choose a QR code image</span>
+                  <span className="field-hint">PNG, JPG, JPEG up to 10MB</span>
+                  <input
+                    type="file"
+                    accept="image/png,image/jpeg,image/jpg,image/*"
+                    className="sr-only"
+                    aria-label="Upload QR code image"
+                    onChange={(event) => {
+                      void upload(event.target.files?.[0]);
+                      event.target.value = '';
+                    }}
+                  />
+                </label>
+              )}
+              {recipient.status === 'verifying' ? (
+                <p className="muted" role="status">
+                  Verifying account {receiver}...
+                </p>
+              ) : null}
+              {scanMessage ? <Notice tone="danger">{scanMessage}</Notice> : null}
+            </>
+          ) : (
+            <VerifiedPanel
+              title="Recipient verified"
+              name={account.name}
+              accountNumber={account.accountNumber}
+              bankName={account.bankName ?? 'Default Bank'}
+              action={
+                <Button variant="link" onClick={scanAgain}>
+                  Scan different QR code
+                </Button>
+              }
+            />
+          )}
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              payment.review(receiver, recipient.status === 'verified');
+            }}
+            noValidate
+            className="form-stack"
+            aria-label="Pay"
+          >
+            <PayFields values={payment.values} errors={payment.errors} onChange={payment.set} />
+            <Notice tone="info" title="Important Information">
+              <ul className="info-list">
+                <li>Transfers are instant and cannot be reversed.</li>
+                <li>Verify the recipient's name before paying.</li>
+                <li>Your transaction PIN is required.</li>
+                <li>Ensure you have sufficient balance.</li>
+              </ul>
+            </Notice>
+            <div className="modal-actions">
+              <Button variant="secondary" onClick={() => close(false)}>
+                Cancel
               </Button>
-            }
-          />
-        )}
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void payment.pay(receiver, recipient.status === 'verified');
-          }}
-          noValidate
-          className="form-stack"
-          aria-label="Pay"
-        >
-          <PayFields values={payment.values} errors={payment.errors} onChange={payment.set} />
-          <Notice tone="info" title="Important Information">
-            <ul className="info-list">
-              <li>Transfers are instant and cannot be reversed.</li>
-              <li>Verify the recipient's name before paying.</li>
-              <li>Your transaction PIN is required.</li>
-              <li>Ensure you have sufficient balance.</li>
-            </ul>
-          </Notice>
-          <div className="modal-actions">
-            <Button variant="secondary" onClick={() => close(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={!account || payment.paying}>
-              {payment.paying ? 'Processing...' : 'Pay Now'}
-            </Button>
-          </div>
-        </form>
-      </div>
+              <Button type="submit" disabled={!account || payment.paying}>
+                Pay Now
+              </Button>
+            </div>
+          </form>
+        </div>
+      )}
     </Modal>
   );
 }

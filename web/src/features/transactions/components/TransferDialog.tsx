@@ -1,6 +1,7 @@
 /**
  * Transfer Funds (spec sections 2, 4, 5): verify the receiver first (the field then locks
- * and shows 'Verified' with name, account and bank), then amount, reference, PIN.
+ * and shows 'Verified' with name, account and bank), then amount and reference; Continue
+ * shows "Pay ₹X to <verified name>" with Back / Confirm, and only then the PIN.
  * `initialReceiver` (the /user/:accountNumber deep link) is verified as the dialog opens.
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
@@ -11,7 +12,7 @@ import { Modal } from '../../../components/ui/Modal.tsx';
 import { useToast } from '../../../components/ui/Toaster.tsx';
 import { VerifiedPanel } from '../../../components/ui/VerifiedPanel.tsx';
 import { useRecipient } from '../../../lib/use-recipient.ts';
-import { focusPayAmount, PayFields } from './PayFields.tsx';
+import { focusPayAmount, PayConfirmation, PayFields } from './PayFields.tsx';
 import { usePayment } from './usePayment.ts';
 
 export interface TransferDialogProps {
@@ -74,7 +75,7 @@ export function TransferDialog({
 
   function submit(event: FormEvent): void {
     event.preventDefault();
-    void payment.pay(receiver, recipient.status === 'verified');
+    payment.review(receiver, recipient.status === 'verified');
   }
 
   const verified = recipient.status === 'verified' && recipient.account;
@@ -86,56 +87,58 @@ export function TransferDialog({
       description="Send money instantly to another wallet account."
       busy={payment.paying}
     >
-      <form onSubmit={submit} noValidate className="form-stack" aria-label="Transfer funds">
-        <div className="verify-row">
-          <TextField
-            label="Receiver account number"
-            value={receiver}
-            readOnly={Boolean(verified)}
-            onValueChange={(value) => {
-              setReceiver(value);
-              recipient.clear();
-              payment.setErrors((current) => ({ ...current, receiver: '' }));
-            }}
-            error={payment.errors.receiver}
-            placeholder="Enter account number"
-            autoComplete="off"
-            adornment={verified ? <span className="input-badge">Verified</span> : null}
-          />
-          {verified ? (
-            <Button
-              variant="secondary"
-              onClick={() => {
+      {payment.stage !== 'details' && recipient.account ? (
+        <PayConfirmation payment={payment} payee={recipient.account} />
+      ) : (
+        <form onSubmit={submit} noValidate className="form-stack" aria-label="Transfer funds">
+          <div className="verify-row">
+            <TextField
+              label="Receiver account number"
+              value={receiver}
+              readOnly={Boolean(verified)}
+              onValueChange={(value) => {
+                setReceiver(value);
                 recipient.clear();
-                setReceiver('');
+                payment.setErrors((current) => ({ ...current, receiver: '' }));
               }}
-            >
-              Change
+              error={payment.errors.receiver}
+              placeholder="Enter account number"
+              autoComplete="off"
+              adornment={verified ? <span className="input-badge">Verified</span> : null}
+            />
+            {verified ? (
+              <Button
+                variant="secondary"
+                onClick={() => {
+                  recipient.clear();
+                  setReceiver('');
+                }}
+              >
+                Change
+              </Button>
+            ) : (
+              <Button variant="secondary" onClick={() => void verify()} disabled={recipient.status === 'verifying'}>
+                {recipient.status === 'verifying' ? 'Verifying...' : 'Verify'}
+              </Button>
+            )}
+          </div>
+          {verified ? (
+            <VerifiedPanel
+              title="Verified"
+              name={recipient.account?.name ?? ''}
+              accountNumber={recipient.account?.accountNumber ?? ''}
+              bankName={recipient.account?.bankName}
+            />
+          ) : null}
+          <PayFields values={payment.values} errors={payment.errors} onChange={payment.set} />
+          <div className="modal-actions">
+            <Button variant="secondary" onClick={() => close(false)}>
+              Cancel
             </Button>
-          ) : (
-            <Button variant="secondary" onClick={() => void verify()} disabled={recipient.status === 'verifying'}>
-              {recipient.status === 'verifying' ? 'Verifying...' : 'Verify'}
-            </Button>
-          )}
-        </div>
-        {verified ? (
-          <VerifiedPanel
-            title="Verified"
-            name={recipient.account?.name ?? ''}
-            accountNumber={recipient.account?.accountNumber ?? ''}
-            bankName={recipient.account?.bankName}
-          />
-        ) : null}
-        <PayFields values={payment.values} errors={payment.errors} onChange={payment.set} />
-        <div className="modal-actions">
-          <Button variant="secondary" onClick={() => close(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={payment.paying}>
-            {payment.paying ? 'Processing...' : 'Transfer'}
-          </Button>
-        </div>
-      </form>
+            <Button type="submit">Continue</Button>
+          </div>
+        </form>
+      )}
     </Modal>
   );
 }

@@ -23,19 +23,34 @@ function renderTransfer(balance = 1000) {
   renderWithApp(<TransferDialog open onOpenChange={() => undefined} userId={USER._id} balance={balance} />);
 }
 
+async function verifyRavi(): Promise<void> {
+  await userEvent.type(screen.getByLabelText('Receiver account number'), 'user-ravi-2');
+  await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+  await screen.findByText('Ravi Kumar');
+}
+
+/** Details filled: Continue, the confirmation, Confirm, then the PIN and Pay. */
+async function confirmAndPay(pin = '1234'): Promise<void> {
+  await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+  await userEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
+  await userEvent.type(await screen.findByLabelText('Transaction PIN'), pin);
+  await userEvent.click(screen.getByRole('button', { name: 'Pay' }));
+}
+
 describe('transfer dialog', () => {
-  it('refuses to pay before the account is verified, with every field message and the warning toast', async () => {
+  it('refuses to continue before the account is verified, with every field message and the warning toast', async () => {
     const calls = fakeApi({});
     renderTransfer();
     await userEvent.type(screen.getByLabelText('Receiver account number'), 'user-ravi-2');
     await userEvent.type(screen.getByLabelText('Reference'), 'ab');
-    await userEvent.type(screen.getByLabelText('Transaction PIN'), '12');
-    await userEvent.click(screen.getByRole('button', { name: 'Transfer' }));
+    // The PIN is asked only after the confirmation.
+    expect(screen.queryByLabelText('Transaction PIN')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('Please verify the account first')).toBeTruthy();
     expect(screen.getByText('Amount is required')).toBeTruthy();
     expect(screen.getByText('Reference must be at least 3 characters')).toBeTruthy();
-    expect(screen.getByText('PIN must be at least 4 digits')).toBeTruthy();
     expect(screen.getByText('Please fix the errors before proceeding')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Confirm' })).toBeNull();
     expect(calls).toHaveLength(0);
   });
 
@@ -50,14 +65,47 @@ describe('transfer dialog', () => {
     expect(calls[0]?.body).toEqual({ receiver: 'user-ravi-2' });
     await userEvent.type(screen.getByLabelText('Amount (₹)'), '150');
     await userEvent.type(screen.getByLabelText('Reference'), 'rent');
-    await userEvent.type(screen.getByLabelText('Transaction PIN'), '1234');
-    await userEvent.click(screen.getByRole('button', { name: 'Transfer' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('Insufficient balance')).toBeTruthy();
     await userEvent.clear(screen.getByLabelText('Amount (₹)'));
     await userEvent.type(screen.getByLabelText('Amount (₹)'), '0.5');
-    await userEvent.click(screen.getByRole('button', { name: 'Transfer' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('Minimum transfer amount is ₹1')).toBeTruthy();
     expect(calls).toHaveLength(1);
+  });
+
+  it('groups the amount as typed and confirms "Pay ₹X to <verified name>" before asking for the PIN', async () => {
+    const calls = fakeApi({
+      '/api/transactions/verify-account': verified,
+      '/api/transactions/transfer-funds': () => ({
+        body: { success: true, message: 'Transaction successful', data: { checkpoint: '8.1' } },
+      }),
+    });
+    renderTransfer(200_000);
+    await verifyRavi();
+    const amount = screen.getByLabelText('Amount (₹)') as HTMLInputElement;
+    await userEvent.type(amount, '100000');
+    expect(amount.value).toBe('1,00,000');
+    await userEvent.type(screen.getByLabelText('Reference'), 'deposit for flat');
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect((await screen.findByTestId('confirm-pay-title')).textContent).toBe('Pay ₹1,00,000.00 to Ravi Kumar');
+    expect(screen.getByText('deposit for flat')).toBeTruthy();
+    expect(screen.queryByLabelText('Transaction PIN')).toBeNull();
+    // Back returns to the details as they were.
+    await userEvent.click(screen.getByRole('button', { name: 'Back' }));
+    expect((screen.getByLabelText('Amount (₹)') as HTMLInputElement).value).toBe('1,00,000');
+    await userEvent.type(screen.getByLabelText('Amount (₹)'), '.5');
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect((await screen.findByTestId('confirm-pay-title')).textContent).toBe('Pay ₹1,00,000.50 to Ravi Kumar');
+    await userEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Pay' }));
+    expect(await screen.findByText('Transaction PIN is required')).toBeTruthy();
+    expect(calls.filter((call) => call.path === '/api/transactions/transfer-funds')).toHaveLength(0);
+    await userEvent.type(screen.getByLabelText('Transaction PIN'), '1234');
+    await userEvent.click(screen.getByRole('button', { name: 'Pay' }));
+    expect(await screen.findByText('Transaction successful')).toBeTruthy();
+    const transfer = calls.find((call) => call.path === '/api/transactions/transfer-funds');
+    expect(transfer?.body).toMatchObject({ amount: 100000.5, reference: 'deposit for flat', transactionPin: '1234' });
   });
 
   it('pays with an Idempotency-Key, a new one after the server answered, and remembers the checkpoint', async () => {
@@ -72,15 +120,12 @@ describe('transfer dialog', () => {
       },
     });
     renderTransfer();
-    await userEvent.type(screen.getByLabelText('Receiver account number'), 'user-ravi-2');
-    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
-    await screen.findByText('Ravi Kumar');
+    await verifyRavi();
     await userEvent.type(screen.getByLabelText('Amount (₹)'), '10.05');
     await userEvent.type(screen.getByLabelText('Reference'), '  rent  ');
-    await userEvent.type(screen.getByLabelText('Transaction PIN'), '1234');
-    await userEvent.click(screen.getByRole('button', { name: 'Transfer' }));
+    await confirmAndPay();
     expect(await screen.findByText('Invalid transaction PIN')).toBeTruthy();
-    await userEvent.click(screen.getByRole('button', { name: 'Transfer' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Pay' }));
     expect(await screen.findByText('Transaction successful')).toBeTruthy();
     const transfers = calls.filter((call) => call.path === '/api/transactions/transfer-funds');
     expect(transfers[0]?.body).toEqual({
@@ -110,15 +155,12 @@ describe('transfer dialog', () => {
       },
     });
     renderTransfer();
-    await userEvent.type(screen.getByLabelText('Receiver account number'), 'user-ravi-2');
-    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
-    await screen.findByText('Ravi Kumar');
+    await verifyRavi();
     await userEvent.type(screen.getByLabelText('Amount (₹)'), '10');
     await userEvent.type(screen.getByLabelText('Reference'), 'rent');
-    await userEvent.type(screen.getByLabelText('Transaction PIN'), '1234');
-    await userEvent.click(screen.getByRole('button', { name: 'Transfer' }));
+    await confirmAndPay();
     expect(await screen.findByText('Transfer failed. Please check your connection and try again.')).toBeTruthy();
-    await userEvent.click(screen.getByRole('button', { name: 'Transfer' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Pay' }));
     expect(await screen.findByText('Transaction successful')).toBeTruthy();
     const keys = calls
       .filter((call) => call.path === '/api/transactions/transfer-funds')
@@ -136,13 +178,10 @@ describe('transfer dialog', () => {
       }),
     });
     renderTransfer();
-    await userEvent.type(screen.getByLabelText('Receiver account number'), 'user-ravi-2');
-    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
-    await screen.findByText('Ravi Kumar');
+    await verifyRavi();
     await userEvent.type(screen.getByLabelText('Amount (₹)'), '10');
     await userEvent.type(screen.getByLabelText('Reference'), 'rent');
-    await userEvent.type(screen.getByLabelText('Transaction PIN'), '1234');
-    await userEvent.click(screen.getByRole('button', { name: 'Transfer' }));
+    await confirmAndPay();
     expect(await screen.findByText('Please set your transaction PIN first in settings.')).toBeTruthy();
   });
 

@@ -1,11 +1,13 @@
 /**
- * The pay step shared by Transfer and Scan to pay (spec sections 4, 5, 8): amount,
- * reference, PIN; the shared transfer schema plus the two rules that need client state
- * (recipient verified, amount within balance); one Idempotency-Key per submission; on
- * success the ledger reads refresh with read-your-writes.
+ * The pay steps shared by Transfer and Scan to pay (spec sections 4, 5, 8), in three
+ * stages: details (amount and reference, checked with the shared transfer schema plus the
+ * two rules that need client state: recipient verified, amount within balance), confirm
+ * ("Pay ₹1,00,000.00 to Vikram Nair", Back / Confirm) and PIN. One Idempotency-Key per
+ * submission; on success the ledger reads refresh with read-your-writes.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { transactionPin } from '../../../../../contracts/fields.ts';
 import { transferSchema } from '../../../../../contracts/transactions.ts';
 import { useToast } from '../../../components/ui/Toaster.tsx';
 import { NetworkError } from '../../../lib/api-client.ts';
@@ -21,27 +23,43 @@ export interface PayValues {
   transactionPin: string;
 }
 
+export type PayStage = 'details' | 'confirm' | 'pin';
+
+/** What the confirmation shows and the payment sends: checked once, at Continue. */
+export interface ReviewedPayment {
+  receiver: string;
+  amountPaise: bigint;
+  reference: string;
+}
+
 export const EMPTY_PAY: PayValues = { amount: '', reference: '', transactionPin: '' };
 
-export function checkTransfer(
-  input: { receiver: string; verified: boolean; balance: number } & PayValues,
-): { ok: true; amountRupees: number; reference: string } | { ok: false; errors: FieldErrors } {
-  const checked = validate(transferSchema, {
+const FIX_ERRORS = 'Please fix the errors before proceeding';
+const detailsSchema = transferSchema.omit({ transactionPin: true, sender: true });
+
+export function checkDetails(
+  input: { receiver: string; verified: boolean; balance: number } & Omit<PayValues, 'transactionPin'>,
+): { ok: true; payment: ReviewedPayment } | { ok: false; errors: FieldErrors } {
+  const checked = validate(detailsSchema, {
     receiver: input.receiver,
     amount: input.amount,
     reference: input.reference,
-    transactionPin: input.transactionPin,
   });
   const errors: FieldErrors = checked.ok ? {} : { ...checked.errors };
   if (!errors.receiver && !input.verified) errors.receiver = 'Please verify the account first';
   if (checked.ok && checked.data.amount > balancePaise(input.balance)) errors.amount = 'Insufficient balance';
   if (!checked.ok || Object.keys(errors).length > 0) return { ok: false, errors };
-  return { ok: true, amountRupees: rupeesFromPaise(checked.data.amount), reference: checked.data.reference };
+  return {
+    ok: true,
+    payment: { receiver: checked.data.receiver, amountPaise: checked.data.amount, reference: checked.data.reference },
+  };
 }
 
 export function usePayment(options: { userId: string; balance: number; onPaid: () => void }) {
   const [values, setValues] = useState<PayValues>(EMPTY_PAY);
   const [errors, setErrors] = useState<FieldErrors>({});
+  const [stage, setStage] = useState<PayStage>('details');
+  const [reviewed, setReviewed] = useState<ReviewedPayment | null>(null);
   const transfer = useTransferFunds();
   const keys = useSubmissionKey();
   const notify = useToast();
@@ -55,21 +73,44 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
   function reset(): void {
     setValues(EMPTY_PAY);
     setErrors({});
+    setStage('details');
+    setReviewed(null);
     keys.complete();
   }
 
-  async function pay(receiver: string, verified: boolean): Promise<void> {
-    const checked = checkTransfer({ receiver, verified, balance: options.balance, ...values });
+  /** Details -> confirmation, when every rule but the PIN's passes. */
+  function review(receiver: string, verified: boolean): boolean {
+    const checked = checkDetails({ receiver, verified, balance: options.balance, ...values });
     if (!checked.ok) {
       setErrors(checked.errors);
-      notify({ tone: 'warning', message: 'Please fix the errors before proceeding' });
+      notify({ tone: 'warning', message: FIX_ERRORS });
+      return false;
+    }
+    setErrors({});
+    setReviewed(checked.payment);
+    setStage('confirm');
+    return true;
+  }
+
+  /** One step back: the PIN to the confirmation, the confirmation to the details. */
+  function back(): void {
+    setErrors((current) => ({ ...current, transactionPin: '' }));
+    setStage((current) => (current === 'pin' ? 'confirm' : 'details'));
+  }
+
+  async function pay(): Promise<void> {
+    if (!reviewed) return;
+    const pin = transactionPin.safeParse(values.transactionPin);
+    if (!pin.success) {
+      setErrors({ transactionPin: pin.error.issues[0]?.message ?? 'Transaction PIN is required' });
+      notify({ tone: 'warning', message: FIX_ERRORS });
       return;
     }
     setErrors({});
     const body = {
-      receiver: receiver.trim(),
-      amount: checked.amountRupees,
-      reference: checked.reference,
+      receiver: reviewed.receiver,
+      amount: rupeesFromPaise(reviewed.amountPaise),
+      reference: reviewed.reference,
       transactionPin: values.transactionPin,
       sender: options.userId,
       type: 'debit' as const,
@@ -100,5 +141,18 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
     }
   }
 
-  return { values, errors, set, reset, pay, paying: transfer.isPending, setErrors };
+  return {
+    values,
+    errors,
+    set,
+    reset,
+    review,
+    confirm: () => setStage('pin'),
+    back,
+    pay,
+    stage,
+    reviewed,
+    paying: transfer.isPending,
+    setErrors,
+  };
 }

@@ -192,8 +192,13 @@ export function UsersPage({ currentUserId }: { currentUserId: string }): ReactEl
               </Tabs.Trigger>
             ))}
           </Tabs.List>
+          {/* One panel per tab, so each tab's aria-controls names an element (axe: aria-valid-attr-value). */}
+          {FILTERS.map((entry) => (
+            <Tabs.Content key={entry.id} value={entry.id} className="tab-panel">
+              {entry.id === filter ? body() : null}
+            </Tabs.Content>
+          ))}
         </Tabs.Root>
-        {body()}
       </section>
       <ReviewDepositDialog open={reviewOpen} onOpenChange={setReviewOpen} />
     </div>

@@ -1,0 +1,97 @@
+/**
+ * When a page cannot be shown: the not-found page for an unknown address, and the router's
+ * error element for anything a page throws while loading or rendering - including a lazy
+ * page's code that is gone after a deploy (an old open tab), where Reload is the cure. Both
+ * look like the app and always offer a way home.
+ */
+import type { ReactElement, ReactNode } from 'react';
+import { isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router-dom';
+import { Button } from '../components/ui/Button.tsx';
+import { Icon } from '../components/ui/icons.tsx';
+
+function ProblemPage({
+  code,
+  title,
+  children,
+  actions,
+}: {
+  code: string;
+  title: string;
+  children: ReactNode;
+  actions?: ReactNode;
+}): ReactElement {
+  return (
+    <main className="problem-page" id="main">
+      <div className="problem-card">
+        <Link to="/" className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            ₹
+          </span>{' '}
+          Rupee Wallet
+        </Link>
+        <p className="problem-code">{code}</p>
+        <h1 className="problem-title">{title}</h1>
+        <div className="problem-text">{children}</div>
+        <div className="problem-actions">
+          {actions}
+          <Link to="/" className="btn btn-primary btn-md">
+            <Icon name="home" size={18} /> Go to home
+          </Link>
+        </div>
+      </div>
+    </main>
+  );
+}
+
+export function NotFoundPage(): ReactElement {
+  const location = useLocation();
+  return (
+    <ProblemPage
+      code="404"
+      title="Page not found"
+      actions={
+        <Link to="/dashboard" className="btn btn-secondary btn-md">
+          Open dashboard
+        </Link>
+      }
+    >
+      <p>
+        There is no page at <code className="mono">{location.pathname}</code>. Check the address, or continue from the
+        home page.
+      </p>
+    </ProblemPage>
+  );
+}
+
+/** A lazy page's module could not be fetched: the tab runs an older build than the server. */
+function isStaleBuild(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /dynamically imported module|Importing a module script failed|error loading dynamically imported/i.test(
+    message,
+  );
+}
+
+export function RouteErrorPage(): ReactElement {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  const stale = isStaleBuild(error);
+  // The details go to the console for whoever debugs it; the page shows no internals.
+  console.error(error);
+  return (
+    <ProblemPage
+      code={stale ? 'Update' : 'Error'}
+      title={stale ? 'A new version of the wallet is available' : 'Something went wrong'}
+      actions={
+        <Button variant="secondary" onClick={() => window.location.reload()}>
+          <Icon name="refresh" size={18} /> Reload
+        </Button>
+      }
+    >
+      <p>
+        {stale
+          ? 'This tab is running an older version. Reload to continue; your money and history are safe.'
+          : 'This page could not be shown. Reload to try again; your money and history are safe.'}
+      </p>
+    </ProblemPage>
+  );
+}

@@ -1,0 +1,115 @@
+/**
+ * The step between filling a payment and paying it, shared by Transfer, Scan to pay and
+ * approving a money request: "Pay ₹1,00,000.00 to Vikram Nair" with the name the server
+ * verified, then Back / Confirm; only after Confirm is the transaction PIN asked for. The
+ * amount is exact paise with both decimals, so what is confirmed is what is sent.
+ */
+import { useId, type FormEvent, type ReactElement } from 'react';
+import { formatPaise } from '../../../../contracts/amount-input.ts';
+import { digitsOnly } from '../../lib/forms.ts';
+import { Button } from './Button.tsx';
+import { PasswordField } from './Field.tsx';
+
+export interface Payee {
+  name: string;
+  accountNumber: string;
+  bankName?: string | undefined;
+}
+
+export interface ConfirmPaymentProps {
+  stage: 'confirm' | 'pin';
+  amountPaise: bigint;
+  payee: Payee;
+  reference?: string | undefined;
+  pin: string;
+  pinError?: string | undefined;
+  busy: boolean;
+  /** The last button's text ("Pay", "Approve and pay"). */
+  payLabel?: string;
+  onPinChange: (pin: string) => void;
+  onBack: () => void;
+  onConfirm: () => void;
+  onPay: () => void;
+}
+
+export function confirmationText(amountPaise: bigint, name: string): string {
+  return `Pay ${formatPaise(amountPaise)} to ${name}`;
+}
+
+export function ConfirmPayment({
+  stage,
+  amountPaise,
+  payee,
+  reference,
+  pin,
+  pinError,
+  busy,
+  payLabel = 'Pay',
+  onPinChange,
+  onBack,
+  onConfirm,
+  onPay,
+}: ConfirmPaymentProps): ReactElement {
+  const titleId = useId();
+  function submit(event: FormEvent): void {
+    event.preventDefault();
+    onPay();
+  }
+  return (
+    <section className="confirm-pay" aria-labelledby={titleId}>
+      <p className="confirm-pay-eyebrow">{stage === 'confirm' ? 'Check before you pay' : 'Enter your PIN to pay'}</p>
+      <h3 className="confirm-pay-title" id={titleId} data-testid="confirm-pay-title">
+        {confirmationText(amountPaise, payee.name)}
+      </h3>
+      <dl className="confirm-pay-details">
+        <div>
+          <dt>Account</dt>
+          <dd className="mono">{payee.accountNumber}</dd>
+        </div>
+        {payee.bankName ? (
+          <div>
+            <dt>Bank</dt>
+            <dd>{payee.bankName}</dd>
+          </div>
+        ) : null}
+        {reference ? (
+          <div>
+            <dt>Reference</dt>
+            <dd>{reference}</dd>
+          </div>
+        ) : null}
+      </dl>
+      {stage === 'confirm' ? (
+        <div className="modal-actions">
+          <Button variant="secondary" onClick={onBack}>
+            Back
+          </Button>
+          <Button onClick={onConfirm} autoFocus>
+            Confirm
+          </Button>
+        </div>
+      ) : (
+        <form onSubmit={submit} noValidate className="form-stack" aria-label="Enter transaction PIN">
+          <PasswordField
+            label="Transaction PIN"
+            inputMode="numeric"
+            autoComplete="off"
+            value={pin}
+            onValueChange={(value) => onPinChange(digitsOnly(value, 6))}
+            error={pinError}
+            placeholder="4-6 digits"
+            autoFocus
+          />
+          <div className="modal-actions">
+            <Button variant="secondary" onClick={onBack} disabled={busy}>
+              Back
+            </Button>
+            <Button type="submit" variant="success" disabled={busy}>
+              {busy ? 'Processing...' : payLabel}
+            </Button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,48 @@
+/**
+ * The amount field: en-IN grouping as digits are typed, the caret beside the digit it
+ * followed (typing in the middle, deleting across a comma), letters refused.
+ */
+import { render, screen } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { useState, type ReactElement } from 'react';
+import { describe, expect, it } from 'vitest';
+import { AmountField } from './AmountField.tsx';
+
+function Harness(): ReactElement {
+  const [value, setValue] = useState('');
+  return <AmountField label="Amount (₹)" value={value} onValueChange={setValue} />;
+}
+
+function field(): HTMLInputElement {
+  return screen.getByLabelText('Amount (₹)') as HTMLInputElement;
+}
+
+describe('amount field', () => {
+  it('groups en-IN as you type and keeps two decimals at most', async () => {
+    render(<Harness />);
+    await userEvent.type(field(), '1234567.891');
+    expect(field().value).toBe('12,34,567.89');
+    expect(field().inputMode).toBe('decimal');
+    await userEvent.clear(field());
+    await userEvent.type(field(), 'ab1c0d0e0');
+    expect(field().value).toBe('1,000');
+  });
+
+  it('keeps the caret after the digit typed in the middle, and Backspace on a comma takes the digit before it', async () => {
+    render(<Harness />);
+    await userEvent.type(field(), '100000');
+    expect(field().value).toBe('1,00,000');
+    // Caret after the first "1": type 5 -> 15,00,000 with the caret after the 5.
+    await userEvent.type(field(), '5', { initialSelectionStart: 1, initialSelectionEnd: 1 });
+    expect(field().value).toBe('15,00,000');
+    expect(field().selectionStart).toBe(2);
+    // Caret after the first comma ("15,|00,000"): Backspace removes the 5, not just the comma.
+    await userEvent.type(field(), '{Backspace}', { initialSelectionStart: 3, initialSelectionEnd: 3 });
+    expect(field().value).toBe('1,00,000');
+    expect(field().selectionStart).toBe(1);
+    // Delete right before a comma ("1|,00,000") removes the digit after it.
+    await userEvent.type(field(), '{Delete}', { initialSelectionStart: 1, initialSelectionEnd: 1 });
+    expect(field().value).toBe('10,000');
+    expect(field().selectionStart).toBe(1);
+  });
+});
