@@ -94,7 +94,12 @@ describe('--json', () => {
     const status = parsed<{ projections: { projection: string; eventsBehind: string; updatedAt: string }[] }>(
       (await cli(['status', '--json'])).out,
     );
-    expect(status.projections.map((p) => p.projection).sort()).toEqual(['accounts', 'history', 'money_requests', 'statements']);
+    expect(status.projections.map((p) => p.projection).sort()).toEqual([
+      'accounts',
+      'history',
+      'money_requests',
+      'statements',
+    ]);
     expect(status.projections.every((p) => p.eventsBehind === '0' && p.updatedAt.endsWith('Z'))).toBe(true);
     const events = parsed<{ events: { type: string; recordedAt: string; postings: { amountPaise: string }[] }[] }>(
       (await cli(['events', '--stream', 'deposit-d1', '--json'])).out,
