@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatPaise, groupTypedRupees, ungroupRupees } from './amount-input.ts';
+import { groupTypedRupees, ungroupRupees } from './amount-input.ts';
+import { formatPaise } from './money.ts';
 import { fieldErrors } from './fields.ts';
 import { depositSchema, sendRequestSchema, transferSchema } from './transactions.ts';
 

@@ -1,8 +1,8 @@
 /**
  * An amount as a person types and reads it: en-IN digit grouping while typing
  * ("100000.5" -> "1,00,000.5"), the grouped text read back as plain rupee text for the
- * amount rule of fields.ts (so the server and the forms parse it with one rule), and exact
- * paise shown with both decimals ("₹1,00,000.00") without a float on the way.
+ * amount rule of fields.ts (so the server and the forms parse it with one rule). Showing
+ * exact paise ("₹1,00,000.00") is money.ts's formatPaise.
  */
 
 /** The most rupee digits an amount may have before the decimal point (money.ts's RUPEE_TEXT). */
@@ -50,12 +50,4 @@ export function groupTypedRupees(typed: string): string {
 export function ungroupRupees(text: string): string {
   const trimmed = text.trim();
   return EN_IN_GROUPED.test(trimmed) ? trimmed.replace(/,/g, '') : trimmed;
-}
-
-/** Exact paise as en-IN rupees with both decimals: 10000000n -> "₹1,00,000.00". */
-export function formatPaise(paise: bigint): string {
-  const sign = paise < 0n ? '-' : '';
-  const absolute = paise < 0n ? -paise : paise;
-  const whole = groupIndianDigits((absolute / 100n).toString());
-  return `${sign}₹${whole}.${(absolute % 100n).toString().padStart(2, '0')}`;
 }

@@ -5,7 +5,7 @@
  * amount is exact paise with both decimals, so what is confirmed is what is sent.
  */
 import { useId, type FormEvent, type ReactElement } from 'react';
-import { formatPaise } from '../../../../contracts/amount-input.ts';
+import { formatPaise } from '../../../../contracts/money.ts';
 import { digitsOnly } from '../../lib/forms.ts';
 import { Button } from './Button.tsx';
 import { PasswordField } from './Field.tsx';
