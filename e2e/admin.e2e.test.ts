@@ -12,6 +12,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
+import { activeCustomer, apiClient, expectNoSidewaysScroll, type Customer } from './helpers/api.ts';
 import { launchBrowser, screenshot } from './helpers/browser.ts';
 import { serialRun } from './helpers/serial-run.ts';
 import { OUTPUT_DIR, SCREENSHOT_DIR } from './helpers/constants.ts';
@@ -25,13 +26,6 @@ const REASON = 'Paid the wrong person, refund agreed with support';
 const REPLAYED = 'money_requests';
 const TRANSFER_KEY = `e2e-admin-transfer-${process.pid}`;
 
-interface Customer {
-  id: string;
-  token: string;
-  email: string;
-  name: string;
-}
-
 let browser: Browser;
 let adminToken = '';
 let meera: Customer;
@@ -39,46 +33,17 @@ let kabir: Customer;
 let transferId = '';
 let admin: Page;
 
-/** One JSON call to the API; fails the test on anything but success. */
-async function api<Data>(
-  method: 'GET' | 'POST',
-  path: string,
-  token: string | undefined,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<Data> {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      accept: 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const payload = (await response.json()) as { success: boolean; message: string; data?: Data };
-  if (!payload.success) throw new Error(`${method} ${path}: ${response.status} ${payload.message}`);
-  return payload.data as Data;
-}
+const api = apiClient(base);
 
 async function customer(firstName: string, lastName: string, email: string): Promise<Customer> {
-  await api('POST', '/api/users/register', undefined, {
+  return activeCustomer(api, adminToken, {
     firstName,
     lastName,
     email,
-    contactNo: '+91 98111 22334',
-    identification: 'PAN Card',
-    identificationNumber: 'ABCDE1234F',
-    address: '3 Park Street, Kolkata 700016',
     password: PASSWORD,
-    transactionPin: PIN,
+    pin: PIN,
+    address: '3 Park Street, Kolkata 700016',
   });
-  const users = await api<{ _id: string; email: string }[]>('GET', '/api/users/get-all-users', adminToken);
-  const id = users.find((user) => user.email === email)?._id ?? '';
-  await api('POST', '/api/users/update-user-verified-status', adminToken, { selectedUser: id, isVerified: true });
-  const token = await api<string>('POST', '/api/users/login', undefined, { email, password: PASSWORD });
-  return { id, token, email, name: `${firstName} ${lastName}` };
 }
 
 /** The statements projection is asynchronous: wait (through the API) until it holds `count` lines of `type`. */
@@ -99,12 +64,6 @@ async function statementHas(accountId: string, type: string, count = 1): Promise
 const { pageErrors, session, step } = serialRun({ browser: () => browser, base, failurePrefix: 'failure-admin-' });
 
 /** No screen may scroll sideways. */
-async function expectNoSidewaysScroll(page: Page): Promise<void> {
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  const viewport = page.viewportSize()?.width ?? 0;
-  expect(width, `${page.url()} scrolls sideways`).toBeLessThanOrEqual(viewport);
-}
-
 beforeAll(async () => {
   mkdirSync(OUTPUT_DIR, { recursive: true });
   mkdirSync(SCREENSHOT_DIR, { recursive: true });

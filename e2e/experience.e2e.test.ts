@@ -14,6 +14,7 @@ import { PNG } from 'pngjs';
 import type { Browser, Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { seriousViolations } from './helpers/axe.ts';
+import { activeCustomer, apiClient, type Customer } from './helpers/api.ts';
 import { launchBrowser, openPage, screenshot, type ViewportName } from './helpers/browser.ts';
 import { OUTPUT_DIR, SCREENSHOT_DIR } from './helpers/constants.ts';
 import { serialRun } from './helpers/serial-run.ts';
@@ -28,49 +29,24 @@ const PIN = '2468';
 const LIGHT_BACKGROUND = 'rgb(248, 250, 252)';
 const DARK_BACKGROUND = 'rgb(11, 18, 32)';
 
-interface Customer {
-  id: string;
-  token: string;
-  name: string;
-}
-
 let browser: Browser;
 let adminToken = '';
 let neha: Customer;
 let vikram: Customer;
 
-async function api<Data>(method: 'GET' | 'POST', path: string, token?: string, body?: unknown): Promise<Data> {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      accept: 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const payload = (await response.json()) as { success: boolean; message: string; data?: Data };
-  if (!payload.success) throw new Error(`${method} ${path}: ${response.status} ${payload.message}`);
-  return payload.data as Data;
-}
+const api = apiClient(base);
 
 async function customer(firstName: string, lastName: string, email: string): Promise<Customer> {
-  await api('POST', '/api/users/register', undefined, {
+  return activeCustomer(api, adminToken, {
     firstName,
     lastName,
     email,
-    contactNo: '+91 98222 33445',
-    identification: 'PAN Card',
-    identificationNumber: 'ABCDE6789F',
-    address: '21 Residency Road, Bengaluru 560025',
     password: PASSWORD,
-    transactionPin: PIN,
+    pin: PIN,
+    address: '21 Residency Road, Bengaluru 560025',
+    contactNo: '+91 98222 33445',
+    identificationNumber: 'ABCDE6789F',
   });
-  const users = await api<{ _id: string; email: string }[]>('GET', '/api/users/get-all-users', adminToken);
-  const id = users.find((user) => user.email === email)?._id ?? '';
-  await api('POST', '/api/users/update-user-verified-status', adminToken, { selectedUser: id, isVerified: true });
-  const token = await api<string>('POST', '/api/users/login', undefined, { email, password: PASSWORD });
-  return { id, token, name: `${firstName} ${lastName}` };
 }
 
 /** A sandbox card deposit credits at once (the card 4242 4242 4242 4242). */

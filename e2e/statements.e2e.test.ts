@@ -12,10 +12,11 @@
  */
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { addDays, kolkataToday } from '../contracts/statements.ts';
 import { pdfText } from '../test/pdf-text.ts';
+import { activeCustomer, apiClient, expectNoSidewaysScroll, type Customer } from './helpers/api.ts';
 import { launchBrowser, screenshot, type ViewportName } from './helpers/browser.ts';
 import { OUTPUT_DIR, SCREENSHOT_DIR } from './helpers/constants.ts';
 import { serialRun } from './helpers/serial-run.ts';
@@ -27,55 +28,22 @@ const PASSWORD = 'statement-pass-2026';
 const PIN = '6281';
 const TODAY = kolkataToday();
 
-interface Customer {
-  id: string;
-  token: string;
-  email: string;
-  name: string;
-}
-
 let browser: Browser;
 let adminToken = '';
 let nila: Customer;
 let arjun: Customer;
 
-async function api<Data>(
-  method: 'GET' | 'POST',
-  path: string,
-  token: string | undefined,
-  body?: unknown,
-): Promise<Data> {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      accept: 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const payload = (await response.json()) as { success: boolean; message: string; data?: Data };
-  if (!payload.success) throw new Error(`${method} ${path}: ${response.status} ${payload.message}`);
-  return payload.data as Data;
-}
+const api = apiClient(base);
 
 async function customer(firstName: string, lastName: string, email: string): Promise<Customer> {
-  await api('POST', '/api/users/register', undefined, {
+  return activeCustomer(api, adminToken, {
     firstName,
     lastName,
     email,
-    contactNo: '+91 98111 22334',
-    identification: 'PAN Card',
-    identificationNumber: 'ABCDE1234F',
-    address: '12 MG Road, Bengaluru 560001',
     password: PASSWORD,
-    transactionPin: PIN,
+    pin: PIN,
+    address: '12 MG Road, Bengaluru 560001',
   });
-  const users = await api<{ _id: string; email: string }[]>('GET', '/api/users/get-all-users', adminToken);
-  const id = users.find((user) => user.email === email)?._id ?? '';
-  await api('POST', '/api/users/update-user-verified-status', adminToken, { selectedUser: id, isVerified: true });
-  const token = await api<string>('POST', '/api/users/login', undefined, { email, password: PASSWORD });
-  return { id, token, email, name: `${firstName} ${lastName}` };
 }
 
 const { pageErrors, session, step } = serialRun({
@@ -83,11 +51,6 @@ const { pageErrors, session, step } = serialRun({
   base,
   failurePrefix: 'failure-statements-',
 });
-
-async function expectNoSidewaysScroll(page: Page): Promise<void> {
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(width, `${page.url()} scrolls sideways`).toBeLessThanOrEqual(page.viewportSize()?.width ?? 0);
-}
 
 /** The x,y points of an svg path's M/L commands (recharts draws linear and step curves with them). */
 function pathPoints(d: string | null): [number, number][] {
