@@ -1,9 +1,8 @@
 /**
- * GET /api/admin/accounts/:accountId/statement.csv (admin): the statement as CSV. A plain
- * link cannot send the bearer token, so the file is fetched with it and saved from a blob URL.
+ * GET /api/admin/accounts/:accountId/statement.csv (admin): the statement as CSV, saved as a
+ * file (lib/download-file.ts).
  */
-import { NetworkError } from '../../../lib/api-client.ts';
-import { readToken } from '../../../lib/token.ts';
+import { downloadSignedInFile } from '../../../lib/download-file.ts';
 import { statementQueryString } from './get-statement.ts';
 import type { StatementFilters } from './types.ts';
 
@@ -15,28 +14,6 @@ export function statementCsvUrl(accountId: string, filters: StatementFilters): s
 }
 
 /** Downloads the CSV and hands it to the browser as a file; throws with the server's message on refusal. */
-export async function downloadStatementCsv(accountId: string, filters: StatementFilters): Promise<void> {
-  const token = readToken();
-  let response: Response;
-  try {
-    response = await fetch(statementCsvUrl(accountId, filters), {
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-    });
-  } catch (error) {
-    throw new NetworkError(error instanceof Error ? error.message : 'Network error');
-  }
-  if (!response.ok) {
-    const payload = (await response.json().catch(() => ({}))) as { message?: string };
-    throw new Error(payload.message || 'Failed to download the statement');
-  }
-  const blob = await response.blob();
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `statement-${accountId}.csv`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked after the click has been handled, so the download has started.
-  window.setTimeout(() => URL.revokeObjectURL(url), 1_000);
+export function downloadStatementCsv(accountId: string, filters: StatementFilters): Promise<void> {
+  return downloadSignedInFile(statementCsvUrl(accountId, filters), `statement-${accountId}.csv`);
 }
