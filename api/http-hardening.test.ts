@@ -154,6 +154,21 @@ describe('security headers', () => {
   });
 });
 
+describe('the web app after a deploy', () => {
+  it("answers 404 in the envelope, not the app's HTML, for a file the build does not have", async () => {
+    for (const url of ['/assets/index-old999.js', '/assets/Page-gone.css', '/icons/missing.png', '/old-sw.js']) {
+      const response = await h.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.headers['content-type'], url).toMatch(/^application\/json/);
+      expect(response.json(), url).toMatchObject({ success: false });
+    }
+    // Client routes still get index.html, also with a dot-free id in them.
+    const route = await h.app.inject({ method: 'GET', url: '/user/0f8e2a34-8a9b-4c1d-9e3f-5a6b7c8d9e0f' });
+    expect(route.statusCode).toBe(200);
+    expect(route.headers['content-type']).toMatch(/^text\/html/);
+  });
+});
+
 describe('JSON bodies', () => {
   it("an empty body with a JSON content type is {} (the spec client's session check)", async () => {
     const user = await registeredUser(h, 'empty-body@example.com');

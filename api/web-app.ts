@@ -3,7 +3,10 @@
  * immutable cache, index.html never cached, and the SPA fallback - every GET that is not
  * a file and not under /api or /auth answers index.html so client routes (/dashboard,
  * /user/:accountNumber, ...) survive a reload. Unknown /api and /auth paths fall through
- * to the app's own not-found handler (the JSON envelope).
+ * to the app's own not-found handler (the JSON envelope), and so do missing files: a tab
+ * opened before a deploy asks for the old build's hashed chunks, and index.html served as
+ * JavaScript would fail with a MIME error the app cannot tell apart from a bug; a 404 makes
+ * the lazy import fail cleanly, and the app's error page offers the reload.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,9 +25,22 @@ const API_PREFIXES = ['/api/', '/auth/'] as const;
  * (the wildcard), not the raw URL, so `/%61pi/unknown` is an unknown API route (404 envelope).
  */
 function isApiPath(request: FastifyRequest): boolean {
-  const params = request.params as { '*'?: unknown } | undefined;
-  const path = `/${typeof params?.['*'] === 'string' ? params['*'] : ''}`;
+  const path = matchedPath(request);
   return path === '/api' || path === '/auth' || API_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
+
+function matchedPath(request: FastifyRequest): string {
+  const params = request.params as { '*'?: unknown } | undefined;
+  return `/${typeof params?.['*'] === 'string' ? params['*'] : ''}`;
+}
+
+/**
+ * A file the build does not have (existing files are served before the fallback): anything
+ * under /assets/, or a last segment with an extension - client routes have none (ids are UUIDs).
+ */
+function isMissingFile(request: FastifyRequest): boolean {
+  const path = matchedPath(request);
+  return path.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(path.slice(path.lastIndexOf('/') + 1));
 }
 
 export async function registerWebApp(app: FastifyInstance, options: WebAppOptions): Promise<void> {
@@ -54,7 +70,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     },
   });
   app.get('/*', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (isApiPath(request)) return reply.callNotFound();
+    if (isApiPath(request) || isMissingFile(request)) return reply.callNotFound();
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
 }
