@@ -10,7 +10,7 @@
  * The tests get the base URL and the admin's credentials through `inject`.
  */
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -39,6 +39,7 @@ let database: { adminUrl: string; name: string } | undefined;
 export async function setup(project: TestProject): Promise<void> {
   mkdirSync(join(ROOT, OUTPUT_DIR), { recursive: true });
   execFileSync(process.execPath, [join(ROOT, 'scripts/ensure-web-build.ts')], { cwd: ROOT, stdio: 'inherit' });
+  assertProductionBuild();
 
   dataDir = mkdtempSync(join(tmpdir(), 'wallet-e2e-'));
   const port = await freePort();
@@ -114,4 +115,10 @@ function serverLog(): string {
   } catch {
     return '(no server log)';
   }
+}
+
+/** The suite tests what users get: a development build (React's dev runtime) would pass here and differ there. */
+function assertProductionBuild(): void {
+  const devChunks = readdirSync(join(ROOT, 'web/dist/assets')).filter((file) => file.includes('jsx-dev-runtime'));
+  if (devChunks.length > 0) throw new Error(`web/dist is a development build (${devChunks.join(', ')}): rebuild it`);
 }
