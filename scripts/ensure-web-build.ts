@@ -22,7 +22,16 @@ function newestSourceMs(path: string): number {
   return newest;
 }
 
-const stale = !existsSync(built) || sources.some((source) => newestSourceMs(source) > statSync(built).mtimeMs);
+/** A build made with NODE_ENV other than production (before this script forced it) carries React's dev runtime. */
+function isDevelopmentBuild(): boolean {
+  const assets = join(root, 'web/dist/assets');
+  return existsSync(assets) && readdirSync(assets).some((file) => file.includes('jsx-dev-runtime'));
+}
+
+const stale =
+  !existsSync(built) ||
+  isDevelopmentBuild() ||
+  sources.some((source) => newestSourceMs(source) > statSync(built).mtimeMs);
 if (stale) {
   console.log('Building the web app (web/dist)...');
   // Always the production build: under a test runner NODE_ENV is 'test', and Vite would keep it,
