@@ -23,6 +23,8 @@ import { confirmAndPay, expectText, toast, transactionsBalance, verifyReceiver }
 
 // jsqr is CommonJS with a `default` export: under nodenext the default import is module.exports.
 const jsQR = jsQRModule.default;
+/** A theme change repaints the whole page: on a loaded 2-core machine that took more than expect.poll's default 1 s. */
+const THEME_POLL = { timeout: 15_000, interval: 150 } as const;
 const base = inject('baseUrl');
 const ADMIN = { email: inject('adminEmail'), password: inject('adminPassword') };
 const PASSWORD = 'experience-pass-26';
@@ -172,15 +174,15 @@ describe('what users expect, in a real browser', () => {
       expect(await bodyBackground(page)).toBe(LIGHT_BACKGROUND);
       // The system's scheme, while the choice is "System".
       await page.emulateMedia({ colorScheme: 'dark' });
-      await expect.poll(() => bodyBackground(page)).toBe(DARK_BACKGROUND);
+      await expect.poll(() => bodyBackground(page), THEME_POLL).toBe(DARK_BACKGROUND);
       await page.emulateMedia({ colorScheme: 'light' });
-      await expect.poll(() => bodyBackground(page)).toBe(LIGHT_BACKGROUND);
+      await expect.poll(() => bodyBackground(page), THEME_POLL).toBe(LIGHT_BACKGROUND);
       // The toggle: Dark wins over a light system and survives a reload.
       if (viewport === 'phone') await page.getByRole('button', { name: 'Open menu' }).click();
       const theme = page.getByRole('group', { name: 'Theme' });
       await theme.getByRole('button', { name: 'Dark' }).click();
       expect(await theme.getByRole('button', { name: 'Dark' }).getAttribute('aria-pressed')).toBe('true');
-      await expect.poll(() => bodyBackground(page)).toBe(DARK_BACKGROUND);
+      await expect.poll(() => bodyBackground(page), THEME_POLL).toBe(DARK_BACKGROUND);
       await page.reload();
       await page.getByRole('heading', { name: 'Hi Neha, Welcome' }).waitFor();
       expect(await bodyBackground(page)).toBe(DARK_BACKGROUND);
@@ -189,7 +191,7 @@ describe('what users expect, in a real browser', () => {
       await screenshot(page, SCREENSHOT_DIR, 'dashboard-dark', viewport);
       if (viewport === 'phone') await page.getByRole('button', { name: 'Open menu' }).click();
       await page.getByRole('group', { name: 'Theme' }).getByRole('button', { name: 'Light' }).click();
-      await expect.poll(() => bodyBackground(page)).toBe(LIGHT_BACKGROUND);
+      await expect.poll(() => bodyBackground(page), THEME_POLL).toBe(LIGHT_BACKGROUND);
       await closeSession(page);
     });
   }
