@@ -120,7 +120,7 @@ describe('statements and charts in a real browser', () => {
       const last = points.at(-1) ?? [0, 0];
       expect(last[1]).toBeLessThan(first[1]);
       const bars = page.getByTestId('money-in-out-chart').locator('.recharts-bar-rectangle path');
-      await expect.poll(() => bars.count()).toBe(2);
+      await expect.poll(() => bars.count(), { timeout: 15_000, interval: 150 }).toBe(2);
       expect(await page.getByTestId('money-in-out-chart').locator('figcaption').textContent()).toBe(
         'Money in ₹5,000 and money out ₹1,250.50, by month',
       );
@@ -208,7 +208,9 @@ describe('statements and charts in a real browser', () => {
           await lag.locator('.recharts-legend-item-text', { hasText: name }).waitFor();
         const trial = page.getByTestId('trial-balance-chart');
         // The trial balance is sampled every 30 s: at least its first sample, a dot per series.
-        await expect.poll(() => trial.locator('.recharts-line-dot').count()).toBeGreaterThanOrEqual(3);
+        await expect
+          .poll(() => trial.locator('.recharts-line-dot').count(), { timeout: 15_000, interval: 150 })
+          .toBeGreaterThanOrEqual(3);
         for (const name of ['funding', 'total', 'wallet'])
           await trial.locator('.recharts-legend-item-text', { hasText: name }).waitFor();
         await expectNoSidewaysScroll(page);
