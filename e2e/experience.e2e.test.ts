@@ -23,8 +23,11 @@ import { confirmAndPay, expectText, toast, transactionsBalance, verifyReceiver }
 
 // jsqr is CommonJS with a `default` export: under nodenext the default import is module.exports.
 const jsQR = jsQRModule.default;
-/** A theme change repaints the whole page: on a loaded 2-core machine that took more than expect.poll's default 1 s. */
-const THEME_POLL = { timeout: 15_000, interval: 150 } as const;
+/**
+ * What the page does after an input (a theme repaint, radix hiding the page behind a dialog in an
+ * effect) can take more than expect.poll's default 1 s on a loaded 2-core machine.
+ */
+const UI_POLL = { timeout: 15_000, interval: 150 } as const;
 const base = inject('baseUrl');
 const ADMIN = { email: inject('adminEmail'), password: inject('adminPassword') };
 const PASSWORD = 'experience-pass-26';
@@ -174,15 +177,15 @@ describe('what users expect, in a real browser', () => {
       expect(await bodyBackground(page)).toBe(LIGHT_BACKGROUND);
       // The system's scheme, while the choice is "System".
       await page.emulateMedia({ colorScheme: 'dark' });
-      await expect.poll(() => bodyBackground(page), THEME_POLL).toBe(DARK_BACKGROUND);
+      await expect.poll(() => bodyBackground(page), UI_POLL).toBe(DARK_BACKGROUND);
       await page.emulateMedia({ colorScheme: 'light' });
-      await expect.poll(() => bodyBackground(page), THEME_POLL).toBe(LIGHT_BACKGROUND);
+      await expect.poll(() => bodyBackground(page), UI_POLL).toBe(LIGHT_BACKGROUND);
       // The toggle: Dark wins over a light system and survives a reload.
       if (viewport === 'phone') await page.getByRole('button', { name: 'Open menu' }).click();
       const theme = page.getByRole('group', { name: 'Theme' });
       await theme.getByRole('button', { name: 'Dark' }).click();
       expect(await theme.getByRole('button', { name: 'Dark' }).getAttribute('aria-pressed')).toBe('true');
-      await expect.poll(() => bodyBackground(page), THEME_POLL).toBe(DARK_BACKGROUND);
+      await expect.poll(() => bodyBackground(page), UI_POLL).toBe(DARK_BACKGROUND);
       await page.reload();
       await page.getByRole('heading', { name: 'Hi Neha, Welcome' }).waitFor();
       expect(await bodyBackground(page)).toBe(DARK_BACKGROUND);
@@ -191,7 +194,7 @@ describe('what users expect, in a real browser', () => {
       await screenshot(page, SCREENSHOT_DIR, 'dashboard-dark', viewport);
       if (viewport === 'phone') await page.getByRole('button', { name: 'Open menu' }).click();
       await page.getByRole('group', { name: 'Theme' }).getByRole('button', { name: 'Light' }).click();
-      await expect.poll(() => bodyBackground(page), THEME_POLL).toBe(LIGHT_BACKGROUND);
+      await expect.poll(() => bodyBackground(page), UI_POLL).toBe(LIGHT_BACKGROUND);
       await closeSession(page);
     });
   }
@@ -293,15 +296,15 @@ describe('what users expect, in a real browser', () => {
     const menu = page.getByRole('dialog', { name: 'Menu' });
     await menu.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Transactions' }).waitFor();
     await menu.getByRole('group', { name: 'Theme' }).getByRole('button', { name: 'Dark' }).waitFor();
-    expect(await menu.getAttribute('aria-modal')).toBe('true');
+    await expect.poll(() => menu.getAttribute('aria-modal'), UI_POLL).toBe('true');
     // The page behind is hidden from assistive technology while the menu is open.
-    expect(await page.getByRole('main').count()).toBe(0);
+    await expect.poll(() => page.getByRole('main').count(), UI_POLL).toBe(0);
     const focusedInMenu = () =>
       page.evaluate(() => {
         const focused = document.activeElement;
         return focused?.closest('[role="dialog"]') ? (focused.getAttribute('aria-label') ?? focused.textContent) : null;
       });
-    expect(await focusedInMenu()).not.toBeNull();
+    await expect.poll(focusedInMenu, UI_POLL).not.toBeNull();
     // More presses than the menu has stops, both ways: focus cycles through every stop and never leaves.
     const stops = await menu.locator('a[href], button').count();
     for (const key of ['Tab', 'Shift+Tab']) {
@@ -316,7 +319,7 @@ describe('what users expect, in a real browser', () => {
     }
     // Focus sent behind the menu by other means is pulled back in.
     await page.locator('.skip-link').focus();
-    expect(await focusedInMenu()).not.toBeNull();
+    await expect.poll(focusedInMenu, UI_POLL).not.toBeNull();
     await screenshot(page, SCREENSHOT_DIR, 'menu-dialog', 'phone', false);
     const violations = await seriousViolations(page);
     expect(violations.map((violation) => `${violation.id}: ${violation.help} ${violation.targets.join(' ')}`)).toEqual(
@@ -324,7 +327,9 @@ describe('what users expect, in a real browser', () => {
     );
     await page.keyboard.press('Escape');
     await menu.waitFor({ state: 'detached' });
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Open menu');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), UI_POLL)
+      .toBe('Open menu');
     await page.getByRole('main').waitFor();
     await context.close();
   });
