@@ -80,7 +80,8 @@ export async function benchReplayAndReads(
 ): Promise<ReplayReadsResult> {
   const db = createDatabase<unknown>({
     connectionString: database.url,
-    maxConnections: 4,
+    // Two per projection replayed at once: the replay lock's and the work's.
+    maxConnections: 8,
     applicationName: 'bench-replay',
   });
   try {

@@ -87,7 +87,8 @@ async function runPlanned(name: string, command: Command, output: Output, env: C
   output.io.log.info({ command: name, database: target.description }, 'database');
   const db = createDatabase<unknown>({
     connectionString: target.url,
-    maxConnections: 4,
+    // A replay of every projection at once takes two each (projections/engine/replay.ts).
+    maxConnections: 8,
     applicationName: `wallet-cli-${name}`,
   });
   let result: CommandResult;

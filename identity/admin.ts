@@ -8,9 +8,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Ledger, LedgerTables } from '../ledger/index.ts';
-import { transactionView } from '../platform/database.ts';
+import { transactionView, withAdvisoryLock } from '../platform/database.ts';
 import type { Logger } from '../platform/logger.ts';
 import { ProductionRefusal } from '../platform/production.ts';
 import { hashPassword } from './secrets.ts';
@@ -115,46 +115,55 @@ export async function ensureFirstAdmin(
   ledger: Ledger,
   config: FirstAdminConfig,
   log: Logger,
-): Promise<AdminOutcome | { status: 'skipped'; reason: string }> {
-  return db.connection().execute(async (connection) => {
-    await sql`select pg_advisory_lock(hashtext('identity.first-admin'))`.execute(connection);
-    try {
-      const admin = await identityDb(connection)
-        .selectFrom('identity.users')
-        .select(['id', 'email'])
-        .where('is_admin', '=', true)
-        .limit(1)
-        .executeTakeFirst();
-      if (admin) return { status: 'exists' as const, userId: admin.id, email: admin.email };
-      const email = config.ADMIN_EMAIL.trim().toLowerCase();
-      const taken = await identityDb(connection)
-        .selectFrom('identity.users')
-        .select('id')
-        .where('email', '=', email)
-        .executeTakeFirst();
-      if (taken) {
-        const reason = `no admin exists and ${email} belongs to a non-admin account; run \`npm run admin:create -- --email <address>\``;
-        log.warn({ component: 'identity' }, reason);
-        return { status: 'skipped' as const, reason };
-      }
-      if (config.PRODUCTION && config.ADMIN_PASSWORD === undefined && !config.ALLOW_GENERATED_ADMIN_PASSWORD)
-        throw new ProductionRefusal([generatedPasswordRefused(email, config.DATA_DIR)]);
-      const generated = config.ADMIN_PASSWORD === undefined ? generatePassword() : undefined;
-      // Kept before the admin exists: a failed write leaves no admin whose password nobody knows.
-      const passwordFile = generated ? await keepGeneratedPassword(config.DATA_DIR, generated) : undefined;
-      const outcome = await createAdmin(connection, ledger, { email, password: config.ADMIN_PASSWORD ?? generated });
-      if (outcome.status !== 'created') return outcome;
-      log.info(
-        { component: 'identity', email, ...(passwordFile ? { passwordFile } : {}) },
-        passwordFile
-          ? `First admin created: ${email}; its generated password is in ${passwordFile} (readable by this user only: read it, then delete the file; set ADMIN_PASSWORD to choose it)`
-          : `First admin created: ${email} (password from ADMIN_PASSWORD)`,
-      );
-      return generated ? { ...outcome, generatedPassword: generated } : outcome;
-    } finally {
-      await sql`select pg_advisory_unlock(hashtext('identity.first-admin'))`.execute(connection);
-    }
-  });
+): Promise<FirstAdminOutcome> {
+  // Held by a transaction of its own, not by the session: it must hold behind a transaction-mode pooler.
+  const outcome = await withAdvisoryLock(db, 'identity.first-admin', { wait: true }, () =>
+    createFirstAdminUnlessAny(db, ledger, config, log),
+  );
+  if (!outcome.locked) throw new Error('a waiting advisory lock is always taken');
+  return outcome.value;
+}
+
+type FirstAdminOutcome = AdminOutcome | { status: 'skipped'; reason: string };
+
+async function createFirstAdminUnlessAny(
+  db: Kysely<unknown>,
+  ledger: Ledger,
+  config: FirstAdminConfig,
+  log: Logger,
+): Promise<FirstAdminOutcome> {
+  const admin = await identityDb(db)
+    .selectFrom('identity.users')
+    .select(['id', 'email'])
+    .where('is_admin', '=', true)
+    .limit(1)
+    .executeTakeFirst();
+  if (admin) return { status: 'exists' as const, userId: admin.id, email: admin.email };
+  const email = config.ADMIN_EMAIL.trim().toLowerCase();
+  const taken = await identityDb(db)
+    .selectFrom('identity.users')
+    .select('id')
+    .where('email', '=', email)
+    .executeTakeFirst();
+  if (taken) {
+    const reason = `no admin exists and ${email} belongs to a non-admin account; run \`npm run admin:create -- --email <address>\``;
+    log.warn({ component: 'identity' }, reason);
+    return { status: 'skipped' as const, reason };
+  }
+  if (config.PRODUCTION && config.ADMIN_PASSWORD === undefined && !config.ALLOW_GENERATED_ADMIN_PASSWORD)
+    throw new ProductionRefusal([generatedPasswordRefused(email, config.DATA_DIR)]);
+  const generated = config.ADMIN_PASSWORD === undefined ? generatePassword() : undefined;
+  // Kept before the admin exists: a failed write leaves no admin whose password nobody knows.
+  const passwordFile = generated ? await keepGeneratedPassword(config.DATA_DIR, generated) : undefined;
+  const outcome = await createAdmin(db, ledger, { email, password: config.ADMIN_PASSWORD ?? generated });
+  if (outcome.status !== 'created') return outcome;
+  log.info(
+    { component: 'identity', email, ...(passwordFile ? { passwordFile } : {}) },
+    passwordFile
+      ? `First admin created: ${email}; its generated password is in ${passwordFile} (readable by this user only: read it, then delete the file; set ADMIN_PASSWORD to choose it)`
+      : `First admin created: ${email} (password from ADMIN_PASSWORD)`,
+  );
+  return generated ? { ...outcome, generatedPassword: generated } : outcome;
 }
 
 async function keepGeneratedPassword(dataDir: string, password: string): Promise<string> {

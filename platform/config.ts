@@ -21,6 +21,10 @@ const configSchema = z.object({
   NODE_ENV: z.string().optional(),
   // What the API, workers and operator CLI connect as: the runtime role (a member of wallet_runtime).
   DATABASE_URL: z.string().url().optional(),
+  // The one connection per process that holds session state (LISTEN for wake-ups and
+  // read-your-writes): straight to Postgres when DATABASE_URL goes through a transaction-mode
+  // pooler such as PgBouncer, which would lose a LISTEN between transactions. Unset: DATABASE_URL.
+  LISTEN_DATABASE_URL: z.string().url().optional(),
   // What migrations connect as: the owner of the schema. Unset: migrations use DATABASE_URL
   // (a single-role setup), and a start that finds migrations pending refuses to run.
   DATABASE_OWNER_URL: z.string().url().optional(),
@@ -141,9 +145,12 @@ export type Config = Readonly<z.infer<typeof refinedSchema>>;
 
 function crossFieldProblems(config: z.infer<typeof configSchema>): string[] {
   // Without DATABASE_URL the app runs an embedded Postgres, whose owner it is already.
-  return config.DATABASE_OWNER_URL && !config.DATABASE_URL
-    ? ['DATABASE_OWNER_URL: needs DATABASE_URL (the runtime role) beside it']
-    : [];
+  const problems: string[] = [];
+  if (config.DATABASE_OWNER_URL && !config.DATABASE_URL)
+    problems.push('DATABASE_OWNER_URL: needs DATABASE_URL (the runtime role) beside it');
+  if (config.LISTEN_DATABASE_URL && !config.DATABASE_URL)
+    problems.push('LISTEN_DATABASE_URL: needs DATABASE_URL beside it (the embedded Postgres is always direct)');
+  return problems;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

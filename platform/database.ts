@@ -2,7 +2,7 @@
  * Database access: a Kysely instance over a pg pool, with bigint columns read as bigint
  * so paise never pass through a float; and the one-shot client for a statement or two.
  */
-import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import { fallbackLogger, type Logger } from './logger.ts';
 
@@ -58,6 +58,34 @@ export function tablesView<Tables>(db: Kysely<unknown> | Transaction<unknown>): 
 
 export function transactionView<Tables>(trx: Transaction<unknown>): Transaction<Tables> {
   return trx as unknown as Transaction<Tables>;
+}
+
+/**
+ * Runs `work` (on the pool's other connections) while an advisory lock on `key` is held by a
+ * transaction that does nothing else and stays open until `work` ends: mutual exclusion
+ * across processes that also holds behind a transaction-mode pooler (PgBouncer), where a
+ * session lock (pg_advisory_lock) would be taken on one server connection and released - or
+ * not - on another. The holding transaction has no xid, so it holds back no snapshot xmin;
+ * a process that dies drops its connection and the lock with it. `wait: false` gives up at
+ * once when another holder has it. Needs a pool of two connections or more.
+ */
+export async function withAdvisoryLock<Result>(
+  db: Kysely<unknown>,
+  key: string,
+  options: { wait: boolean },
+  work: () => Promise<Result>,
+): Promise<{ locked: true; value: Result } | { locked: false }> {
+  return db.transaction().execute(async (trx) => {
+    if (options.wait) {
+      await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
+    } else {
+      const { rows } = await sql<{
+        locked: boolean;
+      }>`select pg_try_advisory_xact_lock(hashtext(${key})) as locked`.execute(trx);
+      if (!rows[0]?.locked) return { locked: false as const };
+    }
+    return { locked: true as const, value: await work() };
+  });
 }
 
 /**

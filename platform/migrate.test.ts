@@ -88,6 +88,12 @@ describe('a start without an owner connection', () => {
       /DATABASE_OWNER_URL: needs DATABASE_URL/,
     );
   });
+
+  it('refuses LISTEN_DATABASE_URL without DATABASE_URL (the embedded server has no pooler to bypass)', () => {
+    expect(() => loadConfig({ LISTEN_DATABASE_URL: 'postgres://app@localhost/wallet' })).toThrow(
+      /LISTEN_DATABASE_URL: needs DATABASE_URL/,
+    );
+  });
 });
 
 describe('the embedded default', () => {

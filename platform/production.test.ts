@@ -92,6 +92,15 @@ describe('productionProblems', () => {
     ).toEqual([]);
   });
 
+  it('refuses the same in LISTEN_DATABASE_URL (the direct connection past a pooler)', () => {
+    expect(onlyProblem({ LISTEN_DATABASE_URL: 'postgres://wallet_app:postgres@db:5432/wallet' })).toMatch(
+      /^LISTEN_DATABASE_URL connects as wallet_app with a default, placeholder or trivial password/,
+    );
+    expect(
+      problemsWith({ LISTEN_DATABASE_URL: 'postgres://wallet_app:9f2c47a1b0e35d68c4a7e1f0b93d2c58@db:5432/wallet' }),
+    ).toEqual([]);
+  });
+
   it('refuses the sandbox card provider unless CARD_PROVIDER=sandbox (regression: it credited unpaid money)', () => {
     expect(onlyProblem({ STRIPE_SECRET_KEY: undefined })).toMatch(
       /^CARD_PROVIDER is not set and STRIPE_SECRET_KEY is empty.*CARD_PROVIDER=sandbox/,

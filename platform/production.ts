@@ -117,9 +117,11 @@ function databaseProblems(config: Config): string[] {
           `DATABASE_URL is not set, so the embedded Postgres would run (superuser postgres/postgres, data in ${config.DATA_DIR}/postgres): set DATABASE_URL to your Postgres, or ALLOW_EMBEDDED_POSTGRES=true to run the embedded one anyway`,
         ];
   }
-  return [config.DATABASE_URL, config.DATABASE_OWNER_URL].flatMap((value, index) =>
-    weakPasswordProblem(index === 0 ? 'DATABASE_URL' : 'DATABASE_OWNER_URL', value),
-  );
+  return [
+    ...weakPasswordProblem('DATABASE_URL', config.DATABASE_URL),
+    ...weakPasswordProblem('DATABASE_OWNER_URL', config.DATABASE_OWNER_URL),
+    ...weakPasswordProblem('LISTEN_DATABASE_URL', config.LISTEN_DATABASE_URL),
+  ];
 }
 
 function weakPasswordProblem(variable: string, value: string | undefined): string[] {

@@ -57,7 +57,7 @@ async function assemble(config: Config, system: System, metrics: ApiProcessMetri
   const workers = config.RUN_WORKERS ? await startWorkers(config, system, secrets.jwtSecret) : undefined;
   if (workers) addJobQueueMetrics(metrics.registry, system.boss);
   const reads = tablesView<ReadTables>(system.db);
-  const checkpoints = createCheckpointWaiter({ connectionString: system.databaseUrl });
+  const checkpoints = createCheckpointWaiter({ connectionString: system.listenUrl });
   const app = await buildApp({
     config: { ...appConfigFrom(config, secrets), webDistDir: WEB_DIST_DIR },
     db: system.db,
@@ -102,7 +102,7 @@ async function startWorkers(config: Config, system: System, jwtSecret: string): 
   const mail = await startMailDelivery(config, system.boss, jwtSecret, system.log);
   const stopProjections = await startProjectionWorkers({
     db: system.db,
-    connectionString: system.databaseUrl,
+    connectionString: system.listenUrl,
     boss: system.boss,
     log: system.log,
   });

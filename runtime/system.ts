@@ -21,6 +21,11 @@ import { allQueues } from './queues.ts';
 export interface System {
   config: Config;
   databaseUrl: string;
+  /**
+   * For the process's LISTEN connections (wake-ups, read-your-writes), the only ones that keep
+   * session state: LISTEN_DATABASE_URL (direct, past a transaction-mode pooler), else databaseUrl.
+   */
+  listenUrl: string;
   db: Kysely<unknown>;
   pool: pg.Pool;
   boss: JobBoss;
@@ -83,6 +88,7 @@ export async function startSystem(config: Config, options: SystemOptions): Promi
     return {
       config,
       databaseUrl: server.url,
+      listenUrl: config.LISTEN_DATABASE_URL ?? server.url,
       db,
       pool,
       boss,

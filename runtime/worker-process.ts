@@ -29,7 +29,7 @@ export function startWorkerProcess(config: Config): Promise<WorkerProcess> {
 async function assemble(config: Config, system: System): Promise<WorkerProcess> {
   const stopProjections = await startProjectionWorkers({
     db: system.db,
-    connectionString: system.databaseUrl,
+    connectionString: system.listenUrl,
     boss: system.boss,
     log: system.log,
   });

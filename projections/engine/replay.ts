@@ -15,6 +15,7 @@
  * functions (migrations/0010): this code runs as the runtime role, which has no DDL rights.
  */
 import { sql, type Kysely } from 'kysely';
+import { withAdvisoryLock } from '../../platform/database.ts';
 import { START, type Checkpoint } from './checkpoint.ts';
 import type { Projection, ProjectionName } from './definition.ts';
 import { lockCheckpoint, projectNext, saveCheckpoint } from './projector.ts';
@@ -77,25 +78,25 @@ async function createRebuildTables(db: Kysely<unknown>, projection: Projection):
 }
 
 /**
- * Sort and GIN build memory for the deferred index builds, on this session only: with the
- * default 64 MB a trigram index over a million history rows is built in many flushed runs.
+ * Sort and GIN build memory for the deferred index builds: with the default 64 MB a trigram
+ * index over a million history rows is built in many flushed runs.
  */
 const INDEX_BUILD_MEMORY = '256MB';
 
 async function createDeferredIndexes(db: Kysely<unknown>, projection: Projection): Promise<void> {
-  // A session setting, not SET LOCAL in one transaction: each index is built in its own
-  // transaction, so no snapshot is held across all of them (it would hold back the xmin gate).
-  // The replay functions keep the caller's maintenance_work_mem (they pin only search_path).
-  await sql`select set_config('maintenance_work_mem', ${INDEX_BUILD_MEMORY}, false)`.execute(db);
-  try {
-    for (const table of projection.tables) {
-      // Keys already added at creation are skipped by the function.
-      for (const index of await liveIndexNames(db, table)) {
-        await sql`select replay.build_rebuild_index(${projection.name}, ${table}, ${index})`.execute(db);
-      }
+  for (const table of projection.tables) {
+    // Keys already added at creation are skipped by the function.
+    for (const index of await liveIndexNames(db, table)) {
+      // Each index in its own transaction, so no snapshot is held across all of them (it would
+      // hold back the xmin gate), and the memory setting is SET LOCAL to it: a session setting
+      // would stay behind on whichever server connection a transaction-mode pooler (PgBouncer)
+      // ran it on. The replay functions keep the caller's maintenance_work_mem (they pin only
+      // search_path).
+      await db.transaction().execute(async (trx) => {
+        await sql`select set_config('maintenance_work_mem', ${INDEX_BUILD_MEMORY}, true)`.execute(trx);
+        await sql`select replay.build_rebuild_index(${projection.name}, ${table}, ${index})`.execute(trx);
+      });
     }
-  } finally {
-    await sql`reset maintenance_work_mem`.execute(db);
   }
 }
 
@@ -116,24 +117,16 @@ export async function countEvents(db: Kysely<unknown>): Promise<number> {
   return Number(rows[0]?.total ?? 0n);
 }
 
-/** Replays of one projection exclude each other (a second would drop the first's tables). */
-async function withReplayLock<T>(
-  db: Kysely<unknown>,
-  name: ProjectionName,
-  run: (db: Kysely<unknown>) => Promise<T>,
-): Promise<T> {
-  return db.connection().execute(async (connection) => {
-    const key = `replay:${name}`;
-    const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(hashtext(${key})) as locked`.execute(
-      connection,
-    );
-    if (!rows[0]?.locked) throw new Error(`a replay of ${name} is already running`);
-    try {
-      return await run(connection);
-    } finally {
-      await sql`select pg_advisory_unlock(hashtext(${key}))`.execute(connection);
-    }
-  });
+/**
+ * Replays of one projection exclude each other (a second would drop the first's tables). The
+ * lock is held by a transaction of its own while the replay runs on the pool's other
+ * connections (platform/database.ts, withAdvisoryLock: a session lock would not hold behind a
+ * transaction-mode pooler), so a replay takes two connections.
+ */
+async function withReplayLock<T>(db: Kysely<unknown>, name: ProjectionName, run: () => Promise<T>): Promise<T> {
+  const outcome = await withAdvisoryLock(db, `replay:${name}`, { wait: false }, run);
+  if (!outcome.locked) throw new Error(`a replay of ${name} is already running`);
+  return outcome.value;
 }
 
 export async function replayProjection(
@@ -141,12 +134,12 @@ export async function replayProjection(
   name: ProjectionName,
   options: ReplayOptions = {},
 ): Promise<ReplayReport> {
-  return withReplayLock(db, name, (connection) => rebuildAndSwap(connection, name, options));
+  return withReplayLock(db, name, () => rebuildAndSwap(db, name, options));
 }
 
 /**
  * Rebuilds several projections at the same time, each on its own pooled connection (the pool
- * needs one per projection): Postgres works on several at once, one projection's load
+ * needs two per projection: the lock's and the work's, see withReplayLock): Postgres works on several at once, one projection's load
  * overlapping another's index builds. Each swaps in on its own
  * as soon as it is done. Waits for all; the first failure is rethrown.
  */

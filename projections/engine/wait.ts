@@ -2,7 +2,9 @@
  * Read-your-writes: wait until a projection (or all of them) has applied the event a
  * command returned as its checkpoint token. LISTENs on the projectors' NOTIFY channel and
  * re-reads the checkpoints after LISTEN is in place and after each notification, so a
- * notification sent before we listened is never waited for. Bounded by a timeout.
+ * notification sent before we listened is never waited for. Bounded by a timeout. A LISTEN on a
+ * pool connection hears nothing behind a transaction-mode pooler: the API process uses the
+ * shared waiter (./waiter.ts) on LISTEN_DATABASE_URL; this one serves in-process tests.
  */
 import type pg from 'pg';
 import { compareCheckpoints, hasReached, parseCheckpoint, type Checkpoint } from './checkpoint.ts';
