@@ -2,15 +2,30 @@
  * READ_DATABASE_URL against a real hot standby (test/hot-standby.ts: a PostgreSQL 15 primary
  * and a pg_basebackup copy streaming from it): the read tables' queries are answered by the
  * standby, a read after a command's reply waits for the standby to replay it (and reads the
- * primary past READ_REPLICA_MAX_WAIT_MS), and a standby that is down costs no read.
+ * primary past READ_REPLICA_MAX_WAIT_MS), the API process (bin/server.ts) does the same with
+ * READ_DATABASE_URL in its environment, and a standby that is down costs no read.
  * Where a read was served shows in two ways: the /metrics counter, and rows changed on the
  * primary alone while the standby's replay is paused (the standby still shows the old ones).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../platform/config.ts';
 import { openDatabase } from '../platform/database.ts';
-import { registeredUser, signIn, ADMIN, startProjectedHarness, type Harness } from '../test/app-harness.ts';
+import { freePort } from '../platform/embedded-postgres.ts';
+import {
+  ADMIN,
+  TEST_PIN_PEPPER,
+  TEST_SECRET,
+  registeredUser,
+  signIn,
+  startProjectedHarness,
+  type Harness,
+} from '../test/app-harness.ts';
 import { startPrimaryWithStandby, type PrimaryWithStandby } from '../test/hot-standby.ts';
+import { processEnvironment, spawnEntryPoint, stopProcess, waitForHealth } from '../test/processes.ts';
 
 /** Long enough that a standby resumed after RESUME_AFTER_MS is waited for, whatever the machine's load. */
 const MAX_WAIT_MS = 3_000;
@@ -204,6 +219,46 @@ describe('READ_DATABASE_URL: the read tables on a hot standby', () => {
     await servers.caughtUp();
   });
 
+  it('is what the API process (bin/server.ts) does with READ_DATABASE_URL set', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'wallet-replica-'));
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const env = processEnvironment(
+      {
+        DATABASE_URL: servers.primaryUrl,
+        READ_DATABASE_URL: servers.standbyUrl,
+        PORT: new URL(url).port,
+        PUBLIC_URL: url,
+        DATA_DIR: dataDir,
+        // The harness's secrets: its sessions are valid here too.
+        JWT_SECRET: TEST_SECRET,
+        PIN_PEPPER: TEST_PIN_PEPPER,
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
+        RUN_WORKERS: 'false',
+      },
+      ['EMBEDDED_POSTGRES_PORT', 'DATABASE_OWNER_URL', 'METRICS_TOKEN'],
+    );
+    const server = spawnEntryPoint('bin/server.ts', env);
+    let output = '';
+    server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      await waitForHealth(url, server, { timeoutMs: 90_000, log: () => output.slice(-4000) });
+      const info = await fetch(`${url}/api/users/get-user-info`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${asha.token}` },
+      });
+      expect(info.status).toBe(200);
+      const expected = (await post(asha.token, '/api/users/get-user-info')).json().data as { balance: number };
+      expect(((await info.json()) as { data: { balance: number } }).data.balance).toBe(expected.balance);
+      const metrics = await (await fetch(`${url}/metrics`)).text();
+      expect(metrics).toMatch(/^wallet_read_replica_reads_total\{outcome="replica"\} 1$/m);
+    } finally {
+      await stopProcess(server, 15_000);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('answers from the primary while the standby is down', async () => {
     await servers.stopStandby();
     await transfer(25, 'bus');
@@ -213,5 +268,20 @@ describe('READ_DATABASE_URL: the read tables on a hot standby', () => {
     expect(after.history[0]).toMatchObject({ amount: 25, reference: 'bus' });
     expect(after.requests).toEqual(['tea']);
     expect(since(counted, await servedBy())).toEqual({ replica: 0, primary_lagging: 0, primary_unavailable: 4 });
+  });
+});
+
+describe('READ_DATABASE_URL configuration', () => {
+  it('takes one or more comma-separated URLs, none by default, and refuses anything else', () => {
+    expect(loadConfig({}).READ_DATABASE_URL).toEqual([]);
+    expect(
+      loadConfig({ READ_DATABASE_URL: 'postgres://app@replica-1:5432/wallet, postgres://app@replica-2:5432/wallet' })
+        .READ_DATABASE_URL,
+    ).toEqual(['postgres://app@replica-1:5432/wallet', 'postgres://app@replica-2:5432/wallet']);
+    expect(loadConfig({}).READ_REPLICA_MAX_WAIT_MS).toBe(200);
+    expect(() => loadConfig({ READ_DATABASE_URL: 'postgres://app@replica-1/wallet,replica-2' })).toThrow(
+      /READ_DATABASE_URL/,
+    );
+    expect(() => loadConfig({ READ_REPLICA_MAX_WAIT_MS: '-1' })).toThrow(/READ_REPLICA_MAX_WAIT_MS/);
   });
 });
