@@ -7,9 +7,14 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import { deriveKey, pinKeysFrom, systemClock, type BalanceReader, type Clock } from '../identity/index.ts';
-import { tablesView } from '../platform/database.ts';
 import { createSandboxCardProvider, type CardSetup } from '../providers/card/index.ts';
-import { waitForCheckpoint, type CheckpointWaiter, type ReadTables } from '../projections/index.ts';
+import {
+  createReadRouter,
+  readWalletBalance,
+  waitForCheckpoint,
+  type CheckpointWaiter,
+  type ReadRouter,
+} from '../projections/index.ts';
 import type { Ledger } from '../ledger/index.ts';
 import type { Config } from '../platform/config.ts';
 import type { JobBoss } from '../platform/jobs.ts';
@@ -19,7 +24,7 @@ import { installRateLimit, notFoundRateLimit, type RateLimitSettings } from './a
 import { frameworkErrorEnvelope, installEnvelope, installNotFoundEnvelope } from './envelope.ts';
 import { installDocs } from './docs.ts';
 import { createMetricsRegistry, type MetricsRegistry } from '../platform/metrics.ts';
-import { createApiMetrics, installMetrics, instrumentLedger } from './metrics.ts';
+import { createApiMetrics, installMetrics, instrumentLedger, type ApiMetrics } from './metrics.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerConfigRoutes } from './routes/config.ts';
 import { installSecurityHeaders } from './security-headers.ts';
@@ -38,6 +43,7 @@ import { installRequestIdHeader, requestIdGenerator } from './request-id.ts';
 
 const DEFAULT_READ_AFTER_REPLY_TIMEOUT_MS = 2_000;
 const DEFAULT_READY_MAX_PROJECTION_LAG_SECONDS = 30;
+const DEFAULT_READ_REPLICA_MAX_WAIT_MS = 200;
 
 export interface AppConfig {
   publicUrl: string;
@@ -71,6 +77,8 @@ export interface AppConfig {
   trustedProxies?: TrustedProxies | undefined;
   /** READY_MAX_PROJECTION_LAG_SECONDS: /api/health/ready fails past this projection lag (default 30 s). */
   readyMaxProjectionLagSeconds?: number;
+  /** READ_REPLICA_MAX_WAIT_MS: how long a read waits for a replica to catch up before it reads the primary. */
+  readReplicaMaxWaitMs?: number;
 }
 
 export interface AppDependencies {
@@ -84,8 +92,13 @@ export interface AppDependencies {
   ledger: Ledger;
   /** The card provider; the offline sandbox when absent. */
   card?: CardSetup;
-  /** Wallet balances (paise) from the read model, for the user record. */
-  balances: BalanceReader;
+  /**
+   * READ_DATABASE_URL's replicas, opened by the process (which closes them): the read tables'
+   * queries go there when caught up (projections/engine/replica-reads.ts). None: the primary.
+   */
+  replicas?: readonly Kysely<unknown>[];
+  /** Wallet balances (paise) for the user record; absent: the read model's, through the replicas. */
+  balances?: BalanceReader;
   /** Code expiry, resend waits, PIN lockouts. Defaults to the system clock. */
   clock?: Clock;
   /** Told how long each command's reply waited for its projections (besides the metrics). */
@@ -128,6 +141,7 @@ export function appConfigFrom(config: Config, secrets: { jwtSecret: string; pinP
     adminApprovalThresholdPaise: config.ADMIN_APPROVAL_THRESHOLD,
     trustedProxies: { hops: config.TRUST_PROXY_HOPS, addresses: config.TRUST_PROXY_ADDRESSES },
     readyMaxProjectionLagSeconds: config.READY_MAX_PROJECTION_LAG_SECONDS,
+    readReplicaMaxWaitMs: config.READ_REPLICA_MAX_WAIT_MS,
   };
 }
 
@@ -135,10 +149,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const behindProxy = (deps.config.trustedProxies?.hops ?? 0) > 0;
   // The process's pino (platform/logger.ts: its redaction paths cover authorization and cookies),
   // typed as Fastify's base logger so the instance keeps the type every route module expects.
-  const log: FastifyBaseLogger = (deps.log ?? createLogger('api', { level: deps.config.logLevel })).child(
-    {},
-    { serializers: { req: serializeRequestForLog } },
-  );
+  const processLog = deps.log ?? createLogger('api', { level: deps.config.logLevel });
+  const log: FastifyBaseLogger = processLog.child({}, { serializers: { req: serializeRequestForLog } });
   const app = Fastify({
     loggerInstance: log,
     genReqId: requestIdGenerator(deps.config.trustedProxies),
@@ -175,6 +187,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       : {}),
   });
   const pinKeys = pinKeysFrom(deps.config.pinPepper);
+  const reads = readRouter(deps, metrics, processLog);
+  const balances = deps.balances ?? {
+    ofAccount: (accountId: string) => reads.read('accounts', (tables) => readWalletBalance(tables, accountId)),
+  };
   const checkpoints = deps.checkpoints ?? {
     wait: (projection, token, timeoutMs) => waitForCheckpoint(deps.pool, projection, token, timeoutMs),
   };
@@ -188,7 +204,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     db: deps.db,
     boss: deps.boss,
     ledger,
-    balances: deps.balances,
+    balances,
     clock: deps.clock ?? systemClock,
     publicUrl: deps.config.publicUrl,
     rateLimit: deps.config.rateLimit,
@@ -212,7 +228,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     approvalThresholdPaise,
     pinKeys,
     db: deps.db,
-    reads: tablesView<ReadTables>(deps.db),
+    reads,
     checkpoints,
     ledger,
     clock: deps.clock ?? systemClock,
@@ -239,6 +255,33 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   if (deps.config.webDistDir) await registerWebApp(app, { distDir: deps.config.webDistDir });
   return app;
+}
+
+/**
+ * Queries of the read tables: on READ_DATABASE_URL's replicas once caught up, else the
+ * primary. Commands, identity, idempotency and rate limits, and the admins' audit reads over
+ * ledger.* always use the primary (deps.db).
+ */
+function readRouter(deps: AppDependencies, metrics: ApiMetrics, log: Logger): ReadRouter {
+  const replicaLog = log.child({ component: 'read-replicas' });
+  return createReadRouter({
+    primary: deps.db,
+    replicas: deps.replicas ?? [],
+    maxWaitMs: deps.config.readReplicaMaxWaitMs ?? DEFAULT_READ_REPLICA_MAX_WAIT_MS,
+    observer: {
+      served: (outcome, { waitedMs, replica, error }) => {
+        metrics.replicaReads.inc({ outcome });
+        // Logged when a replica was tried: while a failed one is skipped, reads are only counted.
+        if (outcome === 'replica' || replica === undefined) return;
+        // Never the URL (it carries the password): the replica's place in READ_DATABASE_URL.
+        const fields = { replica, waitedMs: Math.round(waitedMs), ...(error ? { err: error } : {}) };
+        replicaLog.warn(
+          fields,
+          `read served by the primary: ${outcome === 'primary_lagging' ? 'replica lagging' : 'replica unavailable'}`,
+        );
+      },
+    },
+  });
 }
 
 function bothObservers(

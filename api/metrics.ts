@@ -3,7 +3,8 @@
  * (platform/metrics.ts: default process metrics, the access rule) this adds: HTTP requests
  * and their latency by route template and status; ledger commands that appended, how long
  * each took, and refusals by reason; read-after-reply waits and their timeouts; the PIN
- * bcrypt pool's queue; and the operator gauges read at scrape time (audit/metrics.ts:
+ * bcrypt pool's queue; reads of the read tables by where they were served (READ_DATABASE_URL's
+ * replicas, or the primary when they lag or fail); and the operator gauges read at scrape time (audit/metrics.ts:
  * projection lag, the last verify run). The group-commit batch sizes are observed where the
  * ledger is built (runtime/metrics.ts), through the ledger's own callback.
  *
@@ -32,6 +33,8 @@ export interface ApiMetrics {
   appends: Counter<'command'>;
   appendDuration: Histogram<'command'>;
   failures: Counter<'command' | 'reason'>;
+  /** projections/engine/replica-reads.ts: where each read went (only with READ_DATABASE_URL). */
+  replicaReads: Counter<'outcome'>;
 }
 
 export function createApiMetrics(registry: MetricsRegistry, db: Kysely<unknown>): ApiMetrics {
@@ -96,6 +99,12 @@ export function createApiMetrics(registry: MetricsRegistry, db: Kysely<unknown>)
       name: 'wallet_command_failures_total',
       help: 'Ledger commands refused or failed, by command and reason (this process).',
       labelNames: ['command', 'reason'],
+      registers,
+    }),
+    replicaReads: new Counter({
+      name: 'wallet_read_replica_reads_total',
+      help: 'Reads of the read tables with READ_DATABASE_URL set, by outcome: replica, primary_lagging (no replica caught up within READ_REPLICA_MAX_WAIT_MS), primary_unavailable (the replica failed or is skipped after failing).',
+      labelNames: ['outcome'],
       registers,
     }),
   };

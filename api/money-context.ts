@@ -9,13 +9,14 @@ import { idempotencyKeySchema } from '../contracts/transactions.ts';
 import type { CardProvider } from '../providers/card/index.ts';
 import { findAccount, verifyTransactionPin, type AccountSummary, type Clock, type PinKeys } from '../identity/index.ts';
 import type { CommandContext, Ledger } from '../ledger/index.ts';
-import type { CheckpointWaiter, ProjectionName, ReadTables } from '../projections/index.ts';
+import type { CheckpointWaiter, ProjectionName, ReadRouter } from '../projections/index.ts';
 import type { RateLimitSettings } from './auth/rate-limit.ts';
 import { ApiError } from './errors.ts';
 
 export interface MoneyDependencies {
   db: Kysely<unknown>;
-  reads: Kysely<ReadTables>;
+  /** The read tables: on a caught-up replica (READ_DATABASE_URL) or the primary. */
+  reads: ReadRouter;
   /** Read-your-writes: resolves true once the projection has applied the checkpoint. */
   checkpoints: Pick<CheckpointWaiter, 'wait'>;
   ledger: Ledger;

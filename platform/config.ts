@@ -119,6 +119,20 @@ const configSchema = z.object({
   READ_AFTER_REPLY_TIMEOUT_MS: z.coerce.number().int().min(0).max(30_000).default(2_000),
   // Read-your-writes: how long a read waits for its projection to reach the caller's checkpoint.
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(30_000).default(3_000),
+  // Streaming replicas of DATABASE_URL (comma-separated, as the runtime login) for the API's
+  // reads of the read tables; a read waits up to READ_REPLICA_MAX_WAIT_MS for a replica to
+  // reach what the primary shows, then reads the primary (projections/engine/replica-reads.ts).
+  READ_DATABASE_URL: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((url) => url.trim())
+        .filter((url) => url !== ''),
+    )
+    .pipe(z.array(z.string().url()).transform((urls) => Object.freeze(urls))),
+  READ_REPLICA_MAX_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(200),
   // The worker's own HTTP port: GET /health/live, /health/ready, /health and /metrics (the same
   // access rule as the API's: METRICS_TOKEN, or loopback). Unset: none, so two workers on one
   // host never collide.

@@ -15,6 +15,8 @@ export interface DatabaseOptions {
   applicationName?: string;
   /** Where a lost connection is reported; a process passes its own logger. */
   log?: Logger;
+  /** Give up connecting after this long (default: wait as long as the network does). */
+  connectTimeoutMs?: number;
 }
 
 export function createPool(options: DatabaseOptions): pg.Pool {
@@ -22,6 +24,7 @@ export function createPool(options: DatabaseOptions): pg.Pool {
     connectionString: options.connectionString,
     max: options.maxConnections ?? 10,
     application_name: options.applicationName ?? 'wallet',
+    ...(options.connectTimeoutMs === undefined ? {} : { connectionTimeoutMillis: options.connectTimeoutMs }),
   });
   // An idle connection dropped by the server (restart, shutdown) must not crash the process;
   // the next query gets a fresh connection or a clear error.

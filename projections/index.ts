@@ -27,6 +27,13 @@ export {
 export { waitForCheckpoint, readCheckpoints } from './engine/wait.ts';
 export { createCheckpointWaiter, type CheckpointWaiter } from './engine/waiter.ts';
 export {
+  createReadRouter,
+  type ReadRouter,
+  type ReadRouterOptions,
+  type ReplicaReadObserver,
+  type ReplicaReadOutcome,
+} from './engine/replica-reads.ts';
+export {
   replayProjection,
   replayProjections,
   countEvents,

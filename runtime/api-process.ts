@@ -1,23 +1,19 @@
 /**
  * The API process (`npm start`): the system, the server secrets, the first admin, the card
- * provider, one shared read-your-writes listener and the HTTP app with the built web app;
+ * provider, one shared read-your-writes listener, the read replicas' pools (READ_DATABASE_URL)
+ * and the HTTP app with the built web app;
  * with RUN_WORKERS (the default) also the projection workers and the mail worker, so one
  * process is the whole wallet. Built here, listening only when asked.
  */
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import { appConfigFrom, buildApp } from '../api/app.ts';
 import { ensureFirstAdmin, resolveJwtSecret, resolvePinPepper } from '../identity/index.ts';
 import type { Config } from '../platform/config.ts';
-import { tablesView } from '../platform/database.ts';
-import { lifecycleLog } from '../platform/logger.ts';
-import {
-  createCheckpointWaiter,
-  readWalletBalance,
-  startProjectionWorkers,
-  type ReadTables,
-  type StopWorkers,
-} from '../projections/index.ts';
+import { createDatabase } from '../platform/database.ts';
+import { lifecycleLog, type Logger } from '../platform/logger.ts';
+import { createCheckpointWaiter, startProjectionWorkers, type StopWorkers } from '../projections/index.ts';
 import { createCardProvider } from '../providers/card/index.ts';
 import { startLedgerMaintenance } from './maintenance.ts';
 import { startMailDelivery, type MailDelivery } from './mail.ts';
@@ -56,7 +52,7 @@ async function assemble(config: Config, system: System, metrics: ApiProcessMetri
   await ensureFirstAdmin(system.db, system.ledger, config, lifecycle);
   const workers = config.RUN_WORKERS ? await startWorkers(config, system, secrets.jwtSecret) : undefined;
   if (workers) addJobQueueMetrics(metrics.registry, system.boss);
-  const reads = tablesView<ReadTables>(system.db);
+  const replicas = openReplicas(config, system.log);
   const checkpoints = createCheckpointWaiter({ connectionString: system.listenUrl });
   const app = await buildApp({
     config: { ...appConfigFrom(config, secrets), webDistDir: WEB_DIST_DIR },
@@ -66,7 +62,7 @@ async function assemble(config: Config, system: System, metrics: ApiProcessMetri
     boss: system.boss,
     ledger: system.ledger,
     card: createCardProvider(config),
-    balances: { ofAccount: (accountId) => readWalletBalance(reads, accountId) },
+    replicas,
     metrics: metrics.registry,
     log: system.log,
   });
@@ -85,10 +81,27 @@ async function assemble(config: Config, system: System, metrics: ApiProcessMetri
       await workers?.stopProjections();
       await workers?.stopMaintenance();
       await checkpoints.close();
+      await Promise.all(replicas.map((replica) => replica.destroy()));
       workers?.mail.stop();
       await system.stop();
     },
   };
+}
+
+/** Replica connections time out fast: a replica that is down sends reads to the primary, not into a hang. */
+const REPLICA_CONNECT_TIMEOUT_MS = 1_000;
+
+/** One pool per READ_DATABASE_URL replica (connecting lazily: a replica down at start-up is no refusal). */
+function openReplicas(config: Config, log: Logger): Kysely<unknown>[] {
+  return config.READ_DATABASE_URL.map((url) =>
+    createDatabase<unknown>({
+      connectionString: url,
+      maxConnections: 20,
+      applicationName: 'wallet-api-reads',
+      connectTimeoutMs: REPLICA_CONNECT_TIMEOUT_MS,
+      log,
+    }),
+  );
 }
 
 interface InProcessWorkers {

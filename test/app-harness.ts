@@ -13,18 +13,14 @@ import { createLedger, type Ledger, type LedgerTables } from '../ledger/index.ts
 import { createMailer } from '../notifications/mailer.ts';
 import { createLogger } from '../platform/logger.ts';
 import { startMailWorker } from '../notifications/worker.ts';
-import { tablesView } from '../platform/database.ts';
+import { createDatabase, tablesView } from '../platform/database.ts';
 import { createJobBoss, type JobBoss } from '../platform/jobs.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import type { Clock } from '../identity/clock.ts';
+import type { BalanceReader } from '../identity/index.ts';
 import { ensureFirstAdmin } from '../identity/admin.ts';
 import { deriveKey } from '../identity/secrets.ts';
-import {
-  readWalletBalance,
-  startProjectionWorkers,
-  type ProjectorOptions,
-  type ReadTables,
-} from '../projections/index.ts';
+import { startProjectionWorkers, type ProjectorOptions } from '../projections/index.ts';
 import { createWiredLedger } from '../runtime/ledger.ts';
 
 export const TEST_SECRET = 'test-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
@@ -69,13 +65,32 @@ export interface EnvelopeBody {
   data?: unknown;
 }
 
+export interface HarnessDatabases {
+  /** The database to run on instead of a fresh copy of the template (its drop() is called at close). */
+  database?: TestDatabase<unknown>;
+  /** READ_DATABASE_URL: replicas of `database` for the read tables (pools opened and closed here). */
+  replicaUrls?: readonly string[];
+}
+
 export async function startHarness(
   overrides: Partial<AppConfig> = {},
-  extra: Pick<Partial<AppDependencies>, 'card' | 'balances' | 'readAfterReply'> & {
-    ledger?: (db: TestDatabase<unknown>, boss: JobBoss) => Ledger;
-  } = {},
+  extra: Pick<Partial<AppDependencies>, 'card' | 'readAfterReply'> &
+    HarnessDatabases & {
+      ledger?: (db: TestDatabase<unknown>, boss: JobBoss) => Ledger;
+      /** 'read-model': the app's own (the read model, through the replicas); default: the ledger's heads. */
+      balances?: BalanceReader | 'read-model';
+    } = {},
 ): Promise<Harness> {
-  const database = await createTestDatabase<unknown>();
+  const database = extra.database ?? (await createTestDatabase<unknown>());
+  const replicas = (extra.replicaUrls ?? []).map((url) =>
+    createDatabase<unknown>({
+      connectionString: url,
+      applicationName: 'wallet-test-reads',
+      connectTimeoutMs: 1_000,
+      // A test may stop a replica: its dropped connections are expected.
+      log: createLogger('test', { level: 'silent' }),
+    }),
+  );
   const boss = createJobBoss(database.url, { supervise: false, schedule: false, max: 3 });
   boss.on('error', (error) => console.error('[jobs]', error));
   await boss.start();
@@ -116,17 +131,9 @@ export async function startHarness(
     ledger,
     clock,
     card: extra.card,
+    replicas,
     ...(extra.readAfterReply ? { readAfterReply: extra.readAfterReply } : {}),
-    balances: extra.balances ?? {
-      ofAccount: async (accountId) => {
-        const row = await tablesView<LedgerTables>(database.db)
-          .selectFrom('ledger.accounts')
-          .select('balance')
-          .where('id', '=', accountId)
-          .executeTakeFirst();
-        return row?.balance ?? 0n;
-      },
-    },
+    ...(extra.balances === 'read-model' ? {} : { balances: extra.balances ?? ledgerBalances(database) }),
   });
   // With ADMIN_PASSWORD nothing is written to DATA_DIR.
   await ensureFirstAdmin(
@@ -166,6 +173,7 @@ export async function startHarness(
     close: async () => {
       await app.close();
       await boss.stop({ graceful: false });
+      await Promise.all(replicas.map((replica) => replica.destroy()));
       mailer.close();
       await new Promise<void>((resolve) => smtp.server.close(() => resolve()));
       await database.drop();
@@ -181,21 +189,21 @@ export async function startHarness(
  */
 export async function startProjectedHarness(
   overrides: Partial<AppConfig> = {},
-  workers: { projector?: ProjectorOptions; readAfterReply?: AppDependencies['readAfterReply'] } = {},
+  workers: HarnessDatabases & {
+    projector?: ProjectorOptions;
+    readAfterReply?: AppDependencies['readAfterReply'];
+  } = {},
 ): Promise<Harness> {
-  const started: { harness?: Harness } = {};
   const harness = await startHarness(
     { readAfterReplyTimeoutMs: 10_000, ...overrides },
     {
       ...(workers.readAfterReply ? { readAfterReply: workers.readAfterReply } : {}),
+      ...(workers.database ? { database: workers.database } : {}),
+      ...(workers.replicaUrls ? { replicaUrls: workers.replicaUrls } : {}),
       ledger: (database) => createWiredLedger(tablesView<LedgerTables>(database.db)),
-      balances: {
-        ofAccount: (accountId) =>
-          readWalletBalance(tablesView<ReadTables>(requireStarted(started).database.db), accountId),
-      },
+      balances: 'read-model',
     },
   );
-  started.harness = harness;
   const stopWorkers = await startProjectionWorkers({
     db: harness.database.db,
     connectionString: harness.database.url,
@@ -214,9 +222,18 @@ export async function startProjectedHarness(
   });
 }
 
-function requireStarted(started: { harness?: Harness }): Harness {
-  if (!started.harness) throw new Error('the harness is still starting');
-  return started.harness;
+/** Balances from the ledger's account heads, for a harness without projection workers. */
+function ledgerBalances(database: TestDatabase<unknown>): BalanceReader {
+  return {
+    ofAccount: async (accountId) => {
+      const row = await tablesView<LedgerTables>(database.db)
+        .selectFrom('ledger.accounts')
+        .select('balance')
+        .where('id', '=', accountId)
+        .executeTakeFirst();
+      return row?.balance ?? 0n;
+    },
+  };
 }
 
 /**

@@ -68,7 +68,7 @@ export async function registerRequestRoutes(app: FastifyInstance, deps: MoneyDep
     const user = await requireUser(request);
     const query = listQuerySchema.parse(request.query ?? {});
     await awaitCheckpoint(deps, 'money_requests', query.minPosition);
-    const { sent, received } = await readMoneyRequests(deps.reads, user.id);
+    const { sent, received } = await deps.reads.read('money_requests', (reads) => readMoneyRequests(reads, user.id));
     const rows = [...sent, ...received].sort(
       (a, b) => b.created_at.getTime() - a.created_at.getTime() || Number(b.position - a.position),
     );

@@ -66,7 +66,9 @@ export function registerStatementRoutes(app: FastifyInstance, deps: StatementDep
     async (request, reply) => {
       const user = await requireUser(request);
       const period = statementPeriodSchema.parse(request.query ?? {});
-      const days = await readStatementDays(deps.reads, { accountId: user.id, ...period });
+      const days = await deps.reads.read('statements', (reads) =>
+        readStatementDays(reads, { accountId: user.id, ...period }),
+      );
       const summary = periodSummary(days);
       const charts: StatementCharts = {
         from: period.from,

@@ -252,27 +252,32 @@ function registerHistoryRoute(app: FastifyInstance, deps: MoneyDependencies): vo
       const since = query.from ? dayStart(query.from) : undefined;
       const until = query.to ? dayEnd(query.to) : undefined;
       if (query.page === undefined) {
-        const page = await readHistoryPage(deps.reads, {
+        const page = await deps.reads.read('history', (reads) =>
+          readHistoryPage(reads, {
+            accountId: user.id,
+            search: query.search,
+            type,
+            since,
+            until,
+            page: 1,
+            pageSize: UNPAGED_HISTORY_LIMIT,
+          }),
+        );
+        return ok(reply, 'Transactions fetched successfully', page.rows.map(toTransactionRecord));
+      }
+      const pageSize = query.pageSize ?? HISTORY_PAGE_SIZE;
+      const pageNumber = query.page;
+      const page = await deps.reads.read('history', (reads) =>
+        readHistoryPage(reads, {
           accountId: user.id,
           search: query.search,
           type,
           since,
           until,
-          page: 1,
-          pageSize: UNPAGED_HISTORY_LIMIT,
-        });
-        return ok(reply, 'Transactions fetched successfully', page.rows.map(toTransactionRecord));
-      }
-      const pageSize = query.pageSize ?? HISTORY_PAGE_SIZE;
-      const page = await readHistoryPage(deps.reads, {
-        accountId: user.id,
-        search: query.search,
-        type,
-        since,
-        until,
-        page: query.page,
-        pageSize,
-      });
+          page: pageNumber,
+          pageSize,
+        }),
+      );
       return ok(reply, 'Transactions fetched successfully', {
         items: page.rows.map(toTransactionRecord),
         total: page.total,

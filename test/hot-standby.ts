@@ -1,0 +1,219 @@
+/**
+ * A real PostgreSQL primary with a streaming hot standby, made on this machine for the tests
+ * of read replicas (and the scale-out benchmark): Debian's PostgreSQL 15 binaries, because
+ * pg_basebackup refuses a newer server than itself and the embedded server is newer. The
+ * primary is initdb'd in a temp dir (trust auth on loopback), migrated as the app migrates,
+ * copied with `pg_basebackup -R` (standby.signal + primary_conninfo) and the copy started on
+ * another port as a hot standby. Both run as the `postgres` OS user when we are root
+ * (Postgres refuses root). `stop()` stops both and removes the dirs.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { withClient } from '../platform/database.ts';
+import { freePort } from '../platform/embedded-postgres.ts';
+import { migrateDatabase } from '../platform/migrate.ts';
+import { allQueues } from '../runtime/queues.ts';
+import { TEST_RUNTIME_LOGIN, withLogin } from './logins.ts';
+
+export const POSTGRES_15_BIN = '/usr/lib/postgresql/15/bin';
+const DATABASE = 'wallet';
+const START_TIMEOUT_MS = 30_000;
+
+export interface PrimaryWithStandby {
+  /** The primary's database as the runtime login (what DATABASE_URL would be). */
+  primaryUrl: string;
+  /** The primary's database as the superuser who migrated it (the owner). */
+  primaryOwnerUrl: string;
+  /** The standby's copy of it as the runtime login (what READ_DATABASE_URL would be). */
+  standbyUrl: string;
+  /** Stops WAL replay on the standby (it keeps answering, with what it had): `pg_wal_replay_pause()`. */
+  pauseReplay(): Promise<void>;
+  resumeReplay(): Promise<void>;
+  /** Resolves once the standby has replayed everything the primary has written so far. */
+  caughtUp(timeoutMs?: number): Promise<void>;
+  /** Stops the standby's server only (a replica that went down). */
+  stopStandby(): Promise<void>;
+  /** Stops both servers and removes their data. */
+  stop(): Promise<void>;
+}
+
+interface Server {
+  port: number;
+  process: ChildProcess;
+  output: () => string;
+}
+
+export async function startPrimaryWithStandby(): Promise<PrimaryWithStandby> {
+  assertBinaries();
+  const root = mkdtempSync(join(tmpdir(), 'wallet-standby-'));
+  const owner = postgresUser();
+  chmodSync(root, 0o700);
+  if (owner) chownSync(root, owner.uid, owner.gid);
+  const servers: Server[] = [];
+  const stopAll = async (): Promise<void> => {
+    for (const server of servers.reverse()) await stopServer(server);
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    const primaryDir = join(root, 'primary');
+    run('initdb', ['-D', primaryDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8'], owner);
+    const primary = await startServer(primaryDir, root, owner);
+    servers.push(primary);
+    const adminUrl = `postgres://postgres@127.0.0.1:${primary.port}/postgres`;
+    await withClient(adminUrl, (client) => client.query(`create database ${DATABASE}`));
+    const primaryOwnerUrl = `postgres://postgres@127.0.0.1:${primary.port}/${DATABASE}`;
+    const primaryUrl = withLogin(primaryOwnerUrl, TEST_RUNTIME_LOGIN);
+    await migrateDatabase(primaryOwnerUrl, allQueues, { runtimeUrl: primaryUrl, resetRuntimePassword: true });
+    const standbyDir = join(root, 'standby');
+    run(
+      'pg_basebackup',
+      [
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(primary.port),
+        '-U',
+        'postgres',
+        '-D',
+        standbyDir,
+        '-R',
+        '-X',
+        'stream',
+        '-c',
+        'fast',
+      ],
+      owner,
+    );
+    const standby = await startServer(standbyDir, root, owner);
+    servers.push(standby);
+    const standbyOwnerUrl = `postgres://postgres@127.0.0.1:${standby.port}/${DATABASE}`;
+    await assertInRecovery(standbyOwnerUrl);
+    const onStandby = (statement: string): Promise<unknown> =>
+      withClient(standbyOwnerUrl, (client) => client.query(statement));
+    return {
+      primaryUrl,
+      primaryOwnerUrl,
+      standbyUrl: withLogin(standbyOwnerUrl, TEST_RUNTIME_LOGIN),
+      pauseReplay: async () => void (await onStandby('select pg_wal_replay_pause()')),
+      resumeReplay: async () => void (await onStandby('select pg_wal_replay_resume()')),
+      caughtUp: (timeoutMs = 10_000) => waitForReplay(primaryOwnerUrl, standbyOwnerUrl, timeoutMs),
+      stopStandby: async () => {
+        await stopServer(standby);
+        servers.splice(servers.indexOf(standby), 1);
+      },
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+function assertBinaries(): void {
+  for (const binary of ['initdb', 'postgres', 'pg_basebackup'])
+    if (!existsSync(join(POSTGRES_15_BIN, binary)))
+      throw new Error(
+        `${join(POSTGRES_15_BIN, binary)} is missing: the read-replica tests need Debian's PostgreSQL 15 server binaries (apt-get install postgresql-15)`,
+      );
+}
+
+/** The OS user that runs the servers when we are root; undefined: run as ourselves. */
+function postgresUser(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const id = (flag: string): number => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
+  const uid = id('-u');
+  const gid = id('-g');
+  if (!Number.isInteger(uid) || uid <= 0) throw new Error('running as root needs a `postgres` OS user to run Postgres');
+  return { uid, gid };
+}
+
+function run(binary: string, args: readonly string[], owner: { uid: number; gid: number } | undefined): void {
+  const result = spawnSync(join(POSTGRES_15_BIN, binary), args, { encoding: 'utf8', ...(owner ?? {}) });
+  if (result.status !== 0)
+    throw new Error(`${binary} failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`);
+}
+
+async function startServer(dataDir: string, root: string, owner: { uid: number; gid: number } | undefined) {
+  const port = await freePort();
+  const socketDir = join(root, `socket-${port}`);
+  mkdirSync(socketDir);
+  if (owner) chownSync(socketDir, owner.uid, owner.gid);
+  const child = spawn(
+    join(POSTGRES_15_BIN, 'postgres'),
+    [
+      '-D',
+      dataDir,
+      '-p',
+      String(port),
+      '-k',
+      socketDir,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=100',
+      // A throwaway cluster: no fsync. Replication itself is as in production.
+      '-c',
+      'fsync=off',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'], ...(owner ?? {}) },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const server: Server = { port, process: child, output: () => output };
+  await waitForConnections(server);
+  return server;
+}
+
+async function waitForConnections(server: Server): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    if (server.process.exitCode !== null)
+      throw new Error(`postgres on port ${server.port} exited:\n${server.output()}`);
+    const ready = await withClient(`postgres://postgres@127.0.0.1:${server.port}/postgres`, (client) =>
+      client.query('select 1'),
+    ).then(
+      () => true,
+      () => false,
+    );
+    if (ready) return;
+    if (Date.now() > deadline)
+      throw new Error(`postgres on port ${server.port} did not accept connections:\n${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Fast shutdown (SIGINT), waited for. */
+async function stopServer(server: Server): Promise<void> {
+  if (server.process.exitCode !== null || server.process.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.process.once('exit', resolve));
+  server.process.kill('SIGINT');
+  await exited;
+}
+
+async function assertInRecovery(standbyUrl: string): Promise<void> {
+  const { rows } = await withClient(standbyUrl, (client) =>
+    client.query<{ recovering: boolean }>('select pg_is_in_recovery() as recovering'),
+  );
+  if (!rows[0]?.recovering) throw new Error('the standby is not in recovery: it is not a hot standby');
+}
+
+async function waitForReplay(primaryUrl: string, standbyUrl: string, timeoutMs: number): Promise<void> {
+  const { rows } = await withClient(primaryUrl, (client) =>
+    // A WAL record of its own: its end is a position the standby reaches by replaying it (an idle
+    // primary's insert position can sit past a segment switch that replay never reports).
+    client.query<{ lsn: string }>("select pg_logical_emit_message(false, 'wallet-test', 'caught up?')::text as lsn"),
+  );
+  const target = rows[0]?.lsn;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const replayed = await withClient(standbyUrl, (client) =>
+      client.query<{ done: boolean }>('select pg_last_wal_replay_lsn() >= $1::pg_lsn as done', [target]),
+    );
+    if (replayed.rows[0]?.done) return;
+    if (Date.now() > deadline) throw new Error(`the standby did not replay up to ${target} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
