@@ -166,6 +166,67 @@ describe('docker-compose.yml', () => {
   });
 });
 
+describe('docker-compose.yml, the scale profile (README, "Running at scale")', () => {
+  const SCALE_SERVICES = ['replica', 'pgbouncer', 'api-scaled', 'worker-scaled', 'balancer'] as const;
+  const SCALED_APPS = [
+    ['api-scaled', 'api'],
+    ['worker-scaled', 'worker'],
+  ] as const;
+  const hostOf = (url: string | undefined) => {
+    const parsed = new URL(url ?? '');
+    return `${parsed.username}@${parsed.hostname}:${parsed.port}${parsed.pathname}`;
+  };
+
+  it('runs the replica, PgBouncer, the scaled APIs and workers and the balancer only under the profile, restarting and health-checked', () => {
+    for (const name of SCALE_SERVICES) {
+      const { profiles, restart, healthcheck } = service(compose, name);
+      expect(profiles, name).toEqual(['scale']);
+      expect(restart, name).toBe('unless-stopped');
+      expect(healthcheck?.test, name).toBeDefined();
+    }
+  });
+
+  it('sends commands through PgBouncer, LISTEN straight to the primary and reads to the replica, as the runtime role', () => {
+    const dotEnv = editedDotEnv();
+    for (const [name, single] of SCALED_APPS) {
+      const scaled = containerEnvironment(compose, name, dotEnv);
+      const plain = containerEnvironment(compose, single, dotEnv);
+      expect(hostOf(scaled.DATABASE_URL), name).toBe('wallet_app@pgbouncer:6432/wallet');
+      expect(hostOf(scaled.LISTEN_DATABASE_URL), name).toBe('wallet_app@postgres:5432/wallet');
+      expect(hostOf(scaled.READ_DATABASE_URL), name).toBe('wallet_app@replica:5432/wallet');
+      for (const url of [scaled.DATABASE_URL, scaled.LISTEN_DATABASE_URL, scaled.READ_DATABASE_URL])
+        expect(decodeURIComponent(new URL(url ?? '').password), name).toBe(dotEnv.APP_DB_PASSWORD);
+      expect(scaled, name).not.toHaveProperty('DATABASE_OWNER_URL');
+      for (const key of ['NODE_ENV', 'JWT_SECRET', 'PIN_PEPPER', 'PUBLIC_URL', 'METRICS_TOKEN'])
+        expect(scaled[key], `${name} ${key}`).toBe(plain[key]);
+      const config = loadConfig(scaled);
+      expect(productionProblems(config, single), name).toEqual([]);
+      expect(config.LISTEN_DATABASE_URL, name).toBe(scaled.LISTEN_DATABASE_URL);
+      expect(config.READ_DATABASE_URL, name).toEqual([scaled.READ_DATABASE_URL]);
+      expect(service(compose, name).depends_on, name).toMatchObject({
+        pgbouncer: { condition: 'service_healthy' },
+        migrate: { condition: 'service_completed_successfully' },
+      });
+    }
+    expect(containerEnvironment(compose, 'api-scaled', dotEnv).RUN_WORKERS).toBe('false');
+    expect(service(compose, 'api-scaled').depends_on).toMatchObject({ replica: { condition: 'service_healthy' } });
+  });
+
+  it('pools in transaction mode in front of the primary, and makes the replica by a base backup of it', () => {
+    const ini = readFileSync(new URL('../deploy/pgbouncer/pgbouncer.ini', import.meta.url), 'utf8');
+    expect(ini).toMatch(/^pool_mode = transaction$/m);
+    expect(ini).toMatch(/^wallet = host=postgres port=5432 dbname=wallet$/m);
+    const replica = readFileSync(new URL('../deploy/postgres/replica-entrypoint.sh', import.meta.url), 'utf8');
+    expect(replica).toMatch(/pg_basebackup -h postgres -p 5432 -U replicator -D "\$PGDATA" -R/);
+    const primary = service(compose, 'postgres') as ReturnType<typeof service> & { volumes?: string[] };
+    expect(primary.volumes).toContain(
+      './deploy/postgres/primary-replication.sh:/docker-entrypoint-initdb.d/primary-replication.sh:ro',
+    );
+    // The replication password is optional for the single-server stack, so it has no default either.
+    expect(service(compose, 'postgres').environment?.REPLICATION_PASSWORD).toBe('${REPLICATION_PASSWORD:-}');
+  });
+});
+
 describe('.env.example', () => {
   it('lists every variable docker-compose.yml requires', () => {
     const required = new Set(
