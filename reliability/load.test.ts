@@ -1,9 +1,10 @@
 /**
  * Load with kills (issues 8 and 16, reliability): three API processes and three worker
  * processes on one database, 32 concurrent transfer clients spread round-robin over the APIs
- * for a bounded run (LOAD_SECONDS, default 20 s). A third of the way in, the worker holding a
- * projection's claim (a checkpoint row lock, seen in pg_locks) is killed with SIGKILL; half way
- * in, one API is. Neither comes back: the survivors carry the rest of the run.
+ * for a bounded run (LOAD_SECONDS, default 20 s). A third of the way in, a worker seen holding
+ * a projection's claim (a checkpoint row lock in pg_locks; most likely still mid-batch when the
+ * kill lands) is killed with SIGKILL; half way in, one API is. Neither comes back: the
+ * survivors carry the rest of the run.
  *
  * What a kill is allowed to cost: requests in flight to the killed API get no HTTP answer
  * (connection reset, then refused); their clients retry the same Idempotency-Key on the
