@@ -129,16 +129,7 @@ export async function benchHttp(
     const { wallets } = await createFundedWallets(baseUrl, options.users, deadline);
     options.log(`B2 creating ${options.coldUsers} cold users (browser-hashed PIN) funded by transfers...`);
     const cold = await createColdWallets(baseUrl, options.coldUsers, deadline, wallets);
-    const transferRequest = (request: Request): Request => {
-      const from = pick(wallets);
-      let to = pick(wallets);
-      while (to === from) to = pick(wallets);
-      return {
-        ...request,
-        headers: { ...request.headers, authorization: `Bearer ${from.token}`, 'idempotency-key': randomUUID() },
-        body: JSON.stringify({ receiver: to.id, amount: 1, reference: 'bench', transactionPin: PIN }),
-      };
-    };
+    const transferRequest = transferRequests(wallets);
 
     options.log(
       `B2 baseline: authenticated get-user-info, ${options.connections} connections, ${options.durationSeconds} s...`,
@@ -271,21 +262,37 @@ export function printHttp(http: HttpFigures, lag: LagFigures, rss: RssFigures): 
   ]);
 }
 
-function pick<T>(list: readonly T[]): T {
+/** autocannon's request setup for transfer-funds: a random sender and receiver among `wallets`, a fresh Idempotency-Key each. */
+export function transferRequests(wallets: readonly Wallet[]): (request: Request) => Request {
+  return (request) => {
+    const from = pick(wallets);
+    let to = pick(wallets);
+    while (to === from) to = pick(wallets);
+    return {
+      ...request,
+      headers: { ...request.headers, authorization: `Bearer ${from.token}`, 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ receiver: to.id, amount: 1, reference: 'bench', transactionPin: PIN }),
+    };
+  };
+}
+
+export function pick<T>(list: readonly T[]): T {
   return list[randomInt(list.length)] as T;
 }
 
-type Request = { method: string; path: string; headers: Record<string, string>; body?: string };
+export type Request = { method: string; path: string; headers: Record<string, string>; body?: string };
 
-async function cannon(
-  url: string,
+/** autocannon on one route; with several URLs it spreads the connections over them round-robin. */
+export async function cannon(
+  url: string | string[],
   connections: number,
   durationSeconds: number,
   path: string,
   setup: (request: Request) => Request,
 ): Promise<CannonFigures> {
   const result = await autocannon({
-    url,
+    // autocannon 9 takes a list of URLs (connection i goes to url i mod n: lib/run.js); its types say a string.
+    url: url as string,
     connections,
     duration: durationSeconds,
     timeout: 60,

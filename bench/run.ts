@@ -10,6 +10,7 @@ import { benchLedgerCore, type LedgerCoreRow, type LiveProjectionFigures } from 
 import { benchHttp, printHttp, type HttpFigures, type LagFigures, type RssFigures } from './http-load.ts';
 import { benchReplayAndReads, printReads, printReplay, type ReadRow, type ReplayRow } from './replay-reads.ts';
 import { startBenchDatabase } from './harness.ts';
+import { benchScaleOut, printScaleOut, type ScaleOutFigures } from './scale-out.ts';
 
 const quick = process.argv.includes('--quick');
 const log = (line: string) => console.error(`[bench] ${line}`);
@@ -45,6 +46,16 @@ try {
     durationSeconds: quick ? 8 : 30,
     log,
   });
+  const scaleOut = await benchScaleOut(await database.fresh('bench_scale'), {
+    users: quick ? 8 : 16,
+    transferConnections: 64,
+    readConnections: 16,
+    durationSeconds: quick ? 5 : 20,
+    // Reads from a replica: a hot standby of the bench database and READ_DATABASE_URL for the
+    // APIs (not on this branch yet); until it is given the B6 replica row says "not yet run".
+    replica: undefined,
+    log,
+  });
   // Full: the issue's sizes. Quick: a twentieth of them (the figures are not the target's).
   const { seedSeconds, replay, reads } = await benchReplayAndReads(await database.fresh('bench_replay'), {
     events: quick ? 50_000 : 1_000_000,
@@ -56,6 +67,7 @@ try {
 
   printLedgerCore(ledgerCore, live);
   printHttp(http, lag, rss);
+  printScaleOut(scaleOut);
   printReplay(replay);
   printReads(
     reads,
@@ -63,7 +75,7 @@ try {
       ? "quick: scaled 1/20 (50,000 events, 5,000 of the reader's transfers); the target is for the full run"
       : undefined,
   );
-  const targets = targetRows(ledgerCore, live, http, lag, replay, reads, rss);
+  const targets = targetRows(ledgerCore, live, http, lag, replay, reads, rss, scaleOut);
   console.log('\nTargets (ratios against baselines measured in this run)');
   console.table(targets);
 
@@ -84,6 +96,7 @@ try {
     b3ProjectionLag: lag,
     b4Replay: { seedSeconds, projections: replay },
     b5Reads: reads,
+    b6ScaleOut: scaleOut,
     peakRss: rss,
     targets,
   };
@@ -138,6 +151,7 @@ function targetRows(
   replay: readonly ReplayRow[],
   reads: readonly ReadRow[],
   rss: RssFigures,
+  scaleOut: ScaleOutFigures,
 ) {
   const at32 = (distribution: LedgerCoreRow['distribution']) =>
     b1.find((row) => row.distribution === distribution && row.clients === 32);
@@ -220,5 +234,16 @@ function targetRows(
     verdict: verdict(rss.apiPeakMiB <= TARGETS.apiRssMiB),
   });
   rows.push({ figure: 'worker peak RSS', measured: `${rss.workerPeakMiB} MiB`, target: '(reported)', verdict: '' });
+  const { single, scaled } = scaleOut;
+  rows.push({
+    figure: 'B6 scale-out: 2 APIs + 2 workers against 1 + 1',
+    measured:
+      `transfers ${(scaled.transfers.requestsPerSecond / single.transfers.requestsPerSecond).toFixed(2)}x ` +
+      `(${scaled.transfers.requestsPerSecond.toFixed(0)}/s against ${single.transfers.requestsPerSecond.toFixed(0)}/s), ` +
+      `read p99 ${scaled.reads.p99Ms} ms against ${single.reads.p99Ms} ms` +
+      (scaleOut.replica ? `; from a replica ${scaleOut.replica.reads.p99Ms} ms` : '; replica not yet run'),
+    target: '(reported)',
+    verdict: '',
+  });
   return rows;
 }

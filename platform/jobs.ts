@@ -23,7 +23,14 @@ export type JobBoss = PgBoss;
  */
 export function createJobBoss(
   connectionString: string,
-  options: { supervise?: boolean; schedule?: boolean; max?: number } = {},
+  options: {
+    supervise?: boolean;
+    schedule?: boolean;
+    max?: number;
+    /** pg-boss's cron pass and forwarder periods (defaults 30 s and 5 s); tests shorten them. */
+    cronMonitorIntervalSeconds?: number;
+    cronWorkerIntervalSeconds?: number;
+  } = {},
 ): PgBoss {
   return new PgBoss({
     connectionString,
@@ -31,6 +38,8 @@ export function createJobBoss(
     supervise: options.supervise ?? true,
     schedule: options.schedule ?? true,
     migrate: false,
+    ...(options.cronMonitorIntervalSeconds ? { cronMonitorIntervalSeconds: options.cronMonitorIntervalSeconds } : {}),
+    ...(options.cronWorkerIntervalSeconds ? { cronWorkerIntervalSeconds: options.cronWorkerIntervalSeconds } : {}),
   });
 }
 

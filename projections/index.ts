@@ -65,4 +65,9 @@ export {
 export { readProjectionCheckpoints } from './engine/checkpoint-rows.ts';
 export { PROJECTION_CATCH_UP_QUEUE, projectionQueues } from './engine/queues.ts';
 export { LEDGER_APPENDED_CHANNEL, createWakeUpSender, listenForWakeUps, type WakeUpSender } from './engine/wake-up.ts';
-export { startProjectionWorkers, type ProjectionWorkerOptions, type StopWorkers } from './engine/worker-loop.ts';
+export {
+  scheduleCatchUp,
+  startProjectionWorkers,
+  type ProjectionWorkerOptions,
+  type StopWorkers,
+} from './engine/worker-loop.ts';

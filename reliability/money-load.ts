@@ -29,6 +29,8 @@ export interface LoadResult {
   rejected: Map<string, number>;
   retried: number;
   fiveHundreds: Reply[];
+  /** Attempts that got no HTTP answer, by the API base URL they went to. */
+  networkErrors: Map<string, number>;
 }
 
 const PIN = '1234';
@@ -136,7 +138,13 @@ export async function runTransferClients(options: {
   deadline: number;
   timeoutMs?: number;
 }): Promise<LoadResult> {
-  const result: LoadResult = { succeeded: [], rejected: new Map(), retried: 0, fiveHundreds: [] };
+  const result: LoadResult = {
+    succeeded: [],
+    rejected: new Map(),
+    retried: 0,
+    fiveHundreds: [],
+    networkErrors: new Map(),
+  };
   const client = async (): Promise<void> => {
     while (!options.stop()) {
       const from = options.wallets[randomInt(options.wallets.length)] as Wallet;
@@ -156,6 +164,7 @@ export async function runTransferClients(options: {
           baseUrl: options.baseUrl,
           deadline: options.deadline,
           on5xx: (fiveHundred) => result.fiveHundreds.push(fiveHundred),
+          onNetworkError: (url) => result.networkErrors.set(url, (result.networkErrors.get(url) ?? 0) + 1),
         },
       );
       if (reply.attempts > 1) result.retried += 1;

@@ -196,6 +196,8 @@ export interface DefiniteOptions {
   on5xx?: (reply: Reply) => void;
   /** Which base URL to try next (several API processes, or one that restarts). */
   baseUrl: () => string;
+  /** Every attempt that got no HTTP answer (connection refused or reset, timeout), by the base URL it went to. */
+  onNetworkError?: (baseUrl: string) => void;
 }
 
 /** Calls until a definite answer (a 2xx or 4xx), same body and headers (so the same Idempotency-Key) every time. */
@@ -206,12 +208,14 @@ export async function callUntilDefinite(
   definite: DefiniteOptions,
 ): Promise<Reply & { attempts: number }> {
   for (let attempts = 1; ; attempts += 1) {
+    const baseUrl = definite.baseUrl();
     try {
-      const reply = await call(definite.baseUrl(), method, path, options);
+      const reply = await call(baseUrl, method, path, options);
       if (reply.status < 500) return { ...reply, attempts };
       definite.on5xx?.(reply);
     } catch {
       // Connection refused or reset, timeout, half-written body: unknown outcome; retry.
+      definite.onNetworkError?.(baseUrl);
     }
     if (Date.now() > definite.deadline)
       throw new Error(`${method} ${path}: no definite answer before the deadline (${attempts} attempts)`);

@@ -1,7 +1,8 @@
 /**
  * The ledger's housekeeping on the workers: a daily pg-boss job that expires idempotency keys
- * past their retention (ledger/idempotency-retention.ts). A singleton queue, so two worker
- * processes scheduling it run it once.
+ * past their retention (ledger/idempotency-retention.ts). Every worker process schedules it;
+ * pg-boss sends it once a day however many do (runtime/periodic-jobs.test.ts), and the queue is
+ * a singleton besides, so a slow run is not joined by a second.
  */
 import type { Kysely } from 'kysely';
 import { expireIdempotencyKeys } from '../ledger/index.ts';
@@ -16,6 +17,11 @@ export const maintenanceQueues: readonly QueueSpec[] = [
   { name: EXPIRE_IDEMPOTENCY_KEYS_QUEUE, policy: 'singleton', retryLimit: 2, expireInSeconds: 900 },
 ];
 
+/** Same name, no key, from every scheduling worker: one schedule row, one job per day (see scheduleCatchUp). */
+export async function scheduleIdempotencyKeyExpiry(boss: JobBoss): Promise<void> {
+  await boss.schedule(EXPIRE_IDEMPOTENCY_KEYS_QUEUE, EXPIRY_CRON);
+}
+
 export async function startLedgerMaintenance(
   db: Kysely<unknown>,
   boss: JobBoss,
@@ -26,7 +32,7 @@ export async function startLedgerMaintenance(
     const expired = await expireIdempotencyKeys(db);
     log.info({ jobId: job?.id, expired }, `${expired} idempotency keys past their retention expired`);
   });
-  if (options.schedule ?? true) await boss.schedule(EXPIRE_IDEMPOTENCY_KEYS_QUEUE, EXPIRY_CRON);
+  if (options.schedule ?? true) await scheduleIdempotencyKeyExpiry(boss);
   return async () => {
     await boss.offWork(EXPIRE_IDEMPOTENCY_KEYS_QUEUE);
   };

@@ -2,7 +2,9 @@
  * A projection worker as a separate process, for the crash and concurrency tests:
  * `node test/projection-worker-process.ts <database url>` drains every projection until
  * nothing is left, then exits 0 (1 after DEADLINE_MS). PAUSE_MS holds each batch open before
- * it commits (so a test can kill it mid-batch); BATCH_SIZE sets the batch size.
+ * it commits (so a test can kill it mid-batch); BATCH_SIZE sets the batch size; APPLICATION_NAME
+ * labels its connections (so a test can tell two workers apart in pg_stat_activity). It prints
+ * what it applied and how many of its drains found a peer holding a projection.
  */
 import { createDatabase } from '../platform/database.ts';
 import { drainAll, hasUnprojectedEvents } from '../projections/index.ts';
@@ -13,7 +15,7 @@ if (!url) throw new Error('usage: worker-process.ts <database url>');
 const db = createDatabase<unknown>({
   connectionString: url,
   maxConnections: 4,
-  applicationName: 'projection-test-worker',
+  applicationName: process.env.APPLICATION_NAME ?? 'projection-test-worker',
 });
 const options = {
   batchSize: Number(process.env.BATCH_SIZE ?? 100),
@@ -21,13 +23,15 @@ const options = {
 };
 const started = Date.now();
 let applied = 0;
+let busy = 0;
 while (Date.now() - started < DEADLINE_MS) {
   const reports = await drainAll(db, options);
   applied += reports.reduce((sum, report) => sum + report.applied, 0);
+  busy += reports.filter((report) => report.busy).length;
   if (!reports.some((report) => report.busy) && !(await hasUnprojectedEvents(db))) break;
   await new Promise((resolve) => setTimeout(resolve, 20));
 }
 const caughtUp = !(await hasUnprojectedEvents(db));
-process.stdout.write(`${JSON.stringify({ applied, caughtUp })}\n`);
+process.stdout.write(`${JSON.stringify({ applied, busy, caughtUp })}\n`);
 await db.destroy();
 process.exit(caughtUp ? 0 : 1);

@@ -41,6 +41,16 @@ export interface ProjectionWorkerOptions {
 export type StopWorkers = () => Promise<void>;
 
 /**
+ * Every scheduling process calls this with the same name and no key: pg-boss keeps one
+ * schedule row per (queue, key), and its cron pass files each occurrence under that pair in a
+ * one-minute slot, so however many workers schedule it the job is sent once a minute
+ * (runtime/periodic-jobs.test.ts). A per-process key would send it once per process.
+ */
+export async function scheduleCatchUp(boss: JobBoss): Promise<void> {
+  await boss.schedule(PROJECTION_CATCH_UP_QUEUE, CATCH_UP_CRON);
+}
+
+/**
  * At most one run in flight and at most one waiting behind it: calls arriving meanwhile
  * (wake-ups, catch-ups, the interval) join the waiting one instead of piling up.
  */
@@ -91,7 +101,7 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
   await options.boss.work(PROJECTION_CATCH_UP_QUEUE, async () => {
     await drain();
   });
-  if (options.schedule ?? true) await options.boss.schedule(PROJECTION_CATCH_UP_QUEUE, CATCH_UP_CRON);
+  if (options.schedule ?? true) await scheduleCatchUp(options.boss);
   // Operator-requested replays (POST /api/admin/projections/:name/replay).
   const stopReplays = await startReplayWorker(options.db, options.boss);
 

@@ -1,7 +1,9 @@
 /**
  * Projection workers as real processes: one killed with SIGKILL in the middle of a batch
- * and restarted, and two running at once. Either way each event is applied exactly once
- * and the read tables equal a fresh replay.
+ * and restarted; two running at once; and one killed while it holds every projection's claim
+ * (the checkpoint row locks) with another waiting on them, which takes over. Each way every
+ * event is applied exactly once (the workers' own applied counts add up to the log, the
+ * checkpoints' counts equal it) and the read tables equal a fresh replay.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -48,17 +50,31 @@ function startWorker(env: Record<string, string>): {
   return { child, exited };
 }
 
-/** Waits until a test worker's connection holds an open batch: applied, not committed. */
-async function waitForOpenBatch(timeoutMs: number): Promise<void> {
+/**
+ * Waits until a test worker's connections hold `batches` open batches (applied, not committed)
+ * and, unless told otherwise, some earlier batch has committed.
+ */
+async function waitForOpenBatch(
+  timeoutMs: number,
+  options: { applicationName?: string; batches?: number; afterACommit?: boolean } = {},
+): Promise<void> {
+  const applicationName = options.applicationName ?? 'projection-test-worker';
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const { rows } = await sql<{ open: bigint; applied: bigint }>`
-      select (select count(*) from pg_stat_activity where application_name = 'projection-test-worker' and state = 'idle in transaction') as open,
+    const { rows } = await sql<{ open: number; applied: bigint }>`
+      select (select count(*)::int from pg_stat_activity where application_name = ${applicationName} and state = 'idle in transaction') as open,
              (select coalesce(sum(events_applied), 0) from read.checkpoints) as applied`.execute(testDb.db);
-    if ((rows[0]?.open ?? 0n) > 0n && (rows[0]?.applied ?? 0n) > 0n) return;
+    const committed = options.afterACommit === false || (rows[0]?.applied ?? 0n) > 0n;
+    if ((rows[0]?.open ?? 0) >= (options.batches ?? 1) && committed) return;
     await sleep(5);
   }
   throw new Error('no worker batch was ever open');
+}
+
+/** The last line a test worker prints: what it applied and how often a peer held a projection. */
+function workerReport(output: string): { applied: number; busy: number; caughtUp: boolean } {
+  const line = output.trim().split('\n').at(-1) ?? '';
+  return JSON.parse(line) as { applied: number; busy: number; caughtUp: boolean };
 }
 
 async function expectEqualToReplay(): Promise<void> {
@@ -97,6 +113,35 @@ describe('given two worker processes at once', () => {
     ];
     const results = await Promise.all(workers.map((worker) => worker.exited));
     for (const result of results) expect(result.code, result.output).toBe(0);
+    // No range went to both: between them they applied each event once per projection.
+    const applied = results.map((result) => workerReport(result.output).applied);
+    expect(applied[0]! + applied[1]!).toBe((await eventCount(testDb.db)) * PROJECTION_NAMES.length);
+    await expectEqualToReplay();
+  });
+});
+
+describe('given a worker killed with SIGKILL while it holds every projection, and another waiting', () => {
+  it('the waiting worker takes the claims over and applies every event once', async () => {
+    // The doomed worker holds each projection's batch open (one connection per projection) far
+    // longer than the test lasts, so nothing it applies ever commits.
+    const doomed = startWorker({ BATCH_SIZE: '50', PAUSE_MS: '60000', APPLICATION_NAME: 'doomed-worker' });
+    await waitForOpenBatch(20_000, {
+      applicationName: 'doomed-worker',
+      batches: PROJECTION_NAMES.length,
+      afterACommit: false,
+    });
+    const survivor = startWorker({ BATCH_SIZE: '200', APPLICATION_NAME: 'surviving-worker' });
+    // The survivor finds every projection claimed and keeps trying.
+    await sleep(1_000);
+    expect((await checkpointsOf(testDb.db))[PROJECTION_NAMES[0]]?.eventsApplied).toBe(0n);
+    doomed.child.kill('SIGKILL');
+    expect((await doomed.exited).code).toBe(null);
+
+    const done = await survivor.exited;
+    expect(done.code, done.output).toBe(0);
+    const report = workerReport(done.output);
+    expect(report.busy, 'the survivor never found a projection claimed').toBeGreaterThan(0);
+    expect(report.applied).toBe((await eventCount(testDb.db)) * PROJECTION_NAMES.length);
     await expectEqualToReplay();
   });
 });
