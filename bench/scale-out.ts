@@ -8,10 +8,9 @@
  * (the second API and worker have just started). Reported: transfers/s and p99, reads/s and
  * p50/p99, each scale-out figure against the one-API figure of the same run.
  *
- * Reads from a replica are a third row: `replica` starts a hot standby of the bench database
- * and gives the environment that points the APIs' reads at it (READ_DATABASE_URL); two more
- * APIs are started with it and the load runs over them. Without it the row is reported as not
- * run.
+ * Reads from a replica are a third row: `replica` gives the environment that points the APIs'
+ * reads at a hot standby of `database` (READ_DATABASE_URL); two fresh APIs are started with it
+ * (the first two stop) and the load runs over them. Without it the row is reported as not run.
  */
 import { createCluster, type ManagedProcess } from '../reliability/processes.ts';
 import { createFundedWallets, type Wallet } from '../reliability/money-load.ts';
@@ -19,9 +18,8 @@ import { cannon, pick, transferRequests, type CannonFigures, type Request } from
 import type { BenchDatabase } from './harness.ts';
 
 export interface ReplicaForBench {
-  /** Added to the scale-out APIs' environment (e.g. READ_DATABASE_URL of the standby). */
+  /** Added to the scale-out APIs' environment (READ_DATABASE_URL of the standby). */
   apiEnv: Record<string, string>;
-  stop(): Promise<void>;
 }
 
 export interface ScaleOutOptions {
@@ -29,8 +27,8 @@ export interface ScaleOutOptions {
   transferConnections: number;
   readConnections: number;
   durationSeconds: number;
-  /** Starts a read replica of `database`; undefined: the replica row is not run. */
-  replica?: (database: BenchDatabase) => Promise<ReplicaForBench>;
+  /** A read replica of `database`; undefined: the replica row is not run. */
+  replica?: ReplicaForBench;
   log: (line: string) => void;
 }
 
@@ -54,9 +52,12 @@ export interface ScaleOutFigures {
 
 const HISTORY_PAGE = '/api/transactions/get-all-transactions-by-user';
 
-export async function benchScaleOut(database: BenchDatabase, options: ScaleOutOptions): Promise<ScaleOutFigures> {
+export async function benchScaleOut(
+  database: Pick<BenchDatabase, 'runtimeUrl'>,
+  options: ScaleOutOptions,
+): Promise<ScaleOutFigures> {
   const cluster = createCluster(database.runtimeUrl);
-  const replica = options.replica ? await options.replica(database) : undefined;
+  const replica = options.replica;
   try {
     const [api1] = await Promise.all([
       cluster.spawn('api', 'bench-scale-api-1'),
@@ -104,7 +105,6 @@ export async function benchScaleOut(database: BenchDatabase, options: ScaleOutOp
     return figures;
   } finally {
     await cluster.stopAll();
-    await replica?.stop();
   }
 }
 

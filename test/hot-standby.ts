@@ -45,7 +45,12 @@ interface Server {
   output: () => string;
 }
 
-export async function startPrimaryWithStandby(): Promise<PrimaryWithStandby> {
+export interface StandbyOptions {
+  /** fsync on, as a real server (the benchmark's B6); off by default: a test's throwaway cluster. */
+  durable?: boolean;
+}
+
+export async function startPrimaryWithStandby(options: StandbyOptions = {}): Promise<PrimaryWithStandby> {
   assertBinaries();
   const root = mkdtempSync(join(tmpdir(), 'wallet-standby-'));
   const owner = postgresUser();
@@ -59,7 +64,7 @@ export async function startPrimaryWithStandby(): Promise<PrimaryWithStandby> {
   try {
     const primaryDir = join(root, 'primary');
     run('initdb', ['-D', primaryDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8'], owner);
-    const primary = await startServer(primaryDir, root, owner);
+    const primary = await startServer(primaryDir, root, owner, options.durable ?? false);
     servers.push(primary);
     const adminUrl = `postgres://postgres@127.0.0.1:${primary.port}/postgres`;
     await withClient(adminUrl, (client) => client.query(`create database ${DATABASE}`));
@@ -86,7 +91,7 @@ export async function startPrimaryWithStandby(): Promise<PrimaryWithStandby> {
       ],
       owner,
     );
-    const standby = await startServer(standbyDir, root, owner);
+    const standby = await startServer(standbyDir, root, owner, options.durable ?? false);
     servers.push(standby);
     const standbyOwnerUrl = `postgres://postgres@127.0.0.1:${standby.port}/${DATABASE}`;
     await assertInRecovery(standbyOwnerUrl);
@@ -135,7 +140,12 @@ function run(binary: string, args: readonly string[], owner: { uid: number; gid:
     throw new Error(`${binary} failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`);
 }
 
-async function startServer(dataDir: string, root: string, owner: { uid: number; gid: number } | undefined) {
+async function startServer(
+  dataDir: string,
+  root: string,
+  owner: { uid: number; gid: number } | undefined,
+  durable: boolean,
+) {
   const port = await freePort();
   const socketDir = join(root, `socket-${port}`);
   mkdirSync(socketDir);
@@ -153,9 +163,9 @@ async function startServer(dataDir: string, root: string, owner: { uid: number; 
       'listen_addresses=127.0.0.1',
       '-c',
       'max_connections=100',
-      // A throwaway cluster: no fsync. Replication itself is as in production.
+      // A test's throwaway cluster: no fsync. Replication itself is as in production.
       '-c',
-      'fsync=off',
+      `fsync=${durable ? 'on' : 'off'}`,
     ],
     { stdio: ['ignore', 'pipe', 'pipe'], ...(owner ?? {}) },
   );
