@@ -23,6 +23,8 @@ function Page(): ReactElement {
     <ProtectedRoute>
       <AppShell>
         <p>page at {location.pathname}</p>
+        {/* A live region in the page, as recharts' tooltip is on the dashboard. */}
+        <div role="status" aria-live="assertive" />
       </AppShell>
     </ProtectedRoute>
   );
@@ -74,8 +76,11 @@ describe('the phone menu', () => {
       'Light',
       'Dark',
     ]);
-    // The page behind is hidden from assistive technology while the menu is open.
-    expect(screen.queryByRole('main')).toBeNull();
+    // The page behind is hidden from assistive technology while the menu is open: inert, since
+    // radix's aria-hidden spares the live region and so main, its ancestor.
+    const main = screen.getByRole('main', { hidden: true });
+    expect(main.closest('[inert]')).not.toBeNull();
+    expect(main.closest('[inert]')?.contains(menu)).toBe(false);
   });
 
   it('keeps Tab, Shift+Tab and focus moved by other means inside the menu', async () => {
@@ -101,6 +106,7 @@ describe('the phone menu', () => {
     expect(document.activeElement).toBe(opener);
     expect(opener.getAttribute('aria-expanded')).toBe('false');
     expect(screen.getByRole('main').textContent).toBe('page at /dashboard');
+    expect(screen.getByRole('main').closest('[inert]')).toBeNull();
   });
 
   it('closes on "Close menu" and gives focus back to "Open menu"', async () => {

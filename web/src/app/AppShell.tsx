@@ -4,8 +4,11 @@
  * switch (system, light, dark) sits above the user at the bottom of the navigation.
  * Wide screens show the navigation permanently; at phone widths (860px and below, where the
  * CSS hides it) "Open menu" opens the same navigation in a radix Dialog, which traps focus,
- * makes the page behind inert, closes on Escape, "Close menu", the backdrop or a link, and
- * hands focus back to "Open menu".
+ * closes on Escape, "Close menu", the backdrop or a link, and hands focus back to "Open menu".
+ * While it is open the shell (everything behind the menu) is `inert`: radix's own hiding
+ * (aria-hidden on the Dialog's siblings) spares every aria-live element and its ancestors, so
+ * a live region in the page (recharts' tooltip, a field counter, the loading view) would keep
+ * `main` in the accessibility tree.
  */
 import { Dialog } from 'radix-ui';
 import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
@@ -115,7 +118,8 @@ export function AppShell({ children }: { children: ReactNode }): ReactElement {
   const items = [...USER_ITEMS, ...(user.isAdmin ? ADMIN_ITEMS : []), LOGOUT_ITEM];
   const current = items.find((item) => location.pathname.startsWith(item.path));
   return (
-    <div className="shell">
+    // The Dialog portals into body, outside this div: inert covers exactly the page behind it.
+    <div className="shell" inert={menuOpen}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -130,8 +134,8 @@ export function AppShell({ children }: { children: ReactNode }): ReactElement {
         <Dialog.Portal>
           <Dialog.Overlay className="drawer-backdrop" />
           {/* No description: the title and the navigation inside say what it is. */}
-          {/* radix hides the rest of the page (aria-hidden on its siblings) but leaves aria-modal
-              to us; screen readers that honour it then stay inside too. */}
+          {/* radix hides its siblings (aria-hidden, sparing live regions: the shell's inert does
+              the rest) but leaves aria-modal to us; screen readers that honour it stay inside. */}
           <Dialog.Content className="sidenav-drawer" aria-describedby={undefined} aria-modal="true">
             <Dialog.Title className="sr-only">Menu</Dialog.Title>
             <nav className="sidenav" aria-label="Main">
