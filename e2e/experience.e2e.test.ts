@@ -4,7 +4,8 @@
  * Vikram Nair", grouped amounts as typed), dark mode (the toggle, kept across reloads, and the
  * system's scheme), the payment QR downloaded as a PNG that decodes to the account and shared
  * (the PNG through the share sheet, a download where there is none), the not-found and error
- * pages, and axe-core over every main screen in the light and dark themes at both widths.
+ * pages, the phone menu as a focus-trapped dialog, and axe-core over every main screen in
+ * the light and dark themes at both widths.
  * Two customers of its own are made and funded through the API; desktop and phone
  * screenshots of each new screen go to test-output/screenshots/.
  */
@@ -13,7 +14,7 @@ import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import type { Browser, Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
-import { seriousViolations } from './helpers/axe.ts';
+import { exposedInAccessibilityTree, seriousViolations } from './helpers/axe.ts';
 import { activeCustomer, apiClient, type Customer } from './helpers/api.ts';
 import { launchBrowser, openPage, screenshot, type ViewportName } from './helpers/browser.ts';
 import { OUTPUT_DIR, SCREENSHOT_DIR } from './helpers/constants.ts';
@@ -22,7 +23,10 @@ import { confirmAndPay, expectText, toast, transactionsBalance, verifyReceiver }
 
 // jsqr is CommonJS with a `default` export: under nodenext the default import is module.exports.
 const jsQR = jsQRModule.default;
-/** A theme change repaints the whole page: on a loaded 2-core machine that took more than expect.poll's default 1 s. */
+/**
+ * What the page does after an input (a theme repaint, radix hiding the page behind a dialog in an
+ * effect) can take more than expect.poll's default 1 s on a loaded 2-core machine.
+ */
 const UI_POLL = { timeout: 15_000, interval: 150 } as const;
 const base = inject('baseUrl');
 const ADMIN = { email: inject('adminEmail'), password: inject('adminPassword') };
@@ -282,6 +286,58 @@ describe('what users expect, in a real browser', () => {
       await page.getByRole('tab', { name: /^Received/ }).waitFor();
       await closeSession(page);
     }
+  });
+
+  step('phone: the menu is a modal dialog: focus moves in and stays, Escape hands it back to "Open menu"', async () => {
+    const { context, page } = await openPage(browser, base, 'phone', neha.token, { bypassCSP: true });
+    await page.goto('/dashboard');
+    await page.getByRole('heading', { name: 'Hi Neha, Welcome' }).waitFor();
+    // The charts first: recharts' tooltip is a live region in main, and radix's aria-hidden spares
+    // live regions and their ancestors - the case that left main exposed when they won the race.
+    await page.getByTestId('balance-chart').waitFor();
+    expect(await exposedInAccessibilityTree(page, 'main')).toBe(1);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menu = page.getByRole('dialog', { name: 'Menu' });
+    await menu.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Transactions' }).waitFor();
+    await menu.getByRole('group', { name: 'Theme' }).getByRole('button', { name: 'Dark' }).waitFor();
+    expect(await menu.getAttribute('aria-modal')).toBe('true');
+    // The page behind is hidden from assistive technology while the menu is open: asked of the
+    // browser's accessibility tree, which honours inert (getByRole reads only aria-hidden).
+    expect(await exposedInAccessibilityTree(page, 'main')).toBe(0);
+    expect(await exposedInAccessibilityTree(page, 'status')).toBe(0);
+    const focusedInMenu = () =>
+      page.evaluate(() => {
+        const focused = document.activeElement;
+        return focused?.closest('[role="dialog"]') ? (focused.getAttribute('aria-label') ?? focused.textContent) : null;
+      });
+    await expect.poll(focusedInMenu, UI_POLL).not.toBeNull();
+    // More presses than the menu has stops, both ways: focus cycles through every stop and never leaves.
+    const stops = await menu.locator('a[href], button').count();
+    for (const key of ['Tab', 'Shift+Tab']) {
+      const visited = new Set<string | null>();
+      for (let press = 0; press < stops + 3; press += 1) {
+        await page.keyboard.press(key);
+        const focused = await focusedInMenu();
+        expect(focused, `${key} #${press + 1} left the menu`).not.toBeNull();
+        visited.add(focused);
+      }
+      expect(visited.size).toBe(stops);
+    }
+    // Focus sent behind the menu by other means is pulled back in.
+    await page.locator('.skip-link').focus();
+    await expect.poll(focusedInMenu, UI_POLL).not.toBeNull();
+    await screenshot(page, SCREENSHOT_DIR, 'menu-dialog', 'phone', false);
+    const violations = await seriousViolations(page);
+    expect(violations.map((violation) => `${violation.id}: ${violation.help} ${violation.targets.join(' ')}`)).toEqual(
+      [],
+    );
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), UI_POLL)
+      .toBe('Open menu');
+    expect(await exposedInAccessibilityTree(page, 'main')).toBe(1);
+    await context.close();
   });
 
   const AXE_SCREENS: { path: string; ready: string; token: () => string | undefined }[] = [

@@ -1,12 +1,21 @@
 /**
- * The signed-in layout: side navigation (a drawer on small screens) and the page. Items
- * have id, label, icon and path; admins also get Users (spec section 2) and the audit and operations screens.
- * The theme switch (system, light, dark) sits above the user at the bottom of the navigation.
+ * The signed-in layout: side navigation and the page. Items have id, label, icon and path;
+ * admins also get Users (spec section 2) and the audit and operations screens. The theme
+ * switch (system, light, dark) sits above the user at the bottom of the navigation.
+ * Wide screens show the navigation permanently; at phone widths (860px and below, where the
+ * CSS hides it) "Open menu" opens the same navigation in a radix Dialog, which traps focus,
+ * closes on Escape, "Close menu", the backdrop or a link, and hands focus back to "Open menu".
+ * While it is open the shell (everything behind the menu) is `inert`: radix's own hiding
+ * (aria-hidden on the Dialog's siblings) spares every aria-live element and its ancestors, so
+ * a live region in the page (recharts' tooltip, a field counter, the loading view) would keep
+ * `main` in the accessibility tree.
  */
+import { Dialog } from 'radix-ui';
 import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { Icon, type IconName } from '../components/ui/icons.tsx';
 import { ThemeToggle } from '../components/ui/ThemeToggle.tsx';
+import type { UserRecord } from '../lib/api/current-user.ts';
 import { useUser } from './session.tsx';
 
 interface NavItem {
@@ -28,88 +37,124 @@ const ADMIN_ITEMS: NavItem[] = [
   { id: 'operations', label: 'Operations', icon: 'chart', path: '/admin/operations' },
 ];
 const LOGOUT_ITEM: NavItem = { id: 'logout', label: 'Logout', icon: 'logout', path: '/logout' };
+/** Where the permanent navigation gives way to the menu; the same width as in styles.css. */
+const PHONE_QUERY = '(max-width: 860px)';
+
+function Brand({ small = false }: { small?: boolean }): ReactElement {
+  return (
+    <Link to="/" className={small ? 'brand brand-sm' : 'brand'}>
+      <span className="brand-mark" aria-hidden="true">
+        ₹
+      </span>{' '}
+      Rupee Wallet
+    </Link>
+  );
+}
+
+interface SideNavProps {
+  user: UserRecord;
+  items: NavItem[];
+  /** The menu's close button, in the dialog only. */
+  closeButton?: ReactNode;
+  onNavigate?: () => void;
+}
+
+/** The navigation's contents, the same in the permanent side bar and in the phone menu. */
+function SideNav({ user, items, closeButton, onNavigate }: SideNavProps): ReactElement {
+  return (
+    <>
+      <div className="sidenav-top">
+        <Brand />
+        {closeButton}
+      </div>
+      <ul className="sidenav-list">
+        {items.map((item) => (
+          <li key={item.id}>
+            <NavLink
+              to={item.path}
+              className={({ isActive }) => `sidenav-link${isActive ? ' active' : ''}`}
+              onClick={onNavigate}
+            >
+              <Icon name={item.icon} /> <span>{item.label}</span>
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+      <ThemeToggle />
+      <div className="sidenav-user">
+        <span className="avatar" aria-hidden="true">
+          {(user.firstName[0] ?? '?').toUpperCase()}
+        </span>
+        <div>
+          <p className="sidenav-user-name">
+            {user.firstName} {user.lastName}
+          </p>
+          <p className="sidenav-user-role">{user.isAdmin ? 'Administrator' : 'Personal account'}</p>
+        </div>
+      </div>
+    </>
+  );
+}
+
+/** Closes the menu when the window grows past phone width (a rotated tablet), where the
+ * permanent navigation is back and a modal menu would only trap focus. */
+function useCloseAbovePhoneWidth(open: boolean, setOpen: (open: boolean) => void): void {
+  useEffect(() => {
+    if (!open || typeof window.matchMedia !== 'function') return undefined;
+    const phone = window.matchMedia(PHONE_QUERY);
+    const onChange = () => {
+      if (!phone.matches) setOpen(false);
+    };
+    phone.addEventListener('change', onChange);
+    return () => phone.removeEventListener('change', onChange);
+  }, [open, setOpen]);
+}
 
 export function AppShell({ children }: { children: ReactNode }): ReactElement {
   const user = useUser();
-  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
-  useEffect(() => {
-    if (!drawerOpen) return undefined;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setDrawerOpen(false);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [drawerOpen]);
+  useCloseAbovePhoneWidth(menuOpen, setMenuOpen);
   const items = [...USER_ITEMS, ...(user.isAdmin ? ADMIN_ITEMS : []), LOGOUT_ITEM];
   const current = items.find((item) => location.pathname.startsWith(item.path));
   return (
-    <div className={`shell${drawerOpen ? ' shell-drawer-open' : ''}`}>
+    // The Dialog portals into body, outside this div: inert covers exactly the page behind it.
+    <div className="shell" inert={menuOpen}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="topbar-mobile">
-        <button
-          type="button"
-          className="icon-button"
-          aria-label="Open menu"
-          aria-expanded={drawerOpen}
-          aria-controls="side-nav"
-          onClick={() => setDrawerOpen(true)}
-        >
-          <Icon name="menu" />
-        </button>
-        <Link to="/" className="brand brand-sm">
-          <span className="brand-mark" aria-hidden="true">
-            ₹
-          </span>{' '}
-          Rupee Wallet
-        </Link>
-        <span className="topbar-page">{current?.label ?? ''}</span>
-      </header>
-      <div className="drawer-backdrop" onClick={() => setDrawerOpen(false)} aria-hidden="true" />
-      <nav id="side-nav" className="sidenav" aria-label="Main">
-        <div className="sidenav-top">
-          <Link to="/" className="brand">
-            <span className="brand-mark" aria-hidden="true">
-              ₹
-            </span>{' '}
-            Rupee Wallet
-          </Link>
-          <button
-            type="button"
-            className="icon-button sidenav-close"
-            aria-label="Close menu"
-            onClick={() => setDrawerOpen(false)}
-          >
-            <Icon name="x" />
-          </button>
-        </div>
-        <ul className="sidenav-list">
-          {items.map((item) => (
-            <li key={item.id}>
-              <NavLink
-                to={item.path}
-                className={({ isActive }) => `sidenav-link${isActive ? ' active' : ''}`}
-                onClick={() => setDrawerOpen(false)}
-              >
-                <Icon name={item.icon} /> <span>{item.label}</span>
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-        <ThemeToggle />
-        <div className="sidenav-user">
-          <span className="avatar" aria-hidden="true">
-            {(user.firstName[0] ?? '?').toUpperCase()}
-          </span>
-          <div>
-            <p className="sidenav-user-name">
-              {user.firstName} {user.lastName}
-            </p>
-            <p className="sidenav-user-role">{user.isAdmin ? 'Administrator' : 'Personal account'}</p>
-          </div>
-        </div>
+      <Dialog.Root open={menuOpen} onOpenChange={setMenuOpen}>
+        <header className="topbar-mobile">
+          <Dialog.Trigger className="icon-button" aria-label="Open menu">
+            <Icon name="menu" />
+          </Dialog.Trigger>
+          <Brand small />
+          <span className="topbar-page">{current?.label ?? ''}</span>
+        </header>
+        <Dialog.Portal>
+          <Dialog.Overlay className="drawer-backdrop" />
+          {/* No description: the title and the navigation inside say what it is. */}
+          {/* radix hides its siblings (aria-hidden, sparing live regions: the shell's inert does
+              the rest) but leaves aria-modal to us; screen readers that honour it stay inside. */}
+          <Dialog.Content className="sidenav-drawer" aria-describedby={undefined} aria-modal="true">
+            <Dialog.Title className="sr-only">Menu</Dialog.Title>
+            <nav className="sidenav" aria-label="Main">
+              <SideNav
+                user={user}
+                items={items}
+                onNavigate={() => setMenuOpen(false)}
+                closeButton={
+                  <Dialog.Close className="icon-button" aria-label="Close menu">
+                    <Icon name="x" />
+                  </Dialog.Close>
+                }
+              />
+            </nav>
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+      <nav className="sidenav sidenav-fixed" aria-label="Main">
+        <SideNav user={user} items={items} />
       </nav>
       <main id="main" className="shell-main" tabIndex={-1}>
         {children}
