@@ -3,17 +3,20 @@
  * and a pg_basebackup copy streaming from it): the read tables' queries are answered by the
  * standby, a read after a command's reply waits for the standby to replay it (and reads the
  * primary past READ_REPLICA_MAX_WAIT_MS), the API process (bin/server.ts) does the same with
- * READ_DATABASE_URL in its environment, and a standby that is down costs no read.
+ * READ_DATABASE_URL in its environment, and a standby that is down or stuck (a read blocked
+ * there is cancelled after REPLICA_STATEMENT_TIMEOUT_MS) costs no read.
  * Where a read was served shows in two ways: the /metrics counter, and rows changed on the
  * primary alone while the standby's replay is paused (the standby still shows the old ones).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../platform/config.ts';
-import { openDatabase } from '../platform/database.ts';
+import { REPLICA_STATEMENT_TIMEOUT_MS, openDatabase, withClient } from '../platform/database.ts';
 import { freePort } from '../platform/embedded-postgres.ts';
 import {
   ADMIN,
@@ -258,6 +261,51 @@ describe('READ_DATABASE_URL: the read tables on a hot standby', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('reads the primary when a read hangs on the standby, cancelled after REPLICA_STATEMENT_TIMEOUT_MS', async () => {
+    // An exclusive lock taken on the primary is replayed on the standby, where it blocks every
+    // read of the table until the primary's transaction ends: a stuck replica. The read's
+    // statement there is cancelled and the read goes to the primary, which waits only for
+    // this test's transaction.
+    const { balance } = await ashaReads();
+    const locker = new pg.Client(servers.primaryOwnerUrl);
+    await locker.connect();
+    try {
+      await locker.query('begin');
+      await locker.query('lock table read.balances in access exclusive mode');
+      await expect
+        .poll(
+          async () =>
+            (
+              await withClient(servers.standbyUrl, (client) =>
+                client.query(
+                  "select 1 from pg_locks where relation = 'read.balances'::regclass and mode = 'AccessExclusiveLock'",
+                ),
+              )
+            ).rowCount,
+          { timeout: 10_000, interval: 50 },
+        )
+        .toBe(1);
+      const counted = await servedBy();
+      const started = performance.now();
+      const read = ashaReads();
+      // Long enough for the standby's statement to be cancelled first (it would otherwise be
+      // answered by the standby once the commit replays).
+      await sleep(REPLICA_STATEMENT_TIMEOUT_MS + 1_500);
+      await locker.query('commit');
+      const after = await read;
+      expect(after.balance).toBe(balance);
+      expect(performance.now() - started).toBeGreaterThan(REPLICA_STATEMENT_TIMEOUT_MS);
+      const served = since(counted, await servedBy());
+      // The balance's read was cancelled on the standby; the other three went wherever the
+      // standby's 1 s rest after that failure sent them.
+      expect(served.primary_unavailable).toBeGreaterThanOrEqual(1);
+      expect(served).toMatchObject({ primary_lagging: 0 });
+      expect((served.replica ?? 0) + (served.primary_unavailable ?? 0)).toBe(4);
+    } finally {
+      await locker.end();
+    }
+  });
 
   it('answers from the primary while the standby is down', async () => {
     await servers.stopStandby();

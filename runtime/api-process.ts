@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import { appConfigFrom, buildApp } from '../api/app.ts';
 import { ensureFirstAdmin, resolveJwtSecret, resolvePinPepper } from '../identity/index.ts';
 import type { Config } from '../platform/config.ts';
-import { createDatabase } from '../platform/database.ts';
+import { openReadReplica } from '../platform/database.ts';
 import { lifecycleLog, type Logger } from '../platform/logger.ts';
 import { createCheckpointWaiter, startProjectionWorkers, type StopWorkers } from '../projections/index.ts';
 import { createCardProvider } from '../providers/card/index.ts';
@@ -88,20 +88,9 @@ async function assemble(config: Config, system: System, metrics: ApiProcessMetri
   };
 }
 
-/** Replica connections time out fast: a replica that is down sends reads to the primary, not into a hang. */
-const REPLICA_CONNECT_TIMEOUT_MS = 1_000;
-
-/** One pool per READ_DATABASE_URL replica (connecting lazily: a replica down at start-up is no refusal). */
+/** One pool per READ_DATABASE_URL replica (platform's `openReadReplica`: bounded connect and statements). */
 function openReplicas(config: Config, log: Logger): Kysely<unknown>[] {
-  return config.READ_DATABASE_URL.map((url) =>
-    createDatabase<unknown>({
-      connectionString: url,
-      maxConnections: 20,
-      applicationName: 'wallet-api-reads',
-      connectTimeoutMs: REPLICA_CONNECT_TIMEOUT_MS,
-      log,
-    }),
-  );
+  return config.READ_DATABASE_URL.map((url) => openReadReplica(url, { applicationName: 'wallet-api-reads', log }));
 }
 
 interface InProcessWorkers {

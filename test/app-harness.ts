@@ -13,7 +13,7 @@ import { createLedger, type Ledger, type LedgerTables } from '../ledger/index.ts
 import { createMailer } from '../notifications/mailer.ts';
 import { createLogger } from '../platform/logger.ts';
 import { startMailWorker } from '../notifications/worker.ts';
-import { createDatabase, tablesView } from '../platform/database.ts';
+import { openReadReplica, tablesView } from '../platform/database.ts';
 import { createJobBoss, type JobBoss } from '../platform/jobs.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import type { Clock } from '../identity/clock.ts';
@@ -83,10 +83,8 @@ export async function startHarness(
 ): Promise<Harness> {
   const database = extra.database ?? (await createTestDatabase<unknown>());
   const replicas = (extra.replicaUrls ?? []).map((url) =>
-    createDatabase<unknown>({
-      connectionString: url,
+    openReadReplica(url, {
       applicationName: 'wallet-test-reads',
-      connectTimeoutMs: 1_000,
       // A test may stop a replica: its dropped connections are expected.
       log: createLogger('test', { level: 'silent' }),
     }),
