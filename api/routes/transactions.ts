@@ -251,22 +251,9 @@ function registerHistoryRoute(app: FastifyInstance, deps: MoneyDependencies): vo
       // Dates are India Standard Time days, as on a statement.
       const since = query.from ? dayStart(query.from) : undefined;
       const until = query.to ? dayEnd(query.to) : undefined;
-      if (query.page === undefined) {
-        const page = await deps.reads.read('history', (reads) =>
-          readHistoryPage(reads, {
-            accountId: user.id,
-            search: query.search,
-            type,
-            since,
-            until,
-            page: 1,
-            pageSize: UNPAGED_HISTORY_LIMIT,
-          }),
-        );
-        return ok(reply, 'Transactions fetched successfully', page.rows.map(toTransactionRecord));
-      }
-      const pageSize = query.pageSize ?? HISTORY_PAGE_SIZE;
-      const pageNumber = query.page;
+      // Without `page` (the spec's client): one unpaged list, capped; with it, a page and its total.
+      const paged = query.page !== undefined;
+      const pageSize = paged ? (query.pageSize ?? HISTORY_PAGE_SIZE) : UNPAGED_HISTORY_LIMIT;
       const page = await deps.reads.read('history', (reads) =>
         readHistoryPage(reads, {
           accountId: user.id,
@@ -274,10 +261,11 @@ function registerHistoryRoute(app: FastifyInstance, deps: MoneyDependencies): vo
           type,
           since,
           until,
-          page: pageNumber,
+          page: query.page ?? 1,
           pageSize,
         }),
       );
+      if (!paged) return ok(reply, 'Transactions fetched successfully', page.rows.map(toTransactionRecord));
       return ok(reply, 'Transactions fetched successfully', {
         items: page.rows.map(toTransactionRecord),
         total: page.total,
