@@ -12,10 +12,17 @@
  * Queued, each finishes at the pool's pace and the API keeps answering everything else;
  * niced, the pool uses every core the rest leaves idle (on 2 cores, one thread at normal
  * priority left a core idle under transfer load) and yields it when the rest needs it.
+ *
+ * Password hashes (argon2id, node-argon2's defaults: 64 MiB, 3 passes, 4 lanes) take 64 MiB
+ * each while they run, and libuv ran four at once: a burst of eight sign-ins lifted the API's
+ * resident memory from ~185 to 442 MiB. One hash already runs its four lanes on four threads,
+ * so more hashes at once than cores / 4 buy no throughput: they are queued to that many
+ * (at least one), and a burst costs 64 MiB per running hash, not per request.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import argon2 from 'argon2';
+import pLimit from 'p-limit';
 import { Piscina } from 'piscina';
 import { PIN_BCRYPT_COST } from '../contracts/users.ts';
 import type { PinTask } from './pin-bcrypt-worker.ts';
@@ -23,8 +30,23 @@ import { IdentityRejection } from './rejections.ts';
 
 export { PIN_BCRYPT_COST };
 
+/** argon2id's lanes: node-argon2's default parallelism, each lane a thread. */
+const ARGON2_LANES = 4;
+/** Password hashes that run at once (see the header); the rest wait their turn. */
+export const PASSWORD_HASHES_AT_ONCE = Math.max(1, Math.floor(availableParallelism() / ARGON2_LANES));
+const passwordHashing = pLimit(PASSWORD_HASHES_AT_ONCE);
+
 export async function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, { type: argon2.argon2id });
+  return passwordHashing(() => argon2.hash(password, { type: argon2.argon2id, parallelism: ARGON2_LANES }));
+}
+
+/** Password hashes running and waiting their turn (tests, and the API's metrics). */
+export function passwordHashQueue(): { running: number; waiting: number } {
+  return { running: passwordHashing.activeCount, waiting: passwordHashing.pendingCount };
+}
+
+function verifyArgon2(hash: string, password: string): Promise<boolean> {
+  return passwordHashing(() => argon2.verify(hash, password));
 }
 
 /** A fixed hash to verify against when the e-mail is unknown, so timing does not tell. */
@@ -33,11 +55,11 @@ let decoyHash: Promise<string> | undefined;
 export async function verifyPassword(hash: string | null, password: string): Promise<boolean> {
   if (hash === null) {
     decoyHash ??= hashPassword('decoy-password-for-unknown-accounts');
-    await argon2.verify(await decoyHash, password);
+    await verifyArgon2(await decoyHash, password);
     return false;
   }
   try {
-    return await argon2.verify(hash, password);
+    return await verifyArgon2(hash, password);
   } catch {
     return false;
   }
