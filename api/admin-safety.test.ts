@@ -15,6 +15,8 @@ import {
   signIn,
   startProjectedHarness,
   type Harness,
+  fundByUpi,
+  requestUpiDeposit,
 } from '../test/app-harness.ts';
 import { tablesView } from '../platform/database.ts';
 import type { LedgerTables } from '../ledger/index.ts';
@@ -57,20 +59,11 @@ async function post(token: string, url: string, payload: Record<string, unknown>
 }
 
 async function deposit(who: { token: string }, rupees: number): Promise<string> {
-  const response = await post(who.token, '/api/transactions/deposit-funds', {
-    amount: rupees,
-    reference: 'top up',
-    transactionPin: '1234',
-    paymentMethod: 'upi',
-    upiDetails: { upiId: 'me@okbank' },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return (response.json().data as { transactionId: string }).transactionId;
+  return requestUpiDeposit(harness, who.token, rupees);
 }
 
 async function fund(who: { token: string }, rupees: number): Promise<void> {
-  const settled = await post(adminToken, '/api/transactions/settle-deposit', { depositId: await deposit(who, rupees) });
-  expect(settled.statusCode, settled.body).toBe(200);
+  await fundByUpi(harness, who.token, adminToken, rupees);
 }
 
 async function transfer(from: { token: string }, to: { id: string }, rupees: number): Promise<string> {

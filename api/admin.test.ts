@@ -12,6 +12,8 @@ import {
   signIn,
   startProjectedHarness,
   type Harness,
+  fundByUpi,
+  requestUpiDeposit,
 } from '../test/app-harness.ts';
 import { verifyLedger } from '../audit/index.ts';
 
@@ -73,22 +75,11 @@ function auth(token: string | undefined): Record<string, string> {
 }
 
 async function deposit(user: { token: string }, rupees: number): Promise<string> {
-  const response = await post(user.token, '/api/transactions/deposit-funds', {
-    amount: rupees,
-    reference: 'top up',
-    transactionPin: '1234',
-    paymentMethod: 'upi',
-    upiDetails: { upiId: 'me@okbank' },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return (response.json().data as { transactionId: string }).transactionId;
+  return requestUpiDeposit(harness, user.token, rupees);
 }
 
 async function fund(user: { token: string }, rupees: number): Promise<string> {
-  const depositId = await deposit(user, rupees);
-  const settled = await post(adminToken, '/api/transactions/settle-deposit', { depositId });
-  expect(settled.statusCode, settled.body).toBe(200);
-  return depositId;
+  return fundByUpi(harness, user.token, adminToken, rupees);
 }
 
 async function transfer(

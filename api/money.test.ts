@@ -11,6 +11,7 @@ import {
   signIn,
   startProjectedHarness,
   type Harness,
+  fundByUpi,
 } from '../test/app-harness.ts';
 import { eventCount } from '../test/database.ts';
 import { verifyLedger } from '../audit/index.ts';
@@ -50,19 +51,8 @@ async function post(token: string | undefined, url: string, payload: unknown, he
   });
 }
 
-/** A UPI deposit (pending) settled by the admin: the way money enters without a card. */
 async function fund(user: { token: string }, rupees: number): Promise<void> {
-  const deposit = await post(user.token, '/api/transactions/deposit-funds', {
-    amount: rupees,
-    reference: 'top up',
-    transactionPin: '1234',
-    paymentMethod: 'upi',
-    upiDetails: { upiId: 'me@okbank' },
-  });
-  expect(deposit.statusCode, deposit.body).toBe(200);
-  const { transactionId } = deposit.json().data as { transactionId: string };
-  const settled = await post(adminToken, '/api/transactions/settle-deposit', { depositId: transactionId });
-  expect(settled.statusCode, settled.body).toBe(200);
+  await fundByUpi(harness, user.token, adminToken, rupees);
 }
 
 /** The wallet head (write model), in rupees: the authoritative "before" of a check. */

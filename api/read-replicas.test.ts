@@ -26,6 +26,7 @@ import {
   signIn,
   startProjectedHarness,
   type Harness,
+  fundByUpi,
 } from '../test/app-harness.ts';
 import { startPrimaryWithStandby, type PrimaryWithStandby } from '../test/hot-standby.ts';
 import { processEnvironment, spawnEntryPoint, stopProcess, waitForHealth } from '../test/processes.ts';
@@ -86,18 +87,7 @@ async function post(token: string, url: string, payload?: Record<string, unknown
 }
 
 async function fund(user: { token: string }, rupees: number): Promise<void> {
-  const deposit = await post(user.token, '/api/transactions/deposit-funds', {
-    amount: rupees,
-    reference: 'top up',
-    transactionPin: '1234',
-    paymentMethod: 'upi',
-    upiDetails: { upiId: 'me@okbank' },
-  });
-  expect(deposit.statusCode, deposit.body).toBe(200);
-  const { transactionId } = deposit.json().data as { transactionId: string };
-  const adminToken = await signIn(harness, ADMIN.email, ADMIN.password);
-  const settled = await post(adminToken, '/api/transactions/settle-deposit', { depositId: transactionId });
-  expect(settled.statusCode, settled.body).toBe(200);
+  await fundByUpi(harness, user.token, await signIn(harness, ADMIN.email, ADMIN.password), rupees);
 }
 
 /** What the API shows of asha through each route over the read tables. */

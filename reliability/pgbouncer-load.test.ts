@@ -9,9 +9,8 @@
  * no advisory lock is left on a pooled server connection.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { withClient } from '../platform/database.ts';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
-import { startPgBouncer, type PgBouncer } from '../test/pgbouncer.ts';
+import { startPgBouncer, type PgBouncer, advisoryLocksIn } from '../test/pgbouncer.ts';
 import { checkInvariants, createFundedWallets, runTransferClients, waitForProjections } from './money-load.ts';
 import { callUntilDefinite, createCluster, sleep, type Cluster, type ManagedProcess } from './processes.ts';
 
@@ -97,13 +96,7 @@ it('holds every invariant through PgBouncer in transaction mode, and never answe
   expect(Number(stats?.total_xact_count)).toBeGreaterThan(result.succeeded.length);
   expect(servers.length).toBeLessThanOrEqual(POOL_SIZE);
   expect(mostClients).toBeGreaterThan(POOL_SIZE);
-  const advisoryLocks = await withClient(database.ownerUrl, async (client) => {
-    const { rows } = await client.query<{ n: number }>(
-      "select count(*)::int as n from pg_locks l join pg_database d on d.oid = l.database where l.locktype = 'advisory' and d.datname = $1",
-      [database.name],
-    );
-    return rows[0]?.n;
-  });
+  const advisoryLocks = await advisoryLocksIn(database.ownerUrl, database.name);
   expect(advisoryLocks).toBe(0);
 }, 300_000);
 

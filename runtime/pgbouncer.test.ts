@@ -16,7 +16,7 @@ import { withClient } from '../platform/database.ts';
 import { freePort } from '../platform/embedded-postgres.ts';
 import { VALID_REGISTRATION } from '../test/app-harness.ts';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
-import { startPgBouncer, type PgBouncer } from '../test/pgbouncer.ts';
+import { startPgBouncer, type PgBouncer, advisoryLocksIn } from '../test/pgbouncer.ts';
 import { processEnvironment, spawnEntryPoint, stopProcess, waitForHealth } from '../test/processes.ts';
 
 const ADMIN = { email: 'admin@pooler.test', password: 'pooler-admin-1' };
@@ -202,12 +202,6 @@ it('keeps the LISTEN connections off PgBouncer, and leaves no session lock on a 
     const direct = backends.filter((row) => row.application_name === name && !pooledPorts.has(row.client_port));
     expect(direct.length, `${name}: a direct connection (backends: ${JSON.stringify(backends)})`).toBeGreaterThan(0);
   }
-  const locks = await withClient(database.ownerUrl, async (client) => {
-    const { rows } = await client.query<{ n: number }>(
-      "select count(*)::int as n from pg_locks l join pg_database d on d.oid = l.database where l.locktype = 'advisory' and d.datname = $1",
-      [database.name],
-    );
-    return rows[0]?.n;
-  });
+  const locks = await advisoryLocksIn(database.ownerUrl, database.name);
   expect(locks).toBe(0);
 });

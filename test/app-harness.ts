@@ -330,6 +330,42 @@ export async function signIn(harness: Harness, email: string, password: string):
   return body.data;
 }
 
+/** A UPI deposit of `rupees` (pending until an admin settles it), by a user whose PIN is 1234; its id. */
+export async function requestUpiDeposit(harness: Harness, userToken: string, rupees: number): Promise<string> {
+  const response = await harness.call({
+    method: 'POST',
+    url: '/api/transactions/deposit-funds',
+    headers: { authorization: `Bearer ${userToken}` },
+    payload: {
+      amount: rupees,
+      reference: 'top up',
+      transactionPin: '1234',
+      paymentMethod: 'upi',
+      upiDetails: { upiId: 'me@okbank' },
+    },
+  });
+  if (response.statusCode !== 200) throw new Error(`deposit-funds: ${response.statusCode} ${response.body}`);
+  return (response.json().data as { transactionId: string }).transactionId;
+}
+
+/** A UPI deposit settled by an admin: the way money enters a wallet without a card. The deposit's id. */
+export async function fundByUpi(
+  harness: Harness,
+  userToken: string,
+  adminToken: string,
+  rupees: number,
+): Promise<string> {
+  const depositId = await requestUpiDeposit(harness, userToken, rupees);
+  const settled = await harness.call({
+    method: 'POST',
+    url: '/api/transactions/settle-deposit',
+    headers: { authorization: `Bearer ${adminToken}` },
+    payload: { depositId },
+  });
+  if (settled.statusCode !== 200) throw new Error(`settle-deposit: ${settled.statusCode} ${settled.body}`);
+  return depositId;
+}
+
 const SECRET_KEY = /hash|password|passwd|secret|otp|^pin$|pin_?code|transactionpin|^code$/i;
 const SECRET_VALUE = /^\$2[aby]\$|^\$argon2/;
 

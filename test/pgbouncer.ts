@@ -142,3 +142,18 @@ async function stopChild(child: ChildProcess): Promise<void> {
   child.kill('SIGTERM');
   await exited;
 }
+
+/**
+ * Advisory locks held in database `name` right now, asked as its owner: after a run through
+ * PgBouncer there must be none (a session lock taken through a transaction pooler stays on
+ * whichever server connection took it).
+ */
+export async function advisoryLocksIn(ownerUrl: string, name: string): Promise<number> {
+  return withClient(ownerUrl, async (client) => {
+    const { rows } = await client.query<{ n: number }>(
+      "select count(*)::int as n from pg_locks l join pg_database d on d.oid = l.database where l.locktype = 'advisory' and d.datname = $1",
+      [name],
+    );
+    return rows[0]?.n ?? 0;
+  });
+}

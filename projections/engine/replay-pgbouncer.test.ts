@@ -15,7 +15,7 @@ import { createLedger, type LedgerTables } from '../../ledger/index.ts';
 import { drainAll, PROJECTION_NAMES, replayProjection, replayProjections } from '../index.ts';
 import { appendRandomActivity } from '../../test/random-ledger.ts';
 import { allCaughtUp, drainUntil, dumpReadTables } from '../../test/read-model.ts';
-import { startPgBouncer, type PgBouncer } from '../../test/pgbouncer.ts';
+import { startPgBouncer, type PgBouncer, advisoryLocksIn } from '../../test/pgbouncer.ts';
 
 /**
  * Server connections: a replay's lock transaction holds one for as long as the replay runs, so
@@ -89,13 +89,7 @@ it('still refuses a second replay of one projection while one runs', async () =>
 });
 
 it('leaves no advisory lock and no changed setting on any pooled server connection', async () => {
-  const locks = await withClient(testDb.ownerUrl, async (client) => {
-    const { rows } = await client.query<{ n: number }>(
-      "select count(*)::int as n from pg_locks l join pg_database d on d.oid = l.database where l.locktype = 'advisory' and d.datname = $1",
-      [testDb.name],
-    );
-    return rows[0]?.n;
-  });
+  const locks = await advisoryLocksIn(testDb.ownerUrl, testDb.name);
   expect(locks).toBe(0);
   const memory = await onEveryServerConnection("select current_setting('maintenance_work_mem') as value");
   const direct = await withClient(testDb.url, async (client) => {
