@@ -36,6 +36,7 @@ import { hashPin, pinMatches, PIN_POOL_THREADS } from '../identity/secrets.ts';
 import type { LedgerTables } from '../ledger/index.ts';
 import { call, callUntilDefinite, createCluster, sleep } from '../reliability/processes.ts';
 import { createFundedWallets, type Wallet } from '../reliability/money-load.ts';
+import { cpuBreakdown, describeBreakdown, snapshotCpu, type CpuBreakdown } from './cpu-profile.ts';
 import { measureThroughput, median, percentile, type BenchDatabase } from './harness.ts';
 
 export interface CannonFigures {
@@ -81,6 +82,8 @@ export interface HttpFigures {
   ratioToPinCeiling: number;
   /** CPU of the API process during the transfer-funds run, by thread. */
   apiCpu: ApiCpuFigures;
+  /** The whole machine's CPU during the warm transfer-funds run, by process group. */
+  machineCpu: CpuBreakdown;
 }
 
 export interface LagFigures {
@@ -156,6 +159,8 @@ export async function benchHttp(
       `B2 transfer-funds, ${options.connections} connections, ${options.durationSeconds} s, with the B3 lag probe...`,
     );
     const probe = startLagProbe(database.runtimeUrl, wallets);
+    const processes = { 'API process': apiPid, 'worker process': worker.child?.pid };
+    const machineBefore = await snapshotCpu(database.url, processes);
     const cpuBefore = threadTicks(apiPid);
     const cpuStarted = performance.now();
     const transfer = await cannon(
@@ -166,6 +171,7 @@ export async function benchHttp(
       transferRequest,
     );
     const apiCpu = cpuShares(cpuBefore, threadTicks(apiPid), (performance.now() - cpuStarted) / 1000);
+    const machineCpu = cpuBreakdown(machineBefore, await snapshotCpu(database.url, processes), processes);
     const lags = await probe.stop();
     const rss = { apiPeakMiB: peakRssMiB(apiPid), workerPeakMiB: peakRssMiB(worker.child?.pid) };
 
@@ -193,6 +199,7 @@ export async function benchHttp(
       pinThreads: pin.threads,
       ratioToPinCeiling: transfer.requestsPerSecond / pin.perSecond,
       apiCpu,
+      machineCpu,
     };
     const lag: LagFigures = {
       samples: lags.length,
@@ -246,6 +253,8 @@ export function printHttp(http: HttpFigures, lag: LagFigures, rss: RssFigures): 
     `API CPU during transfer-funds (${cpu.wallSeconds.toFixed(0)} s): PIN pool ${cpu.workerThreadsSeconds.toFixed(1)} s, event loop ${cpu.mainThreadSeconds.toFixed(1)} s, ` +
       `V8/libuv helpers ${cpu.otherSeconds.toFixed(1)} s: bcrypt is ${(cpu.pinShare * 100).toFixed(0)}% of the API's CPU`,
   );
+  console.log("\nWhere the machine's CPU went during transfer-funds, warm:");
+  for (const line of describeBreakdown(http.machineCpu, http.transfer.ok, 'transfer')) console.log(line);
   console.log('\nB3 projection lag during B2 (commit acknowledged -> row in read.history)');
   console.table([
     {

@@ -1,10 +1,12 @@
 /**
  * The projector: moves one projection forward by batches. Each batch is one transaction
- * that locks the projection's checkpoint row (SKIP LOCKED: if another worker holds it, this
- * one steps aside, so exactly one projector is active per projection), takes the next range
- * of events behind the snapshot xmin, applies it with the projection's SQL rules, advances
- * the checkpoint and NOTIFYs `projection_checkpoint`. Applying and advancing commit together, so a crash at any point
- * leaves either the whole batch or none of it: idempotent by construction.
+ * (one call of `projector.run_batch`, migrations/0018) that locks the projection's checkpoint
+ * row (SKIP LOCKED: if another worker holds it, this one steps aside, so exactly one projector
+ * is active per projection), takes the next range of events behind the snapshot xmin, applies
+ * it with the projection's SQL rules, advances the checkpoint and NOTIFYs
+ * `projection_checkpoint`; replay (./replay.ts) uses the same steps from Node. Applying and
+ * advancing commit together, so a crash at any point leaves either the whole batch or none of
+ * it: idempotent by construction.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
@@ -26,7 +28,10 @@ export interface ProjectorOptions {
   pauseBeforeCommitMs?: number;
 }
 
-export type BatchOutcome = { status: 'busy' } | { status: 'done'; applied: number; checkpoint: Checkpoint };
+export type BatchOutcome =
+  | { status: 'busy' }
+  /** `more`: committed events remain after `checkpoint` (beyond this batch, or held back by the gate). */
+  | { status: 'done'; applied: number; checkpoint: Checkpoint; more: boolean };
 
 export interface DrainReport {
   projection: ProjectionName;
@@ -34,6 +39,8 @@ export interface DrainReport {
   batches: number;
   busy: boolean;
   checkpoint: Checkpoint | undefined;
+  /** Committed events remain after the checkpoint (held back by the xmin gate, or past the batch limit). */
+  more: boolean;
 }
 
 /** Applies the next batch (up to `limit` events) to `schema` after `after`, within the caller's transaction. */
@@ -82,23 +89,38 @@ export async function saveCheckpoint(
   );
 }
 
+/**
+ * One live batch: `projector.run_batch` (migrations/0018) locks the checkpoint row (SKIP
+ * LOCKED), applies the next range behind the xmin gate with the projection's rule, saves the
+ * checkpoint and NOTIFYs, in one round trip and one transaction. With the test hook it runs in
+ * an explicit transaction so the pause falls between applying and committing.
+ */
 export async function runProjectionBatch(
   db: Kysely<unknown>,
   name: ProjectionName,
   options: ProjectorOptions = {},
 ): Promise<BatchOutcome> {
-  const projection = projectionNamed(name);
+  projectionNamed(name); // throws for a name that is not a projection
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const call = sql<{ busy: boolean; applied: number; tx_id: string | null; position: bigint | null; more: boolean }>`
+    select busy, applied, tx_id::text as tx_id, position, more from projector.run_batch(${name}, ${batchSize}::integer)`;
   try {
-    return await db.transaction().execute(async (trx): Promise<BatchOutcome> => {
-      const current = await lockCheckpoint(trx, name, 'skip-locked');
-      if (!current) return { status: 'busy' };
-      const result = await projectNext(trx, projection, 'read', current, options.batchSize ?? DEFAULT_BATCH_SIZE);
-      if (result.applied > 0) {
-        if (options.pauseBeforeCommitMs) await sleep(options.pauseBeforeCommitMs);
-        await saveCheckpoint(trx, name, result.checkpoint, result.applied);
-      }
-      return { status: 'done', ...result };
-    });
+    const pause = options.pauseBeforeCommitMs;
+    const { rows } = pause
+      ? await db.transaction().execute(async (trx) => {
+          const result = await call.execute(trx);
+          await sleep(pause);
+          return result;
+        })
+      : await call.execute(db);
+    const row = rows[0];
+    if (!row || row.busy || row.tx_id === null || row.position === null) return { status: 'busy' };
+    return {
+      status: 'done',
+      applied: row.applied,
+      checkpoint: { txId: BigInt(row.tx_id), position: row.position },
+      more: row.more,
+    };
   } catch (error) {
     await recordError(db, name, error);
     throw error;
@@ -123,13 +145,21 @@ export async function drainProjection(
   options: ProjectorOptions = {},
 ): Promise<DrainReport> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-  const report: DrainReport = { projection: name, applied: 0, batches: 0, busy: false, checkpoint: undefined };
+  const report: DrainReport = {
+    projection: name,
+    applied: 0,
+    batches: 0,
+    busy: false,
+    checkpoint: undefined,
+    more: false,
+  };
   while (report.batches < MAX_BATCHES_PER_DRAIN) {
     const outcome = await runProjectionBatch(db, name, options);
     if (outcome.status === 'busy') return { ...report, busy: true };
     report.batches += 1;
     report.applied += outcome.applied;
     report.checkpoint = outcome.checkpoint;
+    report.more = outcome.more;
     if (outcome.applied < batchSize) break;
   }
   return report;
