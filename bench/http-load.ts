@@ -96,6 +96,8 @@ export interface LagFigures {
 export interface RssFigures {
   apiPeakMiB: number;
   workerPeakMiB: number;
+  /** The API's memory right after the warm run, from its own /metrics (MiB by part). */
+  apiAfterLoad: Record<string, number>;
 }
 
 export interface HttpLoadOptions {
@@ -173,7 +175,11 @@ export async function benchHttp(
     const apiCpu = cpuShares(cpuBefore, threadTicks(apiPid), (performance.now() - cpuStarted) / 1000);
     const machineCpu = cpuBreakdown(machineBefore, await snapshotCpu(database.url, processes), processes);
     const lags = await probe.stop();
-    const rss = { apiPeakMiB: peakRssMiB(apiPid), workerPeakMiB: peakRssMiB(worker.child?.pid) };
+    const rss = {
+      apiPeakMiB: peakRssMiB(apiPid),
+      workerPeakMiB: peakRssMiB(worker.child?.pid),
+      apiAfterLoad: await memoryParts(api.url),
+    };
 
     // What the read-after-reply wait costs: the same warm load on an API that replies at commit.
     options.log(`B2 transfer-funds warm, replies at commit (READ_AFTER_REPLY_TIMEOUT_MS=0)...`);
@@ -269,6 +275,11 @@ export function printHttp(http: HttpFigures, lag: LagFigures, rss: RssFigures): 
     { process: 'API', MiB: rss.apiPeakMiB },
     { process: 'worker', MiB: rss.workerPeakMiB },
   ]);
+  console.log(
+    `API right after the warm run (its /metrics, MiB): ${Object.entries(rss.apiAfterLoad)
+      .map(([part, mib]) => `${part} ${mib}`)
+      .join(', ')}`,
+  );
 }
 
 /** autocannon's request setup for transfer-funds: a random sender and receiver among `wallets`, a fresh Idempotency-Key each. */
@@ -496,6 +507,24 @@ function cpuShares(before: ThreadTicks, after: ThreadTicks, wallSeconds: number)
 }
 
 /** The process's peak resident set (VmHWM), in MiB. */
+/**
+ * Where the API's resident memory is, by its own metrics (prom-client's defaults): resident,
+ * each V8 heap space's size, and memory outside the heap (buffers, native modules).
+ */
+async function memoryParts(url: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const mib = (bytes: string | undefined): number => Math.round(Number(bytes ?? Number.NaN) / 2 ** 20);
+  const parts: Record<string, number> = {
+    resident: mib(/^process_resident_memory_bytes (\S+)$/m.exec(text)?.[1]),
+    'V8 heap': mib(/^nodejs_heap_size_total_bytes (\S+)$/m.exec(text)?.[1]),
+    'V8 heap used': mib(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1]),
+    external: mib(/^nodejs_external_memory_bytes (\S+)$/m.exec(text)?.[1]),
+  };
+  for (const match of text.matchAll(/^nodejs_heap_space_size_total_bytes\{space="(\w+)"\} (\S+)$/gm))
+    if (match[1] && Number(match[2]) >= 2 ** 20) parts[`heap: ${match[1]}`] = mib(match[2]);
+  return parts;
+}
+
 function peakRssMiB(pid: number | undefined): number {
   if (!pid) return Number.NaN;
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
