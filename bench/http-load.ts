@@ -506,7 +506,6 @@ function cpuShares(before: ThreadTicks, after: ThreadTicks, wallSeconds: number)
   };
 }
 
-/** The process's peak resident set (VmHWM), in MiB. */
 /**
  * Where the API's resident memory is, by its own metrics (prom-client's defaults): resident,
  * each V8 heap space's size, and memory outside the heap (buffers, native modules).
@@ -525,6 +524,7 @@ async function memoryParts(url: string): Promise<Record<string, number>> {
   return parts;
 }
 
+/** The process's peak resident set (VmHWM), in MiB. */
 function peakRssMiB(pid: number | undefined): number {
   if (!pid) return Number.NaN;
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

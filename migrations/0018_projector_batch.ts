@@ -8,11 +8,52 @@
  * steps and their order are unchanged - the lock with SKIP LOCKED, the range behind the xmin
  * gate, the projection's own rule (`apply_<name>`), the checkpoint and its NOTIFY in the same
  * transaction - only they now run server-side in the one implicit transaction of the call.
+ * Each step is a function of its own, which replay's steps from Node call too
+ * (projections/engine/event-range.ts, projector.ts), so the gate, the checkpoint's update and
+ * its NOTIFY are written once.
  */
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
+-- The next range (after, to] of up to p_limit committed events behind the snapshot xmin, in
+-- read order (projections/engine/event-range.ts says why the gate makes it final); no row when
+-- there is none.
+create function projector.next_range(p_after_tx xid8, p_after_position bigint, p_limit integer)
+returns table (tx_id xid8, "position" bigint, events integer)
+language sql volatile as $fn$
+  select n.tx_id, n.position, (count(*) over ())::integer
+    from (select e.tx_id, e.position from ledger.events e
+           where (e.tx_id, e.position) > (p_after_tx, p_after_position)
+             and e.tx_id < pg_snapshot_xmin(pg_current_snapshot())
+           order by e.tx_id, e.position
+           limit p_limit) n
+   order by n.tx_id desc, n.position desc
+   limit 1
+$fn$;
+
+-- Committed events after a checkpoint, held back by the gate or not yet read.
+create function projector.has_events_after(p_tx xid8, p_position bigint) returns boolean
+language sql stable as $fn$
+  select exists (select 1 from ledger.events e where (e.tx_id, e.position) > (p_tx, p_position))
+$fn$;
+
+-- Moves a projection's checkpoint (adding to or setting its applied count) and tells the
+-- waiters; the NOTIFY is delivered at commit, and only if it commits.
+create function projector.save_checkpoint(
+  p_projection text, p_tx xid8, p_position bigint, p_applied bigint, p_add boolean
+) returns void language plpgsql as $fn$
+begin
+  update read.checkpoints
+     set tx_id = p_tx, position = p_position,
+         events_applied = case when p_add then events_applied + p_applied else p_applied end,
+         updated_at = now(), last_error = null, last_error_at = null
+   where projection = p_projection;
+  perform pg_notify('projection_checkpoint', json_build_object(
+    'projection', p_projection, 'checkpoint', p_tx::text || '.' || p_position::text)::text);
+end
+$fn$;
+
 create function projector.run_batch(p_projection text, p_limit integer)
 returns table (busy boolean, applied integer, tx_id xid8, "position" bigint, more boolean)
 language plpgsql as $fn$
@@ -32,36 +73,20 @@ begin
     return;
   end if;
 
-  -- The next range behind the xmin gate (projections/engine/event-range.ts says why).
-  select n.tx_id, n.position, (count(*) over ())::integer
-    into v_to_tx, v_to_position, v_events
-    from (select e.tx_id, e.position from ledger.events e
-           where (e.tx_id, e.position) > (v_from_tx, v_from_position)
-             and e.tx_id < pg_snapshot_xmin(pg_current_snapshot())
-           order by e.tx_id, e.position
-           limit p_limit) n
-   order by n.tx_id desc, n.position desc
-   limit 1;
-
-  if v_events > 0 then
+  select r.tx_id, r.position, r.events into v_to_tx, v_to_position, v_events
+    from projector.next_range(v_from_tx, v_from_position, p_limit) r;
+  if coalesce(v_events, 0) > 0 then
     execute format('select projector.%I($1, $2, $3, $4, $5)', 'apply_' || p_projection)
       using 'read'::text, v_from_tx, v_from_position, v_to_tx, v_to_position;
-    update read.checkpoints
-       set tx_id = v_to_tx, position = v_to_position, events_applied = events_applied + v_events,
-           updated_at = now(), last_error = null, last_error_at = null
-     where projection = p_projection;
-    -- Delivered at commit, and only if it commits.
-    perform pg_notify('projection_checkpoint', json_build_object(
-      'projection', p_projection, 'checkpoint', v_to_tx::text || '.' || v_to_position::text)::text);
+    perform projector.save_checkpoint(p_projection, v_to_tx, v_to_position, v_events, true);
   else
     v_events := 0;
     v_to_tx := v_from_tx;
     v_to_position := v_from_position;
   end if;
 
-  -- Committed events after the new checkpoint, held back by the gate or beyond this batch.
   return query select false, v_events, v_to_tx, v_to_position,
-    exists (select 1 from ledger.events e where (e.tx_id, e.position) > (v_to_tx, v_to_position));
+    projector.has_events_after(v_to_tx, v_to_position);
 end
 $fn$`.execute(db);
 }

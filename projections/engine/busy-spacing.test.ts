@@ -98,8 +98,11 @@ describe('given a projector under a continuous stream of commands', () => {
     const streamed = historyBatches.filter((at) => at >= started).length;
     expect(await waitForCheckpoint(pool, 'history', last, 20_000)).toBe(true);
     expect(sent).toBeGreaterThan(20);
-    // Back to back, every wake-up would start a batch of a few events (dozens a second).
-    expect(streamed).toBeLessThanOrEqual(Math.ceil(STREAM_MS / SPACING_MS) + 3);
+    // Back to back, every wake-up would start a batch of a few events (dozens a second). Spaced,
+    // at most two per spacing: a drain asked for while none runs starts at once, possibly just
+    // after a spaced batch (and a drain held back by another test's open transaction retries
+    // unspaced until it applies).
+    expect(streamed).toBeLessThanOrEqual(2 * Math.ceil(STREAM_MS / SPACING_MS) + 4);
   });
 
   it('starts at once when not behind: a command right after a lone one is projected without the spacing', async () => {

@@ -8,7 +8,8 @@
  * so the set of events below the xmin only ever grows at its end in (tx_id, position)
  * order: a cursor on that pair never has an event appear behind it. The range (after, to]
  * chosen here is therefore complete and final, and the projections' SQL rules read it
- * again with no gate of their own.
+ * again with no gate of their own. The gate itself is SQL (`projector.next_range`,
+ * migrations/0018), shared with the live projector's `projector.run_batch`.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Checkpoint } from './checkpoint.ts';
@@ -30,17 +31,10 @@ export async function nextEventRange(
   limit: number,
 ): Promise<EventRange | undefined> {
   const { rows } = await sql<{ tx_id: string; position: bigint; events: number }>`
-    with next as (
-      select tx_id, position from ledger.events
-       where (tx_id, position) > (${after.txId.toString()}::xid8, ${after.position.toString()}::bigint)
-         and tx_id < pg_snapshot_xmin(pg_current_snapshot())
-       order by tx_id, position
-       limit ${limit}
-    )
-    select tx_id::text as tx_id, position, (count(*) over ())::int as events
-      from next
-     order by next.tx_id desc, next.position desc
-     limit 1`.execute(trx);
+    select tx_id::text as tx_id, position, events
+      from projector.next_range(${after.txId.toString()}::xid8, ${after.position.toString()}::bigint, ${limit}::integer)`.execute(
+    trx,
+  );
   const last = rows[0];
   if (!last) return undefined;
   return { from: after, to: { txId: BigInt(last.tx_id), position: last.position }, events: last.events };
@@ -49,9 +43,8 @@ export async function nextEventRange(
 /** Committed events after the checkpoint that the xmin gate still holds back (or not yet read). */
 export async function hasEventsAfter(trx: AnyTransaction | Kysely<unknown>, after: Checkpoint): Promise<boolean> {
   const { rows } = await sql<{ found: boolean }>`
-    select exists (
-      select 1 from ledger.events
-       where (tx_id, position) > (${after.txId.toString()}::xid8, ${after.position.toString()}::bigint)
-    ) as found`.execute(trx);
+    select projector.has_events_after(${after.txId.toString()}::xid8, ${after.position.toString()}::bigint) as found`.execute(
+    trx,
+  );
   return rows[0]?.found ?? false;
 }

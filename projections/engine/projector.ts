@@ -11,10 +11,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import { hasEventsAfter, nextEventRange, type AnyTransaction } from './event-range.ts';
-import { formatCheckpoint, type Checkpoint } from './checkpoint.ts';
+import type { Checkpoint } from './checkpoint.ts';
 import { applyRange, type Projection, type ProjectionName } from './definition.ts';
 import { PROJECTIONS, projectionNamed } from '../registry.ts';
 
+/** The channel `projector.save_checkpoint` (migrations/0018) notifies on. */
 export const CHECKPOINT_CHANNEL = 'projection_checkpoint';
 /** Events per batch: large enough to amortise round trips, small enough to keep locks short. */
 export const DEFAULT_BATCH_SIZE = 500;
@@ -77,16 +78,10 @@ export async function saveCheckpoint(
   applied: number,
   mode: 'add' | 'set' = 'add',
 ): Promise<void> {
-  const count = mode === 'add' ? sql`events_applied + ${applied}` : sql`${applied}::bigint`;
-  await sql`
-    update read.checkpoints
-       set tx_id = ${checkpoint.txId.toString()}::xid8, position = ${checkpoint.position.toString()}::bigint,
-           events_applied = ${count}, updated_at = now(), last_error = null, last_error_at = null
-     where projection = ${name}`.execute(trx);
-  // Delivered at commit, and only if it commits: waiters never see an uncommitted checkpoint.
-  await sql`select pg_notify(${CHECKPOINT_CHANNEL}, ${JSON.stringify({ projection: name, checkpoint: formatCheckpoint(checkpoint) })})`.execute(
-    trx,
-  );
+  // projector.save_checkpoint (migrations/0018) also NOTIFYs, delivered at commit and only if
+  // it commits: waiters never see an uncommitted checkpoint.
+  await sql`select projector.save_checkpoint(${name}, ${checkpoint.txId.toString()}::xid8,
+    ${checkpoint.position.toString()}::bigint, ${applied}::bigint, ${mode === 'add'})`.execute(trx);
 }
 
 /**

@@ -98,11 +98,12 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
   // limit: a wake-up can arrive while an older transaction still holds the xmin back, or while
   // a peer is mid-batch.
   // Under load - the drain was asked for while the last one ran, or it goes round again for
-  // events waiting behind the batch it just applied - its batches start at least `busySpacingMs` apart, so that each
-  // carries more events: a batch's fixed cost (the round trip, the range lookup, the rule's
-  // statements, a commit and a NOTIFY: ~1 ms of Postgres CPU per projection) is paid per
-  // batch, and back-to-back batches of one or two events made the projector a third of the
-  // machine's CPU under B2 and halved the payments it served. An idle projector starts at once.
+  // events waiting behind the batch it just applied - its batches start at least
+  // `busySpacingMs` apart, so that each carries more events: a batch's fixed cost (the round
+  // trip, the range lookup, the rule's statements, a commit and a NOTIFY: ~1 ms of Postgres CPU
+  // per projection) is paid per batch, and back-to-back batches of one or two events made the
+  // projector a third of the machine's CPU under B2 and halved the payments it served. An idle
+  // projector starts at once.
   const busySpacingMs = options.busySpacingMs ?? DEFAULT_BUSY_SPACING_MS;
   const lastDrainStarted = new Map<ProjectionName, number>();
   const drainUntilCaughtUp = async (name: ProjectionName, behind: boolean): Promise<void> => {
@@ -116,9 +117,9 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
       const report = await drainProjection(options.db, name, options.projector);
       logDrain(log, report);
       if (!report.busy && !report.more) return;
-      // Round again: busy if this batch applied events (more are waiting behind them); not if it
-      // found them all held back by an open transaction (then only the retry delay).
-      busy = report.applied > 0;
+      // Round again: busy once a batch applied events (more are waiting behind them); a drain
+      // that found them all held back by an open transaction retries after the delay only.
+      busy ||= report.applied > 0;
       await sleep(WAKE_RETRY_DELAY_MS);
     }
   };
