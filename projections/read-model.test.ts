@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { createJobBoss, type JobBoss } from '../platform/jobs.ts';
@@ -215,5 +216,31 @@ describe('read-your-writes through one shared listener', () => {
       await waiter.close();
     }
     expect(await waiter.wait('all', '1.1', 10)).toBe(false);
+  });
+
+  it('knows what was projected before it listened, and after its connection was cut', async () => {
+    const before = await ledger.transfer(
+      { transferId: 't11', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'before' },
+      as('bob'),
+    );
+    await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
+    const waiter = createCheckpointWaiter({ connectionString: testDb.url });
+    try {
+      // Projected before the LISTEN existed: no notification will come, the first read knows it.
+      expect(await waiter.wait('all', before.checkpoint, 1)).toBe(true);
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity
+                 where application_name = 'wallet-checkpoint-waiter' and datname = current_database()`.execute(
+        testDb.db,
+      );
+      const during = await ledger.transfer(
+        { transferId: 't12', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'cut' },
+        as('bob'),
+      );
+      // Projected while the waiter's connection was down: its NOTIFY went to nobody.
+      await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
+      expect(await waiter.wait('all', during.checkpoint, 2_000)).toBe(true);
+    } finally {
+      await waiter.close();
+    }
   });
 });

@@ -1,9 +1,15 @@
 /**
  * Read-your-writes for a busy API: one LISTEN connection per process serves every waiting
  * request, instead of one pool connection per wait (./wait.ts). The latest checkpoint of each
- * projection is kept in memory from the NOTIFY payloads and re-read from the table while
- * anyone waits (every RECHECK_INTERVAL_MS), so a lost notification or a dropped connection
- * costs at most that delay. A dropped connection is re-opened on the next wait.
+ * projection is kept in memory: read from the table once the LISTEN is in place (on every
+ * (re)connection), then moved by the NOTIFY payloads, and re-read while anyone waits (every
+ * RECHECK_INTERVAL_MS), so a lost notification costs at most that delay. A dropped connection
+ * is re-opened on the next wait.
+ *
+ * A wait does not query: once LISTEN is in place every later checkpoint arrives as a
+ * notification, so what is known is at worst behind by notifications still on their way,
+ * which the wait then receives. (Each wait used to re-read the table first: one more query,
+ * on this one connection, per command reply.)
  */
 import pg from 'pg';
 import { compareCheckpoints, hasReached, parseCheckpoint, type Checkpoint } from './checkpoint.ts';
@@ -69,6 +75,10 @@ export function createCheckpointWaiter(options: { connectionString: string }): C
       });
       await fresh.connect();
       await fresh.query(`listen ${CHECKPOINT_CHANNEL}`);
+      // After LISTEN: whatever moves from here on is notified, so this read and the
+      // notifications together miss nothing.
+      for (const [projection, checkpoint] of await readCheckpoints(fresh)) learn(projection, checkpoint);
+      settle();
       return fresh;
     })().catch((error: unknown) => {
       client = undefined;
@@ -88,10 +98,9 @@ export function createCheckpointWaiter(options: { connectionString: string }): C
     async wait(projection, token, timeoutMs) {
       const target = parseCheckpoint(token);
       if (closed || waiters.size >= MAX_WAITERS) return false;
-      // Checkpoints only move forward (a replay swaps in one at least as far), so what a
-      // notification already told us answers most waits without a query.
-      if (client && reached({ projection, target })) return true;
-      await refresh();
+      // Checkpoints only move forward (a replay swaps in one at least as far), so what is
+      // known answers the wait, or the notification that moves it past the target will.
+      await connect();
       if (reached({ projection, target })) return true;
       return new Promise<boolean>((resolve) => {
         const waiter: Waiter = {
