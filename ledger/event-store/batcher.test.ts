@@ -6,8 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { createBatcher, type Settled } from './batcher.ts';
 
-/** A `send` that answers each request with its double after `delayMs`, recording batch sizes and overlap. */
-function recordingSend(delayMs: number) {
+/**
+ * A `send` that answers each request with its double, recording batch sizes and overlap. A
+ * batch takes `delayMs` plus `perRequestMs` a request, as a database batch does: a batch of
+ * one comes back sooner than a batch of thirty.
+ */
+function recordingSend(delayMs: number, perRequestMs = 0) {
   const sizes: number[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
@@ -15,7 +19,7 @@ function recordingSend(delayMs: number) {
     sizes.push(requests.length);
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
-    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    await new Promise((resolve) => setTimeout(resolve, delayMs + perRequestMs * requests.length));
     inFlight -= 1;
     return requests.map((request) =>
       request < 0 ? { ok: false, error: new Error(`refused ${request}`) } : { ok: true, value: request * 2 },
@@ -48,7 +52,7 @@ describe('the group-commit policy', () => {
   });
 
   it('shares closed-loop callers evenly over the slots instead of sending stragglers alone', async () => {
-    const recorder = recordingSend(2);
+    const recorder = recordingSend(1, 0.2);
     const append = createBatcher({ maxBatchSize: 64, maxInFlight: 2 }, recorder.send);
     const clients = 32;
     const rounds = 30;

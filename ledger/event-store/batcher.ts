@@ -4,14 +4,17 @@
  * latency when idle). Otherwise it waits until the end of the current event-loop turn, so
  * that everything that arrives in that turn goes together, and then for a free slot (at most
  * `maxInFlight` batches on their way); the waiting requests are shared out evenly over the
- * free slots, at most `maxBatchSize` a batch. Each caller is answered with its own outcome
- * when its batch's `send` returns. The ledger's appends use it (event-store/batch.ts), and so
+ * free slots, at most `maxBatchSize` a batch - unless they are fewer than half the smallest
+ * batch on its way, in which case they wait for a batch to come back and go with its
+ * callers. Each caller is answered with its own outcome when its batch's `send` returns. The ledger's appends use it (event-store/batch.ts), and so
  * does the benchmark's batched baseline, so both batch alike.
  *
  * Why not "send whatever is waiting as soon as a slot is free": the callers of a finished
  * batch come back one by one, and the first of them found the slot free and went alone. Under
  * B1's 32 clients that settled into one batch of ~30 beside a stream of batches of one (4,449
- * of 5,398 batches), each paying a whole batch's fixed cost for one transfer.
+ * of 5,398 batches), each paying a whole batch's fixed cost for one transfer. Waiting for the
+ * end of the turn alone left one such state stable: the first request of a burst goes at once,
+ * alone, the rest together, and each kept to its own slot.
  */
 export interface BatchingOptions {
   /** Requests per batch at most: bounds one batch's work and the rows it locks at once. */
@@ -40,7 +43,8 @@ export function createBatcher<Request, Result>(
   send: SendBatch<Request, Result>,
 ): (request: Request) => Promise<Result> {
   const queue: Waiting<Request, Result>[] = [];
-  let inFlight = 0;
+  /** The sizes of the batches on their way. */
+  const inFlight: number[] = [];
 
   const dispatch = async (batch: readonly Waiting<Request, Result>[]): Promise<void> => {
     try {
@@ -57,13 +61,16 @@ export function createBatcher<Request, Result>(
   };
 
   const pump = (): void => {
-    while (inFlight < options.maxInFlight && queue.length > 0) {
-      const freeSlots = options.maxInFlight - inFlight;
+    while (inFlight.length < options.maxInFlight && queue.length > 0) {
+      // A few requests beside a much larger batch on its way wait for it to come back, and
+      // then go with its callers; sent alone they would keep going alone, every round.
+      if (inFlight.length > 0 && queue.length * 2 < Math.min(...inFlight)) return;
+      const freeSlots = options.maxInFlight - inFlight.length;
       const batch = queue.splice(0, Math.min(options.maxBatchSize, Math.ceil(queue.length / freeSlots)));
-      inFlight += 1;
+      inFlight.push(batch.length);
       options.onBatch?.(batch.length);
       void dispatch(batch).finally(() => {
-        inFlight -= 1;
+        inFlight.splice(inFlight.indexOf(batch.length), 1);
         pumpAtEndOfTurn();
       });
     }
@@ -82,7 +89,7 @@ export function createBatcher<Request, Result>(
   return (request) =>
     new Promise<Result>((resolve, reject) => {
       queue.push({ request, resolve, reject });
-      if (inFlight === 0 && !pumpScheduled) pump();
+      if (inFlight.length === 0 && !pumpScheduled) pump();
       else pumpAtEndOfTurn();
     });
 }
