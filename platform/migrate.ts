@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kysely, PostgresDialect } from 'kysely';
 import { FileMigrationProvider, Migrator } from 'kysely/migration';
-import pg from 'pg';
+import { createPool } from './database.ts';
 import { installJobQueues, type QueueSpec } from './jobs.ts';
 import type { Logger } from './logger.ts';
 import { applyRuntimeGrants, ensureRuntimeLogin, ensureRuntimeRole, isSeparateLogin, loginOf } from './runtime-role.ts';
@@ -101,9 +101,16 @@ export async function assertMigrationsCurrent(url: string): Promise<void> {
   }
 }
 
+/**
+ * One connection, with the app's pool and its error listeners: pg-pool's end() resolves before
+ * its clients have closed, and a client terminated meanwhile (a test dropping its database
+ * WITH (FORCE) right after) emitted 'error' with no listener, which killed the test run.
+ */
 function openMigrationDatabase(url: string): Kysely<unknown> {
   return new Kysely<unknown>({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }),
+    dialect: new PostgresDialect({
+      pool: createPool({ connectionString: url, maxConnections: 1, applicationName: 'wallet-migrate' }),
+    }),
   });
 }
 
