@@ -6,8 +6,9 @@
  * `maxInFlight` batches on their way); the waiting requests are shared out evenly over the
  * free slots, at most `maxBatchSize` a batch - unless they are fewer than half the smallest
  * batch on its way, in which case they wait for a batch to come back and go with its
- * callers. Each caller is answered with its own outcome when its batch's `send` returns. The ledger's appends use it (event-store/batch.ts), and so
- * does the benchmark's batched baseline, so both batch alike.
+ * callers. Each caller is answered with its own outcome when its batch's `send` returns.
+ * The ledger's appends use it (event-store/batch.ts), and so does the benchmark's batched
+ * baseline, so both batch alike.
  *
  * Why not "send whatever is waiting as soon as a slot is free": the callers of a finished
  * batch come back one by one, and the first of them found the slot free and went alone. Under
