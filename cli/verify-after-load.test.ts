@@ -9,6 +9,7 @@ import { tablesView } from '../platform/database.ts';
 import { drainAll, readCheckpoints } from '../projections/index.ts';
 import { capturedIo } from './io.ts';
 import { EXIT_OK, runCli } from './main.ts';
+import { openFundedWallets } from '../test/funded-wallets.ts';
 
 const CLIENTS = 32;
 const TRANSFERS = 3_000;
@@ -27,20 +28,7 @@ afterAll(async () => {
 describe('verify after 32 concurrent clients', () => {
   it('passes: heads, projections and zero sums agree', async () => {
     const ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
-    for (const id of WALLETS) {
-      await ledger.openWallet({ accountId: id, displayName: id }, { actorId: id });
-      await ledger.completeCardDeposit(
-        {
-          depositId: `seed-${id}`,
-          walletId: id,
-          amountPaise: rupees(500),
-          reference: 'seed',
-          provider: 'test',
-          paymentId: id,
-        },
-        { actorId: 'test' },
-      );
-    }
+    await openFundedWallets(ledger, WALLETS, rupees(500));
     let next = 0;
     const client = async (): Promise<void> => {
       for (let i = next++; i < TRANSFERS; i = next++) {

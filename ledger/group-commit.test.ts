@@ -14,6 +14,7 @@ import { toWireAppend } from './event-store/append.ts';
 import { encodeJson } from './event-store/codec.ts';
 import { createLedger, isLedgerRejection, rupees, type Ledger, type LedgerTables } from './index.ts';
 import { decideTransfer } from './transfers/transfer.ts';
+import { openFundedWallets } from '../test/funded-wallets.ts';
 
 let testDb: TestDatabase<LedgerTables>;
 let setup: Ledger;
@@ -22,20 +23,7 @@ const WALLETS = ['alice', 'bob', 'carol', 'dave', 'erin'];
 beforeAll(async () => {
   testDb = await createTestDatabase<LedgerTables>({ maxConnections: 40 });
   setup = createLedger({ db: testDb.db, batching: false });
-  for (const id of WALLETS) {
-    await setup.openWallet({ accountId: id, displayName: id }, { actorId: id });
-    await setup.completeCardDeposit(
-      {
-        depositId: `seed-${id}`,
-        walletId: id,
-        amountPaise: rupees(1_000),
-        reference: 'seed',
-        provider: 'sandbox',
-        paymentId: `p-${id}`,
-      },
-      { actorId: 'provider:card' },
-    );
-  }
+  await openFundedWallets(setup, WALLETS, rupees(1_000));
 });
 
 afterAll(async () => {

@@ -14,6 +14,7 @@ import { createWiredLedger } from '../../runtime/ledger.ts';
 import { rupees, type Ledger, type LedgerTables } from '../../ledger/index.ts';
 import { startProjectionWorkers, waitForCheckpoint, type StopWorkers } from '../index.ts';
 import { CHECKPOINT_CHANNEL } from './projector.ts';
+import { openFundedWallets } from '../../test/funded-wallets.ts';
 
 const SPACING_MS = 1_000;
 const STREAM_MS = 3_000;
@@ -33,20 +34,7 @@ beforeAll(async () => {
   await boss.start();
   ledger = createWiredLedger(tablesView<LedgerTables>(testDb.db));
   pool = new pg.Pool({ connectionString: testDb.url, max: 2 });
-  for (const id of WALLETS) {
-    await ledger.openWallet({ accountId: id, displayName: id }, { actorId: id });
-    await ledger.completeCardDeposit(
-      {
-        depositId: `d-${id}`,
-        walletId: id,
-        amountPaise: rupees(10_000),
-        reference: 'seed',
-        provider: 'sandbox',
-        paymentId: id,
-      },
-      { actorId: 'provider:card' },
-    );
-  }
+  await openFundedWallets(ledger, WALLETS, rupees(10_000));
   listener = new pg.Client({ connectionString: testDb.url });
   await listener.connect();
   listener.on('notification', (message) => {

@@ -10,6 +10,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
 import { tablesView } from '../../platform/database.ts';
 import { createWiredLedger } from '../../runtime/ledger.ts';
 import { rupees, type Ledger, type LedgerTables } from '../../ledger/index.ts';
+import { openFundedWallets } from '../../test/funded-wallets.ts';
 
 const WALLETS = ['lp0', 'lp1', 'lp2', 'lp3'];
 
@@ -28,20 +29,7 @@ beforeAll(async () => {
   projector = new pg.Client(testDb.url);
   await projector.connect();
   ledger = createWiredLedger(tablesView<LedgerTables>(testDb.db));
-  for (const id of WALLETS) {
-    await ledger.openWallet({ accountId: id, displayName: id }, { actorId: id });
-    await ledger.completeCardDeposit(
-      {
-        depositId: `d-${id}`,
-        walletId: id,
-        amountPaise: rupees(100_000),
-        reference: 'seed',
-        provider: 'sandbox',
-        paymentId: id,
-      },
-      { actorId: 'provider:card' },
-    );
-  }
+  await openFundedWallets(ledger, WALLETS, rupees(100_000));
 });
 
 afterAll(async () => {
