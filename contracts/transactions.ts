@@ -177,7 +177,12 @@ export const HISTORY_TYPES = ['credit', 'debit', 'deposit'] as const;
 
 export const historyQuerySchema = z
   .object({
-    search: z.string().trim().max(200).optional(),
+    search: z
+      .string()
+      .trim()
+      .max(200)
+      .optional()
+      .meta({ description: 'Found anywhere in the reference, or at the start of the transaction id; any case' }),
     type: z.enum([...HISTORY_TYPES, 'all']).optional(),
     page: z.coerce.number().int().min(1).max(100_000).optional(),
     pageSize: z.coerce.number().int().min(1).max(100).optional(),

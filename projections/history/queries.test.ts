@@ -1,7 +1,8 @@
 /**
  * History search: one scan gives the page and the total; the total is exact up to the count
  * limit and "at least the limit" beyond it, and every page - inside the counted matches or
- * past them - is its slice of the user's matches, newest first.
+ * past them - is its slice of the user's matches, newest first, whichever way the search found
+ * them (the newest rows, a walk of the index, a trigram lookup).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
@@ -53,7 +54,7 @@ afterAll(async () => {
 async function allMatches(term: string): Promise<string[]> {
   const { rows } = await sql<{ transaction_id: string }>`
     select transaction_id from read.history
-     where account_id = 'asha' and (reference ilike ${`%${term}%`} or transaction_id ilike ${`%${term}%`})
+     where account_id = 'asha' and (reference ilike ${`%${term}%`} or transaction_id ilike ${`${term}%`})
      order by created_at desc, position desc`.execute(testDb.db);
   return rows.map((row) => row.transaction_id);
 }
@@ -99,5 +100,47 @@ describe('given a user with more matches than the search counts', () => {
     expect(byId.rows.map((row) => row.transaction_id).sort()).toEqual(['t3', 't30', 't31', 't32', 't33', 't34']);
     const credits = await readHistoryPage(read, { accountId: 'ravi', type: 'debit', search: 'rent', page: 1 });
     expect([credits.total, credits.rows]).toEqual([0, []]);
+  });
+});
+
+describe('whichever way a search finds its matches', () => {
+  // A head of 5 rows and lookups of at most 3 rows make 36 rows take every way.
+  const ways = { searchHeadRows: 5, searchLookupRows: 3 };
+  const search = (text: string, extra: Partial<Parameters<typeof readHistoryPage>[1]> = {}) =>
+    readHistoryPage(read, { accountId: 'asha', search: text, page: 1, pageSize: 100, ...extra });
+
+  it('takes the head when the newest rows hold every match or all of the rows', async () => {
+    const all = await search('rent');
+    expect(all.searchWay).toBe('head');
+    expect(all.rows.map((row) => row.transaction_id)).toEqual(await allMatches('rent'));
+    const newest = await search('rent', { ...ways, searchCountLimit: 3 });
+    expect([newest.searchWay, newest.total, newest.totalExact]).toEqual(['head', 3, false]);
+    // A page reaching past the count limit walks the matches itself.
+    expect(newest.rows.map((row) => row.transaction_id)).toEqual(await allMatches('rent'));
+  });
+
+  it("looks rare words up by their trigrams, among this user's rows only", async () => {
+    const food = await search('FOOD', { ...ways, searchLookupRows: 10 });
+    expect(food.searchWay).toBe('keys');
+    expect(food.rows.map((row) => row.transaction_id)).toEqual(await allMatches('food'));
+    // The candidates are every "food"; the phrase itself is in two of them.
+    const phrase = await search('food 3', { ...ways, searchLookupRows: 10 });
+    expect(phrase.searchWay).toBe('keys');
+    expect(phrase.rows.map((row) => row.transaction_id)).toEqual(await allMatches('food 3'));
+    expect(phrase.rows).toHaveLength(2);
+    const id = await search('T10', ways);
+    expect(id.searchWay).toBe('keys');
+    expect(id.rows.map((row) => row.transaction_id)).toEqual(['t10']);
+    const none = await search('no such words', ways);
+    expect([none.searchWay, none.total, none.rows]).toEqual(['keys', 0, []]);
+  });
+
+  it('walks when a lookup finds more than it fetches, or the text has no trigram', async () => {
+    const rent = await search('rent', ways);
+    expect(rent.searchWay).toBe('walk');
+    expect(rent.rows.map((row) => row.transaction_id)).toEqual(await allMatches('rent'));
+    const short = await search('t2', ways);
+    expect(short.searchWay).toBe('walk');
+    expect(short.rows.map((row) => row.transaction_id)).toEqual(await allMatches('t2'));
   });
 });

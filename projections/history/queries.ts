@@ -12,7 +12,10 @@ export const MAX_PAGE_SIZE = 100;
 
 export interface HistoryQuery {
   accountId: string;
-  /** Matches the reference text or the transaction id, case-insensitively, anywhere in it. */
+  /**
+   * Matches the reference text anywhere in it, or the transaction id from its start (an id is
+   * pasted or typed from its first characters), case-insensitively.
+   */
   search?: string | undefined;
   type?: HistoryType | undefined;
   /** Created at or after (the start of the first day of a date filter). */
@@ -24,6 +27,9 @@ export interface HistoryQuery {
   pageSize?: number | undefined;
   /** Tests: a smaller SEARCH_COUNT_LIMIT. */
   searchCountLimit?: number | undefined;
+  /** Tests: smaller SEARCH_HEAD_ROWS and SEARCH_LOOKUP_ROWS, so small histories take every way a search can. */
+  searchHeadRows?: number | undefined;
+  searchLookupRows?: number | undefined;
 }
 
 export interface HistoryPage {
@@ -32,10 +38,16 @@ export interface HistoryPage {
   total: number;
   /** False when `total` is a lower bound (a search with more matches than it counts). */
   totalExact: boolean;
+  /** How a search found its matches (searchHistory); absent when nothing was searched. */
+  searchWay?: SearchWay | undefined;
 }
 
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+/** See searchHistory: the newest rows sufficed, a walk of the index, or a trigram lookup. */
+export type SearchWay = 'head' | 'walk' | 'keys';
+
+/** `text` with LIKE's wildcards and escape character taken literally. */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
 export async function readHistoryPage(db: Kysely<ReadTables>, query: HistoryQuery): Promise<HistoryPage> {
@@ -49,10 +61,14 @@ export async function readHistoryPage(db: Kysely<ReadTables>, query: HistoryQuer
       type: query.type,
       since: query.since,
       until: query.until,
-      pattern: likePattern(search),
+      text: search,
+      referencePattern: `%${likeLiteral(search)}%`,
+      transactionIdPrefix: `${likeLiteral(search.toLowerCase())}%`,
       pageSize,
       offset,
       countLimit: query.searchCountLimit ?? SEARCH_COUNT_LIMIT,
+      headRows: query.searchHeadRows ?? SEARCH_HEAD_ROWS,
+      lookupRows: query.searchLookupRows ?? SEARCH_LOOKUP_ROWS,
     });
   const filtered = filteredHistory(db, query);
   const dated = query.since !== undefined || query.until !== undefined;
@@ -125,10 +141,18 @@ interface SearchQuery {
   type: HistoryType | undefined;
   since: Date | undefined;
   until: Date | undefined;
-  pattern: string;
+  /** The words searched for, as typed (trimmed): their trigrams find candidate rows. */
+  text: string;
+  /** ILIKE pattern: the text anywhere in the reference. */
+  referencePattern: string;
+  /** LIKE pattern over lower(transaction_id): the lower-cased text at its start. */
+  transactionIdPrefix: string;
   pageSize: number;
   offset: number;
   countLimit: number;
+  /** SEARCH_HEAD_ROWS and SEARCH_LOOKUP_ROWS, or smaller in tests. */
+  headRows: number;
+  lookupRows: number;
 }
 
 /**
@@ -138,35 +162,112 @@ interface SearchQuery {
 export const SEARCH_COUNT_LIMIT = 1_000;
 
 /**
- * One scan per search: the user's newest SEARCH_COUNT_LIMIT + 1 matches, collected once
- * (materialized), give both the page and the total. Ordered and limited, the planner walks
- * the newest-first index when matches are many (it stops after the limit) and takes the
- * trigram indexes when they are few (a bitmap of a handful of rows, then sorted); unordered,
- * it chose the walk expecting many matches and found few (170 ms at 100,000 rows instead of
- * 8 ms). A page past the limit walks the user's matches newest first (the total stays "1,000+").
+ * How many of the user's newest rows a search reads first (~1-2 ms by the newest-first index,
+ * which carries the reference and the id): enough to find the first 1,001 matches of a common
+ * word, or to tell a rare one, or the whole history of most users.
+ */
+export const SEARCH_HEAD_ROWS = 4_000;
+
+/**
+ * At most this many rows are fetched by a trigram lookup (~2.5-4 us each from the heap, then
+ * sorted); a lookup that finds more walks instead (matches are common after all, only not
+ * among the newest rows).
+ */
+export const SEARCH_LOOKUP_ROWS = 2_000;
+
+/**
+ * Walk on, or look the trigrams up? With a share `d` of matches among the head's rows and `n`
+ * rows in all, walking to the 1,001st match reads ~1,001/d index entries (~0.3 us each) and the
+ * trigram lookup fetches ~d*n rows from the heap and sorts them (~2.5 us each): walk when
+ * d^2 * n >= 1,001 * 0.3 / 2.5 ~ 120 (for 100,000 rows: when more than ~3.5% match).
+ */
+const WALK_WHEN_SHARE_SQUARED_TIMES_ROWS = 120;
+
+/**
+ * One statement per search; its newest SEARCH_COUNT_LIMIT + 1 matches, collected once
+ * (materialized), give both the page and the total. How they are found depends on what the
+ * head (the user's newest SEARCH_HEAD_ROWS rows, read first) shows:
+ * - 'head': the head holds 1,001 matches, or all of the user's rows - they are the answer;
+ * - 'walk': matches are common - the head's and on down the newest-first index from the head's
+ *   last row until 1,001 are found;
+ * - 'keys': matches are rare - the reference's trigrams among this user's rows only
+ *   (`read.search_keys`, migration 0022) or the id's prefix B-tree give the candidates, then
+ *   sorted; more than SEARCH_LOOKUP_ROWS of them, and it walks instead. A text with no three
+ *   letters or digits in a row has no trigrams to look up, and walks.
+ * The planner cannot make this choice itself: it estimates a match's likelihood from all
+ * users' rows and multiplies the trigrams' likelihoods as if independent (it took 20,000
+ * matches for 227 and fetched them all from the heap). Ways not taken are not run (each is
+ * gated by a one-time filter). A page past the count limit walks the user's matches newest
+ * first (the total stays "1,000+").
  */
 async function searchHistory(db: Kysely<ReadTables>, query: SearchQuery): Promise<HistoryPage> {
-  const { accountId, type, since, until, pattern, pageSize, offset, countLimit } = query;
-  const matching = sql`
-    select stream_id, created_at, position from read.history
-     where account_id = ${accountId} ${type ? sql`and type = ${type}` : sql``}
-       ${since ? sql`and created_at >= ${since}` : sql``} ${until ? sql`and created_at < ${until}` : sql``}
-       and (reference ilike ${pattern} or transaction_id ilike ${pattern})
-     order by created_at desc, position desc`;
-  const pageSource = offset + pageSize > countLimit ? sql`(${matching})` : sql`matches`;
-  const { rows } = await sql<Selectable<HistoryRow> & { matched: bigint }>`
-    with matches as materialized (${matching} limit ${countLimit + 1}),
+  const { accountId, type, since, until, text, pageSize, offset, countLimit, headRows, lookupRows } = query;
+  const filters = sql`account_id = ${accountId} ${type ? sql`and type = ${type}` : sql``}
+       ${since ? sql`and created_at >= ${since}` : sql``} ${until ? sql`and created_at < ${until}` : sql``}`;
+  const isMatch = sql`(reference ilike ${query.referencePattern} or lower(transaction_id) like ${query.transactionIdPrefix})`;
+  const newestFirst = sql`order by created_at desc, position desc`;
+  const walk = sql`select stream_id, created_at, position from read.history where ${filters} and ${isMatch}`;
+  const pageSource = offset + pageSize > countLimit ? sql`(${walk} ${newestFirst})` : sql`matches`;
+  const isKeyed = sql`((read.search_keys(account_id, reference) @> read.search_keys(${accountId}, ${text})
+                          and reference ilike ${query.referencePattern})
+                         or lower(transaction_id) like ${query.transactionIdPrefix})`;
+  const chosen = sql`(select way from chosen)`;
+  const { rows } = await sql<Selectable<HistoryRow> & { matched: bigint; way: SearchWay }>`
+    with head as materialized (
+      select stream_id, created_at, position, ${isMatch} as hit
+        from read.history where ${filters} ${newestFirst} limit ${headRows}
+    ),
+    way as materialized (
+      select case
+               when hits > ${countLimit} or seen < ${headRows} then 'head'
+               when not keyed or hits * hits * rows >= ${WALK_WHEN_SHARE_SQUARED_TIMES_ROWS}::numeric * seen * seen then 'walk'
+               else 'keys'
+             end as way
+        from (select count(*) filter (where hit) as hits, count(*) as seen,
+                     cardinality(read.search_keys(${accountId}, ${text})) > 0 as keyed,
+                     (select coalesce(sum(rows), 0) from read.history_counts
+                       where account_id = ${accountId} ${type ? sql`and type = ${type}` : sql``}) as rows
+                from head) as probe
+    ),
+    keyed as materialized (
+      select stream_id, created_at, position from read.history
+       where ${filters} and ${isKeyed} limit ${lookupRows + 1}
+    ),
+    chosen as materialized (
+      select case when way = 'keys' and (select count(*) from keyed) > ${lookupRows} then 'walk' else way end as way
+        from way
+    ),
+    matches as materialized (
+      select stream_id, created_at, position from (
+        (select stream_id, created_at, position from head
+          where hit and ${chosen} in ('head', 'walk') ${newestFirst} limit ${countLimit + 1})
+        union all
+        (${walk} and ${chosen} = 'walk'
+            and (created_at, position) < (select created_at, position from head order by created_at, position limit 1)
+          ${newestFirst} limit ${countLimit + 1})
+        union all
+        (select stream_id, created_at, position from keyed
+          where ${chosen} = 'keys' ${newestFirst} limit ${countLimit + 1})
+      ) as found ${newestFirst} limit ${countLimit + 1}
+    ),
     page as (
       select stream_id, created_at, position from ${pageSource} as source
-       order by created_at desc, position desc limit ${pageSize} offset ${offset}
+       ${newestFirst} limit ${pageSize} offset ${offset}
     )
-    select (select count(*) from matches) as matched, row.*
+    select (select count(*) from matches) as matched,
+           ${chosen} as way,
+           row.*
       from (select 1) as one
       left join (page join read.history as row
                    on row.account_id = ${accountId} and row.stream_id = page.stream_id and row.position = page.position)
         on true
      order by page.created_at desc, page.position desc`.execute(db);
   const matched = Number(rows[0]?.matched ?? 0n);
-  const found = rows.filter((row) => row.account_id !== null).map(({ matched: _matched, ...row }) => row);
-  return { rows: found, total: Math.min(matched, countLimit), totalExact: matched <= countLimit };
+  const found = rows.filter((row) => row.account_id !== null).map(({ matched: _matched, way: _way, ...row }) => row);
+  return {
+    rows: found,
+    total: Math.min(matched, countLimit),
+    totalExact: matched <= countLimit,
+    searchWay: rows[0]?.way,
+  };
 }
