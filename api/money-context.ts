@@ -32,9 +32,17 @@ export interface MoneyDependencies {
   pinKeys: PinKeys;
 }
 
-/** The PIN check every money command makes first (identity/transaction-pin.ts). */
-export function requirePin(deps: MoneyDependencies, userId: string, pin: string): Promise<void> {
-  return verifyTransactionPin({ db: deps.db, keys: deps.pinKeys, clock: deps.clock }, userId, pin);
+/**
+ * The PIN check every money command makes first (identity/transaction-pin.ts); a payment
+ * names its payee, which must exist and be active (checked in the same read, before the PIN).
+ */
+export function requirePin(
+  deps: MoneyDependencies,
+  userId: string,
+  pin: string,
+  payment: { payeeId?: string } = {},
+): Promise<void> {
+  return verifyTransactionPin({ db: deps.db, keys: deps.pinKeys, clock: deps.clock }, userId, pin, payment);
 }
 
 /** The ledger command context of an HTTP request: who, which retry key, which request. */

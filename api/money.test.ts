@@ -205,6 +205,29 @@ describe('transfer-funds', () => {
     expect(await failedPins()).toBe(before);
   });
 
+  it('refuses an unknown or inactive payee before the PIN check: 404, and no PIN attempt counted', async () => {
+    const failedPins = async (id: string) =>
+      (
+        await sql<{
+          failed: number;
+        }>`select failed_pin_attempts as failed from identity.users where id = ${id}`.execute(harness.database.db)
+      ).rows[0]?.failed;
+    const inactive = await registeredUser(harness, 'inactive-payee@example.in', { activate: false });
+    const before = await eventCount(harness.database.db);
+    const failedBefore = await failedPins(asha.id);
+    for (const receiver of ['nobody-at-all', inactive.id]) {
+      const refused = await post(
+        asha.token,
+        '/api/transactions/transfer-funds',
+        transfer({ receiver, transactionPin: '9999' }),
+      );
+      expect(refused.statusCode).toBe(404);
+      expect(refused.json()).toMatchObject({ success: false, code: 'unknown_account', message: 'Account not found' });
+    }
+    expect(await failedPins(asha.id)).toBe(failedBefore);
+    expect(await eventCount(harness.database.db)).toBe(before);
+  });
+
   it('honours Idempotency-Key: the retry gets the first result', async () => {
     const headers = { 'idempotency-key': 'transfer-retry-1' };
     const first = await post(asha.token, '/api/transactions/transfer-funds', transfer({ amount: 7 }), headers);

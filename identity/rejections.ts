@@ -8,6 +8,8 @@ export type IdentityRejectionCode =
   | 'USER_NOT_VERIFIED'
   | 'OAUTH_USER'
   | 'user_not_found'
+  /** The account a payment is to credit does not exist or is not active (checked with the PIN). */
+  | 'unknown_account'
   | 'cannot_suspend_self'
   | 'otp_invalid'
   | 'otp_expired'

@@ -24,6 +24,10 @@
  *
  * Call it with the pool (not inside the money command's transaction): the count of a wrong
  * try must be committed although the command then fails.
+ *
+ * A payment's payee can be checked in the same read (`payeeId`): it must exist and be active,
+ * and a payment to nowhere is refused before any attempt is counted, as a separate lookup
+ * before the check did - one Postgres round trip fewer per transfer.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
@@ -62,13 +66,27 @@ export interface PinCheckDependencies {
   clock?: Clock;
 }
 
-export async function verifyTransactionPin(deps: PinCheckDependencies, userId: string, pin: string): Promise<void> {
+export interface PinCheckOptions {
+  /**
+   * The account a payment is to credit. It is read in the same statement as the PIN row (one
+   * round trip fewer on every transfer) and must exist and be active, which is checked before
+   * any attempt is counted: a payment to nowhere costs no PIN attempt (`unknown_account`).
+   */
+  payeeId?: string | undefined;
+}
+
+export async function verifyTransactionPin(
+  deps: PinCheckDependencies,
+  userId: string,
+  pin: string,
+  options: PinCheckOptions = {},
+): Promise<void> {
   if (deps.db.isTransaction)
     throw new Error(
       'verifyTransactionPin needs the pool: a wrong try must be committed even when the caller rolls back',
     );
   const previous = checksInFlight.get(userId) ?? Promise.resolve();
-  const check = previous.catch(() => undefined).then(() => checkPin(deps, userId, pin));
+  const check = previous.catch(() => undefined).then(() => checkPin(deps, userId, pin, options.payeeId));
   checksInFlight.set(userId, check);
   try {
     await check;
@@ -77,21 +95,37 @@ export async function verifyTransactionPin(deps: PinCheckDependencies, userId: s
   }
 }
 
-async function checkPin(deps: PinCheckDependencies, userId: string, pin: string): Promise<void> {
+async function checkPin(
+  deps: PinCheckDependencies,
+  userId: string,
+  pin: string,
+  payeeId: string | undefined,
+): Promise<void> {
   const now = (deps.clock ?? systemClock).now();
   const row = await identityDb(deps.db)
-    .selectFrom('identity.users')
+    .selectFrom('identity.users as u')
     .select([
-      'pin_hash',
-      'pin_verifier',
-      'pin_verifier_key',
-      'failed_pin_attempts',
-      'pin_locked_until',
-      'pin_reset_required',
+      'u.pin_hash',
+      'u.pin_verifier',
+      'u.pin_verifier_key',
+      'u.failed_pin_attempts',
+      'u.pin_locked_until',
+      'u.pin_reset_required',
     ])
-    .where('id', '=', userId)
+    .$if(payeeId !== undefined, (query) =>
+      query.select((eb) =>
+        eb
+          .selectFrom('identity.users as payee')
+          .select('payee.is_verified')
+          .where('payee.id', '=', payeeId ?? '')
+          .as('payee_active'),
+      ),
+    )
+    .where('u.id', '=', userId)
     .executeTakeFirst();
   if (!row) throw new IdentityRejection('user_not_found', 'User not found');
+  if (payeeId !== undefined && row.payee_active !== true)
+    throw new IdentityRejection('unknown_account', 'Account not found');
   if (row.pin_hash === null) throw new IdentityRejection('PIN_NOT_SET', PIN_NOT_SET_MESSAGE);
   refuseWhileLocked(row, now);
   const stored = { ...row, pin_hash: row.pin_hash };

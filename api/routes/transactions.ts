@@ -119,13 +119,13 @@ function registerTransfer(app: FastifyInstance, deps: MoneyDependencies): void {
       amountPaise: body.amount,
       reference: body.reference,
     });
-    const receiver = await requireActiveAccount(deps.db, body.receiver);
-    await requirePin(deps, user.id, body.transactionPin);
+    // The payee (active, or 404) is read with the PIN row, before any PIN attempt is counted.
+    await requirePin(deps, user.id, body.transactionPin, { payeeId: body.receiver });
     const result = await deps.ledger.transfer(
       {
         transferId: randomUUID(),
         fromAccountId: user.id,
-        toAccountId: receiver.id,
+        toAccountId: body.receiver,
         amountPaise: body.amount,
         reference: body.reference,
       },
@@ -135,7 +135,7 @@ function registerTransfer(app: FastifyInstance, deps: MoneyDependencies): void {
       transactionId: result.transferId,
       _id: result.transferId,
       sender: user.id,
-      receiver: receiver.id,
+      receiver: body.receiver,
       amount: rupeesFromPaise(body.amount),
       reference: body.reference,
       status: 'success',
