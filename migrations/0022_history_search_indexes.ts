@@ -19,9 +19,11 @@
  *   account (a 64-bit hash of both), in one GIN index. A search's trigrams are looked up among
  *   its user's rows only: a phrase the user never used is 25 index pages, whoever else did.
  *   A hash collision only adds candidates that the query's own ILIKE and account filter drop.
- *   Trigrams with a space (pg_trgm's word padding) are left out, on both sides: a search term
- *   is matched anywhere inside a reference, so only the trigrams inside its words are sure to
- *   be the reference's too. Its pending list is short (256 kB, ~800 rows): merging costs
+ *   A search text's keys (`read.search_text_keys`) are only the trigrams inside its words: the
+ *   text is matched anywhere inside a reference, so only those are sure to be the reference's
+ *   too (pg_trgm's padded trigrams at word ends are not; outside ASCII they are shown hashed,
+ *   so they are found by what the text's one- and two-character pieces yield). A reference's
+ *   keys leave out the padded trigrams that show a space (the rest are harmless extras). Its pending list is short (256 kB, ~800 rows): merging costs
  *   7-12 us a row, and a search reads at most that much.
  * - A transaction id is matched from its start, case-insensitively, by a B-tree on
  *   (account_id, lower(transaction_id)): one entry a row. People paste an id or type its first
@@ -44,6 +46,20 @@ return array(
   select (hashtext(p_account)::int8 << 32) | (hashtext(t)::int8 & 4294967295)
     from unnest(${sql.id(trgm)}.show_trgm(p_text)) as t
    where strpos(t, ' ') = 0);
+
+-- A search text's keys: only the trigrams inside its words, which every reference containing
+-- the text has too. pg_trgm pads each word (two spaces before, one after); a padded trigram
+-- of letters outside ASCII is shown hashed, with no space to see, so the padded ones are taken
+-- away as what each one- or two-character piece of the text yields (pieces only make padded
+-- trigrams). Taking away one too many only admits more candidates, never loses a match.
+create function read.search_text_keys(p_account text, p_text text) returns int8[]
+language sql immutable strict parallel safe
+return array(
+  select (hashtext(p_account)::int8 << 32) | (hashtext(t)::int8 & 4294967295)
+    from (select unnest(${sql.id(trgm)}.show_trgm(p_text))
+          except
+          select unnest(${sql.id(trgm)}.show_trgm(substr(p_text, i, 2)))
+            from generate_series(1, char_length(p_text)) as i) as inner_trigrams(t));
 
 drop index read.history_reference_search;
 drop index read.history_transaction_search;

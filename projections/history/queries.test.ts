@@ -5,6 +5,7 @@
  * them (the newest rows, a walk of the index, a trigram lookup).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { sql } from 'kysely';
 import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
 import { tablesView } from '../../platform/database.ts';
@@ -142,5 +143,104 @@ describe('whichever way a search finds its matches', () => {
     const short = await search('t2', ways);
     expect(short.searchWay).toBe('walk');
     expect(short.rows.map((row) => row.transaction_id)).toEqual(await allMatches('t2'));
+  });
+});
+
+describe('a search finds what the plain query finds, whatever the words', () => {
+  // References in the scripts and cases Indian users write (Devanagari, Latin with accents,
+  // digits and punctuation), and search texts cut from them with their case changed.
+  const pieces = [
+    'Rent',
+    'rENT',
+    'chai',
+    'CHAI',
+    'naïve',
+    'Ünal',
+    'straße',
+    'दूध',
+    'किराया',
+    '#42',
+    '4',
+    '50%',
+    'a_b',
+    'x\\y',
+    ' ',
+    '-',
+  ];
+  const reference = fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 6 }).map((parts) => parts.join(''));
+  let references: string[] = [];
+
+  beforeAll(async () => {
+    const ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
+    await ledger.openWallet({ accountId: 'kiran', displayName: 'Kiran Rao' }, { actorId: 'kiran' });
+    await ledger.completeCardDeposit(
+      {
+        depositId: 'kiran-top-up',
+        walletId: 'kiran',
+        amountPaise: rupees(1_000),
+        reference: 'card',
+        provider: 'sandbox',
+        paymentId: 'pi_k',
+      },
+      { actorId: 'provider:card' },
+    );
+    references = fc.sample(
+      reference.filter((text) => text.trim().length >= 1),
+      { numRuns: 40, seed: 17 },
+    );
+    for (const [n, text] of references.entries())
+      await ledger.transfer(
+        { transferId: `k${n}`, fromAccountId: 'kiran', toAccountId: 'ravi', amountPaise: rupees(1), reference: text },
+        { actorId: 'kiran' },
+      );
+    await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
+  });
+
+  async function plainMatches(text: string): Promise<string[]> {
+    const literal = text.replace(/[\\%_]/g, (char) => `\\${char}`);
+    const { rows } = await sql<{ transaction_id: string }>`
+      select transaction_id from read.history
+       where account_id = 'kiran'
+         and (reference ilike ${`%${literal}%`} or lower(transaction_id) like ${`${literal.toLowerCase()}%`})
+       order by created_at desc, position desc`.execute(testDb.db);
+    return rows.map((row) => row.transaction_id);
+  }
+
+  it('for texts cut from the references, case changed, and for unrelated ones, by every way', async () => {
+    const cut = fc
+      .tuple(fc.nat(), fc.nat(), fc.boolean())
+      .map(([which, at, upper]) => {
+        const text = references[which % references.length] ?? '';
+        const start = at % Math.max(1, text.length);
+        const piece = text.slice(start, start + 1 + (at % 7)).trim();
+        return upper ? piece.toUpperCase() : piece;
+      })
+      .filter((text) => text.length > 0);
+    const texts = fc.oneof(
+      cut,
+      fc.constantFrom(...pieces).filter((text) => text.trim().length > 0),
+      fc.constantFrom('k1', 'K3', 'zzz'),
+    );
+    const ways = fc.constantFrom(
+      {},
+      { searchHeadRows: 3, searchLookupRows: 2 },
+      { searchHeadRows: 3, searchLookupRows: 100 },
+    );
+    const seen = new Set<string>();
+    await fc.assert(
+      fc.asyncProperty(texts, ways, async (text, options) => {
+        const page = await readHistoryPage(read, {
+          accountId: 'kiran',
+          search: text,
+          page: 1,
+          pageSize: 100,
+          ...options,
+        });
+        seen.add(page.searchWay ?? 'none');
+        expect(page.rows.map((row) => row.transaction_id)).toEqual(await plainMatches(text.trim()));
+      }),
+      { numRuns: 150, seed: 23 },
+    );
+    expect([...seen].sort()).toEqual(['head', 'keys', 'walk']);
   });
 });

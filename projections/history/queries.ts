@@ -208,7 +208,7 @@ async function searchHistory(db: Kysely<ReadTables>, query: SearchQuery): Promis
   const newestFirst = sql`order by created_at desc, position desc`;
   const walk = sql`select stream_id, created_at, position from read.history where ${filters} and ${isMatch}`;
   const pageSource = offset + pageSize > countLimit ? sql`(${walk} ${newestFirst})` : sql`matches`;
-  const isKeyed = sql`((read.search_keys(account_id, reference) @> read.search_keys(${accountId}, ${text})
+  const isKeyed = sql`((read.search_keys(account_id, reference) @> read.search_text_keys(${accountId}, ${text})
                           and reference ilike ${query.referencePattern})
                          or lower(transaction_id) like ${query.transactionIdPrefix})`;
   const chosen = sql`(select way from chosen)`;
@@ -224,7 +224,7 @@ async function searchHistory(db: Kysely<ReadTables>, query: SearchQuery): Promis
                else 'keys'
              end as way
         from (select count(*) filter (where hit) as hits, count(*) as seen,
-                     cardinality(read.search_keys(${accountId}, ${text})) > 0 as keyed,
+                     cardinality(read.search_text_keys(${accountId}, ${text})) > 0 as keyed,
                      (select coalesce(sum(rows), 0) from read.history_counts
                        where account_id = ${accountId} ${type ? sql`and type = ${type}` : sql``}) as rows
                 from head) as probe
