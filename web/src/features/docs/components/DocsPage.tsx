@@ -82,9 +82,9 @@ const SECTIONS: { id: string; title: string; body: ReactElement }[] = [
     title: 'History',
     body: (
       <p>
-        Transactions lists every payment, deposit and request payment, 10 per page, searchable by reference or
-        transaction id and filterable by type. Deposits are money you added; debits are payments you made; credits are
-        payments you received.
+        Transactions lists every payment, deposit and request payment, 10 per page, searchable by any part of the
+        reference or the beginning of the transaction id, and filterable by type. Deposits are money you added; debits
+        are payments you made; credits are payments you received.
       </p>
     ),
   },
