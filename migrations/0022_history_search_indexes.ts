@@ -23,8 +23,9 @@
  *   text is matched anywhere inside a reference, so only those are sure to be the reference's
  *   too (pg_trgm's padded trigrams at word ends are not; outside ASCII they are shown hashed,
  *   so they are found by what the text's one- and two-character pieces yield). A reference's
- *   keys leave out the padded trigrams that show a space (the rest are harmless extras). Its pending list is short (256 kB, ~800 rows): merging costs
- *   7-12 us a row, and a search reads at most that much.
+ *   keys leave out the padded trigrams that show a space (the rest are harmless extras). The
+ *   index's pending list is short (256 kB, ~800 rows): merging costs 7-12 us a row, and a
+ *   search reads at most that much.
  * - A transaction id is matched from its start, case-insensitively, by a B-tree on
  *   (account_id, lower(transaction_id)): one entry a row. People paste an id or type its first
  *   characters from the table; the reference is still matched anywhere in it.

@@ -11,6 +11,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
 import { tablesView } from '../../platform/database.ts';
 import { createLedger, rupees, type LedgerTables } from '../../ledger/index.ts';
 import { allCaughtUp, drainUntil } from '../../test/read-model.ts';
+import { openFundedWallets } from '../../test/funded-wallets.ts';
 import { readHistoryPage, type ReadTables } from '../index.ts';
 
 const RENT_TRANSFERS = 30;
@@ -51,11 +52,16 @@ afterAll(async () => {
   await testDb.drop();
 });
 
-/** The user's matches, newest first, as transaction ids (what every page must be a slice of). */
-async function allMatches(term: string): Promise<string[]> {
+/**
+ * A user's matches by the plain query (the text anywhere in the reference, or at the start of
+ * the id; any case), newest first, as transaction ids: what every page must be a slice of.
+ */
+async function allMatches(text: string, accountId = 'asha'): Promise<string[]> {
+  const literal = text.replace(/[\\%_]/g, (char) => `\\${char}`);
   const { rows } = await sql<{ transaction_id: string }>`
     select transaction_id from read.history
-     where account_id = 'asha' and (reference ilike ${`%${term}%`} or transaction_id ilike ${`${term}%`})
+     where account_id = ${accountId}
+       and (reference ilike ${`%${literal}%`} or lower(transaction_id) like ${`${literal.toLowerCase()}%`})
      order by created_at desc, position desc`.execute(testDb.db);
   return rows.map((row) => row.transaction_id);
 }
@@ -172,18 +178,7 @@ describe('a search finds what the plain query finds, whatever the words', () => 
 
   beforeAll(async () => {
     const ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
-    await ledger.openWallet({ accountId: 'kiran', displayName: 'Kiran Rao' }, { actorId: 'kiran' });
-    await ledger.completeCardDeposit(
-      {
-        depositId: 'kiran-top-up',
-        walletId: 'kiran',
-        amountPaise: rupees(1_000),
-        reference: 'card',
-        provider: 'sandbox',
-        paymentId: 'pi_k',
-      },
-      { actorId: 'provider:card' },
-    );
+    await openFundedWallets(ledger, ['kiran'], rupees(1_000));
     references = fc.sample(
       reference.filter((text) => text.trim().length >= 1),
       { numRuns: 40, seed: 17 },
@@ -195,16 +190,6 @@ describe('a search finds what the plain query finds, whatever the words', () => 
       );
     await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
   });
-
-  async function plainMatches(text: string): Promise<string[]> {
-    const literal = text.replace(/[\\%_]/g, (char) => `\\${char}`);
-    const { rows } = await sql<{ transaction_id: string }>`
-      select transaction_id from read.history
-       where account_id = 'kiran'
-         and (reference ilike ${`%${literal}%`} or lower(transaction_id) like ${`${literal.toLowerCase()}%`})
-       order by created_at desc, position desc`.execute(testDb.db);
-    return rows.map((row) => row.transaction_id);
-  }
 
   it('for texts cut from the references, case changed, and for unrelated ones, by every way', async () => {
     const cut = fc
@@ -237,7 +222,7 @@ describe('a search finds what the plain query finds, whatever the words', () => 
           ...options,
         });
         seen.add(page.searchWay ?? 'none');
-        expect(page.rows.map((row) => row.transaction_id)).toEqual(await plainMatches(text.trim()));
+        expect(page.rows.map((row) => row.transaction_id)).toEqual(await allMatches(text.trim(), 'kiran'));
       }),
       { numRuns: 150, seed: 23 },
     );
