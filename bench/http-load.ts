@@ -19,10 +19,13 @@
  *        burst past it is answered 503 PIN_CHECK_BUSY by design); and where the API's CPU
  *        went during the warm run, per thread from /proc (event loop, PIN pool, V8 helpers).
  *        Only 2xx replies count as done; non-2xx replies and errors are printed.
- *   B3 - during the transfer-funds run, a probe appends a transfer through the ledger every
- *        50 ms (directly: over HTTP it would queue behind the PIN checks) and polls
- *        the payer's read.history row (by its key) every millisecond: lag = visible - commit
- *        acknowledged.
+ *        The machine's CPU by process group is read during the warm run and during the
+ *        baseline, and printed per request side by side: what a payment costs beyond the read.
+ *   B3 - during a second warm run of the same load (after the measured one: the probe costs
+ *        ~5% of the machine, which the B2 figure should not pay while its baseline does not),
+ *        a probe appends a transfer through the ledger every 50 ms (directly: over HTTP it
+ *        would queue behind the PIN checks) and polls the payer's read.history row (by its
+ *        key) every millisecond: lag = visible - commit acknowledged.
  *   RSS - VmHWM of the API and worker processes after the runs (the node processes
  *        themselves: they are spawned without a shell). The API's includes its start-up
  *        (the admin's argon2id hash, 64 MiB) and the users' sign-ins.
@@ -85,6 +88,10 @@ export interface HttpFigures {
   apiCpu: ApiCpuFigures;
   /** The whole machine's CPU during the warm transfer-funds run, by process group. */
   machineCpu: CpuBreakdown;
+  /** The same during the baseline run: with `machineCpu`, what a payment costs beyond a trivial authenticated read. */
+  baselineMachineCpu: CpuBreakdown;
+  /** The warm load again, with the B3 lag probe running (the lag's run; reported, not the B2 figure). */
+  transferWithProbe: CannonFigures;
 }
 
 export interface LagFigures {
@@ -140,6 +147,8 @@ export async function benchHttp(
     options.log(
       `B2 baseline: authenticated get-user-info, ${options.connections} connections, ${options.durationSeconds} s...`,
     );
+    const processes = { 'API process': apiPid, 'worker process': worker.child?.pid };
+    const baselineBefore = await snapshotCpu(database.url, processes);
     const baseline = await cannon(
       api.url,
       options.connections,
@@ -150,6 +159,7 @@ export async function benchHttp(
         return { ...request, headers: { ...request.headers, authorization: `Bearer ${user.token}` }, body: '{}' };
       },
     );
+    const baselineMachineCpu = cpuBreakdown(baselineBefore, await snapshotCpu(database.url, processes), processes);
 
     const aloneSeconds = Math.max(3, Math.round(options.durationSeconds / 3));
     options.log(`B2 transfer-funds alone: 1 connection, ${aloneSeconds} s...`);
@@ -158,11 +168,7 @@ export async function benchHttp(
     options.log(`B2 cold: ${cold.length} first transfers, ${options.coldConcurrency} at a time...`);
     const coldFigures = await coldTransfers(api.url, cold, wallets, options.coldConcurrency);
 
-    options.log(
-      `B2 transfer-funds, ${options.connections} connections, ${options.durationSeconds} s, with the B3 lag probe...`,
-    );
-    const probe = startLagProbe(database.runtimeUrl, wallets);
-    const processes = { 'API process': apiPid, 'worker process': worker.child?.pid };
+    options.log(`B2 transfer-funds, ${options.connections} connections, ${options.durationSeconds} s...`);
     const machineBefore = await snapshotCpu(database.url, processes);
     const cpuBefore = threadTicks(apiPid);
     const cpuStarted = performance.now();
@@ -175,12 +181,24 @@ export async function benchHttp(
     );
     const apiCpu = cpuShares(cpuBefore, threadTicks(apiPid), (performance.now() - cpuStarted) / 1000);
     const machineCpu = cpuBreakdown(machineBefore, await snapshotCpu(database.url, processes), processes);
-    const lags = await probe.stop();
     const rss = {
       apiPeakMiB: peakRssMiB(apiPid),
       workerPeakMiB: peakRssMiB(worker.child?.pid),
       apiAfterLoad: await memoryParts(api.url),
     };
+
+    // B3 on a run of its own under the same load: the probe's appends and its 1 ms polls took
+    // ~5% of the machine, which the measured B2 run would have paid and the baseline not.
+    options.log(`B3 lag probe under the same load (transfer-funds, ${options.connections} connections)...`);
+    const probe = startLagProbe(database.runtimeUrl, wallets);
+    const transferWithProbe = await cannon(
+      api.url,
+      options.connections,
+      options.durationSeconds,
+      '/api/transactions/transfer-funds',
+      transferRequest,
+    );
+    const lags = await probe.stop();
 
     // What the read-after-reply wait costs: the same warm load on an API that replies at commit.
     options.log(`B2 transfer-funds warm, replies at commit (READ_AFTER_REPLY_TIMEOUT_MS=0)...`);
@@ -200,6 +218,7 @@ export async function benchHttp(
       transferAlone,
       cold: coldFigures,
       transferAtCommit,
+      transferWithProbe,
       coldConcurrency: options.coldConcurrency,
       ratioToBaseline: transfer.requestsPerSecond / baseline.requestsPerSecond,
       pinChecksPerSecond: pin.perSecond,
@@ -207,6 +226,7 @@ export async function benchHttp(
       ratioToPinCeiling: transfer.requestsPerSecond / pin.perSecond,
       apiCpu,
       machineCpu,
+      baselineMachineCpu,
     };
     const lag: LagFigures = {
       samples: lags.length,
@@ -240,6 +260,7 @@ export function printHttp(http: HttpFigures, lag: LagFigures, rss: RssFigures): 
   console.table([
     row('POST transfer-funds, warm (PIN verifier + transfer)', http.transfer),
     row('transfer-funds warm, reply at commit (no read-after-reply wait)', http.transferAtCommit),
+    row('transfer-funds warm, with the B3 lag probe (B3 run)', http.transferWithProbe),
     row('baseline: authenticated get-user-info', http.baseline),
     row('transfer-funds warm, 1 connection', http.transferAlone),
     row(`transfer-funds cold (first PIN check: bcrypt), ${http.coldConcurrency} at a time`, http.cold),
@@ -262,7 +283,11 @@ export function printHttp(http: HttpFigures, lag: LagFigures, rss: RssFigures): 
   );
   console.log("\nWhere the machine's CPU went during transfer-funds, warm:");
   for (const line of describeBreakdown(http.machineCpu, http.transfer.ok, 'transfer')) console.log(line);
-  console.log('\nB3 projection lag during B2 (commit acknowledged -> row in read.history)');
+  console.log("\nWhere the machine's CPU went during the baseline:");
+  for (const line of describeBreakdown(http.baselineMachineCpu, http.baseline.ok, 'read')) console.log(line);
+  console.log('\nCPU per request, ms: a transfer against the baseline read, by group');
+  console.table(perRequestComparison(http));
+  console.log('\nB3 projection lag under the B2 load (commit acknowledged -> row in read.history)');
   console.table([
     {
       samples: lag.samples,
@@ -281,6 +306,28 @@ export function printHttp(http: HttpFigures, lag: LagFigures, rss: RssFigures): 
       .map(([part, mib]) => `${part} ${mib}`)
       .join(', ')}`,
   );
+}
+
+/** ms of CPU per answered request, by process group, of the warm transfer run and of the baseline run. */
+export function perRequestComparison(
+  http: Pick<HttpFigures, 'machineCpu' | 'baselineMachineCpu' | 'transfer' | 'baseline'>,
+): Array<{ group: string; transfer: string; baseline: string; difference: string }> {
+  const perRequest = (breakdown: CpuBreakdown, answered: number): Map<string, number> =>
+    new Map(breakdown.groups.map((group) => [group.group, (group.cpuSeconds * 1000) / Math.max(answered, 1)]));
+  const transfer = perRequest(http.machineCpu, http.transfer.ok);
+  const baseline = perRequest(http.baselineMachineCpu, http.baseline.ok);
+  const groups = [...new Set([...transfer.keys(), ...baseline.keys()])];
+  const rows = groups
+    .map((group) => ({ group, transfer: transfer.get(group) ?? 0, baseline: baseline.get(group) ?? 0 }))
+    .filter((row) => row.transfer >= 0.005 || row.baseline >= 0.005)
+    .sort((a, b) => b.transfer - b.baseline - (a.transfer - a.baseline));
+  const sum = (key: 'transfer' | 'baseline'): number => rows.reduce((total, row) => total + row[key], 0);
+  return [...rows, { group: 'all', transfer: sum('transfer'), baseline: sum('baseline') }].map((row) => ({
+    group: row.group,
+    transfer: row.transfer.toFixed(3),
+    baseline: row.baseline.toFixed(3),
+    difference: (row.transfer - row.baseline).toFixed(3),
+  }));
 }
 
 /** autocannon's request setup for transfer-funds: a random sender and receiver among `wallets`, a fresh Idempotency-Key each. */
