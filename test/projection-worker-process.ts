@@ -4,7 +4,8 @@
  * nothing is left, then exits 0 (1 after DEADLINE_MS). PAUSE_MS holds each batch open before
  * it commits (so a test can kill it mid-batch); BATCH_SIZE sets the batch size; APPLICATION_NAME
  * labels its connections (so a test can tell two workers apart in pg_stat_activity). It prints
- * what it applied and how many of its drains found a peer holding a projection.
+ * a line the first time it finds a peer holding a projection, and at the end (its last line)
+ * what it applied and how many of its drains found one.
  */
 import { createDatabase } from '../platform/database.ts';
 import { drainAll, hasUnprojectedEvents } from '../projections/index.ts';
@@ -27,7 +28,10 @@ let busy = 0;
 while (Date.now() - started < DEADLINE_MS) {
   const reports = await drainAll(db, options);
   applied += reports.reduce((sum, report) => sum + report.applied, 0);
-  busy += reports.filter((report) => report.busy).length;
+  const found = reports.filter((report) => report.busy).length;
+  // Said once, as it happens, so a test can wait for it instead of for a guessed time.
+  if (busy === 0 && found > 0) process.stdout.write('a peer holds a projection\n');
+  busy += found;
   if (!reports.some((report) => report.busy) && !(await hasUnprojectedEvents(db))) break;
   await new Promise((resolve) => setTimeout(resolve, 20));
 }

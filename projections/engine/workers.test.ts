@@ -36,6 +36,7 @@ afterEach(async () => {
 function startWorker(env: Record<string, string>): {
   child: ChildProcess;
   exited: Promise<{ code: number | null; output: string }>;
+  output: () => string;
 } {
   const child = spawn(process.execPath, [WORKER, testDb.url], {
     env: { ...process.env, ...env },
@@ -47,7 +48,16 @@ function startWorker(env: Record<string, string>): {
   const exited = new Promise<{ code: number | null; output: string }>((resolve) =>
     child.on('exit', (code) => resolve({ code, output })),
   );
-  return { child, exited };
+  return { child, exited, output: () => output };
+}
+
+/** Waits until a worker has printed a line matching `pattern` (its start-up takes a while on a busy machine). */
+async function waitForOutput(worker: { output: () => string }, pattern: RegExp, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!pattern.test(worker.output())) {
+    if (Date.now() > deadline) throw new Error(`the worker never printed ${String(pattern)}: ${worker.output()}`);
+    await sleep(20);
+  }
 }
 
 /**
@@ -131,8 +141,9 @@ describe('given a worker killed with SIGKILL while it holds every projection, an
       afterACommit: false,
     });
     const survivor = startWorker({ BATCH_SIZE: '200', APPLICATION_NAME: 'surviving-worker' });
-    // The survivor finds every projection claimed and keeps trying.
-    await sleep(1_000);
+    // The survivor finds a projection claimed and keeps trying (waited for, not a fixed time: a
+    // second was not always enough for its process to start on a busy CI machine).
+    await waitForOutput(survivor, /a peer holds a projection/, 20_000);
     expect((await checkpointsOf(testDb.db))[PROJECTION_NAMES[0]]?.eventsApplied).toBe(0n);
     doomed.child.kill('SIGKILL');
     expect((await doomed.exited).code).toBe(null);
