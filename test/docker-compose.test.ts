@@ -6,7 +6,9 @@
  * an .env.example whose placeholders the production check refuses.
  */
 import { readFileSync } from 'node:fs';
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { PRIVATE_NETWORKS, trustProxyOption } from '../api/trusted-proxies.ts';
 import { loadConfig } from '../platform/config.ts';
 import { productionProblems } from '../platform/production.ts';
 import {
@@ -227,6 +229,95 @@ describe('docker-compose.yml, the scale profile (README, "Running at scale")', (
   });
 });
 
+/**
+ * Regression: `api` was given neither TRUST_PROXY_HOPS nor TRUST_PROXY_ADDRESSES and `api-scaled`
+ * had one hop hard-coded, so behind the TLS proxy the compose file tells deployers to put in
+ * front, every client had the proxy's address: one client's 10 bad sign-ins locked sign-in for
+ * everyone. Each service that runs the API now takes both from .env; the client address is
+ * computed here the way the API computes it (Fastify's trustProxy from api/trusted-proxies.ts),
+ * on the addresses a compose network gives (Docker's default pools are private ranges).
+ */
+describe('docker-compose.yml, the client address behind proxies (rate-limit keys)', () => {
+  const API_SERVICES = Object.entries(compose.services)
+    .filter(([, definition]) => definition.command?.includes('bin/server.ts'))
+    .map(([name]) => name);
+  const CLIENT = '203.0.113.7';
+  const OTHER_CLIENT = '198.51.100.23';
+  /** The host's TLS proxy reaches a published loopback port through Docker's proxy: the network's gateway. */
+  const GATEWAY = '172.18.0.1';
+  const BALANCER = '172.18.0.9';
+
+  /** request.ip as the API would see it, with the trust settings the service's container starts with. */
+  async function clientAddress(
+    name: string,
+    dotEnv: Record<string, string>,
+    peer: string,
+    forwardedFor?: string,
+  ): Promise<string> {
+    const config = loadConfig(containerEnvironment(compose, name, dotEnv));
+    const app = Fastify({
+      trustProxy: trustProxyOption({ hops: config.TRUST_PROXY_HOPS, addresses: config.TRUST_PROXY_ADDRESSES }),
+    });
+    app.get('/', (request) => ({ ip: request.ip }));
+    try {
+      const reply = await app.inject({
+        url: '/',
+        remoteAddress: peer,
+        ...(forwardedFor === undefined ? {} : { headers: { 'x-forwarded-for': forwardedFor } }),
+      });
+      return (reply.json() as { ip: string }).ip;
+    } finally {
+      await app.close();
+    }
+  }
+
+  it('gives every service that runs the API both variables from .env, with no hop count hard-coded', () => {
+    expect(API_SERVICES).toEqual(['api', 'api-scaled']);
+    for (const name of API_SERVICES) {
+      const environment = service(compose, name).environment ?? {};
+      expect(String(environment.TRUST_PROXY_HOPS), `${name} TRUST_PROXY_HOPS`).toMatch(/^\$\{TRUST_PROXY_HOPS:-\d+\}$/);
+      expect(String(environment.TRUST_PROXY_ADDRESSES), `${name} TRUST_PROXY_ADDRESSES`).toMatch(
+        /^\$\{TRUST_PROXY_ADDRESSES:-[^}]+\}$/,
+      );
+    }
+  });
+
+  it('defaults to no proxy for api, the balancer alone for api-scaled, proxies on private networks only', () => {
+    const dotEnv = editedDotEnv();
+    const api = loadConfig(containerEnvironment(compose, 'api', dotEnv));
+    const scaled = loadConfig(containerEnvironment(compose, 'api-scaled', dotEnv));
+    expect(api.TRUST_PROXY_HOPS).toBe(0);
+    expect(scaled.TRUST_PROXY_HOPS).toBe(1);
+    for (const config of [api, scaled]) expect(config.TRUST_PROXY_ADDRESSES).toEqual(PRIVATE_NETWORKS);
+    const chosen = { ...dotEnv, TRUST_PROXY_HOPS: '2', TRUST_PROXY_ADDRESSES: '10.1.0.0/16, 172.18.0.0/16' };
+    for (const name of API_SERVICES) {
+      const config = loadConfig(containerEnvironment(compose, name, chosen));
+      expect(config.TRUST_PROXY_HOPS, name).toBe(2);
+      expect(config.TRUST_PROXY_ADDRESSES, name).toEqual(['10.1.0.0/16', '172.18.0.0/16']);
+    }
+  });
+
+  it('api: a client connecting directly is itself, its forged X-Forwarded-For ignored; behind a TLS proxy with TRUST_PROXY_HOPS=1 each client is its own', async () => {
+    const dotEnv = editedDotEnv();
+    expect(await clientAddress('api', dotEnv, CLIENT, '10.9.9.9')).toBe(CLIENT);
+    const behindProxy = { ...dotEnv, TRUST_PROXY_HOPS: '1' };
+    expect(await clientAddress('api', behindProxy, GATEWAY, CLIENT)).toBe(CLIENT);
+    expect(await clientAddress('api', behindProxy, GATEWAY, OTHER_CLIENT)).toBe(OTHER_CLIENT);
+    expect(await clientAddress('api', behindProxy, GATEWAY, `6.6.6.6, ${CLIENT}`)).toBe(CLIENT);
+  });
+
+  it('api-scaled: the balancer alone by default; with a TLS proxy in front of it and TRUST_PROXY_HOPS=2 each client is its own, not the proxy', async () => {
+    const dotEnv = editedDotEnv();
+    expect(await clientAddress('api-scaled', dotEnv, BALANCER, CLIENT)).toBe(CLIENT);
+    expect(await clientAddress('api-scaled', dotEnv, BALANCER, `6.6.6.6, ${CLIENT}`)).toBe(CLIENT);
+    const tlsProxy = { ...dotEnv, TRUST_PROXY_HOPS: '2' };
+    expect(await clientAddress('api-scaled', tlsProxy, BALANCER, `${CLIENT}, ${GATEWAY}`)).toBe(CLIENT);
+    expect(await clientAddress('api-scaled', tlsProxy, BALANCER, `${OTHER_CLIENT}, ${GATEWAY}`)).toBe(OTHER_CLIENT);
+    // A client's own X-Forwarded-For entry sits further back and is never read.
+    expect(await clientAddress('api-scaled', tlsProxy, BALANCER, `6.6.6.6, ${CLIENT}, ${GATEWAY}`)).toBe(CLIENT);
+  });
+});
+
 describe('.env.example', () => {
   it('lists every variable docker-compose.yml requires', () => {
     const required = new Set(
@@ -235,6 +326,12 @@ describe('.env.example', () => {
         .map((reference) => reference.name),
     );
     for (const name of required) expect(Object.keys(envExample), name).toContain(name);
+  });
+
+  it('documents the trusted proxies of every service that runs the API', () => {
+    const text = readFileSync(ENV_EXAMPLE_FILE, 'utf8');
+    expect(text).toMatch(/^# TRUST_PROXY_HOPS=/m);
+    expect(text).toMatch(/^# TRUST_PROXY_ADDRESSES=/m);
   });
 
   it('says how to generate each secret', () => {
