@@ -32,15 +32,28 @@ export function createPool(options: DatabaseOptions): pg.Pool {
   // An idle connection dropped by the server (restart, shutdown) must not crash the process;
   // the next query gets a fresh connection or a clear error.
   const log = (options.log ?? fallbackLogger).child({ component: 'database' });
-  pool.on('error', (error) => log.error({ err: error }, 'idle connection lost'));
+  pool.on('error', (error) => log.error({ err: withoutClient(error) }, 'idle connection lost'));
   // The pool listens only while a connection is idle in it. A checked-out connection with no
   // query in flight (a transaction awaiting bcrypt, a projector between statements) that the
   // server terminates emits 'error' with no listener, and that kills the process. Listen on
   // every connection; its next query fails (503) and the pool discards it on release.
   pool.on('connect', (client) => {
-    client.on('error', (error) => log.error({ err: error }, 'connection lost'));
+    client.on('error', (error) => log.error({ err: withoutClient(error) }, 'connection lost'));
   });
   return pool;
+}
+
+/**
+ * pg hangs the whole client on a pool error (`error.client`): its connection parameters, its
+ * cancel key and every type parser. The log gets the error alone.
+ */
+function withoutClient(error: Error): Error {
+  if (!('client' in error)) return error;
+  const copy = Object.assign(new Error(error.message), error);
+  copy.name = error.name;
+  copy.stack = error.stack;
+  delete (copy as { client?: unknown }).client;
+  return copy;
 }
 
 /**
