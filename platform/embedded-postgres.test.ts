@@ -1,0 +1,38 @@
+/**
+ * The embedded server's data root (DATA_DIR, var/ for `npm start`): it holds the server's
+ * secrets beside the cluster. Regression: every start made it world-writable (0777), so any
+ * local user could replace var/jwt-secret. It is now its user's only: 0700, or 0711 when
+ * running as root, where the server runs as the `postgres` user, which must pass through it
+ * to its own data directory (and finds nothing to list or write there).
+ */
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { withClient } from './database.ts';
+import { startEmbeddedPostgres } from './embedded-postgres.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'wallet-embedded-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('startEmbeddedPostgres', () => {
+  it('leaves its data root writable by its own user only (0700; 0711 as root), also one an older start made 0777', async () => {
+    const dataRoot = join(root, 'var');
+    mkdirSync(dataRoot);
+    chmodSync(dataRoot, 0o777);
+    const server = await startEmbeddedPostgres({ dataDir: join(dataRoot, 'postgres'), persistent: false, fast: true });
+    try {
+      const mode = statSync(dataRoot).mode & 0o7777;
+      expect(mode & 0o022, `mode 0${mode.toString(8)}`).toBe(0);
+      expect(mode.toString(8)).toBe(process.getuid?.() === 0 ? '711' : '700');
+      // The server runs (as the postgres user when this is root) and answers.
+      const rows = await withClient(
+        server.url('postgres'),
+        async (client) => (await client.query('select 1 as one')).rows,
+      );
+      expect(rows).toEqual([{ one: 1 }]);
+    } finally {
+      await server.stop();
+    }
+  });
+});
