@@ -5,13 +5,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../test/database.ts';
 import { loadConfig } from './config.ts';
 import {
+  assertRuntimePrivileges,
   isPlaceholderSecret,
   KNOWN_PLACEHOLDER_SECRETS,
   productionProblems,
   ProductionRefusal,
   assertSafeForProduction,
+  runtimePrivilegeRefusals,
 } from './production.ts';
 
 const secret = () => randomBytes(48).toString('base64');
@@ -218,6 +221,28 @@ describe('productionProblems', () => {
     expect(() => assertSafeForProduction(config, 'api')).toThrow(
       /^Refusing to start in production mode \(NODE_ENV=production\):\n  - DATABASE_URL/,
     );
+  });
+});
+
+describe('runtimePrivilegeRefusals (checked by the API and the worker right after connecting)', () => {
+  it('in production refuses the owner (a superuser here), naming DATABASE_URL and the problem; the runtime login passes', async () => {
+    const owner = await createTestDatabase<unknown>({ as: 'owner', maxConnections: 1 });
+    const runtime = await createTestDatabase<unknown>({ maxConnections: 1 });
+    try {
+      const production = { PRODUCTION: true };
+      const refusals = await runtimePrivilegeRefusals(production, owner.db);
+      expect(refusals.length).toBeGreaterThan(0);
+      for (const refusal of refusals) expect(refusal).toMatch(/^DATABASE_URL: \S+ /);
+      expect(refusals.join('\n')).toMatch(/is a superuser/);
+      await expect(assertRuntimePrivileges(production, owner.db)).rejects.toThrow(ProductionRefusal);
+      expect(await runtimePrivilegeRefusals(production, runtime.db)).toEqual([]);
+      await assertRuntimePrivileges(production, runtime.db);
+      // A developer's start is left as it was: their database, their roles.
+      expect(await runtimePrivilegeRefusals({ PRODUCTION: false }, owner.db)).toEqual([]);
+    } finally {
+      await owner.drop();
+      await runtime.drop();
+    }
   });
 });
 

@@ -6,11 +6,15 @@
  * placeholder or per-container generated secrets. Each default is refused unless it is
  * replaced or explicitly allowed, and every problem names its variable and the fix.
  *
- * The one refusal that depends on data, not configuration - no admin yet and no
- * ADMIN_PASSWORD, so a generated password would be kept in the container - is ensureFirstAdmin's
- * (identity/admin.ts), and throws ProductionRefusal too.
+ * Two refusals depend on the database, not configuration, and throw ProductionRefusal too:
+ * what the connected role may do (runtimePrivilegeRefusals, checked by every serving process
+ * right after it connects: a DATABASE_URL naming the schema owner or a superuser would give
+ * the app the power to rewrite the ledger), and no admin yet with no ADMIN_PASSWORD, so a
+ * generated password would be kept in the container (ensureFirstAdmin, identity/admin.ts).
  */
+import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
+import { runtimePrivilegeProblems } from './runtime-privileges.ts';
 
 /** What a process runs decides what it needs: the worker sends mail, the API takes card payments. */
 export type ProcessRole = 'all' | 'api' | 'worker' | 'cli';
@@ -91,6 +95,26 @@ export function productionProblems(config: Config, role: ProcessRole = 'all'): s
 /** Throws ProductionRefusal listing every problem: the backstop inside the composition root. */
 export function assertSafeForProduction(config: Config, role: ProcessRole): void {
   const problems = productionProblems(config, role);
+  if (problems.length > 0) throw new ProductionRefusal(problems);
+}
+
+/**
+ * Production mode: what the role the process connected as (DATABASE_URL) could do that the
+ * runtime must not - superuser, owner of the ledger, DDL, ledger writes
+ * (platform/runtime-privileges.ts) - each a refusal line naming DATABASE_URL; empty outside
+ * production (a developer's database is theirs).
+ */
+export async function runtimePrivilegeRefusals(
+  config: Pick<Config, 'PRODUCTION'>,
+  db: Kysely<unknown>,
+): Promise<string[]> {
+  if (!config.PRODUCTION) return [];
+  return (await runtimePrivilegeProblems(db)).map((problem) => `DATABASE_URL: ${problem}`);
+}
+
+/** Throws ProductionRefusal listing every runtimePrivilegeRefusals line. */
+export async function assertRuntimePrivileges(config: Pick<Config, 'PRODUCTION'>, db: Kysely<unknown>): Promise<void> {
+  const problems = await runtimePrivilegeRefusals(config, db);
   if (problems.length > 0) throw new ProductionRefusal(problems);
 }
 

@@ -2,8 +2,9 @@
  * The composition root: refuses production mode's unsafe defaults, opens the database
  * (embedded or DATABASE_URL), migrates it when it may (an owner connection:
  * DATABASE_OWNER_URL, or the embedded superuser) or else checks that migrations are current,
- * starts pg-boss and wires the ledger to the projections' wake-ups, all on the runtime
- * role's connection. Every process (API, worker, operator commands) starts from this.
+ * in production mode refuses to serve on a role that could rewrite the ledger, starts
+ * pg-boss and wires the ledger to the projections' wake-ups, all on the runtime role's
+ * connection. Every process (API, worker, operator commands) starts from this.
  */
 import type { Kysely } from 'kysely';
 import type { Config } from '../platform/config.ts';
@@ -11,7 +12,7 @@ import type pg from 'pg';
 import { openDatabase, tablesView } from '../platform/database.ts';
 import { createJobBoss, type JobBoss } from '../platform/jobs.ts';
 import { assertMigrationsCurrent, migrateDatabase } from '../platform/migrate.ts';
-import { assertSafeForProduction, type ProcessRole } from '../platform/production.ts';
+import { assertRuntimePrivileges, assertSafeForProduction, type ProcessRole } from '../platform/production.ts';
 import type { Ledger, LedgerTables } from '../ledger/index.ts';
 import { openDatabaseServer, type DatabaseServer } from '../platform/database-server.ts';
 import { createLogger, stderrDestination, type Logger } from '../platform/logger.ts';
@@ -73,6 +74,16 @@ export async function startSystem(config: Config, options: SystemOptions): Promi
       applicationName: `wallet-${options.role}`,
       log,
     });
+    // Production mode: a serving process refuses a role that could rewrite the ledger (the
+    // owner, a superuser), before it writes anything - pg-boss's schema included.
+    if (options.role !== 'cli') {
+      try {
+        await assertRuntimePrivileges(config, db);
+      } catch (error) {
+        await db.destroy();
+        throw error;
+      }
+    }
     const boss = createJobBoss(server.url, {
       supervise: options.role !== 'cli',
       schedule: options.role === 'all' || options.role === 'worker',

@@ -5,11 +5,15 @@
  * refuses to start, naming CARD_PROVIDER, and starts (on a database role with a password
  * of its own) once CARD_PROVIDER=sandbox allows the sandbox explicitly. The worker refuses
  * without JWT_SECRET (a per-container generated secret is how reset codes stopped arriving).
+ * Regression: a DATABASE_URL naming a superuser (or the schema owner) started normally,
+ * giving the app the power to rewrite the ledger; both refuse it now, naming the problem, and
+ * start as a runtime login (a member of wallet_runtime).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../platform/embedded-postgres.ts';
 import { adminQuery, createTestDatabase, type TestDatabase } from './database.ts';
@@ -60,26 +64,38 @@ function runEntryPoint(
 }
 
 let database: TestDatabase<unknown>;
-let roleName: string;
+let superuserName: string;
+let runtimeName: string;
+/** A superuser with a password of its own: what a DATABASE_URL naming the owner gives the app. */
+let superuserUrl: string;
+/** A runtime login (a member of wallet_runtime) with a password of its own: what production runs as. */
 let databaseUrl: string;
 let dataDir: string;
 
+/** A login role with its own password (the test cluster's postgres/postgres is refused for that alone). */
+async function loginRole(prefix: string, options: string): Promise<{ name: string; url: string }> {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const password = randomBytes(24).toString('hex');
+  await adminQuery(`create role ${name} login ${options} password '${password}'`);
+  const url = new URL(database.url);
+  url.username = name;
+  url.password = password;
+  return { name, url: url.toString() };
+}
+
 beforeAll(async () => {
   database = await createTestDatabase<unknown>();
-  // A login role with its own password: the test cluster's postgres/postgres is what production refuses.
-  roleName = `wallet_prod_${randomBytes(4).toString('hex')}`;
-  const password = randomBytes(24).toString('hex');
-  await adminQuery(`create role ${roleName} login superuser password '${password}'`);
-  const url = new URL(database.url);
-  url.username = roleName;
-  url.password = password;
-  databaseUrl = url.toString();
+  const superuser = await loginRole('wallet_prod_owner', 'superuser');
+  const runtime = await loginRole('wallet_prod_app', 'in role wallet_runtime');
+  [superuserName, superuserUrl] = [superuser.name, superuser.url];
+  [runtimeName, databaseUrl] = [runtime.name, runtime.url];
   dataDir = mkdtempSync(join(tmpdir(), 'wallet-production-'));
 });
 
 afterAll(async () => {
   await database.drop();
-  await adminQuery(`drop role if exists ${roleName}`);
+  await adminQuery(`drop role if exists ${superuserName}`);
+  await adminQuery(`drop role if exists ${runtimeName}`);
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -103,6 +119,31 @@ function productionEnv(port: number): Record<string, string> {
 }
 
 describe('production mode at startup', () => {
+  it('regression: the server refuses a DATABASE_URL that is a superuser, naming the problem, before serving', async () => {
+    const port = await freePort();
+    const env = { ...productionEnv(port), CARD_PROVIDER: 'sandbox', DATABASE_URL: superuserUrl };
+    const run = await runEntryPoint('bin/server.ts', env);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
+    expect(run.stderr).toMatch(/^Refusing to start in production mode \(NODE_ENV=production\):\n {2}- DATABASE_URL: /);
+    expect(run.stderr).toContain(`${superuserName} is a superuser`);
+    expect(run.stderr).toContain('Connect as a member of wallet_runtime');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.stdout).not.toContain('Wallet is running');
+    // Refused before the first admin was made: nothing was written as the superuser.
+    const admins = await sql<{ n: number }>`select count(*)::int as n from identity.users`.execute(database.db);
+    expect(admins.rows[0]?.n).toBe(0);
+  });
+
+  it('regression: the worker refuses a DATABASE_URL that is a superuser, naming the problem', async () => {
+    const env = { ...productionEnv(await freePort()), SMTP_URL: 'smtp://127.0.0.1:2525', DATABASE_URL: superuserUrl };
+    const run = await runEntryPoint('bin/worker.ts', env);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
+    expect(run.stderr).toMatch(/^Refusing to start in production mode \(NODE_ENV=production\):\n {2}- DATABASE_URL: /);
+    expect(run.stderr).toContain(`${superuserName} is a superuser`);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.stdout).not.toMatch(/workers running/i);
+  });
+
   it('regression: the server refuses the sandbox card provider (it credited unpaid money), naming CARD_PROVIDER', async () => {
     const run = await runEntryPoint('bin/server.ts', productionEnv(await freePort()));
     expect(run.code).toBe(1);
