@@ -18,7 +18,7 @@ import {
 import type { Ledger } from '../ledger/index.ts';
 import type { Config } from '../platform/config.ts';
 import type { JobBoss } from '../platform/jobs.ts';
-import { createLogger, type LogLevel, type Logger } from '../platform/logger.ts';
+import { createLogger, serializeRequestForLog, type LogLevel, type Logger } from '../platform/logger.ts';
 import { installAuth } from './auth/authenticate.ts';
 import { installRateLimit, notFoundRateLimit, type RateLimitSettings } from './auth/rate-limit.ts';
 import { frameworkErrorEnvelope, installEnvelope, installNotFoundEnvelope } from './envelope.ts';
@@ -147,8 +147,9 @@ export function appConfigFrom(config: Config, secrets: { jwtSecret: string; pinP
 
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const behindProxy = (deps.config.trustedProxies?.hops ?? 0) > 0;
-  // The process's pino (platform/logger.ts: its redaction paths cover authorization and cookies),
-  // typed as Fastify's base logger so the instance keeps the type every route module expects.
+  // The process's pino (platform/logger.ts: its redaction paths cover authorization and cookies,
+  // and a request is logged by its path, never its query: a given logger gets that serializer
+  // here too), typed as Fastify's base logger so the instance keeps the type every route expects.
   const processLog = deps.log ?? createLogger('api', { level: deps.config.logLevel });
   const log: FastifyBaseLogger = processLog.child({}, { serializers: { req: serializeRequestForLog } });
   const app = Fastify({
@@ -293,15 +294,6 @@ function bothObservers(
     reached: (waitedMs) => (metrics.reached(waitedMs), other.reached(waitedMs)),
     timedOut: (waitedMs) => (metrics.timedOut(waitedMs), other.timedOut(waitedMs)),
   };
-}
-
-/**
- * Request log lines without the query of the sign-in redirects: the Google callback's URL
- * carries the authorization code and state, which are secrets for their short life.
- */
-function serializeRequestForLog(request: { method: string; url: string; ip?: string }): Record<string, unknown> {
-  const url = request.url.startsWith('/auth/') ? request.url.split('?')[0] : request.url;
-  return { method: request.method, url, remoteAddress: request.ip };
 }
 
 /**

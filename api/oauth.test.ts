@@ -3,6 +3,7 @@
  * redirect, the provider's authorize step, the callback with state cookie and PKCE, the
  * userinfo call, and our redirects back to the web app. Also the unconfigured case.
  */
+import type { FastifyInstance } from 'fastify';
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityDb } from '../identity/users.ts';
@@ -16,6 +17,8 @@ import {
   startHarness,
   type Harness,
 } from '../test/app-harness.ts';
+import { capturedLog } from '../test/captured-log.ts';
+import { buildApp } from './app.ts';
 
 let provider: OAuth2Server;
 let h: Harness;
@@ -53,13 +56,14 @@ interface Profile {
 /** Runs the browser's part of the flow; returns our final redirect. */
 async function googleSignIn(
   profile: Profile,
-  options: { keepCookies?: boolean; nonce?: string; callbackPath?: string } = {},
-): Promise<{ location: URL; headers: Record<string, unknown> }> {
+  options: { keepCookies?: boolean; nonce?: string; callbackPath?: string; app?: FastifyInstance } = {},
+): Promise<{ location: URL; headers: Record<string, unknown>; code: string; state: string }> {
+  const app = options.app ?? h.app;
   provider.service.once('beforeUserinfo', (userinfo: { body: object; statusCode: number }) => {
     userinfo.body = profile;
     userinfo.statusCode = 200;
   });
-  const start = await h.app.inject({
+  const start = await app.inject({
     method: 'GET',
     url: options.nonce ? `/auth/google?nonce=${options.nonce}` : '/auth/google',
   });
@@ -76,14 +80,19 @@ async function googleSignIn(
   const back = new URL(atProvider.headers.get('location') ?? '');
   expect(`${back.origin}${back.pathname}`).toBe(`${PUBLIC_URL}/auth/google/callback`);
 
-  const callback = await h.app.inject({
+  const callback = await app.inject({
     method: 'GET',
     url: `${options.callbackPath ?? '/auth/google/callback'}${back.search}`,
     headers: options.keepCookies === false ? {} : { cookie },
   });
   expect(callback.statusCode).toBe(302);
   expect(callback.headers['referrer-policy']).toBe('no-referrer');
-  return { location: new URL(String(callback.headers.location)), headers: callback.headers };
+  return {
+    location: new URL(String(callback.headers.location)),
+    headers: callback.headers,
+    code: back.searchParams.get('code') ?? '',
+    state: back.searchParams.get('state') ?? '',
+  };
 }
 
 describe('Google sign-in', () => {
@@ -250,6 +259,56 @@ describe('Google sign-in', () => {
     const start = await h.app.inject({ method: 'GET', url: '/auth/%67oogle' });
     expect(start.statusCode).toBe(302);
     expect(start.headers['cache-control']).toBe('no-store');
+  });
+
+  it("writes no session token, OAuth code or state to the log: not the callback's query, not the landing page's, under any spelling", async () => {
+    await registeredUser(h, 'logged@example.com');
+    const captured = capturedLog('api', 'info');
+    // The harness's app, built again with a logger whose lines the test reads.
+    const app = await buildApp({
+      config: h.config,
+      db: h.database.db,
+      pool: h.database.pool,
+      boss: h.boss,
+      ledger: h.ledger,
+      clock: h.clock,
+      log: captured.log,
+    });
+    try {
+      const secrets: string[] = [];
+      for (const callbackPath of ['/auth/google/callback', '/%61uth/google/callback', '/auth/%67oogle/%63allback']) {
+        const signedIn = await googleSignIn(
+          { sub: 'google-sub-logged', email: 'logged@example.com', email_verified: true },
+          { app, callbackPath, nonce: 'n0nce-of-the-logged-sign-in' },
+        );
+        const token = signedIn.location.searchParams.get('token') ?? '';
+        expect(token.length, callbackPath).toBeGreaterThan(20);
+        secrets.push(token, signedIn.code, signedIn.state);
+        // The browser follows the redirect to our own /login page (the web app, or its 404 here).
+        await app.inject({ method: 'GET', url: `${signedIn.location.pathname}${signedIn.location.search}` });
+        await app.inject({ method: 'GET', url: `/%6cogin${signedIn.location.search}` });
+        await app.inject({ method: 'GET', url: `/api/nothing-here${signedIn.location.search}` });
+      }
+      // A replayed callback (the state cookie is gone) fails and is logged at warn.
+      const replayed = await app.inject({
+        method: 'GET',
+        url: `/auth/google/callback?code=replayed-code-1234567890&state=replayed-state-1234567890`,
+      });
+      expect(replayed.statusCode).toBe(302);
+      secrets.push('replayed-code-1234567890', 'replayed-state-1234567890');
+      const text = captured.text();
+      for (const secret of secrets)
+        expect(text.includes(secret), `the log carries ${secret.slice(0, 12)}...`).toBe(false);
+      expect(text).not.toContain('token=');
+      expect(text).not.toContain('code=');
+      expect(text).not.toContain('state=');
+      expect(text).not.toContain('nonce=');
+      // The log did record these requests (so the assertions above are not vacuous).
+      expect(text).toContain('"url":"/login"');
+      expect(text).toContain('Google sign-in failed');
+    } finally {
+      await app.close();
+    }
   });
 
   it('a suspended account is sent to /user-not-verified, without a token', async () => {

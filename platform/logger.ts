@@ -3,7 +3,8 @@
  * given stream), each line naming its `service` (api, worker, cli, ...) so lines from several
  * processes can be merged and filtered; a part of a process adds its `component` (jobs,
  * database, mail, projections, ...) with `log.child`. Secrets are redacted by path wherever
- * they could appear (authorization headers, cookies, passwords, PINs, tokens).
+ * they could appear (authorization headers, cookies, passwords, PINs, tokens), and a request
+ * (`req`) is logged by its method and path, never its query (`serializeRequestForLog`).
  *
  * Request ids are UUIDs (`newRequestId`): unique across processes and restarts, so an id
  * stored in event metadata or a job payload names one HTTP request forever.
@@ -31,7 +32,7 @@ export interface LoggerOptions {
   level?: LogLevel;
   /** Where lines go; stdout by default (stderr for the CLI, whose stdout is its output). */
   destination?: DestinationStream;
-  /** Extra serializers by key (the API's `req`: its query strings may carry secrets). */
+  /** Extra serializers by key (`req` has one already: serializeRequestForLog). */
   serializers?: PinoOptions['serializers'];
 }
 
@@ -41,9 +42,34 @@ export function createLogger(service: string, options: LoggerOptions = {}): Logg
     base: { service, pid: process.pid },
     redact: { paths: [...LOG_REDACT_PATHS] },
     timestamp: pino.stdTimeFunctions.isoTime,
-    ...(options.serializers ? { serializers: options.serializers } : {}),
+    serializers: { req: serializeRequestForLog, ...options.serializers },
   };
   return options.destination ? pino(settings, options.destination) : pino(settings);
+}
+
+/**
+ * A request on a log line: its method and path, never its query. The Google sign-in lands on
+ * `/login?token=<JWT>` (a session token), its callback carries the authorization code and
+ * state, a reset link its code, and whatever else a client puts after `?` is its own: cut from
+ * every URL whatever its spelling (`/%61uth/...` reaches the callback too).
+ */
+export function serializeRequestForLog(request: {
+  method?: string;
+  url?: string;
+  ip?: string;
+  socket?: { remoteAddress?: string | undefined } | null;
+}): Record<string, unknown> {
+  return {
+    method: request.method,
+    url: pathOf(request.url ?? ''),
+    remoteAddress: request.ip ?? request.socket?.remoteAddress,
+  };
+}
+
+/** A request target without its query (nor a fragment: browsers never send one, a client may). */
+export function pathOf(url: string): string {
+  const end = url.search(/[?#]/);
+  return end === -1 ? url : url.slice(0, end);
 }
 
 /**
@@ -77,7 +103,7 @@ export function newRequestId(): string {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A request id taken from outside (a trusted proxy's X-Request-Id) must be a UUID, nothing else. */
+/** A UUID: the one shape of a request id (api/request-id.ts spells a proxy's 32 hex digits as one). */
 export function isRequestId(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value);
 }
