@@ -1,9 +1,10 @@
 /**
  * The sign-in screen (spec sections 2, 4, 5, 8): e-mail, password with show/hide, remember
  * me, Forgot password?, Google sign-in, link to /register; reads ?token&success (accepted
- * only with the nonce this tab started the Google sign-in with) and ?error.
+ * only with the nonce this tab started the Google sign-in with, and taken out of the address
+ * bar before the first paint) and ?error.
  */
-import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { loginSchema } from '../../../../../contracts/users.ts';
 import { Button } from '../../../components/ui/Button.tsx';
@@ -13,7 +14,7 @@ import { validate, type FieldErrors } from '../../../lib/forms.ts';
 import { safeNext } from '../../../lib/next-path.ts';
 import { useAppConfig } from '../../../lib/api/app-config.ts';
 import { useLogin } from '../api/login.ts';
-import { startGoogleSignInUrl, takeGoogleSignInNonce } from '../lib/google-nonce.ts';
+import { clearGoogleSignInFromAddressBar, startGoogleSignInUrl, takeGoogleSignInNonce } from '../lib/google-nonce.ts';
 import { AuthLayout } from './AuthLayout.tsx';
 
 export const SIGN_IN_DELAY_MS = 1000;
@@ -39,6 +40,9 @@ export function LoginForm({ onSignedIn, onForgotPassword }: LoginFormProps): Rea
   const [signingIn, setSigningIn] = useState(false);
   const handled = useRef(false);
   const next = safeNext(params.get('next'));
+
+  // The token leaves the address bar at once, accepted or not (the router keeps its own copy of the query).
+  useLayoutEffect(() => clearGoogleSignInFromAddressBar(), []);
 
   useEffect(() => {
     if (handled.current) return;

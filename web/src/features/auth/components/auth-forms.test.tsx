@@ -92,6 +92,36 @@ describe('sign-in form', () => {
     expect(await screen.findByText('dashboard page')).toBeTruthy();
   });
 
+  it('takes the token out of the address bar at once (history.replaceState), keeping the nonce check', async () => {
+    fakeApi({});
+    const nonce = new URL(startGoogleSignInUrl(), 'http://wallet.test').searchParams.get('nonce');
+    const landing = `/login?token=google-jwt&success=true&nonce=${nonce}&next=%2Ftransactions`;
+    // The browser's address bar (the app's router is in memory here, so only this effect can change it).
+    window.history.pushState({ idx: 0 }, '', landing);
+    const replaceState = vi.spyOn(window.history, 'replaceState');
+    try {
+      const onSignedIn = renderLogin(landing);
+      await waitFor(() => expect(onSignedIn).toHaveBeenCalledWith('google-jwt'));
+      expect(replaceState).toHaveBeenCalled();
+      expect(window.location.search).not.toContain('token');
+      expect(window.location.search).not.toContain('nonce');
+      expect(window.location.pathname).toBe('/login');
+      // What is not the sign-in's stays, and so does the router's state.
+      expect(new URLSearchParams(window.location.search).get('next')).toBe('/transactions');
+      expect(window.history.state).toEqual({ idx: 0 });
+      cleanup();
+      // A refused token (no nonce of this tab) is taken out of the address bar just the same.
+      window.history.pushState(null, '', '/login?token=attacker-jwt&success=true');
+      const refused = renderLogin('/login?token=attacker-jwt&success=true');
+      expect(await screen.findByText('Login failed. Please try again.')).toBeTruthy();
+      expect(refused).not.toHaveBeenCalled();
+      expect(window.location.search).toBe('');
+    } finally {
+      replaceState.mockRestore();
+      window.history.replaceState(null, '', '/');
+    }
+  });
+
   it('refuses a token it did not ask for (login CSRF): no nonce, or another one', async () => {
     fakeApi({});
     const onSignedIn = renderLogin('/login?token=attacker-jwt&success=true');

@@ -23,3 +23,18 @@ export function takeGoogleSignInNonce(received: string | null): boolean {
   sessionStorage.removeItem(STORAGE_KEY);
   return expected !== null && received !== null && received === expected;
 }
+
+/** The query parameters a Google sign-in lands with on /login (the session token among them). */
+const LANDING_PARAMS = ['token', 'success', 'nonce'] as const;
+
+/**
+ * Takes the sign-in's landing parameters out of the address bar (history.replaceState, the
+ * router's state kept): the token must not stay in the history, a bookmark or a shared
+ * screen. The router has already read them; what else the query holds (`next`) stays.
+ */
+export function clearGoogleSignInFromAddressBar(): void {
+  const url = new URL(window.location.href);
+  if (!LANDING_PARAMS.some((name) => url.searchParams.has(name))) return;
+  for (const name of LANDING_PARAMS) url.searchParams.delete(name);
+  window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+}
