@@ -48,6 +48,15 @@ describe('request ids', () => {
     expect(notUuid.id).toMatch(UUID);
   });
 
+  it("take the balancer's nginx $request_id (32 hex digits) as the UUID it spells, and nothing else of that kind", async () => {
+    const server = await appBehind({ hops: 1, addresses: ['loopback'] });
+    // deploy/balancer/nginx.conf sets X-Request-Id to $request_id: 16 random bytes in hex.
+    expect(await idFor(server, '6F1C2A5E8D3B4C7A9E210B5D4F3A2C10')).toEqual({ id: PROXY_ID, echoed: PROXY_ID });
+    for (const junk of ['6f1c2a5e8d3b4c7a9e210b5d4f3a2c1', '6f1c2a5e8d3b4c7a9e210b5d4f3a2c10a', 'g'.repeat(32)])
+      expect((await idFor(server, junk)).id, junk).toMatch(UUID);
+    expect((await idFor(server, '6f1c2a5e8d3b4c7a9e210b5d4f3a2c1z')).id).not.toContain('6f1c2a5e');
+  });
+
   it('ignore X-Request-Id from a peer outside TRUST_PROXY_ADDRESSES', async () => {
     const server = await appBehind({ hops: 1, addresses: ['10.0.0.0/8'] });
     expect((await idFor(server, PROXY_ID)).id).not.toBe(PROXY_ID);

@@ -6,9 +6,12 @@
  *
  * An incoming `X-Request-Id` is taken only from a trusted reverse proxy (TRUST_PROXY_HOPS > 0
  * and the connection's peer in TRUST_PROXY_ADDRESSES, the same rule as X-Forwarded-For) and
- * only when it is a UUID: a proxy's id then names the request in both logs. From anyone else
- * it is ignored: a client could otherwise pick the id stored in the ledger's metadata, reuse
- * another request's, or put text into the logs.
+ * only when it is a UUID, or 32 hex digits (nginx's `$request_id`, which the balancer of
+ * deploy/balancer/ sets on every request it forwards), taken as the UUID those digits spell:
+ * a proxy's id then names the request in both logs (the balancer's without the dashes), and
+ * every id the app stores has the one shape. From anyone else it is ignored: a client could
+ * otherwise pick the id stored in the ledger's metadata, reuse another request's, or put text
+ * into the logs. (The balancer overwrites a client's X-Request-Id with its own.)
  */
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
@@ -25,9 +28,21 @@ export function requestIdGenerator(proxies: TrustedProxies | undefined): (reques
   return (request) => {
     const peer = request.socket.remoteAddress;
     const header = request.headers[REQUEST_ID_HEADER];
-    if (peer !== undefined && isProxyAddress(peer, 0) && isRequestId(header)) return header.toLowerCase();
-    return newRequestId();
+    if (peer === undefined || !isProxyAddress(peer, 0)) return newRequestId();
+    return proxyRequestId(header) ?? newRequestId();
   };
+}
+
+const NGINX_REQUEST_ID = /^[0-9a-f]{32}$/i;
+
+/** A trusted proxy's X-Request-Id as a UUID (lower case), or undefined when it is neither form. */
+export function proxyRequestId(header: string | string[] | undefined): string | undefined {
+  if (typeof header !== 'string') return undefined;
+  const value: unknown = header;
+  if (isRequestId(value)) return value.toLowerCase();
+  if (!NGINX_REQUEST_ID.test(header)) return undefined;
+  const hex = header.toLowerCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** Every reply, refusals included, says which request it answers. */
