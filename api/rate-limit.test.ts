@@ -15,8 +15,9 @@ import { connect, type AddressInfo } from 'node:net';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { identityDb } from '../identity/users.ts';
 import { openDatabase } from '../platform/database.ts';
-import { startHarness, startSiblingApp, TEST_SECRET, type Harness } from '../test/app-harness.ts';
+import { startHarness, startSiblingApp, TEST_SECRET, VALID_REGISTRATION, type Harness } from '../test/app-harness.ts';
 import { isExempt } from './auth/rate-limit.ts';
 import { countRequest, createPostgresRateLimitStore, sweepExpired, SWEEP_BATCH_ROWS } from './auth/rate-limit-store.ts';
 
@@ -48,6 +49,48 @@ function freshIp(): string {
 
 function loginFrom(ip: string, url = '/api/users/login', extra: Partial<InjectOptions> = {}) {
   return h.call({ method: 'POST', url, remoteAddress: ip, payload: LOGIN, ...extra });
+}
+
+/** Signs in from `ip`; the session token. */
+async function signInFrom(email: string, ip: string): Promise<string> {
+  const reply = await h.call({
+    method: 'POST',
+    url: '/api/users/login',
+    remoteAddress: ip,
+    payload: { email, password: VALID_REGISTRATION.password },
+  });
+  expect(reply.statusCode, reply.body).toBe(200);
+  return reply.json().data as string;
+}
+
+/**
+ * A registered, activated and signed-in user, each authentication call from an address of its
+ * own (the limits here are small); activated in the database, so no admin budget is spent.
+ */
+async function activeUser(email: string): Promise<{ id: string; email: string; token: string }> {
+  const registered = await h.call({
+    method: 'POST',
+    url: '/api/users/register',
+    remoteAddress: freshIp(),
+    payload: { ...VALID_REGISTRATION, email },
+  });
+  expect(registered.statusCode, registered.body).toBe(201);
+  const { id } = await identityDb(h.database.db)
+    .updateTable('identity.users')
+    .set({ is_verified: true })
+    .where('email', '=', email)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id, email, token: await signInFrom(email, freshIp()) };
+}
+
+function qrFrom(ip: string, token: string) {
+  return h.call({
+    method: 'GET',
+    url: '/api/users/generate-qr',
+    remoteAddress: ip,
+    headers: { authorization: `Bearer ${token}` },
+  });
 }
 
 async function statusesOf(count: number, send: () => Promise<{ statusCode: number }>): Promise<number[]> {
@@ -220,42 +263,28 @@ describe('regression: rate limits bypassed by spelling the path differently', ()
 });
 
 describe('who is counted', () => {
-  it('signed-in routes count per account (valid signature); anonymous routes and bad tokens count per IP', async () => {
+  it('signed-in routes count per account (a live session); anonymous routes and bad tokens count per IP', async () => {
     const [ip1, ip2, ip3] = [freshIp(), freshIp(), freshIp()];
-    const accountA = h.app.jwt.sign({ sub: 'account-a', sv: 0 });
-    const accountB = h.app.jwt.sign({ sub: 'account-b', sv: 0 });
-    const qr = (ip: string, token: string) =>
-      h.call({
-        method: 'GET',
-        url: '/api/users/generate-qr',
-        remoteAddress: ip,
-        headers: { authorization: `Bearer ${token}` },
-      });
-    // No such user: the handler says 401 after the limiter has counted the account.
-    expect(await statusesOf(7, () => qr(ip1, accountA))).toEqual([401, 401, 401, 401, 401, 401, 429]);
+    const a = await activeUser('counted-a@example.com');
+    const b = await activeUser('counted-b@example.com');
+    expect(await statusesOf(7, () => qrFrom(ip1, a.token))).toEqual([200, 200, 200, 200, 200, 200, 429]);
     // The same account from another address: still its budget.
-    expect((await qr(ip2, accountA)).statusCode).toBe(429);
+    expect((await qrFrom(ip2, a.token)).statusCode).toBe(429);
     // Another account behind the same address: its own budget.
-    expect((await qr(ip1, accountB)).statusCode).toBe(401);
+    expect((await qrFrom(ip1, b.token)).statusCode).toBe(200);
     // A token with the subject but a wrong signature, or expired, counts by IP (ip3 is fresh).
-    const forged = hs256(
-      { sub: 'account-a', sv: 0, exp: nowSeconds() + 3_600 },
-      'not-the-secret-0123456789-abcdefghijklmnop',
-    );
-    const expired = hs256(
-      { sub: 'account-a', sv: 0, iat: nowSeconds() - 7_200, exp: nowSeconds() - 3_600 },
-      TEST_SECRET,
-    );
-    expect((await qr(ip3, forged)).statusCode).toBe(401);
-    expect((await qr(ip3, expired)).statusCode).toBe(401);
-    // An anonymous route counts by IP even with a valid token: account-a is spent, ip2 is not.
+    const forged = hs256({ sub: a.id, sv: 0, exp: nowSeconds() + 3_600 }, 'not-the-secret-0123456789-abcdefghijklmnop');
+    const expired = hs256({ sub: a.id, sv: 0, iat: nowSeconds() - 7_200, exp: nowSeconds() - 3_600 }, TEST_SECRET);
+    expect((await qrFrom(ip3, forged)).statusCode).toBe(401);
+    expect((await qrFrom(ip3, expired)).statusCode).toBe(401);
+    // An anonymous route counts by IP even with a valid token: a's account is spent, ip2 is not.
     expect(
       (
         await h.call({
           method: 'GET',
           url: '/api/config',
           remoteAddress: ip2,
-          headers: { authorization: `Bearer ${accountA}` },
+          headers: { authorization: `Bearer ${a.token}` },
         })
       ).statusCode,
     ).toBe(200);
@@ -263,12 +292,45 @@ describe('who is counted', () => {
     const ip4 = freshIp();
     expect(
       await statusesOf(4, () =>
-        loginFrom(ip4, '/api/users/login', { headers: { authorization: `Bearer ${accountA}` } }),
+        loginFrom(ip4, '/api/users/login', { headers: { authorization: `Bearer ${a.token}` } }),
       ),
     ).toEqual([401, 401, 401, 429]);
     expect(
-      (await loginFrom(ip4, '/api/users/login', { headers: { authorization: `Bearer ${accountB}` } })).statusCode,
+      (await loginFrom(ip4, '/api/users/login', { headers: { authorization: `Bearer ${b.token}` } })).statusCode,
     ).toBe(429);
+  });
+
+  it("regression: a signed-out token counts under the caller's address, so a leaked old token cannot keep its owner at 429", async () => {
+    const [attacker, owner, elsewhere] = [freshIp(), freshIp(), freshIp()];
+    const user = await activeUser('stale-token@example.com');
+    const old = user.token;
+    const loggedOut = await h.call({
+      method: 'POST',
+      url: '/api/users/logout',
+      remoteAddress: owner,
+      headers: { authorization: `Bearer ${old}` },
+    });
+    expect(loggedOut.statusCode).toBe(200);
+    // The old token still has a valid signature and is not expired; its session is over.
+    expect(await statusesOf(7, () => qrFrom(attacker, old))).toEqual([401, 401, 401, 401, 401, 401, 429]);
+    // Counted under the attacker's address: a call from there without any token is refused too...
+    expect((await h.call({ method: 'GET', url: '/api/config', remoteAddress: attacker })).statusCode).toBe(429);
+    // ...and the same stale token from another address has that address's budget.
+    expect((await qrFrom(elsewhere, old)).statusCode).toBe(401);
+    // The owner signs in again: the new token works, from anywhere, the attacker's address included.
+    const fresh = await signInFrom(user.email, owner);
+    expect((await qrFrom(owner, fresh)).statusCode).toBe(200);
+    expect((await qrFrom(attacker, fresh)).statusCode).toBe(200);
+    // A token of a suspended account counts under the address too (its session is over as well).
+    const suspended = await activeUser('stale-suspended@example.com');
+    await identityDb(h.database.db)
+      .updateTable('identity.users')
+      .set({ is_verified: false })
+      .where('id', '=', suspended.id)
+      .execute();
+    const other = freshIp();
+    expect(await statusesOf(7, () => qrFrom(other, suspended.token))).toEqual([403, 403, 403, 403, 403, 403, 429]);
+    expect((await h.call({ method: 'GET', url: '/api/config', remoteAddress: other })).statusCode).toBe(429);
   });
 
   it('behind trusted proxies the client is the address that many hops back; entries forged further back are ignored', async () => {

@@ -6,6 +6,10 @@
  *
  * For route files: `preHandler: app.authenticate` (or `app.requireAdmin`), then
  * `requireUser(request)` / `requireAdmin(request)` return the checked user.
+ *
+ * The check runs once per request (`app.checkSession`, remembered on the request): the rate
+ * limiter asks it first, to count a live session under its account and anything else under
+ * the caller's address, and the guard then reuses the same answer (one database read).
  */
 import jwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
@@ -30,6 +34,8 @@ declare module 'fastify' {
     requireAdmin: preHandlerAsyncHookHandler;
     /** The check behind both, for requireUser(request). */
     loadIdentityUser(request: FastifyRequest): Promise<AuthenticatedUser>;
+    /** The session check of the request's bearer token, run once per request and remembered. */
+    checkSession(request: FastifyRequest): Promise<SessionCheck>;
   }
   interface FastifyRequest {
     identityUser: AuthenticatedUser | null;
@@ -37,6 +43,18 @@ declare module 'fastify' {
 }
 
 const tokenClaims = z.object({ sub: z.string().min(1).max(64), sv: z.number().int() });
+
+/**
+ * A request's session: the user of a live session, or why there is none - no bearer token
+ * (`unauthenticated`), a bad signature, an expiry, an unknown user or a session ended by a
+ * sign-out, password reset or suspension's version bump (`token_invalid`), or an account not
+ * (or no longer) verified (`USER_NOT_VERIFIED`).
+ */
+export type SessionCheck =
+  | { user: AuthenticatedUser; refusal?: undefined }
+  | { user?: undefined; refusal: 'unauthenticated' | 'token_invalid' | 'USER_NOT_VERIFIED' };
+
+const sessionChecks = new WeakMap<FastifyRequest, Promise<SessionCheck>>();
 
 export interface AuthOptions {
   db: Kysely<unknown>;
@@ -50,6 +68,7 @@ export async function installAuth(app: FastifyInstance, options: AuthOptions): P
     verify: { algorithms: ['HS256'] },
   });
   app.decorateRequest('identityUser', null);
+  app.decorate('checkSession', (request: FastifyRequest) => checkSession(request, options.db));
   app.decorate('loadIdentityUser', (request: FastifyRequest) => loadUser(request, options.db));
   app.decorate('authenticate', async function authenticate(request: FastifyRequest) {
     await loadUser(request, options.db);
@@ -72,41 +91,41 @@ export function signSessionToken(
   );
 }
 
-/**
- * The user id of a bearer token whose signature and expiry are valid, or null: no database
- * read, so the rate limiter (which runs before authentication) can count a signed-in caller
- * by account. Whether that account may still act is decided later, by `authenticate`.
- */
-export function verifiedSubject(app: FastifyInstance, authorization: string | undefined): string | null {
-  const token = authorization === undefined ? undefined : /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
-  if (!token) return null;
-  try {
-    const claims = tokenClaims.safeParse(app.jwt.verify(token));
-    return claims.success ? claims.data.sub : null;
-  } catch {
-    return null;
+/** The request's session check, run at most once per request (the limiter's and the guard's). */
+function checkSession(request: FastifyRequest, db: Kysely<unknown>): Promise<SessionCheck> {
+  let check = sessionChecks.get(request);
+  if (!check) {
+    check = runSessionCheck(request, db);
+    sessionChecks.set(request, check);
   }
+  return check;
 }
 
-async function loadUser(request: FastifyRequest, db: Kysely<unknown>): Promise<AuthenticatedUser> {
-  if (request.identityUser) return request.identityUser;
+async function runSessionCheck(request: FastifyRequest, db: Kysely<unknown>): Promise<SessionCheck> {
   const header = request.headers.authorization;
-  if (!header || !/^Bearer\s+\S+$/i.test(header)) throw new ApiError('unauthenticated');
+  if (!header || !/^Bearer\s+\S+$/i.test(header)) return { refusal: 'unauthenticated' };
   let claims: z.infer<typeof tokenClaims>;
   try {
     claims = tokenClaims.parse(await request.jwtVerify());
   } catch {
-    throw new ApiError('token_invalid');
+    return { refusal: 'token_invalid' };
   }
   const user = await findAccount(db, claims.sub);
-  if (!user) throw new ApiError('token_invalid');
+  if (!user) return { refusal: 'token_invalid' };
   // Suspended (or never verified): said plainly, before the session check, so the client
   // can tell the user why.
-  if (!user.isVerified) throw new ApiError('USER_NOT_VERIFIED');
-  // A token from before a password reset or a suspension: that session is over.
-  if (user.sessionVersion !== claims.sv) throw new ApiError('token_invalid');
-  request.identityUser = user;
-  return user;
+  if (!user.isVerified) return { refusal: 'USER_NOT_VERIFIED' };
+  // A token from before a sign-out, a password reset or a suspension: that session is over.
+  if (user.sessionVersion !== claims.sv) return { refusal: 'token_invalid' };
+  return { user };
+}
+
+async function loadUser(request: FastifyRequest, db: Kysely<unknown>): Promise<AuthenticatedUser> {
+  if (request.identityUser) return request.identityUser;
+  const session = await checkSession(request, db);
+  if (session.refusal !== undefined) throw new ApiError(session.refusal);
+  request.identityUser = session.user;
+  return session.user;
 }
 
 /** The signed-in user of a request that passed `app.authenticate` (checks now if it did not). */

@@ -6,9 +6,13 @@
  * handler and keeps the envelope.
  *
  * Who is counted: on signed-in routes (those guarded by `app.authenticate` or
- * `app.requireAdmin`), the account of a bearer token with a valid signature, so people behind
- * one NAT or proxy do not share a budget; everywhere else, and for a missing or invalid token,
- * the client IP (IPv6 by /64), which is the proxy's client when TRUST_PROXY_HOPS is set.
+ * `app.requireAdmin`), the account of a live session, so people behind one NAT or proxy do not
+ * share a budget; everywhere else, and for a token that fails the session check (missing, bad
+ * signature, expired, unknown user, suspended, or ended by a sign-out or password reset), the
+ * client IP (IPv6 by /64), which is the proxy's client when TRUST_PROXY_HOPS is set. A leaked
+ * old token therefore spends its holder's address's budget, never its owner's. The session
+ * check is the guard's own (`app.checkSession`, remembered on the request): a signed-in
+ * request still costs one read of its user, whether the limiter or the guard asks first.
  *
  * What is counted is decided on the route the router matched (`routeOptions.url`), never on
  * the raw URL: the router decodes the path, so `/%61pi/users/login` runs the sign-in handler
@@ -27,7 +31,6 @@ import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler, RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import { CARD_WEBHOOK_PATH } from '../routes/card-webhook.ts';
-import { verifiedSubject } from './authenticate.ts';
 import { createPostgresRateLimitStore } from './rate-limit-store.ts';
 
 export interface RateLimitSettings {
@@ -52,7 +55,7 @@ const EXEMPT_ROUTES: ReadonlySet<string> = new Set([
   `POST ${CARD_WEBHOOK_PATH}`,
 ]);
 
-/** Installs the limiter; needs installAuth first (tokens are checked to key by account). */
+/** Installs the limiter; needs installAuth first (sessions are checked to key by account). */
 export async function installRateLimit(
   app: FastifyInstance,
   options: { settings: RateLimitSettings; db: Kysely<unknown> },
@@ -99,11 +102,11 @@ function wildcardOf(request: FastifyRequest): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** The account of a valid token on signed-in routes; otherwise the client IP. */
-export function clientKey(app: FastifyInstance, request: FastifyRequest): string {
+/** The account of a live session on signed-in routes; otherwise the client IP. */
+export async function clientKey(app: FastifyInstance, request: FastifyRequest): Promise<string> {
   if (request.routeOptions.config.signedIn) {
-    const subject = verifiedSubject(app, request.headers.authorization);
-    if (subject) return `account:${subject}`;
+    const session = await app.checkSession(request);
+    if (session.user) return `account:${session.user.id}`;
   }
   return `ip:${normalizeIP(request.ip)}`;
 }
