@@ -252,6 +252,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerHealthRoutes(app, {
     db: deps.db,
     maxProjectionLagSeconds: deps.config.readyMaxProjectionLagSeconds ?? DEFAULT_READY_MAX_PROJECTION_LAG_SECONDS,
+    metricsToken: deps.config.metricsToken,
+    behindProxy,
+    clock: deps.clock ?? systemClock,
   });
 
   if (deps.config.webDistDir) await registerWebApp(app, { distDir: deps.config.webDistDir });

@@ -5,15 +5,17 @@
  * migration is missing from the database, and when the database is gone; /api/health keeps
  * its old answer.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../platform/database.ts';
 import { drainAll } from '../projections/index.ts';
 import { registeredUser, startHarness, startSiblingApp, type Harness } from '../test/app-harness.ts';
 import { createTestDatabase } from '../test/database.ts';
+import { READY_CACHE_MS } from './routes/health.ts';
 
 let harness: Harness;
+const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 
 beforeAll(async () => {
   harness = await startHarness();
@@ -29,8 +31,8 @@ interface Checks {
   projections: { ok: boolean; detail: string };
 }
 
-async function probe(app: FastifyInstance, url: string) {
-  const response = await app.inject({ method: 'GET', url });
+async function probe(app: FastifyInstance, url: string, options: Partial<InjectOptions> = {}) {
+  const response = await app.inject({ method: 'GET', url, ...options });
   return {
     status: response.statusCode,
     body: JSON.parse(response.body) as { success: boolean; message: string; code?: string; data?: { checks: Checks } },
@@ -84,6 +86,7 @@ describe('GET /api/health/ready', () => {
         .poll(
           async () => {
             await drainAll(harness.database.db);
+            harness.clock.advance(READY_CACHE_MS + 1);
             return (await probe(strict, '/api/health/ready')).status;
           },
           { timeout: 10_000 },
@@ -107,6 +110,7 @@ describe('GET /api/health/ready', () => {
       } finally {
         await owner.db.destroy();
       }
+      harness.clock.advance(READY_CACHE_MS + 1);
       const behind = await probe(app, '/api/health/ready');
       expect(behind.status).toBe(503);
       expect(behind.body.data?.checks.migrations).toEqual({ ok: false, detail: '1 pending: 0015_growth' });
@@ -114,6 +118,7 @@ describe('GET /api/health/ready', () => {
 
       await other.drop();
       dropped = true;
+      harness.clock.advance(READY_CACHE_MS + 1);
       const gone = await probe(app, '/api/health/ready');
       expect(gone.status).toBe(503);
       expect(gone.body).toMatchObject({ success: false, code: 'not_ready' });
@@ -128,6 +133,94 @@ describe('GET /api/health/ready', () => {
     } finally {
       await app.close();
       if (!dropped) await other.drop();
+    }
+  });
+});
+
+describe('GET /api/health/ready: who sees what, and what a flood costs', () => {
+  it('tells the public only up or down; the checks go to a loopback caller with no forwarding header, or the metrics token', async () => {
+    const other = await createTestDatabase<unknown>();
+    const app = await startSiblingApp(harness, { metricsToken: METRICS_TOKEN }, { db: other.db, pool: other.pool });
+    const behindProxy = await startSiblingApp(
+      harness,
+      { metricsToken: METRICS_TOKEN, trustedProxies: { hops: 1, addresses: ['loopback'] } },
+      { db: other.db, pool: other.pool },
+    );
+    const publicCallers: Partial<InjectOptions>[] = [
+      { remoteAddress: '203.0.113.9' },
+      // Loopback, but through a proxy on this host: the caller is someone else.
+      { headers: { 'x-forwarded-for': '203.0.113.9' } },
+      { headers: { forwarded: 'for=203.0.113.9' } },
+      { remoteAddress: '203.0.113.9', headers: { authorization: 'Bearer not-the-metrics-token' } },
+    ];
+    const operator: Partial<InjectOptions> = {
+      remoteAddress: '203.0.113.9',
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    };
+    try {
+      for (const caller of publicCallers)
+        expect(await probe(app, '/api/health/ready', caller), JSON.stringify(caller)).toEqual({
+          status: 200,
+          body: { success: true, message: 'ready' },
+        });
+      // Behind a trusted proxy every caller arrives from loopback: only the token shows the checks.
+      expect((await probe(behindProxy, '/api/health/ready')).body).toEqual({ success: true, message: 'ready' });
+      expect((await probe(behindProxy, '/api/health/ready', operator)).body.data?.checks.migrations).toEqual({
+        ok: true,
+        detail: 'current',
+      });
+      expect((await probe(app, '/api/health/ready')).body.data?.checks.database).toEqual({
+        ok: true,
+        detail: 'reachable',
+      });
+
+      const owner = openDatabase<unknown>({ connectionString: other.ownerUrl, maxConnections: 1 });
+      try {
+        await sql`delete from public.kysely_migration where name = '0015_growth'`.execute(owner.db);
+      } finally {
+        await owner.db.destroy();
+      }
+      harness.clock.advance(READY_CACHE_MS + 1);
+      // Down, without a word of why: no migration name, no projection, no lag.
+      for (const caller of publicCallers) {
+        const down = await probe(app, '/api/health/ready', caller);
+        expect(down, JSON.stringify(caller)).toEqual({
+          status: 503,
+          body: { success: false, message: 'Not ready', code: 'not_ready' },
+        });
+      }
+      const detailed = await probe(app, '/api/health/ready', operator);
+      expect(detailed.status).toBe(503);
+      expect(detailed.body.message).toContain('0015_growth');
+      expect(detailed.body.data?.checks.migrations).toEqual({ ok: false, detail: '1 pending: 0015_growth' });
+    } finally {
+      await app.close();
+      await behindProxy.close();
+      await other.drop();
+    }
+  });
+
+  it('runs its checks at most once a second, however many ask (and callers at the same moment share one run)', async () => {
+    const other = await createTestDatabase<unknown>();
+    const app = await startSiblingApp(harness, {}, { db: other.db, pool: other.pool });
+    try {
+      const flood = await Promise.all(Array.from({ length: 20 }, () => probe(app, '/api/health/ready')));
+      expect(new Set(flood.map((answer) => answer.status))).toEqual(new Set([200]));
+      const owner = openDatabase<unknown>({ connectionString: other.ownerUrl, maxConnections: 1 });
+      try {
+        await sql`delete from public.kysely_migration where name = '0015_growth'`.execute(owner.db);
+      } finally {
+        await owner.db.destroy();
+      }
+      // Within the second the last answer stands: the flood ran no query.
+      harness.clock.advance(READY_CACHE_MS - 1);
+      for (let call = 0; call < 20; call++) expect((await probe(app, '/api/health/ready')).status).toBe(200);
+      // Past it, the next call checks again.
+      harness.clock.advance(2);
+      expect((await probe(app, '/api/health/ready')).status).toBe(503);
+    } finally {
+      await app.close();
+      await other.drop();
     }
   });
 });
