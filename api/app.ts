@@ -79,6 +79,8 @@ export interface AppConfig {
   readyMaxProjectionLagSeconds?: number;
   /** READ_REPLICA_MAX_WAIT_MS: how long a read waits for a replica to catch up before it reads the primary. */
   readReplicaMaxWaitMs?: number;
+  /** API_DOCS: serve /api/docs (Swagger UI and the OpenAPI document); default on (off in production by config). */
+  apiDocs?: boolean;
 }
 
 export interface AppDependencies {
@@ -142,6 +144,7 @@ export function appConfigFrom(config: Config, secrets: { jwtSecret: string; pinP
     trustedProxies: { hops: config.TRUST_PROXY_HOPS, addresses: config.TRUST_PROXY_ADDRESSES },
     readyMaxProjectionLagSeconds: config.READY_MAX_PROJECTION_LAG_SECONDS,
     readReplicaMaxWaitMs: config.READ_REPLICA_MAX_WAIT_MS,
+    apiDocs: config.API_DOCS,
   };
 }
 
@@ -164,7 +167,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   installJsonParser(app);
   // Before any route: its hook runs first, so replies refused later (429, 404) carry the headers too.
   await installSecurityHeaders(app, { publicUrl: deps.config.publicUrl });
-  await installDocs(app, { publicUrl: deps.config.publicUrl });
+  await installDocs(app, { publicUrl: deps.config.publicUrl, serve: deps.config.apiDocs ?? true });
   const metrics = createApiMetrics(deps.metrics ?? createMetricsRegistry(), deps.db);
   installMetrics(app, { metrics, token: deps.config.metricsToken, behindProxy });
   // Every route below sees the counted ledger: appends and refusals feed /metrics.

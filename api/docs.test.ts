@@ -7,7 +7,9 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../platform/config.ts';
 import { PUBLIC_URL, startHarness, startSiblingApp, type Harness } from '../test/app-harness.ts';
+import { appConfigFrom } from './app.ts';
 import { DOCS_PREFIX } from './docs.ts';
 
 /** Registered routes the document leaves out on purpose, with the reason. */
@@ -185,5 +187,43 @@ describe('the OpenAPI document', () => {
       message: 'ok',
       data: { googleSignIn: false, cardProvider: 'sandbox' },
     });
+  });
+});
+
+describe('API_DOCS: the docs are a setting, off in production unless asked for', () => {
+  const secrets = { jwtSecret: 'x'.repeat(32), pinPepper: 'y'.repeat(32) };
+  const apiDocsOf = (env: NodeJS.ProcessEnv) => appConfigFrom(loadConfig(env), secrets).apiDocs;
+
+  it('defaults to off with NODE_ENV=production and on otherwise; API_DOCS=true|false decides', () => {
+    expect(apiDocsOf({ NODE_ENV: 'production' })).toBe(false);
+    expect(apiDocsOf({})).toBe(true);
+    expect(apiDocsOf({ NODE_ENV: 'development' })).toBe(true);
+    expect(apiDocsOf({ NODE_ENV: 'production', API_DOCS: 'true' })).toBe(true);
+    expect(apiDocsOf({ API_DOCS: 'false' })).toBe(false);
+    // docker-compose passes unset settings as empty strings: the default.
+    expect(apiDocsOf({ NODE_ENV: 'production', API_DOCS: '' })).toBe(false);
+    expect(() => loadConfig({ API_DOCS: 'yes' })).toThrow(/API_DOCS/);
+  });
+
+  it('off: /api/docs and its document answer 404 in the envelope, and the API answers as before', async () => {
+    const app = await startSiblingApp(harness, { apiDocs: false });
+    try {
+      for (const url of [DOCS_PREFIX, `${DOCS_PREFIX}/`, `${DOCS_PREFIX}/json`, `${DOCS_PREFIX}/static/index.html`]) {
+        const reply = await app.inject({ method: 'GET', url });
+        expect(reply.statusCode, url).toBe(404);
+        expect(reply.json(), url).toMatchObject({ success: false, code: 'not_found' });
+      }
+      // Still no validation or trimming by the schemas.
+      const refused = await app.inject({ method: 'POST', url: '/api/users/login', payload: { email: 'x' } });
+      expect(refused.json()).toEqual({ success: false, message: 'Email is invalid', code: 'validation_failed' });
+      const config = await app.inject({ method: 'GET', url: '/api/config' });
+      expect(config.json()).toEqual({
+        success: true,
+        message: 'ok',
+        data: { googleSignIn: false, cardProvider: 'sandbox' },
+      });
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -16,6 +16,10 @@
  * Both compilers are set by the onRoute hook on every API route (also those a plugin registers,
  * such as @fastify/oauth2's start route), which also adds what a route's guard implies (bearer
  * security, 401 and 403) and hides routes outside the API (the web app's files).
+ *
+ * Served only when API_DOCS says so (off by default in production: the document maps every
+ * route, admin and operator ones included, for whoever asks). Off, /api/docs is an unknown
+ * route (404 envelope), and the hook still sets the compilers: the wire is the same either way.
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -166,7 +170,7 @@ function documentGuard(app: FastifyInstance, route: RouteOptions, schema: Fastif
   schema.response = response;
 }
 
-export async function installDocs(app: FastifyInstance, options: { publicUrl: string }): Promise<void> {
+export async function installDocs(app: FastifyInstance, options: { publicUrl: string; serve: boolean }): Promise<void> {
   app.addHook('onRoute', (route: RouteOptions) => {
     if (route.url.startsWith(DOCS_PREFIX)) return;
     const tag = TAGS_BY_PREFIX.find(([prefix]) => route.url.startsWith(prefix))?.[1];
@@ -185,6 +189,7 @@ export async function installDocs(app: FastifyInstance, options: { publicUrl: st
     documentGuard(app, route, schema);
     route.schema = schema;
   });
+  if (!options.serve) return;
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

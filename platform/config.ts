@@ -137,6 +137,9 @@ const configSchema = z.object({
   // access rule as the API's: METRICS_TOKEN, or loopback). Unset: none, so two workers on one
   // host never collide.
   WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  // The API docs (/api/docs: Swagger UI and the OpenAPI document). Unset: off in production
+  // (NODE_ENV=production), on otherwise; `true` or `false` decides.
+  API_DOCS: z.enum(['true', 'false']).optional(),
   // Readiness (/api/health/ready, the worker's /health/ready) fails while a projection's oldest
   // unapplied event is older than this many seconds.
   READY_MAX_PROJECTION_LAG_SECONDS: z.coerce.number().positive().max(86_400).default(30),
@@ -153,11 +156,17 @@ const refinedSchema = configSchema
     message: 'is stripe but STRIPE_SECRET_KEY is not set (set it, or CARD_PROVIDER=sandbox for the offline sandbox)',
   })
   // NODE_ENV is read here and nowhere else: the rest of the code asks config.PRODUCTION.
-  .transform(({ NODE_ENV, ...config }) => ({ ...config, PRODUCTION: NODE_ENV === 'production' }));
+  .transform(({ NODE_ENV, API_DOCS, ...config }) => ({
+    ...config,
+    PRODUCTION: NODE_ENV === 'production',
+    API_DOCS: API_DOCS === undefined ? NODE_ENV !== 'production' : API_DOCS === 'true',
+  }));
 
 export type Config = Readonly<z.infer<typeof refinedSchema>>;
 
-function crossFieldProblems(config: z.infer<typeof configSchema>): string[] {
+function crossFieldProblems(
+  config: Pick<z.infer<typeof configSchema>, 'DATABASE_URL' | 'DATABASE_OWNER_URL' | 'LISTEN_DATABASE_URL'>,
+): string[] {
   // Without DATABASE_URL the app runs an embedded Postgres, whose owner it is already.
   const problems: string[] = [];
   if (config.DATABASE_OWNER_URL && !config.DATABASE_URL)
