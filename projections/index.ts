@@ -50,7 +50,12 @@ export {
   type StatementFilters,
 } from './accounts/queries.ts';
 export { HISTORY_PAGE_SIZE, readHistoryPage, type HistoryPage, type HistoryQuery } from './history/queries.ts';
-export { readMoneyRequests, type MoneyRequestLists } from './money-requests/queries.ts';
+export {
+  readMoneyRequestPage,
+  readMoneyRequests,
+  type MoneyRequestLists,
+  type MoneyRequestPageQuery,
+} from './money-requests/queries.ts';
 export {
   dailyClosingBalances,
   daysBetween,

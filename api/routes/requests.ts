@@ -3,6 +3,11 @@
  * and answer one. Accepting pays in the same ledger event, so it needs the payer's
  * transaction PIN - a deliberate hardening of the spec, whose client approves without one
  * (see ARCHITECTURE.md).
+ *
+ * The list is bounded: newest first, REQUESTS_PAGE_SIZE (100) by default - what the spec's
+ * client, which sends no parameter, gets, in the same shape - and up to MAX_REQUESTS_PAGE_SIZE
+ * (500) with `limit`; `before=<_id>` gives the requests older than one the caller has (a page
+ * shorter than its limit is the last).
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -21,7 +26,7 @@ import {
 } from '../../contracts/transactions.ts';
 import { identityDb } from '../../identity/users.ts';
 import { isLedgerRejection } from '../../ledger/index.ts';
-import { readMoneyRequests, type MoneyRequestRow } from '../../projections/index.ts';
+import { readMoneyRequestPage, type MoneyRequestRow } from '../../projections/index.ts';
 import { requireUser } from '../auth/authenticate.ts';
 import { routeDocs, withData } from '../docs.ts';
 import { ok } from '../envelope.ts';
@@ -34,16 +39,33 @@ import {
   type MoneyDependencies,
 } from '../money-context.ts';
 
+/** Requests in one reply when the caller names no limit (the spec's client never does). */
+export const REQUESTS_PAGE_SIZE = 100;
+export const MAX_REQUESTS_PAGE_SIZE = 500;
+
 const listQuerySchema = z.object({
   minPosition: z
     .string()
     .regex(/^\d+\.\d+$/)
     .max(60)
     .optional(),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_REQUESTS_PAGE_SIZE)
+    .optional()
+    .meta({ description: `At most this many (default ${REQUESTS_PAGE_SIZE})` }),
+  // A request id: its pattern is its bound (at most 64 characters are ever read).
+  before: z
+    .stringFormat('request-id', /^[A-Za-z0-9_-]{1,64}$/)
+    .optional()
+    .meta({ description: 'The `_id` of a request of yours: only requests older than it' }),
 });
 
 const LIST_DOCS = routeDocs({
   summary: 'Money requests you sent and received, newest first',
+  description: `The newest ${REQUESTS_PAGE_SIZE} without parameters; \`limit\` (up to ${MAX_REQUESTS_PAGE_SIZE}) and \`before=<_id>\` page further (a page shorter than its limit is the last).`,
   querystring: listQuerySchema,
   replies: { 200: withData(z.array(moneyRequestRecordSchema), 'The requests') },
 });
@@ -68,10 +90,10 @@ export async function registerRequestRoutes(app: FastifyInstance, deps: MoneyDep
     const user = await requireUser(request);
     const query = listQuerySchema.parse(request.query ?? {});
     await awaitCheckpoint(deps, 'money_requests', query.minPosition);
-    const { sent, received } = await deps.reads.read('money_requests', (reads) => readMoneyRequests(reads, user.id));
-    const rows = [...sent, ...received].sort(
-      (a, b) => b.created_at.getTime() - a.created_at.getTime() || Number(b.position - a.position),
+    const rows = await deps.reads.read('money_requests', (reads) =>
+      readMoneyRequestPage(reads, user.id, { limit: query.limit ?? REQUESTS_PAGE_SIZE, before: query.before }),
     );
+    if (!rows) throw new ApiError('validation_failed', '`before` is not one of your requests');
     return ok(reply, 'Requests fetched successfully', await toRequestRecords(deps, rows));
   });
 
