@@ -95,6 +95,26 @@ async function googleSignIn(
   };
 }
 
+/** An admin activates (verifies) the account. */
+async function activate(userId: string): Promise<void> {
+  const adminToken = await signIn(h, ADMIN.email, ADMIN.password);
+  const activated = await h.call({
+    method: 'POST',
+    url: '/api/users/update-user-verified-status',
+    headers: { authorization: `Bearer ${adminToken}` },
+    payload: { selectedUser: userId, isVerified: true },
+  });
+  expect(activated.statusCode, activated.body).toBe(200);
+}
+
+/** A registered account linked to Google by its first Google sign-in, then verified again by an admin. */
+async function linkedGoogleUser(email: string, sub: string): Promise<void> {
+  const user = await registeredUser(h, email);
+  const linked = await googleSignIn({ sub, email, email_verified: true });
+  expect(linked.location.toString()).toBe(`${PUBLIC_URL}/user-not-verified`);
+  await activate(user.id);
+}
+
 describe('Google sign-in', () => {
   it('tells the web app it is configured', async () => {
     expect((await h.call({ method: 'GET', url: '/api/config' })).json()).toEqual({
@@ -166,24 +186,21 @@ describe('Google sign-in', () => {
     ).toMatchObject({ code: 'OAUTH_USER' });
   });
 
-  it("linking an existing account by e-mail hands it to the Google owner: the registrant's password, PIN and sessions end (no takeover by registering someone else's address first)", async () => {
-    // The attacker registered the victim's address, set a password and a PIN, and was activated.
+  it("linking an existing account by e-mail hands it to the Google owner: the registrant's password, PIN and sessions end, and it goes back to admin verification (no takeover by registering someone else's address first)", async () => {
+    // The attacker registered the victim's address with identity details of their choosing, set a password and a PIN, and was activated.
     const squatter = await registeredUser(h, 'victim@gmail.test');
     const victim = await googleSignIn({ sub: 'google-sub-victim', email: 'victim@gmail.test', email_verified: true });
-    const token = victim.location.searchParams.get('token') ?? '';
-    const info = await h.call({
-      method: 'POST',
-      url: '/api/users/get-user-info',
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(info.json().data).toMatchObject({ _id: squatter.id, authProvider: 'google', pinSet: false });
-    // The squatter's session is over, the password no longer signs in, and no PIN is left.
-    const old = await h.call({
-      method: 'POST',
-      url: '/api/users/get-user-info',
-      headers: { authorization: `Bearer ${squatter.token}` },
-    });
-    expect(old.statusCode).toBe(401);
+    // The admin's verification was of the registrant's details: the Google owner waits for a new one, without a token.
+    expect(victim.location.toString()).toBe(`${PUBLIC_URL}/user-not-verified`);
+    // The squatter's token is refused (the account is unverified now, and later its session is over),
+    // the password no longer signs in, and no PIN is left.
+    const squattersCall = () =>
+      h.call({
+        method: 'POST',
+        url: '/api/users/get-user-info',
+        headers: { authorization: `Bearer ${squatter.token}` },
+      });
+    expect((await squattersCall()).json()).toMatchObject({ success: false, code: 'USER_NOT_VERIFIED' });
     const login = await h.call({
       method: 'POST',
       url: '/api/users/login',
@@ -192,18 +209,51 @@ describe('Google sign-in', () => {
     expect(login.json()).toMatchObject({ success: false, code: 'OAUTH_USER' });
     const row = await identityDb(h.database.db)
       .selectFrom('identity.users')
-      .select(['password_hash', 'pin_hash', 'google_subject'])
+      .select(['password_hash', 'pin_hash', 'pin_verifier', 'google_subject', 'is_verified'])
       .where('id', '=', squatter.id)
       .executeTakeFirstOrThrow();
-    expect(row).toEqual({ password_hash: null, pin_hash: null, google_subject: 'google-sub-victim' });
+    expect(row).toEqual({
+      password_hash: null,
+      pin_hash: null,
+      pin_verifier: null,
+      google_subject: 'google-sub-victim',
+      is_verified: false,
+    });
+    // Until an admin has looked at the details again, every sign-in waits.
+    const waiting = await googleSignIn({ sub: 'google-sub-victim', email: 'victim@gmail.test', email_verified: true });
+    expect(waiting.location.toString()).toBe(`${PUBLIC_URL}/user-not-verified`);
+    await activate(squatter.id);
+    expect((await squattersCall()).statusCode).toBe(401);
     // The owner's next Google sign-in finds the account by subject.
     const again = await googleSignIn({ sub: 'google-sub-victim', email: 'victim@gmail.test', email_verified: true });
     expect(again.location.searchParams.get('success')).toBe('true');
+    const info = await h.call({
+      method: 'POST',
+      url: '/api/users/get-user-info',
+      headers: { authorization: `Bearer ${again.location.searchParams.get('token') ?? ''}` },
+    });
+    expect(info.json().data).toMatchObject({
+      _id: squatter.id,
+      authProvider: 'google',
+      pinSet: false,
+      isVerified: true,
+    });
+  });
+
+  it("an admin's account is not linked to a Google account: it keeps its password, and the sign-in fails", async () => {
+    const result = await googleSignIn({ sub: 'google-sub-admin', email: ADMIN.email, email_verified: true });
+    expect(result.location.toString()).toBe(`${PUBLIC_URL}/login?error=oauth_failed`);
+    const row = await identityDb(h.database.db)
+      .selectFrom('identity.users')
+      .select(['google_subject', 'auth_provider', 'is_verified'])
+      .where('email', '=', ADMIN.email)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ google_subject: null, auth_provider: 'local', is_verified: true });
+    expect(await signIn(h, ADMIN.email, ADMIN.password)).toBeTruthy();
   });
 
   it("carries the web app's nonce through the flow (login CSRF defence), and only that one", async () => {
-    const user = await registeredUser(h, 'nonce@example.com');
-    void user;
+    await linkedGoogleUser('nonce@example.com', 'google-sub-nonce');
     const withNonce = await googleSignIn(
       { sub: 'google-sub-nonce', email: 'nonce@example.com', email_verified: true },
       { nonce: 'n0nce-from-the-web-app-123' },
@@ -247,7 +297,7 @@ describe('Google sign-in', () => {
   });
 
   it('regression: the token redirect keeps no-store and no-referrer under any spelling of its path (the hook read the raw URL)', async () => {
-    await registeredUser(h, 'spelled@example.com');
+    await linkedGoogleUser('spelled@example.com', 'google-sub-spelled');
     // The router decodes /auth/%67oogle/%63allback to the callback, which puts a token in the redirect.
     const result = await googleSignIn(
       { sub: 'google-sub-spelled', email: 'spelled@example.com', email_verified: true },
@@ -262,7 +312,7 @@ describe('Google sign-in', () => {
   });
 
   it("writes no session token, OAuth code or state to the log: not the callback's query, not the landing page's, under any spelling", async () => {
-    await registeredUser(h, 'logged@example.com');
+    await linkedGoogleUser('logged@example.com', 'google-sub-logged');
     const captured = capturedLog('api', 'info');
     // The harness's app, built again with a logger whose lines the test reads.
     const app = await buildApp({

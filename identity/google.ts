@@ -2,16 +2,25 @@
  * Google sign-in policy. The provider's profile is trusted only for an e-mail the provider
  * says it verified. A known Google subject signs into its account; otherwise an account
  * with that e-mail is linked to the subject, and becomes a Google account: its password and
- * PIN are cleared and its sessions end; otherwise a new account is created: unverified (an
- * admin activates it, as for every registration) and without a PIN (set through the
- * PIN-reset e-mail). Whether the account may then sign in is decided by the caller on
- * `isVerified`, as for passwords.
+ * PIN are cleared, its sessions end and it goes back to admin verification; otherwise a new
+ * account is created: unverified (an admin activates it, as for every registration) and
+ * without a PIN (set through the PIN-reset e-mail). Whether the account may then sign in is
+ * decided by the caller on `isVerified`, as for passwords. An admin's account is never linked
+ * (the sign-in is refused): it signs in with the password the operator gave it.
  *
  * Why linking clears the credentials: registration never proves that the registrant owns
  * the address. Someone who registered victim@gmail.com first would otherwise keep their
  * password and PIN - and the money - after the real owner signs in with Google. The person
  * Google vouches for is the owner from then on; whatever secrets were set before belong to
  * whoever registered, so they go. The owner sets a new PIN through the e-mailed PIN reset.
+ *
+ * Why it goes back to verification: what the admin verified were the registrant's identity
+ * details (name, ID document, address), and they stay on the account. The Google owner is a
+ * person no admin has checked against them, so until an admin verifies the account again it
+ * is what a new registration is: no token is issued, and every signed-in route - paying out
+ * of the wallet included - answers USER_NOT_VERIFIED (api/auth/authenticate.ts). The money
+ * stays where it is meanwhile. An admin account is left alone instead: sending it back to
+ * verification could lock out the only admin, with nobody left to verify it.
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -63,13 +72,15 @@ export async function signInWithGoogle(
       if (bySubject) return bySubject.id;
       const byEmail = await users
         .selectFrom('identity.users')
-        .select(['id', 'google_subject'])
+        .select(['id', 'google_subject', 'is_admin'])
         .where('email', '=', profile.email)
         .forUpdate()
         .executeTakeFirst();
       if (byEmail) {
         if (byEmail.google_subject !== null)
           throw new GoogleSignInRefused('this e-mail is linked to another Google account');
+        if (byEmail.is_admin)
+          throw new GoogleSignInRefused('an admin account signs in with its password, not with Google');
         await linkToGoogle(trx, byEmail.id, profile.sub);
         return byEmail.id;
       }
@@ -85,7 +96,10 @@ export async function signInWithGoogle(
   return account;
 }
 
-/** The address's owner takes the account over: no earlier password, PIN or session survives. */
+/**
+ * The address's owner takes the account over: no earlier password, PIN or session survives,
+ * nor the admin's verification of the registrant's details.
+ */
 async function linkToGoogle(
   trx: Parameters<typeof transactionView>[0],
   userId: string,
@@ -103,6 +117,7 @@ async function linkToGoogle(
       failed_pin_attempts: 0,
       pin_locked_until: null,
       pin_reset_required: false,
+      is_verified: false,
       session_version: eb('session_version', '+', 1),
       updated_at: new Date(),
     }))
