@@ -11,6 +11,7 @@ import { createAdmin } from '../identity/admin.ts';
 import {
   ADMIN,
   VALID_REGISTRATION,
+  codeFrom,
   registeredUser,
   signIn,
   startProjectedHarness,
@@ -37,10 +38,7 @@ beforeAll(async () => {
   });
   adminToken = await signIn(harness, ADMIN.email, ADMIN.password);
   asha = await user('asha@example.in');
-  mallory = await user('mallory@example.in');
-  expect((await createAdmin(harness.database.db, harness.ledger, { email: 'mallory@example.in' })).status).toBe(
-    'promoted',
-  );
+  mallory = await promotedAdmin('mallory@example.in');
   await fund(asha, 800);
   await fund(mallory, 800);
 }, 120_000);
@@ -277,4 +275,30 @@ async function activate(email: string): Promise<{ id: string; token: string }> {
 async function namedAdmin(email: string): Promise<{ id: string; token: string }> {
   const created = await createAdmin(harness.database.db, harness.ledger, { email, password: 'second-admin-password' });
   return { id: created.userId, token: await signIn(harness, email, 'second-admin-password') };
+}
+
+/**
+ * A registered user made an admin by admin:create: it signs in with the operator's password
+ * (its own no longer works) and sets a PIN again through the PIN-reset e-mail.
+ */
+async function promotedAdmin(email: string): Promise<{ id: string; token: string }> {
+  const registered = await user(email);
+  expect(
+    await createAdmin(harness.database.db, harness.ledger, { email, password: 'promoted-admin-password' }),
+  ).toMatchObject({ status: 'promoted' });
+  await harness.call({ method: 'POST', url: '/api/users/send-pin-reset-otp', payload: { email } });
+  const otp = codeFrom(await harness.waitForMail(email, (mail) => /^\s{4}\d{6}\s*$/m.test(mail.raw)));
+  const verified = await harness.call({
+    method: 'POST',
+    url: '/api/users/verify-pin-reset-otp',
+    payload: { email, otp },
+  });
+  expect(verified.statusCode, verified.body).toBe(200);
+  const reset = await harness.call({
+    method: 'POST',
+    url: '/api/users/reset-transaction-pin',
+    payload: { email, otp, newPin: '1234' },
+  });
+  expect(reset.statusCode, reset.body).toBe(200);
+  return { id: registered.id, token: await signIn(harness, email, 'promoted-admin-password') };
 }

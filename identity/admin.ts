@@ -4,6 +4,14 @@
  * `<DATA_DIR>/first-admin-password`, mode 0600, never to the log - in production mode only
  * with ALLOW_GENERATED_ADMIN_PASSWORD=true), and `npm run admin:create` for more. An admin
  * is a verified local account with its own wallet.
+ *
+ * Promoting an existing account hands it the operator's credential and keeps none of the
+ * registrant's: registration never proves who owns an address, so whoever registered the
+ * address an operator later promotes must not become an admin with their own password, PIN,
+ * open sessions or Google link. The password is set (ADMIN_PASSWORD, or generated and kept
+ * like the first admin's, in `<DATA_DIR>/admin-password-<email>`), the PIN and its verifier
+ * are cleared (set again through the PIN-reset e-mail), the session version is bumped (every
+ * token issued so far is refused) and the account becomes a local one.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
@@ -18,15 +26,28 @@ import { identityDb } from './users.ts';
 
 export interface AdminInput {
   email: string;
-  /** Omitted: one is generated and returned (print it once, it is not stored in clear). */
+  /** Omitted: one is generated and returned (it is not stored in clear). */
   password?: string | undefined;
+  /**
+   * Keeps a generated password for the operator (a 0600 file), inside the transaction once
+   * the account will change: a failed write changes nothing, and an account that is already
+   * an admin gets no file.
+   */
+  keepGeneratedPassword?: (password: string) => Promise<void>;
   firstName?: string;
   lastName?: string;
 }
 
 export type AdminOutcome =
   | { status: 'created'; userId: string; email: string; generatedPassword?: string }
-  | { status: 'promoted'; userId: string; email: string }
+  | {
+      status: 'promoted';
+      userId: string;
+      email: string;
+      generatedPassword?: string;
+      /** Whether an admin had verified (activated) the account before; it is verified now. */
+      wasVerified: boolean;
+    }
   | { status: 'exists'; userId: string; email: string };
 
 export function generatePassword(): string {
@@ -34,8 +55,13 @@ export function generatePassword(): string {
 }
 
 /**
- * Creates an admin, or makes the existing account with that e-mail an admin (verified).
- * The operator running it chose that e-mail on purpose; at first start see ensureFirstAdmin.
+ * Creates an admin, or makes the existing account with that e-mail an admin (verified), with
+ * the given password (or a generated one, returned): a promoted account's earlier password,
+ * PIN, sessions and Google link end. The operator running it chose that e-mail on purpose, so
+ * an account that is not verified (or was suspended) is promoted too: nothing of whoever
+ * registered it is left to act with, and refusing it would leave an operator whose admin
+ * address someone registered first (ensureFirstAdmin skips it) with no admin at all. At first
+ * start see ensureFirstAdmin.
  */
 export async function createAdmin(db: Kysely<unknown>, ledger: Ledger, input: AdminInput): Promise<AdminOutcome> {
   const email = input.email.trim().toLowerCase();
@@ -44,18 +70,34 @@ export async function createAdmin(db: Kysely<unknown>, ledger: Ledger, input: Ad
   return db.transaction().execute(async (trx): Promise<AdminOutcome> => {
     const existing = await identityDb(trx)
       .selectFrom('identity.users')
-      .select(['id', 'is_admin'])
+      .select(['id', 'is_admin', 'is_verified'])
       .where('email', '=', email)
       .forUpdate()
       .executeTakeFirst();
     if (existing?.is_admin) return { status: 'exists', userId: existing.id, email };
+    if (generatedPassword && input.keepGeneratedPassword) await input.keepGeneratedPassword(generatedPassword);
     if (existing) {
       await identityDb(trx)
         .updateTable('identity.users')
-        .set({ is_admin: true, is_verified: true, updated_at: new Date() })
+        .set((eb) => ({
+          is_admin: true,
+          is_verified: true,
+          password_hash: passwordHash,
+          auth_provider: 'local',
+          google_subject: null,
+          pin_hash: null,
+          pin_verifier: null,
+          pin_verifier_key: null,
+          failed_pin_attempts: 0,
+          pin_locked_until: null,
+          pin_reset_required: false,
+          session_version: eb('session_version', '+', 1),
+          updated_at: new Date(),
+        }))
         .where('id', '=', existing.id)
         .execute();
-      return { status: 'promoted', userId: existing.id, email };
+      const promoted = { status: 'promoted' as const, userId: existing.id, email, wasVerified: existing.is_verified };
+      return generatedPassword ? { ...promoted, generatedPassword } : promoted;
     }
     const userId = randomUUID();
     const firstName = input.firstName ?? 'Wallet';
@@ -98,6 +140,14 @@ export interface FirstAdminConfig {
 
 /** The file under DATA_DIR that holds a generated first-admin password (mode 0600). */
 export const FIRST_ADMIN_PASSWORD_FILE = 'first-admin-password';
+
+/** The file under DATA_DIR where `npm run admin:create` keeps a password it generated for `email` (mode 0600). */
+export function adminPasswordFileName(email: string): string {
+  return `admin-password-${email
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9@._+-]/g, '_')}`;
+}
 
 /**
  * At start: when no admin exists yet, create one from ADMIN_EMAIL / ADMIN_PASSWORD. An
@@ -178,7 +228,20 @@ async function keepGeneratedPassword(dataDir: string, password: string): Promise
 function generatedPasswordRefused(email: string, dataDir: string): string {
   return (
     `ADMIN_PASSWORD is not set and no admin exists yet, so the first admin (${email}) would get a generated password kept in ${join(dataDir, FIRST_ADMIN_PASSWORD_FILE)}: ` +
-    'set ADMIN_PASSWORD for the first start, or create the admin with `npm run admin:create -- --email <address>` ' +
-    '(Docker: `docker compose run --rm api node bin/admin-create.ts --email <address>`), or ALLOW_GENERATED_ADMIN_PASSWORD=true'
+    'set ADMIN_PASSWORD for the first start, or create the admin with `npm run admin:create -- --email <address>` with ADMIN_PASSWORD set ' +
+    '(Docker: export ADMIN_PASSWORD in your shell, then `docker compose run --rm api node bin/admin-create.ts --email <address>`), or ALLOW_GENERATED_ADMIN_PASSWORD=true'
+  );
+}
+
+/**
+ * admin:create's refusal in production mode without ADMIN_PASSWORD: a generated password
+ * would be kept in the container's DATA_DIR (gone with `docker compose run --rm`), and
+ * printing it instead would put it wherever the container's output is collected.
+ */
+export function generatedAdminPasswordRefused(email: string, dataDir: string): string {
+  return (
+    `ADMIN_PASSWORD is not set, so ${email} would get a generated password kept in ${join(dataDir, adminPasswordFileName(email))} inside this container: ` +
+    'set ADMIN_PASSWORD for this command (Docker: export it in your shell, then `docker compose run --rm api node bin/admin-create.ts --email <address>`), ' +
+    'or ALLOW_GENERATED_ADMIN_PASSWORD=true'
   );
 }

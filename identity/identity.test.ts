@@ -106,13 +106,20 @@ describe('first admin', () => {
         auth_provider: 'local',
       })
       .execute();
-    expect((await createAdmin(database.db, ledger(), { email: 'PLAIN@wallet.test' })).status).toBe('promoted');
+    const promoted = await createAdmin(database.db, ledger(), { email: 'PLAIN@wallet.test' });
+    expect(promoted).toMatchObject({ status: 'promoted', wasVerified: false });
+    // The registrant's password is replaced (here by a generated one, returned once).
     const row = await identityDb(database.db)
       .selectFrom('identity.users')
-      .select(['is_admin', 'is_verified', 'password_hash'])
+      .select(['is_admin', 'is_verified', 'password_hash', 'session_version'])
       .where('id', '=', 'plain-user')
       .executeTakeFirstOrThrow();
-    expect(row).toEqual({ is_admin: true, is_verified: true, password_hash: 'x' });
+    expect(row).toMatchObject({ is_admin: true, is_verified: true, session_version: 2 });
+    expect(row.password_hash).not.toBe('x');
+    const password = promoted.status === 'promoted' ? promoted.generatedPassword : undefined;
+    expect(await signInWithPassword(database.db, 'plain@wallet.test', password ?? '')).toMatchObject({
+      isAdmin: true,
+    });
   });
 });
 

@@ -35,7 +35,14 @@ export {
   type PinCheckDependencies,
 } from './transaction-pin.ts';
 export { pinKeysFrom, type PinKeys } from './pin-verifier.ts';
-export { createAdmin, ensureFirstAdmin, generatePassword, type AdminOutcome } from './admin.ts';
+export {
+  adminPasswordFileName,
+  createAdmin,
+  ensureFirstAdmin,
+  generatedAdminPasswordRefused,
+  generatePassword,
+  type AdminOutcome,
+} from './admin.ts';
 export { signInWithGoogle, googleProfileSchema, GoogleSignInRefused, type GoogleProfile } from './google.ts';
 export { resolveJwtSecret } from './jwt-secret.ts';
 export { resolvePinPepper } from './pin-pepper.ts';
