@@ -2,9 +2,14 @@
  * One admin cannot create money for themselves: the ledger refuses an admin who takes part
  * in the movement (settling or failing their own deposit, reversing their own transfer),
  * card deposits are never settled by hand, and settlements and reversals above the approval
- * threshold wait for a second admin. Also: statement CSVs open user-chosen names as text.
- * Real Postgres, real projection workers, HTTP through the real app.
+ * threshold wait for a second admin - counted per action, per admin and per wallet over a
+ * rolling 24 hours - as does a settlement into an account the settling admin activated.
+ * Also: statement CSVs open user-chosen names as text. Real Postgres, real projection
+ * workers, HTTP through the real app. Wallets are funded by card (the provider settles, no
+ * admin), so only the settlements a test makes count toward an admin's totals.
  */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createAdmin } from '../identity/admin.ts';
@@ -16,7 +21,6 @@ import {
   signIn,
   startProjectedHarness,
   type Harness,
-  fundByUpi,
   requestUpiDeposit,
 } from '../test/app-harness.ts';
 import { tablesView } from '../platform/database.ts';
@@ -60,8 +64,24 @@ async function deposit(who: { token: string }, rupees: number): Promise<string> 
   return requestUpiDeposit(harness, who.token, rupees);
 }
 
-async function fund(who: { token: string }, rupees: number): Promise<void> {
-  await fundByUpi(harness, who.token, adminToken, rupees);
+/** A card payment the provider confirmed: money in without any admin. */
+async function fund(who: { id: string }, rupees: number): Promise<void> {
+  const id = randomUUID();
+  await harness.ledger.completeCardDeposit(
+    {
+      depositId: `card-${id}`,
+      walletId: who.id,
+      amountPaise: BigInt(rupees) * 100n,
+      reference: 'card top up',
+      provider: 'sandbox',
+      paymentId: `pay-${id}`,
+    },
+    { actorId: 'provider:card' },
+  );
+}
+
+async function settle(token: string, depositId: string) {
+  return post(token, '/api/transactions/settle-deposit', { depositId });
 }
 
 async function transfer(from: { token: string }, to: { id: string }, rupees: number): Promise<string> {
@@ -225,9 +245,116 @@ describe('four eyes above the threshold', () => {
   });
 
   it('below the threshold one admin acts alone', async () => {
+    // An admin with nothing settled alone in the last 24 hours.
+    const teller = await namedAdmin('teller@example.in');
     const depositId = await deposit(asha, 1_000);
-    const settled = await post(adminToken, '/api/transactions/settle-deposit', { depositId });
+    const settled = await settle(teller.token, depositId);
     expect(settled.statusCode, settled.body).toBe(200);
+  });
+});
+
+describe('four eyes over a rolling 24 hours, and on accounts the admin activated', () => {
+  it("an admin's settlements alone are summed: the one that takes the 24-hour total above the threshold waits", async () => {
+    const splitter = await namedAdmin('splitter@example.in');
+    const wallets = [await user('split1@example.in'), await user('split2@example.in'), await user('split3@example.in')];
+    // ₹400 at a time, each into another wallet: every one is below ₹1,000 on its own.
+    for (const wallet of wallets.slice(0, 2)) {
+      const settled = await settle(splitter.token, await deposit(wallet, 400));
+      expect(settled.statusCode, settled.body).toBe(200);
+    }
+    const before = await ledgerBalance(wallets[2]?.id ?? '');
+    const third = await settle(splitter.token, await deposit(wallets[2] ?? asha, 400));
+    expect(third.statusCode, third.body).toBe(202);
+    expect(third.json().message).toBe(
+      "Awaiting a second admin's approval: your settlements and reversals without a second admin in the last 24 hours would come to more than ₹1,000",
+    );
+    expect(await ledgerBalance(wallets[2]?.id ?? '')).toBe(before);
+    // A second admin's approval runs it, and it is not the splitter's alone.
+    const approvalId = (third.json().data as { approval: { id: string } }).approval.id;
+    const approved = await post(adminToken, `/api/admin/approvals/${approvalId}/approve`, {});
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(await ledgerBalance(wallets[2]?.id ?? '')).toBe(before + 40_000n);
+    // The approved one is not the splitter's alone: ₹200 more brings the total to ₹1,000, not above.
+    const upTo = await settle(splitter.token, await deposit(wallets[0] ?? asha, 200));
+    expect(upTo.statusCode, upTo.body).toBe(200);
+    const small = await settle(splitter.token, await deposit(wallets[1] ?? asha, 1));
+    expect(small.statusCode, small.body).toBe(202);
+  });
+
+  it("a reversal counts toward the admin's 24-hour total too", async () => {
+    const corrector = await namedAdmin('corrector@example.in');
+    const payer = await user('payer@example.in');
+    await fund(payer, 900);
+    const payee = await user('payee@example.in');
+    expect((await settle(corrector.token, await deposit(payee, 700))).statusCode).toBe(200);
+    const sent = await transfer(payer, payee, 400);
+    const reversed = await post(corrector.token, '/api/admin/reverse', {
+      transactionId: sent,
+      kind: 'transfer',
+      reason: 'sent by mistake',
+    });
+    expect(reversed.statusCode, reversed.body).toBe(202);
+    expect(reversed.json().message).toMatch(/your settlements and reversals without a second admin/);
+  });
+
+  it('settlements into one wallet are summed over 24 hours whichever admin settles them alone', async () => {
+    const first = await namedAdmin('first-teller@example.in');
+    const second = await namedAdmin('second-teller@example.in');
+    const wallet = await user('one-wallet@example.in');
+    expect((await settle(first.token, await deposit(wallet, 600))).statusCode).toBe(200);
+    const next = await settle(second.token, await deposit(wallet, 600));
+    expect(next.statusCode, next.body).toBe(202);
+    expect(next.json().message).toBe(
+      "Awaiting a second admin's approval: money put into this wallet without a second admin in the last 24 hours would come to more than ₹1,000",
+    );
+  });
+
+  it('two settlements at once by one admin cannot both slip under the threshold', async () => {
+    const racer = await namedAdmin('racer@example.in');
+    const wallets = [await user('race1@example.in'), await user('race2@example.in')];
+    const deposits = await Promise.all(wallets.map((wallet) => deposit(wallet, 600)));
+    const replies = await Promise.all(deposits.map((depositId) => settle(racer.token, depositId)));
+    expect(replies.map((reply) => reply.statusCode).sort()).toEqual([200, 202]);
+  });
+
+  it('only the last 24 hours count', async () => {
+    const veteran = await namedAdmin('veteran@example.in');
+    const wallets = [await user('old1@example.in'), await user('old2@example.in')];
+    expect((await settle(veteran.token, await deposit(wallets[0] ?? asha, 900))).statusCode).toBe(200);
+    // Make yesterday's settlement 25 hours old (as the owner: the runtime only appends to audit tables).
+    const owner = new pg.Client({ connectionString: harness.database.ownerUrl });
+    await owner.connect();
+    try {
+      await owner.query(
+        "update audit.solo_money_actions set recorded_at = recorded_at - interval '25 hours' where admin_id = $1",
+        [veteran.id],
+      );
+    } finally {
+      await owner.end();
+    }
+    const today = await settle(veteran.token, await deposit(wallets[1] ?? asha, 900));
+    expect(today.statusCode, today.body).toBe(200);
+  });
+
+  it('a settlement into an account the settling admin activated waits for a second admin, whatever the amount', async () => {
+    const activator = await namedAdmin('activator@example.in');
+    const puppet = await registeredUser(harness, 'puppet@example.in', { activate: false });
+    const activated = await post(activator.token, '/api/users/update-user-verified-status', {
+      selectedUser: puppet.id,
+      isVerified: true,
+    });
+    expect(activated.statusCode, activated.body).toBe(200);
+    const puppetToken = await signIn(harness, 'puppet@example.in', VALID_REGISTRATION.password);
+    const depositId = await deposit({ token: puppetToken }, 10);
+    const own = await settle(activator.token, depositId);
+    expect(own.statusCode, own.body).toBe(202);
+    expect(own.json().message).toBe(
+      "Awaiting a second admin's approval: you activated this account, so money goes into it only with another admin",
+    );
+    // An admin who did not activate it settles below the threshold directly.
+    const other = await namedAdmin('other-teller@example.in');
+    const byOther = await settle(other.token, await deposit({ token: puppetToken }, 10));
+    expect(byOther.statusCode, byOther.body).toBe(200);
   });
 });
 

@@ -41,7 +41,7 @@ export { listPendingDeposits } from './pending-deposits.ts';
 /** Exact rupees from paise ("-12.05"), as the statement CSV writes them: for the CLI's printouts. */
 export { rupeesText } from '../contracts/money.ts';
 
-// Admins' actions: money actions with four eyes above the threshold, and their trail.
+// Admins' actions: money actions with four eyes above the threshold (per action and over 24 hours), and their trail.
 export {
   DEFAULT_APPROVAL_THRESHOLD_PAISE,
   approveRequest,
@@ -52,6 +52,7 @@ export {
   type ActionDone,
   type AdminMoneyDependencies,
   type AdminMoneyOutcome,
+  type ApprovalCause,
   type ApprovalListQuery,
 } from './money-actions.ts';
 export { listAdminActions, type AuditTrailQuery } from './audit-trail.ts';

@@ -8,8 +8,18 @@
  * Why four eyes on amounts and not on every action: most reviews are small and routine;
  * one admin alone must not be able to move a large sum, which is where a compromised or
  * dishonest admin account does its damage.
+ *
+ * "A large sum" is counted over a rolling 24 hours, not one action at a time, or one admin
+ * could move any sum in pieces just under the threshold: an action also waits when, with
+ * what was done without a second admin in the last 24 hours (`audit.solo_money_actions`,
+ * migrations/0023), it takes the admin's total of settlements and reversals, or the total
+ * credited into the wallet it credits, above the threshold. And money into an account the
+ * same admin activated always waits: activating a wallet of one's own making (a second
+ * registration) and settling deposits into it is the one-admin way to create money. The
+ * check and the row it adds run in the action's transaction under advisory locks on the
+ * admin and the wallet, so two actions at once cannot both count without the other.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { ApprovalRecord, ApprovalState } from '../contracts/admin.ts';
 import { rupeesFromPaise } from '../contracts/money.ts';
@@ -22,6 +32,7 @@ import {
   type DepositResult,
   type FailDepositInput,
   type Ledger,
+  type LedgerCommands,
   type LedgerTables,
   type Paise,
 } from '../ledger/index.ts';
@@ -49,13 +60,25 @@ export interface ActionDone {
   replayed: boolean;
 }
 
-export type AdminMoneyOutcome = ActionDone | { status: 'awaiting_approval'; approval: ApprovalRecord };
+/**
+ * Why an action waits for a second admin: its amount; the admin's, or the wallet's, total
+ * without a second admin over 24 hours; or the admin activated the account it credits.
+ */
+export type ApprovalCause = 'amount' | 'admin_daily_total' | 'wallet_daily_total' | 'activated_by_requester';
+
+export type AdminMoneyOutcome =
+  ActionDone | { status: 'awaiting_approval'; approval: ApprovalRecord; cause: ApprovalCause };
+
+/** The window over which an admin's (and a wallet's) actions without a second admin add up. */
+export const SOLO_WINDOW_HOURS = 24;
 
 /**
  * Runs the action now, or files it for a second admin when its amount is above the
- * threshold. The preview refuses early what the command would refuse (not pending, the
- * admin is a party...), except a retry of an action that already ran: that one goes to the
- * ledger, which answers the first result for the same Idempotency-Key.
+ * threshold, when it would take the admin's or the credited wallet's 24-hour total without a
+ * second admin above it, or when it credits an account this admin activated. The preview
+ * refuses early what the command would refuse (not pending, the admin is a party...), except
+ * a retry of an action that already ran: that one goes to the ledger, which answers the
+ * first result for the same Idempotency-Key.
  */
 export async function performAdminMoneyAction(
   deps: AdminMoneyDependencies,
@@ -76,9 +99,87 @@ export async function performAdminMoneyAction(
     throw error;
   }
   if (preview.amountPaise > deps.approvalThresholdPaise) {
-    return { status: 'awaiting_approval', approval: await fileApprovalRequest(deps.db, action, preview, ctx.actorId) };
+    const approval = await deps.db
+      .transaction()
+      .execute((trx) => fileApprovalRequest(trx, action, preview, ctx.actorId, 'amount'));
+    return { status: 'awaiting_approval', approval, cause: 'amount' };
   }
-  return runAdminMoneyAction(deps, action, ctx, {});
+  return runAudited(deps.db, deps.ledger, async (commands, trx): Promise<AdminMoneyOutcome> => {
+    const cause = await soloApprovalCause(trx, preview, ctx.actorId, deps.approvalThresholdPaise);
+    if (cause) {
+      return {
+        status: 'awaiting_approval',
+        approval: await fileApprovalRequest(trx, action, preview, ctx.actorId, cause),
+        cause,
+      };
+    }
+    const done = await runAction(commands, trx, action, ctx, {});
+    if (!done.replayed) await recordSoloAction(trx, action, preview, ctx.actorId);
+    return done;
+  });
+}
+
+/**
+ * Whether an action one admin would run alone needs a second one after all (null: it may
+ * run). Takes advisory locks on the admin and the credited wallets first, held until the
+ * transaction ends: a concurrent action by the same admin or into the same wallet waits here
+ * and then sees this one's row, so two cannot both slip under the threshold.
+ */
+async function soloApprovalCause(
+  trx: Transaction<unknown>,
+  preview: AdminActionPreview,
+  adminId: string,
+  thresholdPaise: Paise,
+): Promise<ApprovalCause | null> {
+  const wallets = [...new Set(preview.creditedWalletIds)];
+  await lockInOrder(trx, [`admin:${adminId}`, ...wallets.map((wallet) => `wallet:${wallet}`)]);
+  if (wallets.length > 0) {
+    const { rows } = await sql<{ activated: boolean }>`
+      select exists (
+        select 1 from audit.admin_actions
+         where action = 'activate' and actor_id = ${adminId} and target in (${sql.join(wallets)})
+           and (details->>'wasVerified') is distinct from 'true'
+      ) as activated`.execute(trx);
+    if (rows[0]?.activated) return 'activated_by_requester';
+  }
+  const window = sql`now() - make_interval(hours => ${SOLO_WINDOW_HOURS})`;
+  const { rows: byAdmin } = await sql<{ total: string }>`
+    select coalesce(sum(amount_paise), 0)::text as total from audit.solo_money_actions
+     where admin_id = ${adminId} and recorded_at > ${window}`.execute(trx);
+  if (BigInt(byAdmin[0]?.total ?? '0') + preview.amountPaise > thresholdPaise) return 'admin_daily_total';
+  for (const wallet of wallets) {
+    const { rows: byWallet } = await sql<{ total: string }>`
+      select coalesce(sum(amount_paise), 0)::text as total from audit.solo_money_actions
+       where wallet_id = ${wallet} and recorded_at > ${window}`.execute(trx);
+    if (BigInt(byWallet[0]?.total ?? '0') + preview.amountPaise > thresholdPaise) return 'wallet_daily_total';
+  }
+  return null;
+}
+
+/**
+ * Transaction-scoped advisory locks on `keys`, always taken in the same (numeric) order so
+ * two transactions locking overlapping sets cannot deadlock.
+ */
+async function lockInOrder(trx: Transaction<unknown>, keys: readonly string[]): Promise<void> {
+  const ids = [
+    ...new Set(keys.map((key) => createHash('sha256').update(`audit.solo:${key}`).digest().readBigInt64BE(0))),
+  ];
+  ids.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const id of ids) await sql`select pg_advisory_xact_lock(${id}::bigint)`.execute(trx);
+}
+
+/** The action ran without a second admin: it counts toward the 24-hour totals. */
+async function recordSoloAction(
+  trx: Transaction<unknown>,
+  action: AdminMoneyAction,
+  preview: AdminActionPreview,
+  adminId: string,
+): Promise<void> {
+  await sql`
+    insert into audit.solo_money_actions (admin_id, action, target, wallet_id, amount_paise)
+    values (${adminId}, ${action.action}, ${preview.streamId}, ${preview.creditedWalletIds[0] ?? null}, ${preview.amountPaise})`.execute(
+    trx,
+  );
 }
 
 /**
@@ -115,47 +216,58 @@ async function runAdminMoneyAction(
 ): Promise<ActionDone> {
   return runAudited(deps.db, deps.ledger, async (commands, trx) => {
     await first(trx);
-    if (action.action === 'settle') {
-      const settled = await commands.settleDeposit({ depositId: action.depositId }, ctx);
-      if (!settled.replayed)
-        await recordAdminAction(trx, {
-          actorId: ctx.actorId,
-          action: 'settle',
-          target: settled.streamId,
-          details: { depositId: action.depositId, ...auditDetails },
-        });
-      return {
-        status: 'done',
-        streamId: settled.streamId,
-        checkpoint: settled.checkpoint,
-        positions: settled.positions,
-        replayed: settled.replayed,
-      };
-    }
-    const { reversal } = action;
-    const reversed = await commands.reverseTransaction(reversal, ctx);
-    if (!reversed.replayed) {
+    return runAction(commands, trx, action, ctx, auditDetails);
+  });
+}
+
+/** The ledger command and its audit row, in the caller's transaction. */
+async function runAction(
+  commands: LedgerCommands,
+  trx: Transaction<unknown>,
+  action: AdminMoneyAction,
+  ctx: CommandContext,
+  auditDetails: Record<string, unknown>,
+): Promise<ActionDone> {
+  if (action.action === 'settle') {
+    const settled = await commands.settleDeposit({ depositId: action.depositId }, ctx);
+    if (!settled.replayed)
       await recordAdminAction(trx, {
         actorId: ctx.actorId,
-        action: 'reverse',
-        target: reversed.streamId,
-        reason: reversal.reason,
-        details: {
-          kind: reversal.kind,
-          transactionId: reversal.transactionId,
-          position: reversed.positions[0],
-          ...auditDetails,
-        },
+        action: 'settle',
+        target: settled.streamId,
+        details: { depositId: action.depositId, ...auditDetails },
       });
-    }
     return {
       status: 'done',
-      streamId: reversed.streamId,
-      checkpoint: reversed.checkpoint,
-      positions: reversed.positions,
-      replayed: reversed.replayed,
+      streamId: settled.streamId,
+      checkpoint: settled.checkpoint,
+      positions: settled.positions,
+      replayed: settled.replayed,
     };
-  });
+  }
+  const { reversal } = action;
+  const reversed = await commands.reverseTransaction(reversal, ctx);
+  if (!reversed.replayed) {
+    await recordAdminAction(trx, {
+      actorId: ctx.actorId,
+      action: 'reverse',
+      target: reversed.streamId,
+      reason: reversal.reason,
+      details: {
+        kind: reversal.kind,
+        transactionId: reversal.transactionId,
+        position: reversed.positions[0],
+        ...auditDetails,
+      },
+    });
+  }
+  return {
+    status: 'done',
+    streamId: reversed.streamId,
+    checkpoint: reversed.checkpoint,
+    positions: reversed.positions,
+    replayed: reversed.replayed,
+  };
 }
 
 // ---- approval requests ---------------------------------------------------------------
@@ -213,39 +325,39 @@ async function readApproval(
 
 /**
  * Files the request, or returns the one already open for the same stream (a retry, or a
- * second admin asking for the same thing: they approve it instead).
+ * second admin asking for the same thing: they approve it instead). In the caller's
+ * transaction; the audit row says why it waits.
  */
 async function fileApprovalRequest(
-  db: Kysely<unknown>,
+  trx: Transaction<unknown>,
   action: AdminMoneyAction,
   preview: AdminActionPreview,
   requestedBy: string,
+  cause: ApprovalCause,
 ): Promise<ApprovalRecord> {
-  return db.transaction().execute(async (trx) => {
-    const id = randomUUID();
-    const { rows } = await sql<{ id: string }>`
-      insert into audit.approval_requests (id, action, target, input, amount_paise, requested_by)
-      values (${id}, ${action.action}, ${preview.streamId}, ${JSON.stringify(action)}::jsonb, ${preview.amountPaise}, ${requestedBy})
-      on conflict (target) where state = 'pending' do nothing
-      returning id`.execute(trx);
-    if (rows[0]) {
-      const reason = action.action === 'reverse' ? action.reversal.reason : null;
-      await recordAdminAction(trx, {
-        actorId: requestedBy,
-        action: 'request_approval',
-        target: preview.streamId,
-        reason,
-        details: { approvalId: id, action: action.action, amountPaise: preview.amountPaise.toString() },
-      });
-    }
-    const { rows: open } =
-      await sql<ApprovalRow>`select ${APPROVAL_COLUMNS} from audit.approval_requests a ${APPROVAL_JOINS} where a.target = ${preview.streamId} and a.state = 'pending'`.execute(
-        trx,
-      );
-    if (!open[0])
-      throw new AuditRejection('approval_changed_concurrently', 'The approval request changed at the same time');
-    return toApprovalRecord(open[0]);
-  });
+  const id = randomUUID();
+  const { rows } = await sql<{ id: string }>`
+    insert into audit.approval_requests (id, action, target, input, amount_paise, requested_by)
+    values (${id}, ${action.action}, ${preview.streamId}, ${JSON.stringify(action)}::jsonb, ${preview.amountPaise}, ${requestedBy})
+    on conflict (target) where state = 'pending' do nothing
+    returning id`.execute(trx);
+  if (rows[0]) {
+    const reason = action.action === 'reverse' ? action.reversal.reason : null;
+    await recordAdminAction(trx, {
+      actorId: requestedBy,
+      action: 'request_approval',
+      target: preview.streamId,
+      reason,
+      details: { approvalId: id, action: action.action, amountPaise: preview.amountPaise.toString(), cause },
+    });
+  }
+  const { rows: open } =
+    await sql<ApprovalRow>`select ${APPROVAL_COLUMNS} from audit.approval_requests a ${APPROVAL_JOINS} where a.target = ${preview.streamId} and a.state = 'pending'`.execute(
+      trx,
+    );
+  if (!open[0])
+    throw new AuditRejection('approval_changed_concurrently', 'The approval request changed at the same time');
+  return toApprovalRecord(open[0]);
 }
 
 export interface ApprovalListQuery {

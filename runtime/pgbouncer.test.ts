@@ -12,9 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { withClient } from '../platform/database.ts';
+import { createAdmin } from '../identity/admin.ts';
+import { createLedger, type LedgerTables } from '../ledger/index.ts';
+import { tablesView, withClient } from '../platform/database.ts';
 import { freePort } from '../platform/embedded-postgres.ts';
-import { VALID_REGISTRATION } from '../test/app-harness.ts';
+import { VALID_REGISTRATION, VERIFIER } from '../test/app-harness.ts';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { startPgBouncer, type PgBouncer, advisoryLocksIn } from '../test/pgbouncer.ts';
 import { processEnvironment, spawnEntryPoint, stopProcess, waitForHealth } from '../test/processes.ts';
@@ -116,6 +118,16 @@ const historyIds = async (token: string) =>
 const requests = async (token: string) =>
   (await call('GET', '/api/requests/get-all-requests-by-user', token)) as { _id: string; status: string }[];
 
+/**
+ * The admin who activates the wallets (admin:create's code path, on the database): a second
+ * admin, so that ADMIN may settle into them alone (money into an account the settling admin
+ * activated waits for another admin).
+ */
+async function verifierToken(): Promise<string> {
+  await createAdmin(database.db, createLedger({ db: tablesView<LedgerTables>(database.db) }), VERIFIER);
+  return login(VERIFIER.email, VERIFIER.password);
+}
+
 async function walletUser(adminToken: string, email: string): Promise<{ id: string; token: string }> {
   await post(undefined, '/api/users/register', { ...VALID_REGISTRATION, email });
   const users = (await call('GET', '/api/users/get-all-users', adminToken)) as { _id: string; email: string }[];
@@ -126,8 +138,9 @@ async function walletUser(adminToken: string, email: string): Promise<{ id: stri
 
 it('walks the money flow through PgBouncer, each read right after the reply it follows', async () => {
   const admin = await login(ADMIN.email, ADMIN.password);
-  const asha = await walletUser(admin, 'asha@pooler.test');
-  const ravi = await walletUser(admin, 'ravi@pooler.test');
+  const verifier = await verifierToken();
+  const asha = await walletUser(verifier, 'asha@pooler.test');
+  const ravi = await walletUser(verifier, 'ravi@pooler.test');
 
   const deposit = (await post(asha.token, '/api/transactions/deposit-funds', {
     amount: 5_000,

@@ -18,7 +18,7 @@ import { createJobBoss, type JobBoss } from '../platform/jobs.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import type { Clock } from '../identity/clock.ts';
 import type { BalanceReader } from '../identity/index.ts';
-import { ensureFirstAdmin } from '../identity/admin.ts';
+import { createAdmin, ensureFirstAdmin } from '../identity/admin.ts';
 import { deriveKey } from '../identity/secrets.ts';
 import { startProjectionWorkers, type ProjectorOptions } from '../projections/index.ts';
 import { createWiredLedger } from '../runtime/ledger.ts';
@@ -293,7 +293,28 @@ export const VALID_REGISTRATION = {
   transactionPin: '1234',
 };
 
-/** Registers through HTTP, activates through the admin route, signs in; returns id and token. */
+/**
+ * The admin who activates registeredUser's users: a second admin, so that ADMIN may settle
+ * deposits into them alone (a settlement into an account the settling admin activated waits
+ * for a second admin, audit/money-actions.ts). Created on first use.
+ */
+export const VERIFIER = { email: 'verifier@wallet.test', password: 'verifier-password-1' };
+
+const verifiers = new WeakMap<Harness, Promise<string>>();
+
+/** VERIFIER's token on this harness (the admin is created the first time). */
+export function verifierToken(harness: Harness): Promise<string> {
+  let token = verifiers.get(harness);
+  if (!token) {
+    token = createAdmin(harness.database.db, harness.ledger, VERIFIER).then(() =>
+      signIn(harness, VERIFIER.email, VERIFIER.password),
+    );
+    verifiers.set(harness, token);
+  }
+  return token;
+}
+
+/** Registers through HTTP, activates through the admin route (as VERIFIER), signs in; returns id and token. */
 export async function registeredUser(
   harness: Harness,
   email: string,
@@ -317,7 +338,7 @@ export async function registeredUser(
   await harness.call({
     method: 'POST',
     url: '/api/users/update-user-verified-status',
-    headers: { authorization: `Bearer ${adminToken}` },
+    headers: { authorization: `Bearer ${await verifierToken(harness)}` },
     payload: { selectedUser: user._id, isVerified: true },
   });
   return { id: user._id, token: await signIn(harness, email, VALID_REGISTRATION.password), email };

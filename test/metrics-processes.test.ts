@@ -13,8 +13,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdmin } from '../identity/admin.ts';
+import { createLedger, type LedgerTables } from '../ledger/index.ts';
+import { tablesView } from '../platform/database.ts';
 import { freePort } from '../platform/embedded-postgres.ts';
-import { VALID_REGISTRATION } from './app-harness.ts';
+import { VALID_REGISTRATION, VERIFIER } from './app-harness.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { metricNames, monitoringExpressions, scrapeHas } from './monitoring.ts';
 import { processEnvironment, spawnEntryPoint, stopProcess, waitForHealth } from './processes.ts';
@@ -110,15 +113,18 @@ async function signIn(email: string, password: string): Promise<string> {
   return reply.body.data as string;
 }
 
-/** Registered, activated by the admin and signed in, over HTTP. */
-async function wallets(admin: string, emails: string[]): Promise<{ id: string; token: string }[]> {
+/**
+ * Registered, activated and signed in, over HTTP. `activator` is a second admin (made by
+ * admin:create's code path): money into an account the settling admin activated waits for another.
+ */
+async function wallets(activator: string, emails: string[]): Promise<{ id: string; token: string }[]> {
   for (const email of emails) {
     const registered = await call('POST', '/api/users/register', {
       body: { ...VALID_REGISTRATION, email, transactionPin: PIN },
     });
     expect(registered.status, JSON.stringify(registered.body)).toBe(201);
   }
-  const users = (await call('GET', '/api/users/get-all-users', { token: admin })).body.data as {
+  const users = (await call('GET', '/api/users/get-all-users', { token: activator })).body.data as {
     _id: string;
     email: string;
   }[];
@@ -126,7 +132,7 @@ async function wallets(admin: string, emails: string[]): Promise<{ id: string; t
   for (const email of emails) {
     const id = users.find((user) => user.email === email)?._id ?? '';
     const activated = await call('POST', '/api/users/update-user-verified-status', {
-      token: admin,
+      token: activator,
       body: { selectedUser: id, isVerified: true },
     });
     expect(activated.status).toBe(200);
@@ -164,7 +170,9 @@ describe('metrics of the real API and worker processes', () => {
 
   beforeAll(async () => {
     const admin = await signIn(ADMIN.email, ADMIN.password);
-    const [payer, payee] = await wallets(admin, ['payer@metrics.test', 'payee@metrics.test']);
+    await createAdmin(database.db, createLedger({ db: tablesView<LedgerTables>(database.db) }), VERIFIER);
+    const verifier = await signIn(VERIFIER.email, VERIFIER.password);
+    const [payer, payee] = await wallets(verifier, ['payer@metrics.test', 'payee@metrics.test']);
     if (!payer || !payee) throw new Error('no wallets');
     const deposit = await call('POST', '/api/transactions/deposit-funds', {
       token: payer.token,

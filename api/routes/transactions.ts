@@ -298,7 +298,7 @@ function registerDepositReview(app: FastifyInstance, deps: MoneyDependencies): v
         commandContext(request, admin.id),
       );
       if (outcome.status === 'awaiting_approval')
-        return awaitingApproval(reply, outcome.approval, deps.approvalThresholdPaise);
+        return awaitingApproval(reply, outcome.approval, deps.approvalThresholdPaise, outcome.cause);
       return ok(reply, 'Deposit settled: the wallet has been credited', { depositId, checkpoint: outcome.checkpoint });
     },
   );

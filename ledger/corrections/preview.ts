@@ -18,6 +18,8 @@ export interface AdminActionPreview {
   amountPaise: Paise;
   /** The wallets whose balance the action would change. */
   walletIds: string[];
+  /** Those it would credit (the deposit's wallet; a reversal's original sender or payer). */
+  creditedWalletIds: string[];
 }
 
 /** Throws the rejection the command would throw (not pending, already reversed, the admin is a party...). */
@@ -32,6 +34,7 @@ export async function previewAdminAction(
       streamId: depositStream(action.depositId),
       amountPaise: settled.data.amountPaise,
       walletIds: [settled.data.walletId],
+      creditedWalletIds: [settled.data.walletId],
     };
   }
   const streamId = streamOfReversal(action.reversal.kind, action.reversal.transactionId);
@@ -41,8 +44,11 @@ export async function previewAdminAction(
     action.reversal.reason,
     adminId,
   );
-  const walletIds = reversal.postings
-    .map((posting) => posting.accountId)
-    .filter((accountId) => !isFundingAccount(accountId));
-  return { streamId, amountPaise: reversal.data.amountPaise, walletIds };
+  const wallets = reversal.postings.filter((posting) => !isFundingAccount(posting.accountId));
+  return {
+    streamId,
+    amountPaise: reversal.data.amountPaise,
+    walletIds: wallets.map((posting) => posting.accountId),
+    creditedWalletIds: wallets.filter((posting) => posting.amountPaise > 0n).map((posting) => posting.accountId),
+  };
 }

@@ -7,7 +7,13 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { approveRequest, listApprovalRequests, performAdminMoneyAction, rejectRequest } from '../../../audit/index.ts';
+import {
+  approveRequest,
+  listApprovalRequests,
+  performAdminMoneyAction,
+  rejectRequest,
+  type ApprovalCause,
+} from '../../../audit/index.ts';
 import {
   approvalListQuerySchema,
   approvalParamsSchema,
@@ -33,19 +39,34 @@ import { adminRoute, type AdminRouteDependencies } from './admin-route.ts';
 type CorrectionDependencies = Pick<AdminRouteDependencies, 'db' | 'ledger' | 'approvalThresholdPaise'>;
 
 /** 202: filed, not done. The message says why, so the admin knows whom to ask. */
-export function awaitingApproval(reply: FastifyReply, approval: ApprovalRecord, thresholdPaise: bigint) {
-  return ok(
-    reply,
-    `Awaiting a second admin's approval: amounts above ${formatRupees(rupeesFromPaise(thresholdPaise))} need two admins`,
-    { status: 'awaiting_approval', approval },
-    202,
-  );
+export function awaitingApproval(
+  reply: FastifyReply,
+  approval: ApprovalRecord,
+  thresholdPaise: bigint,
+  cause: ApprovalCause,
+) {
+  return ok(reply, awaitingApprovalMessage(cause, thresholdPaise), { status: 'awaiting_approval', approval }, 202);
 }
 
-/** The 202 of a money action above the approval threshold. */
+function awaitingApprovalMessage(cause: ApprovalCause, thresholdPaise: bigint): string {
+  const threshold = formatRupees(rupeesFromPaise(thresholdPaise));
+  const prefix = "Awaiting a second admin's approval";
+  switch (cause) {
+    case 'amount':
+      return `${prefix}: amounts above ${threshold} need two admins`;
+    case 'admin_daily_total':
+      return `${prefix}: your settlements and reversals without a second admin in the last 24 hours would come to more than ${threshold}`;
+    case 'wallet_daily_total':
+      return `${prefix}: money put into this wallet without a second admin in the last 24 hours would come to more than ${threshold}`;
+    case 'activated_by_requester':
+      return `${prefix}: you activated this account, so money goes into it only with another admin`;
+  }
+}
+
+/** The 202 of a money action that needs a second admin. */
 export const AWAITING_APPROVAL_REPLY: ReplyDoc = withData(
   awaitingApprovalSchema,
-  "Filed for a second admin's approval (amounts above the approval threshold)",
+  "Filed for a second admin's approval: an amount above the approval threshold, an admin's (or a wallet's) settlements and reversals without a second admin over 24 hours adding up above it, or money into an account the same admin activated",
 );
 
 export function registerCorrectionRoutes(app: FastifyInstance, deps: CorrectionDependencies): void {
@@ -75,7 +96,7 @@ function registerReverseRoute(app: FastifyInstance, deps: CorrectionDependencies
           commandContext(request, admin.id),
         );
         if (outcome.status === 'awaiting_approval')
-          return awaitingApproval(reply, outcome.approval, deps.approvalThresholdPaise);
+          return awaitingApproval(reply, outcome.approval, deps.approvalThresholdPaise, outcome.cause);
         return ok(reply, 'Transaction reversed', {
           kind: input.kind,
           transactionId: input.transactionId,
