@@ -60,7 +60,12 @@ export interface WalletOptions {
   fund?: boolean;
 }
 
-/** Registers, activates (admin), signs in and funds (UPI deposit settled by the admin) each wallet. */
+/**
+ * Registers, activates (admin), signs in and funds (a sandbox card deposit, credited at once)
+ * each wallet. Not a UPI deposit settled by the admin: the admin activated these wallets, so
+ * money into them waits for a second admin, and one admin's settlements alone over 24 hours
+ * stop at the approval threshold (audit/money-actions.ts).
+ */
 export async function createFundedWallets(
   baseUrl: () => string,
   count: number,
@@ -107,21 +112,13 @@ export async function createFundedWallets(
           amount: DEPOSIT_RUPEES,
           reference: 'load',
           transactionPin: PIN,
-          paymentMethod: 'upi',
-          upiDetails: { upiId: 'load@okbank' },
+          paymentMethod: 'card',
+          paymentMethodId: 'pm_card_visa',
         },
       },
       definite,
     );
     if (deposit.status !== 200) throw new Error(`deposit: ${JSON.stringify(deposit.body)}`);
-    const { transactionId } = deposit.body.data as { transactionId: string };
-    const settled = await callUntilDefinite(
-      'POST',
-      '/api/transactions/settle-deposit',
-      { token: admin, headers: { 'idempotency-key': `settle-${transactionId}` }, body: { depositId: transactionId } },
-      definite,
-    );
-    if (settled.status !== 200) throw new Error(`settle: ${JSON.stringify(settled.body)}`);
   }
   return { admin, wallets };
 }
