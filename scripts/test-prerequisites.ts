@@ -27,6 +27,7 @@ export const PREREQUISITES: Prerequisite[] = [
     neededBy: 'the connection-pooler tests',
     anyOf: ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'],
   },
+  { debianPackage: 'nginx-light', neededBy: 'the balancer’s config check (nginx -t)', anyOf: ['/usr/sbin/nginx'] },
   {
     debianPackage: 'postgresql-15',
     neededBy: 'the read replicas’ primary and hot standby',
