@@ -14,6 +14,7 @@ import { startEmbeddedPostgres, type EmbeddedServer } from '../platform/embedded
 import { migrateDatabase } from '../platform/migrate.ts';
 import { allQueues } from '../runtime/queues.ts';
 import { TEST_RUNTIME_LOGIN, withLogin } from './logins.ts';
+import { startXminHolder } from './xmin-holder.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -24,10 +25,13 @@ declare module 'vitest' {
   }
 }
 
-let embedded: EmbeddedServer | undefined;
-let dataRoot: string | undefined;
-
-export async function setup(project: TestProject): Promise<void> {
+/**
+ * Runs once per project (vitest.config.ts): each gets its own embedded cluster, so the files
+ * of one project never share an xmin horizon with the other's. Returns its own teardown.
+ */
+export async function setup(project: TestProject): Promise<() => Promise<void>> {
+  let embedded: EmbeddedServer | undefined;
+  let dataRoot: string | undefined;
   let adminUrl: string;
   if (process.env.DATABASE_URL) {
     adminUrl = process.env.DATABASE_URL;
@@ -36,7 +40,8 @@ export async function setup(project: TestProject): Promise<void> {
     embedded = await startEmbeddedPostgres({ dataDir: join(dataRoot, 'data'), persistent: false, fast: true });
     adminUrl = embedded.url('postgres');
   }
-  const template = `wallet_tpl_${process.pid}`;
+  // One template per project: under DATABASE_URL both projects share the server.
+  const template = `wallet_tpl_${project.name}_${process.pid}`;
   await withClient(adminUrl, async (client) => {
     await client.query(`drop database if exists ${template}`);
     await client.query(`create database ${template}`);
@@ -48,9 +53,16 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('adminDatabaseUrl', adminUrl);
   project.provide('runtimeDatabaseUrl', withLogin(adminUrl, TEST_RUNTIME_LOGIN));
   project.provide('templateDatabase', template);
-}
+  // The adversary of the independence rule, for the files that must not depend on the horizon.
+  const holdMs = Number(process.env.TEST_XMIN_HOLD_MS ?? 0);
+  const holder = holdMs > 0 && project.name !== 'horizon' ? await startXminHolder(adminUrl, holdMs) : undefined;
 
-export async function teardown(): Promise<void> {
-  if (embedded) await embedded.stop();
-  if (dataRoot) rmSync(dataRoot, { recursive: true, force: true });
+  return async () => {
+    if (holder) {
+      console.log(`xmin holder: held the horizon back ${holder.holds()} times for ${holdMs} ms`);
+      await holder.stop();
+    }
+    if (embedded) await embedded.stop();
+    if (dataRoot) rmSync(dataRoot, { recursive: true, force: true });
+  };
 }

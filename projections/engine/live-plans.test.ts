@@ -81,8 +81,21 @@ describe('the live accounts rule, planned while the ledger was tiny', () => {
       while ((await batchSequentialScans(500)).applied > 0);
     }
     await pay(3_000);
-    const batch = await batchSequentialScans(20);
-    expect(batch.applied).toBe(20);
-    expect(batch.scans).toBe(0);
+    // A transaction open elsewhere on the server can hold some of them back behind the xmin
+    // gate for a moment: batches run until one applies its full 20, and none may scan.
+    const batches: { applied: number; scans: number }[] = [];
+    await expect
+      .poll(
+        async () => {
+          const batch = await batchSequentialScans(20);
+          batches.push(batch);
+          return batch.applied;
+        },
+        { timeout: 30_000, interval: 20 },
+      )
+      .toBe(20);
+    expect(batches.filter((batch) => batch.applied > 0).map((batch) => batch.scans)).toEqual(
+      batches.filter((batch) => batch.applied > 0).map(() => 0),
+    );
   });
 });
