@@ -1,6 +1,7 @@
 /**
  * The admin and operator screens in a real browser against the real server (started by
- * e2e/global-setup.ts). Two customers of their own are registered, activated and funded
+ * e2e/global-setup.ts). Two customers of their own are registered, activated (by the second
+ * admin, so the admin settles their deposits alone) and funded
  * through the API (the screens under test are the admin's, not the customers'): Meera
  * deposits by UPI (settled by the admin) and pays Kabir. The admin then audits Meera's
  * account (statement rows, CSV download, raw events), reverses the transfer with a reason
@@ -20,6 +21,8 @@ import { expectText, signIn, textOf, toast } from './helpers/wallet.ts';
 
 const base = inject('baseUrl');
 const ADMIN = { email: inject('adminEmail'), password: inject('adminPassword') };
+/** Activates the customers, so that ADMIN settles their deposits alone. */
+const REVIEWER = { email: inject('reviewerEmail'), password: inject('reviewerPassword') };
 const PASSWORD = 'audit-pass-2026';
 const PIN = '5170';
 const REASON = 'Paid the wrong person, refund agreed with support';
@@ -28,6 +31,7 @@ const TRANSFER_KEY = `e2e-admin-transfer-${process.pid}`;
 
 let browser: Browser;
 let adminToken = '';
+let reviewerToken = '';
 let meera: Customer;
 let kabir: Customer;
 let transferId = '';
@@ -36,7 +40,7 @@ let admin: Page;
 const api = apiClient(base);
 
 async function customer(firstName: string, lastName: string, email: string): Promise<Customer> {
-  return activeCustomer(api, adminToken, {
+  return activeCustomer(api, reviewerToken, {
     firstName,
     lastName,
     email,
@@ -69,6 +73,7 @@ beforeAll(async () => {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   browser = await launchBrowser();
   adminToken = await api<string>('POST', '/api/users/login', undefined, ADMIN);
+  reviewerToken = await api<string>('POST', '/api/users/login', undefined, REVIEWER);
   meera = await customer('Meera', 'Iyer', 'meera.iyer@example.in');
   kabir = await customer('Kabir', 'Shah', 'kabir.shah@example.in');
   const deposit = await api<{ transactionId: string }>('POST', '/api/transactions/deposit-funds', meera.token, {

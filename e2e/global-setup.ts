@@ -7,24 +7,28 @@
  * default, on DATABASE_URL's server with DATABASE_OWNER_URL (the superuser) beside a
  * DATABASE_URL naming the test runtime login (test/logins.ts). Teardown stops it with SIGTERM
  * and waits (SIGKILL only if it hangs), then removes the temp data and the database.
- * The tests get the base URL and the admin's credentials through `inject`.
+ * Once it serves, a second admin is added with `node bin/admin-create.ts` (on the runtime
+ * role's connection). The tests get the base URL and both admins' credentials through `inject`.
  */
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { withClient } from '../platform/database.ts';
+import { embeddedRuntimePassword, embeddedRuntimeUrl } from '../platform/embedded-login.ts';
 import { freePort } from '../platform/embedded-postgres.ts';
 import { TEST_RUNTIME_LOGIN, withLogin } from '../test/logins.ts';
 import { processEnvironment, ROOT, spawnEntryPoint, stopProcess, waitForHealth } from '../test/processes.ts';
-import { E2E_ADMIN, OUTPUT_DIR } from './helpers/constants.ts';
+import { E2E_ADMIN, E2E_REVIEWER, OUTPUT_DIR } from './helpers/constants.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     adminEmail: string;
     adminPassword: string;
+    reviewerEmail: string;
+    reviewerPassword: string;
   }
 }
 
@@ -67,10 +71,26 @@ export async function setup(project: TestProject): Promise<void> {
   server.stdout?.pipe(log);
   server.stderr?.pipe(log);
   await waitForHealth(baseUrl, server, { timeoutMs: START_TIMEOUT_MS, log: serverLog });
+  const runtimeUrl =
+    target.settings.DATABASE_URL ??
+    embeddedRuntimeUrl(Number(target.settings.EMBEDDED_POSTGRES_PORT), await embeddedRuntimePassword(dataDir));
+  addReviewer(env, runtimeUrl);
 
   project.provide('baseUrl', baseUrl);
   project.provide('adminEmail', E2E_ADMIN.email);
   project.provide('adminPassword', E2E_ADMIN.password);
+  project.provide('reviewerEmail', E2E_REVIEWER.email);
+  project.provide('reviewerPassword', E2E_REVIEWER.password);
+}
+
+/** `npm run admin:create` for the second admin, on the running server's database. */
+function addReviewer(serverEnv: NodeJS.ProcessEnv, databaseUrl: string): void {
+  const run = spawnSync(process.execPath, ['bin/admin-create.ts', '--email', E2E_REVIEWER.email], {
+    cwd: ROOT,
+    env: { ...serverEnv, DATABASE_URL: databaseUrl, ADMIN_PASSWORD: E2E_REVIEWER.password },
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`admin:create failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
 }
 
 export async function teardown(): Promise<void> {

@@ -4,8 +4,9 @@
  * One story, serial steps; a failed step stops the ones after it (they would only repeat
  * the failure) and leaves a screenshot of every open page under test-output/e2e/.
  *
- * Two customers register through the Register page, the admin activates them on the Users
- * page; Asha deposits by card (sandbox) and by UPI (pending until the admin settles it),
+ * Two customers register through the Register page, a second admin (the reviewer) activates
+ * them on the Users page; Asha deposits by card (sandbox) and by UPI (pending until the admin
+ * settles it: alone, since another admin activated her),
  * pays Vikram after verifying his account, Vikram asks her for money and she approves with
  * her PIN; she pays him again by uploading his payment QR in Scan to pay, and once more
  * with the keyboard alone. Balances and histories of both are checked on the Transactions
@@ -38,6 +39,8 @@ import {
 
 const base = inject('baseUrl');
 const ADMIN = { email: inject('adminEmail'), password: inject('adminPassword') };
+/** Activates the customers: money into an account the settling admin activated would wait for another admin. */
+const REVIEWER = { email: inject('reviewerEmail'), password: inject('reviewerPassword') };
 
 const ASHA: Person = {
   firstName: 'Asha',
@@ -140,20 +143,32 @@ describe('the wallet in a real browser', () => {
     await asha.waitForURL('**/user-not-verified');
   });
 
-  step('the admin activates both on the Users page', async () => {
+  step('the reviewer (a second admin) activates both on the Users page', async () => {
+    const reviewer = (await session()).page;
+    await signIn(reviewer, REVIEWER.email, REVIEWER.password);
+    await reviewer.getByRole('link', { name: 'Users' }).click();
+    await reviewer.waitForURL('**/users');
+    await reviewer.getByRole('tab', { name: 'Unverified (2)' }).waitFor();
+    for (const person of [ASHA, VIKRAM]) {
+      const name = `${person.firstName} ${person.lastName}`;
+      await reviewer.getByRole('button', { name: `Activate ${name}` }).click();
+      await toast(reviewer, 'User verified successfully');
+      await reviewer.getByRole('button', { name: `Suspend ${name}` }).waitFor();
+    }
+    await reviewer.getByRole('tab', { name: 'Unverified (0)' }).waitFor();
+    await reviewer.getByRole('tab', { name: 'Verified (4)' }).waitFor();
+    await reviewer.context().close();
+    sessions.splice(
+      sessions.findIndex((opened) => opened.page === reviewer),
+      1,
+    );
+
+    // The admin, who settles deposits, on the same page.
     admin = (await session()).page;
     await signIn(admin, ADMIN.email, ADMIN.password);
     await admin.getByRole('link', { name: 'Users' }).click();
     await admin.waitForURL('**/users');
-    await admin.getByRole('tab', { name: 'Unverified (2)' }).waitFor();
-    for (const person of [ASHA, VIKRAM]) {
-      const name = `${person.firstName} ${person.lastName}`;
-      await admin.getByRole('button', { name: `Activate ${name}` }).click();
-      await toast(admin, 'User verified successfully');
-      await admin.getByRole('button', { name: `Suspend ${name}` }).waitFor();
-    }
-    await admin.getByRole('tab', { name: 'Unverified (0)' }).waitFor();
-    await admin.getByRole('tab', { name: 'Verified (3)' }).waitFor();
+    await admin.getByRole('tab', { name: 'Verified (4)' }).waitFor();
   });
 
   step('both sign in; new wallets hold ₹0 and no history', async () => {
@@ -674,7 +689,7 @@ async function captureEverything(viewport: ViewportName): Promise<void> {
 
   const boss = (await session(viewport, await token(admin))).page;
   await boss.goto('/users');
-  await boss.getByRole('tab', { name: 'All (3)' }).waitFor();
+  await boss.getByRole('tab', { name: 'All (4)' }).waitFor();
   await shot(boss, 'users');
   await boss.getByRole('button', { name: 'REVIEW DEPOSIT' }).click();
   await dialog(boss, 'Review pending deposit').waitFor();

@@ -1,6 +1,7 @@
 /**
  * Statements and charts (issue 18) in a real browser against the real server (started by
- * e2e/global-setup.ts). Two customers of their own are registered, activated and funded
+ * e2e/global-setup.ts). Two customers of their own are registered, activated (by the second
+ * admin, so the admin settles their deposits alone) and funded
  * through the API: Nila deposits by UPI (settled by the admin) and pays Arjun. Then:
  * - Nila's dashboard draws her balance over time and money in / out by month (the charts'
  *   svg has the data points), from a lazily loaded chunk that the dashboard's first chunk
@@ -24,19 +25,22 @@ import { expectText, historyCounter, signIn } from './helpers/wallet.ts';
 
 const base = inject('baseUrl');
 const ADMIN = { email: inject('adminEmail'), password: inject('adminPassword') };
+/** Activates the customers, so that ADMIN settles their deposits alone. */
+const REVIEWER = { email: inject('reviewerEmail'), password: inject('reviewerPassword') };
 const PASSWORD = 'statement-pass-2026';
 const PIN = '6281';
 const TODAY = kolkataToday();
 
 let browser: Browser;
 let adminToken = '';
+let reviewerToken = '';
 let nila: Customer;
 let arjun: Customer;
 
 const api = apiClient(base);
 
 async function customer(firstName: string, lastName: string, email: string): Promise<Customer> {
-  return activeCustomer(api, adminToken, {
+  return activeCustomer(api, reviewerToken, {
     firstName,
     lastName,
     email,
@@ -65,6 +69,7 @@ beforeAll(async () => {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   browser = await launchBrowser();
   adminToken = await api<string>('POST', '/api/users/login', undefined, ADMIN);
+  reviewerToken = await api<string>('POST', '/api/users/login', undefined, REVIEWER);
   nila = await customer('Nila', 'Menon', 'nila.menon@example.in');
   arjun = await customer('Arjun', 'Rao', 'arjun.rao@example.in');
   const deposit = await api<{ transactionId: string }>('POST', '/api/transactions/deposit-funds', nila.token, {

@@ -10,8 +10,8 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files share one server and database, and journey counts every user on it ('All (3)',
- * 'Verified (3)', one 'Vikram Nair'), so it must come before experience, which makes customers
+ * The files share one server and database, and journey counts every user on it ('All (4)',
+ * 'Verified (4)': both admins and its two customers; one 'Vikram Nair'), so it must come before experience, which makes customers
  * of its own (another Vikram Nair). Vitest's own order is the largest file first on a fresh
  * clone but the last failed, then the slowest, first once it has a cache - experience ahead of
  * journey from the second run on.

@@ -1,6 +1,6 @@
 /**
  * The wallet's API as the browser suites use it to set a scene quickly (customers registered
- * and activated by the admin, money moved) before the browser takes over: plain fetch against
+ * and activated by an admin, money moved) before the browser takes over: plain fetch against
  * the running server, the envelope unwrapped, and anything but success failing the test.
  */
 import type { Page } from 'playwright-core';
@@ -57,7 +57,11 @@ export interface NewCustomer {
   identificationNumber?: string;
 }
 
-/** Registers a customer, has the admin activate them, and signs them in. */
+/**
+ * Registers a customer, has the admin whose token this is activate them, and signs them in.
+ * A suite whose admin settles the customer's deposits passes the second admin's token
+ * (E2E_REVIEWER): money into an account the settling admin activated waits for another admin.
+ */
 export async function activeCustomer(api: ApiCall, adminToken: string, person: NewCustomer): Promise<Customer> {
   const { firstName, lastName, email, password } = person;
   await api('POST', '/api/users/register', undefined, {
