@@ -14,13 +14,13 @@
  * token issued so far is refused) and the account becomes a local one.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Ledger, LedgerTables } from '../ledger/index.ts';
 import { transactionView, withAdvisoryLock } from '../platform/database.ts';
 import type { Logger } from '../platform/logger.ts';
 import { ProductionRefusal } from '../platform/production.ts';
+import { writeSecretFile } from '../platform/secret-file.ts';
 import { hashPassword } from './secrets.ts';
 import { identityDb } from './users.ts';
 
@@ -216,13 +216,9 @@ async function createFirstAdminUnlessAny(
   return generated ? { ...outcome, generatedPassword: generated } : outcome;
 }
 
-async function keepGeneratedPassword(dataDir: string, password: string): Promise<string> {
-  const file = join(dataDir, FIRST_ADMIN_PASSWORD_FILE);
-  await mkdir(dataDir, { recursive: true });
-  await writeFile(file, `${password}\n`, { mode: 0o600 });
-  // An older file keeps its mode through writeFile: make sure it is this user's only.
-  await chmod(file, 0o600);
-  return file;
+/** Never through a link another user planted, nor into a file others may write (writeSecretFile). */
+function keepGeneratedPassword(dataDir: string, password: string): Promise<string> {
+  return writeSecretFile(dataDir, FIRST_ADMIN_PASSWORD_FILE, password);
 }
 
 function generatedPasswordRefused(email: string, dataDir: string): string {

@@ -2,7 +2,7 @@
  * Identity below HTTP: the server secret file, the first admin, admin:create's promotion,
  * the PIN guard's contract with money routes, the local outbox mailer and sealed mail jobs.
  */
-import { mkdtemp, readFile, readdir, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,29 @@ afterAll(async () => {
   await database.drop();
 });
 const ledger = () => createLedger({ db: tablesView<LedgerTables>(database.db) });
+
+describe("the first admin's generated password file", () => {
+  it('regression: is never written through a link or into a file others may write (whoever planted it would read the password)', async () => {
+    const own = await createTestDatabase<unknown>();
+    try {
+      const dataDir = await mkdtemp(join(tmpdir(), 'wallet-admin-'));
+      const planted = join(await mkdtemp(join(tmpdir(), 'wallet-planted-')), 'read-by-someone-else');
+      await writeFile(planted, '');
+      await symlink(planted, join(dataDir, FIRST_ADMIN_PASSWORD_FILE));
+      const config = { ADMIN_EMAIL: 'boss@wallet.test', DATA_DIR: dataDir };
+      const ownLedger = createLedger({ db: tablesView<LedgerTables>(own.db) });
+      await expect(ensureFirstAdmin(own.db, ownLedger, config, capturedLog().log)).rejects.toThrow(
+        `${join(dataDir, FIRST_ADMIN_PASSWORD_FILE)} is a symbolic link`,
+      );
+      expect(await readFile(planted, 'utf8')).toBe('');
+      // No admin whose password nobody knows.
+      const admins = await identityDb(own.db).selectFrom('identity.users').select('id').execute();
+      expect(admins).toEqual([]);
+    } finally {
+      await own.drop();
+    }
+  });
+});
 
 describe('server secret', () => {
   it('uses JWT_SECRET when set', async () => {
