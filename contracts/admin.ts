@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { ADMIN_ACTIONS, APPROVAL_STATES } from './admin-replies.ts';
+import { boundedText } from './fields.ts';
 
 export * from './admin-replies.ts';
 
@@ -39,20 +40,18 @@ export const PROJECTION_NAMES = ['accounts', 'history', 'money_requests', 'state
 
 // ---- requests --------------------------------------------------------------------------
 
-export const reasonSchema = z
-  .string({ error: 'A reason is required' })
-  .trim()
-  .min(MIN_REASON_LENGTH, `A reason of at least ${MIN_REASON_LENGTH} characters is required`)
-  .max(MAX_REASON_LENGTH, `Reason must be at most ${MAX_REASON_LENGTH} characters`);
+export const reasonSchema = boundedText({
+  required: 'A reason is required',
+  max: MAX_REASON_LENGTH,
+  tooLong: `Reason must be at most ${MAX_REASON_LENGTH} characters`,
+  trim: true,
+}).min(MIN_REASON_LENGTH, `A reason of at least ${MIN_REASON_LENGTH} characters is required`);
 
 /** An optional note (replays, rejected approvals): no minimum. */
-const noteSchema = z.object({ reason: z.string().trim().max(MAX_REASON_LENGTH).optional() });
+const noteSchema = z.object({ reason: boundedText({ max: MAX_REASON_LENGTH, trim: true }).optional() });
 
-const idSchema = z
-  .string()
-  .trim()
+const idSchema = boundedText({ max: 64, trim: true })
   .min(1)
-  .max(64)
   .regex(/^[A-Za-z0-9_-]+$/, 'Invalid id');
 
 const STREAM_OF_REVERSAL = /^(transfer|deposit|request)-([A-Za-z0-9_-]{1,64})$/;
@@ -60,7 +59,7 @@ const STREAM_OF_REVERSAL = /^(transfer|deposit|request)-([A-Za-z0-9_-]{1,64})$/;
 /** Either the stream (`transfer-<id>`, `deposit-<id>`, `request-<id>`) or the transaction id and its kind. */
 export const reverseSchema = z
   .object({
-    streamId: z.string().trim().max(80).optional(),
+    streamId: boundedText({ max: 80, trim: true }).optional(),
     transactionId: idSchema.optional(),
     kind: z.enum(REVERSAL_KINDS).optional(),
     reason: reasonSchema,
@@ -84,7 +83,7 @@ export const reverseSchema = z
 export type ReversePayload = z.input<typeof reverseSchema>;
 
 export const settleDepositSchema = z.object({
-  depositId: z.string({ error: 'depositId is required' }).trim().min(1, 'depositId is required').max(64),
+  depositId: boundedText({ required: 'depositId is required', max: 64, trim: true }).min(1, 'depositId is required'),
 });
 export const failDepositSchema = settleDepositSchema.extend({ reason: reasonSchema });
 
@@ -93,26 +92,24 @@ export const approvalListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export const approvalParamsSchema = z.object({
-  id: z
-    .string()
-    .trim()
+  id: boundedText({ max: 64, trim: true })
     .min(1)
-    .max(64)
     .regex(/^[A-Za-z0-9_-]+$/, 'Invalid approval id'),
 });
 export const approvalRejectBodySchema = noteSchema;
 
 const pageLimit = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
-const positionSchema = z
-  .string()
+/** A ledger position: a 64-bit integer, at most 18 digits. */
+const positionSchema = boundedText({ max: 18, tooLong: 'Invalid position' })
   .regex(/^\d{1,18}$/, 'Invalid position')
   .transform(BigInt);
+/** Read-your-writes checkpoint `<tx_id>.<position>`. */
+const checkpointSchema = boundedText({ max: 60 }).regex(/^\d+\.\d+$/);
 const dateSchema = z.coerce.date({ error: 'Invalid date' });
 const eventTypeSchema = z.enum(EVENT_TYPES);
 
 export const auditTrailQuerySchema = z.object({
-  before: z
-    .string()
+  before: boundedText({ max: 18 })
     .regex(/^\d{1,18}$/)
     .transform(BigInt)
     .optional(),
@@ -122,26 +119,18 @@ export const auditTrailQuerySchema = z.object({
 });
 
 export const accountParamsSchema = z.object({
-  accountId: z
-    .string()
+  accountId: boundedText({ max: 80 })
     .min(1)
-    .max(80)
     .regex(/^[A-Za-z0-9_:-]+$/, 'Invalid account id'),
 });
 
 export const statementQuerySchema = z.object({
   /** Read-your-writes: answer once the statements have applied this checkpoint (`<tx_id>.<position>`). */
-  minPosition: z
-    .string()
-    .regex(/^\d+\.\d+$/)
-    .max(60)
-    .optional(),
+  minPosition: checkpointSchema.optional(),
   from: dateSchema.optional(),
   to: dateSchema.optional(),
   /** One event type or a comma-separated list. */
-  type: z
-    .string()
-    .max(400)
+  type: boundedText({ max: 400 })
     .optional()
     .transform((value, context) => {
       if (!value) return undefined;
@@ -164,9 +153,9 @@ export const statementQuerySchema = z.object({
 export const positionPageQuerySchema = z.object({ after: positionSchema.optional(), limit: pageLimit(100, 1_000) });
 
 export const explorerQuerySchema = z.object({
-  stream: z.string().max(100).optional(),
+  stream: boundedText({ max: 100 }).optional(),
   type: eventTypeSchema.optional(),
-  actor: z.string().max(100).optional(),
+  actor: boundedText({ max: 100 }).optional(),
   from: dateSchema.optional(),
   to: dateSchema.optional(),
   after: positionSchema.optional(),

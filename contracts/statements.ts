@@ -4,6 +4,7 @@
  * JSON, and the Transactions page's optional date filter. Shared by the API and the web app.
  */
 import { z } from 'zod';
+import { boundedText } from './fields.ts';
 
 /** The longest period one statement or chart covers: a leap year. */
 export const MAX_STATEMENT_DAYS = 366;
@@ -15,9 +16,12 @@ export const STATEMENT_UTC_OFFSET = '+05:30';
 const DAY_MS = 86_400_000;
 
 /** A calendar date 'YYYY-MM-DD' that exists (no 31 February). */
-export const calendarDate = z
-  .string({ error: 'Date is required' })
-  .trim()
+export const calendarDate = boundedText({
+  required: 'Date is required',
+  max: 'YYYY-MM-DD'.length,
+  tooLong: 'Dates are written YYYY-MM-DD',
+  trim: true,
+})
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are written YYYY-MM-DD')
   .refine((text) => {
     const time = Date.parse(`${text}T00:00:00Z`);

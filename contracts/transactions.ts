@@ -12,7 +12,7 @@ import {
   MIN_DEPOSIT_PAISE,
   MIN_TRANSFER_PAISE,
 } from '../ledger/limits.ts';
-import { accountNumber, amount, reference, requiredText, transactionPin } from './fields.ts';
+import { accountNumber, amount, boundedText, reference, requiredText, transactionPin } from './fields.ts';
 import { formatRupees, rupeesFromPaise } from './money.ts';
 import { historyDateFilter } from './statements.ts';
 
@@ -41,11 +41,8 @@ export const SELF_REQUEST_MESSAGE = 'Cannot send request to yourself';
 // ---- commands -----------------------------------------------------------------------
 
 /** A command's retry key: a repeated request with the same key applies once (7 days). */
-export const idempotencyKeySchema = z
-  .string()
-  .trim()
+export const idempotencyKeySchema = boundedText({ max: 200, trim: true })
   .min(1)
-  .max(200)
   .regex(/^[\x21-\x7e]+$/);
 
 /** The headers a money command reads besides the session's. */
@@ -72,7 +69,7 @@ export const transferSchema = z.object({
   amount: transferAmount,
   reference: reference({ max: MAX_PAYMENT_REFERENCE_LENGTH }),
   transactionPin,
-  sender: z.string().max(64).optional(),
+  sender: boundedText({ max: 64 }).optional(),
 });
 export type TransferPayload = z.input<typeof transferSchema>;
 
@@ -93,29 +90,33 @@ export const IFSC_PATTERN = /^[A-Z]{4}0[A-Z0-9]{6}$/;
 export const UPI_PATTERN = /^[a-z0-9._-]{2,256}@[a-z]{2,64}$/;
 
 export const bankDetailsSchema = z.object({
-  accountNumber: z
-    .string({ error: 'Account number is required' })
-    .trim()
+  accountNumber: boundedText({
+    required: 'Account number is required',
+    max: 20,
+    tooLong: 'Account number must be at most 20 digits',
+    trim: true,
+  })
     .min(1, 'Account number is required')
     .regex(/^\d*$/, 'Account number must contain only digits')
-    .min(8, 'Account number must be at least 8 digits')
-    .max(20, 'Account number must be at most 20 digits'),
-  ifscCode: z
-    .string({ error: 'IFSC code is required' })
-    .trim()
+    .min(8, 'Account number must be at least 8 digits'),
+  // An IFSC code is 11 characters: a longer one fails the pattern with the same message.
+  ifscCode: boundedText({
+    required: 'IFSC code is required',
+    max: 11,
+    tooLong: 'Please enter a valid IFSC code',
+    trim: true,
+  })
     .min(1, 'IFSC code is required')
-    .transform((value) => value.toUpperCase())
-    .pipe(z.string().regex(IFSC_PATTERN, 'Please enter a valid IFSC code')),
+    .toUpperCase()
+    .regex(IFSC_PATTERN, 'Please enter a valid IFSC code'),
   bankName: requiredText('Bank name is required', 100),
 });
 
 export const upiDetailsSchema = z.object({
-  upiId: z
-    .string({ error: 'UPI ID is required' })
-    .trim()
+  upiId: boundedText({ required: 'UPI ID is required', max: 321, tooLong: 'Please enter a valid UPI ID', trim: true })
     .min(1, 'UPI ID is required')
-    .transform((value) => value.toLowerCase())
-    .pipe(z.string().max(321, 'Please enter a valid UPI ID').regex(UPI_PATTERN, 'Please enter a valid UPI ID')),
+    .toLowerCase()
+    .regex(UPI_PATTERN, 'Please enter a valid UPI ID'),
 });
 
 const depositBase = {
@@ -138,11 +139,10 @@ export const depositSchema = z.discriminatedUnion(
     z.object({
       ...depositBase,
       paymentMethod: z.literal('card'),
-      paymentMethodId: z
-        .string({ error: 'Card details are required' })
-        .trim()
-        .min(1, 'Card details are required')
-        .max(255),
+      paymentMethodId: boundedText({ required: 'Card details are required', max: 255, trim: true }).min(
+        1,
+        'Card details are required',
+      ),
     }),
   ],
   { error: 'Please choose a payment method: bank_transfer, upi or card' },
@@ -165,7 +165,7 @@ export const sendRequestSchema = z.object({
 export type SendRequestPayload = z.input<typeof sendRequestSchema>;
 
 export const updateRequestStatusSchema = z.object({
-  requestId: z.string({ error: 'requestId is required' }).trim().min(1, 'requestId is required').max(64),
+  requestId: boundedText({ required: 'requestId is required', max: 64, trim: true }).min(1, 'requestId is required'),
   status: z.enum(['accepted', 'rejected'], { error: "Status must be 'accepted' or 'rejected'" }),
   transactionPin: transactionPin.optional(),
 });
@@ -177,20 +177,15 @@ export const HISTORY_TYPES = ['credit', 'debit', 'deposit'] as const;
 
 export const historyQuerySchema = z
   .object({
-    search: z
-      .string()
-      .trim()
-      .max(200)
+    search: boundedText({ max: 200, trim: true })
       .optional()
       .meta({ description: 'Found anywhere in the reference, or at the start of the transaction id; any case' }),
     type: z.enum([...HISTORY_TYPES, 'all']).optional(),
     page: z.coerce.number().int().min(1).max(100_000).optional(),
     pageSize: z.coerce.number().int().min(1).max(100).optional(),
     /** Read-your-writes: wait until the history has projected this checkpoint. */
-    minPosition: z
-      .string()
+    minPosition: boundedText({ max: 60 })
       .regex(/^\d+\.\d+$/)
-      .max(60)
       .optional(),
     /** Only transactions on these India Standard Time days (YYYY-MM-DD, both included); either may be left out. */
     ...historyDateFilter,

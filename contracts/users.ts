@@ -4,17 +4,22 @@
  * server accepts on the wire.
  */
 import { z } from 'zod';
-import { email, fieldErrors, pin, requiredText } from './fields.ts';
+import { boundedText, email, fieldErrors, pin, requiredText } from './fields.ts';
+
+/** The longest password anyone may set or send. */
+export const MAX_PASSWORD_LENGTH = 200;
+const PASSWORD_TOO_LONG = `Password must be at most ${MAX_PASSWORD_LENGTH} characters`;
 
 /**
  * Every password a user sets (registration, reset): at least 8 characters (spec section 5).
  * The reset dialog says "required" for an empty field first; the registration form does not.
  */
 function newPasswordRule(options: { sayRequiredWhenEmpty?: boolean } = {}) {
-  const text = z.string({ error: 'Password is required' });
-  return (options.sayRequiredWhenEmpty ? text.min(1, 'Password is required') : text)
-    .min(8, 'Password must be at least 8 characters')
-    .max(200, 'Password must be at most 200 characters');
+  const text = boundedText({ required: 'Password is required', max: MAX_PASSWORD_LENGTH, tooLong: PASSWORD_TOO_LONG });
+  return (options.sayRequiredWhenEmpty ? text.min(1, 'Password is required') : text).min(
+    8,
+    'Password must be at least 8 characters',
+  );
 }
 
 export const IDENTIFICATION_TYPES = [
@@ -30,17 +35,17 @@ const loginEmail = email({ required: 'Email is required', invalid: 'Email is inv
 
 export const loginSchema = z.object({
   email: loginEmail,
-  password: z
-    .string({ error: 'Password is required' })
+  password: boundedText({ required: 'Password is required', max: MAX_PASSWORD_LENGTH })
     .min(1, 'Password is required')
-    .min(6, 'Password must be at least 6 characters')
-    .max(200),
+    .min(6, 'Password must be at least 6 characters'),
   rememberMe: z.boolean().optional().default(false),
 });
 export type LoginPayload = z.input<typeof loginSchema>;
 
 const CONTACT_PATTERN = /^\+?[0-9\s\-()]{10,}$/;
 const BCRYPT_HASH = /^\$2[aby]\$(\d{2})\$[./A-Za-z0-9]{53}$/;
+/** `$2b$12$` and 53 characters of salt and hash. */
+const BCRYPT_HASH_LENGTH = 60;
 
 /** The spec's figure: PINs are hashed with bcrypt cost 12. */
 export const PIN_BCRYPT_COST = 12;
@@ -66,11 +71,13 @@ const registrationFields = {
   firstName: requiredText('First name is required', 100),
   lastName: requiredText('Last name is required', 100),
   email: email({ required: 'Email is required', invalid: 'Email is invalid' }),
-  contactNo: z
-    .string({ error: 'Contact number is required' })
-    .trim()
+  contactNo: boundedText({
+    required: 'Contact number is required',
+    max: 30,
+    tooLong: 'Invalid contact number',
+    trim: true,
+  })
     .min(1, 'Contact number is required')
-    .max(30, 'Invalid contact number')
     .regex(CONTACT_PATTERN, 'Invalid contact number'),
   identification: z.enum(IDENTIFICATION_TYPES, { error: 'Please select identification type' }),
   identificationNumber: requiredText('Identification number is required', 100),
@@ -82,9 +89,13 @@ const registrationFields = {
 export const registerFormSchema = z
   .object({
     ...registrationFields,
-    confirmPassword: z.string({ error: 'Please confirm your password' }).min(1, 'Please confirm your password'),
+    confirmPassword: boundedText({
+      required: 'Please confirm your password',
+      max: MAX_PASSWORD_LENGTH,
+      tooLong: PASSWORD_TOO_LONG,
+    }).min(1, 'Please confirm your password'),
     transactionPin: registrationPin,
-    confirmPin: z.string({ error: 'PINs do not match' }),
+    confirmPin: boundedText({ required: 'PINs do not match', max: 6, tooLong: 'PIN must be at most 6 digits' }),
   })
   .superRefine((form, ctx) => {
     if (form.confirmPassword && form.password !== form.confirmPassword) {
@@ -104,7 +115,12 @@ export type RegisterForm = z.input<typeof registerFormSchema>;
 export const registerPayloadSchema = z.object({
   ...registrationFields,
   // Not a z.union: a union reports its own message, and the form needs the PIN rule's.
-  transactionPin: z.string({ error: 'PIN is required' }).superRefine((value, ctx) => {
+  // Bounded by the longer form, the hash (60 characters); longer is too long for either.
+  transactionPin: boundedText({
+    required: 'PIN is required',
+    max: BCRYPT_HASH_LENGTH,
+    tooLong: 'PIN must be at most 6 digits',
+  }).superRefine((value, ctx) => {
     if (value.startsWith('$2')) {
       if (!isAcceptableBcryptHash(value)) ctx.addIssue({ code: 'custom', message: 'PIN must be at least 4 digits' });
       return;
@@ -122,9 +138,12 @@ export const resetEmailSchema = z.object({
   email: email({ required: 'Email is required', invalid: 'Please enter a valid email address' }),
 });
 
-export const otpField = z
-  .string({ error: 'OTP is required' })
-  .trim()
+export const otpField = boundedText({
+  required: 'OTP is required',
+  max: 6,
+  tooLong: 'OTP must be 6 digits',
+  trim: true,
+})
   .min(1, 'OTP is required')
   .regex(/^\d*$/, 'OTP must be 6 digits')
   .length(6, 'OTP must be 6 digits');
@@ -138,7 +157,7 @@ const newPassword = newPasswordRule({ sayRequiredWhenEmpty: true });
 export const resetPasswordSchema = verifyOtpSchema.extend({ newPassword });
 
 export const resetPasswordFormSchema = z
-  .object({ newPassword, confirmPassword: z.string() })
+  .object({ newPassword, confirmPassword: boundedText({ max: MAX_PASSWORD_LENGTH, tooLong: PASSWORD_TOO_LONG }) })
   .refine((form) => form.newPassword === form.confirmPassword, {
     path: ['confirmPassword'],
     message: 'Passwords do not match',
@@ -154,12 +173,16 @@ const newPin = pin({
 export const resetPinSchema = verifyOtpSchema.extend({ newPin });
 
 export const resetPinFormSchema = z
-  .object({ newPin, confirmPin: z.string() })
+  .object({ newPin, confirmPin: boundedText({ max: 6, tooLong: 'PIN must not exceed 6 digits' }) })
   .refine((form) => form.newPin === form.confirmPin, { path: ['confirmPin'], message: 'PINs do not match' });
+
+/** The longest PIN a PIN check reads (a PIN is 4-6 digits; longer is simply wrong). */
+const MAX_CHECKED_PIN_LENGTH = 100;
+const checkedPin = (required?: string) => boundedText({ required, max: MAX_CHECKED_PIN_LENGTH });
 
 /** Changing the PIN while signed in: the current PIN, then the new one (4-6 digits). */
 export const updatePinSchema = z
-  .object({ currentPin: z.string().optional(), oldPin: z.string().optional(), newPin })
+  .object({ currentPin: checkedPin().optional(), oldPin: checkedPin().optional(), newPin })
   .transform((body, ctx) => {
     const currentPin = body.currentPin ?? body.oldPin;
     if (currentPin === undefined || currentPin === '') {
@@ -171,7 +194,7 @@ export const updatePinSchema = z
 
 /** Checking the PIN while signed in (the overview page's "verify PIN"). */
 export const verifyPinSchema = z.object({
-  transactionPin: z.string({ error: 'Transaction PIN is required' }).min(1, 'Transaction PIN is required').max(100),
+  transactionPin: checkedPin('Transaction PIN is required').min(1, 'Transaction PIN is required'),
 });
 
 // ---- admin --------------------------------------------------------------------------
@@ -180,9 +203,9 @@ export const verifyPinSchema = z.object({
 export const updateVerifiedStatusSchema = z
   .union(
     [
-      z.object({ selectedUser: z.string().min(1).max(64), isVerified: z.boolean() }),
+      z.object({ selectedUser: boundedText({ max: 64 }).min(1), isVerified: z.boolean() }),
       z.object({
-        user: z.string().min(1).max(64),
+        user: boundedText({ max: 64 }).min(1),
         status: z.union([z.boolean(), z.enum(['verified', 'suspended', 'active', 'unverified'])]),
       }),
     ],

@@ -24,6 +24,7 @@ import {
   updateRequestStatusSchema,
   type MoneyRequestRecord,
 } from '../../contracts/transactions.ts';
+import { boundedText } from '../../contracts/fields.ts';
 import { identityDb } from '../../identity/users.ts';
 import { isLedgerRejection } from '../../ledger/index.ts';
 import { readMoneyRequestPage, type MoneyRequestRow } from '../../projections/index.ts';
@@ -44,10 +45,8 @@ export const REQUESTS_PAGE_SIZE = 100;
 export const MAX_REQUESTS_PAGE_SIZE = 500;
 
 const listQuerySchema = z.object({
-  minPosition: z
-    .string()
+  minPosition: boundedText({ max: 60 })
     .regex(/^\d+\.\d+$/)
-    .max(60)
     .optional(),
   limit: z.coerce
     .number()
@@ -56,9 +55,8 @@ const listQuerySchema = z.object({
     .max(MAX_REQUESTS_PAGE_SIZE)
     .optional()
     .meta({ description: `At most this many (default ${REQUESTS_PAGE_SIZE})` }),
-  // A request id: its pattern is its bound (at most 64 characters are ever read).
-  before: z
-    .stringFormat('request-id', /^[A-Za-z0-9_-]{1,64}$/)
+  before: boundedText({ max: 64 })
+    .regex(/^[A-Za-z0-9_-]+$/)
     .optional()
     .meta({ description: 'The `_id` of a request of yours: only requests older than it' }),
 });

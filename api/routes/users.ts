@@ -23,6 +23,7 @@ import {
   verifyPinSchema,
 } from '../../contracts/users.ts';
 import { accountUrl } from '../../contracts/qr.ts';
+import { boundedText } from '../../contracts/fields.ts';
 import {
   endSessions,
   issueCode,
@@ -65,10 +66,8 @@ export interface UserRouteDependencies {
 /** The session check sends no body; our web app may send the checkpoint of its last command (query or body). */
 const userInfoQuery = z
   .object({
-    minPosition: z
-      .string()
+    minPosition: boundedText({ max: 60 })
       .regex(/^\d+\.\d+$/)
-      .max(60)
       .optional(),
   })
   .catch({});
