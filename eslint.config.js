@@ -2,10 +2,13 @@
  * Lint: typescript-eslint's recommended rules, no import cycles, and the code map of
  * ARCHITECTURE.md as import zones - `CODE_MAP` below is the one statement of which folder may
  * import which; the zones are generated from it, so the map and the check cannot drift.
+ * No regular expression may backtrack super-linearly (eslint-plugin-regexp), and request
+ * strings get their rules only after their bound (`boundedText`, contracts/fields.ts).
  * Formatting is Prettier's (`npm run format:check`), so no style rule lives here.
  */
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import prettier from 'eslint-config-prettier';
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 /** What the code of each top-level folder may import of ours (besides itself). */
@@ -165,6 +168,43 @@ export default tseslint.config(
               message: 'server tests do not import the web app',
             })),
           ],
+        },
+      ],
+    },
+  },
+  {
+    // One request with a pattern that backtracks quadratically froze the whole API (a 64 KB
+    // e-mail held the event loop for 8.7 s): no pattern anywhere may take more than linear time
+    // on its input. The style rules of the plugin's recommended set are not turned on.
+    files: ['**/*.ts', '**/*.tsx', '**/*.js'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
+    },
+  },
+  {
+    // A string a client sends is bounded before any rule reads it: the rules chain after
+    // boundedText() (contracts/fields.ts), whose length check aborts. A plain z.string() may
+    // only describe (replies, documentation); contracts/bounded-text.test.ts checks the same
+    // on the built schemas.
+    files: ['contracts/**/*.ts', 'api/routes/**/*.ts'],
+    ignores: ['contracts/fields.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.property.name!=/^(meta|describe|optional|nullable|nullish)$/] > MemberExpression.callee > CallExpression.object[callee.object.name='z'][callee.property.name='string']",
+          message:
+            'Request strings are bounded before any rule runs: start from boundedText() (contracts/fields.ts), not z.string().',
+        },
+        {
+          // A string format is checked before anything chained after it, a bound included.
+          selector:
+            "CallExpression[callee.object.name='z'][callee.property.name=/^(stringFormat|email|url|httpUrl|hostname|uuid|guid|cuid|cuid2|ulid|nanoid|jwt|base64|base64url|hex|e164|emoji|ipv4|ipv6|cidrv4|cidrv6|mac)$/]",
+          message:
+            'A string format reads the whole value before any bound: use boundedText().regex() (contracts/fields.ts).',
         },
       ],
     },

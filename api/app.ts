@@ -121,7 +121,8 @@ export function appConfigFrom(config: Config, secrets: { jwtSecret: string; pinP
           authorizeUrl: config.GOOGLE_AUTHORIZE_URL,
           tokenUrl: config.GOOGLE_TOKEN_URL,
           userinfoUrl: config.GOOGLE_USERINFO_URL,
-          callbackUrl: config.GOOGLE_CALLBACK_URL ?? `${config.PUBLIC_URL.replace(/\/+$/, '')}/auth/google/callback`,
+          callbackUrl:
+            config.GOOGLE_CALLBACK_URL ?? `${config.PUBLIC_URL.replace(/(?<!\/)\/+$/, '')}/auth/google/callback`,
         }
       : undefined;
   return {

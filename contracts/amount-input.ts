@@ -14,9 +14,9 @@ const EN_IN_GROUPED = /^\d{1,2}(?:,\d{2})*,\d{3}(?:\.\d*)?$/;
 /** "1234567" -> "12,34,567": the last three digits, then groups of two. */
 export function groupIndianDigits(digits: string): string {
   if (digits.length <= 3) return digits;
-  const head = digits.slice(0, -3);
-  const pairs = head.replace(/\B(?=(\d{2})+(?!\d))/g, ',');
-  return `${pairs},${digits.slice(-3)}`;
+  const groups = [digits.slice(-3)];
+  for (let end = digits.length - 3; end > 0; end -= 2) groups.unshift(digits.slice(Math.max(0, end - 2), end));
+  return groups.join(',');
 }
 
 /**

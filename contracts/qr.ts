@@ -10,5 +10,5 @@ export function accountFromQrText(text: string): string | null {
 }
 
 export function accountUrl(publicUrl: string, accountNumber: string): string {
-  return `${publicUrl.replace(/\/+$/, '')}/user/${accountNumber}`;
+  return `${publicUrl.replace(/(?<!\/)\/+$/, '')}/user/${accountNumber}`;
 }

@@ -57,7 +57,7 @@ export function renderAccountVerified(to: string, firstName: string, publicUrl: 
       `Hello ${firstName},`,
       '',
       'Your account has been verified. You can now sign in:',
-      `${publicUrl.replace(/\/+$/, '')}/login`,
+      `${publicUrl.replace(/(?<!\/)\/+$/, '')}/login`,
     ].join('\n'),
   };
 }

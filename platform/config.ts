@@ -50,7 +50,7 @@ const configSchema = z.object({
       Object.freeze(
         value
           .split(',')
-          .map((origin) => origin.trim().replace(/\/+$/, ''))
+          .map((origin) => origin.trim().replace(/(?<!\/)\/+$/, ''))
           .filter((origin) => origin !== ''),
       ),
     ),

@@ -63,7 +63,7 @@ export function monitoringExpressions(): string[] {
  * values cannot match: they are inside braces or quotes, which are removed first.
  */
 export function metricNames(expr: string): string[] {
-  const bare = expr.replace(/"[^"]*"/g, '""').replace(/\{[^}]*\}/g, '{}');
+  const bare = expr.replace(/"[^"]*"/g, '""').replace(/\{[^{}]*\}/g, '{}');
   return [...new Set(bare.match(/\b(?:wallet|process|nodejs)_[A-Za-z0-9_]+/g) ?? [])];
 }
 

@@ -9,14 +9,16 @@ import { inflateSync } from 'node:zlib';
 function streams(pdf: Buffer): string[] {
   const texts: string[] = [];
   const raw = pdf.toString('latin1');
-  const pattern = /<<([^]*?)>>\s*stream\r?\n/g;
+  // The end of each stream's dictionary; the dictionary is what its object holds before it.
+  const pattern = />>\s*stream\r?\n/g;
   for (let match = pattern.exec(raw); match; match = pattern.exec(raw)) {
     const start = match.index + match[0].length;
     const end = raw.indexOf('endstream', start);
     if (end < 0) break;
+    const dictionary = raw.slice(raw.lastIndexOf(' obj', match.index), match.index);
     const body = pdf.subarray(start, end);
     try {
-      texts.push(match[1]?.includes('/FlateDecode') ? inflateSync(body).toString('latin1') : body.toString('latin1'));
+      texts.push(dictionary.includes('/FlateDecode') ? inflateSync(body).toString('latin1') : body.toString('latin1'));
     } catch {
       // Not a content stream we can read (a font or an image): skipped.
     }
@@ -27,7 +29,7 @@ function streams(pdf: Buffer): string[] {
 export function pdfText(pdf: Buffer): string {
   const lines: string[] = [];
   for (const content of streams(pdf)) {
-    for (const operator of content.matchAll(/\[([^\]]*)\]\s*TJ/g)) {
+    for (const operator of content.matchAll(/\[([^[\]]*)\]\s*TJ/g)) {
       const hex = [...(operator[1] ?? '').matchAll(/<([0-9a-fA-F]*)>/g)].map((part) => part[1] ?? '').join('');
       lines.push(Buffer.from(hex, 'hex').toString('latin1'));
     }

@@ -127,7 +127,7 @@ describe('production mode at startup', () => {
     expect(run.stderr).toMatch(/^Refusing to start in production mode \(NODE_ENV=production\):\n {2}- DATABASE_URL: /);
     expect(run.stderr).toContain(`${superuserName} is a superuser`);
     expect(run.stderr).toContain('Connect as a member of wallet_runtime');
-    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.stderr).not.toMatch(/\n[ \t]+at /);
     expect(run.stdout).not.toContain('Wallet is running');
     // Refused before the first admin was made: nothing was written as the superuser.
     const admins = await sql<{ n: number }>`select count(*)::int as n from identity.users`.execute(database.db);
@@ -140,7 +140,7 @@ describe('production mode at startup', () => {
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
     expect(run.stderr).toMatch(/^Refusing to start in production mode \(NODE_ENV=production\):\n {2}- DATABASE_URL: /);
     expect(run.stderr).toContain(`${superuserName} is a superuser`);
-    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.stderr).not.toMatch(/\n[ \t]+at /);
     expect(run.stdout).not.toMatch(/workers running/i);
   });
 
@@ -152,7 +152,7 @@ describe('production mode at startup', () => {
     );
     // The one problem of this environment, told plainly: no stack trace.
     expect(run.stderr.match(/^ {2}- /gm)).toHaveLength(1);
-    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.stderr).not.toMatch(/\n[ \t]+at /);
     expect(run.stdout).not.toContain('Wallet is running');
   });
 

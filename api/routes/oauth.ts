@@ -19,6 +19,7 @@ import oauth2, { type OAuth2Namespace } from '@fastify/oauth2';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { boundedText } from '../../contracts/fields.ts';
 import {
   googleProfileSchema,
   signInWithGoogle,
@@ -52,7 +53,7 @@ const USERINFO_TIMEOUT_MS = 10_000;
 const NONCE_COOKIE = 'wallet_google_nonce';
 /** How long a started sign-in may take at the provider before its nonce is forgotten. */
 const NONCE_MAX_AGE_SECONDS = 10 * 60;
-const nonceSchema = z.string().regex(/^[A-Za-z0-9_-]{16,128}$/);
+const nonceSchema = boundedText({ max: 128 }).regex(/^[A-Za-z0-9_-]{16,128}$/);
 const SIGN_IN_ROUTES: ReadonlySet<string> = new Set(['/auth/google', '/auth/google/callback']);
 
 /** The two browser routes of the flow, documented: they answer redirects, never JSON. */
@@ -72,7 +73,7 @@ const CALLBACK_DOCS = routeDocs({
 });
 
 export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDependencies): Promise<void> {
-  const web = deps.webUrl.replace(/\/+$/, '');
+  const web = deps.webUrl.replace(/(?<!\/)\/+$/, '');
   const toLogin = (reply: FastifyReply, query: Record<string, string>) =>
     reply.redirect(`${web}/login?${new URLSearchParams(query).toString()}`);
   // Decided on the matched route: the router decodes the path, so `/auth/%67oogle/callback`
