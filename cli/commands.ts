@@ -14,6 +14,7 @@ import {
   timedVerify,
 } from '../audit/index.ts';
 import { isProjectionName, PROJECTION_NAMES } from '../projections/index.ts';
+import type { BackupPlan } from './backup.ts';
 import { DEFAULT_EVENT_LIMIT, EXIT_FAILED, EXIT_OK, MAX_EVENT_LIMIT } from './help.ts';
 import { formatBalance, formatEvents } from './inspect.ts';
 import type { CliIo } from './io.ts';
@@ -127,6 +128,18 @@ function planEvents(name: string, args: string[]): Command | 'help' {
       data: { events: items.map((event) => ({ ...event, postings: postings.get(event.position) ?? [] })) },
     };
   };
+}
+
+/** `backup [--keep N]`: runs on the data directory, not over a runtime connection (cli/backup.ts). */
+export function planBackup(args: string[]): BackupPlan | 'help' {
+  const parsed = parseCommand('backup', args, { keep: { type: 'string' } }, 0);
+  if (!parsed) return 'help';
+  const keepValue = parsed.values.keep;
+  if (keepValue === undefined) return { keep: undefined };
+  const keep = Number(keepValue);
+  if (!Number.isInteger(keep) || keep < 1)
+    throw new UsageError(`--keep must be a whole number of at least 1, got "${keepValue}"`);
+  return { keep };
 }
 
 /** Parses one command's arguments into the function that runs it; usage errors throw. */

@@ -43,6 +43,7 @@ Commands:
   status                       projection checkpoints and lag
   balance ACCOUNT              an account's balance from postings, head and projection
   events [filters]             list events (--stream, --account, --since, --until, --limit)
+  backup [--keep N]            an online backup of the embedded Postgres into var/backups/
 
   --version                    the version of this tool
 
@@ -74,6 +75,19 @@ ${COMMON}`,
 
 Shows ACCOUNT's balance computed from postings, its account head (wallets) and the balance
 projection. Example: npm run ledger -- balance funding:upi
+
+${COMMON}`,
+  backup: `Usage: npm run ledger -- backup [--keep N] [--json]
+
+Writes a consistent online backup of the embedded Postgres (the default when DATABASE_URL is
+unset; the running one of \`npm start\`, or one started for this command) into
+var/backups/<UTC time>/: data/, a copy of var/postgres with its backup_label and the WAL it
+needs to replay to a consistent point, and manifest.json. The app keeps serving meanwhile.
+  --keep N   then keep only the N newest backups and remove older ones
+
+Restore: stop npm start, move var/postgres aside, copy var/backups/<time>/data to var/postgres
+keeping mode 0700 and owner (cp -a), start again. Not for DATABASE_URL: back that server up with
+its own tools (pg_basebackup, pg_dump).
 
 ${COMMON}`,
   events: `Usage: npm run ledger -- events [--stream ID] [--account ID] [--since TIME] [--until TIME] [--limit N] [--json]

@@ -6,7 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { createDatabase } from '../platform/database.ts';
-import { planCommand, UsageError, type Command, type CommandResult } from './commands.ts';
+import { BackupRefused, runBackup, type BackupPlan } from './backup.ts';
+import { planBackup, planCommand, UsageError, type Command, type CommandResult } from './commands.ts';
 import { openDatabaseTarget } from './connect.ts';
 import { EXIT_ERROR, EXIT_OK, EXIT_UNAVAILABLE, EXIT_USAGE, HELP } from './help.ts';
 import type { CliIo } from './io.ts';
@@ -123,9 +124,9 @@ export async function runCli(argv: readonly string[], io: CliIo, env: CliEnv): P
     io.out(HELP.main ?? '');
     return EXIT_OK;
   }
-  let command: Command | 'help';
+  let command: Command | BackupPlan | 'help';
   try {
-    command = planCommand(name, args);
+    command = name === 'backup' ? planBackup(args) : planCommand(name, args);
   } catch (error) {
     const message = messageOf(error);
     if (!(error instanceof UsageError) && !(error instanceof TypeError)) throw error;
@@ -137,5 +138,21 @@ export async function runCli(argv: readonly string[], io: CliIo, env: CliEnv): P
     io.out(HELP[name] ?? '');
     return EXIT_OK;
   }
+  if (typeof command !== 'function') return runBackupCommand(command, output, env);
   return runPlanned(name, command, output, env);
+}
+
+/** `backup` copies the embedded server's data directory, as its superuser (cli/backup.ts). */
+async function runBackupCommand(plan: BackupPlan, output: Output, env: CliEnv): Promise<number> {
+  let result: CommandResult;
+  try {
+    result = await runBackup(plan, env, output.io);
+  } catch (error) {
+    const message = messageOf(error);
+    if (error instanceof BackupRefused) return fail(output, EXIT_ERROR, message);
+    if (isConnectionFailure(error)) return fail(output, EXIT_UNAVAILABLE, message);
+    return fail(output, EXIT_ERROR, message);
+  }
+  output.io.out(output.json ? toJson(result.data) : result.text);
+  return result.exitCode;
 }

@@ -16,6 +16,15 @@ export function embeddedRuntimePassword(dataDir: string): Promise<string> {
   return readOrCreateSecretFile(dataDir, PASSWORD_FILE, PASSWORD);
 }
 
+/** The embedded server's superuser (platform/embedded-postgres.ts), which migrations and backups connect as. */
+export const EMBEDDED_SUPERUSER = 'postgres';
+export const EMBEDDED_SUPERUSER_PASSWORD = 'postgres';
+
+/** The superuser's connection string for the embedded server on `port`. */
+export function embeddedSuperuserUrl(port: number, database: string): string {
+  return `postgres://${EMBEDDED_SUPERUSER}:${EMBEDDED_SUPERUSER_PASSWORD}@127.0.0.1:${port}/${database}`;
+}
+
 /** The runtime login's connection string for the embedded server on `port`. */
 export function embeddedRuntimeUrl(port: number, password: string): string {
   return `postgres://${EMBEDDED_RUNTIME_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${EMBEDDED_DATABASE}`;

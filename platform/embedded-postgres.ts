@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, chmodSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import net from 'node:net';
+import { EMBEDDED_SUPERUSER, EMBEDDED_SUPERUSER_PASSWORD, embeddedSuperuserUrl } from './embedded-login.ts';
 import { fallbackLogger, type Logger } from './logger.ts';
 
 /**
@@ -44,8 +45,8 @@ export interface EmbeddedOptions {
   log?: Logger | undefined;
 }
 
-const USER = 'postgres';
-const PASSWORD = 'postgres';
+const USER = EMBEDDED_SUPERUSER;
+const PASSWORD = EMBEDDED_SUPERUSER_PASSWORD;
 
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedServer> {
   const dataDir = resolve(options.dataDir);
@@ -85,7 +86,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   if (!existsSync(join(dataDir, 'PG_VERSION'))) await server.initialise();
   await server.start();
   return {
-    url: (database) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
+    url: (database) => embeddedSuperuserUrl(port, database),
     stop: () => server.stop(),
   };
 }
