@@ -1,6 +1,7 @@
 /**
  * `npm run ledger -- backup` really restores: a persistent embedded Postgres in a temporary
- * data directory, migrated and written to (also while the backup runs); the backup; then a new
+ * data directory, migrated and written to (transfers and checkpoints also while the backup runs:
+ * a copy without its backup_label then restores to torn account heads); the backup; then a new
  * server on a copy of the backup's data directory starts, has every event appended before the
  * backup began, verifies and sums to zero. And a backup without its WAL does not start.
  */
@@ -108,21 +109,32 @@ describe('backup', () => {
         writtenDuring += 1;
       }
     })();
+    // Checkpoints while the files are copied: the copy must restore from the backup's start
+    // (backup_label), not from the checkpoint its pg_control happens to name.
+    let checkpoints = 0;
+    const checkpointer = (async () => {
+      while (backingUp) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await sql`checkpoint`.execute(db);
+        checkpoints += 1;
+      }
+    })();
     const io = capturedIo();
     const started = performance.now();
     const code = await runCli(['backup', '--json'], io, { DATA_DIR: root });
     const tookMs = performance.now() - started;
     backingUp = false;
-    await writer;
+    await Promise.all([writer, checkpointer]);
     expect(code, io.stderr.join('\n')).toBe(EXIT_OK);
     manifest = JSON.parse(io.stdout.join('\n')) as BackupManifest;
     console.log(
       `backup of a small database: ${manifest.files} files, ${manifest.walSegments} WAL segments, ` +
-        `${manifest.bytes} bytes in ${Math.round(tookMs)} ms; ${writtenDuring} transfers committed meanwhile`,
+        `${manifest.bytes} bytes in ${Math.round(tookMs)} ms; ${writtenDuring} transfers and ${checkpoints} checkpoints meanwhile`,
     );
     expect(manifest.path).toBe(join(root, 'backups', readdirSync(join(root, 'backups'))[0] ?? ''));
     expect(io.stderr.join('\n')).toContain('backup started at WAL');
     expect(writtenDuring).toBeGreaterThan(0);
+    expect(checkpoints).toBeGreaterThan(0);
     const data = join(manifest.path, 'data');
     expect(statSync(manifest.path).mode & 0o777).toBe(0o700);
     expect(statSync(data).mode & 0o777).toBe(0o700);
@@ -155,7 +167,7 @@ describe('backup', () => {
         where not exists (select 1 from ledger.events where stream_id = 'transfer-before-' || i)`.execute(copy);
       expect(rows[0]?.missing).toBe(0);
       const report = await verifyLedger(copy);
-      expect(report.differences).toEqual([]);
+      expect(report.differences, report.differences.join('\n')).toEqual([]);
       expect(report.totalPaise).toBe(0n);
       const sum = await sql<{
         total: string;
