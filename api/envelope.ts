@@ -64,15 +64,29 @@ export function toEnvelopeError(error: unknown): { status: number; body: Envelop
   return { status: 500, body: { success: false, message: API_ERRORS.internal.message, code: 'internal' } };
 }
 
-function isConnectionFailure(error: unknown): boolean {
+/** How long a client is told to wait before retrying a 503 `database_unavailable` (a failover takes seconds). */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * The database cannot take the request right now, and says so before doing anything: the
+ * server is gone or going (connection refused or reset, terminated, 57P01 admin shutdown,
+ * 57P02 crash shutdown, 57P03 cannot connect now), or it is a standby that refuses writes
+ * (25006 read_only_sql_transaction: a router still pointing at a demoted primary during a
+ * failover or switchover). A transaction that failed like this did not commit here; one whose
+ * COMMIT's reply was lost is settled by the client's retry with the same Idempotency-Key.
+ */
+export function isConnectionFailure(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return (
     code === 'ECONNREFUSED' ||
-    code === '57P01' ||
-    code === '57P03' ||
     code === 'ECONNRESET' ||
+    code === 'EPIPE' ||
+    code === '57P01' ||
+    code === '57P02' ||
+    code === '57P03' ||
+    code === '25006' ||
     (error instanceof Error &&
-      /Connection terminated|connect ECONNREFUSED|not queryable|the database system is (starting up|shutting down)/.test(
+      /Connection terminated|connect ECONNREFUSED|not queryable|the database system is (starting up|shutting down|in recovery mode)|timeout exceeded when trying to connect/.test(
         error.message,
       ))
   );
@@ -97,6 +111,7 @@ export function installEnvelope(app: FastifyInstance): void {
     const { status, body } = toEnvelopeError(error);
     if (isIdentityRejection(error) && error.retryAfterSeconds !== undefined)
       reply.header('retry-after', String(error.retryAfterSeconds));
+    if (body.code === 'database_unavailable') reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     return reply.code(status).send(body);
   });
