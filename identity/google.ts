@@ -25,6 +25,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { boundedText, EMAIL_PATTERN, MAX_EMAIL_LENGTH } from '../contracts/fields.ts';
 import type { Ledger, LedgerTables } from '../ledger/index.ts';
 import { transactionView } from '../platform/database.ts';
 import { isUniqueViolation } from './registration.ts';
@@ -33,12 +34,7 @@ import { findAccount, identityDb, type AccountSummary } from './users.ts';
 /** The OpenID Connect userinfo fields we read. */
 export const googleProfileSchema = z.object({
   sub: z.string().min(1).max(255),
-  email: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/)
-    .max(254),
+  email: boundedText({ max: MAX_EMAIL_LENGTH, trim: true }).toLowerCase().regex(EMAIL_PATTERN),
   email_verified: z.union([z.boolean(), z.literal('true')]).optional(),
   given_name: z.string().max(100).optional(),
   family_name: z.string().max(100).optional(),

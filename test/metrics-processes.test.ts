@@ -153,7 +153,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
     const match = /^([A-Za-z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
     const present = Object.fromEntries(
-      [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
+      [...(match[2] ?? '').matchAll(/\b(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
     );
     if (Object.entries(labels).every(([key, value]) => present[key] === value)) return Number(match[3]);
   }
