@@ -12,7 +12,7 @@ export function startGoogleSignInUrl(): string {
   const nonce = btoa(String.fromCharCode(...bytes))
     .replace(/\+/g, '-')
     .replace(/\//g, '_')
-    .replace(/=+$/, '');
+    .replace(/(?<!=)=+$/, '');
   sessionStorage.setItem(STORAGE_KEY, nonce);
   return `/auth/google?nonce=${nonce}`;
 }
