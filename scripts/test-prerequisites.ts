@@ -33,6 +33,7 @@ export const PREREQUISITES: Prerequisite[] = [
     neededBy: 'the read replicas’ primary and hot standby',
     anyOf: ['/usr/lib/postgresql/15/bin/pg_basebackup'],
   },
+  { debianPackage: 'pgbackrest', neededBy: 'the backup and restore drill', anyOf: ['/usr/bin/pgbackrest'] },
   { debianPackage: 'patroni', neededBy: 'the failover drill (HA manager)', anyOf: ['/usr/bin/patroni'] },
   { debianPackage: 'etcd-server', neededBy: 'the failover drill (Patroni’s store)', anyOf: ['/usr/bin/etcd'] },
   { debianPackage: 'haproxy', neededBy: 'the failover drill (router)', anyOf: ['/usr/sbin/haproxy'] },

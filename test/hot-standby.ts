@@ -39,7 +39,7 @@ export interface PrimaryWithStandby {
   stop(): Promise<void>;
 }
 
-interface Server {
+export interface Server {
   port: number;
   process: ChildProcess;
   output: () => string;
@@ -125,7 +125,7 @@ function assertBinaries(): void {
 }
 
 /** The OS user that runs the servers when we are root; undefined: run as ourselves. */
-function postgresUser(): { uid: number; gid: number } | undefined {
+export function postgresUser(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
   const id = (flag: string): number => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
   const uid = id('-u');
@@ -134,21 +134,23 @@ function postgresUser(): { uid: number; gid: number } | undefined {
   return { uid, gid };
 }
 
-function run(binary: string, args: readonly string[], owner: { uid: number; gid: number } | undefined): void {
+export function run(binary: string, args: readonly string[], owner: { uid: number; gid: number } | undefined): void {
   const result = spawnSync(join(POSTGRES_15_BIN, binary), args, { encoding: 'utf8', ...(owner ?? {}) });
   if (result.status !== 0)
     throw new Error(`${binary} failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`);
 }
 
-async function startServer(
+/** `port`: a given one (a server started again on its old port); `settings`: more `-c name=value`. */
+export async function startServer(
   dataDir: string,
   root: string,
   owner: { uid: number; gid: number } | undefined,
   durable: boolean,
+  extra: { port?: number; settings?: Record<string, string> } = {},
 ) {
-  const port = await freePort();
+  const port = extra.port ?? (await freePort());
   const socketDir = join(root, `socket-${port}`);
-  mkdirSync(socketDir);
+  mkdirSync(socketDir, { recursive: true });
   if (owner) chownSync(socketDir, owner.uid, owner.gid);
   const child = spawn(
     join(POSTGRES_15_BIN, 'postgres'),
@@ -166,6 +168,7 @@ async function startServer(
       // A test's throwaway cluster: no fsync. Replication itself is as in production.
       '-c',
       `fsync=${durable ? 'on' : 'off'}`,
+      ...Object.entries(extra.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'], ...(owner ?? {}) },
   );
@@ -196,7 +199,7 @@ async function waitForConnections(server: Server): Promise<void> {
 }
 
 /** Fast shutdown (SIGINT), waited for. */
-async function stopServer(server: Server): Promise<void> {
+export async function stopServer(server: Server): Promise<void> {
   if (server.process.exitCode !== null || server.process.signalCode !== null) return;
   const exited = new Promise((resolve) => server.process.once('exit', resolve));
   server.process.kill('SIGINT');
