@@ -80,8 +80,19 @@ export interface PatroniCluster {
   /** Patroni's view of the cluster (GET /cluster on any node that answers). */
   members(): Promise<ClusterMember[]>;
   leader(): Promise<string | undefined>;
-  /** SIGKILL to the leader's postmaster (the pid in its postmaster.pid); returns the leader's name. */
-  killPrimaryPostmaster(): Promise<string>;
+  /**
+   * SIGKILL to the leader's postmaster (the pid in its postmaster.pid), and with `everything`
+   * to all its children at the same instant too (walsenders included: the machine's Postgres
+   * gone at once, while its Patroni lives on); returns the leader's name.
+   */
+  killPrimaryPostmaster(everything?: boolean): Promise<string>;
+  /**
+   * SIGSTOP (true) or SIGCONT (false) to the primary's walsenders: replication stalls, as over
+   * a congested link; the primary goes on acknowledging (asynchronous) or its commits wait
+   * (synchronous). (Stopping the standbys' walreceivers instead shows nothing: the kernel keeps
+   * receiving into their sockets, and they read it all after the kill.)
+   */
+  stallReplication(stalled: boolean): Promise<number>;
   /** POST /switchover on the leader's REST; resolves once Patroni answered (the switchover done or refused). */
   switchover(candidate?: string): Promise<{ status: number; body: string; from: string }>;
   /** Waits until `name` leads (and the others are streaming), or throws at the deadline. */
@@ -116,8 +127,10 @@ export async function startPatroniCluster(options: PatroniClusterOptions = {}): 
   if (owner) chownSync(root, owner.uid, owner.gid);
   const children: ChildProcess[] = [];
   const nodes: PatroniNode[] = [];
+  const stoppedSenders: number[] = [];
 
   const stop = async (): Promise<void> => {
+    for (const pid of stoppedSenders.splice(0)) signal(pid, 'SIGCONT');
     // HAProxy and the Patroni nodes (each stops its Postgres) first, etcd (children[0]) last.
     const [etcd, ...rest] = children;
     await Promise.all(rest.map((child) => stopChild(child, 15_000)));
@@ -273,12 +286,25 @@ export async function startPatroniCluster(options: PatroniClusterOptions = {}): 
       nodes,
       members,
       leader,
-      killPrimaryPostmaster: async () => {
+      killPrimaryPostmaster: async (everything = false) => {
         const name = await leader();
         const node = nodes.find((candidate) => candidate.name === name);
         if (!node) throw new Error('no leader to kill');
-        if (!killPostmaster(node.dataDir, 'SIGKILL')) throw new Error(`${node.name}: no postmaster.pid`);
+        if (!killPostmaster(node.dataDir, 'SIGKILL', everything)) throw new Error(`${node.name}: no postmaster.pid`);
         return node.name;
+      },
+      stallReplication: async (stalled) => {
+        const leaderName = stalled ? await leader() : undefined;
+        if (!stalled) {
+          // The very processes stopped before, whoever leads now.
+          const resumed = stoppedSenders.splice(0).filter((pid) => signal(pid, 'SIGCONT'));
+          return resumed.length;
+        }
+        const primary = nodes.find((candidate) => candidate.name === leaderName);
+        const postmaster = primary && postmasterPid(primary.dataDir);
+        if (postmaster !== undefined)
+          for (const pid of childPids(postmaster, 'walsender')) if (signal(pid, 'SIGSTOP')) stoppedSenders.push(pid);
+        return stoppedSenders.length;
       },
       switchover: async (candidate) => {
         const from = await leader();
@@ -430,21 +456,48 @@ function postgresUser(): Owner | undefined {
   return { uid, gid };
 }
 
-/** Signals the postmaster named in the data directory's postmaster.pid; false when there is none. */
-function killPostmaster(dataDir: string, signal: NodeJS.Signals): boolean {
-  let pid: number;
+function signal(pid: number, name: NodeJS.Signals): boolean {
   try {
-    pid = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  } catch {
-    return false;
-  }
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, signal);
+    process.kill(pid, name);
     return true;
   } catch {
     return false;
   }
+}
+
+function postmasterPid(dataDir: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The children of `parent`, those whose process title contains `title` when given. */
+function childPids(parent: number, title?: string): number[] {
+  const args = title === undefined ? ['-P', String(parent)] : ['-P', String(parent), '-f', title];
+  return spawnSync('pgrep', args, { encoding: 'utf8' })
+    .stdout.split('\n')
+    .map(Number)
+    .filter((child) => Number.isInteger(child) && child > 0);
+}
+
+/** Signals the postmaster named in the data directory's postmaster.pid (and its children); false when there is none. */
+function killPostmaster(dataDir: string, signal: NodeJS.Signals, children = false): boolean {
+  const pid = postmasterPid(dataDir);
+  if (pid === undefined) return false;
+  const pids = children ? [pid, ...childPids(pid)] : [pid];
+  let signalled = false;
+  for (const target of pids) {
+    try {
+      process.kill(target, signal);
+      signalled = true;
+    } catch {
+      // Gone already.
+    }
+  }
+  return signalled;
 }
 
 async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {

@@ -44,6 +44,10 @@ export interface FailoverOptions {
   switchoverAt: number;
   synchronous: boolean;
   nodes: number;
+  /** SIGKILL the primary's whole Postgres (postmaster and every child at once), not only the postmaster. */
+  killAll?: boolean;
+  /** Stall the primary's walsenders (SIGSTOP) this long before the kill, as a congested link would. */
+  stallMs?: number;
 }
 
 interface Success extends TransferOutcome {
@@ -70,6 +74,8 @@ export function parseFailoverArgs(args: string[]): FailoverOptions {
       'switchover-at': { type: 'string' },
       nodes: { type: 'string', default: '3' },
       async: { type: 'boolean', default: false },
+      'kill-all': { type: 'boolean', default: false },
+      'stall-replication-ms': { type: 'string', default: '0' },
     },
     strict: true,
   });
@@ -81,6 +87,8 @@ export function parseFailoverArgs(args: string[]): FailoverOptions {
     switchoverAt: Number(values['switchover-at'] ?? (2 * seconds) / 3),
     synchronous: !values.async,
     nodes: Number(values.nodes),
+    killAll: values['kill-all'],
+    stallMs: Number(values['stall-replication-ms']),
   };
   if (
     !Number.isInteger(options.clients) ||
@@ -146,10 +154,20 @@ export async function runFailoverDrill(
     );
 
     const original = (await patroni.leader()) ?? 'node1';
-    await sleep(loadStart + options.killAt * 1000 - Date.now());
+    const stallMs = options.stallMs ?? 0;
+    await sleep(loadStart + options.killAt * 1000 - stallMs - Date.now());
+    if (stallMs > 0) {
+      const stalled = await patroni.stallReplication(true);
+      const before = tally.succeeded.length;
+      await sleep(stallMs);
+      progress(
+        `${stalled} walsenders stalled (SIGSTOP) on the primary for ${stallMs} ms before the kill; ${tally.succeeded.length - before} payments acknowledged meanwhile`,
+      );
+    }
     const killedAt = Date.now();
-    const killed = await patroni.killPrimaryPostmaster();
-    progress(`SIGKILL to ${killed}'s postmaster`);
+    const killed = await patroni.killPrimaryPostmaster(options.killAll ?? false);
+    if (stallMs > 0) await patroni.stallReplication(false);
+    progress(`SIGKILL to ${killed}'s postmaster${options.killAll ? ' and all its children' : ''}`);
     const newLeader = await patroni.waitForLeader((name) => name !== killed, 60_000);
     progress(`Patroni promoted ${newLeader} ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill`);
 
@@ -333,6 +351,6 @@ function round(value: number): number {
 
 export const drill: Drill = {
   usage:
-    '[--clients 32] [--seconds 60] [--kill-at 20] [--switchover-at 40] [--nodes 3] [--async]: SIGKILL the primary under payments, then switch over; nothing acknowledged may be lost',
+    '[--clients 32] [--seconds 60] [--kill-at 20] [--switchover-at 40] [--nodes 3] [--async] [--kill-all] [--stall-replication-ms 0]: SIGKILL the primary under payments, then switch over; nothing acknowledged may be lost',
   run: async (args, progress) => runFailoverDrill(parseFailoverArgs(args), progress),
 };
