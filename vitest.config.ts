@@ -28,6 +28,8 @@ export const HORIZON_FILES = [
   'projections/engine/workers.test.ts',
   // A transaction holds an idempotency key the batch waits on.
   'ledger/group-commit.test.ts',
+  // How soon an idle projector applies a lone command: a neighbour's open transaction delays it.
+  'projections/engine/busy-spacing.test.ts',
 ];
 
 const shared = {
