@@ -16,6 +16,7 @@ function renderLogin(path = '/login') {
     path,
     extraRoutes: [
       { path: '/dashboard', element: <p>dashboard page</p> },
+      { path: '/transactions', element: <p>transactions page</p> },
       { path: '/user-not-verified', element: <p>pending page</p> },
     ],
   });
@@ -102,6 +103,8 @@ describe('sign-in form', () => {
     try {
       const onSignedIn = renderLogin(landing);
       await waitFor(() => expect(onSignedIn).toHaveBeenCalledWith('google-jwt'));
+      // The router goes on to `next` (a navigation to a route it lacked failed after the test).
+      expect(await screen.findByText('transactions page')).toBeTruthy();
       expect(replaceState).toHaveBeenCalled();
       expect(window.location.search).not.toContain('token');
       expect(window.location.search).not.toContain('nonce');
