@@ -22,7 +22,7 @@ import type { Logger } from '../platform/logger.ts';
 import { ProductionRefusal } from '../platform/production.ts';
 import { writeSecretFile } from '../platform/secret-file.ts';
 import { hashPassword } from './secrets.ts';
-import { identityDb } from './users.ts';
+import { identityDb, NO_TRANSACTION_PIN } from './users.ts';
 
 export interface AdminInput {
   email: string;
@@ -85,12 +85,7 @@ export async function createAdmin(db: Kysely<unknown>, ledger: Ledger, input: Ad
           password_hash: passwordHash,
           auth_provider: 'local',
           google_subject: null,
-          pin_hash: null,
-          pin_verifier: null,
-          pin_verifier_key: null,
-          failed_pin_attempts: 0,
-          pin_locked_until: null,
-          pin_reset_required: false,
+          ...NO_TRANSACTION_PIN,
           session_version: eb('session_version', '+', 1),
           updated_at: new Date(),
         }))

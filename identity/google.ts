@@ -29,7 +29,7 @@ import { boundedText, EMAIL_PATTERN, MAX_EMAIL_LENGTH } from '../contracts/field
 import type { Ledger, LedgerTables } from '../ledger/index.ts';
 import { transactionView } from '../platform/database.ts';
 import { isUniqueViolation } from './registration.ts';
-import { findAccount, identityDb, type AccountSummary } from './users.ts';
+import { findAccount, identityDb, NO_TRANSACTION_PIN, type AccountSummary } from './users.ts';
 
 /** The OpenID Connect userinfo fields we read. */
 export const googleProfileSchema = z.object({
@@ -107,12 +107,7 @@ async function linkToGoogle(
       google_subject: googleSubject,
       auth_provider: 'google',
       password_hash: null,
-      pin_hash: null,
-      pin_verifier: null,
-      pin_verifier_key: null,
-      failed_pin_attempts: 0,
-      pin_locked_until: null,
-      pin_reset_required: false,
+      ...NO_TRANSACTION_PIN,
       is_verified: false,
       session_version: eb('session_version', '+', 1),
       updated_at: new Date(),

@@ -165,3 +165,17 @@ export async function endSessions(db: Kysely<unknown>, userId: string): Promise<
     .where('id', '=', userId)
     .execute();
 }
+
+/**
+ * The columns of a transaction PIN as an account without one has them: what an account handed
+ * to someone else (admin:create's promotion, a Google link) sets, so the earlier holder's PIN,
+ * its verifier and its lock state end with it.
+ */
+export const NO_TRANSACTION_PIN = {
+  pin_hash: null,
+  pin_verifier: null,
+  pin_verifier_key: null,
+  failed_pin_attempts: 0,
+  pin_locked_until: null,
+  pin_reset_required: false,
+} as const;
