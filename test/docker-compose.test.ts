@@ -272,7 +272,7 @@ describe('docker-compose.yml, the client address behind proxies (rate-limit keys
   }
 
   it('gives every service that runs the API both variables from .env, with no hop count hard-coded', () => {
-    expect(API_SERVICES).toEqual(['api', 'api-scaled']);
+    expect(API_SERVICES).toEqual(['api', 'api-scaled', 'api-ha']);
     for (const name of API_SERVICES) {
       const environment = service(compose, name).environment ?? {};
       expect(String(environment.TRUST_PROXY_HOPS), `${name} TRUST_PROXY_HOPS`).toMatch(/^\$\{TRUST_PROXY_HOPS:-\d+\}$/);
