@@ -12,6 +12,7 @@ import { createMetricsRegistry, type MetricsRegistry } from '../platform/metrics
 import { DEFAULT_BATCHING } from '../ledger/index.ts';
 import type { System } from './system.ts';
 import { allQueues } from './queues.ts';
+import { registerDurabilityGauges } from './durability-metrics.ts';
 
 export interface ApiProcessMetrics {
   registry: MetricsRegistry;
@@ -42,11 +43,12 @@ export function addJobQueueMetrics(registry: MetricsRegistry, boss: JobBoss): vo
   );
 }
 
-/** The worker process's registry: process metrics, operator gauges and the job queues. */
+/** The worker process's registry: process metrics, operator gauges, the durability gauges and the job queues. */
 export function createWorkerMetrics(system: Pick<System, 'db' | 'boss'>): MetricsRegistry {
   const registry = createMetricsRegistry();
   registerProjectionGauges(registry, system.db);
   registerVerifyGauges(registry, system.db);
+  registerDurabilityGauges(registry, system.db);
   addJobQueueMetrics(registry, system.boss);
   return registry;
 }

@@ -57,6 +57,11 @@ describe('Prometheus configuration and alert rules', () => {
       'WalletMailJobsFailing',
       'WalletLedgerVerifyDifferences',
       'WalletHttp5xxRate',
+      'WalletReplicationLagHigh',
+      'WalletNoSynchronousStandby',
+      'WalletWalArchiveStale',
+      'WalletBackupStale',
+      'WalletFailoverHappened',
     ])
       expect(names).toContain(wanted);
   });
