@@ -39,6 +39,16 @@ async function probe(app: FastifyInstance, url: string, options: Partial<InjectO
   };
 }
 
+/** As if this code were deployed over a database one migration behind it. */
+async function forgetMigration(ownerUrl: string, name: string): Promise<void> {
+  const owner = openDatabase<unknown>({ connectionString: ownerUrl, maxConnections: 1 });
+  try {
+    await sql`delete from public.kysely_migration where name = ${name}`.execute(owner.db);
+  } finally {
+    await owner.db.destroy();
+  }
+}
+
 describe('GET /api/health/live and /api/health', () => {
   it('answers 200 in the envelope', async () => {
     expect(await probe(harness.app, '/api/health/live')).toEqual({
@@ -103,13 +113,7 @@ describe('GET /api/health/ready', () => {
     const app = await startSiblingApp(harness, {}, { db: other.db, pool: other.pool });
     try {
       expect((await probe(app, '/api/health/ready')).status).toBe(200);
-      // As if this code were deployed over a database one migration behind it.
-      const owner = openDatabase<unknown>({ connectionString: other.ownerUrl, maxConnections: 1 });
-      try {
-        await sql`delete from public.kysely_migration where name = '0015_growth'`.execute(owner.db);
-      } finally {
-        await owner.db.destroy();
-      }
+      await forgetMigration(other.ownerUrl, '0015_growth');
       harness.clock.advance(READY_CACHE_MS + 1);
       const behind = await probe(app, '/api/health/ready');
       expect(behind.status).toBe(503);
@@ -174,12 +178,7 @@ describe('GET /api/health/ready: who sees what, and what a flood costs', () => {
         detail: 'reachable',
       });
 
-      const owner = openDatabase<unknown>({ connectionString: other.ownerUrl, maxConnections: 1 });
-      try {
-        await sql`delete from public.kysely_migration where name = '0015_growth'`.execute(owner.db);
-      } finally {
-        await owner.db.destroy();
-      }
+      await forgetMigration(other.ownerUrl, '0015_growth');
       harness.clock.advance(READY_CACHE_MS + 1);
       // Down, without a word of why: no migration name, no projection, no lag.
       for (const caller of publicCallers) {
@@ -206,12 +205,7 @@ describe('GET /api/health/ready: who sees what, and what a flood costs', () => {
     try {
       const flood = await Promise.all(Array.from({ length: 20 }, () => probe(app, '/api/health/ready')));
       expect(new Set(flood.map((answer) => answer.status))).toEqual(new Set([200]));
-      const owner = openDatabase<unknown>({ connectionString: other.ownerUrl, maxConnections: 1 });
-      try {
-        await sql`delete from public.kysely_migration where name = '0015_growth'`.execute(owner.db);
-      } finally {
-        await owner.db.destroy();
-      }
+      await forgetMigration(other.ownerUrl, '0015_growth');
       // Within the second the last answer stands: the flood ran no query.
       harness.clock.advance(READY_CACHE_MS - 1);
       for (let call = 0; call < 20; call++) expect((await probe(app, '/api/health/ready')).status).toBe(200);

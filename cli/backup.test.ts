@@ -22,6 +22,7 @@ import { allQueues } from '../runtime/queues.ts';
 import type { BackupManifest } from './backup.ts';
 import { capturedIo } from './io.ts';
 import { EXIT_OK, runCli } from './main.ts';
+import { openFundedWallets } from '../test/funded-wallets.ts';
 
 const as = (actorId: string) => ({ actorId });
 const roots: string[] = [];
@@ -72,20 +73,7 @@ beforeAll(async () => {
   await migrateDatabase(server.url(EMBEDDED_DATABASE), allQueues);
   db = createDatabase<unknown>({ connectionString: server.url(EMBEDDED_DATABASE), maxConnections: 4 });
   ledger = createLedger({ db: tablesView<LedgerTables>(db) });
-  await ledger.openWallet({ accountId: 'alice', displayName: 'Alice' }, as('alice'));
-  await ledger.openWallet({ accountId: 'bob', displayName: 'Bob' }, as('bob'));
-  await ledger.requestDeposit(
-    {
-      depositId: 'd1',
-      walletId: 'alice',
-      amountPaise: rupees(10_000),
-      method: 'upi',
-      reference: 'top up',
-      details: { upiId: 'a@upi' },
-    },
-    as('alice'),
-  );
-  await ledger.settleDeposit({ depositId: 'd1' }, as('admin'));
+  await openFundedWallets(ledger, ['alice', 'bob'], rupees(10_000));
   for (let i = 0; i < 50; i += 1) await transfer(`before-${i}`);
 }, 180_000);
 
