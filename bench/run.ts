@@ -2,7 +2,7 @@
  * `npm run bench [-- --quick]`: runs every benchmark on a fresh embedded Postgres (fsync on),
  * each in its own fresh database, prints a table per benchmark with its same-run baselines and
  * ratios and a summary of the targets, and writes bench/results/latest.json.
- * `--quick` (under 3 minutes) runs smaller sizes and shorter runs; its figures are noisier.
+ * `--quick` (a few minutes) runs smaller sizes and shorter runs; its figures are noisier.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -11,6 +11,7 @@ import { benchHttp, printHttp, type HttpFigures, type LagFigures, type RssFigure
 import { benchReplayAndReads, printReads, printReplay, type ReadRow, type ReplayRow } from './replay-reads.ts';
 import { startBenchDatabase } from './harness.ts';
 import { benchScaleOut, printScaleOut, type ScaleOutFigures } from './scale-out.ts';
+import { benchHighAvailability, printHighAvailability, type HighAvailabilityFigures } from './high-availability.ts';
 import { startPrimaryWithStandby } from '../test/hot-standby.ts';
 
 const quick = process.argv.includes('--quick');
@@ -48,6 +49,12 @@ try {
     log,
   });
   const scaleOut = await runScaleOut();
+  const highAvailability = await benchHighAvailability({
+    users: quick ? 8 : 16,
+    connections: 64,
+    durationSeconds: quick ? 8 : 20,
+    log,
+  });
   // Full: the issue's sizes. Quick: a twentieth of them (the figures are not the target's).
   const { seedSeconds, replay, reads } = await benchReplayAndReads(await database.fresh('bench_replay'), {
     events: quick ? 50_000 : 1_000_000,
@@ -60,6 +67,7 @@ try {
   printLedgerCore(ledgerCore, live);
   printHttp(http, lag, rss);
   printScaleOut(scaleOut);
+  printHighAvailability(highAvailability);
   printReplay(replay);
   printReads(
     reads,
@@ -67,7 +75,7 @@ try {
       ? "quick: scaled 1/20 (50,000 events, 5,000 of the reader's transfers); the target is for the full run"
       : undefined,
   );
-  const targets = targetRows(ledgerCore, live, http, lag, replay, reads, rss, scaleOut);
+  const targets = targetRows(ledgerCore, live, http, lag, replay, reads, rss, scaleOut, highAvailability);
   console.log('\nTargets (ratios against baselines measured in this run)');
   console.table(targets);
 
@@ -89,6 +97,7 @@ try {
     b4Replay: { seedSeconds, projections: replay },
     b5Reads: reads,
     b6ScaleOut: scaleOut,
+    b7HighAvailability: highAvailability,
     peakRss: rss,
     targets,
   };
@@ -144,6 +153,7 @@ function targetRows(
   reads: readonly ReadRow[],
   rss: RssFigures,
   scaleOut: ScaleOutFigures,
+  highAvailability: HighAvailabilityFigures,
 ) {
   const at32 = (distribution: LedgerCoreRow['distribution']) =>
     b1.find((row) => row.distribution === distribution && row.clients === 32);
@@ -237,6 +247,13 @@ function targetRows(
     target: '(reported)',
     verdict: '',
   });
+  for (const row of highAvailability.rows.slice(1))
+    rows.push({
+      figure: `B7 ${row.setup}`,
+      measured: `${row.ratioToSingle.toFixed(2)}x the single server (${row.transfers.requestsPerSecond.toFixed(0)}/s, p99 ${row.transfers.p99Ms} ms)`,
+      target: '(reported: the price of high availability)',
+      verdict: '',
+    });
   return rows;
 }
 

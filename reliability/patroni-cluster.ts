@@ -53,6 +53,23 @@ export const PATRONI_TIMING = { ttl: 10, loop_wait: 1, retry_timeout: 4, primary
 /** HAProxy's health checks of Patroni's REST: every 500 ms, down after 2 failures, up after 1 success. */
 const HAPROXY_CHECK = 'inter 500ms fastinter 250ms downinter 500ms fall 2 rise 1';
 
+/** Every node's server settings (the benchmark starts its single-node baseline with the same). */
+export const NODE_PARAMETERS = {
+  max_connections: 200,
+  max_wal_senders: 10,
+  max_replication_slots: 10,
+  wal_level: 'replica',
+  hot_standby: 'on',
+  wal_keep_size: '256MB',
+  shared_buffers: '64MB',
+  // A standby whose primary vanished retries streaming every second, not every 5 s:
+  // in strict synchronous mode the new primary's commits wait until one re-attaches.
+  wal_retrieve_retry_interval: '1s',
+  // Durable as production: the drill is about what survives a crash.
+  fsync: 'on',
+  synchronous_commit: 'on',
+} as const;
+
 export interface PatroniNode {
   name: string;
   pgPort: number;
@@ -366,21 +383,7 @@ function patroniConfig(
         postgresql: {
           use_pg_rewind: true,
           use_slots: true,
-          parameters: {
-            max_connections: 200,
-            max_wal_senders: 10,
-            max_replication_slots: 10,
-            wal_level: 'replica',
-            hot_standby: 'on',
-            wal_keep_size: '256MB',
-            shared_buffers: '64MB',
-            // A standby whose primary vanished retries streaming every second, not every 5 s:
-            // in strict synchronous mode the new primary's commits wait until one re-attaches.
-            wal_retrieve_retry_interval: '1s',
-            // Durable as production: the drill is about what survives a crash.
-            fsync: 'on',
-            synchronous_commit: 'on',
-          },
+          parameters: NODE_PARAMETERS,
         },
       },
       initdb: [{ encoding: 'UTF8' }, { locale: 'C.UTF-8' }, 'data-checksums'],

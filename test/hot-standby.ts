@@ -116,6 +116,50 @@ export async function startPrimaryWithStandby(options: StandbyOptions = {}): Pro
   }
 }
 
+export interface SingleNode {
+  /** Its database as the runtime login (what DATABASE_URL would be). */
+  primaryUrl: string;
+  /** Its database as the superuser who migrated it (the owner). */
+  primaryOwnerUrl: string;
+  /** Stops the server and removes its data. */
+  stop(): Promise<void>;
+}
+
+/**
+ * One PostgreSQL 15 server with nothing attached, migrated: the single-node baseline the
+ * benchmark sets the high-availability topology against. `checksums` and `settings` make it
+ * the same server as a Patroni node, so the comparison is of the topology alone.
+ */
+export async function startSingleNode(
+  options: StandbyOptions & { checksums?: boolean; settings?: Record<string, string> } = {},
+): Promise<SingleNode> {
+  assertBinaries();
+  const root = mkdtempSync(join(tmpdir(), 'wallet-single-'));
+  const owner = postgresUser();
+  chmodSync(root, 0o700);
+  if (owner) chownSync(root, owner.uid, owner.gid);
+  let server: Server | undefined;
+  const stop = async (): Promise<void> => {
+    if (server) await stopServer(server);
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    const dataDir = join(root, 'data');
+    const initdb = ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8'];
+    run('initdb', options.checksums ? [...initdb, '--data-checksums'] : initdb, owner);
+    server = await startServer(dataDir, root, owner, options.durable ?? false, { settings: options.settings ?? {} });
+    const adminUrl = `postgres://postgres@127.0.0.1:${server.port}/postgres`;
+    await withClient(adminUrl, (client) => client.query(`create database ${DATABASE}`));
+    const primaryOwnerUrl = `postgres://postgres@127.0.0.1:${server.port}/${DATABASE}`;
+    const primaryUrl = withLogin(primaryOwnerUrl, TEST_RUNTIME_LOGIN);
+    await migrateDatabase(primaryOwnerUrl, allQueues, { runtimeUrl: primaryUrl, resetRuntimePassword: true });
+    return { primaryUrl, primaryOwnerUrl, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
 function assertBinaries(): void {
   for (const binary of ['initdb', 'postgres', 'pg_basebackup'])
     if (!existsSync(join(POSTGRES_15_BIN, binary)))
