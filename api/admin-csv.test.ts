@@ -11,7 +11,7 @@ import { ADMIN, signIn, startHarness, type Harness } from '../test/app-harness.t
 
 const ROWS = 100_000;
 const ACCOUNT = 'bulk-account';
-/** Measured: ~50 MB streaming in batches of 2,000; ~250 MB when the rows are loaded at once (tried). */
+/** Streaming in batches of 2,000 stays well under this; loading the rows at once goes far over it (tried; bench/RESULTS.md). */
 const MAX_RSS_GROWTH_BYTES = 100 * 1024 * 1024;
 
 let harness: Harness;

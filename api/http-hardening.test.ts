@@ -1,5 +1,5 @@
 /**
- * Security headers on every kind of reply (issue 13): the web app's pages (index, the SPA
+ * Security headers on every kind of reply: the web app's pages (index, the SPA
  * fallback for client routes such as the transfer and pay pages, hashed assets), API replies
  * (success, 401, 404, 429), and the API docs (Swagger UI). HSTS only when PUBLIC_URL is https.
  * And the JSON body parser: an empty body is {} (the spec's session check), a prototype-

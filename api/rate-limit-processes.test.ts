@@ -1,5 +1,5 @@
 /**
- * Rate limits across real API processes (issue 13): two `node bin/server.ts` processes
+ * Rate limits across real API processes: two `node bin/server.ts` processes
  * (RUN_WORKERS=false) on one database, configured only through the environment as deployed
  * (TRUST_PROXY_HOPS=1 behind a "proxy" on loopback, RATE_LIMIT_AUTH_MAX=3, METRICS_TOKEN).
  *

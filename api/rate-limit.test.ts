@@ -3,7 +3,7 @@
  * client, the rest of the API RATE_LIMIT_MAX; a refused call is a 429 with the envelope (and
  * the CORS grant, so a browser client can read it).
  *
- * Regression (issue 13): the limiter decided on the raw URL, so `POST /%61pi/users/login` (or
+ * Regression: the limiter decided on the raw URL, so `POST /%61pi/users/login` (or
  * any spelling the router decodes to a limited route, or an absolute-form request target)
  * reached the sign-in handler with no limit. Every spelling is tried here, through inject and
  * as raw request lines over a socket (inject normalises dot segments; a real client need not).

@@ -1,5 +1,5 @@
 /**
- * A user's own statement over HTTP (issue 18): the charts' JSON, the CSV and the PDF for a
+ * A user's own statement over HTTP: the charts' JSON, the CSV and the PDF for a
  * period of India Standard Time days - only the caller's wallet, only the period's days - and
  * bad periods refused with the 400 envelope, changing nothing. Events are recorded on chosen
  * days (test/backdated-events.ts) through the real ledger.append, projected by the real workers.

@@ -1,7 +1,7 @@
 /**
  * Request strings are bounded before any rule reads them (security finding: a quadratic
- * e-mail pattern, run by zod after `.max(254)` had already failed, let one 64 KB request hold
- * the API's event loop for 8.7 s). Checked three ways: zod's behaviour that boundedText relies
+ * e-mail pattern, run by zod after `.max(254)` had already failed, let one large request hold
+ * the API's event loop for seconds). Checked three ways: zod's behaviour that boundedText relies
  * on, every string schema contracts/ exports (built, walked), and the e-mail pattern itself
  * (the same language as before, now linear). api/hostile-fields.test.ts sends the values.
  */

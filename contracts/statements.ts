@@ -1,5 +1,5 @@
 /**
- * The wire format of a user's own statement (issue 18): the period a request names (whole
+ * The wire format of a user's own statement: the period a request names (whole
  * Asia/Kolkata calendar days, both ends included, at most a year and a day), the charts'
  * JSON, and the Transactions page's optional date filter. Shared by the API and the web app.
  */

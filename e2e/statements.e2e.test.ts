@@ -1,5 +1,5 @@
 /**
- * Statements and charts (issue 18) in a real browser against the real server (started by
+ * Statements and charts in a real browser against the real server (started by
  * e2e/global-setup.ts). Two customers of their own are registered, activated (by the second
  * admin, so the admin settles their deposits alone) and funded
  * through the API: Nila deposits by UPI (settled by the admin) and pays Arjun. Then:

@@ -1,7 +1,7 @@
 /**
  * Password hashing (argon2id) runs at most PASSWORD_HASHES_AT_ONCE hashes at once: each takes
  * 64 MiB while it runs, and a burst of sign-ins ran four at once on libuv's pool (the API's
- * resident memory went from ~185 to 442 MiB for eight sign-ins). The rest wait their turn and
+ * resident memory more than doubled). The rest wait their turn and
  * every answer is still right.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';

@@ -1,6 +1,6 @@
 /**
  * The peppered PIN verifier: what makes a PIN check cost microseconds instead of a cost-12
- * bcrypt (~0.3 s of CPU). bcrypt stays the stored form; beside it, once the server has seen
+ * bcrypt (a large fraction of a second of CPU). bcrypt stays the stored form; beside it, once the server has seen
  * the plain PIN (registration with a plain PIN, a PIN change or reset, or the first right
  * bcrypt compare), sits
  *

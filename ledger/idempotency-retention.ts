@@ -3,7 +3,7 @@
  * client retries a command within seconds or minutes, so a week is far past any retry, and
  * the table no longer grows with every keyed command ever made. A key older than this is
  * free again: the same key then makes a new command (documented for clients in
- * ARCHITECTURE.md, Money API). Run daily by the workers (runtime/maintenance.ts).
+ * docs/money-api.md). Run daily by the workers (runtime/maintenance.ts).
  */
 import { sql, type Kysely } from 'kysely';
 

@@ -74,7 +74,7 @@ export function openReadReplica(url: string, options: { applicationName: string;
 }
 
 export const REPLICA_CONNECT_TIMEOUT_MS = 1_000;
-/** Far above any read's time on a healthy replica (history search p99 ~35 ms under load, B5). */
+/** Far above any read's time on a healthy replica (the slowest, a history search, takes tens of ms under load). */
 export const REPLICA_STATEMENT_TIMEOUT_MS = 2_000;
 
 export function createDatabase<Tables>(options: DatabaseOptions): Kysely<Tables> {

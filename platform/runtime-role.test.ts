@@ -1,5 +1,5 @@
 /**
- * Least privilege, shown by trying (issue 13): a database connected as the runtime login, as
+ * Least privilege, shown by trying: a database connected as the runtime login, as
  * the API, the workers and the CLI are, gets every statement that could change or remove
  * ledger rows, run DDL or switch triggers off refused for lack of privilege (SQLSTATE 42501,
  * not a trigger's WL011: the privilege stops it before any trigger runs), and can still do

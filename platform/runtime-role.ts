@@ -4,8 +4,8 @@
  * - creating it (and the login role the app connects as, a member of it) when missing;
  * - its grants, by schema policy, re-applied after every migration run, so a table a later
  *   migration adds gets its schema's grants without anyone remembering to write them.
- * Everything here runs as the owner (the role that runs migrations). ARCHITECTURE.md,
- * "Security", lists what each privilege is for and where the rest is enforced.
+ * Everything here runs as the owner (the role that runs migrations). docs/security.md, "Least
+ * privilege in the database", lists what each privilege is for and where the rest is enforced.
  */
 import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';

@@ -1,5 +1,5 @@
 /**
- * Bad input on every API route (issue 8, reliability): fast-check generates bodies, query
+ * Bad input on every API route (reliability): fast-check generates bodies, query
  * strings and path parameters - wrong types, missing fields, huge strings, unicode, NaN and
  * Infinity, negative and over-precise amounts, very long ids, SQL and HTML fragments, arrays,
  * deep nesting, raw non-JSON - and sends them as anonymous, as a signed-in user and as the

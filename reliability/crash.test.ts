@@ -1,5 +1,5 @@
 /**
- * Crash (issue 8, reliability): a real API process (`node bin/server.ts`, RUN_WORKERS=false)
+ * Crash (reliability): a real API process (`node bin/server.ts`, RUN_WORKERS=false)
  * and a real worker process (`node bin/worker.ts`) on one fresh database, under transfer load
  * from concurrent clients that retry each transfer's Idempotency-Key on any network error or
  * 5xx. Meanwhile each of the two is killed with SIGKILL at random moments five times (the

@@ -1,5 +1,5 @@
 /**
- * Load with kills (issues 8 and 16, reliability): three API processes and three worker
+ * Load with kills (reliability): three API processes and three worker
  * processes on one database, 32 concurrent transfer clients spread round-robin over the APIs
  * for a bounded run (LOAD_SECONDS, default 20 s). A third of the way in, a worker seen holding
  * a projection's claim (a checkpoint row lock in pg_locks; most likely still mid-batch when the

@@ -1,5 +1,5 @@
 /**
- * Load through a connection pooler (issue 16): the load test's two APIs, two workers and 32
+ * Load through a connection pooler: the load test's two APIs, two workers and 32
  * transfer clients, with every process's DATABASE_URL a real PgBouncer in transaction pooling
  * mode (test/pgbouncer.ts) and only the LISTEN connections direct (LISTEN_DATABASE_URL). The
  * pool is smaller than the processes' connections, so transactions from many clients share

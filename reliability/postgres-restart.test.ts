@@ -1,5 +1,5 @@
 /**
- * Postgres restarted under load (issue 8, reliability): this file owns its own embedded
+ * Postgres restarted under load (reliability): this file owns its own embedded
  * Postgres (not the shared test server), so it can stop it. An API process and a worker
  * process run under transfer load; Postgres is stopped for a few seconds and started again
  * on the same data directory and port. While it is away the API answers 503 (envelope,

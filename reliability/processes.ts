@@ -20,8 +20,8 @@ const STOP_TIMEOUT_MS = 10_000;
 /**
  * The Node flags the API and worker run with everywhere (package.json start/worker, the
  * Dockerfile, these child processes): a semi-space of 16 MiB caps V8's young generation
- * (Node 24 sizes it from the machine's memory; on 24 GiB it grew to ~100 MB under 1,500
- * requests/s and the API peaked at ~320 MB RSS, ~240 MB with the cap, same throughput).
+ * (Node 24 sizes it from the machine's memory, and on a large machine it grew under load and
+ * raised the API's peak resident memory by about a third, for no throughput; bench/RESULTS.md).
  */
 export const NODE_FLAGS: readonly string[] = ['--max-semi-space-size=16'];
 

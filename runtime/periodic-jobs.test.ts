@@ -1,5 +1,5 @@
 /**
- * One scheduler for the periodic jobs, however many worker processes schedule them (issue 16):
+ * One scheduler for the periodic jobs, however many worker processes schedule them:
  * every worker calls pg-boss's `schedule()` for the projections' catch-up and the ledger's
  * housekeeping, and pg-boss 12 must turn that into one job per occurrence. How it does
  * (node_modules/pg-boss/dist/timekeeper.js): the schedule is one row per (queue, key); a cron

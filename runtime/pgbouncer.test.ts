@@ -1,5 +1,5 @@
 /**
- * The API and a worker through a real PgBouncer in transaction pooling mode (issue 16): both
+ * The API and a worker through a real PgBouncer in transaction pooling mode: both
  * processes get DATABASE_URL = PgBouncer and LISTEN_DATABASE_URL = Postgres directly, as
  * deployed behind a pooler. The money flow - deposit settled by an admin, transfer, money
  * request accepted - reads its own writes at the first read after every reply, and an

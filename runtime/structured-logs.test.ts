@@ -1,5 +1,5 @@
 /**
- * Structured logs from real processes (issue 18): `node bin/server.ts` (RUN_WORKERS=false)
+ * Structured logs from real processes: `node bin/server.ts` (RUN_WORKERS=false)
  * and `node bin/worker.ts` on one database. Every line either writes, on stdout or stderr, is
  * a JSON object with level, time and service; and one request's UUID can be followed from
  * the API's log line (and its X-Request-Id header) into the ledger event it appended, and

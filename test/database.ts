@@ -1,5 +1,5 @@
 /**
- * A fresh database for one test file, copied from the migrated template (~20 ms). Its `db`,
+ * A fresh database for one test file, copied from the migrated template (cheap). Its `db`,
  * `pool` and `url` are the runtime role's (test/logins.ts), as the app's are, so every test
  * that goes through them shows the runtime's grants suffice. A test that must do what only
  * the owner may (raw SQL against the ledger's own defences, tampering with heads) asks for

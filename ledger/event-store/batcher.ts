@@ -12,8 +12,9 @@
  *
  * Why not "send whatever is waiting as soon as a slot is free": the callers of a finished
  * batch come back one by one, and the first of them found the slot free and went alone. Under
- * B1's 32 clients that settled into one batch of ~30 beside a stream of batches of one (4,449
- * of 5,398 batches), each paying a whole batch's fixed cost for one transfer. Waiting for the
+ * many concurrent clients that settled into one large batch beside a stream of batches of one
+ * (most batches carried a single transfer), each paying a whole batch's fixed cost for one
+ * transfer (bench/RESULTS.md keeps the figures). Waiting for the
  * end of the turn alone left one such state stable: the first request of a burst goes at once,
  * alone, the rest together, and each kept to its own slot.
  */

@@ -1,5 +1,5 @@
 /**
- * Replay through a real PgBouncer in transaction pooling mode (issue 16): every statement
+ * Replay through a real PgBouncer in transaction pooling mode: every statement
  * may land on another server connection, so replay may keep no session state. All
  * projections replayed at once end equal to the projector's tables; a second replay of one
  * projection is still refused while one runs; and afterwards no server connection holds an

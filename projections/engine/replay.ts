@@ -29,9 +29,9 @@ export interface ReplayProgress {
 
 /**
  * Events per replay chunk: each chunk is one transaction, and while it runs it holds the
- * cluster's snapshot xmin, so the live projectors wait for it (~0.6 s at this size on the
- * 2-core bench machine, three replaying). Larger chunks amortise each statement's start-up and name lookups a little
- * better (ARCHITECTURE.md, Replay).
+ * cluster's snapshot xmin, so the live projectors wait for it. Larger chunks amortise each
+ * statement's start-up and name lookups a little better and hold the projectors back longer
+ * (docs/read-side.md, Replay; the figures in bench/RESULTS.md).
  */
 export const REPLAY_BATCH_SIZE = 20_000;
 

@@ -2,9 +2,9 @@
  * Waking the projection workers when the log grows: a Postgres NOTIFY on one channel, sent
  * after an append commits, and a LISTEN connection in each worker process.
  *
- * Why not a job per append: a pg-boss job inserted in every appending transaction cost
- * 30-40% of a transfer (bench B1) and pg-boss polls (>= 0.5 s), which misses the 100 ms lag
- * target. Why after commit and not inside the transaction: a NOTIFY in a transaction takes
+ * Why not a job per append: a pg-boss job inserted in every appending transaction was a large
+ * share of a transfer's cost, and pg-boss polls (>= 0.5 s), which misses the 100 ms lag
+ * target (docs/decisions/0014-notify-wake-ups.md). Why after commit and not inside the transaction: a NOTIFY in a transaction takes
  * a database-wide lock at commit, serialising every committing transfer. After commit, the
  * notifications are coalesced: at most one in flight per process, and at most one every
  * WAKE_UP_SPACING_MS, so a busy API sends about one per batch of commits, not one per command

@@ -23,7 +23,7 @@ import { listenForWakeUps } from './wake-up.ts';
 const WAKE_RETRY_LIMIT = 50;
 const WAKE_RETRY_DELAY_MS = 10;
 const CATCH_UP_CRON = '* * * * *';
-/** Batch spacing of a busy projector (see drainUntilCaughtUp); B2 measured 10, 20 and 40 ms. */
+/** Batch spacing of a busy projector (see drainUntilCaughtUp); chosen among several measured under B2 (bench/RESULTS.md). */
 const DEFAULT_BUSY_SPACING_MS = 20;
 
 export interface ProjectionWorkerOptions {
@@ -100,9 +100,9 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
   // Under load - the drain was asked for while the last one ran, or it goes round again for
   // events waiting behind the batch it just applied - its batches start at least
   // `busySpacingMs` apart, so that each carries more events: a batch's fixed cost (the round
-  // trip, the range lookup, the rule's statements, a commit and a NOTIFY: ~1 ms of Postgres CPU
-  // per projection) is paid per batch, and back-to-back batches of one or two events made the
-  // projector a third of the machine's CPU under B2 and halved the payments it served. An idle
+  // trip, the range lookup, the rule's statements, a commit and a NOTIFY) is paid per batch,
+  // and back-to-back batches of one or two events made the projector a large share of the
+  // machine's CPU under B2 and cut the payments it served. An idle
   // projector starts at once.
   const busySpacingMs = options.busySpacingMs ?? DEFAULT_BUSY_SPACING_MS;
   const lastDrainStarted = new Map<ProjectionName, number>();

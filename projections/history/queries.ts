@@ -162,24 +162,25 @@ interface SearchQuery {
 export const SEARCH_COUNT_LIMIT = 1_000;
 
 /**
- * How many of the user's newest rows a search reads first (~1-2 ms by the newest-first index,
- * which carries the reference and the id): enough to find the first 1,001 matches of a common
+ * How many of the user's newest rows a search reads first (cheap: the newest-first index
+ * carries the reference and the id): enough to find the first 1,001 matches of a common
  * word, or to tell a rare one, or the whole history of most users.
  */
 export const SEARCH_HEAD_ROWS = 4_000;
 
 /**
- * At most this many rows are fetched by a trigram lookup (~2.5-4 us each from the heap, then
- * sorted); a lookup that finds more walks instead (matches are common after all, only not
+ * At most this many rows are fetched by a trigram lookup (each from the heap, then sorted); a
+ * lookup that finds more walks instead (matches are common after all, only not
  * among the newest rows).
  */
 export const SEARCH_LOOKUP_ROWS = 2_000;
 
 /**
  * Walk on, or look the trigrams up? With a share `d` of matches among the head's rows and `n`
- * rows in all, walking to the 1,001st match reads ~1,001/d index entries (~0.3 us each) and the
- * trigram lookup fetches ~d*n rows from the heap and sorts them (~2.5 us each): walk when
- * d^2 * n >= 1,001 * 0.3 / 2.5 ~ 120 (for 100,000 rows: when more than ~3.5% match).
+ * rows in all, walking to the 1,001st match reads ~1,001/d index entries and the trigram lookup
+ * fetches ~d*n rows from the heap and sorts them, each about eight times an index entry's cost
+ * (measured: bench/RESULTS.md, History search): walk when d^2 * n >= 1,001 / 8 ~ 120 (for
+ * 100,000 rows: when more than ~3.5% match).
  */
 const WALK_WHEN_SHARE_SQUARED_TIMES_ROWS = 120;
 
