@@ -1,5 +1,5 @@
 /**
- * Appending to the log: one call to the `ledger.append` SQL function (migrations/0005),
+ * Appending to the log: one call to the `ledger.append` SQL function (ledger/sql/append.sql),
  * which claims the idempotency key, checks the expected stream version, locks and updates
  * wallet heads with the funds check, and inserts events and postings. Database errors with
  * the ledger's SQLSTATEs come back as rejections.
