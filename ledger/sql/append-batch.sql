@@ -1,7 +1,8 @@
 -- ledger.append_batch: group commit. Appends the commands of many concurrent callers in one
 -- transaction, one statement, each command with its own outcome (ledger/event-store/batch.ts
--- gathers them; ledger.append, in append.sql, is a one-command call of it). The money rules,
--- applied command by command in the batch's order against the wallet heads held in memory:
+-- gathers them; ledger.append, in append.sql, is a batch of one). The money rules, written
+-- only here and applied command by command in the batch's order against the wallet heads held
+-- in memory:
 -- - every wallet the batch touches is locked first, in id order (concurrent batches queue,
 --   never deadlock), and read once;
 -- - a command whose idempotency key was used answers its first result (or is refused when
