@@ -760,85 +760,85 @@ CREATE OR REPLACE FUNCTION projector.apply_accounts__live(p_from_tx xid8, p_from
 AS $function$
 begin
 
-    insert into read.directory (account_id, display_name, kind, opened_at)
-    select e.data->>'accountId', e.data->>'displayName', 'wallet', e.recorded_at
-      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-       where e.type = 'WalletOpened';
+  insert into read.directory (account_id, display_name, kind, opened_at)
+  select e.data->>'accountId', e.data->>'displayName', 'wallet', e.recorded_at
+    from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type = 'WalletOpened';
 
   -- A funding account appears in the directory with its first posting.
-    insert into read.directory (account_id, display_name, kind, opened_at)
-    select distinct on (p.account_id) p.account_id, projector.funding_name(p.account_id), 'funding', e.recorded_at
-      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
-       where projector.funding_name(p.account_id) is not null
-     order by p.account_id, e.tx_id, e.position
-    on conflict do nothing;
+  insert into read.directory (account_id, display_name, kind, opened_at)
+  select distinct on (p.account_id) p.account_id, projector.funding_name(p.account_id), 'funding', e.recorded_at
+    from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+    cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+     where projector.funding_name(p.account_id) is not null
+   order by p.account_id, e.tx_id, e.position
+  on conflict do nothing;
 
   -- Statements first: a funding posting's running figures start from the balance row as it
   -- was before this range.
-    with lines as (
-      select p.account_id, p.amount, p.account_seq, p.balance_after,
-             e.position, e.tx_id, e.type, e.stream_id, e.recorded_at,
-             projector.transaction_id(e.type, e.data) as transaction_id,
-             count(*) over event_lines as line_count,
-             min(p.account_id) over event_lines as first_account,
-             max(p.account_id) over event_lines as last_account
-        from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-        cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
-      window event_lines as (partition by e.position)
-    ),
-    -- The counterparty of a two-line movement is the other line's account.
-    sided as (
-      select l.*,
-             case when l.line_count = 2 then
-               case when l.account_id = l.first_account then l.last_account else l.first_account end
-             end as counterparty_id
-        from lines l
-    ),
-    running as (
-      select s.*,
-             coalesce(b.balance_paise, 0) + sum(s.amount) over account_order as running_balance,
-             coalesce(b.postings_count, 0) + row_number() over account_order as running_count
-        from sided s
-        left join read.balances b on b.account_id = s.account_id
-      window account_order as (partition by s.account_id order by s.tx_id, s.position)
-    ),
-    names as (
-      select c.account_id,
-             coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
-        from (select distinct counterparty_id as account_id from sided where counterparty_id is not null) c
-        left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
-    )
-    insert into read.statements (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id,
-                                 counterparty_id, counterparty_name, amount_paise, balance_after_paise, recorded_at)
-    select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
-           r.transaction_id, r.counterparty_id, n.display_name, r.amount,
-           coalesce(r.balance_after, r.running_balance), r.recorded_at
-      from running r
-      left join names n on n.account_id = r.counterparty_id;
+  with lines as (
+    select p.account_id, p.amount, p.account_seq, p.balance_after,
+           e.position, e.tx_id, e.type, e.stream_id, e.recorded_at,
+           projector.transaction_id(e.type, e.data) as transaction_id,
+           count(*) over event_lines as line_count,
+           min(p.account_id) over event_lines as first_account,
+           max(p.account_id) over event_lines as last_account
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+    window event_lines as (partition by e.position)
+  ),
+  -- The counterparty of a two-line movement is the other line's account.
+  sided as (
+    select l.*,
+           case when l.line_count = 2 then
+             case when l.account_id = l.first_account then l.last_account else l.first_account end
+           end as counterparty_id
+      from lines l
+  ),
+  running as (
+    select s.*,
+           coalesce(b.balance_paise, 0) + sum(s.amount) over account_order as running_balance,
+           coalesce(b.postings_count, 0) + row_number() over account_order as running_count
+      from sided s
+      left join read.balances b on b.account_id = s.account_id
+    window account_order as (partition by s.account_id order by s.tx_id, s.position)
+  ),
+  names as (
+    select c.account_id,
+           coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
+      from (select distinct counterparty_id as account_id from sided where counterparty_id is not null) c
+      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+  )
+  insert into read.statements (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id,
+                               counterparty_id, counterparty_name, amount_paise, balance_after_paise, recorded_at)
+  select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
+         r.transaction_id, r.counterparty_id, n.display_name, r.amount,
+         coalesce(r.balance_after, r.running_balance), r.recorded_at
+    from running r
+    left join names n on n.account_id = r.counterparty_id;
 
   -- Balances: a wallet opened gets its row at zero; postings add up. The last position and
   -- time are the last in read order.
-    with touches as (
-      select p.account_id, p.amount, 1 as line, e.tx_id, e.position, e.recorded_at
-        from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-        cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
-      union all
-      select e.data->>'accountId', 0, 0, e.tx_id, e.position, e.recorded_at
-        from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-       where e.type = 'WalletOpened'
-    )
-    insert into read.balances as b (account_id, balance_paise, postings_count, last_position, updated_at)
-    select t.account_id, sum(t.amount), sum(t.line),
-           (array_agg(t.position order by t.tx_id desc, t.position desc) filter (where t.line = 1))[1],
-           (array_agg(t.recorded_at order by t.tx_id desc, t.position desc))[1]
-      from touches t
-     group by t.account_id
-    on conflict (account_id) do update
-       set balance_paise = b.balance_paise + excluded.balance_paise,
-           postings_count = b.postings_count + excluded.postings_count,
-           last_position = coalesce(excluded.last_position, b.last_position),
-           updated_at = excluded.updated_at;
+  with touches as (
+    select p.account_id, p.amount, 1 as line, e.tx_id, e.position, e.recorded_at
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+    union all
+    select e.data->>'accountId', 0, 0, e.tx_id, e.position, e.recorded_at
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type = 'WalletOpened'
+  )
+  insert into read.balances as b (account_id, balance_paise, postings_count, last_position, updated_at)
+  select t.account_id, sum(t.amount), sum(t.line),
+         (array_agg(t.position order by t.tx_id desc, t.position desc) filter (where t.line = 1))[1],
+         (array_agg(t.recorded_at order by t.tx_id desc, t.position desc))[1]
+    from touches t
+   group by t.account_id
+  on conflict (account_id) do update
+     set balance_paise = b.balance_paise + excluded.balance_paise,
+         postings_count = b.postings_count + excluded.postings_count,
+         last_position = coalesce(excluded.last_position, b.last_position),
+         updated_at = excluded.updated_at;
 end
 $function$;
 
@@ -848,85 +848,85 @@ CREATE OR REPLACE FUNCTION projector.apply_accounts__rebuild(p_from_tx xid8, p_f
 AS $function$
 begin
 
-    insert into read_rebuild_accounts.directory (account_id, display_name, kind, opened_at)
-    select e.data->>'accountId', e.data->>'displayName', 'wallet', e.recorded_at
-      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-       where e.type = 'WalletOpened';
+  insert into read_rebuild_accounts.directory (account_id, display_name, kind, opened_at)
+  select e.data->>'accountId', e.data->>'displayName', 'wallet', e.recorded_at
+    from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type = 'WalletOpened';
 
   -- A funding account appears in the directory with its first posting.
-    insert into read_rebuild_accounts.directory (account_id, display_name, kind, opened_at)
-    select distinct on (p.account_id) p.account_id, projector.funding_name(p.account_id), 'funding', e.recorded_at
-      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
-       where projector.funding_name(p.account_id) is not null
-     order by p.account_id, e.tx_id, e.position
-    on conflict do nothing;
+  insert into read_rebuild_accounts.directory (account_id, display_name, kind, opened_at)
+  select distinct on (p.account_id) p.account_id, projector.funding_name(p.account_id), 'funding', e.recorded_at
+    from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+    cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+     where projector.funding_name(p.account_id) is not null
+   order by p.account_id, e.tx_id, e.position
+  on conflict do nothing;
 
   -- Statements first: a funding posting's running figures start from the balance row as it
   -- was before this range.
-    with lines as (
-      select p.account_id, p.amount, p.account_seq, p.balance_after,
-             e.position, e.tx_id, e.type, e.stream_id, e.recorded_at,
-             projector.transaction_id(e.type, e.data) as transaction_id,
-             count(*) over event_lines as line_count,
-             min(p.account_id) over event_lines as first_account,
-             max(p.account_id) over event_lines as last_account
-        from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-        cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
-      window event_lines as (partition by e.position)
-    ),
-    -- The counterparty of a two-line movement is the other line's account.
-    sided as (
-      select l.*,
-             case when l.line_count = 2 then
-               case when l.account_id = l.first_account then l.last_account else l.first_account end
-             end as counterparty_id
-        from lines l
-    ),
-    running as (
-      select s.*,
-             coalesce(b.balance_paise, 0) + sum(s.amount) over account_order as running_balance,
-             coalesce(b.postings_count, 0) + row_number() over account_order as running_count
-        from sided s
-        left join read_rebuild_accounts.balances b on b.account_id = s.account_id
-      window account_order as (partition by s.account_id order by s.tx_id, s.position)
-    ),
-    names as (
-      select c.account_id,
-             coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
-        from (select distinct counterparty_id as account_id from sided where counterparty_id is not null) c
-        left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
-    )
-    insert into read_rebuild_accounts.statements (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id,
-                                 counterparty_id, counterparty_name, amount_paise, balance_after_paise, recorded_at)
-    select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
-           r.transaction_id, r.counterparty_id, n.display_name, r.amount,
-           coalesce(r.balance_after, r.running_balance), r.recorded_at
-      from running r
-      left join names n on n.account_id = r.counterparty_id;
+  with lines as (
+    select p.account_id, p.amount, p.account_seq, p.balance_after,
+           e.position, e.tx_id, e.type, e.stream_id, e.recorded_at,
+           projector.transaction_id(e.type, e.data) as transaction_id,
+           count(*) over event_lines as line_count,
+           min(p.account_id) over event_lines as first_account,
+           max(p.account_id) over event_lines as last_account
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+    window event_lines as (partition by e.position)
+  ),
+  -- The counterparty of a two-line movement is the other line's account.
+  sided as (
+    select l.*,
+           case when l.line_count = 2 then
+             case when l.account_id = l.first_account then l.last_account else l.first_account end
+           end as counterparty_id
+      from lines l
+  ),
+  running as (
+    select s.*,
+           coalesce(b.balance_paise, 0) + sum(s.amount) over account_order as running_balance,
+           coalesce(b.postings_count, 0) + row_number() over account_order as running_count
+      from sided s
+      left join read_rebuild_accounts.balances b on b.account_id = s.account_id
+    window account_order as (partition by s.account_id order by s.tx_id, s.position)
+  ),
+  names as (
+    select c.account_id,
+           coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
+      from (select distinct counterparty_id as account_id from sided where counterparty_id is not null) c
+      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+  )
+  insert into read_rebuild_accounts.statements (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id,
+                               counterparty_id, counterparty_name, amount_paise, balance_after_paise, recorded_at)
+  select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
+         r.transaction_id, r.counterparty_id, n.display_name, r.amount,
+         coalesce(r.balance_after, r.running_balance), r.recorded_at
+    from running r
+    left join names n on n.account_id = r.counterparty_id;
 
   -- Balances: a wallet opened gets its row at zero; postings add up. The last position and
   -- time are the last in read order.
-    with touches as (
-      select p.account_id, p.amount, 1 as line, e.tx_id, e.position, e.recorded_at
-        from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-        cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
-      union all
-      select e.data->>'accountId', 0, 0, e.tx_id, e.position, e.recorded_at
-        from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-       where e.type = 'WalletOpened'
-    )
-    insert into read_rebuild_accounts.balances as b (account_id, balance_paise, postings_count, last_position, updated_at)
-    select t.account_id, sum(t.amount), sum(t.line),
-           (array_agg(t.position order by t.tx_id desc, t.position desc) filter (where t.line = 1))[1],
-           (array_agg(t.recorded_at order by t.tx_id desc, t.position desc))[1]
-      from touches t
-     group by t.account_id
-    on conflict (account_id) do update
-       set balance_paise = b.balance_paise + excluded.balance_paise,
-           postings_count = b.postings_count + excluded.postings_count,
-           last_position = coalesce(excluded.last_position, b.last_position),
-           updated_at = excluded.updated_at;
+  with touches as (
+    select p.account_id, p.amount, 1 as line, e.tx_id, e.position, e.recorded_at
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+    union all
+    select e.data->>'accountId', 0, 0, e.tx_id, e.position, e.recorded_at
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type = 'WalletOpened'
+  )
+  insert into read_rebuild_accounts.balances as b (account_id, balance_paise, postings_count, last_position, updated_at)
+  select t.account_id, sum(t.amount), sum(t.line),
+         (array_agg(t.position order by t.tx_id desc, t.position desc) filter (where t.line = 1))[1],
+         (array_agg(t.recorded_at order by t.tx_id desc, t.position desc))[1]
+    from touches t
+   group by t.account_id
+  on conflict (account_id) do update
+     set balance_paise = b.balance_paise + excluded.balance_paise,
+         postings_count = b.postings_count + excluded.postings_count,
+         last_position = coalesce(excluded.last_position, b.last_position),
+         updated_at = excluded.updated_at;
 end
 $function$;
 
@@ -953,93 +953,93 @@ begin
 
   -- Settlements and failures of deposits requested before this range. First, so that a
   -- reversal row this range adds on the same stream keeps its own status and time.
-    update read.history h
-       set status = c.status, updated_at = c.recorded_at
-      from (select distinct on (e.data->>'walletId', e.stream_id)
-                   e.data->>'walletId' as account_id, e.stream_id,
-                   case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at
-              from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-             where e.type in ('DepositSettled', 'DepositFailed')
-             order by e.data->>'walletId', e.stream_id, e.tx_id desc, e.position desc) c
-     where h.account_id = c.account_id and h.stream_id = c.stream_id;
+  update read.history h
+     set status = c.status, updated_at = c.recorded_at
+    from (select distinct on (e.data->>'walletId', e.stream_id)
+                 e.data->>'walletId' as account_id, e.stream_id,
+                 case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at
+            from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+           where e.type in ('DepositSettled', 'DepositFailed')
+           order by e.data->>'walletId', e.stream_id, e.tx_id desc, e.position desc) c
+   where h.account_id = c.account_id and h.stream_id = c.stream_id;
 
-    with movements as (
-      select e.position, e.tx_id, e.stream_id, e.type, e.recorded_at,
-             projector.transaction_id(e.type, e.data) as transaction_id,
-             case e.type
-               when 'TransferCompleted' then e.data->>'fromAccountId'
-               when 'MoneyRequestAccepted' then e.data->>'payerId'
-               when 'TransferReversed' then e.data->>'toAccountId'        -- the receiver gives it back
-               when 'MoneyRequestPaymentReversed' then e.data->>'requesterId'
-               else e.data->>'walletId'                                   -- deposits and their reversals
-             end as sender_id,
-             case e.type
-               when 'TransferCompleted' then e.data->>'toAccountId'
-               when 'MoneyRequestAccepted' then e.data->>'requesterId'
-               when 'TransferReversed' then e.data->>'fromAccountId'
-               when 'MoneyRequestPaymentReversed' then e.data->>'payerId'
-               when 'DepositRequested' then e.data->>'walletId'
-               when 'DepositReversed' then 'funding:' || (e.data->>'method')
-             end as receiver_id,
-             case when e.type in ('DepositRequested', 'DepositReversed') then 'funding:' || (e.data->>'method') end
-               as funding_id,
-             (e.data->>'amountPaise')::bigint as amount_paise,
-             case when e.type in ('TransferReversed', 'DepositReversed', 'MoneyRequestPaymentReversed')
-                  then 'Reversal: ' || (e.data->>'reason') else e.data->>'reference' end as reference,
-             case e.type
-               when 'TransferCompleted' then 'transfer'
-               when 'MoneyRequestAccepted' then 'request'
-               when 'DepositRequested' then e.data->>'method'
-               else 'reversal'
-             end as method
-        from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-       where e.type in ('DepositRequested', 'DepositReversed', 'TransferCompleted', 'TransferReversed',
-                        'MoneyRequestAccepted', 'MoneyRequestPaymentReversed')
-    ),
-    rows as (
-      -- The sender's row; for a deposit request, the wallet's 'deposit' row.
-      select m.*, m.sender_id as account_id,
-             case when m.type = 'DepositRequested' then 'deposit' else 'debit' end as row_type,
-             coalesce(m.funding_id, m.receiver_id) as counterparty_id
-        from movements m
-      union all
-      -- The receiver's row, when the receiver is a wallet.
-      select m.*, m.receiver_id, 'credit', m.sender_id
-        from movements m
-       where m.funding_id is null
-    ),
-    -- A deposit settled or failed in this range, after its request in this range.
-    answers as (
-      select distinct on (e.stream_id) e.stream_id,
-             case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at
-        from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-       where e.type in ('DepositSettled', 'DepositFailed')
-       order by e.stream_id, e.tx_id desc, e.position desc
-    ),
-    names as (
-      select c.account_id,
-             coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
-        from (select distinct counterparty_id as account_id from rows) c
-        left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
-    ),
-    inserted as (
-      insert into read.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id, counterparty_id,
-                                counterparty_name, amount_paise, reference, status, method, created_at, updated_at,
-                                tx_id, position)
-      select r.account_id, r.stream_id, r.transaction_id, r.row_type, r.sender_id, r.receiver_id, r.counterparty_id,
-             n.display_name, r.amount_paise, r.reference,
-             case when r.type = 'DepositRequested' then coalesce(a.status, 'pending') else 'success' end,
-             r.method, r.recorded_at,
-             case when r.type = 'DepositRequested' then coalesce(a.recorded_at, r.recorded_at) else r.recorded_at end,
-             r.tx_id, r.position
-        from rows r
-        join names n on n.account_id = r.counterparty_id
-        left join answers a on r.type = 'DepositRequested' and a.stream_id = r.stream_id
-      returning account_id, type
-    )
-    insert into read.history_counts as t (account_id, type, rows)
-    select account_id, type, count(*) from inserted group by account_id, type
-    on conflict (account_id, type) do update set rows = t.rows + excluded.rows;
+  with movements as (
+    select e.position, e.tx_id, e.stream_id, e.type, e.recorded_at,
+           projector.transaction_id(e.type, e.data) as transaction_id,
+           case e.type
+             when 'TransferCompleted' then e.data->>'fromAccountId'
+             when 'MoneyRequestAccepted' then e.data->>'payerId'
+             when 'TransferReversed' then e.data->>'toAccountId'        -- the receiver gives it back
+             when 'MoneyRequestPaymentReversed' then e.data->>'requesterId'
+             else e.data->>'walletId'                                   -- deposits and their reversals
+           end as sender_id,
+           case e.type
+             when 'TransferCompleted' then e.data->>'toAccountId'
+             when 'MoneyRequestAccepted' then e.data->>'requesterId'
+             when 'TransferReversed' then e.data->>'fromAccountId'
+             when 'MoneyRequestPaymentReversed' then e.data->>'payerId'
+             when 'DepositRequested' then e.data->>'walletId'
+             when 'DepositReversed' then 'funding:' || (e.data->>'method')
+           end as receiver_id,
+           case when e.type in ('DepositRequested', 'DepositReversed') then 'funding:' || (e.data->>'method') end
+             as funding_id,
+           (e.data->>'amountPaise')::bigint as amount_paise,
+           case when e.type in ('TransferReversed', 'DepositReversed', 'MoneyRequestPaymentReversed')
+                then 'Reversal: ' || (e.data->>'reason') else e.data->>'reference' end as reference,
+           case e.type
+             when 'TransferCompleted' then 'transfer'
+             when 'MoneyRequestAccepted' then 'request'
+             when 'DepositRequested' then e.data->>'method'
+             else 'reversal'
+           end as method
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type in ('DepositRequested', 'DepositReversed', 'TransferCompleted', 'TransferReversed',
+                      'MoneyRequestAccepted', 'MoneyRequestPaymentReversed')
+  ),
+  rows as (
+    -- The sender's row; for a deposit request, the wallet's 'deposit' row.
+    select m.*, m.sender_id as account_id,
+           case when m.type = 'DepositRequested' then 'deposit' else 'debit' end as row_type,
+           coalesce(m.funding_id, m.receiver_id) as counterparty_id
+      from movements m
+    union all
+    -- The receiver's row, when the receiver is a wallet.
+    select m.*, m.receiver_id, 'credit', m.sender_id
+      from movements m
+     where m.funding_id is null
+  ),
+  -- A deposit settled or failed in this range, after its request in this range.
+  answers as (
+    select distinct on (e.stream_id) e.stream_id,
+           case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type in ('DepositSettled', 'DepositFailed')
+     order by e.stream_id, e.tx_id desc, e.position desc
+  ),
+  names as (
+    select c.account_id,
+           coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
+      from (select distinct counterparty_id as account_id from rows) c
+      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+  ),
+  inserted as (
+    insert into read.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id, counterparty_id,
+                              counterparty_name, amount_paise, reference, status, method, created_at, updated_at,
+                              tx_id, position)
+    select r.account_id, r.stream_id, r.transaction_id, r.row_type, r.sender_id, r.receiver_id, r.counterparty_id,
+           n.display_name, r.amount_paise, r.reference,
+           case when r.type = 'DepositRequested' then coalesce(a.status, 'pending') else 'success' end,
+           r.method, r.recorded_at,
+           case when r.type = 'DepositRequested' then coalesce(a.recorded_at, r.recorded_at) else r.recorded_at end,
+           r.tx_id, r.position
+      from rows r
+      join names n on n.account_id = r.counterparty_id
+      left join answers a on r.type = 'DepositRequested' and a.stream_id = r.stream_id
+    returning account_id, type
+  )
+  insert into read.history_counts as t (account_id, type, rows)
+  select account_id, type, count(*) from inserted group by account_id, type
+  on conflict (account_id, type) do update set rows = t.rows + excluded.rows;
 end
 $function$;
 
@@ -1051,93 +1051,93 @@ begin
 
   -- Settlements and failures of deposits requested before this range. First, so that a
   -- reversal row this range adds on the same stream keeps its own status and time.
-    update read_rebuild_history.history h
-       set status = c.status, updated_at = c.recorded_at
-      from (select distinct on (e.data->>'walletId', e.stream_id)
-                   e.data->>'walletId' as account_id, e.stream_id,
-                   case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at
-              from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-             where e.type in ('DepositSettled', 'DepositFailed')
-             order by e.data->>'walletId', e.stream_id, e.tx_id desc, e.position desc) c
-     where h.account_id = c.account_id and h.stream_id = c.stream_id;
+  update read_rebuild_history.history h
+     set status = c.status, updated_at = c.recorded_at
+    from (select distinct on (e.data->>'walletId', e.stream_id)
+                 e.data->>'walletId' as account_id, e.stream_id,
+                 case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at
+            from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+           where e.type in ('DepositSettled', 'DepositFailed')
+           order by e.data->>'walletId', e.stream_id, e.tx_id desc, e.position desc) c
+   where h.account_id = c.account_id and h.stream_id = c.stream_id;
 
-    with movements as (
-      select e.position, e.tx_id, e.stream_id, e.type, e.recorded_at,
-             projector.transaction_id(e.type, e.data) as transaction_id,
-             case e.type
-               when 'TransferCompleted' then e.data->>'fromAccountId'
-               when 'MoneyRequestAccepted' then e.data->>'payerId'
-               when 'TransferReversed' then e.data->>'toAccountId'        -- the receiver gives it back
-               when 'MoneyRequestPaymentReversed' then e.data->>'requesterId'
-               else e.data->>'walletId'                                   -- deposits and their reversals
-             end as sender_id,
-             case e.type
-               when 'TransferCompleted' then e.data->>'toAccountId'
-               when 'MoneyRequestAccepted' then e.data->>'requesterId'
-               when 'TransferReversed' then e.data->>'fromAccountId'
-               when 'MoneyRequestPaymentReversed' then e.data->>'payerId'
-               when 'DepositRequested' then e.data->>'walletId'
-               when 'DepositReversed' then 'funding:' || (e.data->>'method')
-             end as receiver_id,
-             case when e.type in ('DepositRequested', 'DepositReversed') then 'funding:' || (e.data->>'method') end
-               as funding_id,
-             (e.data->>'amountPaise')::bigint as amount_paise,
-             case when e.type in ('TransferReversed', 'DepositReversed', 'MoneyRequestPaymentReversed')
-                  then 'Reversal: ' || (e.data->>'reason') else e.data->>'reference' end as reference,
-             case e.type
-               when 'TransferCompleted' then 'transfer'
-               when 'MoneyRequestAccepted' then 'request'
-               when 'DepositRequested' then e.data->>'method'
-               else 'reversal'
-             end as method
-        from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-       where e.type in ('DepositRequested', 'DepositReversed', 'TransferCompleted', 'TransferReversed',
-                        'MoneyRequestAccepted', 'MoneyRequestPaymentReversed')
-    ),
-    rows as (
-      -- The sender's row; for a deposit request, the wallet's 'deposit' row.
-      select m.*, m.sender_id as account_id,
-             case when m.type = 'DepositRequested' then 'deposit' else 'debit' end as row_type,
-             coalesce(m.funding_id, m.receiver_id) as counterparty_id
-        from movements m
-      union all
-      -- The receiver's row, when the receiver is a wallet.
-      select m.*, m.receiver_id, 'credit', m.sender_id
-        from movements m
-       where m.funding_id is null
-    ),
-    -- A deposit settled or failed in this range, after its request in this range.
-    answers as (
-      select distinct on (e.stream_id) e.stream_id,
-             case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at
-        from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-       where e.type in ('DepositSettled', 'DepositFailed')
-       order by e.stream_id, e.tx_id desc, e.position desc
-    ),
-    names as (
-      select c.account_id,
-             coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
-        from (select distinct counterparty_id as account_id from rows) c
-        left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
-    ),
-    inserted as (
-      insert into read_rebuild_history.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id, counterparty_id,
-                                counterparty_name, amount_paise, reference, status, method, created_at, updated_at,
-                                tx_id, position)
-      select r.account_id, r.stream_id, r.transaction_id, r.row_type, r.sender_id, r.receiver_id, r.counterparty_id,
-             n.display_name, r.amount_paise, r.reference,
-             case when r.type = 'DepositRequested' then coalesce(a.status, 'pending') else 'success' end,
-             r.method, r.recorded_at,
-             case when r.type = 'DepositRequested' then coalesce(a.recorded_at, r.recorded_at) else r.recorded_at end,
-             r.tx_id, r.position
-        from rows r
-        join names n on n.account_id = r.counterparty_id
-        left join answers a on r.type = 'DepositRequested' and a.stream_id = r.stream_id
-      returning account_id, type
-    )
-    insert into read_rebuild_history.history_counts as t (account_id, type, rows)
-    select account_id, type, count(*) from inserted group by account_id, type
-    on conflict (account_id, type) do update set rows = t.rows + excluded.rows;
+  with movements as (
+    select e.position, e.tx_id, e.stream_id, e.type, e.recorded_at,
+           projector.transaction_id(e.type, e.data) as transaction_id,
+           case e.type
+             when 'TransferCompleted' then e.data->>'fromAccountId'
+             when 'MoneyRequestAccepted' then e.data->>'payerId'
+             when 'TransferReversed' then e.data->>'toAccountId'        -- the receiver gives it back
+             when 'MoneyRequestPaymentReversed' then e.data->>'requesterId'
+             else e.data->>'walletId'                                   -- deposits and their reversals
+           end as sender_id,
+           case e.type
+             when 'TransferCompleted' then e.data->>'toAccountId'
+             when 'MoneyRequestAccepted' then e.data->>'requesterId'
+             when 'TransferReversed' then e.data->>'fromAccountId'
+             when 'MoneyRequestPaymentReversed' then e.data->>'payerId'
+             when 'DepositRequested' then e.data->>'walletId'
+             when 'DepositReversed' then 'funding:' || (e.data->>'method')
+           end as receiver_id,
+           case when e.type in ('DepositRequested', 'DepositReversed') then 'funding:' || (e.data->>'method') end
+             as funding_id,
+           (e.data->>'amountPaise')::bigint as amount_paise,
+           case when e.type in ('TransferReversed', 'DepositReversed', 'MoneyRequestPaymentReversed')
+                then 'Reversal: ' || (e.data->>'reason') else e.data->>'reference' end as reference,
+           case e.type
+             when 'TransferCompleted' then 'transfer'
+             when 'MoneyRequestAccepted' then 'request'
+             when 'DepositRequested' then e.data->>'method'
+             else 'reversal'
+           end as method
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type in ('DepositRequested', 'DepositReversed', 'TransferCompleted', 'TransferReversed',
+                      'MoneyRequestAccepted', 'MoneyRequestPaymentReversed')
+  ),
+  rows as (
+    -- The sender's row; for a deposit request, the wallet's 'deposit' row.
+    select m.*, m.sender_id as account_id,
+           case when m.type = 'DepositRequested' then 'deposit' else 'debit' end as row_type,
+           coalesce(m.funding_id, m.receiver_id) as counterparty_id
+      from movements m
+    union all
+    -- The receiver's row, when the receiver is a wallet.
+    select m.*, m.receiver_id, 'credit', m.sender_id
+      from movements m
+     where m.funding_id is null
+  ),
+  -- A deposit settled or failed in this range, after its request in this range.
+  answers as (
+    select distinct on (e.stream_id) e.stream_id,
+           case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type in ('DepositSettled', 'DepositFailed')
+     order by e.stream_id, e.tx_id desc, e.position desc
+  ),
+  names as (
+    select c.account_id,
+           coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
+      from (select distinct counterparty_id as account_id from rows) c
+      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+  ),
+  inserted as (
+    insert into read_rebuild_history.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id, counterparty_id,
+                              counterparty_name, amount_paise, reference, status, method, created_at, updated_at,
+                              tx_id, position)
+    select r.account_id, r.stream_id, r.transaction_id, r.row_type, r.sender_id, r.receiver_id, r.counterparty_id,
+           n.display_name, r.amount_paise, r.reference,
+           case when r.type = 'DepositRequested' then coalesce(a.status, 'pending') else 'success' end,
+           r.method, r.recorded_at,
+           case when r.type = 'DepositRequested' then coalesce(a.recorded_at, r.recorded_at) else r.recorded_at end,
+           r.tx_id, r.position
+      from rows r
+      join names n on n.account_id = r.counterparty_id
+      left join answers a on r.type = 'DepositRequested' and a.stream_id = r.stream_id
+    returning account_id, type
+  )
+  insert into read_rebuild_history.history_counts as t (account_id, type, rows)
+  select account_id, type, count(*) from inserted group by account_id, type
+  on conflict (account_id, type) do update set rows = t.rows + excluded.rows;
 end
 $function$;
 
@@ -1164,44 +1164,44 @@ begin
 
   -- Answers to requests made before this range (first: a request made in this range is
   -- inserted with its answer below).
-    update read.money_requests m
-       set status = a.status, updated_at = a.recorded_at
-      from (select distinct on (e.data->>'requestId') e.data->>'requestId' as request_id,
-                   case e.type when 'MoneyRequestAccepted' then 'accepted' else 'rejected' end as status,
-                   e.recorded_at
-              from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-             where e.type in ('MoneyRequestAccepted', 'MoneyRequestRejected')
-             order by e.data->>'requestId', e.tx_id desc, e.position desc) a
-     where m.request_id = a.request_id;
+  update read.money_requests m
+     set status = a.status, updated_at = a.recorded_at
+    from (select distinct on (e.data->>'requestId') e.data->>'requestId' as request_id,
+                 case e.type when 'MoneyRequestAccepted' then 'accepted' else 'rejected' end as status,
+                 e.recorded_at
+            from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+           where e.type in ('MoneyRequestAccepted', 'MoneyRequestRejected')
+           order by e.data->>'requestId', e.tx_id desc, e.position desc) a
+   where m.request_id = a.request_id;
 
-    with requests as (
-      select e.data->>'requestId' as request_id, e.data->>'requesterId' as requester_id,
-             e.data->>'payerId' as payer_id, (e.data->>'amountPaise')::bigint as amount_paise,
-             e.data->>'reference' as reference, e.recorded_at, e.position
-        from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-       where e.type = 'MoneyRequested'
-    ),
-    answers as (
-      select distinct on (e.data->>'requestId') e.data->>'requestId' as request_id,
-             case e.type when 'MoneyRequestAccepted' then 'accepted' else 'rejected' end as status,
-             e.recorded_at
-        from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-       where e.type in ('MoneyRequestAccepted', 'MoneyRequestRejected')
-       order by e.data->>'requestId', e.tx_id desc, e.position desc
-    ),
-    names as (
-      select c.account_id, coalesce(w.data->>'displayName', c.account_id) as display_name
-        from (select requester_id as account_id from requests union select payer_id from requests) c
-        left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
-    )
-    insert into read.money_requests (request_id, requester_id, requester_name, payer_id, payer_name, amount_paise,
-                                     reference, status, created_at, updated_at, position)
-    select r.request_id, r.requester_id, rn.display_name, r.payer_id, pn.display_name, r.amount_paise, r.reference,
-           coalesce(a.status, 'pending'), r.recorded_at, coalesce(a.recorded_at, r.recorded_at), r.position
-      from requests r
-      join names rn on rn.account_id = r.requester_id
-      join names pn on pn.account_id = r.payer_id
-      left join answers a on a.request_id = r.request_id;
+  with requests as (
+    select e.data->>'requestId' as request_id, e.data->>'requesterId' as requester_id,
+           e.data->>'payerId' as payer_id, (e.data->>'amountPaise')::bigint as amount_paise,
+           e.data->>'reference' as reference, e.recorded_at, e.position
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type = 'MoneyRequested'
+  ),
+  answers as (
+    select distinct on (e.data->>'requestId') e.data->>'requestId' as request_id,
+           case e.type when 'MoneyRequestAccepted' then 'accepted' else 'rejected' end as status,
+           e.recorded_at
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type in ('MoneyRequestAccepted', 'MoneyRequestRejected')
+     order by e.data->>'requestId', e.tx_id desc, e.position desc
+  ),
+  names as (
+    select c.account_id, coalesce(w.data->>'displayName', c.account_id) as display_name
+      from (select requester_id as account_id from requests union select payer_id from requests) c
+      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+  )
+  insert into read.money_requests (request_id, requester_id, requester_name, payer_id, payer_name, amount_paise,
+                                   reference, status, created_at, updated_at, position)
+  select r.request_id, r.requester_id, rn.display_name, r.payer_id, pn.display_name, r.amount_paise, r.reference,
+         coalesce(a.status, 'pending'), r.recorded_at, coalesce(a.recorded_at, r.recorded_at), r.position
+    from requests r
+    join names rn on rn.account_id = r.requester_id
+    join names pn on pn.account_id = r.payer_id
+    left join answers a on a.request_id = r.request_id;
 end
 $function$;
 
@@ -1213,44 +1213,44 @@ begin
 
   -- Answers to requests made before this range (first: a request made in this range is
   -- inserted with its answer below).
-    update read_rebuild_money_requests.money_requests m
-       set status = a.status, updated_at = a.recorded_at
-      from (select distinct on (e.data->>'requestId') e.data->>'requestId' as request_id,
-                   case e.type when 'MoneyRequestAccepted' then 'accepted' else 'rejected' end as status,
-                   e.recorded_at
-              from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-             where e.type in ('MoneyRequestAccepted', 'MoneyRequestRejected')
-             order by e.data->>'requestId', e.tx_id desc, e.position desc) a
-     where m.request_id = a.request_id;
+  update read_rebuild_money_requests.money_requests m
+     set status = a.status, updated_at = a.recorded_at
+    from (select distinct on (e.data->>'requestId') e.data->>'requestId' as request_id,
+                 case e.type when 'MoneyRequestAccepted' then 'accepted' else 'rejected' end as status,
+                 e.recorded_at
+            from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+           where e.type in ('MoneyRequestAccepted', 'MoneyRequestRejected')
+           order by e.data->>'requestId', e.tx_id desc, e.position desc) a
+   where m.request_id = a.request_id;
 
-    with requests as (
-      select e.data->>'requestId' as request_id, e.data->>'requesterId' as requester_id,
-             e.data->>'payerId' as payer_id, (e.data->>'amountPaise')::bigint as amount_paise,
-             e.data->>'reference' as reference, e.recorded_at, e.position
-        from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-       where e.type = 'MoneyRequested'
-    ),
-    answers as (
-      select distinct on (e.data->>'requestId') e.data->>'requestId' as request_id,
-             case e.type when 'MoneyRequestAccepted' then 'accepted' else 'rejected' end as status,
-             e.recorded_at
-        from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-       where e.type in ('MoneyRequestAccepted', 'MoneyRequestRejected')
-       order by e.data->>'requestId', e.tx_id desc, e.position desc
-    ),
-    names as (
-      select c.account_id, coalesce(w.data->>'displayName', c.account_id) as display_name
-        from (select requester_id as account_id from requests union select payer_id from requests) c
-        left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
-    )
-    insert into read_rebuild_money_requests.money_requests (request_id, requester_id, requester_name, payer_id, payer_name, amount_paise,
-                                     reference, status, created_at, updated_at, position)
-    select r.request_id, r.requester_id, rn.display_name, r.payer_id, pn.display_name, r.amount_paise, r.reference,
-           coalesce(a.status, 'pending'), r.recorded_at, coalesce(a.recorded_at, r.recorded_at), r.position
-      from requests r
-      join names rn on rn.account_id = r.requester_id
-      join names pn on pn.account_id = r.payer_id
-      left join answers a on a.request_id = r.request_id;
+  with requests as (
+    select e.data->>'requestId' as request_id, e.data->>'requesterId' as requester_id,
+           e.data->>'payerId' as payer_id, (e.data->>'amountPaise')::bigint as amount_paise,
+           e.data->>'reference' as reference, e.recorded_at, e.position
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type = 'MoneyRequested'
+  ),
+  answers as (
+    select distinct on (e.data->>'requestId') e.data->>'requestId' as request_id,
+           case e.type when 'MoneyRequestAccepted' then 'accepted' else 'rejected' end as status,
+           e.recorded_at
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type in ('MoneyRequestAccepted', 'MoneyRequestRejected')
+     order by e.data->>'requestId', e.tx_id desc, e.position desc
+  ),
+  names as (
+    select c.account_id, coalesce(w.data->>'displayName', c.account_id) as display_name
+      from (select requester_id as account_id from requests union select payer_id from requests) c
+      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+  )
+  insert into read_rebuild_money_requests.money_requests (request_id, requester_id, requester_name, payer_id, payer_name, amount_paise,
+                                   reference, status, created_at, updated_at, position)
+  select r.request_id, r.requester_id, rn.display_name, r.payer_id, pn.display_name, r.amount_paise, r.reference,
+         coalesce(a.status, 'pending'), r.recorded_at, coalesce(a.recorded_at, r.recorded_at), r.position
+    from requests r
+    join names rn on rn.account_id = r.requester_id
+    join names pn on pn.account_id = r.payer_id
+    left join answers a on a.request_id = r.request_id;
 end
 $function$;
 
@@ -1275,44 +1275,44 @@ CREATE OR REPLACE FUNCTION projector.apply_statements__live(p_from_tx xid8, p_fr
 AS $function$
 begin
 
-    with deltas as materialized (select * from projector.statement_deltas(p_from_tx, p_from_position, p_to_tx, p_to_position)),
-    -- Days already projected: each gains its own day's figures, and its closing balance every
-    -- net amount of this range on that day or before it (usually only today's row of each
-    -- wallet qualifies; a late commit across midnight moves the later days).
-    shifts as (
-      select t.account_id, t.day, sum(d.net) as net,
-             coalesce(sum(d.money_in) filter (where d.day = t.day), 0) as money_in,
-             coalesce(sum(d.money_out) filter (where d.day = t.day), 0) as money_out,
-             coalesce(sum(d.postings) filter (where d.day = t.day), 0) as postings
-        from read.statement_days t
-        join deltas d on d.account_id = t.account_id and d.day <= t.day
-       group by t.account_id, t.day
-    ),
-    moved as (
-      update read.statement_days t
-         set money_in_paise = t.money_in_paise + s.money_in,
-             money_out_paise = t.money_out_paise + s.money_out,
-             closing_balance_paise = t.closing_balance_paise + s.net,
-             postings_count = t.postings_count + s.postings
-        from shifts s
-       where t.account_id = s.account_id and t.day = s.day
-    ),
-    fresh as (
-      select d.* from deltas d
-       where not exists (select 1 from read.statement_days t where t.account_id = d.account_id and t.day = d.day)
-    )
-    -- New days (see the header for the closing balance).
-    insert into read.statement_days (account_id, day, money_in_paise, money_out_paise, closing_balance_paise, postings_count)
-    select f.account_id, f.day, f.money_in, f.money_out,
-           coalesce(prior.closing_balance_paise, 0)
-             + (select sum(d.net) from deltas d where d.account_id = f.account_id and d.day <= f.day),
-           f.postings
-      from fresh f
-      left join lateral (
-        select t.closing_balance_paise from read.statement_days t
-         where t.account_id = f.account_id and t.day < f.day
-         order by t.day desc limit 1
-      ) prior on true;
+  with deltas as materialized (select * from projector.statement_deltas(p_from_tx, p_from_position, p_to_tx, p_to_position)),
+  -- Days already projected: each gains its own day's figures, and its closing balance every
+  -- net amount of this range on that day or before it (usually only today's row of each
+  -- wallet qualifies; a late commit across midnight moves the later days).
+  shifts as (
+    select t.account_id, t.day, sum(d.net) as net,
+           coalesce(sum(d.money_in) filter (where d.day = t.day), 0) as money_in,
+           coalesce(sum(d.money_out) filter (where d.day = t.day), 0) as money_out,
+           coalesce(sum(d.postings) filter (where d.day = t.day), 0) as postings
+      from read.statement_days t
+      join deltas d on d.account_id = t.account_id and d.day <= t.day
+     group by t.account_id, t.day
+  ),
+  moved as (
+    update read.statement_days t
+       set money_in_paise = t.money_in_paise + s.money_in,
+           money_out_paise = t.money_out_paise + s.money_out,
+           closing_balance_paise = t.closing_balance_paise + s.net,
+           postings_count = t.postings_count + s.postings
+      from shifts s
+     where t.account_id = s.account_id and t.day = s.day
+  ),
+  fresh as (
+    select d.* from deltas d
+     where not exists (select 1 from read.statement_days t where t.account_id = d.account_id and t.day = d.day)
+  )
+  -- New days (see the header for the closing balance).
+  insert into read.statement_days (account_id, day, money_in_paise, money_out_paise, closing_balance_paise, postings_count)
+  select f.account_id, f.day, f.money_in, f.money_out,
+         coalesce(prior.closing_balance_paise, 0)
+           + (select sum(d.net) from deltas d where d.account_id = f.account_id and d.day <= f.day),
+         f.postings
+    from fresh f
+    left join lateral (
+      select t.closing_balance_paise from read.statement_days t
+       where t.account_id = f.account_id and t.day < f.day
+       order by t.day desc limit 1
+    ) prior on true;
 end
 $function$;
 
@@ -1322,44 +1322,44 @@ CREATE OR REPLACE FUNCTION projector.apply_statements__rebuild(p_from_tx xid8, p
 AS $function$
 begin
 
-    with deltas as materialized (select * from projector.statement_deltas(p_from_tx, p_from_position, p_to_tx, p_to_position)),
-    -- Days already projected: each gains its own day's figures, and its closing balance every
-    -- net amount of this range on that day or before it (usually only today's row of each
-    -- wallet qualifies; a late commit across midnight moves the later days).
-    shifts as (
-      select t.account_id, t.day, sum(d.net) as net,
-             coalesce(sum(d.money_in) filter (where d.day = t.day), 0) as money_in,
-             coalesce(sum(d.money_out) filter (where d.day = t.day), 0) as money_out,
-             coalesce(sum(d.postings) filter (where d.day = t.day), 0) as postings
-        from read_rebuild_statements.statement_days t
-        join deltas d on d.account_id = t.account_id and d.day <= t.day
-       group by t.account_id, t.day
-    ),
-    moved as (
-      update read_rebuild_statements.statement_days t
-         set money_in_paise = t.money_in_paise + s.money_in,
-             money_out_paise = t.money_out_paise + s.money_out,
-             closing_balance_paise = t.closing_balance_paise + s.net,
-             postings_count = t.postings_count + s.postings
-        from shifts s
-       where t.account_id = s.account_id and t.day = s.day
-    ),
-    fresh as (
-      select d.* from deltas d
-       where not exists (select 1 from read_rebuild_statements.statement_days t where t.account_id = d.account_id and t.day = d.day)
-    )
-    -- New days (see the header for the closing balance).
-    insert into read_rebuild_statements.statement_days (account_id, day, money_in_paise, money_out_paise, closing_balance_paise, postings_count)
-    select f.account_id, f.day, f.money_in, f.money_out,
-           coalesce(prior.closing_balance_paise, 0)
-             + (select sum(d.net) from deltas d where d.account_id = f.account_id and d.day <= f.day),
-           f.postings
-      from fresh f
-      left join lateral (
-        select t.closing_balance_paise from read_rebuild_statements.statement_days t
-         where t.account_id = f.account_id and t.day < f.day
-         order by t.day desc limit 1
-      ) prior on true;
+  with deltas as materialized (select * from projector.statement_deltas(p_from_tx, p_from_position, p_to_tx, p_to_position)),
+  -- Days already projected: each gains its own day's figures, and its closing balance every
+  -- net amount of this range on that day or before it (usually only today's row of each
+  -- wallet qualifies; a late commit across midnight moves the later days).
+  shifts as (
+    select t.account_id, t.day, sum(d.net) as net,
+           coalesce(sum(d.money_in) filter (where d.day = t.day), 0) as money_in,
+           coalesce(sum(d.money_out) filter (where d.day = t.day), 0) as money_out,
+           coalesce(sum(d.postings) filter (where d.day = t.day), 0) as postings
+      from read_rebuild_statements.statement_days t
+      join deltas d on d.account_id = t.account_id and d.day <= t.day
+     group by t.account_id, t.day
+  ),
+  moved as (
+    update read_rebuild_statements.statement_days t
+       set money_in_paise = t.money_in_paise + s.money_in,
+           money_out_paise = t.money_out_paise + s.money_out,
+           closing_balance_paise = t.closing_balance_paise + s.net,
+           postings_count = t.postings_count + s.postings
+      from shifts s
+     where t.account_id = s.account_id and t.day = s.day
+  ),
+  fresh as (
+    select d.* from deltas d
+     where not exists (select 1 from read_rebuild_statements.statement_days t where t.account_id = d.account_id and t.day = d.day)
+  )
+  -- New days (see the header for the closing balance).
+  insert into read_rebuild_statements.statement_days (account_id, day, money_in_paise, money_out_paise, closing_balance_paise, postings_count)
+  select f.account_id, f.day, f.money_in, f.money_out,
+         coalesce(prior.closing_balance_paise, 0)
+           + (select sum(d.net) from deltas d where d.account_id = f.account_id and d.day <= f.day),
+         f.postings
+    from fresh f
+    left join lateral (
+      select t.closing_balance_paise from read_rebuild_statements.statement_days t
+       where t.account_id = f.account_id and t.day < f.day
+       order by t.day desc limit 1
+    ) prior on true;
 end
 $function$;
 

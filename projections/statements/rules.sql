@@ -46,42 +46,42 @@ $fn$;
 -- days, new days). Instantiated by pg_temp.define_rule (projections/engine/rules.sql):
 -- `{schema}` is `read` or `read_rebuild_statements`.
 select pg_temp.define_rule('statements', $rule$
-    with deltas as materialized (select * from projector.statement_deltas(p_from_tx, p_from_position, p_to_tx, p_to_position)),
-    -- Days already projected: each gains its own day's figures, and its closing balance every
-    -- net amount of this range on that day or before it (usually only today's row of each
-    -- wallet qualifies; a late commit across midnight moves the later days).
-    shifts as (
-      select t.account_id, t.day, sum(d.net) as net,
-             coalesce(sum(d.money_in) filter (where d.day = t.day), 0) as money_in,
-             coalesce(sum(d.money_out) filter (where d.day = t.day), 0) as money_out,
-             coalesce(sum(d.postings) filter (where d.day = t.day), 0) as postings
-        from {schema}.statement_days t
-        join deltas d on d.account_id = t.account_id and d.day <= t.day
-       group by t.account_id, t.day
-    ),
-    moved as (
-      update {schema}.statement_days t
-         set money_in_paise = t.money_in_paise + s.money_in,
-             money_out_paise = t.money_out_paise + s.money_out,
-             closing_balance_paise = t.closing_balance_paise + s.net,
-             postings_count = t.postings_count + s.postings
-        from shifts s
-       where t.account_id = s.account_id and t.day = s.day
-    ),
-    fresh as (
-      select d.* from deltas d
-       where not exists (select 1 from {schema}.statement_days t where t.account_id = d.account_id and t.day = d.day)
-    )
-    -- New days (see the header for the closing balance).
-    insert into {schema}.statement_days (account_id, day, money_in_paise, money_out_paise, closing_balance_paise, postings_count)
-    select f.account_id, f.day, f.money_in, f.money_out,
-           coalesce(prior.closing_balance_paise, 0)
-             + (select sum(d.net) from deltas d where d.account_id = f.account_id and d.day <= f.day),
-           f.postings
-      from fresh f
-      left join lateral (
-        select t.closing_balance_paise from {schema}.statement_days t
-         where t.account_id = f.account_id and t.day < f.day
-         order by t.day desc limit 1
-      ) prior on true;
+  with deltas as materialized (select * from projector.statement_deltas(p_from_tx, p_from_position, p_to_tx, p_to_position)),
+  -- Days already projected: each gains its own day's figures, and its closing balance every
+  -- net amount of this range on that day or before it (usually only today's row of each
+  -- wallet qualifies; a late commit across midnight moves the later days).
+  shifts as (
+    select t.account_id, t.day, sum(d.net) as net,
+           coalesce(sum(d.money_in) filter (where d.day = t.day), 0) as money_in,
+           coalesce(sum(d.money_out) filter (where d.day = t.day), 0) as money_out,
+           coalesce(sum(d.postings) filter (where d.day = t.day), 0) as postings
+      from {schema}.statement_days t
+      join deltas d on d.account_id = t.account_id and d.day <= t.day
+     group by t.account_id, t.day
+  ),
+  moved as (
+    update {schema}.statement_days t
+       set money_in_paise = t.money_in_paise + s.money_in,
+           money_out_paise = t.money_out_paise + s.money_out,
+           closing_balance_paise = t.closing_balance_paise + s.net,
+           postings_count = t.postings_count + s.postings
+      from shifts s
+     where t.account_id = s.account_id and t.day = s.day
+  ),
+  fresh as (
+    select d.* from deltas d
+     where not exists (select 1 from {schema}.statement_days t where t.account_id = d.account_id and t.day = d.day)
+  )
+  -- New days (see the header for the closing balance).
+  insert into {schema}.statement_days (account_id, day, money_in_paise, money_out_paise, closing_balance_paise, postings_count)
+  select f.account_id, f.day, f.money_in, f.money_out,
+         coalesce(prior.closing_balance_paise, 0)
+           + (select sum(d.net) from deltas d where d.account_id = f.account_id and d.day <= f.day),
+         f.postings
+    from fresh f
+    left join lateral (
+      select t.closing_balance_paise from {schema}.statement_days t
+       where t.account_id = f.account_id and t.day < f.day
+       order by t.day desc limit 1
+    ) prior on true;
 $rule$);
