@@ -113,11 +113,11 @@ describe('GET /api/health/ready', () => {
     const app = await startSiblingApp(harness, {}, { db: other.db, pool: other.pool });
     try {
       expect((await probe(app, '/api/health/ready')).status).toBe(200);
-      await forgetMigration(other.ownerUrl, '0015_growth');
+      await forgetMigration(other.ownerUrl, '0001_baseline');
       harness.clock.advance(READY_CACHE_MS + 1);
       const behind = await probe(app, '/api/health/ready');
       expect(behind.status).toBe(503);
-      expect(behind.body.data?.checks.migrations).toEqual({ ok: false, detail: '1 pending: 0015_growth' });
+      expect(behind.body.data?.checks.migrations).toEqual({ ok: false, detail: '1 pending: 0001_baseline' });
       expect(behind.body.data?.checks.database.ok).toBe(true);
 
       await other.drop();
@@ -178,7 +178,7 @@ describe('GET /api/health/ready: who sees what, and what a flood costs', () => {
         detail: 'reachable',
       });
 
-      await forgetMigration(other.ownerUrl, '0015_growth');
+      await forgetMigration(other.ownerUrl, '0001_baseline');
       harness.clock.advance(READY_CACHE_MS + 1);
       // Down, without a word of why: no migration name, no projection, no lag.
       for (const caller of publicCallers) {
@@ -190,8 +190,8 @@ describe('GET /api/health/ready: who sees what, and what a flood costs', () => {
       }
       const detailed = await probe(app, '/api/health/ready', operator);
       expect(detailed.status).toBe(503);
-      expect(detailed.body.message).toContain('0015_growth');
-      expect(detailed.body.data?.checks.migrations).toEqual({ ok: false, detail: '1 pending: 0015_growth' });
+      expect(detailed.body.message).toContain('0001_baseline');
+      expect(detailed.body.data?.checks.migrations).toEqual({ ok: false, detail: '1 pending: 0001_baseline' });
     } finally {
       await app.close();
       await behindProxy.close();
@@ -205,7 +205,7 @@ describe('GET /api/health/ready: who sees what, and what a flood costs', () => {
     try {
       const flood = await Promise.all(Array.from({ length: 20 }, () => probe(app, '/api/health/ready')));
       expect(new Set(flood.map((answer) => answer.status))).toEqual(new Set([200]));
-      await forgetMigration(other.ownerUrl, '0015_growth');
+      await forgetMigration(other.ownerUrl, '0001_baseline');
       // Within the second the last answer stands: the flood ran no query.
       harness.clock.advance(READY_CACHE_MS - 1);
       for (let call = 0; call < 20; call++) expect((await probe(app, '/api/health/ready')).status).toBe(200);

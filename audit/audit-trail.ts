@@ -1,5 +1,5 @@
 /**
- * The audit trail of admin actions (table audit.admin_actions, migrations/0004_audit.ts):
+ * The audit trail of admin actions (table audit.admin_actions, migrations/0001_baseline.ts):
  * who did what to which target, when and why. Callers record inside the transaction of the
  * action itself, so an action and its audit row commit or roll back together.
  * (identity/users.ts `setVerified` writes its suspend/activate rows itself: identity may not

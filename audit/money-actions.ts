@@ -12,7 +12,7 @@
  * "A large sum" is counted over a rolling 24 hours, not one action at a time, or one admin
  * could move any sum in pieces just under the threshold: an action also waits when, with
  * what was done without a second admin in the last 24 hours (`audit.solo_money_actions`,
- * migrations/0023), it takes the admin's total of settlements and reversals, or the total
+ * migrations/0001_baseline.ts), it takes the admin's total of settlements and reversals, or the total
  * credited into the wallet it credits, above the threshold. And money into an account the
  * same admin activated always waits: activating a wallet of one's own making (a second
  * registration) and settling deposits into it is the one-admin way to create money. The

@@ -1,7 +1,7 @@
 /**
  * Pending deposits review: bank-transfer and UPI deposits waiting for an admin to settle or
  * fail them (read.history rows of type deposit, status pending; a partial index from
- * migrations/0004 keeps this a small scan). Card deposits are left to the provider's webhook.
+ * migrations/0001_baseline.ts keeps this a small scan). Card deposits are left to the provider's webhook.
  */
 import { sql, type Kysely } from 'kysely';
 import type { PendingDepositPage } from '../contracts/admin.ts';

@@ -1,5 +1,5 @@
 /**
- * The record of ledger verify runs (audit.verify_runs, migrations/0004_audit.ts): the CLI's
+ * The record of ledger verify runs (audit.verify_runs, migrations/0001_baseline.ts): the CLI's
  * `verify` and the admin API's both write one, so the trial balance page can say when the
  * ledger was last checked and what was found.
  */

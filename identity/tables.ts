@@ -1,5 +1,5 @@
 /**
- * Row types of the identity schema (migrations/0003_identity.ts). Rows stay apart from the
+ * Row types of the identity schema (migrations/0001_baseline.ts). Rows stay apart from the
  * wire shape (contracts/users.ts UserRecord): hashes never leave this module's queries.
  */
 import type { ColumnType, Generated } from 'kysely';

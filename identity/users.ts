@@ -145,7 +145,7 @@ export async function setVerified(
     .execute();
   const account = await findAccount(db, input.userId);
   if (!account) throw new IdentityRejection('user_not_found', 'User not found');
-  // The audit trail (audit.admin_actions, migrations/0004), in the caller's transaction.
+  // The audit trail (audit.admin_actions, migrations/0001_baseline.ts), in the caller's transaction.
   await sql`insert into audit.admin_actions (actor_id, action, target, reason, details)
     values (${input.actorId}, ${input.isVerified ? 'activate' : 'suspend'}, ${input.userId}, ${input.reason ?? null}, ${JSON.stringify({ wasVerified: before.is_verified })}::jsonb)`.execute(
     db,

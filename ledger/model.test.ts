@@ -1,6 +1,8 @@
 /**
  * Property: any sequence of commands gives the same outcomes (success or rejection code)
- * and the same balances on the real ledger as on a tiny in-memory model of the rules.
+ * and the same balances on the real ledger as on a tiny in-memory model of the rules - through
+ * both entry points of the log: group commit (`ledger.append_batch`, the default) and one
+ * command at a time (`ledger.append`, batching off, as inside a caller's transaction).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -14,6 +16,7 @@ import {
   MIN_REQUEST_PAISE,
   MIN_TRANSFER_PAISE,
   type Ledger,
+  type LedgerOptions,
   type LedgerTables,
 } from './index.ts';
 
@@ -114,12 +117,10 @@ class Model {
 }
 
 let testDb: TestDatabase<LedgerTables>;
-let ledger: Ledger;
 let run = 0;
 
 beforeAll(async () => {
   testDb = await createTestDatabase<LedgerTables>();
-  ledger = createLedger({ db: testDb.db });
 });
 
 afterAll(async () => {
@@ -127,6 +128,7 @@ afterAll(async () => {
 });
 
 async function applyToLedger(
+  ledger: Ledger,
   prefix: string,
   s: Step,
   counters: { deposits: number; requests: number },
@@ -219,8 +221,14 @@ async function applyToLedger(
   }
 }
 
-describe('the ledger against an in-memory model', () => {
+const ENTRY_POINTS: [string, LedgerOptions['batching']][] = [
+  ['ledger.append_batch (group commit)', undefined],
+  ['ledger.append (one command at a time)', false],
+];
+
+describe.each(ENTRY_POINTS)('the ledger against an in-memory model, through %s', (_entryPoint, batching) => {
   it('agrees on every outcome and every balance', async () => {
+    const ledger = createLedger({ db: testDb.db, ...(batching === false ? { batching } : {}) });
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 40 }), async (steps) => {
         const prefix = `run${run++}`;
@@ -230,7 +238,7 @@ describe('the ledger against an in-memory model', () => {
         const counters = { deposits: 0, requests: 0 };
         for (const s of steps) {
           const expected = model.apply(s);
-          const actual = await applyToLedger(prefix, s, counters);
+          const actual = await applyToLedger(ledger, prefix, s, counters);
           expect(
             actual,
             JSON.stringify(s, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)),

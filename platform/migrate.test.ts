@@ -67,7 +67,7 @@ describe('a start without an owner connection', () => {
       const runtimeUrl = inDatabase(inject('runtimeDatabaseUrl'), name);
       const config = loadConfig({ DATABASE_URL: runtimeUrl, DATA_DIR: '/nonexistent' });
       await expect(startSystem(config, { role: 'api' })).rejects.toThrow(
-        /The database needs migrations \(\d+ pending: 0001_ledger,.*run `npm run migrate`/,
+        /The database needs migrations \(\d+ pending: 0001_baseline\b.*run `npm run migrate`/,
       );
     } finally {
       await adminQuery(`drop database if exists ${name} with (force)`);

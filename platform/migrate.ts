@@ -1,21 +1,60 @@
 /**
- * Schema migrations, run as the owner: the runtime role (platform/runtime-role.ts), the
- * forward-only Kysely migrations from migrations/ (one transaction for the run), pg-boss's
- * own schema and the project's queues, then the runtime's grants by schema policy and, when
- * the app connects as another user, that login as a member of the runtime role.
+ * Schema migrations, run as the owner: the runtime role (platform/runtime-role.ts); then, in one
+ * transaction, the forward-only Kysely migrations from migrations/ (tables, indexes, data) and
+ * the SQL definition files (platform/sql-definitions.ts: every function, replaced on each run);
+ * then pg-boss's own schema and the project's queues, the runtime's grants by schema policy and,
+ * when the app connects as another user, that login as a member of the runtime role.
  * Also the check a runtime start makes instead (it may not migrate): are migrations current?
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import { FileMigrationProvider, Migrator } from 'kysely/migration';
 import { createPool } from './database.ts';
 import { installJobQueues, type QueueSpec } from './jobs.ts';
 import type { Logger } from './logger.ts';
+import { applySqlDefinitions } from './sql-definitions.ts';
 import { applyRuntimeGrants, ensureRuntimeLogin, ensureRuntimeRole, isSeparateLogin, loginOf } from './runtime-role.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
+
+/** Serialises migration runs: the history's rewrite below happens before the migrator's own lock. */
+const MIGRATE_LOCK = 'wallet:migrate';
+
+/** The migration the squashed history became. */
+export const BASELINE_MIGRATION = '0001_baseline';
+
+/**
+ * The migrations the baseline replaced, in order. A database migrated before the squash has all
+ * of them in its history and exactly the baseline's tables, indexes and data (the functions are
+ * replaced by the definition files in the same run).
+ */
+export const SQUASHED_MIGRATIONS = [
+  '0001_ledger',
+  '0002_read_model',
+  '0003_identity',
+  '0004_audit',
+  '0005_lean_append',
+  '0006_history_reads',
+  '0007_history_counts',
+  '0008_rate_limits',
+  '0009_admin_safety',
+  '0010_runtime_role',
+  '0011_pin_verifier',
+  '0012_append_batch',
+  '0013_lean_writes',
+  '0014_sql_projections',
+  '0015_growth',
+  '0016_statements_projection',
+  '0017_statements_one_pass',
+  '0018_projector_batch',
+  '0019_static_projection_rules',
+  '0020_projector_tail_check',
+  '0021_live_rules_without_seqscans',
+  '0022_history_search_indexes',
+  '0023_solo_money_actions',
+] as const;
 
 export interface MigrationReport {
   applied: string[];
@@ -37,16 +76,22 @@ export async function migrateDatabase(
 ): Promise<MigrationReport> {
   const db = openMigrationDatabase(ownerUrl);
   try {
-    // Before the migrations: they may name the role (replay's functions grant to it).
+    // Before the migrations: the definition files name the role (replay's functions grant to it).
     await ensureRuntimeRole(db);
-    const { error, results } = await migrator(db).migrateToLatest();
-    const failed = results?.find((result) => result.status === 'Error');
-    if (error || failed) {
-      throw new Error(
-        `migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`,
-        { cause: error },
-      );
-    }
+    const results = await db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext(${MIGRATE_LOCK}))`.execute(trx);
+      await adoptSquashedHistory(trx);
+      const { error, results } = await migrator(trx).migrateToLatest();
+      const failed = results?.find((result) => result.status === 'Error');
+      if (error || failed) {
+        throw new Error(
+          `migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`,
+          { cause: error },
+        );
+      }
+      await applySqlDefinitions(trx);
+      return results ?? [];
+    });
     await installJobQueues(ownerUrl, queues, options.log);
     await applyRuntimeGrants(db);
     if (options.runtimeUrl && isSeparateLogin(ownerUrl, options.runtimeUrl)) {
@@ -54,7 +99,7 @@ export async function migrateDatabase(
         resetPassword: options.resetRuntimePassword ?? false,
       });
     }
-    return { applied: (results ?? []).map((result) => result.migrationName) };
+    return { applied: results.map((result) => result.migrationName) };
   } finally {
     await db.destroy();
   }
@@ -99,6 +144,38 @@ export async function assertMigrationsCurrent(url: string): Promise<void> {
         '(as the owner: DATABASE_OWNER_URL, or DATABASE_URL in a single-role setup), or set DATABASE_OWNER_URL for this process.',
     );
   }
+}
+
+/**
+ * A database migrated before the squash: its history names every squashed migration and not the
+ * baseline. Its schema is the baseline's, so the history is rewritten to say so (one row, dated
+ * when the last of them ran), in the run's transaction; Kysely would otherwise refuse migrations
+ * it has no file for. A history that stops part-way is refused: it needs the squashed
+ * migrations it lacks, which only a checkout from before the squash has.
+ */
+async function adoptSquashedHistory(db: Kysely<unknown>): Promise<void> {
+  const { rows: tables } = await sql<{ found: boolean }>`
+    select to_regclass('public.kysely_migration') is not null as found`.execute(db);
+  if (!tables[0]?.found) return;
+  const { rows } = await sql<{ name: string; timestamp: string }>`
+    select name, timestamp from public.kysely_migration where name = any(${[...SQUASHED_MIGRATIONS]})`.execute(db);
+  if (rows.length === 0) return;
+  const names = new Set(rows.map((row) => row.name));
+  const missing = SQUASHED_MIGRATIONS.filter((name) => !names.has(name));
+  if (missing.length > 0) {
+    throw new Error(
+      `This database stopped before migration ${missing[0]}, which is now part of ${BASELINE_MIGRATION}: ` +
+        'migrate it with a release from before the squash first, then with this one.',
+    );
+  }
+  const lastRun = rows
+    .map((row) => row.timestamp)
+    .sort((a, b) => Date.parse(a) - Date.parse(b))
+    .at(-1);
+  await sql`delete from public.kysely_migration where name = any(${[...SQUASHED_MIGRATIONS]})`.execute(db);
+  await sql`insert into public.kysely_migration (name, timestamp) values (${BASELINE_MIGRATION}, ${lastRun})`.execute(
+    db,
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The @fastify/rate-limit store in Postgres (table `ratelimit.counters`, migration 0008), so
+ * The @fastify/rate-limit store in Postgres (table `ratelimit.counters`, migrations/0001_baseline.ts), so
  * that every API process counts against the same limits and a restart resets nothing.
  *
  * One statement per counted request: an upsert that starts a window (hits = 1, reset_at =

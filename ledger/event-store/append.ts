@@ -1,8 +1,8 @@
 /**
- * Appending to the log: one call to the `ledger.append` SQL function (migrations/0005),
- * which claims the idempotency key, checks the expected stream version, locks and updates
- * wallet heads with the funds check, and inserts events and postings. Database errors with
- * the ledger's SQLSTATEs come back as rejections.
+ * Appending to the log: one call to the `ledger.append` SQL function (ledger/sql/append.sql), a
+ * batch of one through `ledger.append_batch`: the idempotency key, the expected stream version,
+ * wallet heads locked and updated with the funds check, events and postings inserted. Database
+ * errors with the ledger's SQLSTATEs come back as rejections.
  */
 import { sql, type Kysely } from 'kysely';
 import type { EventMetadata, LedgerEvent } from '../events.ts';

@@ -1,6 +1,6 @@
 /**
  * Group commit of appends: concurrent callers' appends go to `ledger.append_batch`
- * (migrations/0012) in batches (the policy: event-store/batcher.ts): one transaction, one
+ * (ledger/sql/append-batch.sql) in batches (the policy: event-store/batcher.ts): one transaction, one
  * statement, one commit for the lot, each command answered with its own outcome after the
  * batch has committed (the statement returns after commit).
  *

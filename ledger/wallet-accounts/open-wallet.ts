@@ -14,7 +14,7 @@ export interface OpenWalletInput {
 
 /**
  * Two writes (the head, then the event), so one transaction: the caller's, or its own. The
- * head is inserted by `ledger.open_wallet_account` (migrations/0010), which runs as the
+ * head is inserted by `ledger.open_wallet_account` (ledger/sql/open-wallet-account.sql), which runs as the
  * ledger's owner: the runtime role may not write ledger tables itself.
  */
 export async function openWallet(

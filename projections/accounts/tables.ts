@@ -1,5 +1,5 @@
 /**
- * Row types of projection "accounts"' read tables (migrations/0002_read_model.ts), as Kysely
+ * Row types of projection "accounts"' read tables (migrations/0001_baseline.ts), as Kysely
  * sees them. Only its rules (projector.apply_accounts) write them.
  */
 import type { Xid8 } from '../tables.ts';

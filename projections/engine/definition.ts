@@ -1,6 +1,6 @@
 /**
  * What a projection is: a name, the read tables it alone writes, and the SQL function that
- * holds its rules (`projector.apply_<name>`, migrations/0014_sql_projections.ts): given a
+ * holds its rules (`projector.apply_<name>`, projections/<name>/rules.sql): given a
  * schema (`read`, or the projection's rebuild schema during a replay) and a range of
  * committed events, it applies them to those tables with a few set-based statements.
  * The live projector and replay call the same function, inside the batch's transaction.

@@ -9,7 +9,7 @@
  * order: a cursor on that pair never has an event appear behind it. The range (after, to]
  * chosen here is therefore complete and final, and the projections' SQL rules read it
  * again with no gate of their own. The gate itself is SQL (`projector.next_range`,
- * migrations/0018), shared with the live projector's `projector.run_batch`.
+ * projections/engine/run-batch.sql), shared with the live projector's `projector.run_batch`.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Checkpoint } from './checkpoint.ts';

@@ -1,7 +1,7 @@
 /**
  * The live projector's plans are made once per session and kept until an ANALYZE: a plan made
  * while the ledger was tiny must not read postings by sequential scans once it has grown
- * (migration 0021). Autovacuum is off for the ledger's tables here, so nothing re-plans in
+ * (projections/engine/rules.sql). Autovacuum is off for the ledger's tables here, so nothing re-plans in
  * between - as when the autovacuum workers are busy elsewhere.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * The projector: moves one projection forward by batches. Each batch is one transaction
- * (one call of `projector.run_batch`, migrations/0018) that locks the projection's checkpoint
+ * (one call of `projector.run_batch`, projections/engine/run-batch.sql) that locks the projection's checkpoint
  * row (SKIP LOCKED: if another worker holds it, this one steps aside, so exactly one projector
  * is active per projection), takes the next range of events behind the snapshot xmin, applies
  * it with the projection's SQL rules, advances the checkpoint and NOTIFYs
@@ -15,7 +15,7 @@ import type { Checkpoint } from './checkpoint.ts';
 import { applyRange, type Projection, type ProjectionName } from './definition.ts';
 import { PROJECTIONS, projectionNamed } from '../registry.ts';
 
-/** The channel `projector.save_checkpoint` (migrations/0018) notifies on. */
+/** The channel `projector.save_checkpoint` (projections/engine/run-batch.sql) notifies on. */
 export const CHECKPOINT_CHANNEL = 'projection_checkpoint';
 /** Events per batch: large enough to amortise round trips, small enough to keep locks short. */
 export const DEFAULT_BATCH_SIZE = 500;
@@ -78,14 +78,14 @@ export async function saveCheckpoint(
   applied: number,
   mode: 'add' | 'set' = 'add',
 ): Promise<void> {
-  // projector.save_checkpoint (migrations/0018) also NOTIFYs, delivered at commit and only if
+  // projector.save_checkpoint (projections/engine/run-batch.sql) also NOTIFYs, delivered at commit and only if
   // it commits: waiters never see an uncommitted checkpoint.
   await sql`select projector.save_checkpoint(${name}, ${checkpoint.txId.toString()}::xid8,
     ${checkpoint.position.toString()}::bigint, ${applied}::bigint, ${mode === 'add'})`.execute(trx);
 }
 
 /**
- * One live batch: `projector.run_batch` (migrations/0018) locks the checkpoint row (SKIP
+ * One live batch: `projector.run_batch` (projections/engine/run-batch.sql) locks the checkpoint row (SKIP
  * LOCKED), applies the next range behind the xmin gate with the projection's rule, saves the
  * checkpoint and NOTIFYs, in one round trip and one transaction. With the test hook it runs in
  * an explicit transaction so the pause falls between applying and committing.

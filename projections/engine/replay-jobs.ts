@@ -1,7 +1,7 @@
 /**
  * Replays requested by an operator (POST /api/admin/projections/:name/replay) run as pg-boss
  * jobs on the workers, not in the API process: a replay of 100,000 events takes seconds to
- * minutes. Each request is a row in audit.replay_runs (migrations/0004) that the job keeps
+ * minutes. Each request is a row in audit.replay_runs (migrations/0001_baseline.ts) that the job keeps
  * up to date (state, processed of total) so the caller can poll it.
  *
  * The row and the job are created in the caller's transaction (with its audit row), so a

@@ -1,5 +1,5 @@
 /**
- * Replay's DDL runs in the `replay.*` SQL functions as the owner (migrations/0010), on behalf
+ * Replay's DDL runs in the `replay.*` SQL functions as the owner (projections/engine/replay.sql), on behalf
  * of the runtime role. They touch only the projections' own tables: their list matches the
  * projections' definitions (a new projection table must be added there), and any other table
  * or projection name, or an attempt to smuggle SQL through one, is refused.

@@ -12,7 +12,7 @@
  *    events, drops the live tables, moves the rebuilt ones into `read`, sets the checkpoint
  *    and NOTIFYs. Readers block for the moment of the swap and then see the new tables.
  * The DDL of steps 1 and 3 and of the index builds runs as the owner, in the `replay.*` SQL
- * functions (migrations/0010): this code runs as the runtime role, which has no DDL rights.
+ * functions (projections/engine/replay.sql): this code runs as the runtime role, which has no DDL rights.
  */
 import { sql, type Kysely } from 'kysely';
 import { withAdvisoryLock } from '../../platform/database.ts';
@@ -61,7 +61,7 @@ export function rebuildSchema(name: ProjectionName): string {
  * adds them before the swap, under the live indexes' own names, so a migration can name an
  * index whether or not a replay ran since.
  *
- * The DDL itself runs in the `replay.*` SQL functions (migrations/0010): the runtime role this
+ * The DDL itself runs in the `replay.*` SQL functions (projections/engine/replay.sql): the runtime role this
  * code runs as has no DDL rights; the functions, owned by the schema's owner, do only these
  * fixed steps and only on the projections' own tables.
  */

@@ -3,7 +3,7 @@
  * money movement, typed as that participant sees it ('deposit', 'debit', 'credit'), with
  * deposits updated in place when they settle or fail and reversals as rows of their own;
  * and each user's number of rows per type (read.history_counts) for page totals. Its rules:
- * `projector.apply_history` (migrations/0014_sql_projections.ts).
+ * `projector.apply_history` (projections/history/rules.sql).
  *
  * Counts before rows: a replay's swap takes the tables' locks in this order, the order in which
  * a history page reads them (readHistoryPage, one transaction) - the other order deadlocks.

@@ -192,7 +192,7 @@ const WALK_WHEN_SHARE_SQUARED_TIMES_ROWS = 120;
  * - 'walk': matches are common - the head's and on down the newest-first index from the head's
  *   last row until 1,001 are found;
  * - 'keys': matches are rare - the reference's trigrams among this user's rows only
- *   (`read.search_keys`, migration 0022) or the id's prefix B-tree give the candidates, then
+ *   (`read.search_keys`, projections/history/search-keys.sql) or the id's prefix B-tree give the candidates, then
  *   sorted; more than SEARCH_LOOKUP_ROWS of them, and it walks instead. A text with no three
  *   letters or digits in a row has no trigrams to look up, and walks.
  * The planner cannot make this choice itself: it estimates a match's likelihood from all

@@ -1,5 +1,5 @@
 /**
- * Row types of projection "history"' read tables (migrations/0002, 0004, 0006, 0007), as
+ * Row types of projection "history"' read tables (migrations/0001_baseline.ts), as
  * Kysely sees them. Only its rules (projector.apply_history) write them.
  */
 import type { Xid8 } from '../tables.ts';

@@ -1,7 +1,7 @@
 /**
  * Projection "money_requests": every request with both parties' names, its status and when
  * it was made and last answered. The API splits it into sent (requester) and received
- * (payer). Its rules: `projector.apply_money_requests` (migrations/0014_sql_projections.ts).
+ * (payer). Its rules: `projector.apply_money_requests` (projections/money-requests/rules.sql).
  */
 import type { Projection } from '../engine/definition.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Row type of projection "money_requests"' read table (migrations/0002_read_model.ts), as
+ * Row type of projection "money_requests"' read table (migrations/0001_baseline.ts), as
  * Kysely sees it. Only its rules (projector.apply_money_requests) write it.
  */
 export type MoneyRequestStatus = 'pending' | 'accepted' | 'rejected';

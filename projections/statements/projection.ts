@@ -2,7 +2,7 @@
  * Projection "statements": per wallet and per Asia/Kolkata calendar day, money in, money out,
  * the closing balance and the number of postings (read.statement_days), for users' charts and
  * statement downloads. Its rules: `projector.apply_statements`
- * (migrations/0016_statements_projection.ts).
+ * (projections/statements/rules.sql).
  *
  * Not to be confused with read.statements, projection "accounts"' one row per posting with
  * its running balance: a downloaded statement lists those lines and takes its totals here.

@@ -1,5 +1,5 @@
 /**
- * Row type of projection "statements"' read table (migrations/0016_statements_projection.ts),
+ * Row type of projection "statements"' read table (migrations/0001_baseline.ts),
  * as Kysely sees it. Only its rules (projector.apply_statements) write it.
  */
 

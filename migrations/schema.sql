@@ -1,0 +1,1727 @@
+-- The schema of a freshly migrated database (PostgreSQL 18): every versioned migration,
+-- then the SQL files of platform/sql-definitions.ts. Written by `npm run schema:dump`
+-- (bin/schema-dump.ts, platform/schema-dump.ts); do not edit by hand. A change to a migration
+-- or to one of those files shows here, and test/schema-file.test.ts fails until this is rewritten.
+
+create extension btree_gin with schema public;
+create extension pg_trgm with schema public;
+create schema audit;
+create schema identity;
+create schema ledger;
+create schema projector;
+create schema ratelimit;
+create schema read;
+create schema replay;
+
+create table audit.admin_actions (
+  id bigint generated always as identity not null,
+  actor_id text not null,
+  action text not null,
+  target text not null,
+  reason text,
+  details jsonb default '{}'::jsonb not null,
+  recorded_at timestamp with time zone default now() not null,
+  constraint admin_actions_action_check CHECK ((action = ANY (ARRAY['suspend'::text, 'activate'::text, 'settle'::text, 'fail'::text, 'reverse'::text, 'replay'::text, 'request_approval'::text, 'reject_approval'::text]))),
+  constraint admin_actions_pkey PRIMARY KEY (id)
+);
+
+create table audit.approval_requests (
+  id text not null,
+  action text not null,
+  target text not null,
+  input jsonb not null,
+  amount_paise bigint not null,
+  requested_by text not null,
+  requested_at timestamp with time zone default now() not null,
+  state text default 'pending'::text not null,
+  decided_by text,
+  decided_at timestamp with time zone,
+  decision_reason text,
+  constraint approval_requests_action_check CHECK ((action = ANY (ARRAY['settle'::text, 'reverse'::text]))),
+  constraint approval_requests_amount_paise_check CHECK ((amount_paise > 0)),
+  constraint approval_requests_id_check CHECK ((id ~ '^[A-Za-z0-9_-]{1,64}$'::text)),
+  constraint approval_requests_pkey PRIMARY KEY (id),
+  constraint approval_requests_state_check CHECK ((state = ANY (ARRAY['pending'::text, 'approved'::text, 'rejected'::text]))),
+  constraint approved_by_a_second_admin CHECK (((state <> 'approved'::text) OR (decided_by <> requested_by))),
+  constraint decided_unless_pending CHECK (((state = 'pending'::text) = (decided_by IS NULL)))
+);
+
+create table audit.replay_runs (
+  id bigint generated always as identity not null,
+  projection text not null,
+  state text not null,
+  requested_by text not null,
+  processed bigint default 0 not null,
+  total bigint default 0 not null,
+  error text,
+  requested_at timestamp with time zone default now() not null,
+  started_at timestamp with time zone,
+  finished_at timestamp with time zone,
+  constraint replay_runs_pkey PRIMARY KEY (id),
+  constraint replay_runs_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'running'::text, 'done'::text, 'failed'::text])))
+);
+
+create table audit.solo_money_actions (
+  id bigint generated always as identity not null,
+  admin_id text not null,
+  action text not null,
+  target text not null,
+  wallet_id text,
+  amount_paise bigint not null,
+  recorded_at timestamp with time zone default now() not null,
+  constraint solo_money_actions_action_check CHECK ((action = ANY (ARRAY['settle'::text, 'reverse'::text]))),
+  constraint solo_money_actions_amount_paise_check CHECK ((amount_paise > 0)),
+  constraint solo_money_actions_pkey PRIMARY KEY (id)
+);
+
+create table audit.verify_runs (
+  id bigint generated always as identity not null,
+  ran_at timestamp with time zone default now() not null,
+  source text not null,
+  ok boolean not null,
+  differences jsonb not null,
+  trial_balance jsonb not null,
+  total_paise bigint not null,
+  duration_ms integer not null,
+  constraint verify_runs_pkey PRIMARY KEY (id)
+);
+
+create table identity.code_issues (
+  email text not null,
+  purpose text not null,
+  day date not null,
+  issued integer not null,
+  constraint code_issues_email_check CHECK ((email = lower(email))),
+  constraint code_issues_issued_check CHECK ((issued > 0)),
+  constraint code_issues_pkey PRIMARY KEY (email, purpose, day),
+  constraint code_issues_purpose_check CHECK ((purpose = ANY (ARRAY['password'::text, 'pin'::text])))
+);
+
+create table identity.one_time_codes (
+  email text not null,
+  purpose text not null,
+  user_id text,
+  code_hash text,
+  expires_at timestamp with time zone not null,
+  attempts integer default 0 not null,
+  verified_at timestamp with time zone,
+  last_sent_at timestamp with time zone not null,
+  constraint one_time_codes_attempts_check CHECK ((attempts >= 0)),
+  constraint one_time_codes_email_check CHECK ((email = lower(email))),
+  constraint one_time_codes_pkey PRIMARY KEY (email, purpose),
+  constraint one_time_codes_purpose_check CHECK ((purpose = ANY (ARRAY['password'::text, 'pin'::text]))),
+  constraint one_time_codes_user_id_fkey FOREIGN KEY (user_id) REFERENCES identity.users(id) ON DELETE CASCADE
+);
+
+create table identity.users (
+  id text not null,
+  email text not null,
+  first_name text not null,
+  last_name text not null,
+  contact_no text,
+  identification text,
+  identification_number text,
+  address text,
+  password_hash text,
+  pin_hash text,
+  is_admin boolean default false not null,
+  is_verified boolean default false not null,
+  auth_provider text not null,
+  google_subject text,
+  failed_pin_attempts integer default 0 not null,
+  pin_locked_until timestamp with time zone,
+  session_version integer default 1 not null,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  pin_verifier bytea,
+  pin_verifier_key text,
+  pin_reset_required boolean default false not null,
+  constraint local_accounts_have_a_password CHECK (((auth_provider <> 'local'::text) OR (password_hash IS NOT NULL))),
+  constraint pin_verifier_has_key CHECK (((pin_verifier IS NULL) = (pin_verifier_key IS NULL))),
+  constraint users_auth_provider_check CHECK ((auth_provider = ANY (ARRAY['local'::text, 'google'::text]))),
+  constraint users_email_check CHECK (((email = lower(email)) AND ((length(email) >= 3) AND (length(email) <= 254)))),
+  constraint users_failed_pin_attempts_check CHECK ((failed_pin_attempts >= 0)),
+  constraint users_google_subject_key UNIQUE (google_subject),
+  constraint users_id_check CHECK ((id ~ '^[A-Za-z0-9_-]{1,64}$'::text)),
+  constraint users_identification_check CHECK ((identification = ANY (ARRAY['Passport'::text, 'Driver''s License'::text, 'National ID'::text, 'Aadhaar Card'::text, 'PAN Card'::text]))),
+  constraint users_pin_verifier_check CHECK ((octet_length(pin_verifier) = 32)),
+  constraint users_pkey PRIMARY KEY (id)
+);
+
+create table ledger.accounts (
+  id text not null,
+  kind text not null,
+  allow_negative boolean not null,
+  balance bigint,
+  seq bigint,
+  opened_at timestamp with time zone default now() not null,
+  constraint accounts_id_check CHECK ((id ~ '^[A-Za-z0-9_:-]{1,80}$'::text)),
+  constraint accounts_kind_check CHECK ((kind = ANY (ARRAY['wallet'::text, 'funding'::text]))),
+  constraint accounts_pkey PRIMARY KEY (id),
+  constraint head_only_for_wallets CHECK (((kind = 'wallet'::text) = ((balance IS NOT NULL) AND (seq IS NOT NULL)))),
+  constraint wallet_never_negative CHECK ((allow_negative OR (balance >= 0))),
+  constraint wallets_cannot_go_negative CHECK (((kind <> 'wallet'::text) OR (NOT allow_negative)))
+) with (fillfactor=50);
+
+create table ledger.events (
+  "position" bigint generated always as identity not null,
+  tx_id xid8 default pg_current_xact_id() not null,
+  stream_id text not null,
+  stream_version integer not null,
+  type text not null,
+  data jsonb not null,
+  metadata jsonb default '{}'::jsonb not null,
+  recorded_at timestamp with time zone default now() not null,
+  constraint events_pkey PRIMARY KEY ("position"),
+  constraint events_stream_version_check CHECK ((stream_version >= 0)),
+  constraint one_event_per_stream_version UNIQUE (stream_id, stream_version)
+);
+
+create table ledger.idempotency_keys (
+  actor_id text not null,
+  key text not null,
+  command text not null,
+  request_hash text not null,
+  result jsonb,
+  recorded_at timestamp with time zone default now() not null,
+  constraint idempotency_keys_key_check CHECK (((length(key) >= 1) AND (length(key) <= 200))),
+  constraint idempotency_keys_pkey PRIMARY KEY (actor_id, key)
+);
+
+create table ledger.postings (
+  "position" bigint not null,
+  account_id text not null,
+  amount bigint not null,
+  account_seq bigint,
+  balance_after bigint,
+  constraint one_posting_per_account_seq UNIQUE (account_id, account_seq),
+  constraint postings_amount_check CHECK ((amount <> 0)),
+  constraint postings_pkey PRIMARY KEY ("position", account_id)
+);
+
+create unlogged table ratelimit.counters (
+  key text not null,
+  hits bigint not null,
+  reset_at timestamp with time zone not null,
+  constraint counters_hits_check CHECK ((hits > 0)),
+  constraint counters_key_check CHECK ((length(key) <= 512)),
+  constraint counters_pkey PRIMARY KEY (key)
+) with (fillfactor=50);
+
+create table read.balances (
+  account_id text not null,
+  balance_paise bigint not null,
+  postings_count bigint not null,
+  last_position bigint,
+  updated_at timestamp with time zone not null,
+  constraint balances_pkey PRIMARY KEY (account_id)
+);
+
+create table read.checkpoints (
+  projection text not null,
+  tx_id xid8 default '0'::xid8 not null,
+  "position" bigint default 0 not null,
+  events_applied bigint default 0 not null,
+  updated_at timestamp with time zone default now() not null,
+  last_error text,
+  last_error_at timestamp with time zone,
+  constraint checkpoints_pkey PRIMARY KEY (projection)
+);
+
+create table read.directory (
+  account_id text not null,
+  display_name text not null,
+  kind text not null,
+  opened_at timestamp with time zone not null,
+  constraint directory_kind_check CHECK ((kind = ANY (ARRAY['wallet'::text, 'funding'::text]))),
+  constraint directory_pkey PRIMARY KEY (account_id)
+);
+
+create table read.history (
+  account_id text not null,
+  stream_id text not null,
+  transaction_id text not null,
+  type text not null,
+  sender_id text not null,
+  receiver_id text not null,
+  counterparty_id text not null,
+  counterparty_name text not null,
+  amount_paise bigint not null,
+  reference text not null,
+  status text not null,
+  method text not null,
+  created_at timestamp with time zone not null,
+  updated_at timestamp with time zone not null,
+  tx_id xid8 not null,
+  "position" bigint not null,
+  constraint history_amount_paise_check CHECK ((amount_paise > 0)),
+  constraint history_pkey PRIMARY KEY (account_id, stream_id, "position"),
+  constraint history_status_check CHECK ((status = ANY (ARRAY['success'::text, 'pending'::text, 'failed'::text]))),
+  constraint history_type_check CHECK ((type = ANY (ARRAY['deposit'::text, 'debit'::text, 'credit'::text])))
+);
+
+create table read.history_counts (
+  account_id text not null,
+  type text not null,
+  rows bigint not null,
+  constraint history_counts_pkey PRIMARY KEY (account_id, type),
+  constraint history_counts_rows_check CHECK ((rows >= 0))
+);
+
+create table read.money_requests (
+  request_id text not null,
+  requester_id text not null,
+  requester_name text not null,
+  payer_id text not null,
+  payer_name text not null,
+  amount_paise bigint not null,
+  reference text not null,
+  status text not null,
+  created_at timestamp with time zone not null,
+  updated_at timestamp with time zone not null,
+  "position" bigint not null,
+  constraint money_requests_pkey PRIMARY KEY (request_id),
+  constraint money_requests_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'accepted'::text, 'rejected'::text])))
+);
+
+create table read.statement_days (
+  account_id text not null,
+  day date not null,
+  money_in_paise bigint not null,
+  money_out_paise bigint not null,
+  closing_balance_paise bigint not null,
+  postings_count bigint not null,
+  constraint statement_days_money_in_paise_check CHECK ((money_in_paise >= 0)),
+  constraint statement_days_money_out_paise_check CHECK ((money_out_paise >= 0)),
+  constraint statement_days_pkey PRIMARY KEY (account_id, day),
+  constraint statement_days_postings_count_check CHECK ((postings_count > 0))
+);
+
+create table read.statements (
+  account_id text not null,
+  "position" bigint not null,
+  tx_id xid8 not null,
+  sequence bigint not null,
+  event_type text not null,
+  stream_id text not null,
+  transaction_id text not null,
+  counterparty_id text,
+  counterparty_name text,
+  amount_paise bigint not null,
+  balance_after_paise bigint not null,
+  recorded_at timestamp with time zone not null,
+  constraint statements_account_id_sequence_key UNIQUE (account_id, sequence),
+  constraint statements_pkey PRIMARY KEY (account_id, "position")
+);
+
+create table replay.projection_tables (
+  projection text not null,
+  table_name text not null,
+  constraint projection_tables_pkey PRIMARY KEY (projection, table_name),
+  constraint projection_tables_projection_check CHECK ((projection ~ '^[a-z_]{1,40}$'::text)),
+  constraint projection_tables_table_name_check CHECK (((table_name ~ '^[a-z_]{1,60}$'::text) AND (table_name <> 'checkpoints'::text))),
+  constraint projection_tables_table_name_key UNIQUE (table_name)
+);
+
+CREATE INDEX admin_actions_activations ON audit.admin_actions USING btree (target, actor_id) WHERE (action = 'activate'::text);
+CREATE INDEX admin_actions_by_actor ON audit.admin_actions USING btree (actor_id, id DESC);
+CREATE INDEX admin_actions_newest ON audit.admin_actions USING btree (id DESC);
+CREATE INDEX approval_requests_newest ON audit.approval_requests USING btree (requested_at DESC, id DESC);
+CREATE UNIQUE INDEX approval_requests_one_pending ON audit.approval_requests USING btree (target) WHERE (state = 'pending'::text);
+CREATE INDEX replay_runs_by_projection ON audit.replay_runs USING btree (projection, id DESC);
+CREATE INDEX solo_money_actions_by_admin ON audit.solo_money_actions USING btree (admin_id, recorded_at);
+CREATE INDEX solo_money_actions_by_wallet ON audit.solo_money_actions USING btree (wallet_id, recorded_at) WHERE (wallet_id IS NOT NULL);
+CREATE INDEX one_time_codes_expiry ON identity.one_time_codes USING btree (expires_at);
+CREATE INDEX users_admins ON identity.users USING btree (id) WHERE is_admin;
+CREATE UNIQUE INDEX users_email_unique ON identity.users USING btree (lower(email));
+CREATE INDEX events_by_actor ON ledger.events USING btree (((metadata ->> 'actorId'::text)), "position");
+CREATE INDEX events_by_time ON ledger.events USING brin (recorded_at);
+CREATE INDEX events_by_type ON ledger.events USING btree (type, "position");
+CREATE INDEX events_tx_order ON ledger.events USING btree (tx_id, "position");
+CREATE INDEX idempotency_keys_by_time ON ledger.idempotency_keys USING brin (recorded_at);
+CREATE INDEX counters_reset_at ON ratelimit.counters USING btree (reset_at);
+CREATE INDEX history_by_type ON read.history USING btree (account_id, type, created_at DESC, "position" DESC) INCLUDE (stream_id);
+CREATE INDEX history_newest_first ON read.history USING btree (account_id, created_at DESC, "position" DESC) INCLUDE (stream_id, type, reference, transaction_id);
+CREATE INDEX history_pending_deposits ON read.history USING btree ("position") WHERE ((status = 'pending'::text) AND (type = 'deposit'::text));
+CREATE INDEX history_search_keys ON read.history USING gin (read.search_keys(account_id, reference)) WITH (gin_pending_list_limit='256');
+CREATE INDEX history_transaction_prefix ON read.history USING btree (account_id, lower(transaction_id) text_pattern_ops);
+CREATE INDEX money_requests_by_payer ON read.money_requests USING btree (payer_id, created_at DESC);
+CREATE INDEX money_requests_by_requester ON read.money_requests USING btree (requester_id, created_at DESC);
+CREATE INDEX statements_by_time ON read.statements USING btree (account_id, recorded_at);
+
+CREATE TRIGGER accounts_never_deleted BEFORE DELETE ON ledger.accounts FOR EACH ROW EXECUTE FUNCTION ledger.reject_account_removal();
+CREATE TRIGGER accounts_no_truncate BEFORE TRUNCATE ON ledger.accounts FOR EACH STATEMENT EXECUTE FUNCTION ledger.reject_account_removal();
+CREATE TRIGGER events_append_only BEFORE DELETE OR UPDATE ON ledger.events FOR EACH ROW EXECUTE FUNCTION ledger.reject_mutation();
+CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON ledger.events FOR EACH STATEMENT EXECUTE FUNCTION ledger.reject_mutation();
+CREATE TRIGGER postings_append_only BEFORE DELETE OR UPDATE ON ledger.postings FOR EACH ROW EXECUTE FUNCTION ledger.reject_mutation();
+CREATE TRIGGER postings_no_truncate BEFORE TRUNCATE ON ledger.postings FOR EACH STATEMENT EXECUTE FUNCTION ledger.reject_mutation();
+CREATE TRIGGER postings_sum_to_zero AFTER INSERT ON ledger.postings REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION ledger.assert_postings_balanced();
+
+CREATE OR REPLACE FUNCTION ledger.append(p_stream_id text, p_expected_version integer, p_events jsonb, p_metadata jsonb, p_idempotency jsonb, p_result jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+declare
+  v_outcome jsonb;
+begin
+  v_outcome := ledger.append_batch(jsonb_build_array(jsonb_build_object(
+    'stream', p_stream_id,
+    'expected', p_expected_version,
+    'events', p_events,
+    'metadata', coalesce(p_metadata, '{}'::jsonb),
+    'idempotency', p_idempotency,
+    'result', coalesce(p_result, '{}'::jsonb)
+  )))->0;
+  if not (v_outcome->>'ok')::boolean then
+    raise exception using errcode = v_outcome->>'code', message = v_outcome->>'message';
+  end if;
+  return v_outcome->'result';
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION ledger.append_batch(p_appends jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+declare
+  v_count integer := jsonb_array_length(p_appends);
+  -- Wallet heads in memory, by id.
+  v_ids text[];
+  v_balances bigint[];
+  v_seqs bigint[];
+  v_start_seqs bigint[];
+  v_funding text[];
+  v_keys jsonb;
+  v_versions jsonb;
+  v_outcomes jsonb[] := array_fill(null::jsonb, array[v_count]);
+  -- What the accepted commands insert, as parallel arrays (PL/pgSQL appends to arrays in
+  -- place; jsonb would be copied on every append).
+  e_stream text[] := '{}';
+  e_version integer[] := '{}';
+  e_type text[] := '{}';
+  e_data jsonb[] := '{}';
+  e_metadata jsonb[] := '{}';
+  p_event integer[] := '{}';
+  p_account text[] := '{}';
+  p_amount bigint[] := '{}';
+  p_seq bigint[] := '{}';
+  p_balance bigint[] := '{}';
+  c_index integer[] := '{}';
+  c_first_event integer[] := '{}';
+  c_events integer[] := '{}';
+  v_positions bigint[];
+  v_tx_id xid8;
+  v_append jsonb;
+  v_idempotency jsonb;
+  v_key text;
+  v_current integer;
+  v_events jsonb;
+  v_event jsonb;
+  v_lines integer;
+  v_first integer;
+  v_accounts text[];
+  v_amounts bigint[];
+  v_account text;
+  v_amount bigint;
+  v_slot integer;
+  v_failure jsonb;
+  v_saved_balances bigint[];
+  v_saved_seqs bigint[];
+  v_saved_events integer;
+  v_saved_postings integer;
+  v_result jsonb;
+  v_command_positions jsonb;
+  v_index integer;
+  v_named text[];
+  v_streams text[];
+  k_actor text[] := '{}';
+  k_key text[] := '{}';
+  k_command text[] := '{}';
+  k_hash text[] := '{}';
+  k_result jsonb[] := '{}';
+begin
+  -- Every account and stream the batch names, as arrays: the lookups below then go through
+  -- the primary and unique indexes ("= any(array)"), whatever the planner guesses of jsonb
+  -- (a join on the expanded jsonb was planned as a sequential scan of the whole log).
+  v_named := array(select distinct p->>'account'
+                     from jsonb_array_elements(p_appends) x,
+                          jsonb_array_elements(x->'events') e,
+                          jsonb_array_elements(coalesce(e->'postings', '[]'::jsonb)) p);
+  v_streams := array(select distinct x->>'stream' from jsonb_array_elements(p_appends) x);
+
+  -- The wallets of every posting, locked in id order and read once; funding accounts have no head.
+  select coalesce(array_agg(w.id order by w.id), '{}'), coalesce(array_agg(w.balance order by w.id), '{}'), coalesce(array_agg(w.seq order by w.id), '{}')
+    into v_ids, v_balances, v_seqs
+    from (select a.id, a.balance, a.seq
+            from ledger.accounts a
+           where a.id = any(v_named) and a.kind = 'wallet'
+           order by a.id
+             for update) w;
+  v_start_seqs := v_seqs;
+  select coalesce(array_agg(a.id), '{}') into v_funding
+    from ledger.accounts a
+   where a.id = any(v_named) and a.kind <> 'wallet';
+
+  select coalesce(jsonb_object_agg(k.actor_id || chr(10) || k.key, jsonb_build_object('hash', k.request_hash, 'result', k.result)), '{}')
+    into v_keys
+    from (select distinct x->'idempotency'->>'actor' as actor, x->'idempotency'->>'key' as key
+            from jsonb_array_elements(p_appends) x
+           where jsonb_typeof(x->'idempotency') = 'object') q
+    join ledger.idempotency_keys k on k.actor_id = q.actor and k.key = q.key;
+
+  -- Each stream's current version: one backward step of the (stream_id, stream_version) index.
+  select coalesce(jsonb_object_agg(s.stream_id, s.version), '{}') into v_versions
+    from (select named.stream_id,
+                 (select e.stream_version from ledger.events e where e.stream_id = named.stream_id
+                   order by e.stream_version desc limit 1) as version
+            from unnest(v_streams) as named(stream_id)) s
+   where s.version is not null;
+
+  for v_index in 0 .. v_count - 1 loop
+    v_append := p_appends->v_index;
+    v_idempotency := case when jsonb_typeof(v_append->'idempotency') = 'object' then v_append->'idempotency' end;
+    if v_idempotency is not null then
+      v_key := (v_idempotency->>'actor') || chr(10) || (v_idempotency->>'key');
+      if v_keys ? v_key then
+        if v_keys->v_key->>'hash' <> v_idempotency->>'hash' then
+          v_outcomes[v_index + 1] := jsonb_build_object('ok', false, 'code', 'WL004', 'message', format('idempotency key %s was used for another request', v_idempotency->>'key'));
+        elsif v_keys->v_key ? 'twinOf' then
+          v_outcomes[v_index + 1] := jsonb_build_object('ok', true, 'twinOf', v_keys->v_key->'twinOf');
+        elsif jsonb_typeof(v_keys->v_key->'result') = 'object' then
+          v_outcomes[v_index + 1] := jsonb_build_object('ok', true, 'result', (v_keys->v_key->'result') || jsonb_build_object('replayed', true));
+        else
+          v_outcomes[v_index + 1] := jsonb_build_object('ok', false, 'code', 'WL004', 'message', format('idempotency key %s was used for another request', v_idempotency->>'key'));
+        end if;
+        continue;
+      end if;
+    end if;
+
+    v_current := coalesce((v_versions->>(v_append->>'stream'))::integer, -1);
+    if v_current <> (v_append->>'expected')::integer then
+      v_outcomes[v_index + 1] := jsonb_build_object('ok', false, 'code', 'WL003', 'message', format('stream %s is not at version %s', v_append->>'stream', v_append->>'expected'));
+      continue;
+    end if;
+
+    -- Apply the command's postings to the heads in memory; undo them if any line is refused.
+    v_saved_balances := v_balances;
+    v_saved_seqs := v_seqs;
+    v_saved_events := cardinality(e_stream);
+    v_saved_postings := cardinality(p_account);
+    v_failure := null;
+    v_events := v_append->'events';
+    for v_event_index in 0 .. jsonb_array_length(v_events) - 1 loop
+      v_event := v_events->v_event_index;
+      e_stream := e_stream || (v_append->>'stream');
+      e_version := e_version || (v_current + 1 + v_event_index);
+      e_type := e_type || (v_event->>'type');
+      e_data := e_data || (v_event->'data');
+      e_metadata := e_metadata || coalesce(v_append->'metadata', '{}'::jsonb);
+      v_lines := coalesce(jsonb_array_length(v_event->'postings'), 0);
+      continue when v_lines = 0;
+      if v_lines = 2 then
+        -- The common case, in account order by plain expressions (no query started).
+        v_first := case when v_event->'postings'->0->>'account' <= v_event->'postings'->1->>'account' then 0 else 1 end;
+        v_accounts := array[v_event->'postings'->v_first->>'account', v_event->'postings'->(1 - v_first)->>'account'];
+        v_amounts := array[(v_event->'postings'->v_first->>'amount')::bigint, (v_event->'postings'->(1 - v_first)->>'amount')::bigint];
+      else
+        select array_agg(value->>'account' order by value->>'account'), array_agg((value->>'amount')::bigint order by value->>'account')
+          into v_accounts, v_amounts
+          from jsonb_array_elements(v_event->'postings');
+      end if;
+      for v_line in 1 .. v_lines loop
+        v_account := v_accounts[v_line];
+        v_amount := v_amounts[v_line];
+        v_slot := array_position(v_ids, v_account);
+        if v_slot is null then
+          if not (v_account = any(v_funding)) then
+            v_failure := jsonb_build_object('ok', false, 'code', 'WL002', 'message', format('unknown account %s', v_account));
+            exit;
+          end if;
+          p_seq := p_seq || null::bigint;
+          p_balance := p_balance || null::bigint;
+        else
+          if v_balances[v_slot] + v_amount < 0 then
+            v_failure := jsonb_build_object('ok', false, 'code', 'WL001', 'message', format('insufficient funds in %s', v_account));
+            exit;
+          end if;
+          v_balances[v_slot] := v_balances[v_slot] + v_amount;
+          v_seqs[v_slot] := v_seqs[v_slot] + 1;
+          p_seq := p_seq || v_seqs[v_slot];
+          p_balance := p_balance || v_balances[v_slot];
+        end if;
+        p_event := p_event || cardinality(e_stream);
+        p_account := p_account || v_account;
+        p_amount := p_amount || v_amount;
+      end loop;
+      exit when v_failure is not null;
+    end loop;
+    if v_failure is not null then
+      v_balances := v_saved_balances;
+      v_seqs := v_saved_seqs;
+      e_stream := e_stream[1:v_saved_events];
+      e_version := e_version[1:v_saved_events];
+      e_type := e_type[1:v_saved_events];
+      e_data := e_data[1:v_saved_events];
+      e_metadata := e_metadata[1:v_saved_events];
+      p_event := p_event[1:v_saved_postings];
+      p_account := p_account[1:v_saved_postings];
+      p_amount := p_amount[1:v_saved_postings];
+      p_seq := p_seq[1:v_saved_postings];
+      p_balance := p_balance[1:v_saved_postings];
+      v_outcomes[v_index + 1] := v_failure;
+      continue;
+    end if;
+
+    v_versions := v_versions || jsonb_build_object(v_append->>'stream', v_current + jsonb_array_length(v_events));
+    if v_idempotency is not null then
+      v_keys := v_keys || jsonb_build_object(v_key, jsonb_build_object('hash', v_idempotency->>'hash', 'twinOf', v_index));
+    end if;
+    c_index := c_index || v_index;
+    c_first_event := c_first_event || (v_saved_events + 1);
+    c_events := c_events || jsonb_array_length(v_events);
+  end loop;
+
+  if cardinality(c_index) > 0 then
+    -- Events in batch order (positions come from the identity sequence), read back in the
+    -- same order by their stream and version.
+    with inserted as (
+      insert into ledger.events (stream_id, stream_version, type, data, metadata)
+      select stream_id, stream_version, type, data, metadata
+        from unnest(e_stream, e_version, e_type, e_data, e_metadata) with ordinality as e(stream_id, stream_version, type, data, metadata, ord)
+       order by ord
+      returning position, tx_id, stream_id, stream_version
+    )
+    select array_agg(inserted.position order by e.ord), max(inserted.tx_id)
+      into v_positions, v_tx_id
+      from unnest(e_stream, e_version) with ordinality as e(stream_id, stream_version, ord)
+      join inserted using (stream_id, stream_version);
+
+    insert into ledger.postings (position, account_id, amount, account_seq, balance_after)
+    select v_positions[event], account, amount, seq, balance
+      from unnest(p_event, p_account, p_amount, p_seq, p_balance) as p(event, account, amount, seq, balance);
+
+    for v_accepted in 1 .. cardinality(c_index) loop
+      v_index := c_index[v_accepted];
+      v_append := p_appends->v_index;
+      v_command_positions := to_jsonb(v_positions[c_first_event[v_accepted] : c_first_event[v_accepted] + c_events[v_accepted] - 1]);
+      v_result := coalesce(v_append->'result', '{}'::jsonb) || jsonb_build_object(
+        'streamId', v_append->>'stream',
+        'streamVersion', (v_append->>'expected')::integer + c_events[v_accepted],
+        'positions', v_command_positions,
+        'checkpoint', v_tx_id::text || '.' || (v_command_positions->>-1),
+        'replayed', false);
+      v_outcomes[v_index + 1] := jsonb_build_object('ok', true, 'result', v_result);
+      if jsonb_typeof(v_append->'idempotency') = 'object' then
+        k_actor := k_actor || (v_append->'idempotency'->>'actor');
+        k_key := k_key || (v_append->'idempotency'->>'key');
+        k_command := k_command || (v_append->'idempotency'->>'command');
+        k_hash := k_hash || (v_append->'idempotency'->>'hash');
+        k_result := k_result || v_result;
+      end if;
+    end loop;
+
+    insert into ledger.idempotency_keys (actor_id, key, command, request_hash, result)
+    select * from unnest(k_actor, k_key, k_command, k_hash, k_result);
+
+    -- Each touched wallet head once, with its final balance and sequence.
+    update ledger.accounts a
+       set balance = h.balance, seq = h.seq
+      from unnest(v_ids, v_balances, v_seqs, v_start_seqs) as h(id, balance, seq, start_seq)
+     where a.id = h.id and h.seq <> h.start_seq;
+  end if;
+
+  -- A twin of a command in this batch answers that command's result, as a replay.
+  for v_index in 0 .. v_count - 1 loop
+    if v_outcomes[v_index + 1] ? 'twinOf' then
+      v_outcomes[v_index + 1] := jsonb_build_object('ok', true, 'result',
+        (v_outcomes[(v_outcomes[v_index + 1]->>'twinOf')::integer + 1]->'result') || jsonb_build_object('replayed', true));
+    end if;
+  end loop;
+  return to_jsonb(v_outcomes);
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION ledger.assert_postings_balanced()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+declare
+  v_position bigint;
+  v_total numeric;
+  v_account text;
+begin
+  -- Scalar subqueries, one index probe per line: as NOT EXISTS the planner may hash the
+  -- whole log (a sequential scan of every event per statement).
+  select i.position into v_position from inserted i
+   where (select e.position from ledger.events e where e.position = i.position limit 1) is null limit 1;
+  if found then
+    raise exception 'postings name event % that does not exist', v_position using errcode = 'WL012';
+  end if;
+  select i.account_id into v_account from inserted i
+   where (select a.id from ledger.accounts a where a.id = i.account_id limit 1) is null limit 1;
+  if found then
+    raise exception 'postings name account % that does not exist', v_account using errcode = 'WL012';
+  end if;
+  select position, sum(amount) into v_position, v_total
+    from inserted group by position having sum(amount) <> 0 limit 1;
+  if found then
+    raise exception 'postings of event % sum to % paise, not zero', v_position, v_total
+      using errcode = 'WL010';
+  end if;
+  return null;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION ledger.expire_idempotency_keys(p_older_than interval, p_limit integer)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+declare
+  v_deleted integer;
+begin
+  if p_older_than is null or p_older_than < interval '1 day' then
+    raise exception 'idempotency keys are kept at least a day (asked for %)', p_older_than using errcode = '22023';
+  end if;
+  if p_limit is null or p_limit not between 1 and 100000 then
+    raise exception 'expire between 1 and 100000 keys a call (asked for %)', p_limit using errcode = '22023';
+  end if;
+  delete from ledger.idempotency_keys k
+   where k.ctid = any (array(
+     select o.ctid from ledger.idempotency_keys o
+      where o.recorded_at < now() - p_older_than
+      limit p_limit));
+  get diagnostics v_deleted = row_count;
+  return v_deleted;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION ledger.open_wallet_account(p_account_id text)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+begin
+  insert into ledger.accounts (id, kind, allow_negative, balance, seq)
+    values (p_account_id, 'wallet', false, 0, 0)
+    on conflict (id) do nothing;
+  -- false: the account already exists (the caller rejects with account_exists).
+  return found;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION ledger.reject_account_removal()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+begin
+  raise exception 'ledger.accounts rows are never removed (% is not allowed)', tg_op using errcode = 'WL011';
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION ledger.reject_mutation()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  raise exception 'ledger.% is append-only: % is not allowed', tg_table_name, tg_op
+    using errcode = 'WL011';
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION projector.apply_accounts(p_schema text, p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+begin
+  perform projector.assert_target(p_schema, 'accounts');
+  if p_schema = 'read' then
+    perform projector.apply_accounts__live(p_from_tx, p_from_position, p_to_tx, p_to_position);
+  else
+    perform projector.apply_accounts__rebuild(p_from_tx, p_from_position, p_to_tx, p_to_position);
+  end if;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION projector.apply_accounts__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET enable_seqscan TO 'off'
+AS $function$
+begin
+
+  insert into read.directory (account_id, display_name, kind, opened_at)
+  select e.data->>'accountId', e.data->>'displayName', 'wallet', e.recorded_at
+    from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type = 'WalletOpened';
+
+  -- A funding account appears in the directory with its first posting.
+  insert into read.directory (account_id, display_name, kind, opened_at)
+  select distinct on (p.account_id) p.account_id, projector.funding_name(p.account_id), 'funding', e.recorded_at
+    from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+    cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+     where projector.funding_name(p.account_id) is not null
+   order by p.account_id, e.tx_id, e.position
+  on conflict do nothing;
+
+  -- Statements first: a funding posting's running figures start from the balance row as it
+  -- was before this range.
+  with lines as (
+    select p.account_id, p.amount, p.account_seq, p.balance_after,
+           e.position, e.tx_id, e.type, e.stream_id, e.recorded_at,
+           projector.transaction_id(e.type, e.data) as transaction_id,
+           count(*) over event_lines as line_count,
+           min(p.account_id) over event_lines as first_account,
+           max(p.account_id) over event_lines as last_account
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+    window event_lines as (partition by e.position)
+  ),
+  -- The counterparty of a two-line movement is the other line's account.
+  sided as (
+    select l.*,
+           case when l.line_count = 2 then
+             case when l.account_id = l.first_account then l.last_account else l.first_account end
+           end as counterparty_id
+      from lines l
+  ),
+  running as (
+    select s.*,
+           coalesce(b.balance_paise, 0) + sum(s.amount) over account_order as running_balance,
+           coalesce(b.postings_count, 0) + row_number() over account_order as running_count
+      from sided s
+      left join read.balances b on b.account_id = s.account_id
+    window account_order as (partition by s.account_id order by s.tx_id, s.position)
+  ),
+  names as (
+    select c.account_id,
+           coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
+      from (select distinct counterparty_id as account_id from sided where counterparty_id is not null) c
+      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+  )
+  insert into read.statements (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id,
+                               counterparty_id, counterparty_name, amount_paise, balance_after_paise, recorded_at)
+  select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
+         r.transaction_id, r.counterparty_id, n.display_name, r.amount,
+         coalesce(r.balance_after, r.running_balance), r.recorded_at
+    from running r
+    left join names n on n.account_id = r.counterparty_id;
+
+  -- Balances: a wallet opened gets its row at zero; postings add up. The last position and
+  -- time are the last in read order.
+  with touches as (
+    select p.account_id, p.amount, 1 as line, e.tx_id, e.position, e.recorded_at
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+    union all
+    select e.data->>'accountId', 0, 0, e.tx_id, e.position, e.recorded_at
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type = 'WalletOpened'
+  )
+  insert into read.balances as b (account_id, balance_paise, postings_count, last_position, updated_at)
+  select t.account_id, sum(t.amount), sum(t.line),
+         (array_agg(t.position order by t.tx_id desc, t.position desc) filter (where t.line = 1))[1],
+         (array_agg(t.recorded_at order by t.tx_id desc, t.position desc))[1]
+    from touches t
+   group by t.account_id
+  on conflict (account_id) do update
+     set balance_paise = b.balance_paise + excluded.balance_paise,
+         postings_count = b.postings_count + excluded.postings_count,
+         last_position = coalesce(excluded.last_position, b.last_position),
+         updated_at = excluded.updated_at;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION projector.apply_accounts__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+begin
+
+  insert into read_rebuild_accounts.directory (account_id, display_name, kind, opened_at)
+  select e.data->>'accountId', e.data->>'displayName', 'wallet', e.recorded_at
+    from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type = 'WalletOpened';
+
+  -- A funding account appears in the directory with its first posting.
+  insert into read_rebuild_accounts.directory (account_id, display_name, kind, opened_at)
+  select distinct on (p.account_id) p.account_id, projector.funding_name(p.account_id), 'funding', e.recorded_at
+    from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+    cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+     where projector.funding_name(p.account_id) is not null
+   order by p.account_id, e.tx_id, e.position
+  on conflict do nothing;
+
+  -- Statements first: a funding posting's running figures start from the balance row as it
+  -- was before this range.
+  with lines as (
+    select p.account_id, p.amount, p.account_seq, p.balance_after,
+           e.position, e.tx_id, e.type, e.stream_id, e.recorded_at,
+           projector.transaction_id(e.type, e.data) as transaction_id,
+           count(*) over event_lines as line_count,
+           min(p.account_id) over event_lines as first_account,
+           max(p.account_id) over event_lines as last_account
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+    window event_lines as (partition by e.position)
+  ),
+  -- The counterparty of a two-line movement is the other line's account.
+  sided as (
+    select l.*,
+           case when l.line_count = 2 then
+             case when l.account_id = l.first_account then l.last_account else l.first_account end
+           end as counterparty_id
+      from lines l
+  ),
+  running as (
+    select s.*,
+           coalesce(b.balance_paise, 0) + sum(s.amount) over account_order as running_balance,
+           coalesce(b.postings_count, 0) + row_number() over account_order as running_count
+      from sided s
+      left join read_rebuild_accounts.balances b on b.account_id = s.account_id
+    window account_order as (partition by s.account_id order by s.tx_id, s.position)
+  ),
+  names as (
+    select c.account_id,
+           coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
+      from (select distinct counterparty_id as account_id from sided where counterparty_id is not null) c
+      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+  )
+  insert into read_rebuild_accounts.statements (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id,
+                               counterparty_id, counterparty_name, amount_paise, balance_after_paise, recorded_at)
+  select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
+         r.transaction_id, r.counterparty_id, n.display_name, r.amount,
+         coalesce(r.balance_after, r.running_balance), r.recorded_at
+    from running r
+    left join names n on n.account_id = r.counterparty_id;
+
+  -- Balances: a wallet opened gets its row at zero; postings add up. The last position and
+  -- time are the last in read order.
+  with touches as (
+    select p.account_id, p.amount, 1 as line, e.tx_id, e.position, e.recorded_at
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+    union all
+    select e.data->>'accountId', 0, 0, e.tx_id, e.position, e.recorded_at
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type = 'WalletOpened'
+  )
+  insert into read_rebuild_accounts.balances as b (account_id, balance_paise, postings_count, last_position, updated_at)
+  select t.account_id, sum(t.amount), sum(t.line),
+         (array_agg(t.position order by t.tx_id desc, t.position desc) filter (where t.line = 1))[1],
+         (array_agg(t.recorded_at order by t.tx_id desc, t.position desc))[1]
+    from touches t
+   group by t.account_id
+  on conflict (account_id) do update
+     set balance_paise = b.balance_paise + excluded.balance_paise,
+         postings_count = b.postings_count + excluded.postings_count,
+         last_position = coalesce(excluded.last_position, b.last_position),
+         updated_at = excluded.updated_at;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION projector.apply_history(p_schema text, p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+begin
+  perform projector.assert_target(p_schema, 'history');
+  if p_schema = 'read' then
+    perform projector.apply_history__live(p_from_tx, p_from_position, p_to_tx, p_to_position);
+  else
+    perform projector.apply_history__rebuild(p_from_tx, p_from_position, p_to_tx, p_to_position);
+  end if;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION projector.apply_history__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET enable_seqscan TO 'off'
+AS $function$
+begin
+
+  -- Settlements and failures of deposits requested before this range. First, so that a
+  -- reversal row this range adds on the same stream keeps its own status and time.
+  update read.history h
+     set status = c.status, updated_at = c.recorded_at
+    from (select distinct on (e.data->>'walletId', e.stream_id)
+                 e.data->>'walletId' as account_id, e.stream_id,
+                 case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at
+            from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+           where e.type in ('DepositSettled', 'DepositFailed')
+           order by e.data->>'walletId', e.stream_id, e.tx_id desc, e.position desc) c
+   where h.account_id = c.account_id and h.stream_id = c.stream_id;
+
+  with movements as (
+    select e.position, e.tx_id, e.stream_id, e.type, e.recorded_at,
+           projector.transaction_id(e.type, e.data) as transaction_id,
+           case e.type
+             when 'TransferCompleted' then e.data->>'fromAccountId'
+             when 'MoneyRequestAccepted' then e.data->>'payerId'
+             when 'TransferReversed' then e.data->>'toAccountId'        -- the receiver gives it back
+             when 'MoneyRequestPaymentReversed' then e.data->>'requesterId'
+             else e.data->>'walletId'                                   -- deposits and their reversals
+           end as sender_id,
+           case e.type
+             when 'TransferCompleted' then e.data->>'toAccountId'
+             when 'MoneyRequestAccepted' then e.data->>'requesterId'
+             when 'TransferReversed' then e.data->>'fromAccountId'
+             when 'MoneyRequestPaymentReversed' then e.data->>'payerId'
+             when 'DepositRequested' then e.data->>'walletId'
+             when 'DepositReversed' then 'funding:' || (e.data->>'method')
+           end as receiver_id,
+           case when e.type in ('DepositRequested', 'DepositReversed') then 'funding:' || (e.data->>'method') end
+             as funding_id,
+           (e.data->>'amountPaise')::bigint as amount_paise,
+           case when e.type in ('TransferReversed', 'DepositReversed', 'MoneyRequestPaymentReversed')
+                then 'Reversal: ' || (e.data->>'reason') else e.data->>'reference' end as reference,
+           case e.type
+             when 'TransferCompleted' then 'transfer'
+             when 'MoneyRequestAccepted' then 'request'
+             when 'DepositRequested' then e.data->>'method'
+             else 'reversal'
+           end as method
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type in ('DepositRequested', 'DepositReversed', 'TransferCompleted', 'TransferReversed',
+                      'MoneyRequestAccepted', 'MoneyRequestPaymentReversed')
+  ),
+  rows as (
+    -- The sender's row; for a deposit request, the wallet's 'deposit' row.
+    select m.*, m.sender_id as account_id,
+           case when m.type = 'DepositRequested' then 'deposit' else 'debit' end as row_type,
+           coalesce(m.funding_id, m.receiver_id) as counterparty_id
+      from movements m
+    union all
+    -- The receiver's row, when the receiver is a wallet.
+    select m.*, m.receiver_id, 'credit', m.sender_id
+      from movements m
+     where m.funding_id is null
+  ),
+  -- A deposit settled or failed in this range, after its request in this range.
+  answers as (
+    select distinct on (e.stream_id) e.stream_id,
+           case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type in ('DepositSettled', 'DepositFailed')
+     order by e.stream_id, e.tx_id desc, e.position desc
+  ),
+  names as (
+    select c.account_id,
+           coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
+      from (select distinct counterparty_id as account_id from rows) c
+      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+  ),
+  inserted as (
+    insert into read.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id, counterparty_id,
+                              counterparty_name, amount_paise, reference, status, method, created_at, updated_at,
+                              tx_id, position)
+    select r.account_id, r.stream_id, r.transaction_id, r.row_type, r.sender_id, r.receiver_id, r.counterparty_id,
+           n.display_name, r.amount_paise, r.reference,
+           case when r.type = 'DepositRequested' then coalesce(a.status, 'pending') else 'success' end,
+           r.method, r.recorded_at,
+           case when r.type = 'DepositRequested' then coalesce(a.recorded_at, r.recorded_at) else r.recorded_at end,
+           r.tx_id, r.position
+      from rows r
+      join names n on n.account_id = r.counterparty_id
+      left join answers a on r.type = 'DepositRequested' and a.stream_id = r.stream_id
+    returning account_id, type
+  )
+  insert into read.history_counts as t (account_id, type, rows)
+  select account_id, type, count(*) from inserted group by account_id, type
+  on conflict (account_id, type) do update set rows = t.rows + excluded.rows;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION projector.apply_history__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+begin
+
+  -- Settlements and failures of deposits requested before this range. First, so that a
+  -- reversal row this range adds on the same stream keeps its own status and time.
+  update read_rebuild_history.history h
+     set status = c.status, updated_at = c.recorded_at
+    from (select distinct on (e.data->>'walletId', e.stream_id)
+                 e.data->>'walletId' as account_id, e.stream_id,
+                 case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at
+            from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+           where e.type in ('DepositSettled', 'DepositFailed')
+           order by e.data->>'walletId', e.stream_id, e.tx_id desc, e.position desc) c
+   where h.account_id = c.account_id and h.stream_id = c.stream_id;
+
+  with movements as (
+    select e.position, e.tx_id, e.stream_id, e.type, e.recorded_at,
+           projector.transaction_id(e.type, e.data) as transaction_id,
+           case e.type
+             when 'TransferCompleted' then e.data->>'fromAccountId'
+             when 'MoneyRequestAccepted' then e.data->>'payerId'
+             when 'TransferReversed' then e.data->>'toAccountId'        -- the receiver gives it back
+             when 'MoneyRequestPaymentReversed' then e.data->>'requesterId'
+             else e.data->>'walletId'                                   -- deposits and their reversals
+           end as sender_id,
+           case e.type
+             when 'TransferCompleted' then e.data->>'toAccountId'
+             when 'MoneyRequestAccepted' then e.data->>'requesterId'
+             when 'TransferReversed' then e.data->>'fromAccountId'
+             when 'MoneyRequestPaymentReversed' then e.data->>'payerId'
+             when 'DepositRequested' then e.data->>'walletId'
+             when 'DepositReversed' then 'funding:' || (e.data->>'method')
+           end as receiver_id,
+           case when e.type in ('DepositRequested', 'DepositReversed') then 'funding:' || (e.data->>'method') end
+             as funding_id,
+           (e.data->>'amountPaise')::bigint as amount_paise,
+           case when e.type in ('TransferReversed', 'DepositReversed', 'MoneyRequestPaymentReversed')
+                then 'Reversal: ' || (e.data->>'reason') else e.data->>'reference' end as reference,
+           case e.type
+             when 'TransferCompleted' then 'transfer'
+             when 'MoneyRequestAccepted' then 'request'
+             when 'DepositRequested' then e.data->>'method'
+             else 'reversal'
+           end as method
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type in ('DepositRequested', 'DepositReversed', 'TransferCompleted', 'TransferReversed',
+                      'MoneyRequestAccepted', 'MoneyRequestPaymentReversed')
+  ),
+  rows as (
+    -- The sender's row; for a deposit request, the wallet's 'deposit' row.
+    select m.*, m.sender_id as account_id,
+           case when m.type = 'DepositRequested' then 'deposit' else 'debit' end as row_type,
+           coalesce(m.funding_id, m.receiver_id) as counterparty_id
+      from movements m
+    union all
+    -- The receiver's row, when the receiver is a wallet.
+    select m.*, m.receiver_id, 'credit', m.sender_id
+      from movements m
+     where m.funding_id is null
+  ),
+  -- A deposit settled or failed in this range, after its request in this range.
+  answers as (
+    select distinct on (e.stream_id) e.stream_id,
+           case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type in ('DepositSettled', 'DepositFailed')
+     order by e.stream_id, e.tx_id desc, e.position desc
+  ),
+  names as (
+    select c.account_id,
+           coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
+      from (select distinct counterparty_id as account_id from rows) c
+      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+  ),
+  inserted as (
+    insert into read_rebuild_history.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id, counterparty_id,
+                              counterparty_name, amount_paise, reference, status, method, created_at, updated_at,
+                              tx_id, position)
+    select r.account_id, r.stream_id, r.transaction_id, r.row_type, r.sender_id, r.receiver_id, r.counterparty_id,
+           n.display_name, r.amount_paise, r.reference,
+           case when r.type = 'DepositRequested' then coalesce(a.status, 'pending') else 'success' end,
+           r.method, r.recorded_at,
+           case when r.type = 'DepositRequested' then coalesce(a.recorded_at, r.recorded_at) else r.recorded_at end,
+           r.tx_id, r.position
+      from rows r
+      join names n on n.account_id = r.counterparty_id
+      left join answers a on r.type = 'DepositRequested' and a.stream_id = r.stream_id
+    returning account_id, type
+  )
+  insert into read_rebuild_history.history_counts as t (account_id, type, rows)
+  select account_id, type, count(*) from inserted group by account_id, type
+  on conflict (account_id, type) do update set rows = t.rows + excluded.rows;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION projector.apply_money_requests(p_schema text, p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+begin
+  perform projector.assert_target(p_schema, 'money_requests');
+  if p_schema = 'read' then
+    perform projector.apply_money_requests__live(p_from_tx, p_from_position, p_to_tx, p_to_position);
+  else
+    perform projector.apply_money_requests__rebuild(p_from_tx, p_from_position, p_to_tx, p_to_position);
+  end if;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION projector.apply_money_requests__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET enable_seqscan TO 'off'
+AS $function$
+begin
+
+  -- Answers to requests made before this range (first: a request made in this range is
+  -- inserted with its answer below).
+  update read.money_requests m
+     set status = a.status, updated_at = a.recorded_at
+    from (select distinct on (e.data->>'requestId') e.data->>'requestId' as request_id,
+                 case e.type when 'MoneyRequestAccepted' then 'accepted' else 'rejected' end as status,
+                 e.recorded_at
+            from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+           where e.type in ('MoneyRequestAccepted', 'MoneyRequestRejected')
+           order by e.data->>'requestId', e.tx_id desc, e.position desc) a
+   where m.request_id = a.request_id;
+
+  with requests as (
+    select e.data->>'requestId' as request_id, e.data->>'requesterId' as requester_id,
+           e.data->>'payerId' as payer_id, (e.data->>'amountPaise')::bigint as amount_paise,
+           e.data->>'reference' as reference, e.recorded_at, e.position
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type = 'MoneyRequested'
+  ),
+  answers as (
+    select distinct on (e.data->>'requestId') e.data->>'requestId' as request_id,
+           case e.type when 'MoneyRequestAccepted' then 'accepted' else 'rejected' end as status,
+           e.recorded_at
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type in ('MoneyRequestAccepted', 'MoneyRequestRejected')
+     order by e.data->>'requestId', e.tx_id desc, e.position desc
+  ),
+  names as (
+    select c.account_id, coalesce(w.data->>'displayName', c.account_id) as display_name
+      from (select requester_id as account_id from requests union select payer_id from requests) c
+      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+  )
+  insert into read.money_requests (request_id, requester_id, requester_name, payer_id, payer_name, amount_paise,
+                                   reference, status, created_at, updated_at, position)
+  select r.request_id, r.requester_id, rn.display_name, r.payer_id, pn.display_name, r.amount_paise, r.reference,
+         coalesce(a.status, 'pending'), r.recorded_at, coalesce(a.recorded_at, r.recorded_at), r.position
+    from requests r
+    join names rn on rn.account_id = r.requester_id
+    join names pn on pn.account_id = r.payer_id
+    left join answers a on a.request_id = r.request_id;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION projector.apply_money_requests__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+begin
+
+  -- Answers to requests made before this range (first: a request made in this range is
+  -- inserted with its answer below).
+  update read_rebuild_money_requests.money_requests m
+     set status = a.status, updated_at = a.recorded_at
+    from (select distinct on (e.data->>'requestId') e.data->>'requestId' as request_id,
+                 case e.type when 'MoneyRequestAccepted' then 'accepted' else 'rejected' end as status,
+                 e.recorded_at
+            from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+           where e.type in ('MoneyRequestAccepted', 'MoneyRequestRejected')
+           order by e.data->>'requestId', e.tx_id desc, e.position desc) a
+   where m.request_id = a.request_id;
+
+  with requests as (
+    select e.data->>'requestId' as request_id, e.data->>'requesterId' as requester_id,
+           e.data->>'payerId' as payer_id, (e.data->>'amountPaise')::bigint as amount_paise,
+           e.data->>'reference' as reference, e.recorded_at, e.position
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type = 'MoneyRequested'
+  ),
+  answers as (
+    select distinct on (e.data->>'requestId') e.data->>'requestId' as request_id,
+           case e.type when 'MoneyRequestAccepted' then 'accepted' else 'rejected' end as status,
+           e.recorded_at
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type in ('MoneyRequestAccepted', 'MoneyRequestRejected')
+     order by e.data->>'requestId', e.tx_id desc, e.position desc
+  ),
+  names as (
+    select c.account_id, coalesce(w.data->>'displayName', c.account_id) as display_name
+      from (select requester_id as account_id from requests union select payer_id from requests) c
+      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+  )
+  insert into read_rebuild_money_requests.money_requests (request_id, requester_id, requester_name, payer_id, payer_name, amount_paise,
+                                   reference, status, created_at, updated_at, position)
+  select r.request_id, r.requester_id, rn.display_name, r.payer_id, pn.display_name, r.amount_paise, r.reference,
+         coalesce(a.status, 'pending'), r.recorded_at, coalesce(a.recorded_at, r.recorded_at), r.position
+    from requests r
+    join names rn on rn.account_id = r.requester_id
+    join names pn on pn.account_id = r.payer_id
+    left join answers a on a.request_id = r.request_id;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION projector.apply_statements(p_schema text, p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+begin
+  perform projector.assert_target(p_schema, 'statements');
+  if p_schema = 'read' then
+    perform projector.apply_statements__live(p_from_tx, p_from_position, p_to_tx, p_to_position);
+  else
+    perform projector.apply_statements__rebuild(p_from_tx, p_from_position, p_to_tx, p_to_position);
+  end if;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION projector.apply_statements__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET enable_seqscan TO 'off'
+AS $function$
+begin
+
+  with deltas as materialized (select * from projector.statement_deltas(p_from_tx, p_from_position, p_to_tx, p_to_position)),
+  -- Days already projected: each gains its own day's figures, and its closing balance every
+  -- net amount of this range on that day or before it (usually only today's row of each
+  -- wallet qualifies; a late commit across midnight moves the later days).
+  shifts as (
+    select t.account_id, t.day, sum(d.net) as net,
+           coalesce(sum(d.money_in) filter (where d.day = t.day), 0) as money_in,
+           coalesce(sum(d.money_out) filter (where d.day = t.day), 0) as money_out,
+           coalesce(sum(d.postings) filter (where d.day = t.day), 0) as postings
+      from read.statement_days t
+      join deltas d on d.account_id = t.account_id and d.day <= t.day
+     group by t.account_id, t.day
+  ),
+  moved as (
+    update read.statement_days t
+       set money_in_paise = t.money_in_paise + s.money_in,
+           money_out_paise = t.money_out_paise + s.money_out,
+           closing_balance_paise = t.closing_balance_paise + s.net,
+           postings_count = t.postings_count + s.postings
+      from shifts s
+     where t.account_id = s.account_id and t.day = s.day
+  ),
+  fresh as (
+    select d.* from deltas d
+     where not exists (select 1 from read.statement_days t where t.account_id = d.account_id and t.day = d.day)
+  )
+  -- New days (see the header for the closing balance).
+  insert into read.statement_days (account_id, day, money_in_paise, money_out_paise, closing_balance_paise, postings_count)
+  select f.account_id, f.day, f.money_in, f.money_out,
+         coalesce(prior.closing_balance_paise, 0)
+           + (select sum(d.net) from deltas d where d.account_id = f.account_id and d.day <= f.day),
+         f.postings
+    from fresh f
+    left join lateral (
+      select t.closing_balance_paise from read.statement_days t
+       where t.account_id = f.account_id and t.day < f.day
+       order by t.day desc limit 1
+    ) prior on true;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION projector.apply_statements__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+begin
+
+  with deltas as materialized (select * from projector.statement_deltas(p_from_tx, p_from_position, p_to_tx, p_to_position)),
+  -- Days already projected: each gains its own day's figures, and its closing balance every
+  -- net amount of this range on that day or before it (usually only today's row of each
+  -- wallet qualifies; a late commit across midnight moves the later days).
+  shifts as (
+    select t.account_id, t.day, sum(d.net) as net,
+           coalesce(sum(d.money_in) filter (where d.day = t.day), 0) as money_in,
+           coalesce(sum(d.money_out) filter (where d.day = t.day), 0) as money_out,
+           coalesce(sum(d.postings) filter (where d.day = t.day), 0) as postings
+      from read_rebuild_statements.statement_days t
+      join deltas d on d.account_id = t.account_id and d.day <= t.day
+     group by t.account_id, t.day
+  ),
+  moved as (
+    update read_rebuild_statements.statement_days t
+       set money_in_paise = t.money_in_paise + s.money_in,
+           money_out_paise = t.money_out_paise + s.money_out,
+           closing_balance_paise = t.closing_balance_paise + s.net,
+           postings_count = t.postings_count + s.postings
+      from shifts s
+     where t.account_id = s.account_id and t.day = s.day
+  ),
+  fresh as (
+    select d.* from deltas d
+     where not exists (select 1 from read_rebuild_statements.statement_days t where t.account_id = d.account_id and t.day = d.day)
+  )
+  -- New days (see the header for the closing balance).
+  insert into read_rebuild_statements.statement_days (account_id, day, money_in_paise, money_out_paise, closing_balance_paise, postings_count)
+  select f.account_id, f.day, f.money_in, f.money_out,
+         coalesce(prior.closing_balance_paise, 0)
+           + (select sum(d.net) from deltas d where d.account_id = f.account_id and d.day <= f.day),
+         f.postings
+    from fresh f
+    left join lateral (
+      select t.closing_balance_paise from read_rebuild_statements.statement_days t
+       where t.account_id = f.account_id and t.day < f.day
+       order by t.day desc limit 1
+    ) prior on true;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION projector.assert_target(p_schema text, p_projection text)
+ RETURNS void
+ LANGUAGE plpgsql
+ IMMUTABLE
+AS $function$
+begin
+  if p_schema is distinct from 'read' and p_schema is distinct from 'read_rebuild_' || p_projection then
+    raise exception 'projection % may not write schema %', p_projection, p_schema;
+  end if;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION projector.events_in_range(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+ RETURNS SETOF ledger.events
+ LANGUAGE plpgsql
+ STABLE ROWS 20000
+AS $function$
+begin
+  return query
+    select * from ledger.events e
+     where e.tx_id between p_from_tx and p_to_tx
+       and (e.tx_id, e.position) > (p_from_tx, p_from_position)
+       and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
+     order by e.tx_id, e.position;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION projector.funding_name(p_account_id text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select case p_account_id
+    when 'funding:bank_transfer' then 'Bank transfer'
+    when 'funding:upi' then 'UPI'
+    when 'funding:card' then 'Card'
+  end
+$function$;
+
+CREATE OR REPLACE FUNCTION projector.has_events_after(p_tx xid8, p_position bigint)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select (select e.position from ledger.events e
+           where (e.tx_id, e.position) > (p_tx, p_position)
+           order by e.tx_id, e.position
+           limit 1) is not null
+$function$;
+
+CREATE OR REPLACE FUNCTION projector.next_range(p_after_tx xid8, p_after_position bigint, p_limit integer)
+ RETURNS TABLE(tx_id xid8, "position" bigint, events integer)
+ LANGUAGE sql
+AS $function$
+  select n.tx_id, n.position, (count(*) over ())::integer
+    from (select e.tx_id, e.position from ledger.events e
+           where (e.tx_id, e.position) > (p_after_tx, p_after_position)
+             and e.tx_id < pg_snapshot_xmin(pg_current_snapshot())
+           order by e.tx_id, e.position
+           limit p_limit) n
+   order by n.tx_id desc, n.position desc
+   limit 1
+$function$;
+
+CREATE OR REPLACE FUNCTION projector.run_batch(p_projection text, p_limit integer)
+ RETURNS TABLE(busy boolean, applied integer, tx_id xid8, "position" bigint, more boolean)
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_from_tx xid8;
+  v_from_position bigint;
+  v_to_tx xid8;
+  v_to_position bigint;
+  v_events integer := 0;
+begin
+  select c.tx_id, c.position into v_from_tx, v_from_position
+    from read.checkpoints c where c.projection = p_projection
+     for update skip locked;
+  if not found then
+    -- Another projector holds it (or no such projection: the caller names only known ones).
+    return query select true, 0, null::xid8, null::bigint, false;
+    return;
+  end if;
+
+  select r.tx_id, r.position, r.events into v_to_tx, v_to_position, v_events
+    from projector.next_range(v_from_tx, v_from_position, p_limit) r;
+  if coalesce(v_events, 0) > 0 then
+    execute format('select projector.%I($1, $2, $3, $4, $5)', 'apply_' || p_projection)
+      using 'read'::text, v_from_tx, v_from_position, v_to_tx, v_to_position;
+    perform projector.save_checkpoint(p_projection, v_to_tx, v_to_position, v_events, true);
+  else
+    v_events := 0;
+    v_to_tx := v_from_tx;
+    v_to_position := v_from_position;
+  end if;
+
+  return query select false, v_events, v_to_tx, v_to_position,
+    projector.has_events_after(v_to_tx, v_to_position);
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION projector.save_checkpoint(p_projection text, p_tx xid8, p_position bigint, p_applied bigint, p_add boolean)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+begin
+  update read.checkpoints
+     set tx_id = p_tx, position = p_position,
+         events_applied = case when p_add then events_applied + p_applied else p_applied end,
+         updated_at = now(), last_error = null, last_error_at = null
+   where projection = p_projection;
+  perform pg_notify('projection_checkpoint', json_build_object(
+    'projection', p_projection, 'checkpoint', p_tx::text || '.' || p_position::text)::text);
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION projector.statement_deltas(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+ RETURNS TABLE(account_id text, day date, money_in bigint, money_out bigint, net bigint, postings bigint)
+ LANGUAGE sql
+ STABLE ROWS 2000
+AS $function$
+  select p.account_id, (e.recorded_at at time zone 'Asia/Kolkata')::date,
+         coalesce(sum(p.amount) filter (where p.amount > 0), 0)::bigint,
+         coalesce(-sum(p.amount) filter (where p.amount < 0), 0)::bigint,
+         sum(p.amount)::bigint, count(*)::bigint
+    from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+    cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+   where p.account_seq is not null
+   group by 1, 2
+$function$;
+
+CREATE OR REPLACE FUNCTION projector.transaction_id(p_type text, p_data jsonb)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select case p_type
+    when 'TransferCompleted' then p_data->>'transferId'
+    when 'TransferReversed' then p_data->>'transferId'
+    when 'DepositRequested' then p_data->>'depositId'
+    when 'DepositSettled' then p_data->>'depositId'
+    when 'DepositFailed' then p_data->>'depositId'
+    when 'DepositReversed' then p_data->>'depositId'
+    when 'MoneyRequested' then p_data->>'requestId'
+    when 'MoneyRequestAccepted' then p_data->>'requestId'
+    when 'MoneyRequestRejected' then p_data->>'requestId'
+    when 'MoneyRequestPaymentReversed' then p_data->>'requestId'
+    when 'WalletOpened' then p_data->>'accountId'
+  end
+$function$;
+
+CREATE OR REPLACE FUNCTION read.search_keys(p_account text, p_text text)
+ RETURNS bigint[]
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+RETURN ARRAY(SELECT (((hashtext(search_keys.p_account))::bigint << 32) | ((hashtext(t.t))::bigint & '4294967295'::bigint)) FROM unnest(show_trgm(search_keys.p_text)) t(t) WHERE (strpos(t.t, ' '::text) = 0));
+
+CREATE OR REPLACE FUNCTION read.search_text_keys(p_account text, p_text text)
+ RETURNS bigint[]
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+RETURN ARRAY(SELECT (((hashtext(search_text_keys.p_account))::bigint << 32) | ((hashtext(inner_trigrams.t))::bigint & '4294967295'::bigint)) FROM (SELECT unnest(show_trgm(search_text_keys.p_text)) AS unnest EXCEPT SELECT unnest(show_trgm(substr(search_text_keys.p_text, i.i, 2))) AS unnest FROM generate_series(1, char_length(search_text_keys.p_text)) i(i)) inner_trigrams(t));
+
+CREATE OR REPLACE FUNCTION replay.build_rebuild_index(p_projection text, p_table text, p_index text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+declare
+  v_schema text := replay.rebuild_schema(p_projection);
+  v_live regclass;
+  v_original text;
+  v_definition text;
+  v_constraint text;
+begin
+  perform replay.check_table(p_projection, p_table);
+  v_live := format('read.%I', p_table)::regclass;
+  select pg_get_indexdef(i.indexrelid), pg_get_constraintdef(k.oid) into v_original, v_constraint
+    from pg_index i
+    join pg_class c on c.oid = i.indexrelid
+    left join pg_constraint k on k.conindid = i.indexrelid and k.conrelid = i.indrelid and k.contype in ('p', 'u')
+   where i.indrelid = v_live and c.relname = p_index;
+  if not found then
+    raise exception 'replay: read.% has no index %', p_table, p_index using errcode = '22023';
+  end if;
+  if v_constraint is not null then
+    if not exists (select 1 from pg_constraint where conrelid = format('%I.%I', v_schema, p_table)::regclass and conname = p_index) then
+      execute format('alter table %I.%I add constraint %I %s', v_schema, p_table, p_index, v_constraint);
+    end if;
+    return;
+  end if;
+  v_definition := replace(v_original, ' ON ' || v_live::text || ' ', ' ON ' || quote_ident(v_schema) || '.' || quote_ident(p_table) || ' ');
+  if v_definition = v_original then
+    raise exception 'replay: cannot retarget index % (%)', p_index, v_original;
+  end if;
+  execute v_definition;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION replay.check_table(p_projection text, p_table text)
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+begin
+  if not exists (select 1 from replay.projection_tables where projection = p_projection and table_name = p_table) then
+    raise exception 'replay: % is not a table of projection %', p_table, p_projection using errcode = '22023';
+  end if;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION replay.create_rebuild_table(p_projection text, p_table text, p_with_keys boolean)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+declare
+  v_schema text := replay.rebuild_schema(p_projection);
+  v_key record;
+begin
+  perform replay.check_table(p_projection, p_table);
+  execute format('create table %I.%I (like read.%I including all excluding indexes)', v_schema, p_table, p_table);
+  if p_with_keys then
+    for v_key in
+      select k.conname, pg_get_constraintdef(k.oid) as definition from pg_constraint k
+       where k.conrelid = format('read.%I', p_table)::regclass and k.contype in ('p', 'u')
+       order by k.conname
+    loop
+      execute format('alter table %I.%I add constraint %I %s', v_schema, p_table, v_key.conname, v_key.definition);
+    end loop;
+  end if;
+  execute format('grant select, insert, update, delete on table %I.%I to wallet_runtime', v_schema, p_table);
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION replay.drop_rebuild_schema(p_projection text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+begin
+  execute format('drop schema %I', replay.rebuild_schema(p_projection));
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION replay.rebuild_schema(p_projection text)
+ RETURNS text
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+begin
+  if not exists (select 1 from replay.projection_tables where projection = p_projection) then
+    raise exception 'replay: unknown projection %', p_projection using errcode = '22023';
+  end if;
+  return 'read_rebuild_' || p_projection;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION replay.reset_rebuild_schema(p_projection text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+declare
+  v_schema text := replay.rebuild_schema(p_projection);
+begin
+  execute format('drop schema if exists %I cascade', v_schema);
+  execute format('create schema %I', v_schema);
+  execute format('grant usage on schema %I to wallet_runtime', v_schema);
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION replay.swap_in_table(p_projection text, p_table text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+declare
+  v_schema text := replay.rebuild_schema(p_projection);
+begin
+  perform replay.check_table(p_projection, p_table);
+  execute format('drop table read.%I', p_table);
+  execute format('alter table %I.%I set schema read', v_schema, p_table);
+end
+$function$;
+
+grant execute on function ledger.append(p_stream_id text, p_expected_version integer, p_events jsonb, p_metadata jsonb, p_idempotency jsonb, p_result jsonb) to wallet_runtime;
+grant execute on function ledger.append_batch(p_appends jsonb) to wallet_runtime;
+grant execute on function ledger.assert_postings_balanced() to wallet_runtime;
+grant execute on function ledger.expire_idempotency_keys(p_older_than interval, p_limit integer) to wallet_runtime;
+grant execute on function ledger.open_wallet_account(p_account_id text) to wallet_runtime;
+grant execute on function ledger.reject_account_removal() to wallet_runtime;
+grant execute on function ledger.reject_mutation() to wallet_runtime;
+grant execute on function projector.apply_accounts(p_schema text, p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
+grant execute on function projector.apply_accounts__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
+grant execute on function projector.apply_accounts__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
+grant execute on function projector.apply_history(p_schema text, p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
+grant execute on function projector.apply_history__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
+grant execute on function projector.apply_history__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
+grant execute on function projector.apply_money_requests(p_schema text, p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
+grant execute on function projector.apply_money_requests__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
+grant execute on function projector.apply_money_requests__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
+grant execute on function projector.apply_statements(p_schema text, p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
+grant execute on function projector.apply_statements__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
+grant execute on function projector.apply_statements__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
+grant execute on function projector.assert_target(p_schema text, p_projection text) to wallet_runtime;
+grant execute on function projector.events_in_range(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
+grant execute on function projector.funding_name(p_account_id text) to wallet_runtime;
+grant execute on function projector.has_events_after(p_tx xid8, p_position bigint) to wallet_runtime;
+grant execute on function projector.next_range(p_after_tx xid8, p_after_position bigint, p_limit integer) to wallet_runtime;
+grant execute on function projector.run_batch(p_projection text, p_limit integer) to wallet_runtime;
+grant execute on function projector.save_checkpoint(p_projection text, p_tx xid8, p_position bigint, p_applied bigint, p_add boolean) to wallet_runtime;
+grant execute on function projector.statement_deltas(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
+grant execute on function projector.transaction_id(p_type text, p_data jsonb) to wallet_runtime;
+grant execute on function read.search_keys(p_account text, p_text text) to PUBLIC;
+grant execute on function read.search_text_keys(p_account text, p_text text) to PUBLIC;
+grant execute on function replay.build_rebuild_index(p_projection text, p_table text, p_index text) to wallet_runtime;
+grant execute on function replay.check_table(p_projection text, p_table text) to wallet_runtime;
+grant execute on function replay.create_rebuild_table(p_projection text, p_table text, p_with_keys boolean) to wallet_runtime;
+grant execute on function replay.drop_rebuild_schema(p_projection text) to wallet_runtime;
+grant execute on function replay.rebuild_schema(p_projection text) to wallet_runtime;
+grant execute on function replay.reset_rebuild_schema(p_projection text) to wallet_runtime;
+grant execute on function replay.swap_in_table(p_projection text, p_table text) to wallet_runtime;
+grant usage on schema audit to wallet_runtime;
+grant usage on schema identity to wallet_runtime;
+grant usage on schema ledger to wallet_runtime;
+grant usage on schema projector to wallet_runtime;
+grant usage on schema ratelimit to wallet_runtime;
+grant usage on schema read to wallet_runtime;
+grant usage on schema replay to wallet_runtime;
+grant select, usage on sequence audit.admin_actions_id_seq to wallet_runtime;
+grant select, usage on sequence audit.replay_runs_id_seq to wallet_runtime;
+grant select, usage on sequence audit.solo_money_actions_id_seq to wallet_runtime;
+grant select, usage on sequence audit.verify_runs_id_seq to wallet_runtime;
+grant insert, select on table audit.admin_actions to wallet_runtime;
+grant insert, select, update on table audit.approval_requests to wallet_runtime;
+grant insert, select, update on table audit.replay_runs to wallet_runtime;
+grant insert, select on table audit.solo_money_actions to wallet_runtime;
+grant insert, select on table audit.verify_runs to wallet_runtime;
+grant delete, insert, select, update on table identity.code_issues to wallet_runtime;
+grant delete, insert, select, update on table identity.one_time_codes to wallet_runtime;
+grant delete, insert, select, update on table identity.users to wallet_runtime;
+grant select on table ledger.accounts to wallet_runtime;
+grant select on table ledger.events to wallet_runtime;
+grant select on table ledger.idempotency_keys to wallet_runtime;
+grant select on table ledger.postings to wallet_runtime;
+grant delete, insert, select, update on table ratelimit.counters to wallet_runtime;
+grant delete, insert, select, update on table read.balances to wallet_runtime;
+grant delete, insert, select, update on table read.checkpoints to wallet_runtime;
+grant delete, insert, select, update on table read.directory to wallet_runtime;
+grant delete, insert, select, update on table read.history to wallet_runtime;
+grant delete, insert, select, update on table read.history_counts to wallet_runtime;
+grant delete, insert, select, update on table read.money_requests to wallet_runtime;
+grant delete, insert, select, update on table read.statement_days to wallet_runtime;
+grant delete, insert, select, update on table read.statements to wallet_runtime;

@@ -1,0 +1,227 @@
+/**
+ * The upgrade from before the squash: a database migrated by the 23 migrations the baseline
+ * replaced (frozen in test/fixtures/legacy-migrations/), with money moved and projected through
+ * their functions, is migrated by today's code. Nothing is lost, its history says it is at the
+ * baseline, its schema, functions and the runtime role's privileges are a fresh database's, and
+ * the ledger and projectors keep working on it. A history that stops part-way is refused.
+ */
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Kysely, sql } from 'kysely';
+import { FileMigrationProvider, Migrator } from 'kysely/migration';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { createLedger, type LedgerTables, type Paise } from '../ledger/index.ts';
+import { allQueues } from '../runtime/queues.ts';
+import { adminQuery, createTestDatabase, inDatabase, type TestDatabase } from '../test/database.ts';
+import { openFundedWallets } from '../test/funded-wallets.ts';
+import { createDatabase, withClient } from './database.ts';
+import { installJobQueues } from './jobs.ts';
+import { BASELINE_MIGRATION, migrateDatabase, pendingMigrations } from './migrate.ts';
+import { runtimePrivilegeProblems } from './runtime-privileges.ts';
+import { applyRuntimeGrants, ensureRuntimeRole } from './runtime-role.ts';
+import { DUMPED_SCHEMAS, dumpSchema } from './schema-dump.ts';
+
+const LEGACY_MIGRATIONS = fileURLToPath(new URL('../test/fixtures/legacy-migrations/', import.meta.url));
+const PROJECTIONS = ['accounts', 'history', 'money_requests', 'statements'];
+
+interface Scratch {
+  ownerUrl: string;
+  runtimeUrl: string;
+  drop(): Promise<void>;
+}
+
+async function emptyDatabase(): Promise<Scratch> {
+  const name = `t_legacy_${randomBytes(4).toString('hex')}`;
+  await adminQuery(`create database ${name}`);
+  return {
+    ownerUrl: inDatabase(inject('adminDatabaseUrl'), name),
+    runtimeUrl: inDatabase(inject('runtimeDatabaseUrl'), name),
+    drop: () => adminQuery(`drop database if exists ${name} with (force)`),
+  };
+}
+
+/** What `npm run migrate` did before the squash (platform/migrate.ts then), up to `target` if given. */
+async function migrateAsBeforeTheSquash(ownerUrl: string, target?: string): Promise<void> {
+  const db = createDatabase<unknown>({ connectionString: ownerUrl, maxConnections: 1 });
+  try {
+    await ensureRuntimeRole(db);
+    const migrator = new Migrator({
+      db,
+      provider: new FileMigrationProvider({ fs, path, migrationFolder: LEGACY_MIGRATIONS }),
+    });
+    const { error } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
+    if (error) throw error;
+    if (target) return;
+    await installJobQueues(ownerUrl, allQueues);
+    await applyRuntimeGrants(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Every projection applied up to the end of the log (the projector's own call, as the runtime). */
+async function project(db: Kysely<unknown>): Promise<void> {
+  await vi.waitFor(
+    async () => {
+      let more = false;
+      for (const projection of PROJECTIONS) {
+        const { rows } = await sql<{ more: boolean; busy: boolean }>`
+          select busy, more from projector.run_batch(${projection}, 1000)`.execute(db);
+        more ||= rows[0]?.more !== false || rows[0]?.busy !== false;
+      }
+      if (more) throw new Error('the projections have not caught up yet');
+    },
+    { timeout: 30_000, interval: 50 },
+  );
+}
+
+/** Every row of every table of ours, as text in a stable order. */
+async function allRows(ownerUrl: string): Promise<Record<string, string[]>> {
+  return withClient(ownerUrl, async (client) => {
+    const { rows: tables } = await client.query<{ name: string }>(
+      `select format('%I.%I', n.nspname, c.relname) as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = any($1) and c.relkind = 'r' order by 1`,
+      [DUMPED_SCHEMAS],
+    );
+    const contents: Record<string, string[]> = {};
+    for (const { name } of tables) {
+      const { rows } = await client.query<{ row: string }>(`select to_jsonb(t)::text as row from ${name} t order by 1`);
+      contents[name] = rows.map((row) => row.row);
+    }
+    return contents;
+  });
+}
+
+async function schemaOf(url: string): Promise<string> {
+  return withClient(url, (client) => dumpSchema(client));
+}
+
+async function moveMoney(runtimeUrl: string, prefix: string): Promise<void> {
+  const db = createDatabase<LedgerTables>({ connectionString: runtimeUrl, maxConnections: 2 });
+  try {
+    for (const batching of [undefined, false] as const) {
+      const ledger = createLedger({ db, ...(batching === false ? { batching } : {}) });
+      const [a, b] = [`${prefix}-a-${String(batching)}`, `${prefix}-b-${String(batching)}`];
+      await openFundedWallets(ledger, [a, b], 50_000n as Paise);
+      await ledger.transfer(
+        { transferId: `${a}-t1`, fromAccountId: a, toAccountId: b, amountPaise: 1_250n as Paise, reference: 'rent' },
+        { actorId: a, idempotencyKey: `${a}-k1` },
+      );
+      await ledger.requestDeposit(
+        {
+          depositId: `${a}-d1`,
+          walletId: a,
+          amountPaise: 10_000n as Paise,
+          method: 'upi',
+          reference: 'top up',
+          details: { upiId: 'x@bank' },
+        },
+        { actorId: a },
+      );
+      await ledger.requestMoney(
+        { requestId: `${a}-r1`, requesterId: a, payerId: b, amountPaise: 700n as Paise, reference: 'lunch' },
+        { actorId: a },
+      );
+    }
+    await project(db as Kysely<unknown>);
+  } finally {
+    await db.destroy();
+  }
+}
+
+describe('a database migrated before the squash', () => {
+  let legacy: Scratch;
+  let fresh: TestDatabase<unknown>;
+  let before: Record<string, string[]>;
+
+  beforeAll(async () => {
+    legacy = await emptyDatabase();
+    await migrateAsBeforeTheSquash(legacy.ownerUrl);
+    await moveMoney(legacy.runtimeUrl, 'old');
+    before = await allRows(legacy.ownerUrl);
+    fresh = await createTestDatabase({ as: 'owner' });
+  });
+
+  afterAll(async () => {
+    await fresh?.drop();
+    await legacy?.drop();
+  });
+
+  it('upgrades in one run with every row kept, recorded as at the baseline', async () => {
+    expect(before['ledger.events']?.length).toBeGreaterThan(10);
+    expect(before['read.history']?.length).toBeGreaterThan(4);
+    expect(await pendingMigrations(legacy.ownerUrl)).toEqual([BASELINE_MIGRATION]);
+
+    const report = await migrateDatabase(legacy.ownerUrl, allQueues, { runtimeUrl: legacy.runtimeUrl });
+
+    expect(report.applied).toEqual([]);
+    expect(await allRows(legacy.ownerUrl)).toEqual(before);
+    const history = await withClient(legacy.ownerUrl, (client) =>
+      client.query<{ name: string }>('select name from public.kysely_migration'),
+    );
+    expect(history.rows.map((row) => row.name)).toEqual([BASELINE_MIGRATION]);
+    expect(await pendingMigrations(legacy.runtimeUrl)).toEqual([]);
+  });
+
+  it("then has a fresh database's schema, functions, seed rows and runtime privileges", async () => {
+    expect(await schemaOf(legacy.ownerUrl)).toEqual(await schemaOf(fresh.ownerUrl));
+    const functions = `
+      select n.nspname || '.' || p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' as name,
+             pg_get_functiondef(p.oid) as definition, p.proacl::text as acl
+        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+       where n.nspname in ('ledger', 'projector', 'replay', 'read') order by 1`;
+    const [upgraded, created] = await Promise.all(
+      [legacy.ownerUrl, fresh.ownerUrl].map((url) =>
+        withClient(url, async (client) => (await client.query(functions)).rows),
+      ),
+    );
+    expect(upgraded).toEqual(created);
+    expect(upgraded?.length).toBe(37);
+    const seeds = `
+      select (select json_agg(projection order by projection) from read.checkpoints) as checkpoints,
+             (select json_agg(table_name order by table_name) from replay.projection_tables) as replay_tables,
+             (select json_agg(id order by id) from ledger.accounts where kind = 'funding') as funding`;
+    const [oldSeeds, newSeeds] = await Promise.all(
+      [legacy.ownerUrl, fresh.ownerUrl].map((url) =>
+        withClient(url, async (client) => (await client.query(seeds)).rows),
+      ),
+    );
+    expect(oldSeeds).toEqual(newSeeds);
+    const runtime = createDatabase<unknown>({ connectionString: legacy.runtimeUrl, maxConnections: 1 });
+    try {
+      expect(await runtimePrivilegeProblems(runtime)).toEqual([]);
+    } finally {
+      await runtime.destroy();
+    }
+  });
+
+  it('keeps working: money moves and is projected through the new functions, and a second run changes nothing', async () => {
+    await moveMoney(legacy.runtimeUrl, 'new');
+    const balances = await withClient(legacy.ownerUrl, async (client) => {
+      const { rows } = await client.query<{ agree: boolean; wallets: number }>(`
+        select bool_and(b.balance_paise = a.balance) as agree, count(*)::int as wallets
+          from ledger.accounts a join read.balances b on b.account_id = a.id where a.kind = 'wallet'`);
+      return rows[0];
+    });
+    expect(balances).toEqual({ agree: true, wallets: 8 });
+    const schema = await schemaOf(legacy.ownerUrl);
+    expect((await migrateDatabase(legacy.ownerUrl, allQueues, { runtimeUrl: legacy.runtimeUrl })).applied).toEqual([]);
+    expect(await schemaOf(legacy.ownerUrl)).toBe(schema);
+  });
+});
+
+describe('a database that stopped part-way through the squashed migrations', () => {
+  it('is refused, saying to migrate it with a release from before the squash first', async () => {
+    const partial = await emptyDatabase();
+    try {
+      await migrateAsBeforeTheSquash(partial.ownerUrl, '0010_runtime_role');
+      await expect(migrateDatabase(partial.ownerUrl, allQueues)).rejects.toThrow(
+        /stopped before migration 0011_pin_verifier, which is now part of 0001_baseline/,
+      );
+    } finally {
+      await partial.drop();
+    }
+  });
+});

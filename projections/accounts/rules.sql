@@ -1,0 +1,96 @@
+-- Projection "accounts" (projections/accounts/projection.ts): the directory of display names,
+-- every account's balance (funding accounts' balances exist only here) and per-account
+-- statements with a running balance. A wallet posting's running balance and sequence are the
+-- ledger's own (taken under the wallet's row lock); a funding posting's are counted here in
+-- read order, which is the same for the live projector and a replay. Balances are sums of
+-- amounts, never a last balance_after: read order is (tx_id, position), not the order of the
+-- row locks.
+-- A wallet's name is in its WalletOpened event, the first of its stream (version 0): looked up
+-- by the full unique key (stream_id, stream_version), so no stale statistic makes the planner
+-- AND it with the index on type (a scan of every WalletOpened per name). Postings are joined
+-- per event (LATERAL ... OFFSET 0, which the planner may not flatten): a range's row estimate
+-- from a (tx_id, position) comparison can be off by orders of magnitude, and a hash join on
+-- that estimate reads every posting of the ledger for a batch of a few.
+-- The rule is instantiated by pg_temp.define_rule (projections/engine/rules.sql): `{schema}` is
+-- `read` or `read_rebuild_accounts`.
+select pg_temp.define_rule('accounts', $rule$
+  insert into {schema}.directory (account_id, display_name, kind, opened_at)
+  select e.data->>'accountId', e.data->>'displayName', 'wallet', e.recorded_at
+    from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type = 'WalletOpened';
+
+  -- A funding account appears in the directory with its first posting.
+  insert into {schema}.directory (account_id, display_name, kind, opened_at)
+  select distinct on (p.account_id) p.account_id, projector.funding_name(p.account_id), 'funding', e.recorded_at
+    from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+    cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+     where projector.funding_name(p.account_id) is not null
+   order by p.account_id, e.tx_id, e.position
+  on conflict do nothing;
+
+  -- Statements first: a funding posting's running figures start from the balance row as it
+  -- was before this range.
+  with lines as (
+    select p.account_id, p.amount, p.account_seq, p.balance_after,
+           e.position, e.tx_id, e.type, e.stream_id, e.recorded_at,
+           projector.transaction_id(e.type, e.data) as transaction_id,
+           count(*) over event_lines as line_count,
+           min(p.account_id) over event_lines as first_account,
+           max(p.account_id) over event_lines as last_account
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+    window event_lines as (partition by e.position)
+  ),
+  -- The counterparty of a two-line movement is the other line's account.
+  sided as (
+    select l.*,
+           case when l.line_count = 2 then
+             case when l.account_id = l.first_account then l.last_account else l.first_account end
+           end as counterparty_id
+      from lines l
+  ),
+  running as (
+    select s.*,
+           coalesce(b.balance_paise, 0) + sum(s.amount) over account_order as running_balance,
+           coalesce(b.postings_count, 0) + row_number() over account_order as running_count
+      from sided s
+      left join {schema}.balances b on b.account_id = s.account_id
+    window account_order as (partition by s.account_id order by s.tx_id, s.position)
+  ),
+  names as (
+    select c.account_id,
+           coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
+      from (select distinct counterparty_id as account_id from sided where counterparty_id is not null) c
+      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+  )
+  insert into {schema}.statements (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id,
+                               counterparty_id, counterparty_name, amount_paise, balance_after_paise, recorded_at)
+  select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
+         r.transaction_id, r.counterparty_id, n.display_name, r.amount,
+         coalesce(r.balance_after, r.running_balance), r.recorded_at
+    from running r
+    left join names n on n.account_id = r.counterparty_id;
+
+  -- Balances: a wallet opened gets its row at zero; postings add up. The last position and
+  -- time are the last in read order.
+  with touches as (
+    select p.account_id, p.amount, 1 as line, e.tx_id, e.position, e.recorded_at
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+    union all
+    select e.data->>'accountId', 0, 0, e.tx_id, e.position, e.recorded_at
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type = 'WalletOpened'
+  )
+  insert into {schema}.balances as b (account_id, balance_paise, postings_count, last_position, updated_at)
+  select t.account_id, sum(t.amount), sum(t.line),
+         (array_agg(t.position order by t.tx_id desc, t.position desc) filter (where t.line = 1))[1],
+         (array_agg(t.recorded_at order by t.tx_id desc, t.position desc))[1]
+    from touches t
+   group by t.account_id
+  on conflict (account_id) do update
+     set balance_paise = b.balance_paise + excluded.balance_paise,
+         postings_count = b.postings_count + excluded.postings_count,
+         last_position = coalesce(excluded.last_position, b.last_position),
+         updated_at = excluded.updated_at;
+$rule$);

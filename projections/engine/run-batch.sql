@@ -1,0 +1,92 @@
+-- A live projector batch in one round trip (`projector.run_batch`, called by
+-- projections/engine/projector.ts): lock the projection's checkpoint row with SKIP LOCKED (one
+-- active projector per projection), find the range behind the xmin gate, apply the
+-- projection's own rule (`apply_<name>`, projections/<name>/rules.sql), save the checkpoint
+-- and NOTIFY, all in the one implicit transaction of the call; then say whether more is
+-- waiting. Every command's reply waits for all the projections, so each statement a batch sent
+-- from Node was paid per command. Each step is a function of its own, which replay's steps
+-- from Node call too (projections/engine/event-range.ts, projector.ts), so the gate, the
+-- checkpoint's update and its NOTIFY are written once.
+
+-- The next range (after, to] of up to p_limit committed events behind the snapshot xmin, in
+-- read order (projections/engine/event-range.ts says why the gate makes it final); no row when
+-- there is none.
+create or replace function projector.next_range(p_after_tx xid8, p_after_position bigint, p_limit integer)
+returns table (tx_id xid8, "position" bigint, events integer)
+language sql volatile as $fn$
+  select n.tx_id, n.position, (count(*) over ())::integer
+    from (select e.tx_id, e.position from ledger.events e
+           where (e.tx_id, e.position) > (p_after_tx, p_after_position)
+             and e.tx_id < pg_snapshot_xmin(pg_current_snapshot())
+           order by e.tx_id, e.position
+           limit p_limit) n
+   order by n.tx_id desc, n.position desc
+   limit 1
+$fn$;
+
+-- Committed events after a checkpoint, held back by the gate or not yet read: the first key
+-- after the checkpoint, which only the (tx_id, position) index gives cheaply. As
+-- `exists (... where (tx_id, position) > ($1, $2))` the generic plan expected a third of the
+-- log to match and chose a sequential scan - but the rows after a checkpoint are the newest, at
+-- the end of the heap, so every batch read the whole log to reach them. An ORDER BY ... LIMIT 1
+-- inside EXISTS is stripped by the planner, hence the scalar subquery.
+create or replace function projector.has_events_after(p_tx xid8, p_position bigint) returns boolean
+language sql stable as $fn$
+  select (select e.position from ledger.events e
+           where (e.tx_id, e.position) > (p_tx, p_position)
+           order by e.tx_id, e.position
+           limit 1) is not null
+$fn$;
+
+-- Moves a projection's checkpoint (adding to or setting its applied count) and tells the
+-- waiters; the NOTIFY is delivered at commit, and only if it commits.
+create or replace function projector.save_checkpoint(
+  p_projection text, p_tx xid8, p_position bigint, p_applied bigint, p_add boolean
+) returns void language plpgsql as $fn$
+begin
+  update read.checkpoints
+     set tx_id = p_tx, position = p_position,
+         events_applied = case when p_add then events_applied + p_applied else p_applied end,
+         updated_at = now(), last_error = null, last_error_at = null
+   where projection = p_projection;
+  perform pg_notify('projection_checkpoint', json_build_object(
+    'projection', p_projection, 'checkpoint', p_tx::text || '.' || p_position::text)::text);
+end
+$fn$;
+
+-- One live batch of a projection (the steps in the header above).
+create or replace function projector.run_batch(p_projection text, p_limit integer)
+returns table (busy boolean, applied integer, tx_id xid8, "position" bigint, more boolean)
+language plpgsql as $fn$
+declare
+  v_from_tx xid8;
+  v_from_position bigint;
+  v_to_tx xid8;
+  v_to_position bigint;
+  v_events integer := 0;
+begin
+  select c.tx_id, c.position into v_from_tx, v_from_position
+    from read.checkpoints c where c.projection = p_projection
+     for update skip locked;
+  if not found then
+    -- Another projector holds it (or no such projection: the caller names only known ones).
+    return query select true, 0, null::xid8, null::bigint, false;
+    return;
+  end if;
+
+  select r.tx_id, r.position, r.events into v_to_tx, v_to_position, v_events
+    from projector.next_range(v_from_tx, v_from_position, p_limit) r;
+  if coalesce(v_events, 0) > 0 then
+    execute format('select projector.%I($1, $2, $3, $4, $5)', 'apply_' || p_projection)
+      using 'read'::text, v_from_tx, v_from_position, v_to_tx, v_to_position;
+    perform projector.save_checkpoint(p_projection, v_to_tx, v_to_position, v_events, true);
+  else
+    v_events := 0;
+    v_to_tx := v_from_tx;
+    v_to_position := v_from_position;
+  end if;
+
+  return query select false, v_events, v_to_tx, v_to_position,
+    projector.has_events_after(v_to_tx, v_to_position);
+end
+$fn$;

@@ -1,0 +1,102 @@
+-- Projection "history" (projections/history/projection.ts): each user's transaction list, one
+-- row per participant of each money movement, typed as that participant sees it: 'deposit'
+-- (sender = receiver = the wallet; the counterparty is the funding account), 'debit' for the
+-- sender, 'credit' for the receiver. A deposit request is a pending row that its settlement or
+-- failure later updates in place. A reversal adds new rows - 'debit' for whoever gives the
+-- money back, 'credit' for whoever gets it - referenced "Reversal: <reason>"; the original rows
+-- stay as they were. It also keeps each user's number of rows per type (history_counts), so a
+-- page's total is a key lookup instead of a count of the user's rows.
+-- Names and postings are looked up as in the accounts rule (projections/accounts/rules.sql).
+-- The rule is instantiated by pg_temp.define_rule (projections/engine/rules.sql): `{schema}` is
+-- `read` or `read_rebuild_history`.
+select pg_temp.define_rule('history', $rule$
+  -- Settlements and failures of deposits requested before this range. First, so that a
+  -- reversal row this range adds on the same stream keeps its own status and time.
+  update {schema}.history h
+     set status = c.status, updated_at = c.recorded_at
+    from (select distinct on (e.data->>'walletId', e.stream_id)
+                 e.data->>'walletId' as account_id, e.stream_id,
+                 case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at
+            from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+           where e.type in ('DepositSettled', 'DepositFailed')
+           order by e.data->>'walletId', e.stream_id, e.tx_id desc, e.position desc) c
+   where h.account_id = c.account_id and h.stream_id = c.stream_id;
+
+  with movements as (
+    select e.position, e.tx_id, e.stream_id, e.type, e.recorded_at,
+           projector.transaction_id(e.type, e.data) as transaction_id,
+           case e.type
+             when 'TransferCompleted' then e.data->>'fromAccountId'
+             when 'MoneyRequestAccepted' then e.data->>'payerId'
+             when 'TransferReversed' then e.data->>'toAccountId'        -- the receiver gives it back
+             when 'MoneyRequestPaymentReversed' then e.data->>'requesterId'
+             else e.data->>'walletId'                                   -- deposits and their reversals
+           end as sender_id,
+           case e.type
+             when 'TransferCompleted' then e.data->>'toAccountId'
+             when 'MoneyRequestAccepted' then e.data->>'requesterId'
+             when 'TransferReversed' then e.data->>'fromAccountId'
+             when 'MoneyRequestPaymentReversed' then e.data->>'payerId'
+             when 'DepositRequested' then e.data->>'walletId'
+             when 'DepositReversed' then 'funding:' || (e.data->>'method')
+           end as receiver_id,
+           case when e.type in ('DepositRequested', 'DepositReversed') then 'funding:' || (e.data->>'method') end
+             as funding_id,
+           (e.data->>'amountPaise')::bigint as amount_paise,
+           case when e.type in ('TransferReversed', 'DepositReversed', 'MoneyRequestPaymentReversed')
+                then 'Reversal: ' || (e.data->>'reason') else e.data->>'reference' end as reference,
+           case e.type
+             when 'TransferCompleted' then 'transfer'
+             when 'MoneyRequestAccepted' then 'request'
+             when 'DepositRequested' then e.data->>'method'
+             else 'reversal'
+           end as method
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type in ('DepositRequested', 'DepositReversed', 'TransferCompleted', 'TransferReversed',
+                      'MoneyRequestAccepted', 'MoneyRequestPaymentReversed')
+  ),
+  rows as (
+    -- The sender's row; for a deposit request, the wallet's 'deposit' row.
+    select m.*, m.sender_id as account_id,
+           case when m.type = 'DepositRequested' then 'deposit' else 'debit' end as row_type,
+           coalesce(m.funding_id, m.receiver_id) as counterparty_id
+      from movements m
+    union all
+    -- The receiver's row, when the receiver is a wallet.
+    select m.*, m.receiver_id, 'credit', m.sender_id
+      from movements m
+     where m.funding_id is null
+  ),
+  -- A deposit settled or failed in this range, after its request in this range.
+  answers as (
+    select distinct on (e.stream_id) e.stream_id,
+           case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+     where e.type in ('DepositSettled', 'DepositFailed')
+     order by e.stream_id, e.tx_id desc, e.position desc
+  ),
+  names as (
+    select c.account_id,
+           coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
+      from (select distinct counterparty_id as account_id from rows) c
+      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+  ),
+  inserted as (
+    insert into {schema}.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id, counterparty_id,
+                              counterparty_name, amount_paise, reference, status, method, created_at, updated_at,
+                              tx_id, position)
+    select r.account_id, r.stream_id, r.transaction_id, r.row_type, r.sender_id, r.receiver_id, r.counterparty_id,
+           n.display_name, r.amount_paise, r.reference,
+           case when r.type = 'DepositRequested' then coalesce(a.status, 'pending') else 'success' end,
+           r.method, r.recorded_at,
+           case when r.type = 'DepositRequested' then coalesce(a.recorded_at, r.recorded_at) else r.recorded_at end,
+           r.tx_id, r.position
+      from rows r
+      join names n on n.account_id = r.counterparty_id
+      left join answers a on r.type = 'DepositRequested' and a.stream_id = r.stream_id
+    returning account_id, type
+  )
+  insert into {schema}.history_counts as t (account_id, type, rows)
+  select account_id, type, count(*) from inserted group by account_id, type
+  on conflict (account_id, type) do update set rows = t.rows + excluded.rows;
+$rule$);

@@ -1,0 +1,32 @@
+-- History search keys (projections/history/queries.ts): a reference's trigrams, each keyed by
+-- its account (a 64-bit hash of both), in one GIN index, history_search_keys. A search's
+-- trigrams are looked up among its user's rows only: a phrase the user never used costs a few
+-- index pages, whoever else used it. A hash collision only adds candidates that the query's own
+-- ILIKE and account filter drop. A reference's keys leave out the padded trigrams that show a
+-- space (the rest are harmless extras).
+--
+-- The index history_search_keys is built on read.search_keys, so the baseline migration applies
+-- this file before creating it. Changing what search_keys returns changes what the index should
+-- hold: such a change comes with a versioned migration that rebuilds the index.
+-- show_trgm is pg_trgm's, found through the migrating session's search_path, where the
+-- baseline migration created the extension.
+create or replace function read.search_keys(p_account text, p_text text) returns int8[]
+language sql immutable strict parallel safe
+return array(
+  select (hashtext(p_account)::int8 << 32) | (hashtext(t)::int8 & 4294967295)
+    from unnest(show_trgm(p_text)) as t
+   where strpos(t, ' ') = 0);
+
+-- A search text's keys: only the trigrams inside its words, which every reference containing
+-- the text has too. pg_trgm pads each word (two spaces before, one after); a padded trigram of
+-- letters outside ASCII is shown hashed, with no space to see, so the padded ones are taken
+-- away as what each one- or two-character piece of the text yields (pieces only make padded
+-- trigrams). Taking away one too many only admits more candidates, never loses a match.
+create or replace function read.search_text_keys(p_account text, p_text text) returns int8[]
+language sql immutable strict parallel safe
+return array(
+  select (hashtext(p_account)::int8 << 32) | (hashtext(t)::int8 & 4294967295)
+    from (select unnest(show_trgm(p_text))
+          except
+          select unnest(show_trgm(substr(p_text, i, 2)))
+            from generate_series(1, char_length(p_text)) as i) as inner_trigrams(t));

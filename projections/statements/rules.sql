@@ -1,0 +1,87 @@
+-- Projection "statements" (projections/statements/projection.ts): per wallet and per calendar
+-- day, money in, money out (paise), the closing balance and the number of postings. The day is
+-- the Asia/Kolkata calendar day (UTC+05:30, no daylight saving): the product is for Indian
+-- consumers, and a statement "for 1 March" must mean their 1 March, whatever the server's time
+-- zone.
+--
+-- Rows are derived from postings, not from event types: every event that moves a wallet
+-- (deposits settled, transfers, accepted requests, every reversal) has a wallet posting, and a
+-- new event type that moves money is counted without teaching it anything. Funding accounts
+-- (postings without account_seq) have no statement.
+--
+-- A closing balance is the sum of the wallet's amounts of every day up to and including that
+-- one, never a balance_after: read order is (tx_id, position), and a transaction that began
+-- before midnight can take the wallet's lock after one that began after it, so "the last
+-- balance_after of the day" would count a posting of the next day. Summing per day makes
+-- closing(D) = closing(D - 1) + in(D) - out(D) hold always, in whatever order the events are
+-- read; a range that brings a posting for a day before days already projected (such a
+-- transaction committing late) moves those later days' closing balances too.
+
+-- A range's wallet postings summed per wallet and day. A function so the two statements of
+-- apply_statements read the range the same way (through events_in_range: the (tx_id,
+-- position) index and nothing else; postings joined per event, see projections/accounts/rules.sql).
+create or replace function projector.statement_deltas(
+  p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint
+) returns table (account_id text, day date, money_in bigint, money_out bigint, net bigint, postings bigint)
+language sql stable rows 2000 as $fn$
+  select p.account_id, (e.recorded_at at time zone 'Asia/Kolkata')::date,
+         coalesce(sum(p.amount) filter (where p.amount > 0), 0)::bigint,
+         coalesce(-sum(p.amount) filter (where p.amount < 0), 0)::bigint,
+         sum(p.amount)::bigint, count(*)::bigint
+    from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+    cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+   where p.account_seq is not null
+   group by 1, 2
+$fn$;
+
+-- The rule, in one statement: the update of the days already projected runs as a
+-- data-modifying CTE of the insert of the new days, over one materialized set of sums (one
+-- range scan, one postings join, one aggregation per batch). Both parts read the same
+-- snapshot, so the insert does not see the update's new closing balances; it does not need
+-- to: a new day's closing balance is the latest earlier day's closing balance before this
+-- range, plus the range's net amounts of every day up to the new one - those before or on the
+-- earlier day are exactly what the update adds to it, those after it are the new days' own.
+-- So closing(new day) = closing_before(prior day) + the range's net up to the new day, with 0
+-- for a wallet with no earlier day. The update and the insert touch disjoint rows (existing
+-- days, new days). Instantiated by pg_temp.define_rule (projections/engine/rules.sql):
+-- `{schema}` is `read` or `read_rebuild_statements`.
+select pg_temp.define_rule('statements', $rule$
+  with deltas as materialized (select * from projector.statement_deltas(p_from_tx, p_from_position, p_to_tx, p_to_position)),
+  -- Days already projected: each gains its own day's figures, and its closing balance every
+  -- net amount of this range on that day or before it (usually only today's row of each
+  -- wallet qualifies; a late commit across midnight moves the later days).
+  shifts as (
+    select t.account_id, t.day, sum(d.net) as net,
+           coalesce(sum(d.money_in) filter (where d.day = t.day), 0) as money_in,
+           coalesce(sum(d.money_out) filter (where d.day = t.day), 0) as money_out,
+           coalesce(sum(d.postings) filter (where d.day = t.day), 0) as postings
+      from {schema}.statement_days t
+      join deltas d on d.account_id = t.account_id and d.day <= t.day
+     group by t.account_id, t.day
+  ),
+  moved as (
+    update {schema}.statement_days t
+       set money_in_paise = t.money_in_paise + s.money_in,
+           money_out_paise = t.money_out_paise + s.money_out,
+           closing_balance_paise = t.closing_balance_paise + s.net,
+           postings_count = t.postings_count + s.postings
+      from shifts s
+     where t.account_id = s.account_id and t.day = s.day
+  ),
+  fresh as (
+    select d.* from deltas d
+     where not exists (select 1 from {schema}.statement_days t where t.account_id = d.account_id and t.day = d.day)
+  )
+  -- New days (see the header for the closing balance).
+  insert into {schema}.statement_days (account_id, day, money_in_paise, money_out_paise, closing_balance_paise, postings_count)
+  select f.account_id, f.day, f.money_in, f.money_out,
+         coalesce(prior.closing_balance_paise, 0)
+           + (select sum(d.net) from deltas d where d.account_id = f.account_id and d.day <= f.day),
+         f.postings
+    from fresh f
+    left join lateral (
+      select t.closing_balance_paise from {schema}.statement_days t
+       where t.account_id = f.account_id and t.day < f.day
+       order by t.day desc limit 1
+    ) prior on true;
+$rule$);
