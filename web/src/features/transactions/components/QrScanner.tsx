@@ -6,16 +6,17 @@ import type { ReactElement } from 'react';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { Notice } from '../../../components/ui/misc.tsx';
+import styles from './QrScanner.module.css';
 import type { ScanToPay } from './useScanToPay.ts';
 
 function CameraView({ scan }: { scan: ScanToPay }): ReactElement {
   return (
-    <div className="scanner">
-      <div className="scanner-frame">
-        <video ref={scan.videoRef} className="scanner-video" muted playsInline aria-label="Camera preview" />
-        <span className="scanner-corners" aria-hidden="true" />
+    <div className={styles.scanner}>
+      <div className={styles.frame}>
+        <video ref={scan.videoRef} className={styles.video} muted playsInline aria-label="Camera preview" />
+        <span className={styles.corners} aria-hidden="true" />
         {!scan.cameraOn ? (
-          <span className="scanner-idle">
+          <span className={styles.idle}>
             <Icon name="qr" size={48} />
           </span>
         ) : null}
@@ -36,9 +37,9 @@ function CameraView({ scan }: { scan: ScanToPay }): ReactElement {
 
 function UploadView({ scan }: { scan: ScanToPay }): ReactElement {
   return (
-    <label className="dropzone">
+    <label className={styles.dropzone}>
       <Icon name="upload" size={32} />
-      <span className="dropzone-title">Choose a QR code image</span>
+      <span className={styles.dropzoneTitle}>Choose a QR code image</span>
       <span className="field-hint">PNG, JPG, JPEG up to 10MB</span>
       <input
         type="file"
