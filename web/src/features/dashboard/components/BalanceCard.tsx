@@ -6,6 +6,7 @@ import { useState, type ReactElement } from 'react';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { useToast } from '../../../components/ui/Toaster.tsx';
 import { formatRupees } from '../../../lib/format.ts';
+import styles from './BalanceCard.module.css';
 
 export function BalanceCard({ accountNumber, balance }: { accountNumber: string; balance: number }): ReactElement {
   const [hidden, setHidden] = useState(false);
@@ -21,9 +22,9 @@ export function BalanceCard({ accountNumber, balance }: { accountNumber: string;
   }
 
   return (
-    <section className="balance-card" aria-label="Balance">
+    <section className={styles.card} aria-label="Balance">
       <div className="row-between">
-        <p className="balance-label">Available balance</p>
+        <p className={styles.label}>Available balance</p>
         <button
           type="button"
           className="icon-button icon-button-light"
@@ -34,13 +35,13 @@ export function BalanceCard({ accountNumber, balance }: { accountNumber: string;
           <Icon name={hidden ? 'eye' : 'eyeOff'} />
         </button>
       </div>
-      <p className="balance-value" data-testid="balance">
+      <p className={styles.value} data-testid="balance">
         {hidden ? '****' : formatRupees(Math.round(balance), { whole: true })}
       </p>
-      <div className="account-row">
+      <div className={styles.accountRow}>
         <div>
-          <p className="balance-label">Account number</p>
-          <p className="mono account-number">{accountNumber}</p>
+          <p className={styles.label}>Account number</p>
+          <p className={`mono account-number ${styles.accountNumber}`}>{accountNumber}</p>
         </div>
         <button
           type="button"

@@ -6,7 +6,7 @@
 import { lazy, Suspense, useState, type ReactElement } from 'react';
 import { Card } from '../../../components/ui/misc.tsx';
 import { chartPeriod, CHART_MONTHS, useStatementCharts } from '../api/get-statement-charts.ts';
-import './dashboard-page.css';
+import styles from './ChartsCard.module.css';
 
 const DashboardCharts = lazy(() => import('./DashboardCharts.tsx'));
 
@@ -14,7 +14,7 @@ export function ChartsCard(): ReactElement {
   const [period] = useState(() => chartPeriod());
   const charts = useStatementCharts(period);
   return (
-    <Card title="Your money" className="charts-card">
+    <Card title="Your money" className={styles.card}>
       <p className="muted small">Last {CHART_MONTHS} months, India Standard Time days.</p>
       {charts.isPending ? <p className="muted">Loading charts...</p> : null}
       {charts.isError ? <p className="field-error">{charts.error.message}</p> : null}

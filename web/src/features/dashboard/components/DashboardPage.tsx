@@ -10,6 +10,7 @@ import { Icon, type IconName } from '../../../components/ui/icons.tsx';
 import { Card } from '../../../components/ui/misc.tsx';
 import { usePaymentQr } from '../api/generate-qr.ts';
 import { BalanceCard } from './BalanceCard.tsx';
+import styles from './DashboardPage.module.css';
 import { ChartsCard } from './ChartsCard.tsx';
 import { RecentActivity } from './RecentActivity.tsx';
 
@@ -27,8 +28,8 @@ function orNA(value: string | null | undefined): string {
 function QrCard({ userId }: { userId: string }): ReactElement {
   const qr = usePaymentQr(userId);
   return (
-    <Card title="Payment QR Code" className="qr-card">
-      <div className="qr-box">
+    <Card title="Payment QR Code" className={styles.qrCard}>
+      <div className={`qr-box ${styles.qrBox}`}>
         {qr.isPending ? <p className="muted">Generating QR Code...</p> : null}
         {qr.isError ? <p className="field-error">Failed to generate QR code</p> : null}
         {qr.data ? <img src={qr.data} alt="Your payment QR code" width={180} height={180} /> : null}
@@ -52,18 +53,18 @@ export function DashboardPage({ user }: { user: UserRecord }): ReactElement {
   ];
   return (
     <div className="page">
-      <header className="greeting">
+      <header className={styles.greeting}>
         <h1 className="page-title">Hi {user.firstName}, Welcome</h1>
         <p className="muted">Here is your wallet at a glance.</p>
       </header>
-      <div className="dashboard-grid">
+      <div className={styles.grid}>
         <BalanceCard accountNumber={user._id} balance={user.balance} />
         <QrCard userId={user._id} />
         <Card title="Quick Actions" className="actions-card">
-          <div className="quick-actions">
+          <div className={styles.quickActions}>
             {QUICK_ACTIONS.map((action) => (
-              <Link key={action.label} to={action.to} className="quick-action">
-                <span className="quick-icon">
+              <Link key={action.label} to={action.to} className={styles.quickAction}>
+                <span className={styles.quickIcon}>
                   <Icon name={action.icon} />
                 </span>
                 <span>{action.label}</span>
@@ -72,7 +73,7 @@ export function DashboardPage({ user }: { user: UserRecord }): ReactElement {
           </div>
         </Card>
         <Card title="Profile" className="profile-card">
-          <dl className="profile-list">
+          <dl className={`profile-list ${styles.profileList}`}>
             {profile.map(([label, value]) => (
               <div key={label}>
                 <dt>{label}</dt>

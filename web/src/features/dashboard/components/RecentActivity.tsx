@@ -8,6 +8,9 @@ import { Icon } from '../../../components/ui/icons.tsx';
 import { Card, EmptyState } from '../../../components/ui/misc.tsx';
 import { formatDate, formatRupees } from '../../../lib/format.ts';
 import { useRecentTransactions } from '../api/get-recent-transactions.ts';
+import styles from './RecentActivity.module.css';
+
+const TYPE_TINT = { Deposit: styles.deposit, Debit: styles.debit, Credit: styles.credit };
 
 export function RecentActivity({ userId }: { userId: string }): ReactElement {
   const recent = useRecentTransactions();
@@ -19,11 +22,11 @@ export function RecentActivity({ userId }: { userId: string }): ReactElement {
           View All
         </Link>
       }
-      className="recent-card"
+      className={styles.card}
     >
       {recent.isError ? <p className="field-error">Failed to fetch transactions</p> : null}
       {recent.data && recent.data.length === 0 ? <EmptyState title="No recent transactions" icon="history" /> : null}
-      <ul className="recent-list">
+      <ul className={styles.list}>
         {(recent.data ?? []).map((transaction) => {
           const type =
             transaction.sender === transaction.receiver
@@ -32,12 +35,12 @@ export function RecentActivity({ userId }: { userId: string }): ReactElement {
                 ? 'Debit'
                 : 'Credit';
           return (
-            <li key={transaction._id} className="recent-item">
-              <span className={`recent-icon recent-${type.toLowerCase()}`} aria-hidden="true">
+            <li key={transaction._id} className={`recent-item ${styles.item}`}>
+              <span className={`${styles.icon} ${TYPE_TINT[type]}`} aria-hidden="true">
                 <Icon name={type === 'Debit' ? 'send' : 'download'} size={18} />
               </span>
               <div className="recent-main">
-                <p className="recent-title">
+                <p className={`recent-title ${styles.title}`}>
                   {type === 'Deposit'
                     ? 'Deposit'
                     : (transaction.counterpartyName ?? (type === 'Debit' ? transaction.receiver : transaction.sender))}
