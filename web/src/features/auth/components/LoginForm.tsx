@@ -7,7 +7,7 @@ import type { ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/Button.tsx';
 import { PasswordField, TextField } from '../../../components/ui/Field.tsx';
-import { AuthLayout } from './AuthLayout.tsx';
+import { AuthLayout, AuthSwitch } from './AuthLayout.tsx';
 import { GoogleSignInButton } from './GoogleSignInButton.tsx';
 import { useLoginForm } from './useLoginForm.ts';
 
@@ -59,9 +59,9 @@ export function LoginForm({ onSignedIn, onForgotPassword }: LoginFormProps): Rea
         <span>or</span>
       </div>
       <GoogleSignInButton />
-      <p className="auth-switch">
+      <AuthSwitch>
         New to Rupee Wallet? <Link to="/register">Create an account</Link>
-      </p>
+      </AuthSwitch>
     </AuthLayout>
   );
 }

@@ -6,7 +6,7 @@
 import { useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/Button.tsx';
-import { AuthLayout } from './AuthLayout.tsx';
+import { AuthLayout, AuthSwitch } from './AuthLayout.tsx';
 import { PolicyDialog, type Policy } from './PolicyDialog.tsx';
 import { IdentityFields, SecretFields } from './RegisterFields.tsx';
 import { useRegisterForm } from './useRegisterForm.ts';
@@ -40,9 +40,9 @@ export default function RegisterPage(): ReactElement {
           </Button>
         </div>
       </form>
-      <p className="auth-switch">
+      <AuthSwitch>
         Already have an account? <Link to="/login">Sign in</Link>
-      </p>
+      </AuthSwitch>
       <PolicyDialog policy={policy} onClose={() => setPolicy(null)} />
     </AuthLayout>
   );
