@@ -6,6 +6,7 @@
 import { lazy, Suspense, type ReactElement } from 'react';
 import { TextField } from '../../../components/ui/Field.tsx';
 import { Notice } from '../../../components/ui/misc.tsx';
+import styles from './DepositMethodFields.module.css';
 import { SandboxCardForm } from './SandboxCardForm.tsx';
 import type { DepositForm, DepositMethod } from './useDepositForm.ts';
 
@@ -19,11 +20,14 @@ const METHODS: { value: DepositMethod; label: string; text: string }[] = [
 
 export function MethodChoice({ form }: { form: DepositForm }): ReactElement {
   return (
-    <fieldset className="method-group">
+    <fieldset className={styles.group}>
       <legend className="field-label">Payment method</legend>
-      <div className="method-options">
+      <div className={styles.options}>
         {METHODS.map((option) => (
-          <label key={option.value} className={`method-option${form.method === option.value ? ' selected' : ''}`}>
+          <label
+            key={option.value}
+            className={form.method === option.value ? `${styles.option} ${styles.selected}` : styles.option}
+          >
             <input
               type="radio"
               name="paymentMethod"
@@ -31,8 +35,8 @@ export function MethodChoice({ form }: { form: DepositForm }): ReactElement {
               checked={form.method === option.value}
               onChange={() => form.chooseMethod(option.value)}
             />
-            <span className="method-label">{option.label}</span>
-            <span className="method-text">{option.text}</span>
+            <span className={styles.label}>{option.label}</span>
+            <span className={styles.text}>{option.text}</span>
           </label>
         ))}
       </div>
