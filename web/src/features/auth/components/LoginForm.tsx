@@ -9,6 +9,7 @@ import { Button } from '../../../components/ui/Button.tsx';
 import { PasswordField, TextField } from '../../../components/ui/Field.tsx';
 import { AuthLayout, AuthSwitch } from './AuthLayout.tsx';
 import { GoogleSignInButton } from './GoogleSignInButton.tsx';
+import styles from './LoginForm.module.css';
 import { useLoginForm } from './useLoginForm.ts';
 
 export interface LoginFormProps {
@@ -39,7 +40,7 @@ export function LoginForm({ onSignedIn, onForgotPassword }: LoginFormProps): Rea
           placeholder="Your password"
         />
         <div className="row-between">
-          <label className="checkbox">
+          <label className={styles.checkbox}>
             <input
               type="checkbox"
               checked={values.rememberMe}
@@ -55,7 +56,7 @@ export function LoginForm({ onSignedIn, onForgotPassword }: LoginFormProps): Rea
           {busy ? 'Signing in...' : 'Sign in'}
         </Button>
       </form>
-      <div className="divider">
+      <div className={styles.divider}>
         <span>or</span>
       </div>
       <GoogleSignInButton />

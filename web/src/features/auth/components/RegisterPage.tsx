@@ -9,6 +9,7 @@ import { Button } from '../../../components/ui/Button.tsx';
 import { AuthLayout, AuthSwitch } from './AuthLayout.tsx';
 import { PolicyDialog, type Policy } from './PolicyDialog.tsx';
 import { IdentityFields, SecretFields } from './RegisterFields.tsx';
+import styles from './RegisterPage.module.css';
 import { useRegisterForm } from './useRegisterForm.ts';
 
 export default function RegisterPage(): ReactElement {
@@ -23,7 +24,7 @@ export default function RegisterPage(): ReactElement {
       <form onSubmit={form.submit} noValidate className="form-grid" aria-label="Register">
         <IdentityFields form={form} />
         <SecretFields form={form} />
-        <p className="span-2 fine-print">
+        <p className={`span-2 ${styles.finePrint}`}>
           By creating an account you agree to our{' '}
           <Button variant="link" onClick={() => setPolicy('terms')}>
             Terms of Service

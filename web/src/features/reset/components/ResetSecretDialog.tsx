@@ -10,6 +10,7 @@ import { PasswordField, TextField } from '../../../components/ui/Field.tsx';
 import { Modal } from '../../../components/ui/Modal.tsx';
 import { digitsOnly } from '../../../lib/forms.ts';
 import type { SecretKind } from '../api/reset-endpoints.ts';
+import styles from './ResetSecretDialog.module.css';
 import { useResetSecretForm, type ResetSecretForm } from './useResetSecretForm.ts';
 
 export interface ResetSecretDialogProps {
@@ -21,11 +22,11 @@ export interface ResetSecretDialogProps {
 
 function Stepper({ form }: { form: ResetSecretForm }): ReactElement {
   return (
-    <ol className="stepper" aria-label="Progress">
+    <ol className={styles.stepper} aria-label="Progress">
       {['Email', 'Verify code', form.kind === 'pin' ? 'New PIN' : 'New password'].map((label, index) => (
         <li
           key={label}
-          className={index + 1 === form.step ? 'current' : index + 1 < form.step ? 'done' : ''}
+          className={index + 1 === form.step ? styles.current : index + 1 < form.step ? styles.done : ''}
           aria-current={index + 1 === form.step ? 'step' : undefined}
         >
           <span>{index + 1}</span> {label}
@@ -73,7 +74,7 @@ function CodeStep({ form }: { form: ResetSecretForm }): ReactElement {
         onValueChange={form.set('otp', (value) => digitsOnly(value, 6))}
         error={form.errors.otp}
         maxLength={6}
-        className="input otp-input"
+        className={`input ${styles.otp}`}
       />
       <Button variant="link" onClick={form.resendCode} disabled={form.resendWait > 0 || form.busy}>
         {form.resendWait > 0 ? `Resend in ${form.resendWait}s` : 'Resend code'}

@@ -58,14 +58,14 @@ function UploadView({ scan }: { scan: ScanToPay }): ReactElement {
 export function QrScanner({ scan }: { scan: ScanToPay }): ReactElement {
   return (
     <>
-      <div className="segmented" role="tablist" aria-label="Scan mode">
+      <div className={styles.segmented} role="tablist" aria-label="Scan mode">
         {(['camera', 'upload'] as const).map((option) => (
           <button
             key={option}
             type="button"
             role="tab"
             aria-selected={scan.mode === option}
-            className={scan.mode === option ? 'active' : ''}
+            className={scan.mode === option ? styles.active : ''}
             onClick={() => scan.chooseMode(option)}
           >
             <Icon name={option === 'camera' ? 'camera' : 'upload'} size={16} />{' '}
