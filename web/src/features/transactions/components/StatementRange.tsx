@@ -8,7 +8,7 @@ import { Button } from '../../../components/ui/Button.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { useToast } from '../../../components/ui/Toaster.tsx';
 import { downloadStatement, type StatementFormat } from '../api/download-statement.ts';
-import './transactions-statement.css';
+import styles from './StatementRange.module.css';
 
 /** The period a statement download covers: the filter's dates, else this month up to today. */
 export function statementPeriod(
@@ -42,8 +42,8 @@ export function StatementRange(props: {
     }
   }
   return (
-    <div className="statement-range" role="group" aria-label="Date range and statement">
-      <label className="statement-date">
+    <div className={styles.range} role="group" aria-label="Date range and statement">
+      <label className={styles.date}>
         <span>From</span>
         <input
           type="date"
@@ -53,7 +53,7 @@ export function StatementRange(props: {
           onChange={(event) => props.onChange({ from: event.target.value, to: props.to })}
         />
       </label>
-      <label className="statement-date">
+      <label className={styles.date}>
         <span>To</span>
         <input
           type="date"
@@ -68,7 +68,7 @@ export function StatementRange(props: {
           Clear dates
         </Button>
       ) : null}
-      <div className="statement-downloads">
+      <div className={styles.downloads}>
         <span className="small muted">
           Download statement ({period.from} to {period.to}):
         </span>
@@ -85,7 +85,7 @@ export function StatementRange(props: {
         ))}
       </div>
       {problem ? (
-        <p className="field-error statement-problem" role="alert">
+        <p className={`field-error ${styles.problem}`} role="alert">
           {problem}
         </p>
       ) : null}
