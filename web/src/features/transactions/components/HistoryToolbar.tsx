@@ -6,6 +6,7 @@ import type { ReactElement } from 'react';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
 import type { HistoryType } from '../api/get-transactions.ts';
+import styles from './HistoryToolbar.module.css';
 import { StatementRange } from './StatementRange.tsx';
 import type { useTransactionHistory } from './useTransactionHistory.ts';
 
@@ -13,8 +14,8 @@ type History = ReturnType<typeof useTransactionHistory>;
 
 export function HistoryToolbar({ list }: { list: History }): ReactElement {
   return (
-    <div className="toolbar">
-      <label className="search">
+    <div className={styles.toolbar}>
+      <label className={styles.search}>
         <Icon name="search" size={18} />
         <span className="sr-only">Search transactions</span>
         <input
@@ -40,7 +41,7 @@ export function HistoryToolbar({ list }: { list: History }): ReactElement {
         </select>
       </label>
       <StatementRange from={list.range.from} to={list.range.to} onChange={list.setRange} />
-      <p className="counter" aria-live="polite">
+      <p className={`counter ${styles.counter}`} aria-live="polite">
         {list.totalText} of {list.allTotal} transactions
       </p>
     </div>
@@ -49,7 +50,7 @@ export function HistoryToolbar({ list }: { list: History }): ReactElement {
 
 export function HistoryPagination({ list }: { list: History }): ReactElement {
   return (
-    <nav className="pagination" aria-label="Pagination">
+    <nav className={`pagination ${styles.pagination}`} aria-label="Pagination">
       <span>
         Showing {list.first}–{list.last} of {list.totalText} transactions
       </span>

@@ -11,6 +11,7 @@ import { VerifiedPanel } from '../../../components/ui/VerifiedPanel.tsx';
 import { Notice } from '../../../components/ui/misc.tsx';
 import { PayConfirmation, PayFields } from './PayFields.tsx';
 import { QrScanner } from './QrScanner.tsx';
+import styles from './ScanToPayDialog.module.css';
 import { useScanToPay } from './useScanToPay.ts';
 
 export interface ScanToPayDialogProps {
@@ -62,7 +63,7 @@ export function ScanToPayDialog({ open, onOpenChange, userId, balance }: ScanToP
           >
             <PayFields values={payment.values} errors={payment.errors} onChange={payment.set} />
             <Notice tone="info" title="Important Information">
-              <ul className="info-list">
+              <ul className={styles.infoList}>
                 <li>Transfers are instant and cannot be reversed.</li>
                 <li>Verify the recipient's name before paying.</li>
                 <li>Your transaction PIN is required.</li>

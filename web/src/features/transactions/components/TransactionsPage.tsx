@@ -16,6 +16,7 @@ import { HistoryPagination, HistoryToolbar } from './HistoryToolbar.tsx';
 import { ScanToPayDialog } from './ScanToPayDialog.tsx';
 import { TransactionList } from './TransactionList.tsx';
 import { TransferDialog } from './TransferDialog.tsx';
+import styles from './TransactionsPage.module.css';
 import { useTransactionHistory } from './useTransactionHistory.ts';
 
 export interface TransactionsPageProps {
@@ -40,8 +41,9 @@ export function TransactionsPage({ user, onResetPin, payTo, onPayToHandled }: Tr
         title="TRANSACTIONS"
         subtitle={
           <>
-            Current balance <strong className="balance-inline">{formatRupees(user.balance)}</strong> ·{' '}
-            <button type="button" className="link-button" onClick={onResetPin}>
+            Current balance <strong className={`balance-inline ${styles.balance}`}>{formatRupees(user.balance)}</strong>{' '}
+            ·{' '}
+            <button type="button" className={styles.linkButton} onClick={onResetPin}>
               Reset Transaction PIN
             </button>
           </>
