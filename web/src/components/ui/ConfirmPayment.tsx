@@ -8,6 +8,7 @@ import { useId, type FormEvent, type ReactElement } from 'react';
 import { formatPaise } from '../../../../contracts/money.ts';
 import { digitsOnly } from '../../lib/forms.ts';
 import { Button } from './Button.tsx';
+import styles from './ConfirmPayment.module.css';
 import { PasswordField } from './Field.tsx';
 
 export interface Payee {
@@ -56,12 +57,12 @@ export function ConfirmPayment({
     onPay();
   }
   return (
-    <section className="confirm-pay" aria-labelledby={titleId}>
-      <p className="confirm-pay-eyebrow">{stage === 'confirm' ? 'Check before you pay' : 'Enter your PIN to pay'}</p>
-      <h3 className="confirm-pay-title" id={titleId} data-testid="confirm-pay-title">
+    <section className={styles.confirm} aria-labelledby={titleId}>
+      <p className={styles.eyebrow}>{stage === 'confirm' ? 'Check before you pay' : 'Enter your PIN to pay'}</p>
+      <h3 className={styles.title} id={titleId} data-testid="confirm-pay-title">
         {confirmationText(amountPaise, payee.name)}
       </h3>
-      <dl className="confirm-pay-details">
+      <dl className={styles.details}>
         <div>
           <dt>Account</dt>
           <dd className="mono">{payee.accountNumber}</dd>

@@ -3,6 +3,7 @@
  * transactions) on a 3-second cycle (spec section 2).
  */
 import { useEffect, useState, type ReactElement } from 'react';
+import styles from './LoadingView.module.css';
 
 const WORDS = ['dashboard', 'requests', 'transactions'] as const;
 const CYCLE_MS = 3000;
@@ -17,11 +18,11 @@ export function LoadingView(): ReactElement {
     return () => window.clearInterval(timer);
   }, []);
   return (
-    <div className="loading-view" role="status" aria-live="polite">
+    <div className={styles.view} role="status" aria-live="polite">
       <span className="spinner spinner-lg" aria-hidden="true" />
-      <p className="loading-text">
+      <p className={styles.text}>
         loading your{' '}
-        <span className="loading-word" key={index}>
+        <span className={styles.word} key={index}>
           {WORDS[index]}
         </span>
       </p>

@@ -5,6 +5,7 @@
 import { Dialog } from 'radix-ui';
 import type { ReactElement, ReactNode } from 'react';
 import { Icon } from './icons.tsx';
+import styles from './Modal.module.css';
 
 export interface ModalProps {
   open: boolean;
@@ -30,17 +31,17 @@ export function Modal({
   return (
     <Dialog.Root open={open} onOpenChange={(next) => (busy && !next ? undefined : onOpenChange(next))}>
       <Dialog.Portal>
-        <Dialog.Overlay className="modal-overlay" />
+        <Dialog.Overlay className={styles.overlay} />
         <Dialog.Content
-          className={`modal modal-${size}`}
+          className={size === 'lg' ? `${styles.modal} ${styles.lg}` : styles.modal}
           aria-describedby={description ? undefined : undefined}
           onInteractOutside={(event) => busy && event.preventDefault()}
         >
-          <header className="modal-header">
+          <header className={styles.header}>
             <div>
-              <Dialog.Title className="modal-title">{title}</Dialog.Title>
+              <Dialog.Title className={styles.title}>{title}</Dialog.Title>
               {description ? (
-                <Dialog.Description className="modal-description">{description}</Dialog.Description>
+                <Dialog.Description className={styles.description}>{description}</Dialog.Description>
               ) : (
                 <Dialog.Description className="sr-only">{title}</Dialog.Description>
               )}
@@ -49,9 +50,9 @@ export function Modal({
               <Icon name="x" />
             </Dialog.Close>
           </header>
-          <div className="modal-body">{children}</div>
+          <div className={styles.body}>{children}</div>
           {busy ? (
-            <div className="modal-busy" role="status" aria-live="assertive">
+            <div className={styles.busy} role="status" aria-live="assertive">
               <span className="spinner" aria-hidden="true" />
               <span>{busyLabel}</span>
             </div>

@@ -4,6 +4,7 @@
  */
 import { Toast } from 'radix-ui';
 import { createContext, useCallback, useContext, useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import styles from './Toaster.module.css';
 
 export type ToastTone = 'success' | 'error' | 'warning' | 'info';
 
@@ -44,20 +45,24 @@ export function Toaster({ children }: { children: ReactNode }): ReactElement {
         {items.map((item) => (
           <Toast.Root
             key={item.id}
-            className={`toast toast-${item.tone}`}
+            className={`${styles.toast} ${styles[item.tone] ?? ''}`}
             duration={item.durationMs ?? DEFAULT_TOAST_MS}
             type={item.tone === 'error' || item.tone === 'warning' ? 'foreground' : 'background'}
             onOpenChange={(open) => (open ? undefined : remove(item.id))}
             data-testid="toast"
           >
-            <span className="toast-mark" aria-hidden="true" />
-            <Toast.Description className="toast-message">{item.message}</Toast.Description>
-            <Toast.Close className="toast-close" aria-label="Dismiss notification">
+            <span className={styles.mark} aria-hidden="true" />
+            <Toast.Description className={styles.message}>{item.message}</Toast.Description>
+            <Toast.Close className={styles.close} aria-label="Dismiss notification">
               ×
             </Toast.Close>
           </Toast.Root>
         ))}
-        <Toast.Viewport className="toast-viewport" hotkey={['altKey', 'KeyT']} label="Notifications (Alt+T)" />
+        <Toast.Viewport
+          className={`toast-viewport ${styles.viewport}`}
+          hotkey={['altKey', 'KeyT']}
+          label="Notifications (Alt+T)"
+        />
       </Toast.Provider>
     </ToastContext.Provider>
   );

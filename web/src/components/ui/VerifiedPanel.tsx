@@ -3,6 +3,7 @@
  */
 import type { ReactElement, ReactNode } from 'react';
 import { Icon } from './icons.tsx';
+import styles from './VerifiedPanel.module.css';
 
 export function VerifiedPanel({
   title = 'Account Verified',
@@ -18,11 +19,11 @@ export function VerifiedPanel({
   action?: ReactNode;
 }): ReactElement {
   return (
-    <div className="verified-panel" role="status">
-      <p className="verified-title">
+    <div className={`verified-panel ${styles.panel}`} role="status">
+      <p className={styles.title}>
         <Icon name="check" size={16} /> {title}
       </p>
-      <dl className="verified-list">
+      <dl className={styles.list}>
         <div>
           <dt>Name</dt>
           <dd>{name}</dd>

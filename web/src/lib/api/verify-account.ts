@@ -3,6 +3,8 @@
  * pay or a money request. The name may come as `name` or as first and last name.
  */
 import { useMutation } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { verifyAccountSchema } from '../../../../contracts/transactions.ts';
 import { apiRequest, type ApiReply } from '../api-client.ts';
 
 export interface VerifiedAccount {
@@ -25,10 +27,8 @@ export function normaliseAccount(raw: RawVerifiedAccount): VerifiedAccount {
 }
 
 export async function verifyAccount(receiver: string): Promise<ApiReply<VerifiedAccount>> {
-  const reply = await apiRequest<RawVerifiedAccount>('/api/transactions/verify-account', {
-    method: 'POST',
-    body: { receiver },
-  });
+  const body: z.input<typeof verifyAccountSchema> = { receiver };
+  const reply = await apiRequest<RawVerifiedAccount>('/api/transactions/verify-account', { method: 'POST', body });
   return { ...reply, data: reply.success && reply.data ? normaliseAccount(reply.data) : undefined };
 }
 

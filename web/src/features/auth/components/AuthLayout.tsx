@@ -1,8 +1,10 @@
 /**
- * The frame of the guest screens: brand panel on the left (desktop), form card on the right.
+ * The frame of the guest screens: brand panel on the left (desktop), form card on the right;
+ * AuthSwitch is the line under a form that links to the other guest screen.
  */
 import type { ReactElement, ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import styles from './AuthLayout.module.css';
 
 export function AuthLayout({
   title,
@@ -16,8 +18,8 @@ export function AuthLayout({
   wide?: boolean;
 }): ReactElement {
   return (
-    <div className="auth">
-      <aside className="auth-brand">
+    <div className={styles.layout}>
+      <aside className={styles.brandPanel}>
         <Link to="/" className="brand brand-light">
           <span className="brand-mark" aria-hidden="true">
             ₹
@@ -25,29 +27,33 @@ export function AuthLayout({
           Rupee Wallet
         </Link>
         <div>
-          <p className="auth-brand-title">Banking-grade payments, in your pocket.</p>
-          <ul className="auth-brand-list">
+          <p className={styles.brandTitle}>Banking-grade payments, in your pocket.</p>
+          <ul className={styles.brandList}>
             <li>Instant transfers between wallet accounts</li>
             <li>UPI, bank transfer and card deposits</li>
             <li>Scan-to-pay QR codes and money requests</li>
             <li>Every rupee recorded on a double-entry ledger</li>
           </ul>
         </div>
-        <p className="auth-brand-foot">Protected by a transaction PIN on every payment.</p>
+        <p className={styles.brandFoot}>Protected by a transaction PIN on every payment.</p>
       </aside>
-      <main className="auth-main" id="main">
-        <div className={`auth-card${wide ? ' auth-card-wide' : ''}`}>
-          <Link to="/" className="brand auth-card-brand">
+      <main className={styles.main} id="main">
+        <div className={wide ? `${styles.card} ${styles.cardWide}` : styles.card}>
+          <Link to="/" className={`brand ${styles.cardBrand}`}>
             <span className="brand-mark" aria-hidden="true">
               ₹
             </span>{' '}
             Rupee Wallet
           </Link>
-          <h1 className="auth-title">{title}</h1>
-          <p className="auth-subtitle">{subtitle}</p>
+          <h1 className={styles.title}>{title}</h1>
+          <p className={styles.subtitle}>{subtitle}</p>
           {children}
         </div>
       </main>
     </div>
   );
+}
+
+export function AuthSwitch({ children }: { children: ReactNode }): ReactElement {
+  return <p className={styles.switch}>{children}</p>;
 }

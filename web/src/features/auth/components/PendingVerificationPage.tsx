@@ -8,6 +8,7 @@ import { Icon } from '../../../components/ui/icons.tsx';
 import { Notice } from '../../../components/ui/misc.tsx';
 import { useCountdown } from '../../../lib/use-countdown.ts';
 import { AuthLayout } from './AuthLayout.tsx';
+import styles from './PendingVerificationPage.module.css';
 
 export const PENDING_COUNTDOWN_S = 60;
 
@@ -25,11 +26,11 @@ export default function PendingVerificationPage(): ReactElement {
   }, [state.message, start]);
   return (
     <AuthLayout title="Registration Successful!" subtitle="Your wallet has been created.">
-      <div className="pending">
-        <span className="pending-icon" aria-hidden="true">
+      <div className={styles.pending}>
+        <span className={styles.icon} aria-hidden="true">
           <Icon name="shield" size={36} />
         </span>
-        <h2 className="pending-title">Verification Required</h2>
+        <h2 className={styles.title}>Verification Required</h2>
         <p>
           You'll be able to log in once the wallet verifies your credentials and document IDs. Please wait till it
           completes.
@@ -47,7 +48,7 @@ export default function PendingVerificationPage(): ReactElement {
           </Notice>
         ) : null}
         {state.error ? <Notice tone="danger">{state.error}</Notice> : null}
-        <div className="pending-actions">
+        <div className={styles.actions}>
           <Link className="btn btn-primary btn-md" to="/login">
             Try Logging in Again
           </Link>

@@ -3,7 +3,8 @@
  * under the ledger key so commands refresh it with read-your-writes.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TransactionRecord } from '../../../../../contracts/transactions.ts';
+import type { z } from 'zod';
+import type { historyQuerySchema, TransactionRecord } from '../../../../../contracts/transactions.ts';
 import { apiData } from '../../../lib/api-client.ts';
 import { latestCheckpoint } from '../../../lib/checkpoint.ts';
 
@@ -11,11 +12,17 @@ export const RECENT_COUNT = 3;
 
 export async function fetchRecent(): Promise<TransactionRecord[]> {
   const minPosition = latestCheckpoint();
+  const body: z.input<typeof historyQuerySchema> = {
+    page: 1,
+    pageSize: RECENT_COUNT,
+    type: 'all',
+    ...(minPosition ? { minPosition } : {}),
+  };
   const data = await apiData<{ items: TransactionRecord[] } | TransactionRecord[]>(
     '/api/transactions/get-all-transactions-by-user',
     {
       method: 'POST',
-      body: { page: 1, pageSize: RECENT_COUNT, type: 'all', ...(minPosition ? { minPosition } : {}) },
+      body,
       fallbackMessage: 'Failed to fetch transactions',
     },
   );

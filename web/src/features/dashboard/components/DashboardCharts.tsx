@@ -9,7 +9,7 @@ import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, 
 import type { StatementCharts } from '../../../../../contracts/statements.ts';
 import { formatRupees } from '../../../lib/format.ts';
 import { useElementWidth } from '../../../lib/use-element-width.ts';
-import './dashboard-charts.css';
+import styles from './DashboardCharts.module.css';
 
 const CHART_HEIGHT = 220;
 export const MONEY_IN_COLOR = '#059669';
@@ -37,12 +37,12 @@ function tooltipRupees(value: unknown): string {
 export function BalanceChart({ data }: { data: StatementCharts }): ReactElement {
   const [ref, width] = useElementWidth<HTMLDivElement>(520);
   return (
-    <figure className="chart" data-testid="balance-chart">
-      <figcaption className="chart-caption">
+    <figure className={styles.chart} data-testid="balance-chart">
+      <figcaption className={styles.caption}>
         Balance over time: {formatRupees(data.openingBalance)} on {day(data.from)}, {formatRupees(data.closingBalance)}{' '}
         on {day(data.to)}
       </figcaption>
-      <div ref={ref} className="chart-area chart-balance">
+      <div ref={ref} className={`${styles.area} ${styles.balance}`}>
         <AreaChart
           width={width}
           height={CHART_HEIGHT}
@@ -71,11 +71,11 @@ export function BalanceChart({ data }: { data: StatementCharts }): ReactElement 
 export function MoneyInOutChart({ data }: { data: StatementCharts }): ReactElement {
   const [ref, width] = useElementWidth<HTMLDivElement>(520);
   return (
-    <figure className="chart" data-testid="money-in-out-chart">
-      <figcaption className="chart-caption">
+    <figure className={styles.chart} data-testid="money-in-out-chart">
+      <figcaption className={styles.caption}>
         Money in {formatRupees(data.moneyIn)} and money out {formatRupees(data.moneyOut)}, by month
       </figcaption>
-      <div ref={ref} className="chart-area">
+      <div ref={ref} className={styles.area}>
         <BarChart
           width={width}
           height={CHART_HEIGHT}
@@ -97,7 +97,7 @@ export function MoneyInOutChart({ data }: { data: StatementCharts }): ReactEleme
 
 export default function DashboardCharts({ data }: { data: StatementCharts }): ReactElement {
   return (
-    <div className="charts-grid">
+    <div className={styles.grid}>
       <BalanceChart data={data} />
       <MoneyInOutChart data={data} />
     </div>

@@ -2,16 +2,11 @@
  * POST /api/requests/send-request with an Idempotency-Key: ask another account for money.
  */
 import { useMutation } from '@tanstack/react-query';
+import type { SendRequestPayload } from '../../../../../contracts/transactions.ts';
 import { apiRequest, type ApiReply } from '../../../lib/api-client.ts';
 
-export interface SendRequestBody {
-  receiver: string;
-  amount: number;
-  reference: string;
-}
-
 export function sendRequest(input: {
-  body: SendRequestBody;
+  body: SendRequestPayload;
   idempotencyKey: string;
 }): Promise<ApiReply<{ checkpoint?: string }>> {
   return apiRequest('/api/requests/send-request', {

@@ -3,13 +3,11 @@
  * (with the transaction PIN; an accepted request pays the requester) or rejects.
  */
 import { useMutation } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { updateRequestStatusSchema } from '../../../../../contracts/transactions.ts';
 import { apiRequest, type ApiReply } from '../../../lib/api-client.ts';
 
-export interface UpdateRequestBody {
-  requestId: string;
-  status: 'accepted' | 'rejected';
-  transactionPin?: string;
-}
+export type UpdateRequestBody = z.input<typeof updateRequestStatusSchema>;
 
 export function updateRequestStatus(input: {
   body: UpdateRequestBody;

@@ -3,21 +3,19 @@
  * Bank transfer and UPI are submitted as pending; card carries the provider's payment method.
  */
 import { useMutation } from '@tanstack/react-query';
+import type { DepositPayload } from '../../../../../contracts/transactions.ts';
 import { apiRequest, type ApiReply } from '../../../lib/api-client.ts';
 
-export interface DepositBody {
+/**
+ * The deposit schema's input, plus the fields the spec's client sends and the server does
+ * not read (the wallet is the signed-in user's; the server decides every status).
+ */
+export type DepositBody = DepositPayload & {
   userId: string;
-  amount: number;
-  reference: string;
-  transactionPin: string;
-  paymentMethod: 'bank_transfer' | 'upi' | 'card';
   status: 'pending' | 'success';
   type: 'deposit';
   timestamp: string;
-  bankDetails?: { accountNumber: string; ifscCode: string; bankName: string };
-  upiDetails?: { upiId: string };
-  paymentMethodId?: string;
-}
+};
 
 export function depositFunds(input: {
   body: DepositBody;

@@ -3,12 +3,20 @@
  * and searched on the server, waiting for the newest checkpoint (read-your-writes).
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { HISTORY_PAGE_SIZE, type TransactionRecord } from '../../../../../contracts/transactions.ts';
+import type { z } from 'zod';
+import {
+  HISTORY_PAGE_SIZE,
+  type historyQuerySchema,
+  type TransactionRecord,
+} from '../../../../../contracts/transactions.ts';
 import { apiData } from '../../../lib/api-client.ts';
 import { latestCheckpoint } from '../../../lib/checkpoint.ts';
 
 export type { TransactionRecord };
-export type HistoryType = 'all' | 'credit' | 'debit' | 'deposit';
+
+/** The request body, as the server's history schema reads it. */
+export type HistoryBody = z.input<typeof historyQuerySchema>;
+export type HistoryType = NonNullable<HistoryBody['type']>;
 
 export interface HistoryQuery {
   page: number;
@@ -32,7 +40,7 @@ export interface HistoryPage {
 export async function fetchHistory(query: HistoryQuery): Promise<HistoryPage> {
   const pageSize = query.pageSize ?? HISTORY_PAGE_SIZE;
   const minPosition = latestCheckpoint();
-  const body = {
+  const body: HistoryBody = {
     page: query.page,
     pageSize,
     type: query.type,

@@ -2,17 +2,11 @@
  * POST /api/transactions/transfer-funds with an Idempotency-Key; answers data.checkpoint.
  */
 import { useMutation } from '@tanstack/react-query';
+import type { TransferPayload } from '../../../../../contracts/transactions.ts';
 import { apiRequest, type ApiReply } from '../../../lib/api-client.ts';
 
-export interface TransferBody {
-  receiver: string;
-  amount: number;
-  reference: string;
-  transactionPin: string;
-  sender: string;
-  type: 'debit';
-  status: 'success';
-}
+/** The transfer schema's input, plus the two fields the spec's client sends and the server ignores. */
+export type TransferBody = TransferPayload & { type: 'debit'; status: 'success' };
 
 export function transferFunds(input: {
   body: TransferBody;

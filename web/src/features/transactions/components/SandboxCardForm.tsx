@@ -14,6 +14,7 @@ import {
   type SandboxCard,
 } from './card-rules.ts';
 import type { CardFormProps } from './card-form.ts';
+import styles from './card-form.module.css';
 
 export function SandboxCardForm({
   payLabel,
@@ -30,8 +31,8 @@ export function SandboxCardForm({
   const set = (field: keyof SandboxCard, value: string) => setCard((current) => ({ ...current, [field]: value }));
   const blur = (field: keyof SandboxCard) => () => setTouched((current) => ({ ...current, [field]: true }));
   return (
-    <div className="card-form" aria-label="Card details" role="group">
-      <p className="card-form-badge">Sandbox card payments · no real money moves</p>
+    <div className={styles.form} aria-label="Card details" role="group">
+      <p className={styles.badge}>Sandbox card payments · no real money moves</p>
       <TextField
         label="Card number"
         inputMode="numeric"
@@ -72,7 +73,7 @@ export function SandboxCardForm({
         onBlur={blur('name')}
         error={shown('name')}
       />
-      <details className="test-cards">
+      <details className={styles.testCards}>
         <summary>Test cards</summary>
         <ul>
           {SANDBOX_TEST_CARDS.map((test) => (

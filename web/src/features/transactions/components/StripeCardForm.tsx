@@ -8,6 +8,7 @@ import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { useState, type ReactElement } from 'react';
 import { Button } from '../../../components/ui/Button.tsx';
 import type { CardFormProps } from './card-form.ts';
+import styles from './card-form.module.css';
 
 const stripes = new Map<string, Promise<Stripe | null>>();
 
@@ -75,8 +76,8 @@ function StripeCardInner({
   }
 
   return (
-    <div className="card-form" role="group" aria-label="Card details">
-      <div className="stripe-element">
+    <div className={styles.form} role="group" aria-label="Card details">
+      <div className={styles.stripeElement}>
         <CardElement
           options={{ hidePostalCode: true, style: { base: { fontSize: '16px', color: '#0f172a' } } }}
           onChange={(event) => setComplete(event.complete)}

@@ -13,6 +13,7 @@ import { useToast } from '../../../components/ui/Toaster.tsx';
 import { VerifiedPanel } from '../../../components/ui/VerifiedPanel.tsx';
 import { useRecipient } from '../../../lib/use-recipient.ts';
 import { focusPayAmount, PayConfirmation, PayFields } from './PayFields.tsx';
+import styles from './TransferDialog.module.css';
 import { usePayment } from './usePayment.ts';
 
 export interface TransferDialogProps {
@@ -104,7 +105,7 @@ export function TransferDialog({
               error={payment.errors.receiver}
               placeholder="Enter account number"
               autoComplete="off"
-              adornment={verified ? <span className="input-badge">Verified</span> : null}
+              adornment={verified ? <span className={styles.verifiedBadge}>Verified</span> : null}
             />
             {verified ? (
               <Button

@@ -9,7 +9,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { TransactionRecord } from '../../../../../contracts/transactions.ts';
 import { storeToken } from '../../../lib/token.ts';
 import { fakeApi, renderWithApp, USER, type RecordedCall } from '../../../test/harness.tsx';
-import { statementPeriod, TransactionsPage } from './TransactionsPage.tsx';
+import { statementPeriod } from './StatementRange.tsx';
+import { TransactionsPage } from './TransactionsPage.tsx';
 
 const MARCH: TransactionRecord = {
   _id: 'march-deposit',

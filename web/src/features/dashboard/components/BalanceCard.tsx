@@ -1,0 +1,57 @@
+/**
+ * The dashboard's balance card: the balance in whole rupees (en-IN) with hide/show, and the
+ * account number with copy.
+ */
+import { useState, type ReactElement } from 'react';
+import { Icon } from '../../../components/ui/icons.tsx';
+import { useToast } from '../../../components/ui/Toaster.tsx';
+import { formatRupees } from '../../../lib/format.ts';
+import styles from './BalanceCard.module.css';
+
+export function BalanceCard({ accountNumber, balance }: { accountNumber: string; balance: number }): ReactElement {
+  const [hidden, setHidden] = useState(false);
+  const notify = useToast();
+
+  async function copyAccount(): Promise<void> {
+    try {
+      await navigator.clipboard.writeText(accountNumber);
+      notify({ tone: 'success', message: 'Account number copied to clipboard!', durationMs: 3000 });
+    } catch {
+      notify({ tone: 'error', message: 'Could not copy. Please copy the account number manually.' });
+    }
+  }
+
+  return (
+    <section className={styles.card} aria-label="Balance">
+      <div className="row-between">
+        <p className={styles.label}>Available balance</p>
+        <button
+          type="button"
+          className="icon-button icon-button-light"
+          onClick={() => setHidden((value) => !value)}
+          aria-label={hidden ? 'Show balance' : 'Hide balance'}
+          aria-pressed={hidden}
+        >
+          <Icon name={hidden ? 'eye' : 'eyeOff'} />
+        </button>
+      </div>
+      <p className={styles.value} data-testid="balance">
+        {hidden ? '****' : formatRupees(Math.round(balance), { whole: true })}
+      </p>
+      <div className={styles.accountRow}>
+        <div>
+          <p className={styles.label}>Account number</p>
+          <p className={`mono account-number ${styles.accountNumber}`}>{accountNumber}</p>
+        </div>
+        <button
+          type="button"
+          className="btn btn-light btn-sm"
+          onClick={() => void copyAccount()}
+          aria-label="Copy account number"
+        >
+          <Icon name="copy" size={16} /> Copy
+        </button>
+      </div>
+    </section>
+  );
+}

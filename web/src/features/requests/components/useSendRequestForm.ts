@@ -1,0 +1,128 @@
+/**
+ * The Send Request form's state and submission (spec sections 2, 5, 8): the values, the
+ * recipient's verification (not yourself; Verify, Verifying, Verified), validation with the
+ * shared request schema, the mutation with one Idempotency-Key per submission, the toasts,
+ * and the ledger reads refreshed after a request. The view is SendRequestDialog.tsx.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { SELF_REQUEST_MESSAGE, sendRequestSchema } from '../../../../../contracts/transactions.ts';
+import { useToast } from '../../../components/ui/Toaster.tsx';
+import { NetworkError } from '../../../lib/api-client.ts';
+import { validate, type FieldErrors } from '../../../lib/forms.ts';
+import { useSubmissionKey } from '../../../lib/idempotency.ts';
+import { rupeesFromPaise } from '../../../lib/money-input.ts';
+import { refreshAfterCommand } from '../../../lib/query-client.ts';
+import { useRecipient } from '../../../lib/use-recipient.ts';
+import { useSendRequest } from '../api/send-request.ts';
+
+const EMPTY = { receiver: '', amount: '', reference: '' };
+export type SendRequestValues = typeof EMPTY;
+
+export function useSendRequestForm(options: { userId: string; onOpenChange: (open: boolean) => void }) {
+  const { userId } = options;
+  const [values, setValues] = useState(EMPTY);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const recipient = useRecipient();
+  const send = useSendRequest();
+  const keys = useSubmissionKey();
+  const notify = useToast();
+  const client = useQueryClient();
+
+  function close(next: boolean): void {
+    if (!next) {
+      setValues(EMPTY);
+      setErrors({});
+      recipient.clear();
+      keys.complete();
+    }
+    options.onOpenChange(next);
+  }
+  const set = (field: keyof SendRequestValues) => (value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    if (field === 'receiver') recipient.clear();
+    if (errors[field]) setErrors((current) => ({ ...current, [field]: '' }));
+  };
+  function changeAccount(): void {
+    recipient.clear();
+    setValues((current) => ({ ...current, receiver: '' }));
+  }
+
+  async function verify(): Promise<void> {
+    const receiver = values.receiver.trim();
+    const problem = !receiver ? 'Account number is required' : receiver === userId ? SELF_REQUEST_MESSAGE : null;
+    if (problem) {
+      setErrors((current) => ({ ...current, receiver: problem }));
+      notify({ tone: 'warning', message: `Please fix the error: ${problem}` });
+      return;
+    }
+    const outcome = await recipient.verify(receiver);
+    if (outcome.ok) {
+      notify({ tone: 'success', message: 'Account verified successfully', durationMs: 3000 });
+      setErrors((current) => ({ ...current, receiver: '' }));
+    } else {
+      const message = outcome.network ? 'Verification error occurred' : outcome.message;
+      setErrors((current) => ({ ...current, receiver: message }));
+      notify({ tone: 'error', message, durationMs: 4000 });
+    }
+  }
+
+  async function submit(event: FormEvent): Promise<void> {
+    event.preventDefault();
+    const checked = validate(sendRequestSchema, values);
+    const found: FieldErrors = checked.ok ? {} : { ...checked.errors };
+    if (!found.receiver && values.receiver.trim() === userId) found.receiver = SELF_REQUEST_MESSAGE;
+    if (!found.receiver && recipient.status !== 'verified') found.receiver = 'Please verify the account first';
+    const first = Object.values(found).find(Boolean);
+    if (!checked.ok || first) {
+      setErrors(found);
+      notify({ tone: 'warning', message: `Please fix the error: ${first ?? 'Invalid input'}`, durationMs: 4000 });
+      return;
+    }
+    setErrors({});
+    const body = {
+      receiver: checked.data.receiver,
+      amount: rupeesFromPaise(checked.data.amount),
+      reference: checked.data.reference,
+    };
+    try {
+      const reply = await send.mutateAsync({ body, idempotencyKey: keys.keyFor(body) });
+      keys.complete();
+      if (reply.success) {
+        notify({ tone: 'success', message: reply.message || 'Request sent successfully!', durationMs: 3000 });
+        close(false);
+        await refreshAfterCommand(client);
+      } else {
+        notify({
+          tone: 'error',
+          message: reply.message || 'Failed to send request. Please try again.',
+          durationMs: 5000,
+        });
+      }
+    } catch (error) {
+      notify({
+        tone: 'error',
+        message:
+          error instanceof NetworkError
+            ? 'Failed to send request. Please check your connection and try again.'
+            : 'Failed to send request. Please try again.',
+        durationMs: 5000,
+      });
+    }
+  }
+
+  const verified = recipient.status === 'verified' && recipient.account ? recipient.account : null;
+  return {
+    values,
+    errors,
+    set,
+    close,
+    verify,
+    submit,
+    changeAccount,
+    verified,
+    verifying: recipient.status === 'verifying',
+    canVerify: recipient.status === 'unverified',
+    sending: send.isPending,
+  };
+}

@@ -1,0 +1,233 @@
+/**
+ * The deposit form's state and submission (spec sections 2, 4, 5, 8): the values and the
+ * chosen method, validation with the shared deposit schema, the payload the server reads,
+ * the mutation with one Idempotency-Key per submission, the toasts, and the ledger reads
+ * refreshed with read-your-writes after a deposit. The view is DepositDialog.tsx.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { z } from 'zod';
+import { DEPOSIT_METHODS, depositSchema } from '../../../../../contracts/transactions.ts';
+import { useToast } from '../../../components/ui/Toaster.tsx';
+import { NetworkError } from '../../../lib/api-client.ts';
+import { useAppConfig } from '../../../lib/api/app-config.ts';
+import { validate, type FieldErrors } from '../../../lib/forms.ts';
+import { formatRupees } from '../../../lib/format.ts';
+import { useSubmissionKey } from '../../../lib/idempotency.ts';
+import { rupeesFromPaise } from '../../../lib/money-input.ts';
+import { refreshAfterCommand } from '../../../lib/query-client.ts';
+import { useDepositFunds, type DepositBody } from '../api/deposit-funds.ts';
+import type { CardFormProps, CardOutcome } from './card-form.ts';
+
+export type DepositMethod = (typeof DEPOSIT_METHODS)[number];
+
+export const EMPTY_DEPOSIT = {
+  amount: '',
+  reference: '',
+  transactionPin: '',
+  accountNumber: '',
+  ifscCode: '',
+  bankName: '',
+  upiId: '',
+};
+export type DepositValues = typeof EMPTY_DEPOSIT;
+
+export interface DepositUser {
+  _id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+export function payloadFor(method: DepositMethod, values: DepositValues, paymentMethodId = 'pm_placeholder') {
+  const base = {
+    amount: values.amount,
+    reference: values.reference,
+    transactionPin: values.transactionPin,
+    paymentMethod: method,
+  };
+  if (method === 'bank_transfer')
+    return {
+      ...base,
+      bankDetails: { accountNumber: values.accountNumber, ifscCode: values.ifscCode, bankName: values.bankName },
+    };
+  if (method === 'upi') return { ...base, upiDetails: { upiId: values.upiId } };
+  return { ...base, paymentMethodId };
+}
+
+/** Field names of the form for the schema's paths (bankDetails.ifscCode -> ifscCode). */
+function flatten(errors: FieldErrors): FieldErrors {
+  const flat: FieldErrors = {};
+  for (const [path, message] of Object.entries(errors)) flat[path.split('.').pop() ?? path] ??= message;
+  return flat;
+}
+
+/** The wire body of a checked deposit: rupees again, and the spec's client's fields. */
+function bodyFor(userId: string, data: z.output<typeof depositSchema>): DepositBody {
+  const base = {
+    userId,
+    amount: rupeesFromPaise(data.amount),
+    reference: data.reference,
+    transactionPin: data.transactionPin,
+  };
+  const timestamp = new Date().toISOString();
+  switch (data.paymentMethod) {
+    case 'bank_transfer':
+      return {
+        ...base,
+        paymentMethod: 'bank_transfer',
+        status: 'pending',
+        type: 'deposit',
+        timestamp,
+        bankDetails: data.bankDetails,
+      };
+    case 'upi':
+      return {
+        ...base,
+        paymentMethod: 'upi',
+        status: 'pending',
+        type: 'deposit',
+        timestamp,
+        upiDetails: data.upiDetails,
+      };
+    case 'card':
+      return {
+        ...base,
+        paymentMethod: 'card',
+        status: 'success',
+        type: 'deposit',
+        timestamp,
+        paymentMethodId: data.paymentMethodId,
+      };
+  }
+}
+
+export function useDepositForm(options: { user: DepositUser; onOpenChange: (open: boolean) => void }) {
+  const { user, onOpenChange } = options;
+  const [method, setMethod] = useState<DepositMethod>('bank_transfer');
+  const [values, setValues] = useState<DepositValues>(EMPTY_DEPOSIT);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const config = useAppConfig();
+  const deposit = useDepositFunds();
+  const keys = useSubmissionKey();
+  const notify = useToast();
+  const client = useQueryClient();
+
+  function close(next: boolean): void {
+    if (!next) {
+      setValues(EMPTY_DEPOSIT);
+      setErrors({});
+      setMethod('bank_transfer');
+      keys.complete();
+    }
+    onOpenChange(next);
+  }
+  const set =
+    (field: keyof DepositValues, transform: (value: string) => string = (value) => value) =>
+    (value: string) => {
+      setValues((current) => ({ ...current, [field]: transform(value) }));
+      if (errors[field]) setErrors((current) => ({ ...current, [field]: '' }));
+    };
+  function chooseMethod(next: DepositMethod): void {
+    setMethod(next);
+    setErrors({});
+  }
+
+  const cardCheck = validate(depositSchema, payloadFor('card', values));
+  const amountLabel = cardCheck.ok ? formatRupees(rupeesFromPaise(cardCheck.data.amount)) : '₹0';
+
+  async function send(paymentMethodId?: string): Promise<CardOutcome> {
+    const checked = validate(depositSchema, payloadFor(method, values, paymentMethodId));
+    if (!checked.ok) {
+      setErrors(flatten(checked.errors));
+      notify({ tone: 'warning', message: 'Please fix the errors before proceeding' });
+      return { status: 'done' };
+    }
+    setErrors({});
+    const data = checked.data;
+    const body = bodyFor(user._id, data);
+    const { timestamp: _timestamp, ...stable } = body;
+    const card = data.paymentMethod === 'card';
+    try {
+      const reply = await deposit.mutateAsync({ body, idempotencyKey: keys.keyFor(stable) });
+      keys.complete();
+      const action = reply.data as { status?: string; clientSecret?: string } | undefined;
+      if (reply.success && action?.status === 'requires_action' && action.clientSecret) {
+        notify({
+          tone: 'info',
+          message: reply.message || 'Please complete the card verification to finish your deposit.',
+        });
+        return { status: 'requires_action', clientSecret: action.clientSecret };
+      }
+      if (reply.success) {
+        notify({
+          tone: 'success',
+          message: card
+            ? 'Card deposit successful! Your account has been credited.'
+            : 'Deposit request submitted successfully!',
+          durationMs: 5000,
+        });
+        close(false);
+        await refreshAfterCommand(client);
+      } else if (reply.code === 'PIN_NOT_SET') {
+        notify({ tone: 'error', message: 'Please set your transaction PIN first in settings.', durationMs: 5000 });
+      } else {
+        notify({
+          tone: 'error',
+          message:
+            reply.message ||
+            (card ? 'Card payment failed. Please try again.' : 'Deposit request failed. Please try again.'),
+          durationMs: 5000,
+        });
+      }
+    } catch (error) {
+      notify({
+        tone: 'error',
+        message:
+          error instanceof NetworkError
+            ? 'Network error. Please check your connection and try again.'
+            : 'Deposit request failed. Please try again.',
+      });
+    }
+    return { status: 'done' };
+  }
+
+  function submit(event: FormEvent): void {
+    event.preventDefault();
+    if (method !== 'card') void send();
+  }
+
+  const cardProps: CardFormProps = {
+    payLabel: `Pay ${amountLabel}`,
+    depositValid: cardCheck.ok,
+    busy: deposit.isPending,
+    billing: { name: `${user.firstName} ${user.lastName}`.trim(), email: user.email },
+    onPaymentMethod: (paymentMethodId: string) => send(paymentMethodId),
+    onVerified: () => {
+      notify({
+        tone: 'success',
+        message: 'Card verified. Your wallet will be credited as soon as the bank confirms.',
+        durationMs: 5000,
+      });
+      close(false);
+      void refreshAfterCommand(client);
+    },
+    onError: (message: string) => notify({ tone: 'error', message, durationMs: 5000 }),
+  };
+  const stripeKey = config.data?.cardProvider === 'stripe' ? config.data.stripePublishableKey : undefined;
+
+  return {
+    method,
+    chooseMethod,
+    values,
+    errors,
+    set,
+    close,
+    submit,
+    pending: deposit.isPending,
+    cardProps,
+    stripeKey,
+  };
+}
+
+export type DepositForm = ReturnType<typeof useDepositForm>;
