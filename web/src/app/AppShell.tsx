@@ -12,7 +12,8 @@
  */
 import { Dialog } from 'radix-ui';
 import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
-import { Link, NavLink, useLocation } from 'react-router-dom';
+import { NavLink, useLocation } from 'react-router-dom';
+import { Brand } from '../components/SiteHeader/Brand.tsx';
 import { Icon, type IconName } from '../components/ui/icons.tsx';
 import { ThemeToggle } from '../components/ui/ThemeToggle.tsx';
 import type { UserRecord } from '../lib/api/current-user.ts';
@@ -39,17 +40,6 @@ const ADMIN_ITEMS: NavItem[] = [
 const LOGOUT_ITEM: NavItem = { id: 'logout', label: 'Logout', icon: 'logout', path: '/logout' };
 /** Where the permanent navigation gives way to the menu; the same width as in styles.css. */
 const PHONE_QUERY = '(max-width: 860px)';
-
-function Brand({ small = false }: { small?: boolean }): ReactElement {
-  return (
-    <Link to="/" className={small ? 'brand brand-sm' : 'brand'}>
-      <span className="brand-mark" aria-hidden="true">
-        ₹
-      </span>{' '}
-      Rupee Wallet
-    </Link>
-  );
-}
 
 interface SideNavProps {
   user: UserRecord;
@@ -128,7 +118,7 @@ export function AppShell({ children }: { children: ReactNode }): ReactElement {
           <Dialog.Trigger className="icon-button" aria-label="Open menu">
             <Icon name="menu" />
           </Dialog.Trigger>
-          <Brand small />
+          <Brand size="small" />
           <span className="topbar-page">{current?.label ?? ''}</span>
         </header>
         <Dialog.Portal>

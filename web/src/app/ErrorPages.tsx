@@ -6,6 +6,7 @@
  */
 import type { ReactElement, ReactNode } from 'react';
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router-dom';
+import { Brand } from '../components/SiteHeader/Brand.tsx';
 import { Button } from '../components/ui/Button.tsx';
 import { Icon } from '../components/ui/icons.tsx';
 
@@ -23,12 +24,7 @@ function ProblemPage({
   return (
     <main className="problem-page" id="main">
       <div className="problem-card">
-        <Link to="/" className="brand">
-          <span className="brand-mark" aria-hidden="true">
-            ₹
-          </span>{' '}
-          Rupee Wallet
-        </Link>
+        <Brand />
         <p className="problem-code">{code}</p>
         <h1 className="problem-title">{title}</h1>
         <div className="problem-text">{children}</div>

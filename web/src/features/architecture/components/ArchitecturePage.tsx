@@ -5,6 +5,7 @@
  */
 import { useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
+import { SiteHeader } from '../../../components/SiteHeader/SiteHeader.tsx';
 
 interface Box {
   id: string;
@@ -152,22 +153,14 @@ export default function ArchitecturePage(): ReactElement {
   const box = ALL_BOXES.find((entry) => entry.id === selected) ?? ALL_BOXES[0];
   return (
     <div className="docs">
-      <header className="landing-top">
-        <Link to="/" className="brand">
-          <span className="brand-mark" aria-hidden="true">
-            ₹
-          </span>{' '}
-          Rupee Wallet
+      <SiteHeader>
+        <Link to="/docs" className="btn btn-ghost btn-md">
+          Docs
         </Link>
-        <nav className="landing-nav" aria-label="Site">
-          <Link to="/docs" className="btn btn-ghost btn-md">
-            Docs
-          </Link>
-          <Link to="/register" className="btn btn-primary btn-md">
-            Get Started
-          </Link>
-        </nav>
-      </header>
+        <Link to="/register" className="btn btn-primary btn-md">
+          Get Started
+        </Link>
+      </SiteHeader>
       <main id="main" className="arch">
         <h1 className="page-title">Architecture overview</h1>
         <p className="section-text">

@@ -3,6 +3,7 @@
  */
 import type { ReactElement } from 'react';
 import { Link } from 'react-router-dom';
+import { SiteHeader } from '../../../components/SiteHeader/SiteHeader.tsx';
 
 const SECTIONS: { id: string; title: string; body: ReactElement }[] = [
   {
@@ -93,26 +94,18 @@ const SECTIONS: { id: string; title: string; body: ReactElement }[] = [
 export default function DocsPage(): ReactElement {
   return (
     <div className="docs">
-      <header className="landing-top">
-        <Link to="/" className="brand">
-          <span className="brand-mark" aria-hidden="true">
-            ₹
-          </span>{' '}
-          Rupee Wallet
+      <SiteHeader>
+        {/* Both are in the page's contents too; a phone's top bar has room for one button. */}
+        <Link to="/architecture" className="btn btn-ghost btn-md hide-sm">
+          Architecture
         </Link>
-        <nav className="landing-nav" aria-label="Site">
-          {/* Both are in the page's contents too; a phone's top bar has room for one button. */}
-          <Link to="/architecture" className="btn btn-ghost btn-md hide-sm">
-            Architecture
-          </Link>
-          <a href="/api/docs" className="btn btn-secondary btn-md hide-sm">
-            API reference
-          </a>
-          <Link to="/login" className="btn btn-primary btn-md">
-            Sign in
-          </Link>
-        </nav>
-      </header>
+        <a href="/api/docs" className="btn btn-secondary btn-md hide-sm">
+          API reference
+        </a>
+        <Link to="/login" className="btn btn-primary btn-md">
+          Sign in
+        </Link>
+      </SiteHeader>
       <div className="docs-layout">
         <nav className="docs-toc" aria-label="On this page">
           <p className="docs-toc-title">On this page</p>

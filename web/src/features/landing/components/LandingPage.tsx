@@ -7,6 +7,8 @@
 import { useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import { Icon, type IconName } from '../../../components/ui/icons.tsx';
+import { Brand } from '../../../components/SiteHeader/Brand.tsx';
+import { SiteHeader } from '../../../components/SiteHeader/SiteHeader.tsx';
 import { CountUp } from './CountUp.tsx';
 
 const FEATURES: { icon: IconName; title: string; text: string }[] = [
@@ -69,25 +71,17 @@ function Screenshot({ src, alt, className }: { src: string; alt: string; classNa
 export default function LandingPage(): ReactElement {
   return (
     <div className="landing">
-      <header className="landing-top">
-        <Link to="/" className="brand">
-          <span className="brand-mark" aria-hidden="true">
-            ₹
-          </span>{' '}
-          Rupee Wallet
+      <SiteHeader>
+        <a href="#features" className="landing-link hide-sm">
+          Features
+        </a>
+        <Link to="/docs" className="btn btn-ghost btn-md hide-sm">
+          Docs
         </Link>
-        <nav className="landing-nav" aria-label="Site">
-          <a href="#features" className="landing-link hide-sm">
-            Features
-          </a>
-          <Link to="/docs" className="btn btn-ghost btn-md hide-sm">
-            Docs
-          </Link>
-          <Link to="/register" className="btn btn-primary btn-md">
-            Get Started
-          </Link>
-        </nav>
-      </header>
+        <Link to="/register" className="btn btn-primary btn-md">
+          Get Started
+        </Link>
+      </SiteHeader>
       <main id="main">
         <section className="hero">
           <div className="hero-copy">
@@ -195,12 +189,7 @@ export default function LandingPage(): ReactElement {
       <footer className="footer">
         <div className="footer-grid">
           <div>
-            <Link to="/" className="brand brand-light">
-              <span className="brand-mark" aria-hidden="true">
-                ₹
-              </span>{' '}
-              Rupee Wallet
-            </Link>
+            <Brand tone="light" />
             <p className="footer-text">The rupee wallet for people and merchants.</p>
             <p className="footer-contact">
               <Icon name="phone" size={16} /> <a href="tel:+918000000000">+91 80000 00000</a>
