@@ -19,7 +19,8 @@ import { useAccountEvents } from '../api/get-account-events.ts';
 import { useStatement } from '../api/get-statement.ts';
 import { useAuditUsers } from '../api/get-users.ts';
 import type { RawEvent, StatementFilters, StatementLine } from '../api/types.ts';
-import { LoadMore, ResponsiveTable, SignedAmount } from './ResponsiveTable.tsx';
+import { ResponsiveTable } from '../../../components/ResponsiveTable/ResponsiveTable.tsx';
+import { LoadMore, SignedAmount } from './LoadMore.tsx';
 import { ReverseDialog, type ReverseTarget } from './ReverseDialog.tsx';
 
 /** Event types an admin can reverse (a completed transfer, a settled deposit, a paid request). */

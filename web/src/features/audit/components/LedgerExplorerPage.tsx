@@ -13,7 +13,8 @@ import { Card, EmptyState, PageHeader } from '../../../components/ui/misc.tsx';
 import { formatDateTime, formatRupees, shortId } from '../../../lib/format.ts';
 import { useEvent, useEvents, type ExplorerFilters } from '../api/get-events.ts';
 import type { EventPosting, RawEvent } from '../api/types.ts';
-import { LoadMore, ResponsiveTable, SignedAmount } from './ResponsiveTable.tsx';
+import { ResponsiveTable } from '../../../components/ResponsiveTable/ResponsiveTable.tsx';
+import { LoadMore, SignedAmount } from './LoadMore.tsx';
 
 const TYPE_OPTIONS = EVENT_TYPES.map((type) => ({ value: type, label: type }));
 

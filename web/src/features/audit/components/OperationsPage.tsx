@@ -20,7 +20,8 @@ import { isFinished, useProjections, useReplayProgress, useStartReplay } from '.
 import { useRunVerify, useTrialBalance } from '../api/trial-balance.ts';
 import { DEFAULT_SAMPLE_INTERVALS, useOperationsSamples, type SampleIntervals } from '../api/operations-samples.ts';
 import type { AdminActionRecord, ProjectionState, TrialBalance } from '../api/types.ts';
-import { LoadMore, ResponsiveTable } from './ResponsiveTable.tsx';
+import { ResponsiveTable } from '../../../components/ResponsiveTable/ResponsiveTable.tsx';
+import { LoadMore } from './LoadMore.tsx';
 import './operations-charts.css';
 
 const OperationsCharts = lazy(() => import('./OperationsCharts.tsx'));
