@@ -4,12 +4,13 @@
  */
 import type { ReactElement, ReactNode } from 'react';
 import { Brand } from './Brand.tsx';
+import styles from './SiteHeader.module.css';
 
 export function SiteHeader({ children }: { children: ReactNode }): ReactElement {
   return (
-    <header className="landing-top">
+    <header className={styles.landingTop}>
       <Brand />
-      <nav className="landing-nav" aria-label="Site">
+      <nav className={styles.landingNav} aria-label="Site">
         {children}
       </nav>
     </header>

@@ -4,6 +4,7 @@
 import type { ReactElement } from 'react';
 import { Icon, type IconName } from '../../../components/ui/icons.tsx';
 import { CountUp } from './CountUp.tsx';
+import styles from './Landing.module.css';
 
 const FEATURES: { icon: IconName; title: string; text: string }[] = [
   {
@@ -40,15 +41,15 @@ const FEATURES: { icon: IconName; title: string; text: string }[] = [
 
 export function LandingFeatures(): ReactElement {
   return (
-    <section id="features" className="features" aria-labelledby="features-title">
-      <h2 id="features-title" className="section-title">
+    <section id="features" className={styles.features} aria-labelledby="features-title">
+      <h2 id="features-title" className={styles.sectionTitle}>
         Everything your money needs
       </h2>
       <p className="section-text">One wallet for people and merchants: pay, get paid and stay in control.</p>
-      <div className="feature-grid">
+      <div className={styles.featureGrid}>
         {FEATURES.map((feature) => (
-          <article key={feature.title} className="feature-card">
-            <span className="feature-icon">
+          <article key={feature.title} className={styles.featureCard}>
+            <span className={styles.featureIcon}>
               <Icon name={feature.icon} />
             </span>
             <h3>{feature.title}</h3>
@@ -62,30 +63,30 @@ export function LandingFeatures(): ReactElement {
 
 export function LandingStats(): ReactElement {
   return (
-    <section className="stats" aria-label="Statistics">
+    <section className={styles.stats} aria-label="Statistics">
       <div>
-        <p className="stat-value">
+        <p className={styles.statValue}>
           <CountUp target={5} suffix="L+" />
         </p>
-        <p className="stat-label">Active users</p>
+        <p className={styles.statLabel}>Active users</p>
       </div>
       <div>
-        <p className="stat-value">
+        <p className={styles.statValue}>
           <CountUp target={50} prefix="₹" suffix="Cr+" />
         </p>
-        <p className="stat-label">Transactions processed</p>
+        <p className={styles.statLabel}>Transactions processed</p>
       </div>
       <div>
-        <p className="stat-value">
+        <p className={styles.statValue}>
           <CountUp target={1} suffix="Cr+" />
         </p>
-        <p className="stat-label">Requests fulfilled</p>
+        <p className={styles.statLabel}>Requests fulfilled</p>
       </div>
       <div>
-        <p className="stat-value">
+        <p className={styles.statValue}>
           <CountUp target={99.9} decimals={1} suffix="%" />
         </p>
-        <p className="stat-label">Uptime</p>
+        <p className={styles.statLabel}>Uptime</p>
       </div>
     </section>
   );

@@ -4,6 +4,7 @@
 import type { ReactElement } from 'react';
 import { Brand } from '../../../components/SiteHeader/Brand.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
+import styles from './Landing.module.css';
 
 const FOOTER_COLUMNS: { title: string; links: string[] }[] = [
   { title: 'Product', links: ['Features', 'Pricing', 'Security', 'For merchants'] },
@@ -13,20 +14,20 @@ const FOOTER_COLUMNS: { title: string; links: string[] }[] = [
 
 export function LandingFooter(): ReactElement {
   return (
-    <footer className="footer">
-      <div className="footer-grid">
+    <footer className={styles.footer}>
+      <div className={styles.footerGrid}>
         <div>
           <Brand tone="light" />
-          <p className="footer-text">The rupee wallet for people and merchants.</p>
-          <p className="footer-contact">
+          <p className={styles.footerText}>The rupee wallet for people and merchants.</p>
+          <p className={styles.footerContact}>
             <Icon name="phone" size={16} /> <a href="tel:+918000000000">+91 80000 00000</a>
           </p>
-          <p className="footer-contact">
+          <p className={styles.footerContact}>
             <Icon name="mail" size={16} /> <a href="mailto:support@rupeewallet.example">support@rupeewallet.example</a>
           </p>
-          <div className="socials" aria-label="Social media">
+          <div className={styles.socials} aria-label="Social media">
             {['X', 'LinkedIn', 'Instagram', 'YouTube'].map((name) => (
-              <a key={name} href="#" className="social">
+              <a key={name} href="#" className={styles.social}>
                 {/* The visible letters are a logo; the name is what is read (axe: label-content-name-mismatch). */}
                 <span aria-hidden="true">{name.slice(0, 2)}</span>
                 <span className="sr-only">{name}</span>
@@ -36,7 +37,7 @@ export function LandingFooter(): ReactElement {
         </div>
         {FOOTER_COLUMNS.map((column) => (
           <nav key={column.title} aria-label={column.title}>
-            <h3 className="footer-title">{column.title}</h3>
+            <h3 className={styles.footerTitle}>{column.title}</h3>
             <ul>
               {column.links.map((link) => (
                 <li key={link}>
@@ -47,9 +48,9 @@ export function LandingFooter(): ReactElement {
           </nav>
         ))}
       </div>
-      <div className="footer-bottom">
+      <div className={styles.footerBottom}>
         <p>© {new Date().getFullYear()} Rupee Wallet. All rights reserved.</p>
-        <p className="footer-legal">
+        <p className={styles.footerLegal}>
           <a href="#">Privacy Policy</a>
           <a href="#">Terms of Service</a>
           <a href="#">Cookie Policy</a>

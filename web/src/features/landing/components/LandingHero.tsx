@@ -6,22 +6,23 @@ import type { ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { Screenshot } from './Screenshot.tsx';
+import styles from './Landing.module.css';
 
 export function LandingHero(): ReactElement {
   return (
-    <section className="hero">
+    <section className={styles.hero}>
       <div className="hero-copy">
-        <span className="hero-badge">
-          <span className="hero-badge-dot" aria-hidden="true" /> Now Live: Money Request &amp; Role-Based Access
+        <span className={styles.heroBadge}>
+          <span className={styles.heroBadgeDot} aria-hidden="true" /> Now Live: Money Request &amp; Role-Based Access
         </span>
-        <h1 className="hero-title">
-          Your Digital Wallet <span className="accent">Reimagined</span>
+        <h1 className={styles.heroTitle}>
+          Your Digital Wallet <span className={styles.accent}>Reimagined</span>
         </h1>
-        <p className="hero-text">
+        <p className={styles.heroText}>
           Hold rupees, pay anyone by account number or QR code, request money and top up by UPI, bank transfer or card —
           with a PIN on every payment and a ledger that never loses a paisa.
         </p>
-        <div className="hero-actions">
+        <div className={styles.heroActions}>
           <Link to="/register" className="btn btn-primary btn-lg">
             Sign Up
           </Link>
@@ -29,7 +30,7 @@ export function LandingHero(): ReactElement {
             Log in
           </Link>
         </div>
-        <ul className="hero-badges" aria-label="Assurances">
+        <ul className={styles.heroBadges} aria-label="Assurances">
           <li>
             <Icon name="shield" size={16} /> PCI DSS
           </li>
@@ -47,13 +48,13 @@ export function LandingHero(): ReactElement {
           </li>
         </ul>
       </div>
-      <div className="hero-preview" aria-label="Product preview">
+      <div className={styles.heroPreview} aria-label="Product preview">
         <Screenshot
           src="/screenshots/desktop.png"
           alt="The wallet dashboard on a desktop screen"
-          className="shot-desktop"
+          className={styles.shotDesktop}
         />
-        <Screenshot src="/screenshots/mobile.png" alt="The wallet dashboard on a phone" className="shot-mobile" />
+        <Screenshot src="/screenshots/mobile.png" alt="The wallet dashboard on a phone" className={styles.shotMobile} />
       </div>
     </section>
   );

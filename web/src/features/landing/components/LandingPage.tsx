@@ -10,12 +10,13 @@ import { SiteHeader } from '../../../components/SiteHeader/SiteHeader.tsx';
 import { LandingFeatures, LandingStats } from './LandingFeatures.tsx';
 import { LandingFooter } from './LandingFooter.tsx';
 import { LandingHero } from './LandingHero.tsx';
+import styles from './Landing.module.css';
 
 export default function LandingPage(): ReactElement {
   return (
-    <div className="landing">
+    <div className={styles.landing}>
       <SiteHeader>
-        <a href="#features" className="landing-link hide-sm">
+        <a href="#features" className={`${styles.landingLink} hide-sm`}>
           Features
         </a>
         <Link to="/docs" className="btn btn-ghost btn-md hide-sm">
@@ -29,10 +30,10 @@ export default function LandingPage(): ReactElement {
         <LandingHero />
         <LandingFeatures />
         <LandingStats />
-        <section className="cta">
+        <section className={styles.cta}>
           <h2>Open your wallet in minutes</h2>
           <p>No setup fees. Verified accounts only. Support around the clock.</p>
-          <div className="hero-actions">
+          <div className={styles.heroActions}>
             <Link to="/register" className="btn btn-light btn-lg">
               Create free account
             </Link>

@@ -3,17 +3,26 @@
  * frame with the same size and accessible name.
  */
 import { useState, type ReactElement } from 'react';
+import styles from './Landing.module.css';
 
-export function Screenshot({ src, alt, className }: { src: string; alt: string; className: string }): ReactElement {
+export function Screenshot({
+  src,
+  alt,
+  className,
+}: {
+  src: string;
+  alt: string;
+  className: string | undefined;
+}): ReactElement {
   const [failed, setFailed] = useState(false);
   if (failed) {
     return (
-      <div className={`${className} shot-fallback`} role="img" aria-label={alt}>
-        <span className="shot-bar" />
-        <span className="shot-line w60" />
-        <span className="shot-block" />
-        <span className="shot-line w80" />
-        <span className="shot-line w40" />
+      <div className={`${className ?? ''} ${styles.shotFallback}`} role="img" aria-label={alt}>
+        <span className={styles.shotBar} />
+        <span className={`${styles.shotLine} ${styles.w60}`} />
+        <span className={styles.shotBlock} />
+        <span className={`${styles.shotLine} ${styles.w80}`} />
+        <span className={`${styles.shotLine} ${styles.w40}`} />
       </div>
     );
   }
