@@ -2,10 +2,11 @@
  * The architecture page's lists: what users and admins can do, and what the ledger guarantees.
  */
 import type { ReactElement } from 'react';
+import styles from './ArchitecturePage.module.css';
 
 export function ArchitectureFeatures(): ReactElement {
   return (
-    <div className="arch-features">
+    <div className={styles.archFeatures}>
       <section>
         <h2>For users</h2>
         <ul>

@@ -8,6 +8,7 @@ import { Link } from 'react-router-dom';
 import { SiteHeader } from '../../../components/SiteHeader/SiteHeader.tsx';
 import { ALL_BOXES, LAYERS } from './architecture-layers.ts';
 import { ArchitectureFeatures } from './ArchitectureFeatures.tsx';
+import styles from './ArchitecturePage.module.css';
 
 export default function ArchitecturePage(): ReactElement {
   const [selected, setSelected] = useState<string>('transaction-api');
@@ -22,22 +23,22 @@ export default function ArchitecturePage(): ReactElement {
           Get Started
         </Link>
       </SiteHeader>
-      <main id="main" className="arch">
+      <main id="main" className={styles.arch}>
         <h1 className="page-title">Architecture overview</h1>
         <p className="section-text">
           How a payment travels from your screen to the ledger. Select any box to read about it.
         </p>
-        <div className="arch-layout">
-          <div className="arch-diagram">
+        <div className={styles.archLayout}>
+          <div className={styles.archDiagram}>
             {LAYERS.map((layer) => (
-              <section key={layer.title} className="arch-layer" aria-label={layer.title}>
-                <h2 className="arch-layer-title">{layer.title}</h2>
-                <div className="arch-boxes">
+              <section key={layer.title} className={styles.archLayer} aria-label={layer.title}>
+                <h2 className={styles.archLayerTitle}>{layer.title}</h2>
+                <div className={styles.archBoxes}>
                   {layer.boxes.map((entry) => (
                     <button
                       key={entry.id}
                       type="button"
-                      className={`arch-box${entry.id === selected ? ' selected' : ''}`}
+                      className={`${styles.archBox}${entry.id === selected ? ' selected' : ''}`}
                       aria-pressed={entry.id === selected}
                       aria-controls="arch-detail"
                       onClick={() => setSelected(entry.id)}
@@ -49,8 +50,8 @@ export default function ArchitecturePage(): ReactElement {
               </section>
             ))}
           </div>
-          <aside id="arch-detail" className="arch-detail" aria-live="polite">
-            <p className="arch-detail-kicker">
+          <aside id="arch-detail" className={styles.archDetail} aria-live="polite">
+            <p className={styles.archDetailKicker}>
               {LAYERS.find((layer) => layer.boxes.some((entry) => entry.id === box?.id))?.title}
             </p>
             <h2>{box?.label}</h2>

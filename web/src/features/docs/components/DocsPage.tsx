@@ -4,6 +4,7 @@
 import type { ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import { SiteHeader } from '../../../components/SiteHeader/SiteHeader.tsx';
+import styles from './DocsPage.module.css';
 
 const SECTIONS: { id: string; title: string; body: ReactElement }[] = [
   {
@@ -106,9 +107,9 @@ export default function DocsPage(): ReactElement {
           Sign in
         </Link>
       </SiteHeader>
-      <div className="docs-layout">
-        <nav className="docs-toc" aria-label="On this page">
-          <p className="docs-toc-title">On this page</p>
+      <div className={styles.docsLayout}>
+        <nav className={styles.docsToc} aria-label="On this page">
+          <p className={styles.docsTocTitle}>On this page</p>
           <ul>
             {SECTIONS.map((section) => (
               <li key={section.id}>
@@ -123,14 +124,14 @@ export default function DocsPage(): ReactElement {
             </li>
           </ul>
         </nav>
-        <main id="main" className="docs-main">
+        <main id="main" className={styles.docsMain}>
           <h1 className="page-title">How the wallet works</h1>
           <p className="section-text">
             A short guide for account holders. Developers will find every endpoint in the{' '}
             <a href="/api/docs">API reference (/api/docs)</a>.
           </p>
           {SECTIONS.map((section) => (
-            <section key={section.id} id={section.id} className="docs-section">
+            <section key={section.id} id={section.id} className={styles.docsSection}>
               <h2>{section.title}</h2>
               {section.body}
             </section>
