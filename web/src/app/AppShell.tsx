@@ -15,8 +15,9 @@ import { Brand } from '../components/SiteHeader/Brand.tsx';
 import { Icon } from '../components/ui/icons.tsx';
 import { useUser } from './session.tsx';
 import { navItemsFor, SideNav } from './SideNav.tsx';
+import styles from './AppShell.module.css';
 
-/** Where the permanent navigation gives way to the menu; the same width as in styles.css. */
+/** Where the permanent navigation gives way to the menu; the same width as in AppShell.module.css. */
 const PHONE_QUERY = '(max-width: 860px)';
 
 /** Closes the menu when the window grows past phone width (a rotated tablet), where the
@@ -42,26 +43,26 @@ export function AppShell({ children }: { children: ReactNode }): ReactElement {
   const current = items.find((item) => location.pathname.startsWith(item.path));
   return (
     // The Dialog portals into body, outside this div: inert covers exactly the page behind it.
-    <div className="shell" inert={menuOpen}>
+    <div className={styles.shell} inert={menuOpen}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
       <Dialog.Root open={menuOpen} onOpenChange={setMenuOpen}>
-        <header className="topbar-mobile">
+        <header className={styles.topbarMobile}>
           <Dialog.Trigger className="icon-button" aria-label="Open menu">
             <Icon name="menu" />
           </Dialog.Trigger>
           <Brand size="small" />
-          <span className="topbar-page">{current?.label ?? ''}</span>
+          <span className={styles.topbarPage}>{current?.label ?? ''}</span>
         </header>
         <Dialog.Portal>
           <Dialog.Overlay className="drawer-backdrop" />
           {/* No description: the title and the navigation inside say what it is. */}
           {/* radix hides its siblings (aria-hidden, sparing live regions: the shell's inert does
               the rest) but leaves aria-modal to us; screen readers that honour it stay inside. */}
-          <Dialog.Content className="sidenav-drawer" aria-describedby={undefined} aria-modal="true">
+          <Dialog.Content className={styles.sidenavDrawer} aria-describedby={undefined} aria-modal="true">
             <Dialog.Title className="sr-only">Menu</Dialog.Title>
-            <nav className="sidenav" aria-label="Main">
+            <nav className={styles.sidenav} aria-label="Main">
               <SideNav
                 user={user}
                 items={items}
@@ -76,10 +77,10 @@ export function AppShell({ children }: { children: ReactNode }): ReactElement {
           </Dialog.Content>
         </Dialog.Portal>
       </Dialog.Root>
-      <nav className="sidenav sidenav-fixed" aria-label="Main">
+      <nav className={`${styles.sidenav} ${styles.sidenavFixed}`} aria-label="Main">
         <SideNav user={user} items={items} />
       </nav>
-      <main id="main" className="shell-main" tabIndex={-1}>
+      <main id="main" className={styles.shellMain} tabIndex={-1}>
         {children}
       </main>
     </div>

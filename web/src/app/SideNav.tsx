@@ -10,6 +10,7 @@ import { Brand } from '../components/SiteHeader/Brand.tsx';
 import { Icon, type IconName } from '../components/ui/icons.tsx';
 import { ThemeToggle } from '../components/ui/ThemeToggle.tsx';
 import type { UserRecord } from '../lib/api/current-user.ts';
+import styles from './AppShell.module.css';
 
 export interface NavItem {
   id: string;
@@ -47,16 +48,16 @@ interface SideNavProps {
 export function SideNav({ user, items, closeButton, onNavigate }: SideNavProps): ReactElement {
   return (
     <>
-      <div className="sidenav-top">
+      <div className={styles.sidenavTop}>
         <Brand />
         {closeButton}
       </div>
-      <ul className="sidenav-list">
+      <ul className={styles.sidenavList}>
         {items.map((item) => (
           <li key={item.id}>
             <NavLink
               to={item.path}
-              className={({ isActive }) => `sidenav-link${isActive ? ' active' : ''}`}
+              className={({ isActive }) => `${styles.sidenavLink}${isActive ? ' active' : ''}`}
               onClick={onNavigate}
             >
               <Icon name={item.icon} /> <span>{item.label}</span>
@@ -65,15 +66,15 @@ export function SideNav({ user, items, closeButton, onNavigate }: SideNavProps):
         ))}
       </ul>
       <ThemeToggle />
-      <div className="sidenav-user">
-        <span className="avatar" aria-hidden="true">
+      <div className={styles.sidenavUser}>
+        <span className={styles.avatar} aria-hidden="true">
           {(user.firstName[0] ?? '?').toUpperCase()}
         </span>
         <div>
-          <p className="sidenav-user-name">
+          <p className={styles.sidenavUserName}>
             {user.firstName} {user.lastName}
           </p>
-          <p className="sidenav-user-role">{user.isAdmin ? 'Administrator' : 'Personal account'}</p>
+          <p className={styles.sidenavUserRole}>{user.isAdmin ? 'Administrator' : 'Personal account'}</p>
         </div>
       </div>
     </>
