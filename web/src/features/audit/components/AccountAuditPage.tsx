@@ -17,6 +17,7 @@ import { LoadMore } from './LoadMore.tsx';
 import { ReverseDialog } from './ReverseDialog.tsx';
 import { StatementTable } from './StatementTable.tsx';
 import { useAccountAudit } from './useAccountAudit.ts';
+import styles from './Audit.module.css';
 
 const TYPE_OPTIONS = [
   'DepositSettled',
@@ -46,7 +47,7 @@ export function AccountAuditPage(): ReactElement {
         <EmptyState title="Choose a user to audit their account" icon="users" />
       ) : (
         <>
-          <div className="tiles audit-section">
+          <div className={`tiles ${styles.auditSection}`}>
             <SummaryTile label="Account" value={head?.displayName ?? shortId(accountId)} tone="info" />
             <SummaryTile
               label="Balance"
@@ -81,7 +82,7 @@ export function AccountAuditPage(): ReactElement {
             </FilterForm>
             <StatementTable statement={audit.statement} lines={audit.lines} onReverse={audit.setTarget} />
           </Card>
-          <Card title="Raw events" className="audit-section">
+          <Card title="Raw events" className={styles.auditSection}>
             {events.isPending ? (
               <p className="muted pad">Loading events...</p>
             ) : events.isError ? (

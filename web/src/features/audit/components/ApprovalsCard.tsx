@@ -11,6 +11,7 @@ import { Badge, Card, EmptyState } from '../../../components/ui/misc.tsx';
 import { formatDateTime, formatRupees, shortId } from '../../../lib/format.ts';
 import { usePendingApprovals, type ApprovalRecord } from '../api/approvals.ts';
 import { useApprovalDecision } from './useApprovalDecision.ts';
+import styles from './Audit.module.css';
 
 type ApprovalRow = ApprovalRecord & { _id: string };
 
@@ -64,7 +65,7 @@ export function ApprovalsCard({ currentUserId }: { currentUserId: string }): Rea
   return (
     <Card
       title="Waiting for a second admin"
-      className="audit-section"
+      className={styles.auditSection}
       actions={
         <Button size="sm" variant="secondary" onClick={() => void approvals.refetch()} disabled={approvals.isFetching}>
           <Icon name="refresh" size={16} /> Refresh

@@ -10,6 +10,7 @@ import { formatDateTime, shortId } from '../../../lib/format.ts';
 import { useAuditTrail } from '../api/get-audit-trail.ts';
 import type { AdminActionRecord } from '../api/types.ts';
 import { LoadMore } from './LoadMore.tsx';
+import styles from './Audit.module.css';
 
 type AuditRow = AdminActionRecord & { _id: string };
 
@@ -30,7 +31,7 @@ export function AuditTrailCard(): ReactElement {
     { id: 'reason', header: 'Reason', cell: (row) => row.reason ?? '-' },
   ];
   return (
-    <Card title="Audit trail" className="audit-section">
+    <Card title="Audit trail" className={styles.auditSection}>
       {trail.isPending ? (
         <p className="muted pad">Loading audit trail...</p>
       ) : trail.isError ? (

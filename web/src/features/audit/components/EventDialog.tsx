@@ -11,6 +11,7 @@ import { formatDateTime, formatRupees } from '../../../lib/format.ts';
 import { useEvent } from '../api/get-events.ts';
 import type { EventPosting } from '../api/types.ts';
 import { SignedAmount } from './LoadMore.tsx';
+import styles from './Audit.module.css';
 
 type PostingRow = EventPosting & { _id: string };
 
@@ -53,7 +54,7 @@ export function EventDialog({ position, onClose }: { position: string | null; on
         <EmptyState title="Failed to fetch the event" text={event.error.message} />
       ) : (
         <>
-          <h3 className="card-title audit-subtitle">Postings</h3>
+          <h3 className={`card-title ${styles.auditSubtitle}`}>Postings</h3>
           {postings.length === 0 ? (
             <p className="muted">This event moves no money.</p>
           ) : (
@@ -64,7 +65,7 @@ export function EventDialog({ position, onClose }: { position: string | null; on
             <span className="muted">Actor:</span> {event.data.actorId ?? '-'} ·{' '}
             <span className="muted">Request id:</span> {event.data.requestId ?? '-'}
           </p>
-          <pre className="audit-pre" aria-label="Event data">
+          <pre className={styles.auditPre} aria-label="Event data">
             {JSON.stringify(event.data.data, null, 2)}
           </pre>
         </>

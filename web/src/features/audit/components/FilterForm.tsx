@@ -4,7 +4,7 @@
  */
 import type { ReactElement, ReactNode } from 'react';
 import { Button } from '../../../components/ui/Button.tsx';
-import './audit.css';
+import styles from './Audit.module.css';
 
 export function FilterForm({
   label,
@@ -19,7 +19,7 @@ export function FilterForm({
 }): ReactElement {
   return (
     <form
-      className="audit-filters"
+      className={styles.auditFilters}
       aria-label={label}
       onSubmit={(event) => {
         event.preventDefault();
@@ -27,7 +27,7 @@ export function FilterForm({
       }}
     >
       {children}
-      <div className="audit-actions">
+      <div className={styles.auditActions}>
         <Button type="submit" variant="primary">
           Apply
         </Button>

@@ -3,7 +3,7 @@
  * amount coloured by direction.
  */
 import type { ReactElement } from 'react';
-import './audit.css';
+import styles from './Audit.module.css';
 
 /** "Load more" under a keyset-paged list. */
 export function LoadMore({
@@ -19,7 +19,7 @@ export function LoadMore({
 }): ReactElement | null {
   if (!hasMore) return null;
   return (
-    <div className="audit-more">
+    <div className={styles.auditMore}>
       <button type="button" className="btn btn-secondary btn-md" onClick={onLoad} disabled={loading}>
         {loading ? 'Loading...' : label}
       </button>
@@ -30,7 +30,7 @@ export function LoadMore({
 /** A signed rupee amount, green for credits and red for debits. */
 export function SignedAmount({ rupees, format }: { rupees: number; format: (value: number) => string }): ReactElement {
   return (
-    <span className={rupees >= 0 ? 'amount-credit' : 'amount-debit'}>
+    <span className={rupees >= 0 ? styles.amountCredit : styles.amountDebit}>
       {rupees >= 0 ? '+' : '-'}
       {format(Math.abs(rupees))}
     </span>

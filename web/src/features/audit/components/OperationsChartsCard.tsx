@@ -5,8 +5,7 @@
 import { lazy, Suspense, type ReactElement } from 'react';
 import { Card } from '../../../components/ui/misc.tsx';
 import { DEFAULT_SAMPLE_INTERVALS, useOperationsSamples, type SampleIntervals } from '../api/operations-samples.ts';
-import './audit.css';
-import './operations-charts.css';
+import styles from './Audit.module.css';
 
 const OperationsCharts = lazy(() => import('./OperationsCharts.tsx'));
 
@@ -18,7 +17,7 @@ export function OperationsChartsCard({
 }): ReactElement {
   const samples = useOperationsSamples(intervals);
   return (
-    <Card title="Over time" className="audit-section">
+    <Card title="Over time" className={styles.auditSection}>
       <p className="small muted">
         Sampled by this page while it is open: the trial balance every {intervals.trialBalanceMs / 1000} s, the lag
         every {intervals.lagMs / 1000} s. Prometheus keeps the long history.

@@ -11,6 +11,7 @@ import { Badge, Card, EmptyState, Notice } from '../../../components/ui/misc.tsx
 import { useProjections } from '../api/projections.ts';
 import type { ProjectionState } from '../api/types.ts';
 import { ReplayCell } from './ReplayCell.tsx';
+import styles from './Audit.module.css';
 
 export function ProjectionsCard(): ReactElement {
   const status = useProjections();
@@ -40,7 +41,7 @@ export function ProjectionsCard(): ReactElement {
   return (
     <Card
       title="Projections"
-      className="audit-section"
+      className={styles.auditSection}
       actions={
         <Button size="sm" variant="secondary" onClick={() => void status.refetch()} disabled={status.isFetching}>
           <Icon name="refresh" size={16} /> Refresh

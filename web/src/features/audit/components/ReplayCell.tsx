@@ -9,7 +9,7 @@ import { Icon } from '../../../components/ui/icons.tsx';
 import { useToast } from '../../../components/ui/Toaster.tsx';
 import { isFinished, useReplayProgress, useStartReplay } from '../api/projections.ts';
 import type { ProjectionState } from '../api/types.ts';
-import './audit.css';
+import styles from './Audit.module.css';
 
 export function ReplayCell({ projection, onDone }: { projection: ProjectionState; onDone: () => void }): ReactElement {
   const [watching, setWatching] = useState(false);
@@ -51,13 +51,13 @@ export function ReplayCell({ projection, onDone }: { projection: ProjectionState
       {run ? (
         <div data-testid={`replay-${projection.name}`}>
           <Progress.Root
-            className="replay-progress"
+            className={styles.replayProgress}
             value={percent}
             max={100}
             aria-label={`Replay of ${projection.name}`}
           >
             <Progress.Indicator
-              className="replay-progress-bar"
+              className={styles.replayProgressBar}
               style={{ transform: `translateX(-${100 - percent}%)` }}
             />
           </Progress.Root>

@@ -11,6 +11,7 @@ import { formatDateTime, formatRupees } from '../../../lib/format.ts';
 import { useTrialBalance } from '../api/trial-balance.ts';
 import type { TrialBalance } from '../api/types.ts';
 import { useVerifyRun } from './useVerifyRun.ts';
+import styles from './Audit.module.css';
 
 type KindRow = TrialBalance['byKind'][number] & { _id: string };
 type FundingRow = TrialBalance['fundingSources'][number] & { _id: string };
@@ -73,7 +74,7 @@ export function TrialBalanceCard(): ReactElement {
               </ul>
             </Notice>
           ) : null}
-          <h3 className="card-title audit-subtitle">By account kind</h3>
+          <h3 className={`card-title ${styles.auditSubtitle}`}>By account kind</h3>
           <ResponsiveTable
             rows={kinds}
             caption="Trial balance by account kind"
@@ -83,7 +84,7 @@ export function TrialBalanceCard(): ReactElement {
               { id: 'balance', header: 'Balance', align: 'right', cell: (row) => formatRupees(row.balance) },
             ]}
           />
-          <h3 className="card-title audit-subtitle">Funding sources</h3>
+          <h3 className={`card-title ${styles.auditSubtitle}`}>Funding sources</h3>
           <ResponsiveTable
             rows={funding}
             caption="Funding sources"
