@@ -56,7 +56,11 @@ export function UserList({
           <ExpandableCard
             open={cards.isOpen(row._id)}
             onToggle={() => cards.toggle(row._id)}
-            title={`${row.firstName} ${row.lastName}`}
+            title={
+              <>
+                {row.firstName} {row.lastName}
+              </>
+            }
             subtitle={row.email}
             end={
               <>
