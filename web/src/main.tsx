@@ -1,5 +1,6 @@
 /**
- * Entry: the colour theme, then providers (react-query, session, toasts) around the router.
+ * Entry: the stylesheets (tokens, then base rules, then components), the colour theme, then
+ * providers (react-query, session, toasts) around the router.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
@@ -10,6 +11,8 @@ import { SessionProvider } from './app/session.tsx';
 import { createRouter } from './app/router.tsx';
 import { createQueryClient } from './lib/query-client.ts';
 import { startTheme } from './lib/theme.ts';
+import './styles/tokens.css';
+import './styles/global.css';
 import './styles.css';
 
 // The theme is on <html> before the first render, so no page shows in the wrong colours first.

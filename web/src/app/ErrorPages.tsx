@@ -6,8 +6,10 @@
  */
 import type { ReactElement, ReactNode } from 'react';
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router-dom';
+import { Brand } from '../components/SiteHeader/Brand.tsx';
 import { Button } from '../components/ui/Button.tsx';
 import { Icon } from '../components/ui/icons.tsx';
+import styles from './ErrorPages.module.css';
 
 function ProblemPage({
   code,
@@ -21,18 +23,13 @@ function ProblemPage({
   actions?: ReactNode;
 }): ReactElement {
   return (
-    <main className="problem-page" id="main">
-      <div className="problem-card">
-        <Link to="/" className="brand">
-          <span className="brand-mark" aria-hidden="true">
-            ₹
-          </span>{' '}
-          Rupee Wallet
-        </Link>
-        <p className="problem-code">{code}</p>
-        <h1 className="problem-title">{title}</h1>
-        <div className="problem-text">{children}</div>
-        <div className="problem-actions">
+    <main className={styles.problemPage} id="main">
+      <div className={styles.problemCard}>
+        <Brand />
+        <p className={styles.problemCode}>{code}</p>
+        <h1 className={styles.problemTitle}>{title}</h1>
+        <div className={styles.problemText}>{children}</div>
+        <div className={styles.problemActions}>
           {actions}
           <Link to="/" className="btn btn-primary btn-md">
             <Icon name="home" size={18} /> Go to home

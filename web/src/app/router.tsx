@@ -1,9 +1,11 @@
 /**
  * The route table of spec section 2, with every page code-split (React.lazy) so the
- * landing route loads only its own code. Guards wrap the lazy pages. An unknown address
- * shows the not-found page; anything a page throws shows the error page (ErrorPages.tsx).
+ * landing route loads only its own code. Each route names its page and its access (public,
+ * guest only, signed in, admin); `routeElement` wraps the lazy page in the matching guards.
+ * An unknown address shows the not-found page; anything a page throws shows the error page
+ * (ErrorPages.tsx).
  */
-import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactElement, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate, Outlet, useParams } from 'react-router-dom';
 import { LoadingView } from '../components/ui/LoadingView.tsx';
 import { NotFoundPage, RouteErrorPage } from './ErrorPages.tsx';
@@ -25,8 +27,53 @@ const DocsPage = lazy(() => import('../features/docs/components/DocsPage.tsx'));
 const ArchitecturePage = lazy(() => import('../features/architecture/components/ArchitecturePage.tsx'));
 const LogoutRoute = lazy(() => import('./routes/LogoutRoute.tsx'));
 
+/** Who may open a route: anyone, only a signed-out guest, a signed-in user, an admin. */
+type Access = 'public' | 'guest' | 'user' | 'admin';
+
+interface PageRoute {
+  path: string;
+  page: ComponentType;
+  access: Access;
+}
+
+const PAGE_ROUTES: readonly PageRoute[] = [
+  { path: '/', page: LandingPage, access: 'public' },
+  { path: '/login', page: LoginRoute, access: 'guest' },
+  { path: '/register', page: RegisterPage, access: 'guest' },
+  { path: '/user-not-verified', page: PendingVerificationPage, access: 'public' },
+  { path: '/docs', page: DocsPage, access: 'public' },
+  { path: '/architecture', page: ArchitecturePage, access: 'public' },
+  { path: '/logout', page: LogoutRoute, access: 'public' },
+  { path: '/dashboard', page: DashboardRoute, access: 'user' },
+  { path: '/transactions', page: TransactionsRoute, access: 'user' },
+  { path: '/requests', page: RequestsRoute, access: 'user' },
+  { path: '/receive', page: ReceiveRoute, access: 'user' },
+  { path: '/users', page: UsersRoute, access: 'admin' },
+  { path: '/admin/audit', page: AdminAuditRoute, access: 'admin' },
+  { path: '/admin/ledger', page: AdminLedgerRoute, access: 'admin' },
+  { path: '/admin/operations', page: AdminOperationsRoute, access: 'admin' },
+];
+
 function Page({ children }: { children: ReactNode }): ReactElement {
   return <Suspense fallback={<LoadingView />}>{children}</Suspense>;
+}
+
+/** The lazy page inside its loading fallback, inside the guards its access asks for. */
+function routeElement({ page: PageComponent, access }: PageRoute): ReactElement {
+  const page = (
+    <Page>
+      {access === 'admin' ? (
+        <AdminRoute>
+          <PageComponent />
+        </AdminRoute>
+      ) : (
+        <PageComponent />
+      )}
+    </Page>
+  );
+  if (access === 'guest') return <GuestRoute>{page}</GuestRoute>;
+  if (access === 'user' || access === 'admin') return <ProtectedRoute>{page}</ProtectedRoute>;
+  return page;
 }
 
 /** /user/:accountNumber (what the payment QR encodes): the pay flow with that recipient. */
@@ -35,144 +82,13 @@ function PayDeepLink(): ReactElement {
   return <Navigate to={`/transactions?pay=${encodeURIComponent(accountNumber)}`} replace />;
 }
 
-function Protected({ children, admin = false }: { children: ReactNode; admin?: boolean }): ReactElement {
-  return (
-    <ProtectedRoute>
-      <Page>{admin ? <AdminRoute>{children}</AdminRoute> : children}</Page>
-    </ProtectedRoute>
-  );
-}
-
 export function createRouter() {
   return createBrowserRouter([
     {
       element: <Outlet />,
       errorElement: <RouteErrorPage />,
       children: [
-        {
-          path: '/',
-          element: (
-            <Page>
-              <LandingPage />
-            </Page>
-          ),
-        },
-        {
-          path: '/login',
-          element: (
-            <GuestRoute>
-              <Page>
-                <LoginRoute />
-              </Page>
-            </GuestRoute>
-          ),
-        },
-        {
-          path: '/register',
-          element: (
-            <GuestRoute>
-              <Page>
-                <RegisterPage />
-              </Page>
-            </GuestRoute>
-          ),
-        },
-        {
-          path: '/user-not-verified',
-          element: (
-            <Page>
-              <PendingVerificationPage />
-            </Page>
-          ),
-        },
-        {
-          path: '/docs',
-          element: (
-            <Page>
-              <DocsPage />
-            </Page>
-          ),
-        },
-        {
-          path: '/architecture',
-          element: (
-            <Page>
-              <ArchitecturePage />
-            </Page>
-          ),
-        },
-        {
-          path: '/logout',
-          element: (
-            <Page>
-              <LogoutRoute />
-            </Page>
-          ),
-        },
-        {
-          path: '/dashboard',
-          element: (
-            <Protected>
-              <DashboardRoute />
-            </Protected>
-          ),
-        },
-        {
-          path: '/transactions',
-          element: (
-            <Protected>
-              <TransactionsRoute />
-            </Protected>
-          ),
-        },
-        {
-          path: '/requests',
-          element: (
-            <Protected>
-              <RequestsRoute />
-            </Protected>
-          ),
-        },
-        {
-          path: '/receive',
-          element: (
-            <Protected>
-              <ReceiveRoute />
-            </Protected>
-          ),
-        },
-        {
-          path: '/users',
-          element: (
-            <Protected admin>
-              <UsersRoute />
-            </Protected>
-          ),
-        },
-        {
-          path: '/admin/audit',
-          element: (
-            <Protected admin>
-              <AdminAuditRoute />
-            </Protected>
-          ),
-        },
-        {
-          path: '/admin/ledger',
-          element: (
-            <Protected admin>
-              <AdminLedgerRoute />
-            </Protected>
-          ),
-        },
-        {
-          path: '/admin/operations',
-          element: (
-            <Protected admin>
-              <AdminOperationsRoute />
-            </Protected>
-          ),
-        },
+        ...PAGE_ROUTES.map((route) => ({ path: route.path, element: routeElement(route) })),
         {
           path: '/user/:accountNumber',
           element: (

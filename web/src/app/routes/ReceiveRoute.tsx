@@ -14,6 +14,7 @@ import { usePaymentQr } from '../../features/dashboard/api/generate-qr.ts';
 import { downloadDataUrl, shareQr, type ShareOutcome } from '../../lib/share-qr.ts';
 import { AppShell } from '../AppShell.tsx';
 import { useUser } from '../session.tsx';
+import styles from './ReceiveRoute.module.css';
 
 const SHARE_MESSAGES: Record<ShareOutcome, string | null> = {
   'shared-file': 'QR code shared',
@@ -53,13 +54,13 @@ export default function ReceiveRoute(): ReactElement {
     <AppShell>
       <div className="page receive-page">
         <PageHeader title="RECEIVE MONEY" subtitle="Show, download or share your payment QR code" />
-        <Card title="Your payment QR code" className="receive-card">
-          <div className="receive-qr">
+        <Card title="Your payment QR code" className={styles.receiveCard}>
+          <div className={styles.receiveQr}>
             {qr.isPending ? <p className="muted">Generating QR Code...</p> : null}
             {qr.isError ? <p className="field-error">Failed to generate QR code</p> : null}
             {qr.data ? <img src={qr.data} alt={`Payment QR code of ${name}`} width={256} height={256} /> : null}
           </div>
-          <dl className="receive-details">
+          <dl className={styles.receiveDetails}>
             <div>
               <dt>Name</dt>
               <dd>{name}</dd>
@@ -70,7 +71,7 @@ export default function ReceiveRoute(): ReactElement {
             </div>
           </dl>
           <p className="muted center">Anyone with the wallet can scan it to pay you.</p>
-          <div className="receive-actions">
+          <div className={styles.receiveActions}>
             <Button onClick={download} disabled={!qr.data}>
               <Icon name="download" size={18} /> Download PNG
             </Button>

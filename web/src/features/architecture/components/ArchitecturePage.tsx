@@ -5,185 +5,40 @@
  */
 import { useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
-
-interface Box {
-  id: string;
-  label: string;
-  detail: string;
-}
-
-const LAYERS: { title: string; boxes: Box[] }[] = [
-  {
-    title: 'Web app',
-    boxes: [
-      {
-        id: 'login',
-        label: 'Login',
-        detail:
-          'E-mail and password or Google sign-in. A signed token valid for 24 hours is kept in the browser and sent as a bearer header.',
-      },
-      {
-        id: 'dashboard',
-        label: 'Dashboard',
-        detail: 'Greeting, balance, account number, payment QR code, quick actions and the 3 newest transactions.',
-      },
-      {
-        id: 'transfer',
-        label: 'Transfer',
-        detail:
-          'Verify the receiver, then amount, reference and PIN. Sent with an Idempotency-Key so a retry never pays twice.',
-      },
-      {
-        id: 'request',
-        label: 'Request',
-        detail: 'Ask another account for money; the receiver approves with a PIN or rejects.',
-      },
-      {
-        id: 'deposit',
-        label: 'Deposit',
-        detail: 'Card (instant, through the card payment provider), bank transfer or UPI (pending until settled).',
-      },
-      {
-        id: 'qr',
-        label: 'QR Code',
-        detail: 'Shows your own payment QR and scans others with the camera (one frame a second) or an uploaded image.',
-      },
-      {
-        id: 'profile',
-        label: 'Profile',
-        detail: 'Your identity details as registered: name, e-mail, contact number, identity document.',
-      },
-    ],
-  },
-  {
-    title: 'API',
-    boxes: [
-      {
-        id: 'auth',
-        label: 'Auth',
-        detail:
-          'Sign-in, registration and Google OAuth. Tokens expire after 24 hours; suspended users are refused on every request.',
-      },
-      {
-        id: 'user-management',
-        label: 'User Management',
-        detail: 'Admins list users and verify or suspend them. The admin check is enforced on the server.',
-      },
-      {
-        id: 'transaction-api',
-        label: 'Transaction API',
-        detail:
-          'Verify account, transfer, deposit and history. Every money command appends to a double-entry ledger in one database transaction.',
-      },
-      {
-        id: 'request-api',
-        label: 'Request API',
-        detail: 'Send, list, accept and reject money requests. An accepted request creates the transfer automatically.',
-      },
-      {
-        id: 'pin',
-        label: 'PIN Verification',
-        detail: 'The transaction PIN is hashed (12 rounds) and checked before every payment.',
-      },
-      {
-        id: 'otp',
-        label: 'OTP Service',
-        detail: '6-digit one-time codes for password and PIN reset, valid 10-15 minutes, 5 attempts, stored hashed.',
-      },
-      {
-        id: 'middleware',
-        label: 'Middleware',
-        detail:
-          'Authentication, rate limits (100 requests per 15 minutes; 10 on authentication routes), validation with shared schemas and one error table.',
-      },
-    ],
-  },
-  {
-    title: 'Data',
-    boxes: [
-      {
-        id: 'cache',
-        label: 'Cache',
-        detail:
-          'Read models (projections) built from the ledger play the role of a cache: balances, history and requests, always consistent with a checkpoint.',
-      },
-      {
-        id: 'users',
-        label: 'Users',
-        detail: 'Identity records: names, e-mail, documents, role and verification state. Never sent with hashes.',
-      },
-      {
-        id: 'transactions',
-        label: 'Transactions',
-        detail: 'An append-only ledger of events; balances are sums of postings that always add up to zero.',
-      },
-      { id: 'requests', label: 'Requests', detail: 'Money requests with their status: pending, accepted or rejected.' },
-      { id: 'otp-store', label: 'OTP Store', detail: 'Hashed one-time codes with expiry and attempt counters.' },
-    ],
-  },
-  {
-    title: 'External services',
-    boxes: [
-      {
-        id: 'card',
-        label: 'Card Payment Provider',
-        detail:
-          'Stripe (or a local sandbox) creates and charges the card payment method; the card number never reaches our servers.',
-      },
-      {
-        id: 'mail',
-        label: 'Mail Service',
-        detail: 'Sends verification notices and one-time codes by e-mail, from a job queue.',
-      },
-      {
-        id: 'social',
-        label: 'Social Sign-in',
-        detail: 'Google OAuth: returns to the sign-in screen with a token or an error code.',
-      },
-      { id: 'qr-generator', label: 'QR Generator', detail: 'Renders the payment QR code for your account link.' },
-    ],
-  },
-];
-
-const ALL_BOXES = LAYERS.flatMap((layer) => layer.boxes);
+import { SiteHeader } from '../../../components/SiteHeader/SiteHeader.tsx';
+import { ALL_BOXES, LAYERS } from './architecture-layers.ts';
+import { ArchitectureFeatures } from './ArchitectureFeatures.tsx';
+import styles from './ArchitecturePage.module.css';
 
 export default function ArchitecturePage(): ReactElement {
   const [selected, setSelected] = useState<string>('transaction-api');
   const box = ALL_BOXES.find((entry) => entry.id === selected) ?? ALL_BOXES[0];
   return (
     <div className="docs">
-      <header className="landing-top">
-        <Link to="/" className="brand">
-          <span className="brand-mark" aria-hidden="true">
-            ₹
-          </span>{' '}
-          Rupee Wallet
+      <SiteHeader>
+        <Link to="/docs" className="btn btn-ghost btn-md">
+          Docs
         </Link>
-        <nav className="landing-nav" aria-label="Site">
-          <Link to="/docs" className="btn btn-ghost btn-md">
-            Docs
-          </Link>
-          <Link to="/register" className="btn btn-primary btn-md">
-            Get Started
-          </Link>
-        </nav>
-      </header>
-      <main id="main" className="arch">
+        <Link to="/register" className="btn btn-primary btn-md">
+          Get Started
+        </Link>
+      </SiteHeader>
+      <main id="main" className={styles.arch}>
         <h1 className="page-title">Architecture overview</h1>
         <p className="section-text">
           How a payment travels from your screen to the ledger. Select any box to read about it.
         </p>
-        <div className="arch-layout">
-          <div className="arch-diagram">
+        <div className={styles.archLayout}>
+          <div className={styles.archDiagram}>
             {LAYERS.map((layer) => (
-              <section key={layer.title} className="arch-layer" aria-label={layer.title}>
-                <h2 className="arch-layer-title">{layer.title}</h2>
-                <div className="arch-boxes">
+              <section key={layer.title} className={styles.archLayer} aria-label={layer.title}>
+                <h2 className={styles.archLayerTitle}>{layer.title}</h2>
+                <div className={styles.archBoxes}>
                   {layer.boxes.map((entry) => (
                     <button
                       key={entry.id}
                       type="button"
-                      className={`arch-box${entry.id === selected ? ' selected' : ''}`}
+                      className={`${styles.archBox}${entry.id === selected ? ' selected' : ''}`}
                       aria-pressed={entry.id === selected}
                       aria-controls="arch-detail"
                       onClick={() => setSelected(entry.id)}
@@ -195,43 +50,15 @@ export default function ArchitecturePage(): ReactElement {
               </section>
             ))}
           </div>
-          <aside id="arch-detail" className="arch-detail" aria-live="polite">
-            <p className="arch-detail-kicker">
+          <aside id="arch-detail" className={styles.archDetail} aria-live="polite">
+            <p className={styles.archDetailKicker}>
               {LAYERS.find((layer) => layer.boxes.some((entry) => entry.id === box?.id))?.title}
             </p>
             <h2>{box?.label}</h2>
             <p>{box?.detail}</p>
           </aside>
         </div>
-        <div className="arch-features">
-          <section>
-            <h2>For users</h2>
-            <ul>
-              <li>Instant transfers with recipient verification</li>
-              <li>Card, UPI and bank transfer deposits</li>
-              <li>Scan-to-pay QR codes</li>
-              <li>Money requests; an accepted request creates a transaction automatically</li>
-              <li>PIN and password reset by e-mail code</li>
-            </ul>
-          </section>
-          <section>
-            <h2>For admins</h2>
-            <ul>
-              <li>List every user with role and status</li>
-              <li>Verify (activate) or suspend accounts</li>
-              <li>Settle pending bank and UPI deposits</li>
-            </ul>
-          </section>
-          <section>
-            <h2>Guarantees</h2>
-            <ul>
-              <li>Double-entry ledger: every posting set sums to zero</li>
-              <li>No balance below zero, even under concurrent payments</li>
-              <li>Idempotent commands: a retried payment runs once</li>
-              <li>Read-your-writes: screens refresh exactly after your command</li>
-            </ul>
-          </section>
-        </div>
+        <ArchitectureFeatures />
         <p className="center">
           <Link to="/register" className="btn btn-primary btn-lg">
             Get Started

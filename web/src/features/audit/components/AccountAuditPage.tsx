@@ -3,36 +3,21 @@
  * counterparty, event type, position and time; filter by dates and type; "Load more"),
  * download it as CSV, reverse a reversible row with a reason, and read the raw events of
  * the account with their metadata. The chosen account lives in the URL (?account=), so a
- * link opens the same audit.
+ * link opens the same audit. State and requests are in useAccountAudit.
  */
-import { useState, type ReactElement } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import type { ReactElement } from 'react';
+import { EventTable } from '../../../components/EventTable/EventTable.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
-import type { Column } from '../../../components/ui/DataTable.tsx';
 import { SelectField, TextField } from '../../../components/ui/Field.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
-import { Badge, Card, EmptyState, PageHeader, SummaryTile } from '../../../components/ui/misc.tsx';
-import { useToast } from '../../../components/ui/Toaster.tsx';
-import { formatDateTime, formatRupees, shortId } from '../../../lib/format.ts';
-import { downloadStatementCsv } from '../api/download-statement-csv.ts';
-import { useAccountEvents } from '../api/get-account-events.ts';
-import { useStatement } from '../api/get-statement.ts';
-import { useAuditUsers } from '../api/get-users.ts';
-import type { RawEvent, StatementFilters, StatementLine } from '../api/types.ts';
-import { LoadMore, ResponsiveTable, SignedAmount } from './ResponsiveTable.tsx';
-import { ReverseDialog, type ReverseTarget } from './ReverseDialog.tsx';
-
-/** Event types an admin can reverse (a completed transfer, a settled deposit, a paid request). */
-export const REVERSIBLE_TYPES: ReadonlySet<string> = new Set([
-  'TransferCompleted',
-  'DepositSettled',
-  'MoneyRequestAccepted',
-]);
-const REVERSAL_TYPES: ReadonlySet<string> = new Set([
-  'TransferReversed',
-  'DepositReversed',
-  'MoneyRequestPaymentReversed',
-]);
+import { Card, EmptyState, PageHeader, SummaryTile } from '../../../components/ui/misc.tsx';
+import { formatRupees, shortId } from '../../../lib/format.ts';
+import { FilterForm } from './FilterForm.tsx';
+import { LoadMore } from './LoadMore.tsx';
+import { ReverseDialog } from './ReverseDialog.tsx';
+import { StatementTable } from './StatementTable.tsx';
+import { useAccountAudit } from './useAccountAudit.ts';
+import styles from './Audit.module.css';
 
 const TYPE_OPTIONS = [
   'DepositSettled',
@@ -43,136 +28,9 @@ const TYPE_OPTIONS = [
   'MoneyRequestPaymentReversed',
 ].map((type) => ({ value: type, label: type }));
 
-const NO_FILTERS: StatementFilters = { from: '', to: '', type: '' };
-
-type StatementRow = StatementLine & { _id: string };
-type EventRow = RawEvent & { _id: string };
-
 export function AccountAuditPage(): ReactElement {
-  const [params, setParams] = useSearchParams();
-  const accountId = params.get('account') ?? '';
-  const users = useAuditUsers();
-  const [draft, setDraft] = useState<StatementFilters>(NO_FILTERS);
-  const [filters, setFilters] = useState<StatementFilters>(NO_FILTERS);
-  const [target, setTarget] = useState<ReverseTarget | null>(null);
-  const [downloading, setDownloading] = useState(false);
-  const [awaitPosition, setAwaitPosition] = useState<string | null>(null);
-  const notify = useToast();
-  const statement = useStatement(accountId, filters, awaitPosition);
-  const events = useAccountEvents(accountId);
-  const lines: StatementRow[] = (statement.data?.pages ?? [])
-    .flatMap((page) => page.items)
-    .map((line) => ({ ...line, _id: line.sequence }));
-  const reversedStreams = new Set(
-    lines.filter((line) => REVERSAL_TYPES.has(line.eventType)).map((line) => line.streamId),
-  );
-  const head = statement.data?.pages[0];
-
-  function chooseAccount(id: string): void {
-    setParams(id ? { account: id } : {});
-    setDraft(NO_FILTERS);
-    setFilters(NO_FILTERS);
-    setAwaitPosition(null);
-  }
-
-  async function download(): Promise<void> {
-    setDownloading(true);
-    try {
-      await downloadStatementCsv(accountId, filters);
-    } catch (error) {
-      notify({ tone: 'error', message: error instanceof Error ? error.message : 'Failed to download the statement' });
-    } finally {
-      setDownloading(false);
-    }
-  }
-
-  const reversible = (line: StatementLine) =>
-    REVERSIBLE_TYPES.has(line.eventType) && !reversedStreams.has(line.streamId);
-  const statementColumns: Column<StatementRow>[] = [
-    { id: 'time', header: 'Time', cell: (row) => formatDateTime(row.recordedAt) },
-    { id: 'position', header: 'Position', cell: (row) => <span className="mono">{row.position}</span> },
-    {
-      id: 'type',
-      header: 'Event',
-      cell: (row) => <Badge tone={REVERSAL_TYPES.has(row.eventType) ? 'warning' : 'neutral'}>{row.eventType}</Badge>,
-    },
-    { id: 'counterparty', header: 'Counterparty', cell: (row) => row.counterpartyName ?? row.counterpartyId ?? '-' },
-    {
-      id: 'amount',
-      header: 'Amount',
-      align: 'right',
-      cell: (row) => <SignedAmount rupees={row.amount} format={formatRupees} />,
-    },
-    { id: 'balance', header: 'Balance', align: 'right', cell: (row) => formatRupees(row.balanceAfter) },
-    {
-      id: 'actions',
-      header: 'Actions',
-      cell: (row) =>
-        reversible(row) ? (
-          <Button
-            size="sm"
-            variant="danger"
-            aria-label={`Reverse ${row.eventType} at position ${row.position}`}
-            onClick={() =>
-              setTarget({
-                streamId: row.streamId,
-                summary: `${row.eventType} of ${formatRupees(Math.abs(row.amount))}${row.counterpartyName ? ` with ${row.counterpartyName}` : ''}`,
-              })
-            }
-          >
-            Reverse
-          </Button>
-        ) : (
-          <span className="muted">-</span>
-        ),
-    },
-  ];
-  const eventColumns: Column<EventRow>[] = [
-    { id: 'position', header: 'Position', cell: (row) => <span className="mono">{row.position}</span> },
-    { id: 'time', header: 'Time', cell: (row) => formatDateTime(row.recordedAt) },
-    { id: 'type', header: 'Type', cell: (row) => row.type },
-    { id: 'stream', header: 'Stream', cell: (row) => <span className="mono-wrap">{row.streamId}</span> },
-    {
-      id: 'actor',
-      header: 'Actor',
-      cell: (row) => (
-        <span className="mono-wrap" title={row.actorId ?? ''}>
-          {row.actorId ? shortId(row.actorId) : '-'}
-        </span>
-      ),
-    },
-    { id: 'command', header: 'Command', cell: (row) => row.command ?? '-' },
-    {
-      id: 'idempotency',
-      header: 'Idempotency key',
-      cell: (row) => <span className="mono-wrap">{row.idempotencyKey ?? '-'}</span>,
-    },
-    { id: 'request', header: 'Request id', cell: (row) => <span className="mono-wrap">{row.requestId ?? '-'}</span> },
-  ];
-  const eventRows: EventRow[] = (events.data?.pages ?? [])
-    .flatMap((page) => page.items)
-    .map((event) => ({ ...event, _id: event.position }));
-  const userOptions = (users.data ?? []).map((user) => ({
-    value: user._id,
-    label: `${user.firstName} ${user.lastName} (${user.email})`,
-  }));
-
-  function statementBody(): ReactElement {
-    if (statement.isPending) return <p className="muted pad">Loading statement...</p>;
-    if (statement.isError) return <EmptyState title="Failed to fetch the statement" text={statement.error.message} />;
-    if (lines.length === 0) return <EmptyState title="No postings match" icon="transactions" />;
-    return (
-      <>
-        <ResponsiveTable rows={lines} columns={statementColumns} caption="Statement" />
-        <LoadMore
-          hasMore={statement.hasNextPage}
-          loading={statement.isFetchingNextPage}
-          onLoad={() => void statement.fetchNextPage()}
-        />
-      </>
-    );
-  }
-
+  const audit = useAccountAudit();
+  const { accountId, draft, setDraft, head, events } = audit;
   return (
     <div className="page">
       <PageHeader title="ACCOUNT AUDIT" subtitle="A user's statement, raw events and corrections." />
@@ -180,40 +38,33 @@ export function AccountAuditPage(): ReactElement {
         <SelectField
           label="Account"
           value={accountId}
-          options={userOptions}
-          placeholder={users.isPending ? 'Loading users...' : 'Choose a user'}
-          onValueChange={chooseAccount}
+          options={audit.userOptions}
+          placeholder={audit.usersPending ? 'Loading users...' : 'Choose a user'}
+          onValueChange={audit.chooseAccount}
         />
       </Card>
       {accountId === '' ? (
         <EmptyState title="Choose a user to audit their account" icon="users" />
       ) : (
         <>
-          <div className="tiles audit-section">
+          <div className={`tiles ${styles.auditSection}`}>
             <SummaryTile label="Account" value={head?.displayName ?? shortId(accountId)} tone="info" />
             <SummaryTile
               label="Balance"
               value={head?.balance === null || head?.balance === undefined ? '-' : formatRupees(head.balance)}
               tone="success"
             />
-            <SummaryTile label="Postings shown" value={lines.length} tone="neutral" />
+            <SummaryTile label="Postings shown" value={audit.lines.length} tone="neutral" />
           </div>
           <Card
             title="Statement"
             actions={
-              <Button variant="secondary" size="sm" onClick={() => void download()} disabled={downloading}>
-                <Icon name="download" size={16} /> {downloading ? 'Downloading...' : 'Download CSV'}
+              <Button variant="secondary" size="sm" onClick={() => void audit.download()} disabled={audit.downloading}>
+                <Icon name="download" size={16} /> {audit.downloading ? 'Downloading...' : 'Download CSV'}
               </Button>
             }
           >
-            <form
-              className="audit-filters"
-              aria-label="Statement filters"
-              onSubmit={(event) => {
-                event.preventDefault();
-                setFilters(draft);
-              }}
-            >
+            <FilterForm label="Statement filters" onApply={audit.applyFilters} onClear={audit.clearFilters}>
               <TextField
                 label="From"
                 type="date"
@@ -228,31 +79,17 @@ export function AccountAuditPage(): ReactElement {
                 placeholder="All types"
                 onValueChange={(type) => setDraft({ ...draft, type })}
               />
-              <div className="audit-actions">
-                <Button type="submit" variant="primary">
-                  Apply
-                </Button>
-                <Button
-                  variant="ghost"
-                  onClick={() => {
-                    setDraft(NO_FILTERS);
-                    setFilters(NO_FILTERS);
-                  }}
-                >
-                  Clear
-                </Button>
-              </div>
-            </form>
-            {statementBody()}
+            </FilterForm>
+            <StatementTable statement={audit.statement} lines={audit.lines} onReverse={audit.setTarget} />
           </Card>
-          <Card title="Raw events" className="audit-section">
+          <Card title="Raw events" className={styles.auditSection}>
             {events.isPending ? (
               <p className="muted pad">Loading events...</p>
             ) : events.isError ? (
               <EmptyState title="Failed to fetch the events" text={events.error.message} />
             ) : (
               <>
-                <ResponsiveTable rows={eventRows} columns={eventColumns} caption="Account events" />
+                <EventTable events={audit.eventRows} caption="Account events" withRequestKeys />
                 <LoadMore
                   hasMore={events.hasNextPage}
                   loading={events.isFetchingNextPage}
@@ -263,7 +100,7 @@ export function AccountAuditPage(): ReactElement {
           </Card>
         </>
       )}
-      <ReverseDialog target={target} onClose={() => setTarget(null)} onReversed={setAwaitPosition} />
+      <ReverseDialog target={audit.target} onClose={() => audit.setTarget(null)} onReversed={audit.onReversed} />
     </div>
   );
 }

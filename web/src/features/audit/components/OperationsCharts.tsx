@@ -8,6 +8,7 @@ import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'r
 import { formatRupees } from '../../../lib/format.ts';
 import { useElementWidth } from '../../../lib/use-element-width.ts';
 import type { Sample } from '../api/operations-samples.ts';
+import styles from './OperationsCharts.module.css';
 
 const HEIGHT = 220;
 const COLORS = ['#1e40af', '#059669', '#dc2626', '#b45309', '#7c3aed', '#0e7490'];
@@ -32,11 +33,11 @@ function SamplesChart(props: {
   const [ref, width] = useElementWidth<HTMLDivElement>(520);
   const series = seriesOf(props.samples);
   return (
-    <figure className="ops-chart" data-testid={props.testId}>
+    <figure className={styles.opsChart} data-testid={props.testId}>
       <figcaption className="small muted">
         {props.title} ({props.samples.length} sample{props.samples.length === 1 ? '' : 's'} since this page opened)
       </figcaption>
-      <div ref={ref} className="ops-chart-area">
+      <div ref={ref} className={styles.opsChartArea}>
         <LineChart
           width={width}
           height={HEIGHT}
@@ -74,7 +75,7 @@ export default function OperationsCharts(props: {
   lag: readonly Sample[];
 }): ReactElement {
   return (
-    <div className="ops-charts">
+    <div className={styles.opsCharts}>
       <SamplesChart
         title="Trial balance by account kind and in total"
         testId="trial-balance-chart"

@@ -7,7 +7,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeApi, renderWithApp } from '../../../test/harness.tsx';
 import { appendSample } from '../api/operations-samples.ts';
-import { OperationsChartsCard } from './OperationsPage.tsx';
+import { OperationsChartsCard } from './OperationsChartsCard.tsx';
 
 function projection(name: string, lagEvents: number) {
   return {

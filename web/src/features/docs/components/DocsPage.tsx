@@ -3,6 +3,8 @@
  */
 import type { ReactElement } from 'react';
 import { Link } from 'react-router-dom';
+import { SiteHeader } from '../../../components/SiteHeader/SiteHeader.tsx';
+import styles from './DocsPage.module.css';
 
 const SECTIONS: { id: string; title: string; body: ReactElement }[] = [
   {
@@ -93,29 +95,21 @@ const SECTIONS: { id: string; title: string; body: ReactElement }[] = [
 export default function DocsPage(): ReactElement {
   return (
     <div className="docs">
-      <header className="landing-top">
-        <Link to="/" className="brand">
-          <span className="brand-mark" aria-hidden="true">
-            ₹
-          </span>{' '}
-          Rupee Wallet
+      <SiteHeader>
+        {/* Both are in the page's contents too; a phone's top bar has room for one button. */}
+        <Link to="/architecture" className="btn btn-ghost btn-md hide-sm">
+          Architecture
         </Link>
-        <nav className="landing-nav" aria-label="Site">
-          {/* Both are in the page's contents too; a phone's top bar has room for one button. */}
-          <Link to="/architecture" className="btn btn-ghost btn-md hide-sm">
-            Architecture
-          </Link>
-          <a href="/api/docs" className="btn btn-secondary btn-md hide-sm">
-            API reference
-          </a>
-          <Link to="/login" className="btn btn-primary btn-md">
-            Sign in
-          </Link>
-        </nav>
-      </header>
-      <div className="docs-layout">
-        <nav className="docs-toc" aria-label="On this page">
-          <p className="docs-toc-title">On this page</p>
+        <a href="/api/docs" className="btn btn-secondary btn-md hide-sm">
+          API reference
+        </a>
+        <Link to="/login" className="btn btn-primary btn-md">
+          Sign in
+        </Link>
+      </SiteHeader>
+      <div className={styles.docsLayout}>
+        <nav className={styles.docsToc} aria-label="On this page">
+          <p className={styles.docsTocTitle}>On this page</p>
           <ul>
             {SECTIONS.map((section) => (
               <li key={section.id}>
@@ -130,14 +124,14 @@ export default function DocsPage(): ReactElement {
             </li>
           </ul>
         </nav>
-        <main id="main" className="docs-main">
+        <main id="main" className={styles.docsMain}>
           <h1 className="page-title">How the wallet works</h1>
           <p className="section-text">
             A short guide for account holders. Developers will find every endpoint in the{' '}
             <a href="/api/docs">API reference (/api/docs)</a>.
           </p>
           {SECTIONS.map((section) => (
-            <section key={section.id} id={section.id} className="docs-section">
+            <section key={section.id} id={section.id} className={styles.docsSection}>
               <h2>{section.title}</h2>
               {section.body}
             </section>

@@ -1,0 +1,72 @@
+/**
+ * A projection's Replay button and, once a replay is queued, its progress bar (radix
+ * Progress) and state, polled until the replay ends; then the projections list refreshes.
+ */
+import { Progress } from 'radix-ui';
+import { useState, type ReactElement } from 'react';
+import { Button } from '../../../components/ui/Button.tsx';
+import { Icon } from '../../../components/ui/icons.tsx';
+import { useToast } from '../../../components/ui/Toaster.tsx';
+import { isFinished, useReplayProgress, useStartReplay } from '../api/projections.ts';
+import type { ProjectionState } from '../api/types.ts';
+import styles from './Audit.module.css';
+
+export function ReplayCell({ projection, onDone }: { projection: ProjectionState; onDone: () => void }): ReactElement {
+  const [watching, setWatching] = useState(false);
+  const start = useStartReplay();
+  const progress = useReplayProgress(projection.name, watching);
+  const notify = useToast();
+  const run = watching ? progress.data : undefined;
+  const finished = isFinished(run);
+  const percent =
+    run && run.total > 0
+      ? Math.min(100, Math.round((run.processed / run.total) * 100))
+      : run?.state === 'done'
+        ? 100
+        : 0;
+
+  async function replay(): Promise<void> {
+    const reply = await start
+      .mutateAsync({ name: projection.name, reason: 'Replay from the operations screen' })
+      .catch(() => null);
+    if (!reply?.success) {
+      notify({ tone: 'error', message: reply?.message || `Replay of ${projection.name} could not be started` });
+      return;
+    }
+    setWatching(true);
+    notify({ tone: 'info', message: reply.message || `Replay of ${projection.name} queued` });
+  }
+  if (finished && run) queueMicrotask(onDone);
+  return (
+    <div>
+      <Button
+        size="sm"
+        variant="secondary"
+        onClick={() => void replay()}
+        disabled={start.isPending || (watching && !finished)}
+        aria-label={`Replay ${projection.name}`}
+      >
+        <Icon name="refresh" size={16} /> Replay
+      </Button>
+      {run ? (
+        <div data-testid={`replay-${projection.name}`}>
+          <Progress.Root
+            className={styles.replayProgress}
+            value={percent}
+            max={100}
+            aria-label={`Replay of ${projection.name}`}
+          >
+            <Progress.Indicator
+              className={styles.replayProgressBar}
+              style={{ transform: `translateX(-${100 - percent}%)` }}
+            />
+          </Progress.Root>
+          <span className="small" role="status">
+            {run.state} · {run.processed}/{run.total}
+            {run.error ? ` · ${run.error}` : ''}
+          </span>
+        </div>
+      ) : null}
+    </div>
+  );
+}

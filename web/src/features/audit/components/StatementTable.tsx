@@ -1,0 +1,103 @@
+/**
+ * An account's statement lines (time, position, event, counterparty, signed amount,
+ * running balance) with Reverse on each reversible row not yet reversed, and "Load more".
+ */
+import type { ReactElement } from 'react';
+import { ResponsiveTable } from '../../../components/ResponsiveTable/ResponsiveTable.tsx';
+import { Button } from '../../../components/ui/Button.tsx';
+import type { Column } from '../../../components/ui/DataTable.tsx';
+import { Badge, EmptyState } from '../../../components/ui/misc.tsx';
+import { formatDateTime, formatRupees } from '../../../lib/format.ts';
+import type { useStatement } from '../api/get-statement.ts';
+import type { StatementLine } from '../api/types.ts';
+import { LoadMore, SignedAmount } from './LoadMore.tsx';
+import type { ReverseTarget } from './ReverseDialog.tsx';
+
+/** Event types an admin can reverse (a completed transfer, a settled deposit, a paid request). */
+export const REVERSIBLE_TYPES: ReadonlySet<string> = new Set([
+  'TransferCompleted',
+  'DepositSettled',
+  'MoneyRequestAccepted',
+]);
+export const REVERSAL_TYPES: ReadonlySet<string> = new Set([
+  'TransferReversed',
+  'DepositReversed',
+  'MoneyRequestPaymentReversed',
+]);
+
+type StatementRow = StatementLine & { _id: string };
+
+function statementColumns(
+  lines: readonly StatementLine[],
+  onReverse: (target: ReverseTarget) => void,
+): Column<StatementRow>[] {
+  const reversedStreams = new Set(
+    lines.filter((line) => REVERSAL_TYPES.has(line.eventType)).map((line) => line.streamId),
+  );
+  const reversible = (line: StatementLine) =>
+    REVERSIBLE_TYPES.has(line.eventType) && !reversedStreams.has(line.streamId);
+  return [
+    { id: 'time', header: 'Time', cell: (row) => formatDateTime(row.recordedAt) },
+    { id: 'position', header: 'Position', cell: (row) => <span className="mono">{row.position}</span> },
+    {
+      id: 'type',
+      header: 'Event',
+      cell: (row) => <Badge tone={REVERSAL_TYPES.has(row.eventType) ? 'warning' : 'neutral'}>{row.eventType}</Badge>,
+    },
+    { id: 'counterparty', header: 'Counterparty', cell: (row) => row.counterpartyName ?? row.counterpartyId ?? '-' },
+    {
+      id: 'amount',
+      header: 'Amount',
+      align: 'right',
+      cell: (row) => <SignedAmount rupees={row.amount} format={formatRupees} />,
+    },
+    { id: 'balance', header: 'Balance', align: 'right', cell: (row) => formatRupees(row.balanceAfter) },
+    {
+      id: 'actions',
+      header: 'Actions',
+      cell: (row) =>
+        reversible(row) ? (
+          <Button
+            size="sm"
+            variant="danger"
+            aria-label={`Reverse ${row.eventType} at position ${row.position}`}
+            onClick={() =>
+              onReverse({
+                streamId: row.streamId,
+                summary: `${row.eventType} of ${formatRupees(Math.abs(row.amount))}${row.counterpartyName ? ` with ${row.counterpartyName}` : ''}`,
+              })
+            }
+          >
+            Reverse
+          </Button>
+        ) : (
+          <span className="muted">-</span>
+        ),
+    },
+  ];
+}
+
+export function StatementTable({
+  statement,
+  lines,
+  onReverse,
+}: {
+  statement: ReturnType<typeof useStatement>;
+  lines: readonly StatementLine[];
+  onReverse: (target: ReverseTarget) => void;
+}): ReactElement {
+  if (statement.isPending) return <p className="muted pad">Loading statement...</p>;
+  if (statement.isError) return <EmptyState title="Failed to fetch the statement" text={statement.error.message} />;
+  if (lines.length === 0) return <EmptyState title="No postings match" icon="transactions" />;
+  const rows: StatementRow[] = lines.map((line) => ({ ...line, _id: line.sequence }));
+  return (
+    <>
+      <ResponsiveTable rows={rows} columns={statementColumns(lines, onReverse)} caption="Statement" />
+      <LoadMore
+        hasMore={statement.hasNextPage}
+        loading={statement.isFetchingNextPage}
+        onLoad={() => void statement.fetchNextPage()}
+      />
+    </>
+  );
+}
