@@ -20,6 +20,11 @@ export interface WaitOptions {
   detail?: () => string | Promise<string>;
 }
 
+/** What a wait throws when its condition did not hold in time (an error of the condition is thrown as is). */
+export class WaitTimeout extends Error {
+  override name = 'WaitTimeout';
+}
+
 const DEFAULT_TIMEOUT_MS = 20_000;
 const DEFAULT_INTERVAL_MS = 50;
 
@@ -57,12 +62,12 @@ async function timeoutError(
   timeoutMs: number,
   lastError: unknown,
   detail: WaitOptions['detail'],
-): Promise<Error> {
+): Promise<WaitTimeout> {
   const parts = [`timed out after ${timeoutMs} ms waiting for ${what}`];
   if (lastError !== undefined)
     parts.push(`last error: ${lastError instanceof Error ? lastError.message : String(lastError)}`);
   if (detail) parts.push(await detail());
-  return new Error(parts.join('\n'), { cause: lastError });
+  return new WaitTimeout(parts.join('\n'), { cause: lastError });
 }
 
 /**
