@@ -25,6 +25,7 @@ import {
 } from '../test/app-harness.ts';
 import { tablesView } from '../platform/database.ts';
 import type { LedgerTables } from '../ledger/index.ts';
+import { readUntil } from '../test/wait.ts';
 
 /** ₹1,000: above it a second admin must approve. */
 const THRESHOLD_PAISE = 100_000n;
@@ -373,16 +374,19 @@ it('a statement CSV opens formula-like names as text', async () => {
   const trickster = await activate('formula@example.in');
   await fund(trickster, 50);
   await transfer(trickster, asha, 10);
-  let csv = '';
-  for (let attempt = 0; attempt < 100 && !csv.includes('HYPERLINK'); attempt++) {
-    const response = await harness.call({
-      method: 'GET',
-      url: `/api/admin/accounts/${asha.id}/statement.csv`,
-      headers: { authorization: `Bearer ${adminToken}` },
-    });
-    csv = response.body;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const csv = await readUntil(
+    'the statement CSV to name the trickster',
+    async () =>
+      (
+        await harness.call({
+          method: 'GET',
+          url: `/api/admin/accounts/${asha.id}/statement.csv`,
+          headers: { authorization: `Bearer ${adminToken}` },
+        })
+      ).body,
+    (body) => body.includes('HYPERLINK'),
+    { timeoutMs: 10_000, intervalMs: 100 },
+  );
   const line = csv.split('\n').find((row) => row.includes('HYPERLINK')) ?? '';
   expect(line).toContain(`"'=HYPERLINK(""http://evil.test"") @SUM(A1)"`);
 });

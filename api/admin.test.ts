@@ -17,6 +17,7 @@ import {
   requestUpiDeposit,
 } from '../test/app-harness.ts';
 import { verifyLedger } from '../audit/index.ts';
+import { readUntil } from '../test/wait.ts';
 
 let harness: Harness;
 let adminToken: string;
@@ -407,23 +408,9 @@ describe('audit trail', () => {
   });
 });
 
-async function until<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 async function caughtUp(): Promise<void> {
-  await until(
+  await readUntil(
+    'the projections to catch up',
     async () => {
       const { rows } = await sql<{ behind: boolean }>`
       select exists (select 1 from ledger.events e, read.checkpoints c where (e.tx_id, e.position) > (c.tx_id, c.position)) as behind`.execute(
@@ -432,7 +419,7 @@ async function caughtUp(): Promise<void> {
       return rows[0]?.behind ?? true;
     },
     (behind) => !behind,
-    'projections to catch up',
+    { timeoutMs: 30_000, intervalMs: 100 },
   );
 }
 
@@ -672,10 +659,11 @@ describe('pending deposits', () => {
           items: { depositId: string; ownerName: string; amount: number; method: string }[];
         }
       ).items;
-    const items = await until(
+    const items = await readUntil(
+      'the deposit to be listed',
       listed,
       (list) => list.some((item) => item.depositId === waiting),
-      'the deposit to be listed',
+      { timeoutMs: 30_000, intervalMs: 100 },
     );
     expect(items.find((item) => item.depositId === waiting)).toMatchObject({
       ownerName: 'Ravi Kumar',
@@ -684,10 +672,11 @@ describe('pending deposits', () => {
     });
     const settled = await post(adminToken, '/api/transactions/settle-deposit', { depositId: waiting });
     expect(settled.statusCode).toBe(200);
-    await until(
+    await readUntil(
+      'the settled deposit to leave the list',
       listed,
       (list) => !list.some((item) => item.depositId === waiting),
-      'the settled deposit to leave the list',
+      { timeoutMs: 30_000, intervalMs: 100 },
     );
   });
 });
@@ -718,7 +707,8 @@ describe('projections', () => {
     const queued = await post(adminToken, '/api/admin/projections/history/replay', { reason: 'index maintenance' });
     expect(queued.statusCode, queued.body).toBe(202);
     expect(queued.json().data).toMatchObject({ state: 'queued', projection: 'history' });
-    const done = await until(
+    const done = await readUntil(
+      'the replay to finish',
       async () =>
         (await get(adminToken, '/api/admin/projections/history/replay')).json().data as {
           state: string;
@@ -726,8 +716,7 @@ describe('projections', () => {
           total: number;
         },
       (run) => run.state === 'done' || run.state === 'failed',
-      'the replay to finish',
-      60_000,
+      { timeoutMs: 60_000, intervalMs: 100 },
     );
     expect(done.state).toBe('done');
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from ledger.events`.execute(

@@ -12,6 +12,7 @@ import { openDatabase } from '../platform/database.ts';
 import { drainAll } from '../projections/index.ts';
 import { registeredUser, startHarness, startSiblingApp, type Harness } from '../test/app-harness.ts';
 import { createTestDatabase } from '../test/database.ts';
+import { readUntil } from '../test/wait.ts';
 import { READY_CACHE_MS } from './routes/health.ts';
 
 let harness: Harness;
@@ -77,8 +78,16 @@ describe('GET /api/health/ready', () => {
     const strict = await startSiblingApp(harness, { readyMaxProjectionLagSeconds: 0.05 });
     try {
       await registeredUser(harness, 'lagging@example.in');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const lagging = await probe(strict, '/api/health/ready');
+      // Polled until the event is older than 50 ms; each probe steps past the readiness cache.
+      const lagging = await readUntil(
+        'the strict app to see the unprojected event past its 50 ms limit',
+        () => {
+          harness.clock.advance(READY_CACHE_MS + 1);
+          return probe(strict, '/api/health/ready');
+        },
+        (reply) => reply.status === 503,
+        { timeoutMs: 10_000 },
+      );
       expect(lagging.status).toBe(503);
       expect(lagging.body).toMatchObject({ success: false, code: 'not_ready' });
       expect(lagging.body.message).toMatch(/^Not ready: projections: .*accounts \d+\.\d s behind.*\(limit 0\.05 s\)$/);

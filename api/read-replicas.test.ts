@@ -9,7 +9,6 @@
  * primary alone while the standby's replay is paused (the standby still shows the old ones).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -30,6 +29,7 @@ import {
 } from '../test/app-harness.ts';
 import { startPrimaryWithStandby, type PrimaryWithStandby } from '../test/hot-standby.ts';
 import { processEnvironment, spawnEntryPoint, stopProcess, waitForHealth } from '../test/processes.ts';
+import { waitUntil } from '../test/wait.ts';
 
 /** Long enough that a standby resumed after RESUME_AFTER_MS is waited for, whatever the machine's load. */
 const MAX_WAIT_MS = 3_000;
@@ -184,7 +184,8 @@ describe('READ_DATABASE_URL: the read tables on a hot standby', () => {
     try {
       await transfer(100, 'lunch');
       const counted = await servedBy();
-      // The reads start while replay is paused; it resumes a moment later, within the bound.
+      // The reads start while replay is paused; it resumes a moment later, within the bound. Not a
+      // wait for the system: the resume is the scripted event the reads must wait out.
       resumed = new Promise((resolve) => setTimeout(resolve, RESUME_AFTER_MS)).then(() => servers.resumeReplay());
       const after = await ashaReads();
       expect(after.balance).toBe(4_900);
@@ -279,9 +280,18 @@ describe('READ_DATABASE_URL: the read tables on a hot standby', () => {
       const counted = await servedBy();
       const started = performance.now();
       const read = ashaReads();
-      // Long enough for the standby's statement to be cancelled first (it would otherwise be
-      // answered by the standby once the commit replays).
-      await sleep(REPLICA_STATEMENT_TIMEOUT_MS + 1_500);
+      // The standby's statement must be cancelled first (it would otherwise be answered by the
+      // standby once the commit replays): the read then waits on the primary for this lock.
+      await waitUntil(
+        "the balance's read, cancelled on the standby, to wait for the lock on the primary",
+        async () =>
+          (
+            await withClient(servers.primaryOwnerUrl, (client) =>
+              client.query("select 1 from pg_locks where relation = 'read.balances'::regclass and not granted"),
+            )
+          ).rowCount === 1,
+        { timeoutMs: REPLICA_STATEMENT_TIMEOUT_MS + 15_000 },
+      );
       await locker.query('commit');
       const after = await read;
       expect(after.balance).toBe(balance);

@@ -13,6 +13,7 @@ import { allowBackdatedEvents, appendRecordedAt } from '../test/backdated-events
 import { allCaughtUp } from '../test/read-model.ts';
 import { pdfText } from '../test/pdf-text.ts';
 import type { RawEvent } from '../test/raw-append.ts';
+import { waitUntil } from '../test/wait.ts';
 
 let harness: Harness;
 let asha: { id: string; token: string };
@@ -57,11 +58,7 @@ function transfer(id: string, from: string, to: string, paise: bigint): RawEvent
 }
 
 async function waitForProjections(): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!(await allCaughtUp(harness.database.db))) {
-    if (Date.now() > deadline) throw new Error('projections did not catch up');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitUntil('the projections to catch up', () => allCaughtUp(harness.database.db), { timeoutMs: 30_000 });
 }
 
 beforeAll(async () => {

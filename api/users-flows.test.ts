@@ -596,6 +596,7 @@ describe('password reset by e-mailed code', () => {
     const unknown = await answers('twin-unknown@example.com');
     expect(unknown).toEqual(known);
     await receiveCode(user.email);
+    // Not a wait for the system: the time a mail to the unknown address would need, to show none comes.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(h.mails.filter((mail) => mail.to === 'twin-unknown@example.com')).toEqual([]);
   });

@@ -102,6 +102,7 @@ describe('backup', () => {
     let checkpoints = 0;
     const checkpointer = (async () => {
       while (backingUp) {
+        // Not a wait for the system: the pace of the checkpoints taken during the copy.
         await new Promise((resolve) => setTimeout(resolve, 100));
         await sql`checkpoint`.execute(db);
         checkpoints += 1;
@@ -182,6 +183,8 @@ describe('backup', () => {
   });
 
   it('--keep N removes older backups', async () => {
+    // Not a wait for the system: a backup is named to the second (backupName), so the clock
+    // must move on for the second backup to get a name of its own.
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const io = capturedIo();
     expect(await runCli(['backup', '--keep', '1', '--json'], io, { DATA_DIR: root })).toBe(EXIT_OK);

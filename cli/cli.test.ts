@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { createDatabase, tablesView } from '../platform/database.ts';
 import { createLedger, rupees, type Ledger, type LedgerTables } from '../ledger/index.ts';
 import { drainAll } from '../projections/index.ts';
+import { HELD_BACK_WARNING_SECONDS } from '../audit/index.ts';
 import { allCaughtUp, drainUntil } from '../test/read-model.ts';
 import { capturedIo } from './io.ts';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCli } from './main.ts';
@@ -117,7 +118,9 @@ describe('status', () => {
       as('bob'),
     );
     await drainAll(testDb.db);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // Not a wait for the system: status warns only once held-back events are older than
+    // HELD_BACK_WARNING_SECONDS by the database's clock, so that much time must pass.
+    await new Promise((resolve) => setTimeout(resolve, HELD_BACK_WARNING_SECONDS * 1000 + 100));
     const result = await cli('status');
     await blocker.query('rollback');
     await blocker.end();
@@ -152,7 +155,9 @@ describe('status as the runtime role', () => {
       as('bob'),
     );
     await drainAll(testDb.db);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // Not a wait for the system: status warns only once held-back events are older than
+    // HELD_BACK_WARNING_SECONDS by the database's clock, so that much time must pass.
+    await new Promise((resolve) => setTimeout(resolve, HELD_BACK_WARNING_SECONDS * 1000 + 100));
     const result = await cli('status');
     await blocker.query('rollback');
     await blocker.end();

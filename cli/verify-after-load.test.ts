@@ -6,10 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { createLedger, isLedgerRejection, rupees, type LedgerTables } from '../ledger/index.ts';
 import { tablesView } from '../platform/database.ts';
-import { drainAll, readCheckpoints } from '../projections/index.ts';
+import { readCheckpoints } from '../projections/index.ts';
 import { capturedIo } from './io.ts';
 import { EXIT_OK, runCli } from './main.ts';
 import { openFundedWallets } from '../test/funded-wallets.ts';
+import { drainUntil } from '../test/read-model.ts';
 
 const CLIENTS = 32;
 const TRANSFERS = 3_000;
@@ -58,14 +59,17 @@ describe('verify after 32 concurrent clients', () => {
     const { rows } = await testDb.pool.query<{ n: string }>('select count(*) as n from ledger.events');
     const total = BigInt(rows[0]?.n ?? '0');
     let caughtUp = false;
-    for (let attempt = 0; attempt < 200 && !caughtUp; attempt++) {
-      await drainAll(testDb.db);
-      const poolClient = await testDb.pool.connect();
-      const checkpoints = await readCheckpoints(poolClient).finally(() => poolClient.release());
-      const applied = await testDb.pool.query<{ n: string }>('select min(events_applied) as n from read.checkpoints');
-      caughtUp = checkpoints.size > 0 && BigInt(applied.rows[0]?.n ?? '0') >= total;
-      if (!caughtUp) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await drainUntil(
+      testDb.db,
+      async () => {
+        const poolClient = await testDb.pool.connect();
+        const checkpoints = await readCheckpoints(poolClient).finally(() => poolClient.release());
+        const applied = await testDb.pool.query<{ n: string }>('select min(events_applied) as n from read.checkpoints');
+        caughtUp = checkpoints.size > 0 && BigInt(applied.rows[0]?.n ?? '0') >= total;
+        return caughtUp;
+      },
+      30_000,
+    );
     expect(caughtUp).toBe(true);
 
     const io = capturedIo();

@@ -18,6 +18,7 @@ import { launchBrowser, screenshot } from './helpers/browser.ts';
 import { serialRun } from './helpers/serial-run.ts';
 import { OUTPUT_DIR, SCREENSHOT_DIR } from './helpers/constants.ts';
 import { expectText, signIn, textOf, toast } from './helpers/wallet.ts';
+import { readUntil } from '../test/wait.ts';
 
 const base = inject('baseUrl');
 const ADMIN = { email: inject('adminEmail'), password: inject('adminPassword') };
@@ -52,17 +53,17 @@ async function customer(firstName: string, lastName: string, email: string): Pro
 
 /** The statements projection is asynchronous: wait (through the API) until it holds `count` lines of `type`. */
 async function statementHas(accountId: string, type: string, count = 1): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const page = await api<{ items: { eventType: string }[] }>(
-      'GET',
-      `/api/admin/accounts/${accountId}/statement?limit=1000`,
-      adminToken,
-    );
-    if (page.items.filter((line) => line.eventType === type).length >= count) return;
-    if (Date.now() > deadline) throw new Error(`the statement of ${accountId} has no ${type} after 15 s`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await readUntil(
+    `the statement of ${accountId} to hold ${count} ${type}`,
+    () =>
+      api<{ items: { eventType: string }[] }>(
+        'GET',
+        `/api/admin/accounts/${accountId}/statement?limit=1000`,
+        adminToken,
+      ),
+    (page) => page.items.filter((line) => line.eventType === type).length >= count,
+    { timeoutMs: 15_000, intervalMs: 200 },
+  );
 }
 
 const { pageErrors, session, step } = serialRun({ browser: () => browser, base, failurePrefix: 'failure-admin-' });

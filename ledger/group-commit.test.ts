@@ -15,6 +15,7 @@ import { encodeJson } from './event-store/codec.ts';
 import { createLedger, isLedgerRejection, rupees, type Ledger, type LedgerTables } from './index.ts';
 import { decideTransfer } from './transfers/transfer.ts';
 import { openFundedWallets } from '../test/funded-wallets.ts';
+import { waitUntil } from '../test/wait.ts';
 
 let testDb: TestDatabase<LedgerTables>;
 let setup: Ledger;
@@ -225,6 +226,7 @@ describe('a batch that fails whole', () => {
       ];
       await blocker;
       await waitUntil(
+        'the batch to wait on the held idempotency key',
         async () =>
           (
             await sql<{
@@ -233,6 +235,7 @@ describe('a batch that fails whole', () => {
               testDb.db,
             )
           ).rows[0]?.n === 1,
+        { timeoutMs: 10_000, intervalMs: 20 },
       );
       await owner.query('commit');
       const outcomes = await Promise.allSettled(batch);
@@ -253,11 +256,3 @@ describe('a batch that fails whole', () => {
     await headsMatchPostings();
   });
 });
-
-async function waitUntil(condition: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met within 10 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

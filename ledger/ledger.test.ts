@@ -102,6 +102,8 @@ describe('given two open wallets', () => {
       );
       await ledger.wakeUps.flush();
       await vi.waitFor(() => expect(notifications).toBe(1));
+      // Not a wait for the system: time for a second notification (the rejected command's) to
+      // arrive if one had been sent, to show none does.
       await sleep(100);
       expect(notifications).toBe(1);
     } finally {

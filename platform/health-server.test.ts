@@ -13,6 +13,7 @@ import { createLedger, type LedgerTables } from '../ledger/index.ts';
 import { drainAll } from '../projections/index.ts';
 import { tablesView } from './database.ts';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
+import { readUntil } from '../test/wait.ts';
 import { startHealthServer, type HealthServer } from './health-server.ts';
 import { createMetricsRegistry } from './metrics.ts';
 
@@ -74,10 +75,18 @@ describe('worker health endpoint', () => {
     // A wallet opened through the ledger; no projection worker runs here to apply it.
     const ledger = createLedger({ db: tablesView<LedgerTables>(database.db), batching: false });
     await ledger.openWallet({ accountId: randomUUID(), displayName: 'Lag Test' }, { actorId: 'test' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const lagging = await probe('/health/ready');
+    // Polled until the wallet's event is older than the limit (no projection worker runs here).
+    const lagging = await readUntil(
+      'the worker to report the unprojected event past the lag limit',
+      async () => {
+        const response = await probe('/health/ready');
+        return { status: response.status, body: (await response.json()) as unknown };
+      },
+      (response) => response.status === 503,
+      { timeoutMs: 10_000 },
+    );
     expect(lagging.status).toBe(503);
-    const body = (await lagging.json()) as { status: string; checks: Record<string, { ok: boolean; detail: string }> };
+    const body = lagging.body as { status: string; checks: Record<string, { ok: boolean; detail: string }> };
     expect(body.status).toBe('not_ready');
     expect(body.checks.database).toEqual({ ok: true, detail: 'reachable' });
     expect(body.checks.projections?.ok).toBe(false);

@@ -57,6 +57,8 @@ it('loses and duplicates nothing when the API and the worker are killed -9 under
   ]);
   const killed: string[] = [];
   const loadStarted = Date.now();
+  // Not waits for the system: the drill's random timeline (load between kills, a process down
+  // for a moment, load after the last restart); each restart waits for its process to serve.
   for (const victim of victims) {
     await sleep(randomInt(1_500, 4_000));
     await victim.kill9();

@@ -17,6 +17,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
+import { waitUntil } from '../test/wait.ts';
 import { checkInvariants, createFundedWallets, runTransferClients, waitForProjections } from './money-load.ts';
 import { createCluster, sleep, type Cluster, type ManagedProcess } from './processes.ts';
 
@@ -58,19 +59,20 @@ afterAll(async () => {
 
 /** The worker whose connections hold the most projection claims right now (waits for one). */
 async function workerHoldingAClaim(timeoutMs: number): Promise<ManagedProcess> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const { rows } = await sql<{ name: string }>`
+  return waitUntil(
+    "a worker to hold a projection's checkpoint lock",
+    async () => {
+      const { rows } = await sql<{ name: string }>`
       select a.application_name as name
         from pg_locks l join pg_stat_activity a on a.pid = l.pid
        where l.relation = 'read.checkpoints'::regclass and l.mode = 'RowShareLock' and l.granted
          and a.application_name like 'load-worker-%'
        group by 1 order by count(*) desc limit 1`.execute(database.db);
-    const holder = workers.find((worker) => worker.name === rows[0]?.name);
-    if (holder) return holder;
-    await sleep(2);
-  }
-  throw new Error(`no worker held a projection's checkpoint lock within ${timeoutMs} ms`);
+      return workers.find((worker) => worker.name === rows[0]?.name);
+    },
+    // Claims are held only while a batch runs: look often.
+    { timeoutMs, intervalMs: 2 },
+  );
 }
 
 it('holds every invariant with three APIs and three workers under 32 clients while one of each is killed -9', async () => {
@@ -90,6 +92,8 @@ it('holds every invariant with three APIs and three workers under 32 clients whi
     timeoutMs: 60_000,
   });
   const loadStarted = Date.now();
+  // Not waits for the system: the drill's timeline (a worker killed a third of the way in, an
+  // API half way, the load stopped at LOAD_SECONDS).
   await sleep((LOAD_SECONDS * 1000) / 3);
   const deadWorker = await workerHoldingAClaim(10_000);
   await deadWorker.kill9();

@@ -8,7 +8,8 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { verifyLedger } from '../audit/index.ts';
 import { VALID_REGISTRATION } from '../test/app-harness.ts';
-import { callUntilDefinite, RELIABILITY_ADMIN, sleep, type Reply } from './processes.ts';
+import { waitUntil } from '../test/wait.ts';
+import { callUntilDefinite, RELIABILITY_ADMIN, type Reply } from './processes.ts';
 
 export interface Wallet {
   id: string;
@@ -184,24 +185,29 @@ export async function runTransferClients(options: {
  * to an older transaction, so comparing positions alone could wait forever.
  */
 export async function waitForProjections(db: Kysely<unknown>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { rows } = await sql<{ behind: number; last: string | null }>`
+  let last: string | null | undefined;
+  await waitUntil(
+    'every projection to reach the last event of the log',
+    async () => {
+      const { rows } = await sql<{ behind: number; last: string | null }>`
       with last as (select tx_id, position from ledger.events order by tx_id desc, position desc limit 1)
       select (select count(*)::int from read.checkpoints c, last l where (c.tx_id, c.position) < (l.tx_id, l.position)) as behind,
              (select tx_id::text || '.' || position::text from last) as last`.execute(db);
-    if (rows[0]?.behind === 0) return;
-    if (Date.now() > deadline) {
-      const { rows: checkpoints } = await sql<{ projection: string; checkpoint: string; last_error: string | null }>`
+      last = rows[0]?.last;
+      return rows[0]?.behind === 0;
+    },
+    {
+      timeoutMs,
+      intervalMs: 250,
+      detail: async () => {
+        const { rows: checkpoints } = await sql<{ projection: string; checkpoint: string; last_error: string | null }>`
         select projection, tx_id::text || '.' || position::text as checkpoint, last_error from read.checkpoints`.execute(
-        db,
-      );
-      throw new Error(
-        `projections did not reach ${rows[0]?.last} within ${timeoutMs} ms: ${JSON.stringify(checkpoints)}`,
-      );
-    }
-    await sleep(250);
-  }
+          db,
+        );
+        return `the last event: ${last}; the checkpoints: ${JSON.stringify(checkpoints)}`;
+      },
+    },
+  );
 }
 
 export interface InvariantReport {

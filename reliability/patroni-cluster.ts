@@ -29,7 +29,8 @@ import { freePort } from '../platform/embedded-postgres.ts';
 import { migrateDatabase } from '../platform/migrate.ts';
 import { allQueues } from '../runtime/queues.ts';
 import { TEST_RUNTIME_LOGIN, withLogin } from '../test/logins.ts';
-import { LOG_DIR, sleep } from './processes.ts';
+import { LOG_DIR } from './processes.ts';
+import { waitUntil } from '../test/wait.ts';
 
 export const POSTGRES_15_BIN = '/usr/lib/postgresql/15/bin';
 const DATABASE = 'wallet';
@@ -202,7 +203,11 @@ export async function startPatroniCluster(options: PatroniClusterOptions = {}): 
       '--election-timeout',
       '1000',
     ]);
-    await waitFor('etcd', 20_000, async () => (await httpGet(`http://127.0.0.1:${etcdClient}/health`)).status === 200);
+    await waitUntil('etcd', async () => (await httpGet(`http://127.0.0.1:${etcdClient}/health`)).status === 200, {
+      timeoutMs: 20_000,
+      intervalMs: 200,
+      retryErrors: true,
+    });
     progress(`etcd on 127.0.0.1:${etcdClient}`);
 
     for (let index = 1; index <= nodeCount; index += 1) {
@@ -235,9 +240,13 @@ export async function startPatroniCluster(options: PatroniClusterOptions = {}): 
 
     // The first node bootstraps (initdb); the others copy it (pg_basebackup) once it leads.
     startNode(nodes[0] as PatroniNode);
-    await waitFor('node1 to bootstrap and lead', 60_000, async () => {
-      return (await httpGet(`http://127.0.0.1:${(nodes[0] as PatroniNode).restPort}/primary`)).status === 200;
-    });
+    await waitUntil(
+      'node1 to bootstrap and lead',
+      async () => {
+        return (await httpGet(`http://127.0.0.1:${(nodes[0] as PatroniNode).restPort}/primary`)).status === 200;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, retryErrors: true },
+    );
     progress('node1 bootstrapped and leads');
     for (const node of nodes.slice(1)) startNode(node);
 
@@ -251,9 +260,8 @@ export async function startPatroniCluster(options: PatroniClusterOptions = {}): 
     const leader = async (): Promise<string | undefined> =>
       (await members()).find((member) => member.role === 'leader' && member.state === 'running')?.name;
     const waitForHealthyMembers = async (count: number, timeoutMs: number): Promise<void> => {
-      await waitFor(
+      await waitUntil(
         `${count} running members with a leader${synchronous ? ' and a sync standby' : ''}`,
-        timeoutMs,
         async () => {
           const current = await members();
           const running = current.filter((member) => member.state === 'running' || member.state === 'streaming');
@@ -261,6 +269,7 @@ export async function startPatroniCluster(options: PatroniClusterOptions = {}): 
           const hasSync = current.some((member) => member.role === 'sync_standby');
           return running.length >= count && hasLeader && (!synchronous || hasSync);
         },
+        { timeoutMs, intervalMs: 200, retryErrors: true },
       );
     };
     await waitForHealthyMembers(nodeCount, 120_000);
@@ -275,11 +284,14 @@ export async function startPatroniCluster(options: PatroniClusterOptions = {}): 
     if (check.status !== 0) throw new Error(`haproxy -c failed:\n${check.stdout}\n${check.stderr}`);
     startChild('haproxy', 'haproxy', ['-db', '-f', haproxyConfig]);
     const primaryOwnerUrl = `postgres://postgres@127.0.0.1:${primaryPort}/${DATABASE}`;
-    await waitFor('HAProxy to route to the primary', 30_000, async () =>
-      withClient(`postgres://postgres@127.0.0.1:${primaryPort}/postgres`, async (client) => {
-        const { rows } = await client.query<{ recovering: boolean }>('select pg_is_in_recovery() as recovering');
-        return rows[0]?.recovering === false;
-      }).catch(() => false),
+    await waitUntil(
+      'HAProxy to route to the primary',
+      async () =>
+        withClient(`postgres://postgres@127.0.0.1:${primaryPort}/postgres`, async (client) => {
+          const { rows } = await client.query<{ recovering: boolean }>('select pg_is_in_recovery() as recovering');
+          return rows[0]?.recovering === false;
+        }).catch(() => false),
+      { timeoutMs: 30_000, intervalMs: 200, retryErrors: true },
     );
     progress(`HAProxy: primary on 127.0.0.1:${primaryPort}, replicas on 127.0.0.1:${replicaPort}`);
 
@@ -334,11 +346,15 @@ export async function startPatroniCluster(options: PatroniClusterOptions = {}): 
       },
       waitForLeader: async (predicate, timeoutMs) => {
         let found = '';
-        await waitFor('a leader', timeoutMs, async () => {
-          const name = await leader();
-          if (name && predicate(name)) found = name;
-          return found !== '';
-        });
+        await waitUntil(
+          'a leader',
+          async () => {
+            const name = await leader();
+            if (name && predicate(name)) found = name;
+            return found !== '';
+          },
+          { timeoutMs, intervalMs: 200, retryErrors: true },
+        );
         return found;
       },
       waitForHealthyMembers,
@@ -510,15 +526,6 @@ async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(timer);
-}
-
-async function waitFor(what: string, timeoutMs: number, ready: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await ready().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(200);
-  }
 }
 
 async function httpGet(url: string): Promise<{ status: number; body: string }> {

@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { startPgBouncer, type PgBouncer, advisoryLocksIn } from '../test/pgbouncer.ts';
+import { readUntil } from '../test/wait.ts';
 import { checkInvariants, createFundedWallets, runTransferClients, waitForProjections } from './money-load.ts';
 import { callUntilDefinite, createCluster, sleep, type Cluster, type ManagedProcess } from './processes.ts';
 
@@ -65,11 +66,13 @@ it('holds every invariant through PgBouncer in transaction mode, and never answe
     while (!stopping) {
       const clients = (await bouncer.show('CLIENTS')).filter((row) => row.database === database.name);
       mostClients = Math.max(mostClients, clients.length);
+      // Not a wait for the system: the pace of the client-count samples.
       await sleep(1_000);
     }
   })();
   const loadEnds = Date.now() + LOAD_SECONDS * 1000;
-  // An operator's replay in the middle of it, run by a worker through PgBouncer.
+  // An operator's replay in the middle of it, run by a worker through PgBouncer. Not waits for
+  // the system: the drill's timeline (the replay a quarter of the way in, the load to its end).
   await sleep((LOAD_SECONDS * 1000) / 4);
   const replay = await replayInWorker(baseUrl, admin, deadline);
   await sleep(Math.max(0, loadEnds - Date.now()));
@@ -111,10 +114,11 @@ async function replayInWorker(baseUrl: () => string, admin: string, deadline: nu
     definite,
   );
   if (queued.status !== 202) throw new Error(`replay: ${JSON.stringify(queued.body)}`);
-  for (;;) {
-    const progress = await callUntilDefinite('GET', path, { token: admin }, definite);
-    const state = (progress.body.data as { state: string }).state;
-    if (state === 'done' || state === 'failed') return state;
-    await sleep(250);
-  }
+  return readUntil(
+    'the replay to finish',
+    async () =>
+      ((await callUntilDefinite('GET', path, { token: admin }, definite)).body.data as { state: string }).state,
+    (state) => state === 'done' || state === 'failed',
+    { timeoutMs: Math.max(0, deadline - Date.now()), intervalMs: 250 },
+  );
 }

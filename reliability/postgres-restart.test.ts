@@ -15,6 +15,7 @@ import { freePort, startEmbeddedPostgres, type EmbeddedServer } from '../platfor
 import { migrateDatabase } from '../platform/migrate.ts';
 import { allQueues } from '../runtime/queues.ts';
 import { TEST_RUNTIME_LOGIN, withLogin } from '../test/logins.ts';
+import { WaitTimeout, waitUntil } from '../test/wait.ts';
 import { checkInvariants, createFundedWallets, runTransferClients, waitForProjections } from './money-load.ts';
 import { call, createCluster, sleep, type Cluster, type ManagedProcess, type Reply } from './processes.ts';
 
@@ -70,6 +71,7 @@ function probeHealth(baseUrl: string): { replies: (Reply | 'no answer')[]; stop:
       } catch {
         replies.push('no answer');
       }
+      // Not a wait for the system: the probe's sampling pace.
       await sleep(100);
     }
   })();
@@ -88,6 +90,7 @@ it('answers 503 while Postgres is away and recovers by itself', async () => {
   const { wallets } = await createFundedWallets(baseUrl, 6, deadline);
   let stopping = false;
   const load = runTransferClients({ clients: 4, wallets, baseUrl, stop: () => stopping, deadline, timeoutMs: 30_000 });
+  // Not waits for the system: the drill's timeline (load running, then an outage of OUTAGE_MS).
   await sleep(2_000);
 
   await (postgres as EmbeddedServer).stop();
@@ -97,15 +100,19 @@ it('answers 503 while Postgres is away and recovers by itself', async () => {
   await startPostgres();
   const restarted = Date.now();
 
-  let recoveredAfterMs = -1;
-  while (Date.now() - restarted < RECOVERY_TIMEOUT_MS) {
-    const health = await call(api.url, 'GET', '/api/health', { timeoutMs: 5_000 }).catch(() => undefined);
-    if (health?.status === 200) {
-      recoveredAfterMs = Date.now() - restarted;
-      break;
-    }
-    await sleep(200);
-  }
+  // -1 when it never recovers: the assertion below says so, after the invariants are checked.
+  const recoveredAfterMs = await waitUntil(
+    'the API to answer /api/health 200 after the restart',
+    async () => {
+      const health = await call(api.url, 'GET', '/api/health', { timeoutMs: 5_000 }).catch(() => undefined);
+      return health?.status === 200 ? Date.now() - restarted : undefined;
+    },
+    { timeoutMs: RECOVERY_TIMEOUT_MS, intervalMs: 200 },
+  ).catch((error: unknown) => {
+    if (error instanceof WaitTimeout) return -1;
+    throw error;
+  });
+  // Not a wait for the system: the load runs on a while after the recovery.
   await sleep(3_000);
   stopping = true;
   const result = await load;

@@ -219,6 +219,7 @@ export async function callUntilDefinite(
     }
     if (Date.now() > definite.deadline)
       throw new Error(`${method} ${path}: no definite answer before the deadline (${attempts} attempts)`);
+    // Not a wait for the system: a client's retry backoff, part of the load it generates.
     await sleep(Math.min(50 * attempts, 500));
   }
 }

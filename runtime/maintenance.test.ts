@@ -3,9 +3,9 @@
  * expires the idempotency keys past their retention and keeps the others.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
+import { readUntil } from '../test/wait.ts';
 import { createJobBoss, type JobBoss } from '../platform/jobs.ts';
 import { tablesView, withClient } from '../platform/database.ts';
 import { createLedger, IDEMPOTENCY_KEY_RETENTION_DAYS, rupees, type LedgerTables } from '../ledger/index.ts';
@@ -67,8 +67,10 @@ describe('the idempotency key expiry job', () => {
     );
     expect(await keys()).toEqual(['old', 'top-up']);
     await boss.send(EXPIRE_IDEMPOTENCY_KEYS_QUEUE, {});
-    const deadline = Date.now() + 20_000;
-    while ((await keys()).includes('old') && Date.now() < deadline) await sleep(100);
+    await readUntil('the expiry job to delete the old key', keys, (left) => !left.includes('old'), {
+      timeoutMs: 20_000,
+      intervalMs: 100,
+    });
     expect(await keys()).toEqual(['top-up']);
   });
 });

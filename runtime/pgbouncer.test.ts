@@ -19,7 +19,8 @@ import { freePort } from '../platform/embedded-postgres.ts';
 import { VALID_REGISTRATION, VERIFIER } from '../test/app-harness.ts';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { startPgBouncer, type PgBouncer, advisoryLocksIn } from '../test/pgbouncer.ts';
-import { processEnvironment, spawnEntryPoint, stopProcess, waitForHealth } from '../test/processes.ts';
+import { processEnvironment, spawnEntryPoint, stopProcess, waitForHealth, waitForOutput } from '../test/processes.ts';
+import { readUntil } from '../test/wait.ts';
 
 const ADMIN = { email: 'admin@pooler.test', password: 'pooler-admin-1' };
 const PIN = VALID_REGISTRATION.transactionPin;
@@ -63,15 +64,6 @@ function spawnRole(entry: 'bin/server.ts' | 'bin/worker.ts', port: number): Runn
   return started;
 }
 
-async function waitForOutput(process: Running, pattern: RegExp): Promise<void> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (!pattern.test(process.output())) {
-    if (process.child.exitCode !== null) throw new Error(`exited during start-up:\n${process.output()}`);
-    if (Date.now() > deadline) throw new Error(`not started in time:\n${process.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 beforeAll(async () => {
   database = await createTestDatabase<unknown>();
   bouncer = await startPgBouncer(database.url, { poolSize: POOL_SIZE });
@@ -81,7 +73,7 @@ beforeAll(async () => {
   const api = spawnRole('bin/server.ts', port);
   const worker = spawnRole('bin/worker.ts', await freePort());
   await waitForHealth(apiUrl, api.child, { timeoutMs: START_TIMEOUT_MS, log: api.output });
-  await waitForOutput(worker, /workers running/i);
+  await waitForOutput(worker.child, worker.output, /workers running/i, START_TIMEOUT_MS);
 }, 180_000);
 
 afterAll(async () => {
@@ -180,13 +172,13 @@ it("runs an operator's replay in the worker through PgBouncer, the reads unchang
   const admin = await login(ADMIN.email, ADMIN.password);
   const before = await balance(await login('asha@pooler.test', VALID_REGISTRATION.password));
   await post(admin, '/api/admin/projections/accounts/replay', { reason: 'pooler test' });
-  const deadline = Date.now() + 60_000;
-  let state = '';
-  while (state !== 'done' && Date.now() < deadline) {
-    state = ((await call('GET', '/api/admin/projections/accounts/replay', admin)) as { state: string }).state;
-    expect(state).not.toBe('failed');
-    if (state !== 'done') await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const state = await readUntil(
+    'the replay to finish',
+    async () => ((await call('GET', '/api/admin/projections/accounts/replay', admin)) as { state: string }).state,
+    (current) => current === 'done' || current === 'failed',
+    { timeoutMs: 60_000, intervalMs: 200 },
+  );
+  expect(state).not.toBe('failed');
   expect(state).toBe('done');
   expect(await balance(await login('asha@pooler.test', VALID_REGISTRATION.password))).toBe(before);
 }, 90_000);

@@ -16,6 +16,7 @@ import { freePort } from '../platform/embedded-postgres.ts';
 import { VALID_REGISTRATION } from '../test/app-harness.ts';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { processEnvironment, spawnEntryPoint, stopProcess, waitForHealth } from '../test/processes.ts';
+import { waitUntil } from '../test/wait.ts';
 
 const START_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 15_000;
@@ -87,13 +88,11 @@ function linesOf(running: Running): LogLine[] {
 }
 
 async function waitForLine(running: Running, what: string, matches: (line: LogLine) => boolean): Promise<LogLine> {
-  const deadline = Date.now() + WAIT_FOR_LINE_MS;
-  while (Date.now() < deadline) {
-    const found = linesOf(running).find(matches);
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no log line ${what} within ${WAIT_FOR_LINE_MS} ms:\n${running.output()}`);
+  return waitUntil(`a log line ${what}`, () => linesOf(running).find(matches), {
+    timeoutMs: WAIT_FOR_LINE_MS,
+    intervalMs: 100,
+    detail: running.output,
+  });
 }
 
 async function post(path: string, body: unknown, token?: string): Promise<Response> {

@@ -16,6 +16,7 @@ import { startMailWorker } from '../notifications/worker.ts';
 import { openReadReplica, tablesView } from '../platform/database.ts';
 import { createJobBoss, type JobBoss } from '../platform/jobs.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import { waitUntil } from './wait.ts';
 import type { Clock } from '../identity/clock.ts';
 import type { BalanceReader } from '../identity/index.ts';
 import { createAdmin, ensureFirstAdmin } from '../identity/admin.ts';
@@ -157,16 +158,13 @@ export async function startHarness(
       return Object.assign(response, { json: () => JSON.parse(response.body) as EnvelopeBody });
     },
     waitForMail: async (to, predicate = () => true) => {
-      const deadline = Date.now() + 15_000;
-      for (;;) {
-        const mail = mails.find((candidate) => candidate.to === to && predicate(candidate));
-        if (mail) {
-          mails.splice(mails.indexOf(mail), 1);
-          return mail;
-        }
-        if (Date.now() > deadline) throw new Error(`no mail to ${to} within 15 s`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const mail = await waitUntil(
+        `a mail to ${to}`,
+        () => mails.find((candidate) => candidate.to === to && predicate(candidate)),
+        { timeoutMs: 15_000 },
+      );
+      mails.splice(mails.indexOf(mail), 1);
+      return mail;
     },
     close: async () => {
       await app.close();

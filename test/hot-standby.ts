@@ -16,6 +16,7 @@ import { freePort } from '../platform/embedded-postgres.ts';
 import { migrateDatabase } from '../platform/migrate.ts';
 import { allQueues } from '../runtime/queues.ts';
 import { TEST_RUNTIME_LOGIN, withLogin } from './logins.ts';
+import { waitUntil } from './wait.ts';
 
 export const POSTGRES_15_BIN = '/usr/lib/postgresql/15/bin';
 const DATABASE = 'wallet';
@@ -225,21 +226,20 @@ export async function startServer(
 }
 
 async function waitForConnections(server: Server): Promise<void> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  for (;;) {
-    if (server.process.exitCode !== null)
-      throw new Error(`postgres on port ${server.port} exited:\n${server.output()}`);
-    const ready = await withClient(`postgres://postgres@127.0.0.1:${server.port}/postgres`, (client) =>
-      client.query('select 1'),
-    ).then(
-      () => true,
-      () => false,
-    );
-    if (ready) return;
-    if (Date.now() > deadline)
-      throw new Error(`postgres on port ${server.port} did not accept connections:\n${server.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await waitUntil(
+    `postgres on port ${server.port} to accept connections`,
+    async () => {
+      if (server.process.exitCode !== null)
+        throw new Error(`postgres on port ${server.port} exited:\n${server.output()}`);
+      return withClient(`postgres://postgres@127.0.0.1:${server.port}/postgres`, (client) =>
+        client.query('select 1'),
+      ).then(
+        () => true,
+        () => false,
+      );
+    },
+    { timeoutMs: START_TIMEOUT_MS, intervalMs: 100, detail: server.output },
+  );
 }
 
 /** Fast shutdown (SIGINT), waited for. */
@@ -264,13 +264,14 @@ async function waitForReplay(primaryUrl: string, standbyUrl: string, timeoutMs: 
     client.query<{ lsn: string }>("select pg_logical_emit_message(false, 'wallet-test', 'caught up?')::text as lsn"),
   );
   const target = rows[0]?.lsn;
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const replayed = await withClient(standbyUrl, (client) =>
-      client.query<{ done: boolean }>('select pg_last_wal_replay_lsn() >= $1::pg_lsn as done', [target]),
-    );
-    if (replayed.rows[0]?.done) return;
-    if (Date.now() > deadline) throw new Error(`the standby did not replay up to ${target} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitUntil(
+    `the standby to replay up to ${target}`,
+    async () =>
+      (
+        await withClient(standbyUrl, (client) =>
+          client.query<{ done: boolean }>('select pg_last_wal_replay_lsn() >= $1::pg_lsn as done', [target]),
+        )
+      ).rows[0]?.done,
+    { timeoutMs, intervalMs: 20 },
+  );
 }

@@ -21,6 +21,7 @@ import { VALID_REGISTRATION, VERIFIER } from './app-harness.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { metricNames, monitoringExpressions, scrapeHas } from './monitoring.ts';
 import { processEnvironment, spawnEntryPoint, stopProcess, waitForHealth } from './processes.ts';
+import { waitUntil } from './wait.ts';
 
 const ADMIN = { email: 'admin@metrics.test', password: 'metrics-admin-1' };
 const START_TIMEOUT_MS = 90_000;
@@ -49,14 +50,14 @@ function start(entry: 'bin/server.ts' | 'bin/worker.ts', env: NodeJS.ProcessEnv)
 }
 
 async function waitForWorker(worker: Running): Promise<void> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (worker.child.exitCode !== null) throw new Error(`the worker exited:\n${worker.log()}`);
-    const reply = await fetch(`${workerUrl}/health/live`).catch(() => undefined);
-    if (reply?.ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`the worker did not answer /health/live:\n${worker.log()}`);
+  await waitUntil(
+    'the worker to answer /health/live',
+    async () => {
+      if (worker.child.exitCode !== null) throw new Error(`the worker exited:\n${worker.log()}`);
+      return (await fetch(`${workerUrl}/health/live`).catch(() => undefined))?.ok;
+    },
+    { timeoutMs: START_TIMEOUT_MS, intervalMs: 200, detail: worker.log },
+  );
 }
 
 beforeAll(async () => {

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { withClient } from '../platform/database.ts';
 import { freePort } from '../platform/embedded-postgres.ts';
 import { loginOf, withLogin } from '../platform/runtime-role.ts';
+import { waitUntil } from './wait.ts';
 
 /** Where Debian puts it (/usr/sbin is not on every user's PATH), else whatever PATH finds. */
 const CANDIDATES = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'];
@@ -118,21 +119,25 @@ export async function startPgBouncer(targetUrl: string, options: PgBouncerOption
 }
 
 async function waitUntilServing(bouncer: PgBouncer, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
   let spawnError: Error | undefined;
+  let lastError: unknown;
   child.once('error', (error) => (spawnError = error));
-  for (;;) {
-    if (spawnError)
-      throw new Error(`pgbouncer did not start (${spawnError.message}): install Debian's pgbouncer package`);
-    if (child.exitCode !== null) throw new Error(`pgbouncer exited (${child.exitCode}):\n${output()}`);
-    try {
-      await bouncer.show('POOLS');
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw new Error(`pgbouncer did not answer: ${String(error)}\n${output()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await waitUntil(
+    'pgbouncer to answer SHOW POOLS',
+    async () => {
+      if (spawnError)
+        throw new Error(`pgbouncer did not start (${spawnError.message}): install Debian's pgbouncer package`);
+      if (child.exitCode !== null) throw new Error(`pgbouncer exited (${child.exitCode}):\n${output()}`);
+      return bouncer.show('POOLS').then(
+        () => true,
+        (error: unknown) => {
+          lastError = error;
+          return false;
+        },
+      );
+    },
+    { timeoutMs: START_TIMEOUT_MS, intervalMs: 100, detail: () => `last error: ${String(lastError)}\n${output()}` },
+  );
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {

@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { WaitTimeout, waitUntil } from './wait.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -46,18 +47,44 @@ export interface HealthWait {
 
 /** Resolves once GET /api/health answers 200. A process that exits first, or is not healthy in time (it is then killed), fails with its log. */
 export async function waitForHealth(baseUrl: string, child: ChildProcess, wait: HealthWait): Promise<void> {
-  const deadline = Date.now() + wait.timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`The server exited during start-up (${child.exitCode ?? child.signalCode}):\n${wait.log()}`);
-    const reply = await fetch(`${baseUrl}/api/health`, {
-      signal: AbortSignal.timeout(HEALTH_REQUEST_TIMEOUT_MS),
-    }).catch(() => undefined);
-    if (reply?.ok) return;
-    await new Promise((resolve) => setTimeout(resolve, HEALTH_POLL_MS));
+  try {
+    await waitUntil(
+      `${baseUrl}/api/health to answer 200`,
+      async () => {
+        throwIfExited(child, wait.log);
+        const reply = await fetch(`${baseUrl}/api/health`, {
+          signal: AbortSignal.timeout(HEALTH_REQUEST_TIMEOUT_MS),
+        }).catch(() => undefined);
+        return reply?.ok;
+      },
+      { timeoutMs: wait.timeoutMs, intervalMs: HEALTH_POLL_MS, detail: wait.log },
+    );
+  } catch (error) {
+    if (error instanceof WaitTimeout) child.kill('SIGKILL');
+    throw error;
   }
-  child.kill('SIGKILL');
-  throw new Error(`The server did not answer /api/health within ${wait.timeoutMs} ms:\n${wait.log()}`);
+}
+
+/** Resolves once the process has printed a line matching `pattern`; fails with its log if it exits first or not in time. */
+export async function waitForOutput(
+  child: ChildProcess,
+  log: () => string,
+  pattern: RegExp,
+  timeoutMs: number,
+): Promise<void> {
+  await waitUntil(
+    `the process to print ${String(pattern)}`,
+    () => {
+      throwIfExited(child, log);
+      return pattern.test(log());
+    },
+    { timeoutMs, intervalMs: HEALTH_POLL_MS, detail: log },
+  );
+}
+
+function throwIfExited(child: ChildProcess, log: () => string): void {
+  if (child.exitCode !== null || child.signalCode !== null)
+    throw new Error(`The process exited during start-up (${child.exitCode ?? child.signalCode}):\n${log()}`);
 }
 
 /** SIGTERM lets it stop gracefully (its embedded Postgres too); SIGKILL only when it hangs past `graceMs`. Resolves once it has exited. */

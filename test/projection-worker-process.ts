@@ -9,6 +9,7 @@
  */
 import { createDatabase } from '../platform/database.ts';
 import { drainAll, hasUnprojectedEvents } from '../projections/index.ts';
+import { WaitTimeout, waitUntil } from './wait.ts';
 
 const DEADLINE_MS = 60_000;
 const url = process.argv[2];
@@ -22,19 +23,25 @@ const options = {
   batchSize: Number(process.env.BATCH_SIZE ?? 100),
   pauseBeforeCommitMs: Number(process.env.PAUSE_MS ?? 0),
 };
-const started = Date.now();
 let applied = 0;
 let busy = 0;
-while (Date.now() - started < DEADLINE_MS) {
-  const reports = await drainAll(db, options);
-  applied += reports.reduce((sum, report) => sum + report.applied, 0);
-  const found = reports.filter((report) => report.busy).length;
-  // Said once, as it happens, so a test can wait for it instead of for a guessed time.
-  if (busy === 0 && found > 0) process.stdout.write('a peer holds a projection\n');
-  busy += found;
-  if (!reports.some((report) => report.busy) && !(await hasUnprojectedEvents(db))) break;
-  await new Promise((resolve) => setTimeout(resolve, 20));
-}
+// Drains until no peer holds a projection and nothing is left; past DEADLINE_MS it reports
+// what it got to (caughtUp false) and exits 1.
+await waitUntil(
+  'every projection to catch up',
+  async () => {
+    const reports = await drainAll(db, options);
+    applied += reports.reduce((sum, report) => sum + report.applied, 0);
+    const found = reports.filter((report) => report.busy).length;
+    // Said once, as it happens, so a test can wait for it instead of for a guessed time.
+    if (busy === 0 && found > 0) process.stdout.write('a peer holds a projection\n');
+    busy += found;
+    return found === 0 && !(await hasUnprojectedEvents(db));
+  },
+  { timeoutMs: DEADLINE_MS, intervalMs: 20 },
+).catch((error: unknown) => {
+  if (!(error instanceof WaitTimeout)) throw error;
+});
 const caughtUp = !(await hasUnprojectedEvents(db));
 process.stdout.write(`${JSON.stringify({ applied, busy, caughtUp })}\n`);
 await db.destroy();

@@ -6,6 +6,7 @@
 import { sql, type Kysely } from 'kysely';
 import { drainAll, PROJECTIONS } from '../projections/index.ts';
 import { eventCount } from './database.ts';
+import { waitUntil } from './wait.ts';
 
 const ORDER: Record<string, string> = {
   directory: 'account_id',
@@ -49,14 +50,21 @@ export async function checkpointsOf(
  * a while, so a test waits for the state it expects instead of draining once.
  */
 export async function drainUntil(db: Kysely<unknown>, done: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    await drainAll(db);
-    if (await done()) return;
-    if (Date.now() > deadline) throw new Error('projections did not reach the expected state in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitUntil(
+    'the projections to reach the expected state',
+    async () => {
+      await drainAll(db);
+      return done();
+    },
+    {
+      timeoutMs,
+      intervalMs: 20,
+      detail: async () => `checkpoints: ${JSON.stringify(await checkpointsOf(db), jsonBigint)}`,
+    },
+  );
 }
+
+const jsonBigint = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
 
 export async function allCaughtUp(db: Kysely<unknown>): Promise<boolean> {
   const total = BigInt(await eventCount(db));

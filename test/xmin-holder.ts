@@ -28,6 +28,7 @@ export async function startXminHolder(adminUrl: string, holdMs: number, gapMs = 
   await client.connect();
   let running = true;
   let count = 0;
+  // Not a wait for the system: the hold and the gap are the neighbour's scripted timeline.
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const loop = (async () => {
     while (running) {

@@ -5,6 +5,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { waitUntil } from '../../test/wait.ts';
 
 export interface Person {
   firstName: string;
@@ -113,16 +114,15 @@ export async function reloadUntilText(
   expected: string,
   timeout = 20_000,
 ): Promise<void> {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    await page.reload();
-    try {
+  await waitUntil(
+    `the page to read ${JSON.stringify(expected)} after a reload`,
+    async () => {
+      await page.reload();
       await expectText(locator(), expected, 2_000);
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-    }
-  }
+      return true;
+    },
+    { timeoutMs: timeout, intervalMs: 0, retryErrors: true },
+  );
 }
 
 /** The desktop history table, newest first. */

@@ -3,8 +3,8 @@ import { sql, type Kysely } from 'kysely';
 import { createTestDatabase, eventCount, type TestDatabase } from '../../test/database.ts';
 import { createJobBoss, type JobBoss } from '../../platform/jobs.ts';
 import { createWiredLedger } from '../../runtime/ledger.ts';
-import { drainAll } from '../../projections/index.ts';
 import { verifyLedger } from '../../audit/index.ts';
+import { drainUntil } from '../../test/read-model.ts';
 import { rupees, type Ledger, type LedgerTables } from '../index.ts';
 
 let testDb: TestDatabase<LedgerTables>;
@@ -64,16 +64,13 @@ async function streamTypes(streamId: string): Promise<string[]> {
 
 async function projectEverything(): Promise<void> {
   // Other test files' transactions can hold the snapshot xmin back for a moment.
-  for (let i = 0; i < 100; i++) {
-    await drainAll(anyDb());
+  await drainUntil(anyDb(), async () => {
     const { rows } = await sql<{ behind: boolean }>`
       select exists (select 1 from ledger.events e, read.checkpoints c where (e.tx_id, e.position) > (c.tx_id, c.position)) as behind`.execute(
       testDb.db,
     );
-    if (!rows[0]?.behind) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('projections did not catch up');
+    return !rows[0]?.behind;
+  });
 }
 
 describe('reversing a transfer', () => {

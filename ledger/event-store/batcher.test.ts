@@ -19,6 +19,7 @@ function recordingSend(delayMs: number, perRequestMs = 0) {
     sizes.push(requests.length);
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
+    // Not a wait for the system: this fake database's latency.
     await new Promise((resolve) => setTimeout(resolve, delayMs + perRequestMs * requests.length));
     inFlight -= 1;
     return requests.map((request) =>

@@ -98,6 +98,8 @@ describe('given a projector under a continuous stream of commands', () => {
   });
 
   it('starts at once when not behind: a command right after a lone one is projected without the spacing', async () => {
+    // Not a wait for the system: the projector must have been idle for more than a spacing, so
+    // that the next command finds it not behind.
     await new Promise((resolve) => setTimeout(resolve, SPACING_MS * 1.5));
     expect(await waitForCheckpoint(pool, 'history', await pay(1_000_000), 20_000)).toBe(true);
     // The last batch started moments ago, but nothing is queued behind it: no wait.

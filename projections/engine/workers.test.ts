@@ -8,7 +8,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { createTestDatabase, eventCount, type TestDatabase } from '../../test/database.ts';
 import { tablesView } from '../../platform/database.ts';
@@ -16,6 +15,7 @@ import { createLedger, type LedgerTables } from '../../ledger/index.ts';
 import { replayProjection, PROJECTION_NAMES } from '../index.ts';
 import { appendRandomActivity } from '../../test/random-ledger.ts';
 import { checkpointsOf, dumpReadTables } from '../../test/read-model.ts';
+import { waitUntil } from '../../test/wait.ts';
 
 const WORKER = fileURLToPath(new URL('../../test/projection-worker-process.ts', import.meta.url));
 let testDb: TestDatabase<unknown>;
@@ -53,11 +53,11 @@ function startWorker(env: Record<string, string>): {
 
 /** Waits until a worker has printed a line matching `pattern` (its start-up takes a while on a busy machine). */
 async function waitForOutput(worker: { output: () => string }, pattern: RegExp, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!pattern.test(worker.output())) {
-    if (Date.now() > deadline) throw new Error(`the worker never printed ${String(pattern)}: ${worker.output()}`);
-    await sleep(20);
-  }
+  await waitUntil(`the worker to print ${String(pattern)}`, () => pattern.test(worker.output()), {
+    timeoutMs,
+    intervalMs: 20,
+    detail: () => `its output: ${worker.output()}`,
+  });
 }
 
 /**
@@ -69,16 +69,17 @@ async function waitForOpenBatch(
   options: { applicationName?: string; batches?: number; afterACommit?: boolean } = {},
 ): Promise<void> {
   const applicationName = options.applicationName ?? 'projection-test-worker';
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const { rows } = await sql<{ open: number; applied: bigint }>`
+  await waitUntil(
+    `${options.batches ?? 1} open batch(es) of ${applicationName}`,
+    async () => {
+      const { rows } = await sql<{ open: number; applied: bigint }>`
       select (select count(*)::int from pg_stat_activity where application_name = ${applicationName} and state = 'idle in transaction') as open,
              (select coalesce(sum(events_applied), 0) from read.checkpoints) as applied`.execute(testDb.db);
-    const committed = options.afterACommit === false || (rows[0]?.applied ?? 0n) > 0n;
-    if ((rows[0]?.open ?? 0) >= (options.batches ?? 1) && committed) return;
-    await sleep(5);
-  }
-  throw new Error('no worker batch was ever open');
+      const committed = options.afterACommit === false || (rows[0]?.applied ?? 0n) > 0n;
+      return (rows[0]?.open ?? 0) >= (options.batches ?? 1) && committed;
+    },
+    { timeoutMs, intervalMs: 5 },
+  );
 }
 
 /** The last line a test worker prints: what it applied and how often a peer held a projection. */

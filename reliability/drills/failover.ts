@@ -155,6 +155,8 @@ export async function runFailoverDrill(
 
     const original = (await patroni.leader()) ?? 'node1';
     const stallMs = options.stallMs ?? 0;
+    // Not waits for the system: the drill's timeline (the stall, the kill at killAt, the
+    // switchover at switchoverAt); what follows each step waits for its condition.
     await sleep(loadStart + options.killAt * 1000 - stallMs - Date.now());
     if (stallMs > 0) {
       const stalled = await patroni.stallReplication(true);
@@ -309,7 +311,8 @@ async function payLoop(
         retryAfter = response.headers.get('retry-after');
         text = await response.text();
       } catch {
-        // No answer (reset, timeout): the outcome is unknown; the same key settles it.
+        // No answer (reset, timeout): the outcome is unknown; the same key settles it. The sleeps
+        // here are this client's retry backoff, not waits for the system.
         tally.networkErrors += 1;
         await sleep(Math.min(100 * attempt, 1_000));
         continue;

@@ -26,6 +26,7 @@ import { allQueues } from '../../runtime/queues.ts';
 import { POSTGRES_15_BIN, postgresUser, run, startServer, stopServer, type Server } from '../../test/hot-standby.ts';
 import { ROOT } from '../../test/processes.ts';
 import { TEST_RUNTIME_LOGIN, withLogin } from '../../test/logins.ts';
+import { waitUntil } from '../../test/wait.ts';
 import type { Drill, DrillOutcome } from '../drill.ts';
 import {
   checkInvariants,
@@ -35,7 +36,7 @@ import {
   type TransferOutcome,
   type Wallet,
 } from '../money-load.ts';
-import { createCluster, sleep, type Cluster, type ManagedProcess } from '../processes.ts';
+import { createCluster, type Cluster, type ManagedProcess } from '../processes.ts';
 
 export const PGBACKREST = '/usr/bin/pgbackrest';
 const STANZA = 'wallet';
@@ -351,23 +352,27 @@ async function waitForArchived(ownerUrl: string, deadline: number, progress: (me
     ),
   );
   const target = rows[0] as { lsn: string; segment: string };
-  for (;;) {
-    const { rows: archiver } = await withClient(ownerUrl, (client) =>
-      client.query<{ last: string | null; failed: number }>(
-        'select last_archived_wal as last, failed_count::int as failed from pg_stat_archiver',
-      ),
-    );
-    const last = archiver[0]?.last ?? '';
-    if (last >= target.segment) {
-      progress(
-        `WAL up to ${target.lsn} archived (segment ${target.segment}) ${Date.now() - waited} ms after the last payment`,
+  let archiver: { last: string | null; failed: number } | undefined;
+  await waitUntil(
+    `segment ${target.segment} to be archived`,
+    async () => {
+      const { rows: stats } = await withClient(ownerUrl, (client) =>
+        client.query<{ last: string | null; failed: number }>(
+          'select last_archived_wal as last, failed_count::int as failed from pg_stat_archiver',
+        ),
       );
-      return;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`segment ${target.segment} not archived (last ${last}, ${archiver[0]?.failed} failures)`);
-    await sleep(250);
-  }
+      archiver = stats[0];
+      return (archiver?.last ?? '') >= target.segment;
+    },
+    {
+      timeoutMs: Math.max(0, deadline - Date.now()),
+      intervalMs: 250,
+      detail: () => `last archived ${archiver?.last ?? ''}, ${archiver?.failed} failures`,
+    },
+  );
+  progress(
+    `WAL up to ${target.lsn} archived (segment ${target.segment}) ${Date.now() - waited} ms after the last payment`,
+  );
 }
 
 /** Immediate shutdown, as a crash: nothing more is archived or flushed. */
@@ -379,14 +384,16 @@ async function crash(server: Server): Promise<void> {
 }
 
 async function waitForPromotion(ownerUrl: string, deadline: number): Promise<void> {
-  for (;;) {
-    const { rows } = await withClient(ownerUrl, (client) =>
-      client.query<{ recovering: boolean }>('select pg_is_in_recovery() as recovering'),
-    );
-    if (rows[0]?.recovering === false) return;
-    if (Date.now() > deadline) throw new Error('the restored server did not leave recovery');
-    await sleep(200);
-  }
+  await waitUntil(
+    'the restored server to leave recovery',
+    async () => {
+      const { rows } = await withClient(ownerUrl, (client) =>
+        client.query<{ recovering: boolean }>('select pg_is_in_recovery() as recovering'),
+      );
+      return rows[0]?.recovering === false;
+    },
+    { timeoutMs: Math.max(0, deadline - Date.now()), intervalMs: 200 },
+  );
 }
 
 /**

@@ -4,7 +4,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { useEffect } from 'react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LoadingView } from './LoadingView.tsx';
 import { Toaster, useToast } from './Toaster.tsx';
 
@@ -33,13 +33,19 @@ describe('toasts', () => {
 });
 
 describe('loading view', () => {
-  it("reads 'loading your' and rotates dashboard, requests, transactions within 3 s", async () => {
-    render(<LoadingView />);
-    expect(screen.getByText('dashboard')).toBeTruthy();
-    await act(() => new Promise((resolve) => setTimeout(resolve, 1050)));
-    expect(screen.getByText('requests')).toBeTruthy();
-    await act(() => new Promise((resolve) => setTimeout(resolve, 1000)));
-    expect(screen.getByText('transactions')).toBeTruthy();
-    expect(screen.getByRole('status').textContent).toMatch(/^loading your/);
+  it("reads 'loading your' and rotates dashboard, requests, transactions within 3 s", () => {
+    // The rotation's clock is advanced, not waited for.
+    vi.useFakeTimers();
+    try {
+      render(<LoadingView />);
+      expect(screen.getByText('dashboard')).toBeTruthy();
+      act(() => vi.advanceTimersByTime(1050));
+      expect(screen.getByText('requests')).toBeTruthy();
+      act(() => vi.advanceTimersByTime(1000));
+      expect(screen.getByText('transactions')).toBeTruthy();
+      expect(screen.getByRole('status').textContent).toMatch(/^loading your/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

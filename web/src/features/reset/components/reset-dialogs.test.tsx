@@ -46,6 +46,8 @@ describe('reset password dialog', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Send code' }));
     expect(await screen.findByText('OTP sent to your email!')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Resend in 60s' }) as HTMLButtonElement).disabled).toBe(true);
+    // Not a wait for the system: the resend countdown's one-second tick must pass (fake timers
+    // would stall user-event and findBy* here).
     await act(() => new Promise((resolve) => setTimeout(resolve, 1100)));
     expect(screen.getByRole('button', { name: 'Resend in 59s' })).toBeTruthy();
 
