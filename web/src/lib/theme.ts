@@ -1,7 +1,7 @@
 /**
  * The colour theme: the user's choice (system, light or dark; kept in localStorage) and the
- * theme in force, written to <html data-theme> where styles.css picks its colours. "system"
- * follows prefers-color-scheme, also when it changes while the page is open.
+ * theme in force, written to <html data-theme> where styles/tokens.css picks its colours.
+ * "system" follows prefers-color-scheme, also when it changes while the page is open.
  */
 import { useCallback, useSyncExternalStore } from 'react';
 

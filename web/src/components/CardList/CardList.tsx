@@ -2,11 +2,13 @@
  * The phone form of a list: one card per row, shown below the CSS breakpoint where the
  * desktop table is hidden (`only-mobile`). The caller draws each card; `ExpandableCard` is
  * the common one (a summary button that opens the row's details below it), with
- * `useExpandedCard` holding which card is open (one at a time). The classes `card-list`,
- * `list-card` and `list-card-toggle` are the ones the browser tests find.
+ * `useExpandedCard` holding which card is open (one at a time). The rules are in
+ * CardList.module.css; the plain classes `card-list`, `list-card` and `list-card-toggle` stay
+ * for the browser tests and for callers' card layouts (ResponsiveTable).
  */
 import { useState, type ReactElement, type ReactNode } from 'react';
 import { Icon } from '../ui/icons.tsx';
+import styles from './CardList.module.css';
 
 export function CardList<Row extends { _id: string }>({
   rows,
@@ -22,9 +24,9 @@ export function CardList<Row extends { _id: string }>({
   renderCard: (row: Row) => ReactNode;
 }): ReactElement {
   return (
-    <ul className="only-mobile card-list" aria-label={label}>
+    <ul className={`only-mobile card-list ${styles.list}`} aria-label={label}>
       {rows.map((row) => (
-        <li key={row._id} className={cardClassName ? `list-card ${cardClassName}` : 'list-card'}>
+        <li key={row._id} className={['list-card', styles.card, cardClassName].filter(Boolean).join(' ')}>
           {renderCard(row)}
         </li>
       ))}
@@ -64,15 +66,15 @@ export function ExpandableCard({
 }): ReactElement {
   return (
     <>
-      <button type="button" className="list-card-toggle" aria-expanded={open} onClick={onToggle}>
+      <button type="button" className={`list-card-toggle ${styles.toggle}`} aria-expanded={open} onClick={onToggle}>
         <div>
           <strong>{title}</strong>
           <p className="muted small">{subtitle}</p>
         </div>
-        <div className="list-card-end">{end}</div>
+        <div className={styles.end}>{end}</div>
         <Icon name="chevronDown" size={18} className={open ? 'rotate' : ''} />
       </button>
-      {open ? <div className="list-card-detail">{children}</div> : null}
+      {open ? <div className={styles.detail}>{children}</div> : null}
     </>
   );
 }

@@ -1,10 +1,12 @@
 /**
  * The wallet's name and ₹ mark, linking home: in the site header, the app shell, the auth
  * screens, the footer and the error pages. `tone` light is for dark backgrounds, `size` small
- * for the phone top bar; `className` adds a caller's placement class.
+ * for the phone top bar; `className` adds a caller's placement class (its rules load after
+ * Brand.module.css, which the eagerly loaded error pages import, so they win a tie).
  */
 import type { ReactElement } from 'react';
 import { Link } from 'react-router-dom';
+import styles from './Brand.module.css';
 
 export function Brand({
   tone = 'default',
@@ -15,12 +17,17 @@ export function Brand({
   size?: 'default' | 'small';
   className?: string;
 }): ReactElement {
-  const classes = ['brand', tone === 'light' ? 'brand-light' : '', size === 'small' ? 'brand-sm' : '', className ?? '']
+  const classes = [
+    styles.brand,
+    tone === 'light' ? styles.light : '',
+    size === 'small' ? styles.small : '',
+    className ?? '',
+  ]
     .filter(Boolean)
     .join(' ');
   return (
     <Link to="/" className={classes}>
-      <span className="brand-mark" aria-hidden="true">
+      <span className={styles.mark} aria-hidden="true">
         ₹
       </span>{' '}
       Rupee Wallet

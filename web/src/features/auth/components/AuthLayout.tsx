@@ -3,7 +3,7 @@
  * AuthSwitch is the line under a form that links to the other guest screen.
  */
 import type { ReactElement, ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { Brand } from '../../../components/SiteHeader/Brand.tsx';
 import styles from './AuthLayout.module.css';
 
 export function AuthLayout({
@@ -20,12 +20,7 @@ export function AuthLayout({
   return (
     <div className={styles.layout}>
       <aside className={styles.brandPanel}>
-        <Link to="/" className="brand brand-light">
-          <span className="brand-mark" aria-hidden="true">
-            ₹
-          </span>{' '}
-          Rupee Wallet
-        </Link>
+        <Brand tone="light" />
         <div>
           <p className={styles.brandTitle}>Banking-grade payments, in your pocket.</p>
           <ul className={styles.brandList}>
@@ -39,12 +34,7 @@ export function AuthLayout({
       </aside>
       <main className={styles.main} id="main">
         <div className={wide ? `${styles.card} ${styles.cardWide}` : styles.card}>
-          <Link to="/" className={`brand ${styles.cardBrand}`}>
-            <span className="brand-mark" aria-hidden="true">
-              ₹
-            </span>{' '}
-            Rupee Wallet
-          </Link>
+          <Brand className={styles.cardBrand} />
           <h1 className={styles.title}>{title}</h1>
           <p className={styles.subtitle}>{subtitle}</p>
           {children}

@@ -3,9 +3,9 @@
  * received pending requests carry Approve / Reject.
  */
 import type { ReactElement } from 'react';
+import { CardList, ExpandableCard, type ExpandedCard } from '../../../components/CardList/CardList.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { DataTable, type Column } from '../../../components/ui/DataTable.tsx';
-import { Icon } from '../../../components/ui/icons.tsx';
 import { Badge, type BadgeTone } from '../../../components/ui/misc.tsx';
 import { formatDateTime, formatRupees, shortId } from '../../../lib/format.ts';
 import type { MoneyRequestRecord } from '../api/get-requests.ts';
@@ -25,9 +25,8 @@ function person(party: { firstName: string; lastName: string }): string {
 export interface RequestListProps {
   which: RequestTab;
   rows: MoneyRequestRecord[];
-  /** The request whose mobile card is open. */
-  expanded: string | null;
-  onExpand: (requestId: string | null) => void;
+  /** Which mobile card is open: held by the page, so it stays open across the tabs. */
+  cards: ExpandedCard;
   onApprove: (request: MoneyRequestRecord) => void;
   onReject: (request: MoneyRequestRecord) => void;
   /** The request being decided, whose buttons are disabled. */
@@ -35,7 +34,7 @@ export interface RequestListProps {
 }
 
 export function RequestList(props: RequestListProps): ReactElement {
-  const { which, rows, expanded } = props;
+  const { which, rows, cards } = props;
   const canDecide = (request: MoneyRequestRecord) => which === 'received' && request.status === 'pending';
   const counterparty = (row: MoneyRequestRecord) => person(which === 'sent' ? row.receiver : row.sender);
 
@@ -79,42 +78,31 @@ export function RequestList(props: RequestListProps): ReactElement {
       <div className="only-desktop">
         <DataTable rows={rows} columns={columns} caption={which === 'sent' ? 'Sent requests' : 'Received requests'} />
       </div>
-      <ul className="only-mobile card-list">
-        {rows.map((row) => {
-          const open = expanded === row._id;
-          return (
-            <li key={row._id} className="list-card">
-              <button
-                type="button"
-                className="list-card-toggle"
-                aria-expanded={open}
-                onClick={() => props.onExpand(open ? null : row._id)}
-              >
-                <div>
-                  <strong>{counterparty(row)}</strong>
-                  <p className="muted small">{formatDateTime(row.createdAt)}</p>
-                </div>
-                <div className="list-card-end">
-                  <strong>{formatRupees(row.amount)}</strong>
-                  <StatusBadge status={row.status} />
-                </div>
-                <Icon name="chevronDown" size={18} className={open ? 'rotate' : ''} />
-              </button>
-              {open ? (
-                <div className="list-card-detail">
-                  <p>
-                    <span className="muted">Reference:</span> {row.reference}
-                  </p>
-                  <p>
-                    <span className="muted">Id:</span> <span className="mono">{row._id}</span>
-                  </p>
-                  {canDecide(row) ? actions(row) : null}
-                </div>
-              ) : null}
-            </li>
-          );
-        })}
-      </ul>
+      <CardList
+        rows={rows}
+        renderCard={(row) => (
+          <ExpandableCard
+            open={cards.isOpen(row._id)}
+            onToggle={() => cards.toggle(row._id)}
+            title={counterparty(row)}
+            subtitle={formatDateTime(row.createdAt)}
+            end={
+              <>
+                <strong>{formatRupees(row.amount)}</strong>
+                <StatusBadge status={row.status} />
+              </>
+            }
+          >
+            <p>
+              <span className="muted">Reference:</span> {row.reference}
+            </p>
+            <p>
+              <span className="muted">Id:</span> <span className="mono">{row._id}</span>
+            </p>
+            {canDecide(row) ? actions(row) : null}
+          </ExpandableCard>
+        )}
+      />
     </>
   );
 }

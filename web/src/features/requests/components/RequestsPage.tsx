@@ -5,6 +5,7 @@
  */
 import { Tabs } from 'radix-ui';
 import { useState, type ReactElement } from 'react';
+import { useExpandedCard } from '../../../components/CardList/CardList.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { EmptyState, PageHeader, SummaryTile } from '../../../components/ui/misc.tsx';
@@ -23,7 +24,7 @@ export function RequestsPage({ userId }: { userId: string }): ReactElement {
   const [tab, setTab] = useState<RequestTab>('received');
   const [sendOpen, setSendOpen] = useState(false);
   const [approving, setApproving] = useState<MoneyRequestRecord | null>(null);
-  const [expanded, setExpanded] = useState<string | null>(null);
+  const cards = useExpandedCard();
   const requests = useRequests();
   const decision = useDecision();
   const all = requests.data ?? [];
@@ -40,8 +41,7 @@ export function RequestsPage({ userId }: { userId: string }): ReactElement {
       <RequestList
         which={which}
         rows={rows}
-        expanded={expanded}
-        onExpand={setExpanded}
+        cards={cards}
         onApprove={setApproving}
         onReject={(request) => void decision.decide(request._id, 'rejected')}
         busyId={decision.pending ? decision.pendingId : undefined}

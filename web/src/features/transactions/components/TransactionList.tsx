@@ -3,6 +3,7 @@
  * counterparty are read from the user's side of each transaction (spec section 2).
  */
 import type { ReactElement } from 'react';
+import { CardList } from '../../../components/CardList/CardList.tsx';
 import { DataTable, type Column } from '../../../components/ui/DataTable.tsx';
 import { Badge } from '../../../components/ui/misc.tsx';
 import { formatDateTime, formatRupees } from '../../../lib/format.ts';
@@ -72,9 +73,10 @@ export function TransactionList({ items, userId }: { items: TransactionRecord[];
       <div className="only-desktop">
         <DataTable rows={items} columns={columnsFor(userId)} caption="Transactions" />
       </div>
-      <ul className="only-mobile card-list">
-        {items.map((row) => (
-          <li key={row._id} className="list-card">
+      <CardList
+        rows={items}
+        renderCard={(row) => (
+          <>
             <div className="row-between">
               <strong>{shownType(row, userId)}</strong>
               <AmountCell transaction={row} userId={userId} />
@@ -87,9 +89,9 @@ export function TransactionList({ items, userId }: { items: TransactionRecord[];
               <span className="mono small">{row._id.slice(0, 8)}...</span>
               <StatusBadge status={row.status} />
             </div>
-          </li>
-        ))}
-      </ul>
+          </>
+        )}
+      />
     </>
   );
 }
