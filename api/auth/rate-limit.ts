@@ -30,7 +30,7 @@
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler, RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
-import { CARD_WEBHOOK_PATH } from '../routes/card-webhook.ts';
+import { CARD_WEBHOOK_PATH } from '../../contracts/transactions.ts';
 import { createPostgresRateLimitStore } from './rate-limit-store.ts';
 
 export interface RateLimitSettings {
