@@ -26,6 +26,7 @@ export const CODE_MAP = {
   providers: ['ledger', 'platform', 'contracts'],
   payments: ['ledger', 'providers', 'platform', 'contracts'],
   audit: ['ledger', 'projections', 'platform', 'contracts'],
+  'admin-actions': ['audit', 'ledger', 'platform', 'contracts'],
   api: [
     'ledger',
     'projections',
@@ -34,6 +35,7 @@ export const CODE_MAP = {
     'providers',
     'payments',
     'audit',
+    'admin-actions',
     'contracts',
     'platform',
   ],

@@ -37,7 +37,7 @@ import { requireAdmin, requireUser } from '../auth/authenticate.ts';
 import { accountLookupRateLimit } from '../auth/rate-limit.ts';
 import { routeDocs, withData } from '../docs.ts';
 import { ok } from '../envelope.ts';
-import { failDepositAsAdmin, performAdminMoneyAction } from '../../audit/index.ts';
+import { failDepositAsAdmin, performAdminMoneyAction } from '../../admin-actions/index.ts';
 import { AWAITING_APPROVAL_REPLY, awaitingApproval } from './admin/index.ts';
 import { ApiError } from '../errors.ts';
 import {

@@ -1,6 +1,6 @@
 /**
  * Corrections and the four-eyes rule: POST /api/admin/reverse (a reversal, run by
- * audit/money-actions.ts: at once, or filed for a second admin above the approval
+ * admin-actions/money-actions.ts: at once, or filed for a second admin above the approval
  * threshold), and /api/admin/approvals (list the filed actions, approve one - it runs as the
  * approver's action - or reject it).
  */
@@ -13,7 +13,7 @@ import {
   performAdminMoneyAction,
   rejectRequest,
   type ApprovalCause,
-} from '../../../audit/index.ts';
+} from '../../../admin-actions/index.ts';
 import {
   approvalListQuerySchema,
   approvalParamsSchema,
