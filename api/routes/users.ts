@@ -166,8 +166,8 @@ function codeDocs(purpose: string): Record<'send' | 'resend' | 'verify', ReturnT
 
 export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependencies): void {
   const authLimited = { config: authRateLimit(deps.rateLimit) };
-  const signedIn = { preHandler: app.authenticate };
-  const adminOnly = { preHandler: app.requireAdmin };
+  const signedIn = { preValidation: app.authenticate };
+  const adminOnly = { preValidation: app.requireAdmin };
 
   app.post('/api/users/register', { ...authLimited, ...DOCS.register }, async (request, reply) => {
     const input = registerPayloadSchema.parse(request.body ?? {});
@@ -260,7 +260,7 @@ function registerPinRoutes(
   deps: UserRouteDependencies,
   authLimited: { config: ReturnType<typeof authRateLimit> },
 ): void {
-  const signedInAndLimited = { preHandler: app.authenticate, ...authLimited };
+  const signedInAndLimited = { preValidation: app.authenticate, ...authLimited };
   app.post(
     '/api/users/verify-transaction-pin',
     { ...signedInAndLimited, ...DOCS.verifyPin },
