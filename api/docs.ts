@@ -4,8 +4,8 @@
  * Must be installed before any route is registered: the generator collects routes as they
  * are added.
  *
- * Every route describes itself with `routeSchema` (or, where its handler still checks its own
- * input, `routeDocs`): its input and its replies come from the zod contracts (contracts/), as
+ * Every route describes itself with `routeSchema` (or, where its handler reads its own input -
+ * a raw body, a query merged with the body, a plugin's callback - `routeDocs`): its input and its replies come from the zod contracts (contracts/), as
  * the JSON schemas zod 4 generates (`z.toJSONSchema`: the input side for requests, the output
  * side for replies).
  * - With `routeSchema`, the body, query and path parameters stay zod schemas on the route, and
@@ -18,8 +18,9 @@
  *   compile the reply schemas with fast-json-stringify, which drops every field a schema does
  *   not name and coerces types, so a schema that lagged behind a handler would change the wire.
  * Both compilers are set by the onRoute hook on every API route (also those a plugin registers,
- * such as @fastify/oauth2's start route), which also adds what a route's guard implies (bearer
- * security, 401 and 403) and hides routes outside the API (the web app's files).
+ * such as @fastify/oauth2's start route), which also adds how an absent body reads (before a
+ * zod body schema checks it), what a route's guard implies (bearer security, 401 and 403), and
+ * hides routes outside the API (the web app's files).
  *
  * Served only when API_DOCS says so (off by default in production: the document maps every
  * route, admin and operator ones included, for whoever asks). Off, /api/docs is an unknown
