@@ -36,7 +36,7 @@ import { registerRequestRoutes } from './routes/requests.ts';
 import { registerStatementRoutes } from './routes/statements.ts';
 import { registerTransactionRoutes } from './routes/transactions.ts';
 import { registerAdminRoutes } from './routes/admin/index.ts';
-import { DEFAULT_APPROVAL_THRESHOLD_PAISE } from '../audit/index.ts';
+import { DEFAULT_APPROVAL_THRESHOLD_PAISE } from '../admin-actions/index.ts';
 import { registerWebApp } from './web-app.ts';
 import { installReadAfterReply, type ReadAfterReplyObserver } from './read-after-reply.ts';
 import { installRequestIdHeader, requestIdGenerator } from './request-id.ts';

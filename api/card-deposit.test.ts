@@ -9,7 +9,7 @@ import Stripe from 'stripe';
 import { registeredUser, startHarness, type Harness } from '../test/app-harness.ts';
 import { createCardProvider } from '../providers/card/index.ts';
 import { startFakeStripeServer, type FakeStripeServer } from '../test/fake-stripe-server.ts';
-import { CARD_WEBHOOK_PATH } from './routes/card-webhook.ts';
+import { CARD_WEBHOOK_PATH } from '../contracts/transactions.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_0123456789';
 let harness: Harness;

@@ -175,9 +175,9 @@ describe('the OpenAPI document', () => {
     expect(document.paths['/api/users/get-user-info']?.post?.responses['401']).toBeDefined();
   });
 
-  it('leaves what the wire carries alone: Fastify neither validates nor trims by the schemas', async () => {
-    // A body the schema would refuse gets the handler's zod message (not Fastify's), and a
-    // reply keeps every field the handler sent.
+  it('leaves what the wire carries alone: requests are checked by the zod contracts, replies not trimmed', async () => {
+    // A body the schema refuses gets the contract's zod message (not Ajv's), and a reply
+    // keeps every field the handler sent.
     const refused = await harness.call({ method: 'POST', url: '/api/users/login', payload: { email: 'x' } });
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toEqual({ success: false, message: 'Email is invalid', code: 'validation_failed' });

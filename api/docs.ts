@@ -4,18 +4,23 @@
  * Must be installed before any route is registered: the generator collects routes as they
  * are added.
  *
- * Every route documents itself with `routeDocs`: its input and its replies come from the zod
- * contracts (contracts/), as the JSON schemas zod 4 generates (`z.toJSONSchema`: the input side
- * for requests, the output side for replies). The schemas are documentation only:
- * - requests are validated by zod inside the handlers (for the spec's messages), so every API
- *   route gets a validator compiler that accepts everything and Fastify never validates a
- *   second time with other messages;
- * - replies are serialized with JSON.stringify, as without a schema: Fastify would otherwise
+ * Every route describes itself with `routeSchema` (or, where its handler reads its own input -
+ * a raw body, a query merged with the body, a plugin's callback - `routeDocs`): its input and its replies come from the zod contracts (contracts/), as
+ * the JSON schemas zod 4 generates (`z.toJSONSchema`: the input side for requests, the output
+ * side for replies).
+ * - With `routeSchema`, the body, query and path parameters stay zod schemas on the route, and
+ *   they are what checks the request (api/request-validation.ts) before the handler runs: the
+ *   schema that documents a route is the one that checks it. The document converts them when
+ *   it is built (`documentZodParts`), to the same JSON as `routeDocs` writes.
+ * - Headers, and the input of `routeDocs` routes, are documentation only: the validator
+ *   accepts them as they are.
+ * - Replies are serialized with JSON.stringify, as without a schema: Fastify would otherwise
  *   compile the reply schemas with fast-json-stringify, which drops every field a schema does
  *   not name and coerces types, so a schema that lagged behind a handler would change the wire.
  * Both compilers are set by the onRoute hook on every API route (also those a plugin registers,
- * such as @fastify/oauth2's start route), which also adds what a route's guard implies (bearer
- * security, 401 and 403) and hides routes outside the API (the web app's files).
+ * such as @fastify/oauth2's start route), which also adds how an absent body reads (before a
+ * zod body schema checks it), what a route's guard implies (bearer security, 401 and 403), and
+ * hides routes outside the API (the web app's files).
  *
  * Served only when API_DOCS says so (off by default in production: the document maps every
  * route, admin and operator ones included, for whoever asks). Off, /api/docs is an unknown
@@ -26,6 +31,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { z } from 'zod';
 import { errorEnvelopeSchema, envelopeSchema, messageEnvelopeSchema } from '../contracts/envelope.ts';
+import { readAbsentBody, validateWithZod } from './request-validation.ts';
 
 export const DOCS_PREFIX = '/api/docs';
 
@@ -82,7 +88,17 @@ export interface RouteDocs extends ZodDocParts {
   errors?: readonly ErrorStatus[];
   /** False for the routes outside the rate limiter (api/auth/rate-limit.ts): no 429, no limiter store (503). */
   rateLimited?: boolean;
+  /**
+   * `routeSchema` only: a missing (or JSON null) body is checked as `{}`, so a form's fields
+   * each say they are required. Without it, a missing body is checked as it is.
+   */
+  absentBodyIsEmpty?: true;
 }
+
+/** The request parts a route's zod schemas check (`routeSchema`). */
+const CHECKED_PARTS = ['body', 'querystring', 'params'] as const;
+/** The key of a route's schema that carries `absentBodyIsEmpty` to the onRoute hook. */
+const ABSENT_BODY_IS_EMPTY = 'absentBodyIsEmpty';
 
 export function toOpenApi(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as JsonSchema;
@@ -128,22 +144,64 @@ function errorStatuses(docs: RouteDocs): ErrorStatus[] {
 
 /** A route's `schema` option from its docs: the OpenAPI description from the zod contracts. */
 export function routeDocs(docs: RouteDocs): { schema: FastifySchema } {
-  const schema: FastifySchema & Record<string, unknown> = { summary: docs.summary };
+  const schema = describedSchema(docs);
+  for (const part of CHECKED_PARTS) {
+    const input = docs[part];
+    if (input) schema[part] = toOpenApi(input, 'input');
+  }
+  return { schema };
+}
+
+/** What `routeSchema` puts on a route: the docs' zod schemas of the parts it checks, for the type provider. */
+export type CheckedSchema<Docs extends RouteDocs> = FastifySchema & {
+  body: Docs['body'];
+  querystring: Docs['querystring'];
+  params: Docs['params'];
+};
+
+/**
+ * A route's `schema` option that checks what it documents: the body, query and path
+ * parameters stay the docs' zod schemas, which validate the request (api/request-validation.ts)
+ * and type it for a handler registered through `withTypeProvider<ZodTypeProvider>()`.
+ */
+export function routeSchema<const Docs extends RouteDocs>(docs: Docs): { schema: CheckedSchema<Docs> } {
+  const schema = describedSchema(docs);
+  for (const part of CHECKED_PARTS) if (docs[part]) schema[part] = docs[part];
+  if (docs.absentBodyIsEmpty) schema[ABSENT_BODY_IS_EMPTY] = true;
+  return { schema: schema as CheckedSchema<Docs> };
+}
+
+/** Everything of a route's schema but the parts a route checks: summary, tags, headers, replies. */
+function describedSchema(docs: RouteDocs): FastifySchema & JsonSchema {
+  const schema: FastifySchema & JsonSchema = { summary: docs.summary };
   if (docs.description) schema.description = docs.description;
   if (docs.tags) schema.tags = docs.tags;
   if (docs.security) schema.security = docs.security;
-  if (docs.body) schema.body = toOpenApi(docs.body, 'input');
-  if (docs.querystring) schema.querystring = toOpenApi(docs.querystring, 'input');
-  if (docs.params) schema.params = toOpenApi(docs.params, 'input');
   if (docs.headers) schema.headers = toOpenApi(docs.headers, 'input');
   const response: Record<string, JsonSchema> = {};
   for (const [status, reply] of Object.entries(docs.replies)) if (reply) response[status] = replyJson(reply);
   for (const status of errorStatuses(docs)) response[status] = errorEnvelopeJson(status);
   schema.response = response;
-  return { schema };
+  return schema;
 }
 
-const acceptEveryRequest = () => () => true;
+/**
+ * The document's view of a route (@fastify/swagger's `transform`): the zod schemas a route
+ * checks, as the JSON schemas `routeDocs` would have written.
+ */
+function documentZodParts({ schema, url }: { schema: FastifySchema; url: string }): {
+  schema: FastifySchema;
+  url: string;
+} {
+  if (!schema) return { schema, url };
+  const documented: FastifySchema & JsonSchema = { ...schema };
+  for (const part of CHECKED_PARTS) {
+    const input = documented[part];
+    if (input instanceof z.ZodType) documented[part] = toOpenApi(input, 'input');
+  }
+  return { schema: documented, url };
+}
+
 const serializeAsWithoutSchema = () => (data: unknown) => JSON.stringify(data);
 
 /** Tags by URL prefix, for routes that name none. */
@@ -161,7 +219,7 @@ const TAGS_BY_PREFIX: readonly (readonly [string, string])[] = [
 
 /** What a route's guard adds: bearer security, and the 401 and 403 it answers. */
 function documentGuard(app: FastifyInstance, route: RouteOptions, schema: FastifySchema & JsonSchema): void {
-  const guards: unknown[] = [route.preHandler].flat();
+  const guards: unknown[] = [route.preValidation].flat();
   if (!guards.includes(app.authenticate) && !guards.includes(app.requireAdmin)) return;
   schema.security ??= [{ bearerAuth: [] }];
   const response = (schema.response ?? {}) as Record<string, JsonSchema>;
@@ -179,18 +237,22 @@ export async function installDocs(app: FastifyInstance, options: { publicUrl: st
       route.schema = { ...route.schema, hide: true };
       return;
     }
-    // Documentation only: the handler's zod parse validates, replies go out as without a
-    // schema. HEAD twins too: fast-json-stringify throws on a reply that lacks a required field.
-    route.validatorCompiler = acceptEveryRequest;
+    // Zod schemas check the request; replies go out as without a schema. HEAD twins too:
+    // fast-json-stringify throws on a reply that lacks a required field.
+    route.validatorCompiler = validateWithZod;
     route.serializerCompiler = serializeAsWithoutSchema;
+    const { [ABSENT_BODY_IS_EMPTY]: absentBodyIsEmpty, ...routeSchemaParts } = (route.schema ?? {}) as JsonSchema;
+    if (routeSchemaParts.body instanceof z.ZodType)
+      route.preValidation = [...[route.preValidation ?? []].flat(), readAbsentBody(absentBodyIsEmpty === true)];
     if ([route.method].flat().includes('HEAD')) return;
-    const schema: FastifySchema & JsonSchema = { ...(route.schema ?? {}) };
+    const schema: FastifySchema & JsonSchema = { ...routeSchemaParts };
     schema.tags ??= [tag];
     documentGuard(app, route, schema);
     route.schema = schema;
   });
   if (!options.serve) return;
   await app.register(swagger, {
+    transform: documentZodParts,
     openapi: {
       openapi: '3.0.3',
       info: {

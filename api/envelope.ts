@@ -6,7 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, preHandlerAsyncHookHa
 import { ZodError } from 'zod';
 import type { Envelope } from '../contracts/envelope.ts';
 import { firstMessage } from '../contracts/fields.ts';
-import { isAuditRejection } from '../audit/index.ts';
+import { isApprovalRejection } from '../admin-actions/index.ts';
 import { isIdentityRejection } from '../identity/index.ts';
 import { isLedgerRejection } from '../ledger/index.ts';
 import { API_ERRORS, ApiError } from './errors.ts';
@@ -26,7 +26,7 @@ export function toEnvelopeError(error: unknown): { status: number; body: Envelop
       status: API_ERRORS[error.code].status,
       body: { success: false, message: error.message, code: error.code },
     };
-  if (isLedgerRejection(error) || isAuditRejection(error)) {
+  if (isLedgerRejection(error) || isApprovalRejection(error)) {
     const entry = API_ERRORS[error.code];
     return {
       status: entry.status,

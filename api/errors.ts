@@ -3,7 +3,7 @@
  * client shows (the spec's wording where it has one). Domain modules raise codes; only
  * this file knows HTTP.
  */
-import type { AuditRejectionCode } from '../audit/index.ts';
+import type { ApprovalRejectionCode } from '../admin-actions/index.ts';
 import { SELF_TRANSFER_MESSAGE } from '../contracts/transactions.ts';
 import type { IdentityRejectionCode } from '../identity/index.ts';
 import type { RejectionCode } from '../ledger/index.ts';
@@ -11,7 +11,7 @@ import type { RejectionCode } from '../ledger/index.ts';
 export type ApiErrorCode =
   | RejectionCode
   | IdentityRejectionCode
-  | AuditRejectionCode
+  | ApprovalRejectionCode
   | 'validation_failed'
   | 'card_failed'
   | 'unauthenticated'
@@ -56,8 +56,8 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, ErrorEntry>> = {
   actor_is_party: { status: 403, message: 'You cannot act on a transaction you take part in' },
   not_reviewable_by_hand: { status: 409, message: 'Card deposits are settled by the card provider, not by hand' },
   payment_mismatch: { status: 409, message: 'The confirmed payment does not match the recorded deposit' },
-  // audit/'s codes answer with the generic codes these replies had before audit/ named its
-  // refusals, so clients that match on `code` see no change.
+  // The approval flow's codes answer with the generic codes these replies had before
+  // admin-actions/ named its refusals, so clients that match on `code` see no change.
   approval_not_found: { status: 404, message: 'Approval request not found', publicCode: 'not_found' },
   approval_already_approved: { status: 409, message: 'This request has already been approved', publicCode: 'conflict' },
   approval_already_rejected: { status: 409, message: 'This request has already been rejected', publicCode: 'conflict' },

@@ -1,7 +1,7 @@
 /**
- * The public entry of audit/: the operator and audit reads, and the admins' audited money
- * actions, that the CLI (cli/) and the admin API (api/routes/admin/) share. No HTTP here:
- * typed inputs, typed results, refusals as AuditRejection codes (or the ledger's).
+ * The public entry of audit/: the operator and audit reads, and the trail of admins' actions,
+ * that the CLI (cli/) and the admin API (api/routes/admin/) share. No HTTP here: typed inputs,
+ * typed results.
  */
 
 // The ledger check, its recorded runs and the trial balance.
@@ -41,19 +41,5 @@ export { listPendingDeposits } from './pending-deposits.ts';
 /** Exact rupees from paise ("-12.05"), as the statement CSV writes them: for the CLI's printouts. */
 export { rupeesText } from '../contracts/money.ts';
 
-// Admins' actions: money actions with four eyes above the threshold (per action and over 24 hours), and their trail.
-export {
-  DEFAULT_APPROVAL_THRESHOLD_PAISE,
-  approveRequest,
-  failDepositAsAdmin,
-  listApprovalRequests,
-  performAdminMoneyAction,
-  rejectRequest,
-  type ActionDone,
-  type AdminMoneyDependencies,
-  type AdminMoneyOutcome,
-  type ApprovalCause,
-  type ApprovalListQuery,
-} from './money-actions.ts';
-export { listAdminActions, type AuditTrailQuery } from './audit-trail.ts';
-export { AUDIT_REJECTION_CODES, AuditRejection, isAuditRejection, type AuditRejectionCode } from './rejections.ts';
+// The trail of admins' actions (their money actions live in admin-actions/).
+export { listAdminActions, recordAdminAction, type AdminActionEntry, type AuditTrailQuery } from './audit-trail.ts';

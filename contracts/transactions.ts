@@ -296,6 +296,12 @@ export const requestAnsweredSchema = z.object({
   checkpoint,
 });
 
+/**
+ * Where the card provider sends its webhooks: the address configured at the provider, and the
+ * one route the rate limiter never counts (api/auth/rate-limit.ts).
+ */
+export const CARD_WEBHOOK_PATH = '/api/payments/card/webhook';
+
 /** What the card provider's webhook did; every result is answered 2xx. */
 export const cardWebhookResultSchema = z.object({
   received: z.literal(true),

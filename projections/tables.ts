@@ -3,19 +3,16 @@
  * checkpoints (the engine's). Only the projections' SQL rules write these tables; the API
  * reads them through each projection's queries.ts.
  */
-import type { ColumnType } from 'kysely';
 import type { BalanceRow, DirectoryRow, StatementRow } from './accounts/tables.ts';
 import type { HistoryCountRow, HistoryRow } from './history/tables.ts';
 import type { MoneyRequestRow } from './money-requests/tables.ts';
 import type { StatementDayRow } from './statements/tables.ts';
+import type { Xid8 } from './column-types.ts';
 
 export type * from './accounts/tables.ts';
 export type * from './history/tables.ts';
 export type * from './money-requests/tables.ts';
 export type * from './statements/tables.ts';
-
-/** xid8 has no pg type parser: it arrives as a decimal string. */
-export type Xid8 = ColumnType<string, string, string>;
 
 export interface CheckpointRow {
   projection: string;

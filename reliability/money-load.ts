@@ -65,7 +65,7 @@ export interface WalletOptions {
  * Registers, activates (admin), signs in and funds (a sandbox card deposit, credited at once)
  * each wallet. Not a UPI deposit settled by the admin: the admin activated these wallets, so
  * money into them waits for a second admin, and one admin's settlements alone over 24 hours
- * stop at the approval threshold (audit/money-actions.ts).
+ * stop at the approval threshold (admin-actions/money-actions.ts).
  */
 export async function createFundedWallets(
   baseUrl: () => string,

@@ -294,7 +294,7 @@ export const VALID_REGISTRATION = {
 /**
  * The admin who activates registeredUser's users: a second admin, so that ADMIN may settle
  * deposits into them alone (a settlement into an account the settling admin activated waits
- * for a second admin, audit/money-actions.ts). Created on first use.
+ * for a second admin, admin-actions/money-actions.ts). Created on first use.
  */
 export const VERIFIER = { email: 'verifier@wallet.test', password: 'verifier-password-1' };
 

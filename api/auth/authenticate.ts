@@ -4,15 +4,17 @@
  * every call, so a suspended account or a token issued before a password reset is refused
  * at once, not when the token expires.
  *
- * For route files: `preHandler: app.authenticate` (or `app.requireAdmin`), then
- * `requireUser(request)` / `requireAdmin(request)` return the checked user.
+ * For route files: `preValidation: app.authenticate` (or `app.requireAdmin`), then
+ * `requireUser(request)` / `requireAdmin(request)` return the checked user. The guard runs
+ * before the request's input is validated (api/request-validation.ts): a request without a
+ * session is refused as such, whatever it sends.
  *
  * The check runs once per request (`app.checkSession`, remembered on the request): the rate
  * limiter asks it first, to count a live session under its account and anything else under
  * the caller's address, and the guard then reuses the same answer (one database read).
  */
 import jwt from '@fastify/jwt';
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { findAccount, type AccountSummary } from '../../identity/index.ts';
@@ -28,10 +30,10 @@ export type AuthenticatedUser = AccountSummary;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** preHandler: a signed-in, existing, verified user (401/403 otherwise). */
-    authenticate: preHandlerAsyncHookHandler;
-    /** preHandler: as authenticate, and an admin (403 otherwise). */
-    requireAdmin: preHandlerAsyncHookHandler;
+    /** preValidation: a signed-in, existing, verified user (401/403 otherwise). */
+    authenticate: preValidationAsyncHookHandler;
+    /** preValidation: as authenticate, and an admin (403 otherwise). */
+    requireAdmin: preValidationAsyncHookHandler;
     /** The check behind both, for requireUser(request). */
     loadIdentityUser(request: FastifyRequest): Promise<AuthenticatedUser>;
     /** The session check of the request's bearer token, run once per request and remembered. */

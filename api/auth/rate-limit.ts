@@ -30,7 +30,7 @@
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler, RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
-import { CARD_WEBHOOK_PATH } from '../routes/card-webhook.ts';
+import { CARD_WEBHOOK_PATH } from '../../contracts/transactions.ts';
 import { createPostgresRateLimitStore } from './rate-limit-store.ts';
 
 export interface RateLimitSettings {
@@ -111,10 +111,10 @@ export async function clientKey(app: FastifyInstance, request: FastifyRequest): 
   return `ip:${normalizeIP(request.ip)}`;
 }
 
-/** Flags routes whose preHandler is authenticate or requireAdmin (read by clientKey). */
+/** Flags routes whose preValidation is authenticate or requireAdmin (read by clientKey). */
 function markSignedInRoutes(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
-    const guards: unknown[] = [route.preHandler].flat();
+    const guards: unknown[] = [route.preValidation].flat();
     if (guards.includes(app.authenticate) || guards.includes(app.requireAdmin))
       route.config = { ...route.config, signedIn: true };
   });

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { applyCardWebhookEvent } from '../../payments/index.ts';
 import { parseCardWebhook } from '../../providers/card/index.ts';
 import {
+  CARD_WEBHOOK_PATH,
   cardWebhookEventSchema,
   cardWebhookHeadersSchema,
   cardWebhookResultSchema,
@@ -15,8 +16,6 @@ import { routeDocs, withData } from '../docs.ts';
 import { ok } from '../envelope.ts';
 import { ApiError } from '../errors.ts';
 import type { MoneyDependencies } from '../money-context.ts';
-
-export const CARD_WEBHOOK_PATH = '/api/payments/card/webhook';
 
 export async function registerCardWebhook(app: FastifyInstance, deps: MoneyDependencies): Promise<void> {
   // Encapsulated: the raw-body parser applies to this route only.

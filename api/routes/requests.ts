@@ -29,9 +29,10 @@ import { identityDb } from '../../identity/users.ts';
 import { isLedgerRejection } from '../../ledger/index.ts';
 import { readMoneyRequestPage, type MoneyRequestRow } from '../../projections/index.ts';
 import { requireUser } from '../auth/authenticate.ts';
-import { routeDocs, withData } from '../docs.ts';
+import { routeSchema, withData } from '../docs.ts';
 import { ok } from '../envelope.ts';
 import { ApiError } from '../errors.ts';
+import type { ZodTypeProvider } from '../request-validation.ts';
 import {
   awaitCheckpoint,
   commandContext,
@@ -61,20 +62,20 @@ const listQuerySchema = z.object({
     .meta({ description: 'The `_id` of a request of yours: only requests older than it' }),
 });
 
-const LIST_DOCS = routeDocs({
+const LIST_DOCS = routeSchema({
   summary: 'Money requests you sent and received, newest first',
   description: `The newest ${REQUESTS_PAGE_SIZE} without parameters; \`limit\` (up to ${MAX_REQUESTS_PAGE_SIZE}) and \`before=<_id>\` page further (a page shorter than its limit is the last).`,
   querystring: listQuerySchema,
   replies: { 200: withData(z.array(moneyRequestRecordSchema), 'The requests') },
 });
-const SEND_DOCS = routeDocs({
+const SEND_DOCS = routeSchema({
   summary: 'Ask another account holder for money',
   body: sendRequestSchema,
   headers: commandHeadersSchema,
   replies: { 200: withData(requestSentSchema, 'Request sent') },
   errors: [404, 409, 422],
 });
-const ANSWER_DOCS = routeDocs({
+const ANSWER_DOCS = routeSchema({
   summary: 'Accept (pay, with the transaction PIN) or reject a request you received',
   body: updateRequestStatusSchema,
   headers: commandHeadersSchema,
@@ -83,10 +84,11 @@ const ANSWER_DOCS = routeDocs({
 });
 
 export async function registerRequestRoutes(app: FastifyInstance, deps: MoneyDependencies): Promise<void> {
-  const list = { preHandler: app.authenticate, ...LIST_DOCS };
-  app.get('/api/requests/get-all-requests-by-user', list, async (request, reply) => {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const list = { preValidation: app.authenticate, ...LIST_DOCS };
+  routes.get('/api/requests/get-all-requests-by-user', list, async (request, reply) => {
     const user = await requireUser(request);
-    const query = listQuerySchema.parse(request.query ?? {});
+    const query = request.query;
     await awaitCheckpoint(deps, 'money_requests', query.minPosition);
     const rows = await deps.reads.read('money_requests', (reads) =>
       readMoneyRequestPage(reads, user.id, { limit: query.limit ?? REQUESTS_PAGE_SIZE, before: query.before }),
@@ -95,39 +97,43 @@ export async function registerRequestRoutes(app: FastifyInstance, deps: MoneyDep
     return ok(reply, 'Requests fetched successfully', await toRequestRecords(deps, rows));
   });
 
-  app.post('/api/requests/send-request', { preHandler: app.authenticate, ...SEND_DOCS }, async (request, reply) => {
-    const user = await requireUser(request);
-    const body = sendRequestSchema.parse(request.body);
-    const payer = await requireActiveAccount(deps.db, body.receiver);
-    try {
-      const result = await deps.ledger.requestMoney(
-        {
-          requestId: randomUUID(),
-          requesterId: user.id,
-          payerId: payer.id,
-          amountPaise: body.amount,
-          reference: body.reference,
-        },
-        commandContext(request, user.id),
-      );
-      return ok(reply, 'Request sent successfully!', {
-        requestId: result.requestId,
-        _id: result.requestId,
-        status: 'pending',
-        checkpoint: result.checkpoint,
-      });
-    } catch (error) {
-      // The ledger refuses asking yourself; the error table's words for that code are the transfer's.
-      if (isLedgerRejection(error) && error.code === 'self_transfer')
-        throw new ApiError('self_transfer', SELF_REQUEST_MESSAGE);
-      throw error;
-    }
-  });
+  routes.post(
+    '/api/requests/send-request',
+    { preValidation: app.authenticate, ...SEND_DOCS },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const body = request.body;
+      const payer = await requireActiveAccount(deps.db, body.receiver);
+      try {
+        const result = await deps.ledger.requestMoney(
+          {
+            requestId: randomUUID(),
+            requesterId: user.id,
+            payerId: payer.id,
+            amountPaise: body.amount,
+            reference: body.reference,
+          },
+          commandContext(request, user.id),
+        );
+        return ok(reply, 'Request sent successfully!', {
+          requestId: result.requestId,
+          _id: result.requestId,
+          status: 'pending',
+          checkpoint: result.checkpoint,
+        });
+      } catch (error) {
+        // The ledger refuses asking yourself; the error table's words for that code are the transfer's.
+        if (isLedgerRejection(error) && error.code === 'self_transfer')
+          throw new ApiError('self_transfer', SELF_REQUEST_MESSAGE);
+        throw error;
+      }
+    },
+  );
 
-  const answer = { preHandler: app.authenticate, ...ANSWER_DOCS };
-  app.post('/api/requests/update-request-status', answer, async (request, reply) => {
+  const answer = { preValidation: app.authenticate, ...ANSWER_DOCS };
+  routes.post('/api/requests/update-request-status', answer, async (request, reply) => {
     const user = await requireUser(request);
-    const body = updateRequestStatusSchema.parse(request.body);
+    const body = request.body;
     const ctx = commandContext(request, user.id);
     if (body.status === 'rejected') {
       const result = await deps.ledger.rejectMoneyRequest({ requestId: body.requestId, payerId: user.id }, ctx);

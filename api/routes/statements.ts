@@ -7,7 +7,7 @@
  * - statement.csv: the statement's lines, the admin export's columns and code (audit/);
  * - statement.pdf: summary and lines (audit/statement-pdf.ts).
  */
-import type { FastifyInstance, FastifyReply, RouteShorthandOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { statementCsv, statementPdf } from '../../audit/index.ts';
 import { rupeesFromPaise } from '../../contracts/money.ts';
 import {
@@ -21,24 +21,20 @@ import {
 } from '../../contracts/statements.ts';
 import { dailyClosingBalances, monthlyTotals, periodSummary, readStatementDays } from '../../projections/index.ts';
 import { requireUser } from '../auth/authenticate.ts';
-import { fileReply, routeDocs, withData, type ReplyDoc } from '../docs.ts';
+import { fileReply, routeSchema, withData, type ReplyDoc } from '../docs.ts';
 import { ok } from '../envelope.ts';
 import type { MoneyDependencies } from '../money-context.ts';
+import type { ZodRoutes, ZodTypeProvider } from '../request-validation.ts';
 
 type StatementDependencies = Pick<MoneyDependencies, 'db' | 'reads'>;
 
 const PERIOD_HELP =
   "Query: from, to (YYYY-MM-DD, India Standard Time days, both included; at most 366 days). Always the signed-in user's own wallet.";
 
-function userRoute(
-  app: FastifyInstance,
-  summary: string,
-  description: string,
-  success: ReplyDoc,
-): RouteShorthandOptions {
+function userRoute(app: ZodRoutes, summary: string, description: string, success: ReplyDoc) {
   return {
-    preHandler: app.authenticate,
-    ...routeDocs({
+    preValidation: app.authenticate,
+    ...routeSchema({
       tags: ['transactions'],
       summary,
       description: `${description} ${PERIOD_HELP}`,
@@ -54,7 +50,8 @@ function download(reply: FastifyReply, type: string, period: StatementPeriodQuer
   reply.header('cache-control', 'no-store');
 }
 
-export function registerStatementRoutes(app: FastifyInstance, deps: StatementDependencies): void {
+export function registerStatementRoutes(server: FastifyInstance, deps: StatementDependencies): void {
+  const app = server.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/api/transactions/statement/charts',
     userRoute(
@@ -65,7 +62,7 @@ export function registerStatementRoutes(app: FastifyInstance, deps: StatementDep
     ),
     async (request, reply) => {
       const user = await requireUser(request);
-      const period = statementPeriodSchema.parse(request.query ?? {});
+      const period = request.query;
       const days = await deps.reads.read('statements', (reads) =>
         readStatementDays(reads, { accountId: user.id, ...period }),
       );
@@ -102,7 +99,7 @@ export function registerStatementRoutes(app: FastifyInstance, deps: StatementDep
     ),
     async (request, reply) => {
       const user = await requireUser(request);
-      const period = statementPeriodSchema.parse(request.query ?? {});
+      const period = request.query;
       download(reply, 'text/csv; charset=utf-8', period, 'csv');
       return reply.send(
         statementCsv(deps.db, { accountId: user.id, from: dayStart(period.from), to: dayEnd(period.to) }),
@@ -120,7 +117,7 @@ export function registerStatementRoutes(app: FastifyInstance, deps: StatementDep
     ),
     async (request, reply) => {
       const user = await requireUser(request);
-      const period = statementPeriodSchema.parse(request.query ?? {});
+      const period = request.query;
       const pdf = await statementPdf(deps.db, { accountId: user.id, ...period });
       download(reply, 'application/pdf', period, 'pdf');
       return reply.send(pdf);

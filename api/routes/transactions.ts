@@ -35,11 +35,12 @@ import {
 import { readHistoryPage, type HistoryRow } from '../../projections/index.ts';
 import { requireAdmin, requireUser } from '../auth/authenticate.ts';
 import { accountLookupRateLimit } from '../auth/rate-limit.ts';
-import { routeDocs, withData } from '../docs.ts';
+import { routeSchema, withData } from '../docs.ts';
 import { ok } from '../envelope.ts';
-import { failDepositAsAdmin, performAdminMoneyAction } from '../../audit/index.ts';
+import { failDepositAsAdmin, performAdminMoneyAction } from '../../admin-actions/index.ts';
 import { AWAITING_APPROVAL_REPLY, awaitingApproval } from './admin/index.ts';
 import { ApiError } from '../errors.ts';
+import type { ZodRoutes, ZodTypeProvider } from '../request-validation.ts';
 import {
   WALLET_BANK_NAME,
   awaitCheckpoint,
@@ -58,21 +59,22 @@ export const DEPOSIT_PENDING_MESSAGE =
   'Deposit request submitted successfully! It will be processed within 1-2 business days.';
 
 export async function registerTransactionRoutes(app: FastifyInstance, deps: MoneyDependencies): Promise<void> {
-  registerAccountLookup(app, deps);
-  registerTransfer(app, deps);
-  registerDeposit(app, deps);
-  registerHistoryRoute(app, deps);
-  registerDepositReview(app, deps);
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  registerAccountLookup(routes, deps);
+  registerTransfer(routes, deps);
+  registerDeposit(routes, deps);
+  registerHistoryRoute(routes, deps);
+  registerDepositReview(routes, deps);
 }
 
 /** Who owns an account number (name and bank), before paying or asking it. */
-function registerAccountLookup(app: FastifyInstance, deps: MoneyDependencies): void {
+function registerAccountLookup(app: ZodRoutes, deps: MoneyDependencies): void {
   app.post(
     '/api/transactions/verify-account',
     {
-      preHandler: app.authenticate,
+      preValidation: app.authenticate,
       config: accountLookupRateLimit(deps.rateLimit),
-      ...routeDocs({
+      ...routeSchema({
         summary: 'Who owns an account number (name and bank)',
         body: verifyAccountSchema,
         replies: { 200: withData(verifiedAccountSchema, 'The account holder') },
@@ -81,7 +83,7 @@ function registerAccountLookup(app: FastifyInstance, deps: MoneyDependencies): v
     },
     async (request, reply) => {
       const user = await requireUser(request);
-      const { receiver } = verifyAccountSchema.parse(request.body);
+      const { receiver } = request.body;
       const account = await requireActiveAccount(deps.db, receiver);
       return ok(reply, 'Account verified successfully', {
         name: displayName(account),
@@ -97,8 +99,8 @@ function registerAccountLookup(app: FastifyInstance, deps: MoneyDependencies): v
 }
 
 /** A transfer from the signed-in user's wallet (never the body's `sender`). */
-function registerTransfer(app: FastifyInstance, deps: MoneyDependencies): void {
-  const docs = routeDocs({
+function registerTransfer(app: ZodRoutes, deps: MoneyDependencies): void {
+  const docs = routeSchema({
     summary: 'Send money from your wallet',
     description:
       'Checks the transaction PIN first. `sender`, if sent, must be the signed-in user (403). Accepts an Idempotency-Key.',
@@ -107,9 +109,9 @@ function registerTransfer(app: FastifyInstance, deps: MoneyDependencies): void {
     replies: { 200: withData(transferResultSchema, 'Transferred') },
     errors: [404, 409, 422],
   });
-  app.post('/api/transactions/transfer-funds', { preHandler: app.authenticate, ...docs }, async (request, reply) => {
+  app.post('/api/transactions/transfer-funds', { preValidation: app.authenticate, ...docs }, async (request, reply) => {
     const user = await requireUser(request);
-    const body = transferSchema.parse(request.body);
+    const body = request.body;
     if (body.sender !== undefined && body.sender !== user.id)
       throw new ApiError('forbidden', 'You can only send money from your own account');
     // The ledger's own rules (no paying yourself), asked before the PIN check: a transfer it would refuse costs no PIN attempt.
@@ -146,8 +148,8 @@ function registerTransfer(app: FastifyInstance, deps: MoneyDependencies): void {
 }
 
 /** Deposits into the signed-in user's wallet: card (charged, then credited) or bank/UPI (pending review). */
-function registerDeposit(app: FastifyInstance, deps: MoneyDependencies): void {
-  const docs = routeDocs({
+function registerDeposit(app: ZodRoutes, deps: MoneyDependencies): void {
+  const docs = routeSchema({
     summary: 'Deposit into your wallet (bank transfer, UPI or card)',
     description:
       'Bank transfer and UPI: pending until an admin settles it. Card: charged, then credited (200), or 3-D Secure needed (202). Accepts an Idempotency-Key.',
@@ -159,9 +161,9 @@ function registerDeposit(app: FastifyInstance, deps: MoneyDependencies): void {
     },
     errors: [402, 409, 422],
   });
-  app.post('/api/transactions/deposit-funds', { preHandler: app.authenticate, ...docs }, async (request, reply) => {
+  app.post('/api/transactions/deposit-funds', { preValidation: app.authenticate, ...docs }, async (request, reply) => {
     const user = await requireUser(request);
-    const body = depositSchema.parse(request.body);
+    const body = request.body;
     await requirePin(deps, user.id, body.transactionPin);
     const ctx = commandContext(request, user.id);
     if (body.paymentMethod === 'card') {
@@ -229,23 +231,24 @@ function cardDepositReply(reply: FastifyReply, outcome: CardDepositOutcome) {
 }
 
 /** The signed-in user's history: a plain list (the spec's client) or pages with search. */
-function registerHistoryRoute(app: FastifyInstance, deps: MoneyDependencies): void {
+function registerHistoryRoute(app: ZodRoutes, deps: MoneyDependencies): void {
   app.post(
     '/api/transactions/get-all-transactions-by-user',
     {
-      preHandler: app.authenticate,
-      ...routeDocs({
+      preValidation: app.authenticate,
+      ...routeSchema({
         summary: "The signed-in user's history",
         description:
           "Without `page`: a plain list of the newest 100 (the spec's client). With `page`: pages with search and type filter. `userId` in the body is ignored.",
         body: historyQuerySchema,
+        absentBodyIsEmpty: true,
         replies: { 200: withData(historyReplySchema, 'The history') },
       }),
     },
     async (request, reply) => {
       const user = await requireUser(request);
       // `userId` in the body (the spec's client sends it) is never read: it is always the caller's history.
-      const query = historyQuerySchema.parse(request.body ?? {});
+      const query = request.body;
       await awaitCheckpoint(deps, 'history', query.minPosition);
       const type = query.type === 'all' ? undefined : query.type;
       // Dates are India Standard Time days, as on a statement.
@@ -279,8 +282,8 @@ function registerHistoryRoute(app: FastifyInstance, deps: MoneyDependencies): vo
 }
 
 /** Admins settle or fail pending bank-transfer and UPI deposits. */
-function registerDepositReview(app: FastifyInstance, deps: MoneyDependencies): void {
-  const settleDocs = routeDocs({
+function registerDepositReview(app: ZodRoutes, deps: MoneyDependencies): void {
+  const settleDocs = routeSchema({
     summary: 'Settle a pending bank-transfer or UPI deposit (admins)',
     body: settleDepositSchema,
     replies: { 200: withData(depositReviewResultSchema, 'Settled'), 202: AWAITING_APPROVAL_REPLY },
@@ -288,10 +291,10 @@ function registerDepositReview(app: FastifyInstance, deps: MoneyDependencies): v
   });
   app.post(
     '/api/transactions/settle-deposit',
-    { preHandler: app.requireAdmin, ...settleDocs },
+    { preValidation: app.requireAdmin, ...settleDocs },
     async (request, reply) => {
       const admin = await requireAdmin(request);
-      const { depositId } = settleDepositSchema.parse(request.body);
+      const { depositId } = request.body;
       const outcome = await performAdminMoneyAction(
         deps,
         { action: 'settle', depositId },
@@ -303,24 +306,28 @@ function registerDepositReview(app: FastifyInstance, deps: MoneyDependencies): v
     },
   );
 
-  const failDocs = routeDocs({
+  const failDocs = routeSchema({
     summary: 'Mark a pending bank-transfer or UPI deposit as failed (admins)',
     body: failDepositSchema,
     replies: { 200: withData(depositReviewResultSchema, 'Marked as failed') },
     errors: [404, 409],
   });
-  app.post('/api/transactions/fail-deposit', { preHandler: app.requireAdmin, ...failDocs }, async (request, reply) => {
-    const admin = await requireAdmin(request);
-    const { depositId, reason } = failDepositSchema.parse(request.body);
-    try {
-      const result = await failDepositAsAdmin(deps, { depositId, reason }, commandContext(request, admin.id));
-      return ok(reply, 'Deposit marked as failed', { depositId, checkpoint: result.checkpoint });
-    } catch (error) {
-      if (isLedgerRejection(error) && error.code === 'invalid_reference')
-        throw new ApiError('validation_failed', 'A reason of at least 3 characters is required');
-      throw error;
-    }
-  });
+  app.post(
+    '/api/transactions/fail-deposit',
+    { preValidation: app.requireAdmin, ...failDocs },
+    async (request, reply) => {
+      const admin = await requireAdmin(request);
+      const { depositId, reason } = request.body;
+      try {
+        const result = await failDepositAsAdmin(deps, { depositId, reason }, commandContext(request, admin.id));
+        return ok(reply, 'Deposit marked as failed', { depositId, checkpoint: result.checkpoint });
+      } catch (error) {
+        if (isLedgerRejection(error) && error.code === 'invalid_reference')
+          throw new ApiError('validation_failed', 'A reason of at least 3 characters is required');
+        throw error;
+      }
+    },
+  );
 }
 
 /** The spec's transaction shape (sender/receiver as plain id strings), plus our own fields. */

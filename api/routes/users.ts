@@ -1,10 +1,11 @@
 /**
  * The /api/users routes of spec section 7, plus verify-transaction-pin and
- * update-transaction-pin (overview page). Bodies are parsed with the shared schemas of
- * contracts/users.ts; replies carry only the user record of spec section 3.
+ * update-transaction-pin (overview page). Bodies are checked by the shared schemas of
+ * contracts/users.ts on each route (routeSchema; get-user-info, which merges its query and
+ * body, parses them itself); replies carry only the user record of spec section 3.
  */
 import { z } from 'zod';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import QRCode from 'qrcode';
 import {
@@ -47,8 +48,9 @@ import { enqueueEmail } from '../../notifications/enqueue.ts';
 import type { JobBoss } from '../../platform/jobs.ts';
 import { requireAdmin, requireUser, signSessionToken } from '../auth/authenticate.ts';
 import { authRateLimit, type RateLimitSettings } from '../auth/rate-limit.ts';
-import { messageOnly, routeDocs, withData, type RouteDocs } from '../docs.ts';
+import { messageOnly, routeDocs, routeSchema, withData, type RouteDocs } from '../docs.ts';
 import { ok } from '../envelope.ts';
+import type { ZodRoutes, ZodTypeProvider } from '../request-validation.ts';
 
 export interface UserRouteDependencies {
   db: Kysely<unknown>;
@@ -78,20 +80,22 @@ const PIN_ERRORS: RouteDocs['errors'] = [403, 429, 503];
 
 /** The OpenAPI description of each route, from the zod contracts (api/docs.ts). */
 const DOCS = {
-  register: routeDocs({
+  register: routeSchema({
     summary: 'Register (the account waits for an admin to verify it)',
     body: registerPayloadSchema,
+    absentBodyIsEmpty: true,
     replies: { 201: messageOnly('Registered') },
     errors: [409],
   }),
-  login: routeDocs({
+  login: routeSchema({
     summary: 'Sign in with e-mail and password',
     description: '`data` is the session token; `rememberMe` makes it last longer.',
     body: loginSchema,
+    absentBodyIsEmpty: true,
     replies: { 200: withData(sessionTokenSchema, 'Signed in') },
     errors: [401, 403],
   }),
-  logout: routeDocs({
+  logout: routeSchema({
     summary: 'Sign out everywhere (ends every session of the account)',
     replies: { 200: messageOnly('Signed out') },
   }),
@@ -103,85 +107,92 @@ const DOCS = {
     querystring: userInfoQuery,
     replies: { 200: withData(userRecordSchema, 'The user') },
   }),
-  allUsers: routeDocs({
+  allUsers: routeSchema({
     summary: 'Every user (admins)',
     replies: { 200: withData(z.array(userRecordSchema), 'The users') },
   }),
-  verifiedStatus: routeDocs({
+  verifiedStatus: routeSchema({
     summary: 'Verify (activate) or suspend a user (admins)',
     description: 'Body `{selectedUser, isVerified}` or `{user, status}`. Verifying e-mails the user.',
     body: updateVerifiedStatusSchema,
+    absentBodyIsEmpty: true,
     replies: { 200: withData(userRecordSchema, 'The updated user') },
     errors: [404],
   }),
-  qr: routeDocs({
+  qr: routeSchema({
     summary: "The signed-in user's payment QR code",
     description: "Any query is ignored: the code is always the caller's own.",
     replies: { 200: withData(qrDataUrlSchema, 'The QR code') },
   }),
-  verifyPin: routeDocs({
+  verifyPin: routeSchema({
     summary: 'Check the transaction PIN',
     description: 'Wrong guesses count towards the PIN lockout (429 PIN_LOCKED, then 403 PIN_RESET_REQUIRED).',
     body: verifyPinSchema,
+    absentBodyIsEmpty: true,
     replies: { 200: messageOnly('The PIN is right') },
     errors: PIN_ERRORS,
   }),
-  updatePin: routeDocs({
+  updatePin: routeSchema({
     summary: 'Change the transaction PIN (the current PIN, then the new one)',
     body: updatePinSchema,
+    absentBodyIsEmpty: true,
     replies: { 200: messageOnly('PIN changed') },
     errors: PIN_ERRORS,
   }),
-  resetPassword: routeDocs({
+  resetPassword: routeSchema({
     summary: 'Set a new password with a verified code',
     body: resetPasswordSchema,
+    absentBodyIsEmpty: true,
     replies: { 200: messageOnly('Password changed') },
   }),
-  resetPin: routeDocs({
+  resetPin: routeSchema({
     summary: 'Set a new transaction PIN with a verified code',
     body: resetPinSchema,
+    absentBodyIsEmpty: true,
     replies: { 200: messageOnly('PIN changed') },
   }),
 };
 
 /** The three code routes of one purpose (password or PIN reset). */
-function codeDocs(purpose: string): Record<'send' | 'resend' | 'verify', ReturnType<typeof routeDocs>> {
+function codeDocs(purpose: string) {
   const send = (verb: string) =>
-    routeDocs({
+    routeSchema({
       summary: `${verb} a ${purpose} reset code by e-mail`,
       description: 'The same reply whether or not an account has this e-mail.',
       body: resetEmailSchema,
+      absentBodyIsEmpty: true,
       replies: { 200: withData(codeSentSchema, 'Code sent') },
     });
   return {
     send: send('Send'),
     resend: send('Resend'),
-    verify: routeDocs({
+    verify: routeSchema({
       summary: `Check a ${purpose} reset code`,
       body: verifyOtpSchema,
+      absentBodyIsEmpty: true,
       replies: { 200: messageOnly('Code verified') },
     }),
   };
 }
 
-export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependencies): void {
+export function registerUserRoutes(server: FastifyInstance, deps: UserRouteDependencies): void {
+  const app = server.withTypeProvider<ZodTypeProvider>();
   const authLimited = { config: authRateLimit(deps.rateLimit) };
-  const signedIn = { preHandler: app.authenticate };
-  const adminOnly = { preHandler: app.requireAdmin };
+  const signedIn = { preValidation: app.authenticate };
 
   app.post('/api/users/register', { ...authLimited, ...DOCS.register }, async (request, reply) => {
-    const input = registerPayloadSchema.parse(request.body ?? {});
+    const input = request.body;
     await registerUser(deps.db, deps.ledger, input, deps.keys.pinKeys, request.id);
     return ok(reply, 'Registration successful! Your account will be verified by an administrator.', undefined, 201);
   });
 
   app.post('/api/users/login', { ...authLimited, ...DOCS.login }, async (request, reply) => {
-    const input = loginSchema.parse(request.body ?? {});
+    const input = request.body;
     const account = await signInWithPassword(deps.db, input.email, input.password);
     return ok(
       reply,
       'Login successful! Welcome back.',
-      signSessionToken(app, account, { rememberMe: input.rememberMe }),
+      signSessionToken(server, account, { rememberMe: input.rememberMe }),
     );
   });
 
@@ -201,21 +212,44 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependen
     return ok(reply, 'User fetched successfully', await userRecordOf(user, deps.balances));
   });
 
-  app.get('/api/users/get-all-users', { ...adminOnly, ...DOCS.allUsers }, async (_request, reply) => {
-    const accounts = await listAccounts(deps.db);
-    return ok(
-      reply,
-      'Users fetched successfully',
-      await Promise.all(accounts.map((account) => userRecordOf(account, deps.balances))),
-    );
+  registerAdminUserRoutes(app, deps);
+
+  // Any query (the spec's client sends ?url[userId]=...) is ignored: the code is always the caller's own.
+  app.get('/api/users/generate-qr', { ...signedIn, ...DOCS.qr }, async (request, reply) => {
+    const user = await requireUser(request);
+    const dataUrl = await QRCode.toDataURL(accountUrl(deps.publicUrl, user.id), {
+      width: 256,
+      margin: 2,
+      errorCorrectionLevel: 'M',
+    });
+    return ok(reply, 'QR code generated successfully', dataUrl);
   });
+
+  registerPinRoutes(app, deps, authLimited);
+  registerCodeRoutes(app, deps, authLimited);
+}
+
+/** Admins list the users and verify (activate) or suspend them. */
+function registerAdminUserRoutes(app: ZodRoutes, deps: UserRouteDependencies): void {
+  app.get(
+    '/api/users/get-all-users',
+    { preValidation: app.requireAdmin, ...DOCS.allUsers },
+    async (_request, reply) => {
+      const accounts = await listAccounts(deps.db);
+      return ok(
+        reply,
+        'Users fetched successfully',
+        await Promise.all(accounts.map((account) => userRecordOf(account, deps.balances))),
+      );
+    },
+  );
 
   app.post(
     '/api/users/update-user-verified-status',
-    { ...adminOnly, ...DOCS.verifiedStatus },
+    { preValidation: app.requireAdmin, ...DOCS.verifiedStatus },
     async (request, reply) => {
       const admin = await requireAdmin(request);
-      const input = updateVerifiedStatusSchema.parse(request.body ?? {});
+      const input = request.body;
       const { account } = await deps.db.transaction().execute(async (trx) => {
         const changed = await setVerified(trx, {
           actorId: admin.id,
@@ -238,35 +272,21 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDependen
       );
     },
   );
-
-  // Any query (the spec's client sends ?url[userId]=...) is ignored: the code is always the caller's own.
-  app.get('/api/users/generate-qr', { ...signedIn, ...DOCS.qr }, async (request, reply) => {
-    const user = await requireUser(request);
-    const dataUrl = await QRCode.toDataURL(accountUrl(deps.publicUrl, user.id), {
-      width: 256,
-      margin: 2,
-      errorCorrectionLevel: 'M',
-    });
-    return ok(reply, 'QR code generated successfully', dataUrl);
-  });
-
-  registerPinRoutes(app, deps, authLimited);
-  registerCodeRoutes(app, deps, authLimited);
 }
 
 /** Checking and changing the transaction PIN: signed in, and limited like sign-in (guesses). */
 function registerPinRoutes(
-  app: FastifyInstance,
+  app: ZodRoutes,
   deps: UserRouteDependencies,
   authLimited: { config: ReturnType<typeof authRateLimit> },
 ): void {
-  const signedInAndLimited = { preHandler: app.authenticate, ...authLimited };
+  const signedInAndLimited = { preValidation: app.authenticate, ...authLimited };
   app.post(
     '/api/users/verify-transaction-pin',
     { ...signedInAndLimited, ...DOCS.verifyPin },
     async (request, reply) => {
       const user = await requireUser(request);
-      const input = verifyPinSchema.parse(request.body ?? {});
+      const input = request.body;
       await verifyTransactionPin(
         { db: deps.db, keys: deps.keys.pinKeys, clock: deps.clock },
         user.id,
@@ -281,7 +301,7 @@ function registerPinRoutes(
     { ...signedInAndLimited, ...DOCS.updatePin },
     async (request, reply) => {
       const user = await requireUser(request);
-      const input = updatePinSchema.parse(request.body ?? {});
+      const input = request.body;
       await updateTransactionPin(
         { db: deps.db, keys: deps.keys.pinKeys, clock: deps.clock },
         user.id,
@@ -295,7 +315,7 @@ function registerPinRoutes(
 
 /** The 8 one-time-code routes (no token: the e-mail is the proof). */
 function registerCodeRoutes(
-  app: FastifyInstance,
+  app: ZodRoutes,
   deps: UserRouteDependencies,
   authLimited: { config: ReturnType<typeof authRateLimit> },
 ): void {
@@ -311,8 +331,8 @@ function registerCodeRoutes(
     ['password', 'password-reset'],
     ['pin', 'pin-reset'],
   ] as const) {
-    const send = async (request: FastifyRequest) =>
-      issueCode(codes, resetEmailSchema.parse(request.body ?? {}).email, purpose, request.id);
+    const send = async (request: { body: { email: string }; id: string }) =>
+      issueCode(codes, request.body.email, purpose, request.id);
     const docs = codeDocs(purpose);
     app.post(`/api/users/send-${prefix}-otp`, { ...authLimited, ...docs.send }, async (request, reply) =>
       ok(reply, OTP_SENT_MESSAGE, await send(request)),
@@ -321,18 +341,18 @@ function registerCodeRoutes(
       ok(reply, OTP_SENT_MESSAGE, await send(request)),
     );
     app.post(`/api/users/verify-${prefix}-otp`, { ...authLimited, ...docs.verify }, async (request, reply) => {
-      const input = verifyOtpSchema.parse(request.body ?? {});
+      const input = request.body;
       await verifyCode(codes, input.email, purpose, input.otp);
       return ok(reply, 'OTP verified successfully!');
     });
   }
   app.post('/api/users/reset-password', { ...authLimited, ...DOCS.resetPassword }, async (request, reply) => {
-    const input = resetPasswordSchema.parse(request.body ?? {});
+    const input = request.body;
     await resetPassword(codes, input.email, input.otp, input.newPassword);
     return ok(reply, 'Password reset successfully! You can now login with your new password.');
   });
   app.post('/api/users/reset-transaction-pin', { ...authLimited, ...DOCS.resetPin }, async (request, reply) => {
-    const input = resetPinSchema.parse(request.body ?? {});
+    const input = request.body;
     await resetTransactionPin(codes, input.email, input.otp, input.newPin);
     return ok(reply, 'Transaction PIN updated successfully!');
   });

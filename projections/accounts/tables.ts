@@ -2,7 +2,7 @@
  * Row types of projection "accounts"' read tables (migrations/0001_baseline.ts), as Kysely
  * sees them. Only its rules (projector.apply_accounts) write them.
  */
-import type { Xid8 } from '../tables.ts';
+import type { Xid8 } from '../column-types.ts';
 
 export interface DirectoryRow {
   account_id: string;

@@ -2,7 +2,7 @@
  * Row types of projection "history"' read tables (migrations/0001_baseline.ts), as
  * Kysely sees them. Only its rules (projector.apply_history) write them.
  */
-import type { Xid8 } from '../tables.ts';
+import type { Xid8 } from '../column-types.ts';
 
 export type HistoryType = 'deposit' | 'debit' | 'credit';
 export type HistoryStatus = 'success' | 'pending' | 'failed';

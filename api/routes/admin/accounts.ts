@@ -2,7 +2,6 @@
  * Account audit, /api/admin/accounts/:accountId/*: the statement (keyset pages, or a CSV
  * streamed in bounded memory) and the raw events of the account's streams (audit/).
  */
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import {
   accountParamsSchema,
@@ -16,6 +15,7 @@ import { requireAdmin } from '../../auth/authenticate.ts';
 import { fileReply, withData } from '../../docs.ts';
 import { ok } from '../../envelope.ts';
 import { adminRoute, type AdminRouteDependencies } from './admin-route.ts';
+import type { ZodRoutes } from '../../request-validation.ts';
 
 type AccountDependencies = Pick<AdminRouteDependencies, 'db' | 'awaitStatements'>;
 
@@ -26,7 +26,7 @@ function statementFilter(accountId: string, query: z.infer<typeof statementQuery
   return { accountId, from: query.from, to: query.to, eventTypes: query.type, direction: query.direction };
 }
 
-export function registerAccountRoutes(app: FastifyInstance, deps: AccountDependencies): void {
+export function registerAccountRoutes(app: ZodRoutes, deps: AccountDependencies): void {
   const statementInput = { params: accountParamsSchema, querystring: statementQuerySchema };
 
   app.get(
@@ -39,8 +39,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDepende
     }),
     async (request, reply) => {
       await requireAdmin(request);
-      const { accountId } = accountParamsSchema.parse(request.params);
-      const query = statementQuerySchema.parse(request.query ?? {});
+      const { accountId } = request.params;
+      const query = request.query;
       if (query.minPosition && deps.awaitStatements) await deps.awaitStatements(query.minPosition);
       return ok(reply, 'Statement fetched', await readStatementPage(deps.db, statementFilter(accountId, query), query));
     },
@@ -57,8 +57,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDepende
     }),
     async (request, reply) => {
       await requireAdmin(request);
-      const { accountId } = accountParamsSchema.parse(request.params);
-      const query = statementQuerySchema.parse(request.query ?? {});
+      const { accountId } = request.params;
+      const query = request.query;
       reply.header('content-type', 'text/csv; charset=utf-8');
       reply.header(
         'content-disposition',
@@ -81,8 +81,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDepende
     }),
     async (request, reply) => {
       await requireAdmin(request);
-      const { accountId } = accountParamsSchema.parse(request.params);
-      const query = positionPageQuerySchema.parse(request.query ?? {});
+      const { accountId } = request.params;
+      const query = request.query;
       return ok(reply, 'Events fetched', await readAccountEvents(deps.db, accountId, query));
     },
   );

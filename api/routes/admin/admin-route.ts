@@ -4,11 +4,11 @@
  * contracts: input and replies; the bearer security is added by api/docs.ts's onRoute hook)
  * and its dependencies.
  */
-import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Ledger } from '../../../ledger/index.ts';
 import type { JobBoss } from '../../../platform/jobs.ts';
-import { routeDocs, type RouteDocs } from '../../docs.ts';
+import { routeSchema, type RouteDocs } from '../../docs.ts';
+import type { ZodRoutes } from '../../request-validation.ts';
 
 export const ADMIN_TAG = 'admin';
 
@@ -23,7 +23,7 @@ export interface AdminRouteDependencies {
   approvalThresholdPaise: bigint;
 }
 
-/** An admin route's options: admin-only, documented under the admin tag from its zod contracts. */
-export function adminRoute(app: FastifyInstance, docs: RouteDocs): RouteShorthandOptions {
-  return { preHandler: app.requireAdmin, ...routeDocs({ ...docs, tags: [ADMIN_TAG] }) };
+/** An admin route's options: admin-only, checked and documented under the admin tag by its zod contracts. */
+export function adminRoute<const Docs extends RouteDocs>(app: ZodRoutes, docs: Docs) {
+  return { preValidation: app.requireAdmin, ...routeSchema({ ...docs, tags: [ADMIN_TAG] }) };
 }

@@ -1,10 +1,10 @@
 /**
  * Corrections and the four-eyes rule: POST /api/admin/reverse (a reversal, run by
- * audit/money-actions.ts: at once, or filed for a second admin above the approval
+ * admin-actions/money-actions.ts: at once, or filed for a second admin above the approval
  * threshold), and /api/admin/approvals (list the filed actions, approve one - it runs as the
  * approver's action - or reject it).
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import {
@@ -13,7 +13,7 @@ import {
   performAdminMoneyAction,
   rejectRequest,
   type ApprovalCause,
-} from '../../../audit/index.ts';
+} from '../../../admin-actions/index.ts';
 import {
   approvalListQuerySchema,
   approvalParamsSchema,
@@ -35,6 +35,7 @@ import { ok } from '../../envelope.ts';
 import { ApiError } from '../../errors.ts';
 import { commandContext } from '../../money-context.ts';
 import { adminRoute, type AdminRouteDependencies } from './admin-route.ts';
+import type { ZodRoutes } from '../../request-validation.ts';
 
 type CorrectionDependencies = Pick<AdminRouteDependencies, 'db' | 'ledger' | 'approvalThresholdPaise'>;
 
@@ -69,12 +70,12 @@ export const AWAITING_APPROVAL_REPLY: ReplyDoc = withData(
   "Filed for a second admin's approval: an amount above the approval threshold, an admin's (or a wallet's) settlements and reversals without a second admin over 24 hours adding up above it, or money into an account the same admin activated",
 );
 
-export function registerCorrectionRoutes(app: FastifyInstance, deps: CorrectionDependencies): void {
+export function registerCorrectionRoutes(app: ZodRoutes, deps: CorrectionDependencies): void {
   registerReverseRoute(app, deps);
   registerApprovalRoutes(app, deps);
 }
 
-function registerReverseRoute(app: FastifyInstance, deps: CorrectionDependencies): void {
+function registerReverseRoute(app: ZodRoutes, deps: CorrectionDependencies): void {
   const description =
     'Appends TransferReversed / DepositReversed / MoneyRequestPaymentReversed on the original stream with mirrored postings; the original stays. Body: {streamId} or {transactionId, kind: transfer|deposit|request}, and reason (3-500 chars).';
   app.post(
@@ -83,12 +84,13 @@ function registerReverseRoute(app: FastifyInstance, deps: CorrectionDependencies
       summary: 'Reverse a completed transfer, settled deposit or paid money request',
       description,
       body: reverseSchema,
+      absentBodyIsEmpty: true,
       replies: { 200: withData(reversalResultSchema, 'Reversed'), 202: AWAITING_APPROVAL_REPLY },
       errors: [403, 404, 409, 422],
     }),
     async (request, reply) => {
       const admin = await requireAdmin(request);
-      const input = reverseSchema.parse(request.body ?? {});
+      const input = request.body;
       try {
         const outcome = await performAdminMoneyAction(
           deps,
@@ -121,7 +123,7 @@ async function overdrawRefusal(db: Kysely<unknown>, error: LedgerRejection): Pro
   return new ApiError('insufficient_funds', `Reversal would overdraw the wallet of ${name}`);
 }
 
-function registerApprovalRoutes(app: FastifyInstance, deps: CorrectionDependencies): void {
+function registerApprovalRoutes(app: ZodRoutes, deps: CorrectionDependencies): void {
   app.get(
     '/api/admin/approvals',
     adminRoute(app, {
@@ -133,7 +135,7 @@ function registerApprovalRoutes(app: FastifyInstance, deps: CorrectionDependenci
     }),
     async (request, reply) => {
       await requireAdmin(request);
-      const query = approvalListQuerySchema.parse(request.query ?? {});
+      const query = request.query;
       return ok(reply, 'Approval requests fetched', await listApprovalRequests(deps.db, query));
     },
   );
@@ -149,7 +151,7 @@ function registerApprovalRoutes(app: FastifyInstance, deps: CorrectionDependenci
     }),
     async (request, reply) => {
       const admin = await requireAdmin(request);
-      const { id } = approvalParamsSchema.parse(request.params);
+      const { id } = request.params;
       const { approval, done } = await approveRequest(deps, id, commandContext(request, admin.id));
       return ok(
         reply,
@@ -168,13 +170,14 @@ function registerApprovalRoutes(app: FastifyInstance, deps: CorrectionDependenci
       description: 'Nothing moves; any admin may reject, the requester included.',
       params: approvalParamsSchema,
       body: approvalRejectBodySchema,
+      absentBodyIsEmpty: true,
       replies: { 200: withData(approvalRecordSchema, 'The rejected request') },
       errors: [404, 409],
     }),
     async (request, reply) => {
       const admin = await requireAdmin(request);
-      const { id } = approvalParamsSchema.parse(request.params);
-      const { reason } = approvalRejectBodySchema.parse(request.body ?? {});
+      const { id } = request.params;
+      const { reason } = request.body;
       return ok(reply, 'Request rejected', await rejectRequest(deps.db, id, admin.id, reason || null));
     },
   );

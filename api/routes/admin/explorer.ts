@@ -2,7 +2,6 @@
  * The ledger explorer, /api/admin/events: the log filtered by stream, type, actor and time,
  * keyset-paged by position, and one event with its postings (audit/explorer.ts).
  */
-import type { FastifyInstance } from 'fastify';
 import {
   eventDetailSchema,
   eventParamsSchema,
@@ -15,8 +14,9 @@ import { withData } from '../../docs.ts';
 import { ok } from '../../envelope.ts';
 import { ApiError } from '../../errors.ts';
 import { adminRoute, type AdminRouteDependencies } from './admin-route.ts';
+import type { ZodRoutes } from '../../request-validation.ts';
 
-export function registerExplorerRoutes(app: FastifyInstance, deps: Pick<AdminRouteDependencies, 'db'>): void {
+export function registerExplorerRoutes(app: ZodRoutes, deps: Pick<AdminRouteDependencies, 'db'>): void {
   app.get(
     '/api/admin/events',
     adminRoute(app, {
@@ -28,7 +28,7 @@ export function registerExplorerRoutes(app: FastifyInstance, deps: Pick<AdminRou
     }),
     async (request, reply) => {
       await requireAdmin(request);
-      const { after, limit, ...filter } = explorerQuerySchema.parse(request.query ?? {});
+      const { after, limit, ...filter } = request.query;
       return ok(reply, 'Events fetched', await listEvents(deps.db, filter, { after, limit }));
     },
   );
@@ -41,7 +41,7 @@ export function registerExplorerRoutes(app: FastifyInstance, deps: Pick<AdminRou
   } as const;
   app.get('/api/admin/events/:position', adminRoute(app, eventDocs), async (request, reply) => {
     await requireAdmin(request);
-    const { position } = eventParamsSchema.parse(request.params);
+    const { position } = request.params;
     const event = await readEvent(deps.db, position);
     if (!event) throw new ApiError('not_found', 'Event not found');
     return ok(reply, 'Event fetched', event);

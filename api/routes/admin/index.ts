@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerAccountRoutes } from './accounts.ts';
 import type { AdminRouteDependencies } from './admin-route.ts';
+import type { ZodTypeProvider } from '../../request-validation.ts';
 import { registerCorrectionRoutes } from './corrections.ts';
 import { registerExplorerRoutes } from './explorer.ts';
 import { registerOperationsRoutes } from './operations.ts';
@@ -15,8 +16,9 @@ export type { AdminRouteDependencies } from './admin-route.ts';
 export { AWAITING_APPROVAL_REPLY, awaitingApproval } from './corrections.ts';
 
 export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRouteDependencies): Promise<void> {
-  registerCorrectionRoutes(app, deps);
-  registerAccountRoutes(app, deps);
-  registerExplorerRoutes(app, deps);
-  registerOperationsRoutes(app, deps);
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  registerCorrectionRoutes(routes, deps);
+  registerAccountRoutes(routes, deps);
+  registerExplorerRoutes(routes, deps);
+  registerOperationsRoutes(routes, deps);
 }

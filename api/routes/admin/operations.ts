@@ -2,7 +2,6 @@
  * Operations: the audit trail of admin actions, the trial balance and verify runs, pending
  * deposits waiting for review, projection status and replays (all read or run by audit/).
  */
-import type { FastifyInstance } from 'fastify';
 import {
   auditTrailPageSchema,
   auditTrailQuerySchema,
@@ -29,10 +28,11 @@ import { withData } from '../../docs.ts';
 import { ok } from '../../envelope.ts';
 import { ApiError } from '../../errors.ts';
 import { adminRoute, type AdminRouteDependencies } from './admin-route.ts';
+import type { ZodRoutes } from '../../request-validation.ts';
 
 type OperationsDependencies = Pick<AdminRouteDependencies, 'db' | 'boss'>;
 
-export function registerOperationsRoutes(app: FastifyInstance, deps: OperationsDependencies): void {
+export function registerOperationsRoutes(app: ZodRoutes, deps: OperationsDependencies): void {
   app.get(
     '/api/admin/audit-trail',
     adminRoute(app, {
@@ -44,7 +44,7 @@ export function registerOperationsRoutes(app: FastifyInstance, deps: OperationsD
     }),
     async (request, reply) => {
       await requireAdmin(request);
-      const query = auditTrailQuerySchema.parse(request.query ?? {});
+      const query = request.query;
       return ok(reply, 'Audit trail fetched', await listAdminActions(deps.db, query));
     },
   );
@@ -92,7 +92,7 @@ export function registerOperationsRoutes(app: FastifyInstance, deps: OperationsD
     }),
     async (request, reply) => {
       await requireAdmin(request);
-      const query = positionPageQuerySchema.parse(request.query ?? {});
+      const query = request.query;
       return ok(reply, 'Pending deposits fetched', await listPendingDeposits(deps.db, query));
     },
   );
@@ -100,7 +100,7 @@ export function registerOperationsRoutes(app: FastifyInstance, deps: OperationsD
   registerProjectionRoutes(app, deps);
 }
 
-function registerProjectionRoutes(app: FastifyInstance, deps: OperationsDependencies): void {
+function registerProjectionRoutes(app: ZodRoutes, deps: OperationsDependencies): void {
   app.get(
     '/api/admin/projections',
     adminRoute(app, {
@@ -123,12 +123,13 @@ function registerProjectionRoutes(app: FastifyInstance, deps: OperationsDependen
         'Queues a pg-boss job the workers run (replayProjection: rebuild into fresh tables, swap atomically). Poll GET on the same URL for state and processed/total.',
       params: projectionParamsSchema,
       body: replayBodySchema,
+      absentBodyIsEmpty: true,
       replies: { 202: withData(replayRunSchema, 'Queued') },
     }),
     async (request, reply) => {
       const admin = await requireAdmin(request);
-      const { name } = projectionParamsSchema.parse(request.params);
-      const body = replayBodySchema.parse(request.body ?? {});
+      const { name } = request.params;
+      const body = request.body;
       const run = await requestProjectionReplay(deps, {
         projection: name,
         adminId: admin.id,
@@ -150,7 +151,7 @@ function registerProjectionRoutes(app: FastifyInstance, deps: OperationsDependen
     }),
     async (request, reply) => {
       await requireAdmin(request);
-      const { name } = projectionParamsSchema.parse(request.params);
+      const { name } = request.params;
       const run = await latestReplay(deps.db, name);
       if (!run) throw new ApiError('not_found', `No replay of ${name} has been requested`);
       return ok(reply, 'Replay progress fetched', run);

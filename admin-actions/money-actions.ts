@@ -3,7 +3,7 @@
  * with the rails around them: the ledger refuses an admin who is a party (and hand-settled
  * card deposits); above the approval threshold a settlement or reversal waits in
  * `audit.approval_requests` until a second admin approves it; every action commits with its
- * audit row. Refusals of the approval flow are AuditRejections (./rejections.ts).
+ * audit row. Refusals of the approval flow are ApprovalRejections (./rejections.ts).
  *
  * Why four eyes on amounts and not on every action: most reviews are small and routine;
  * one admin alone must not be able to move a large sum, which is where a compromised or
@@ -37,9 +37,9 @@ import {
   type Paise,
 } from '../ledger/index.ts';
 import { tablesView } from '../platform/database.ts';
-import { recordAdminAction } from './audit-trail.ts';
+import { recordAdminAction } from '../audit/index.ts';
 import { runAudited } from './audited.ts';
-import { AuditRejection } from './rejections.ts';
+import { ApprovalRejection } from './rejections.ts';
 
 /** Default: amounts above ₹10,000 need a second admin (ADMIN_APPROVAL_THRESHOLD). */
 export const DEFAULT_APPROVAL_THRESHOLD_PAISE: Paise = 10_000n * 100n;
@@ -356,7 +356,7 @@ async function fileApprovalRequest(
       trx,
     );
   if (!open[0])
-    throw new AuditRejection('approval_changed_concurrently', 'The approval request changed at the same time');
+    throw new ApprovalRejection('approval_changed_concurrently', 'The approval request changed at the same time');
   return toApprovalRecord(open[0]);
 }
 
@@ -401,7 +401,7 @@ export async function approveRequest(
     },
   );
   const approval = await readApproval(deps.db, approvalId);
-  if (!approval) throw new AuditRejection('approval_not_found', `No approval request ${approvalId}`);
+  if (!approval) throw new ApprovalRejection('approval_not_found', `No approval request ${approvalId}`);
   return { approval: toApprovalRecord(approval), done };
 }
 
@@ -427,7 +427,7 @@ export async function rejectRequest(
     });
   });
   const approval = await readApproval(db, approvalId);
-  if (!approval) throw new AuditRejection('approval_not_found', `No approval request ${approvalId}`);
+  if (!approval) throw new ApprovalRejection('approval_not_found', `No approval request ${approvalId}`);
   return toApprovalRecord(approval);
 }
 
@@ -436,11 +436,11 @@ function requireDecidable(
   adminId: string,
   decision: 'approve' | 'reject',
 ): asserts row is ApprovalRow {
-  if (!row) throw new AuditRejection('approval_not_found', 'No such approval request');
+  if (!row) throw new ApprovalRejection('approval_not_found', 'No such approval request');
   if (row.state === 'approved')
-    throw new AuditRejection('approval_already_approved', `Approval request ${row.id} is already approved`);
+    throw new ApprovalRejection('approval_already_approved', `Approval request ${row.id} is already approved`);
   if (row.state === 'rejected')
-    throw new AuditRejection('approval_already_rejected', `Approval request ${row.id} is already rejected`);
+    throw new ApprovalRejection('approval_already_rejected', `Approval request ${row.id} is already rejected`);
   if (decision === 'approve' && row.requested_by === adminId)
-    throw new AuditRejection('approver_is_requester', `${adminId} filed approval request ${row.id}`);
+    throw new ApprovalRejection('approver_is_requester', `${adminId} filed approval request ${row.id}`);
 }

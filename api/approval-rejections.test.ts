@@ -1,12 +1,12 @@
 /**
- * audit/'s refusals (approval requests) reach clients exactly as they did when the routes
+ * admin-actions/' refusals (approval requests) reach clients exactly as they did when the routes
  * raised generic ApiErrors: same status, same message, same `code`.
  */
 import { describe, expect, it } from 'vitest';
-import { AUDIT_REJECTION_CODES, AuditRejection } from '../audit/index.ts';
+import { APPROVAL_REJECTION_CODES, ApprovalRejection } from '../admin-actions/index.ts';
 import { toEnvelopeError } from './envelope.ts';
 
-describe('audit rejections in the envelope', () => {
+describe('approval rejections in the envelope', () => {
   it.each([
     ['approval_not_found', 404, 'not_found', 'Approval request not found'],
     ['approval_already_approved', 409, 'conflict', 'This request has already been approved'],
@@ -19,13 +19,13 @@ describe('audit rejections in the envelope', () => {
     ],
     ['approver_is_requester', 403, 'forbidden', 'A second admin must approve this request'],
   ] as const)('%s -> %i %s', (code, status, publicCode, message) => {
-    expect(toEnvelopeError(new AuditRejection(code, 'for the log'))).toEqual({
+    expect(toEnvelopeError(new ApprovalRejection(code, 'for the log'))).toEqual({
       status,
       body: { success: false, message, code: publicCode },
     });
   });
 
   it('covers every code', () => {
-    expect(AUDIT_REJECTION_CODES).toHaveLength(5);
+    expect(APPROVAL_REJECTION_CODES).toHaveLength(5);
   });
 });
