@@ -197,6 +197,58 @@ describe('GET /api/transactions/statement.csv', () => {
     expect(empty.body.trim().split('\n')).toHaveLength(1);
   });
 
+  it("says a reversal with its reason, the refund back on the payer's running balance", async () => {
+    // Users of their own: the others' histories are counted by the tests below.
+    const carol = await registeredUser(harness, 'carol@example.in');
+    const dev = await registeredUser(harness, 'dev@example.in');
+    const client = new pg.Client(harness.database.url);
+    await client.connect();
+    try {
+      // 1 May 10:30 IST, 5 May 14:30 IST, 6 May 09:30 IST.
+      await appendRecordedAt(client, new Date('2025-05-01T05:00:00Z'), 'deposit-carol-may', -1, [
+        ...deposit('carol-may', carol.id, 50_000n),
+      ]);
+      await appendRecordedAt(
+        client,
+        new Date('2025-05-05T09:00:00Z'),
+        'transfer-carol-dev',
+        -1,
+        transfer('carol-dev', carol.id, dev.id, 20_000n, 'Books'),
+      );
+      const { rows } = await client.query<{ position: string }>(
+        `select position::text from ledger.events where stream_id = 'transfer-carol-dev'`,
+      );
+      await appendRecordedAt(client, new Date('2025-05-06T04:00:00Z'), 'transfer-carol-dev', 0, [
+        {
+          type: 'TransferReversed',
+          data: {
+            transferId: 'carol-dev',
+            fromAccountId: carol.id,
+            toAccountId: dev.id,
+            amountPaise: '20000',
+            reason: 'Sent twice',
+            reversedBy: 'admin',
+            reversesPosition: rows[0]?.position ?? '',
+          },
+          postings: [
+            { account: dev.id, amount: '-20000' },
+            { account: carol.id, amount: '20000' },
+          ],
+        },
+      ]);
+    } finally {
+      await client.end();
+    }
+    await waitForProjections();
+    const response = await get(carol.token, '/api/transactions/statement.csv?from=2025-05-01&to=2025-05-31');
+    const devName = await displayName(dev.id);
+    expect(response.body.trim().split('\n').slice(1)).toEqual([
+      '"1 May 2025, 10:30",Added by UPI,top up carol-may,carol-may,,500.00,500.00',
+      `"5 May 2025, 14:30",Paid to ${devName},Books,carol-dev,200.00,,300.00`,
+      `"6 May 2025, 09:30",Payment reversed: refund from ${devName},Reversal: Sent twice,carol-dev,,200.00,500.00`,
+    ]);
+  });
+
   it('gives the receiver the same transaction, received from the payer, on its own running balance', async () => {
     const response = await get(ravi.token, '/api/transactions/statement.csv?from=2025-03-01&to=2025-04-30');
     const lines = response.body.trim().split('\n');
