@@ -14,6 +14,7 @@ import { allCaughtUp } from '../test/read-model.ts';
 import { pdfText } from '../test/pdf-text.ts';
 import type { RawEvent } from '../test/raw-append.ts';
 import { waitUntil } from '../test/wait.ts';
+import { rupeeText } from '../audit/statement-words.ts';
 
 let harness: Harness;
 let asha: { id: string; token: string };
@@ -44,11 +45,11 @@ function deposit(id: string, walletId: string, paise: bigint): RawEvent[] {
   ];
 }
 
-function transfer(id: string, from: string, to: string, paise: bigint): RawEvent[] {
+function transfer(id: string, from: string, to: string, paise: bigint, reference: string): RawEvent[] {
   return [
     {
       type: 'TransferCompleted',
-      data: { transferId: id, fromAccountId: from, toAccountId: to, amountPaise: paise.toString(), reference: id },
+      data: { transferId: id, fromAccountId: from, toAccountId: to, amountPaise: paise.toString(), reference },
       postings: [
         { account: from, amount: (-paise).toString() },
         { account: to, amount: paise.toString() },
@@ -95,7 +96,7 @@ beforeAll(async () => {
       new Date('2025-03-31T20:00:00Z'),
       'transfer-asha-ravi',
       -1,
-      transfer('asha-ravi', asha.id, ravi.id, 150_000n),
+      transfer('asha-ravi', asha.id, ravi.id, 150_000n, 'Dinner at Koramangala'),
     );
   } finally {
     await client.end();
@@ -154,53 +155,138 @@ describe('GET /api/transactions/statement/charts', () => {
   });
 });
 
+/** A wallet's display name, as the statements name a counterparty. */
+async function displayName(accountId: string): Promise<string> {
+  const { rows } = await sql<{ display_name: string }>`
+    select display_name from read.directory where account_id = ${accountId}`.execute(harness.database.db);
+  return rows[0]?.display_name ?? '';
+}
+
 describe('GET /api/transactions/statement.csv', () => {
-  it("lists the period's postings of the caller's wallet, with running balances", async () => {
+  const header = 'Date (IST),Description,Reference / note,Transaction ID,Debit (₹),Credit (₹),Balance (₹)';
+
+  it("lists the period's postings of the caller's wallet in people's words, with IST times, references and running balances", async () => {
     const march = await get(asha.token, '/api/transactions/statement.csv?from=2025-03-01&to=2025-03-31');
     expect(march.statusCode, march.body).toBe(200);
     expect(march.headers['content-type']).toContain('text/csv');
     expect(march.headers['content-disposition']).toBe('attachment; filename="statement-2025-03-01-to-2025-03-31.csv"');
-    const lines = march.body.trim().split('\n');
-    expect(lines[0]).toBe(
-      'sequence,position,recorded_at,event_type,stream_id,transaction_id,counterparty_id,counterparty_name,amount_rupees,balance_after_rupees',
-    );
+    // The byte order mark Excel needs to read the file as UTF-8 (the rupee sign in the headers).
+    expect(march.rawPayload.subarray(0, 3).toString('hex')).toBe('efbbbf');
+    const lines = march.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\n');
+    expect(lines[0]).toBe(header);
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toContain('DepositSettled,deposit-asha-march,asha-march');
-    expect(lines[1]).toMatch(/,10000\.00,10000\.00$/);
+    // 05:00 UTC is 10:30 IST; the deposit's reference is its request's (history's row).
+    expect(lines[1]).toBe('"10 Mar 2025, 10:30",Added by UPI,top up asha-march,asha-march,,10000.00,10000.00');
     expect(march.body).not.toContain('ravi-777');
 
     const april = await get(asha.token, '/api/transactions/statement.csv?from=2025-04-01&to=2025-04-30');
     const aprilLines = april.body.trim().split('\n');
     expect(aprilLines).toHaveLength(2);
-    expect(aprilLines[1]).toContain(`TransferCompleted,transfer-asha-ravi,asha-ravi,${ravi.id}`);
-    expect(aprilLines[1]).toMatch(/,-1500\.00,8500\.00$/);
+    // 31 March 20:00 UTC is 1 April 01:30 IST; the payer's note; the transaction id the history shows.
+    expect(aprilLines[1]).toBe(
+      `"1 Apr 2025, 01:30",Paid to ${await displayName(ravi.id)},Dinner at Koramangala,asha-ravi,1500.00,,8500.00`,
+    );
     // A period without postings: the header alone.
     const empty = await get(asha.token, '/api/transactions/statement.csv?from=2024-01-01&to=2024-12-31');
     expect(empty.body.trim().split('\n')).toHaveLength(1);
   });
+
+  it("says a reversal with its reason, the refund back on the payer's running balance", async () => {
+    // Users of their own: the others' histories are counted by the tests below.
+    const carol = await registeredUser(harness, 'carol@example.in');
+    const dev = await registeredUser(harness, 'dev@example.in');
+    const client = new pg.Client(harness.database.url);
+    await client.connect();
+    try {
+      // 1 May 10:30 IST, 5 May 14:30 IST, 6 May 09:30 IST.
+      await appendRecordedAt(client, new Date('2025-05-01T05:00:00Z'), 'deposit-carol-may', -1, [
+        ...deposit('carol-may', carol.id, 50_000n),
+      ]);
+      await appendRecordedAt(
+        client,
+        new Date('2025-05-05T09:00:00Z'),
+        'transfer-carol-dev',
+        -1,
+        transfer('carol-dev', carol.id, dev.id, 20_000n, 'Books'),
+      );
+      const { rows } = await client.query<{ position: string }>(
+        `select position::text from ledger.events where stream_id = 'transfer-carol-dev'`,
+      );
+      await appendRecordedAt(client, new Date('2025-05-06T04:00:00Z'), 'transfer-carol-dev', 0, [
+        {
+          type: 'TransferReversed',
+          data: {
+            transferId: 'carol-dev',
+            fromAccountId: carol.id,
+            toAccountId: dev.id,
+            amountPaise: '20000',
+            reason: 'Sent twice',
+            reversedBy: 'admin',
+            reversesPosition: rows[0]?.position ?? '',
+          },
+          postings: [
+            { account: dev.id, amount: '-20000' },
+            { account: carol.id, amount: '20000' },
+          ],
+        },
+      ]);
+    } finally {
+      await client.end();
+    }
+    await waitForProjections();
+    const response = await get(carol.token, '/api/transactions/statement.csv?from=2025-05-01&to=2025-05-31');
+    const devName = await displayName(dev.id);
+    expect(response.body.trim().split('\n').slice(1)).toEqual([
+      '"1 May 2025, 10:30",Added by UPI,top up carol-may,carol-may,,500.00,500.00',
+      `"5 May 2025, 14:30",Paid to ${devName},Books,carol-dev,200.00,,300.00`,
+      `"6 May 2025, 09:30",Payment reversed: refund from ${devName},Reversal: Sent twice,carol-dev,,200.00,500.00`,
+    ]);
+  });
+
+  it('gives the receiver the same transaction, received from the payer, on its own running balance', async () => {
+    const response = await get(ravi.token, '/api/transactions/statement.csv?from=2025-03-01&to=2025-04-30');
+    const lines = response.body.trim().split('\n');
+    expect(lines.slice(1)).toEqual([
+      '"15 Mar 2025, 10:30",Added by UPI,top up ravi-777,ravi-777,,777.00,777.00',
+      `"1 Apr 2025, 01:30",Received from ${await displayName(asha.id)},Dinner at Koramangala,asha-ravi,,1500.00,2277.00`,
+    ]);
+  });
 });
 
 describe('GET /api/transactions/statement.pdf', () => {
-  it("is a PDF with the period's summary and lines", async () => {
+  it("is a PDF with the period's summary and lines: rupee amounts, IST times and references", async () => {
     const response = await get(asha.token, '/api/transactions/statement.pdf?from=2025-03-01&to=2025-04-30');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/pdf');
     const pdf = response.rawPayload;
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const text = pdfText(pdf);
-    const { rows } = await sql<{ display_name: string }>`
-      select display_name from read.directory where account_id = ${ravi.id}`.execute(harness.database.db);
     expect(text).toContain(`Account number: ${asha.id}`);
     expect(text).toContain('Period: 1 March 2025 to 30 April 2025 (India Standard Time)');
-    expect(text).toContain('Opening balance: INR 0.00');
-    expect(text).toContain('Money in: INR 10,000.00');
-    expect(text).toContain('Money out: INR 1,500.00');
-    expect(text).toContain('Closing balance: INR 8,500.00');
+    expect(text).toContain('Opening balance: ₹0.00');
+    expect(text).toContain('Money in: ₹10,000.00');
+    expect(text).toContain('Money out: ₹1,500.00');
+    expect(text).toContain('Closing balance: ₹8,500.00');
     expect(text).toContain('Transactions: 2');
-    expect(text).toContain(`Transfer - ${rows[0]?.display_name}`);
-    expect(text).toContain('-INR 1,500.00');
-    expect(text).toContain('01 Apr 2025');
+    expect(text).toContain('10 Mar 2025, 10:30');
+    expect(text).toContain('Added by UPI');
+    expect(text).toContain('Ref: top up asha-march');
+    expect(text).toContain('1 Apr 2025, 01:30');
+    expect(text).toContain(`Paid to ${await displayName(ravi.id)}`);
+    expect(text).toContain('Ref: Dinner at Koramangala');
+    expect(text).toContain('Txn ID: asha-ravi');
+    // Debit, then the running balance after it.
+    expect(text).toMatch(/₹1,500\.00\n₹8,500\.00/);
+    expect(text).not.toContain('INR');
     expect(text).not.toContain('777.00');
+  });
+
+  it('writes large amounts in Indian digit grouping', async () => {
+    expect(rupeeText(12_345_678n)).toBe('₹1,23,456.78');
+    expect(rupeeText(-1_000_000_005n)).toBe('-₹1,00,00,000.05');
   });
 });
 

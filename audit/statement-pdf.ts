@@ -8,20 +8,27 @@
  * points to the CSV, which has every line. The document is built in memory (a few hundred
  * kilobytes at the limit) so the reply carries its length.
  *
- * The built-in PDF fonts have no rupee sign, so amounts read "INR 1,00,000.00".
+ * Text is set in Noto Sans (SIL Open Font License 1.1; the TTFs of the
+ * @expo-google-fonts/noto-sans package), embedded as a subset of the glyphs used: the PDF
+ * standard fonts have no rupee sign (U+20B9), Noto Sans has it and the Latin text. Lines say
+ * what the CSV says (./statement-words.ts): IST time, description in people's words, the
+ * reference and transaction id, debit or credit, and the running balance.
  */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
-import type { Kysely, Selectable } from 'kysely';
-import { dayEnd, dayStart, STATEMENT_TIME_ZONE } from '../contracts/statements.ts';
+import type { Kysely } from 'kysely';
+import { dayEnd, dayStart } from '../contracts/statements.ts';
 import { tablesView } from '../platform/database.ts';
 import {
   periodSummary,
   readDisplayName,
-  readStatement,
   readStatementDays,
+  readStatementWithReferences,
   type ReadTables,
-  type StatementRow,
+  type StatementLineWithReference,
 } from '../projections/index.ts';
+import { describeLine, istTime, rupeeText } from './statement-words.ts';
 
 export const MAX_PDF_LINES = 2_000;
 const BATCH_ROWS = 500;
@@ -36,54 +43,47 @@ export interface StatementPdfRequest {
   now?: Date;
 }
 
-const DESCRIPTIONS: Record<string, string> = {
-  DepositSettled: 'Deposit',
-  TransferCompleted: 'Transfer',
-  MoneyRequestAccepted: 'Money request paid',
-  TransferReversed: 'Reversal of a transfer',
-  DepositReversed: 'Reversal of a deposit',
-  MoneyRequestPaymentReversed: 'Reversal of a request payment',
-};
+const FONT_FILES = {
+  body: '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf',
+  bold: '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf',
+} as const;
 
-const enIn = new Intl.NumberFormat('en-IN');
+let fontBytes: Promise<{ body: Buffer; bold: Buffer }> | undefined;
 
-/** "INR 1,00,000.50" / "-INR 12.05": exact from paise (the whole part grouped as a bigint). */
-export function inr(paise: bigint): string {
-  const sign = paise < 0n ? '-' : '';
-  const absolute = paise < 0n ? -paise : paise;
-  return `${sign}INR ${enIn.format(absolute / 100n)}.${(absolute % 100n).toString().padStart(2, '0')}`;
+/** The two TTFs, read once per process (pdfkit subsets them per document). */
+function fonts(): Promise<{ body: Buffer; bold: Buffer }> {
+  if (!fontBytes) {
+    const require = createRequire(import.meta.url);
+    fontBytes = Promise.all([readFile(require.resolve(FONT_FILES.body)), readFile(require.resolve(FONT_FILES.bold))])
+      .then(([body, bold]) => ({ body, bold }))
+      .catch((error: unknown) => {
+        fontBytes = undefined;
+        throw error;
+      });
+  }
+  return fontBytes;
 }
 
-/** Intl output with plain spaces: the built-in fonts lack the narrow no-break space ICU puts before "am". */
-function plain(text: string): string {
-  return text.replace(/[\u202f\u00a0]/g, ' ');
-}
+const BODY = 'NotoSans';
+const BOLD = 'NotoSans-Bold';
 
-const lineTime = new Intl.DateTimeFormat('en-IN', {
-  timeZone: STATEMENT_TIME_ZONE,
-  day: '2-digit',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
 const longDay = new Intl.DateTimeFormat('en-IN', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
 
 function dayText(day: string): string {
-  return plain(longDay.format(new Date(`${day}T00:00:00Z`)));
+  return longDay.format(new Date(`${day}T00:00:00Z`));
 }
 
 async function statementLines(
   db: Kysely<ReadTables>,
   request: StatementPdfRequest,
 ): Promise<{
-  rows: Selectable<StatementRow>[];
+  rows: StatementLineWithReference[];
   more: boolean;
 }> {
-  const rows: Selectable<StatementRow>[] = [];
+  const rows: StatementLineWithReference[] = [];
   let after: bigint | undefined;
   while (rows.length <= MAX_PDF_LINES) {
-    const batch = await readStatement(db, request.accountId, {
+    const batch = await readStatementWithReferences(db, request.accountId, {
       since: dayStart(request.from),
       until: dayEnd(request.to),
       afterSequence: after,
@@ -97,54 +97,70 @@ async function statementLines(
 }
 
 const COLUMNS = [
-  { title: 'Date (IST)', x: 40, width: 105, align: 'left' },
-  { title: 'Description', x: 150, width: 175, align: 'left' },
-  { title: 'Amount', x: 330, width: 110, align: 'right' },
-  { title: 'Balance', x: 445, width: 110, align: 'right' },
+  { title: 'Date (IST)', x: 40, width: 80, align: 'left' },
+  { title: 'Description', x: 125, width: 190, align: 'left' },
+  { title: 'Debit', x: 320, width: 75, align: 'right' },
+  { title: 'Credit', x: 400, width: 75, align: 'right' },
+  { title: 'Balance', x: 480, width: 75, align: 'right' },
 ] as const;
+
+const MUTED = '#555555';
 
 function tableHeader(doc: PDFKit.PDFDocument): void {
   const y = doc.y;
-  doc.font('Helvetica-Bold').fontSize(9);
+  doc.font(BOLD).fontSize(8.5);
   for (const column of COLUMNS) doc.text(column.title, column.x, y, { width: column.width, align: column.align });
   doc
     .moveTo(40, doc.y + 2)
     .lineTo(555, doc.y + 2)
     .stroke();
-  doc.moveDown(0.5).font('Helvetica').fontSize(9);
+  doc.moveDown(0.5).font(BODY).fontSize(8.5);
 }
 
-function tableRow(doc: PDFKit.PDFDocument, row: Selectable<StatementRow>): void {
-  if (doc.y > doc.page.height - 70) {
+/** The description cell: what happened, then the payer's note and the transaction id in small grey type. */
+function descriptionCell(doc: PDFKit.PDFDocument, row: StatementLineWithReference, y: number): number {
+  const column = COLUMNS[1];
+  doc.text(describeLine(row), column.x, y, { width: column.width });
+  doc.fontSize(7.5).fillColor(MUTED);
+  if (row.reference) doc.text(`Ref: ${row.reference}`, column.x, doc.y, { width: column.width });
+  doc.text(`Txn ID: ${row.transaction_id}`, column.x, doc.y, { width: column.width });
+  doc.fontSize(8.5).fillColor('black');
+  return doc.y;
+}
+
+function tableRow(doc: PDFKit.PDFDocument, row: StatementLineWithReference): void {
+  if (doc.y > doc.page.height - 80) {
     doc.addPage();
     tableHeader(doc);
   }
   const y = doc.y;
-  const description = [DESCRIPTIONS[row.event_type] ?? row.event_type, row.counterparty_name]
-    .filter(Boolean)
-    .join(' - ');
+  const out = row.amount_paise < 0n;
   const cells = [
-    plain(lineTime.format(row.recorded_at)),
-    description,
-    inr(row.amount_paise),
-    inr(row.balance_after_paise),
+    istTime(row.recorded_at),
+    undefined,
+    out ? rupeeText(-row.amount_paise) : '',
+    out ? '' : rupeeText(row.amount_paise),
+    rupeeText(row.balance_after_paise),
   ];
-  let bottom = y;
+  let bottom = descriptionCell(doc, row, y);
   COLUMNS.forEach((column, index) => {
-    doc.text(cells[index] ?? '', column.x, y, { width: column.width, align: column.align });
+    const cell = cells[index];
+    if (cell === undefined) return;
+    doc.text(cell, column.x, y, { width: column.width, align: column.align });
     bottom = Math.max(bottom, doc.y);
   });
-  doc.y = bottom + 3;
+  doc.y = bottom + 4;
 }
 
 /** The statement PDF as bytes. */
 export async function statementPdf(db: Kysely<unknown>, request: StatementPdfRequest): Promise<Buffer> {
   const reads = tablesView<ReadTables>(db);
   const period = { accountId: request.accountId, from: request.from, to: request.to };
-  const [days, name, lines] = await Promise.all([
+  const [days, name, lines, fontData] = await Promise.all([
     readStatementDays(reads, period),
     readDisplayName(reads, request.accountId),
     statementLines(reads, request),
+    fonts(),
   ]);
   const summary = periodSummary(days);
   const doc = new PDFDocument({
@@ -153,6 +169,8 @@ export async function statementPdf(db: Kysely<unknown>, request: StatementPdfReq
     compress: request.compress ?? true,
     info: { Title: `Statement ${request.from} to ${request.to}`, Author: 'Rupee Wallet' },
   });
+  doc.registerFont(BODY, fontData.body);
+  doc.registerFont(BOLD, fontData.bold);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<void>((resolve, reject) => {
@@ -160,19 +178,19 @@ export async function statementPdf(db: Kysely<unknown>, request: StatementPdfReq
     doc.on('error', reject);
   });
 
-  doc.font('Helvetica-Bold').fontSize(18).text('Rupee Wallet - Account statement');
-  doc.moveDown(0.3).font('Helvetica').fontSize(10);
+  doc.font(BOLD).fontSize(18).text('Rupee Wallet - Account statement');
+  doc.moveDown(0.3).font(BODY).fontSize(10);
   doc.text(`Account holder: ${name ?? request.accountId}`);
   doc.text(`Account number: ${request.accountId}`);
   doc.text(`Period: ${dayText(request.from)} to ${dayText(request.to)} (India Standard Time)`);
-  doc.text(`Generated: ${plain(lineTime.format(request.now ?? new Date()))} IST`);
+  doc.text(`Generated: ${istTime(request.now ?? new Date())} IST`);
   doc.moveDown();
-  doc.font('Helvetica-Bold').fontSize(11).text('Summary');
-  doc.font('Helvetica').fontSize(10);
-  doc.text(`Opening balance: ${inr(summary.openingBalancePaise)}`);
-  doc.text(`Money in: ${inr(summary.moneyInPaise)}`);
-  doc.text(`Money out: ${inr(summary.moneyOutPaise)}`);
-  doc.text(`Closing balance: ${inr(summary.closingBalancePaise)}`);
+  doc.font(BOLD).fontSize(11).text('Summary');
+  doc.font(BODY).fontSize(10);
+  doc.text(`Opening balance: ${rupeeText(summary.openingBalancePaise)}`);
+  doc.text(`Money in: ${rupeeText(summary.moneyInPaise)}`);
+  doc.text(`Money out: ${rupeeText(summary.moneyOutPaise)}`);
+  doc.text(`Closing balance: ${rupeeText(summary.closingBalancePaise)}`);
   doc.text(`Transactions: ${summary.postingsCount.toString()}`);
   doc.moveDown();
   if (lines.rows.length === 0) doc.text('No transactions in this period.');

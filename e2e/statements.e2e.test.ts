@@ -154,11 +154,15 @@ describe('statements and charts in a real browser', () => {
     const csvFile = await csvDownload;
     expect(csvFile.suggestedFilename()).toBe(`statement-${addDays(TODAY, -30)}-to-${TODAY}.csv`);
     const csv = readFileSync((await csvFile.path()) ?? '', 'utf8')
+      .replace(/^\uFEFF/, '')
       .trim()
       .split('\n');
     expect(csv).toHaveLength(3);
-    expect(csv[1]).toMatch(/DepositSettled.*,5000\.00,5000\.00$/);
-    expect(csv[2]).toMatch(new RegExp(`TransferCompleted.*${arjun.name}.*,-1250\\.50,3749\\.50$`));
+    expect(csv[0]).toBe('Date (IST),Description,Reference / note,Transaction ID,Debit (₹),Credit (₹),Balance (₹)');
+    expect(csv[1]).toMatch(
+      /^"\d{1,2} \w{3,4} \d{4}, \d{2}:\d{2}",Added by UPI,salary top up,[^,]+,,5000\.00,5000\.00$/,
+    );
+    expect(csv[2]).toMatch(new RegExp(`^"[^"]+",Paid to ${arjun.name},rent share,[^,]+,1250\\.50,,3749\\.50$`));
 
     const pdfDownload = page.waitForEvent('download');
     await page.getByRole('button', { name: 'PDF' }).click();
@@ -168,10 +172,12 @@ describe('statements and charts in a real browser', () => {
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const text = pdfText(pdf);
     expect(text).toContain(`Account holder: ${nila.name}`);
-    expect(text).toContain('Money in: INR 5,000.00');
-    expect(text).toContain('Money out: INR 1,250.50');
-    expect(text).toContain('Closing balance: INR 3,749.50');
-    expect(text).toContain(`Transfer - ${arjun.name}`);
+    expect(text).toContain('Money in: ₹5,000.00');
+    expect(text).toContain('Money out: ₹1,250.50');
+    expect(text).toContain('Closing balance: ₹3,749.50');
+    expect(text).toContain(`Paid to ${arjun.name}`);
+    expect(text).toContain('Ref: rent share');
+    expect(text).toContain('Ref: salary top up');
     await screenshot(page, SCREENSHOT_DIR, 'transactions-date-range', 'desktop');
 
     // A backwards range is refused before any request.

@@ -46,6 +46,8 @@ export {
   readBalances,
   readDisplayName,
   readStatement,
+  readStatementWithReferences,
+  type StatementLineWithReference,
   readWalletBalance,
   type StatementFilters,
 } from './accounts/queries.ts';

@@ -4,11 +4,12 @@
  * `from` and `to` included, at most MAX_STATEMENT_DAYS; anything else is a 400 envelope.
  * - statement/charts: JSON for the dashboard's charts (every day's closing balance, money
  *   in and out per month), from projection "statements";
- * - statement.csv: the statement's lines, the admin export's columns and code (audit/);
- * - statement.pdf: summary and lines (audit/statement-pdf.ts).
+ * - statement.csv: the statement's lines in people's words, IST times, references and the
+ *   running balance (audit/statement-csv.ts);
+ * - statement.pdf: summary and the same lines (audit/statement-pdf.ts).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { statementCsv, statementPdf } from '../../audit/index.ts';
+import { ownStatementCsv, statementPdf } from '../../audit/index.ts';
 import { rupeesFromPaise } from '../../contracts/money.ts';
 import {
   dayEnd,
@@ -94,7 +95,7 @@ export function registerStatementRoutes(server: FastifyInstance, deps: Statement
     userRoute(
       app,
       'Your statement as CSV',
-      'Every posting of the period with its running balance (streamed).',
+      'Every posting of the period: IST time, description, reference, transaction id, debit, credit and running balance (streamed; UTF-8 with a byte order mark).',
       fileReply('text/csv', 'The statement, one line per posting'),
     ),
     async (request, reply) => {
@@ -102,7 +103,7 @@ export function registerStatementRoutes(server: FastifyInstance, deps: Statement
       const period = request.query;
       download(reply, 'text/csv; charset=utf-8', period, 'csv');
       return reply.send(
-        statementCsv(deps.db, { accountId: user.id, from: dayStart(period.from), to: dayEnd(period.to) }),
+        ownStatementCsv(deps.db, { accountId: user.id, from: dayStart(period.from), to: dayEnd(period.to) }),
       );
     },
   );

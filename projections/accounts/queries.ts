@@ -36,6 +36,20 @@ export interface StatementFilters {
   limit?: number | undefined;
 }
 
+/** The statement's rows for `filters`, in the running balance's order: the one filter both readers share. */
+function filteredStatement(db: Kysely<ReadTables>, accountId: string, filters: StatementFilters) {
+  let query = db.selectFrom('read.statements as s').where('s.account_id', '=', accountId);
+  if (filters.afterSequence !== undefined) query = query.where('s.sequence', '>', filters.afterSequence);
+  if (filters.since) query = query.where('s.recorded_at', '>=', filters.since);
+  if (filters.until) query = query.where('s.recorded_at', '<', filters.until);
+  if (filters.eventTypes && filters.eventTypes.length > 0)
+    query = query.where('s.event_type', 'in', [...filters.eventTypes]);
+  // Postings are never zero (ledger.postings checks amount <> 0): every line is one or the other.
+  if (filters.direction) query = query.where('s.amount_paise', filters.direction === 'credit' ? '>' : '<', 0n);
+  const limit = Math.min(filters.limit ?? MAX_STATEMENT_ROWS, MAX_STATEMENT_ROWS);
+  return query.orderBy('s.sequence').limit(limit);
+}
+
 /**
  * Every posting of the account with its running balance, in the running balance's order
  * (for audit: the admin's statement pages and CSV export read through here).
@@ -45,16 +59,49 @@ export async function readStatement(
   accountId: string,
   filters: StatementFilters = {},
 ): Promise<Selectable<StatementRow>[]> {
-  let query = db.selectFrom('read.statements').selectAll().where('account_id', '=', accountId);
-  if (filters.afterSequence !== undefined) query = query.where('sequence', '>', filters.afterSequence);
-  if (filters.since) query = query.where('recorded_at', '>=', filters.since);
-  if (filters.until) query = query.where('recorded_at', '<', filters.until);
-  if (filters.eventTypes && filters.eventTypes.length > 0)
-    query = query.where('event_type', 'in', [...filters.eventTypes]);
-  // Postings are never zero (ledger.postings checks amount <> 0): every line is one or the other.
-  if (filters.direction) query = query.where('amount_paise', filters.direction === 'credit' ? '>' : '<', 0n);
-  const limit = Math.min(filters.limit ?? MAX_STATEMENT_ROWS, MAX_STATEMENT_ROWS);
-  return query.orderBy('sequence').limit(limit).execute();
+  return filteredStatement(db, accountId, filters).selectAll('s').execute();
+}
+
+export type StatementLineWithReference = Selectable<StatementRow> & {
+  /** The payer's note or the deposit's reference (history's), null where the history has no row. */
+  reference: string | null;
+};
+
+/**
+ * readStatement's lines with the reference the user typed, for the statements people read.
+ * read.statements does not carry it; read.history does, one row per (account, stream,
+ * position) - its primary key, so each line's lookup is one index probe. A deposit's money
+ * lands with DepositSettled but its history row is the request's ('deposit', at the request's
+ * position): the one 'deposit' row of that stream. A line whose history row is not there
+ * (a funding account's, or history behind the accounts projection for a moment) has none.
+ */
+export async function readStatementWithReferences(
+  db: Kysely<ReadTables>,
+  accountId: string,
+  filters: StatementFilters = {},
+): Promise<StatementLineWithReference[]> {
+  return filteredStatement(db, accountId, filters)
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('read.history as h')
+          .select('h.reference')
+          .whereRef('h.account_id', '=', 's.account_id')
+          .whereRef('h.stream_id', '=', 's.stream_id')
+          .where((where) =>
+            where.or([
+              where('h.position', '=', where.ref('s.position')),
+              where.and([where('s.event_type', '=', 'DepositSettled'), where('h.type', '=', 'deposit')]),
+            ]),
+          )
+          .orderBy('h.position')
+          .limit(1)
+          .as('h'),
+      (join) => join.onTrue(),
+    )
+    .selectAll('s')
+    .select('h.reference')
+    .execute();
 }
 
 export async function readDisplayName(db: Kysely<ReadTables>, accountId: string): Promise<string | undefined> {
