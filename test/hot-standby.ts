@@ -63,15 +63,11 @@ export async function startPrimaryWithStandby(options: StandbyOptions = {}): Pro
     rmSync(root, { recursive: true, force: true });
   };
   try {
-    const primaryDir = join(root, 'primary');
-    run('initdb', ['-D', primaryDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8'], owner);
-    const primary = await startServer(primaryDir, root, owner, options.durable ?? false);
-    servers.push(primary);
-    const adminUrl = `postgres://postgres@127.0.0.1:${primary.port}/postgres`;
-    await withClient(adminUrl, (client) => client.query(`create database ${DATABASE}`));
-    const primaryOwnerUrl = `postgres://postgres@127.0.0.1:${primary.port}/${DATABASE}`;
-    const primaryUrl = withLogin(primaryOwnerUrl, TEST_RUNTIME_LOGIN);
-    await migrateDatabase(primaryOwnerUrl, allQueues, { runtimeUrl: primaryUrl, resetRuntimePassword: true });
+    const {
+      server: primary,
+      primaryUrl,
+      primaryOwnerUrl,
+    } = await startMigratedServer(join(root, 'primary'), root, owner, options, (server) => servers.push(server));
     const standbyDir = join(root, 'standby');
     run(
       'pg_basebackup',
@@ -131,9 +127,7 @@ export interface SingleNode {
  * benchmark sets the high-availability topology against. `checksums` and `settings` make it
  * the same server as a Patroni node, so the comparison is of the topology alone.
  */
-export async function startSingleNode(
-  options: StandbyOptions & { checksums?: boolean; settings?: Record<string, string> } = {},
-): Promise<SingleNode> {
+export async function startSingleNode(options: NodeOptions = {}): Promise<SingleNode> {
   assertBinaries();
   const root = mkdtempSync(join(tmpdir(), 'wallet-single-'));
   const owner = postgresUser();
@@ -145,20 +139,48 @@ export async function startSingleNode(
     rmSync(root, { recursive: true, force: true });
   };
   try {
-    const dataDir = join(root, 'data');
-    const initdb = ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8'];
-    run('initdb', options.checksums ? [...initdb, '--data-checksums'] : initdb, owner);
-    server = await startServer(dataDir, root, owner, options.durable ?? false, { settings: options.settings ?? {} });
-    const adminUrl = `postgres://postgres@127.0.0.1:${server.port}/postgres`;
-    await withClient(adminUrl, (client) => client.query(`create database ${DATABASE}`));
-    const primaryOwnerUrl = `postgres://postgres@127.0.0.1:${server.port}/${DATABASE}`;
-    const primaryUrl = withLogin(primaryOwnerUrl, TEST_RUNTIME_LOGIN);
-    await migrateDatabase(primaryOwnerUrl, allQueues, { runtimeUrl: primaryUrl, resetRuntimePassword: true });
+    const { primaryUrl, primaryOwnerUrl } = await startMigratedServer(
+      join(root, 'data'),
+      root,
+      owner,
+      options,
+      (started) => {
+        server = started;
+      },
+    );
     return { primaryUrl, primaryOwnerUrl, stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+type NodeOptions = StandbyOptions & { checksums?: boolean; settings?: Record<string, string> };
+
+/**
+ * initdb, start, create the database and migrate it: a primary either topology starts from.
+ * `started` hears of the server as soon as it runs, so the caller's cleanup stops it even when
+ * the migration fails.
+ */
+async function startMigratedServer(
+  dataDir: string,
+  root: string,
+  owner: ReturnType<typeof postgresUser>,
+  options: NodeOptions,
+  started: (server: Server) => void,
+): Promise<{ server: Server; primaryUrl: string; primaryOwnerUrl: string }> {
+  const initdb = ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8'];
+  run('initdb', options.checksums ? [...initdb, '--data-checksums'] : initdb, owner);
+  const server = await startServer(dataDir, root, owner, options.durable ?? false, {
+    settings: options.settings ?? {},
+  });
+  started(server);
+  const adminUrl = `postgres://postgres@127.0.0.1:${server.port}/postgres`;
+  await withClient(adminUrl, (client) => client.query(`create database ${DATABASE}`));
+  const primaryOwnerUrl = `postgres://postgres@127.0.0.1:${server.port}/${DATABASE}`;
+  const primaryUrl = withLogin(primaryOwnerUrl, TEST_RUNTIME_LOGIN);
+  await migrateDatabase(primaryOwnerUrl, allQueues, { runtimeUrl: primaryUrl, resetRuntimePassword: true });
+  return { server, primaryUrl, primaryOwnerUrl };
 }
 
 function assertBinaries(): void {
