@@ -90,7 +90,11 @@ export async function apiRequest<Data = unknown>(path: string, options: RequestO
   const data = payload.data as { checkpoint?: unknown } | undefined;
   if (payload.success && data && typeof data === 'object') rememberCheckpoint(data.checkpoint);
   const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-  return { ...(payload as Envelope<Data>), status: response.status, ...(retryAfter === undefined ? {} : { retryAfter }) };
+  return {
+    ...(payload as Envelope<Data>),
+    status: response.status,
+    ...(retryAfter === undefined ? {} : { retryAfter }),
+  };
 }
 
 /** For queries: the data of a successful envelope, or a thrown ApiError with the server's message. */

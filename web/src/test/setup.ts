@@ -1,7 +1,6 @@
 /**
  * Component test setup: unmount after each test, restore mocks, forget the checkpoint and any
- * noted rate limit, and the few browser APIs
- * jsdom lacks that radix-ui touches.
+ * noted rate limit, and the few browser APIs jsdom lacks that radix-ui touches.
  */
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
