@@ -179,6 +179,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     credentials: true,
     methods: ['GET', 'POST'],
     allowedHeaders: ['authorization', 'content-type', 'idempotency-key'],
+    // Not a CORS-safelisted header: without this a client on another origin cannot read when to retry a 429 or 503.
+    exposedHeaders: ['retry-after'],
   });
   await installAuth(app, { db: deps.db, jwtSecret: deps.config.jwtSecret });
   await installRateLimit(app, { settings: deps.config.rateLimit, db: deps.db });

@@ -138,6 +138,7 @@ describe('rate limits', () => {
     });
     expect(last?.headers['access-control-allow-origin']).toBe('http://client.test:4173');
     expect(last?.headers['retry-after']).toBeDefined();
+    expect(last?.headers['access-control-expose-headers']).toBe('retry-after');
   });
 
   it('each authentication route counts on its own; other API routes have the general limit', async () => {

@@ -1,11 +1,12 @@
 /**
  * Entry: the stylesheets (tokens, then base rules, then components), the colour theme, then
- * providers (react-query, session, toasts) around the router.
+ * providers (react-query, session, toasts) around the router, and the one rate-limit notice.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
+import { RateLimitNotice } from './components/ui/RateLimitNotice.tsx';
 import { Toaster } from './components/ui/Toaster.tsx';
 import { SessionProvider } from './app/session.tsx';
 import { createRouter } from './app/router.tsx';
@@ -29,6 +30,7 @@ createRoot(root).render(
         <SessionProvider>
           <RouterProvider router={router} />
         </SessionProvider>
+        <RateLimitNotice />
       </Toaster>
     </QueryClientProvider>
   </StrictMode>,

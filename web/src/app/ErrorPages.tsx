@@ -92,3 +92,23 @@ export function RouteErrorPage(): ReactElement {
     </ProblemPage>
   );
 }
+
+/**
+ * Signed in, but the account could not be loaded (the server or the connection failed, or
+ * stayed rate-limited past every retry): the session is kept, and Try again asks once more.
+ */
+export function SessionTroublePage({ message, onRetry }: { message: string; onRetry: () => void }): ReactElement {
+  return (
+    <ProblemPage
+      code="Error"
+      title="Your account could not be loaded"
+      actions={
+        <Button variant="secondary" onClick={onRetry}>
+          <Icon name="refresh" size={18} /> Try again
+        </Button>
+      }
+    >
+      <p>{message} You are still signed in; your money and history are safe.</p>
+    </ProblemPage>
+  );
+}

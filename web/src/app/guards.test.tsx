@@ -1,13 +1,17 @@
 /**
  * Session guard (spec section 4): no token -> /login (keeping a deep link as ?next), a
- * loaded user renders the page, a failed user fetch toasts, clears the token and goes to
- * /login; guest pages send a signed-in user on; non-admins are turned away from /users.
+ * loaded user renders the page, a refused user fetch (401, 403) toasts, clears the token and
+ * goes to /login; a 429 keeps the session, counts down its Retry-After and loads the page
+ * once it passed; any other failure keeps the session and offers Try again; guest pages send
+ * a signed-in user on; non-admins are turned away from /users.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
+import { RateLimitNotice } from '../components/ui/RateLimitNotice.tsx';
 import { Toaster } from '../components/ui/Toaster.tsx';
 import { createQueryClient } from '../lib/query-client.ts';
 import { fakeApi, USER } from '../test/harness.tsx';
@@ -70,6 +74,7 @@ function renderAt(path: string) {
         <SessionProvider>
           <RouterProvider router={router} />
         </SessionProvider>
+        <RateLimitNotice />
       </Toaster>
     </QueryClientProvider>,
   );
@@ -105,6 +110,60 @@ describe('route guards', () => {
     expect(await screen.findByText('Your session has expired. Please sign in again.')).toBeTruthy();
     expect(await screen.findByText(/^login at \/login/)).toBeTruthy();
     expect(window.localStorage.getItem('token')).toBeNull();
+  });
+
+  it('on a 403 (suspended account): error toast, token removed, /login', async () => {
+    window.localStorage.setItem('token', 'jwt');
+    fakeApi({
+      '/api/users/get-user-info': () => ({
+        status: 403,
+        body: { success: false, message: 'Your account is suspended.' },
+      }),
+    });
+    renderAt('/dashboard');
+    expect(await screen.findByText('Your account is suspended.')).toBeTruthy();
+    expect(await screen.findByText(/^login at \/login/)).toBeTruthy();
+    expect(window.localStorage.getItem('token')).toBeNull();
+  });
+
+  it('on a 429: stays signed in, counts down the Retry-After, then loads the page', async () => {
+    window.localStorage.setItem('token', 'jwt');
+    let refusals = 1;
+    const calls = fakeApi({
+      '/api/users/get-user-info': () => {
+        if (refusals-- > 0)
+          return {
+            status: 429,
+            headers: { 'retry-after': '1' },
+            body: { success: false, message: 'Too many requests. Please try again later.', code: 'rate_limited' },
+          };
+        return { body: { success: true, message: 'ok', data: USER } };
+      },
+    });
+    renderAt('/dashboard');
+    expect(await screen.findByText('Too many requests - trying again in 1 s')).toBeTruthy();
+    expect(screen.getByText(/loading your/)).toBeTruthy();
+    expect(window.localStorage.getItem('token')).toBe('jwt');
+    expect(await screen.findByText('dashboard at /dashboard', undefined, { timeout: 5_000 })).toBeTruthy();
+    expect(screen.queryByText(/Too many requests/)).toBeNull();
+    expect(calls.filter((call) => call.path === '/api/users/get-user-info')).toHaveLength(2);
+    expect(window.localStorage.getItem('token')).toBe('jwt');
+  });
+
+  it('on a server failure: stays signed in and offers Try again', async () => {
+    window.localStorage.setItem('token', 'jwt');
+    let failures = 2;
+    fakeApi({
+      '/api/users/get-user-info': () =>
+        failures-- > 0
+          ? { status: 500, body: { success: false, message: 'Something went wrong on our side.' } }
+          : { body: { success: true, message: 'ok', data: USER } },
+    });
+    renderAt('/dashboard');
+    expect(await screen.findByText('Your account could not be loaded', undefined, { timeout: 5_000 })).toBeTruthy();
+    expect(window.localStorage.getItem('token')).toBe('jwt');
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('dashboard at /dashboard')).toBeTruthy();
   });
 
   it('sends a signed-in user from /login to the saved deep link', async () => {

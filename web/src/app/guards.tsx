@@ -1,12 +1,17 @@
 /**
  * Route guards (spec section 4): protected pages need a token and a loaded user (loading
- * view meanwhile; a failed fetch shows the error, clears the token and goes to /login);
+ * view meanwhile). Only a refusal of the session ends it: a 401 (expired or ended token) or
+ * a 403 (suspended account) shows the error, clears the token and goes to /login. Anything
+ * else keeps the session: a 429 waits for its Retry-After (the query retries, the rate-limit
+ * notice counts down), and a fetch that still failed offers Try again (a deviation from the
+ * spec, which signs out on any failure: docs/decisions/0012);
  * guest pages send a signed-in user to /dashboard; the admin guard sends others to
  * /dashboard with a message.
  */
 import { useEffect, useRef, type ReactElement, type ReactNode } from 'react';
 import { Navigate, useLocation, useSearchParams } from 'react-router-dom';
 import { LoadingView } from '../components/ui/LoadingView.tsx';
+import { SessionTroublePage } from './ErrorPages.tsx';
 import { ApiError } from '../lib/api-client.ts';
 import { useToast } from '../components/ui/Toaster.tsx';
 import { safeNext } from '../lib/next-path.ts';
@@ -17,9 +22,7 @@ export function ProtectedRoute({ children }: { children: ReactNode }): ReactElem
   const location = useLocation();
   const notify = useToast();
   const reported = useRef(false);
-  // A refetch refused by the server (expired token, suspended account) ends the session too.
-  const refused = session.error instanceof ApiError && (session.error.status === 401 || session.error.status === 403);
-  const failed = session.token !== null && session.error !== null && (!session.user || refused);
+  const failed = session.token !== null && endsSession(session.error);
   useEffect(() => {
     if (!failed || reported.current) return;
     reported.current = true;
@@ -31,8 +34,17 @@ export function ProtectedRoute({ children }: { children: ReactNode }): ReactElem
       location.pathname === '/dashboard' ? '' : `?next=${encodeURIComponent(location.pathname + location.search)}`;
     return <Navigate to={`/login${next}`} replace />;
   }
-  if (!session.user) return <LoadingView />;
+  if (!session.user) {
+    if (session.error && !session.loading)
+      return <SessionTroublePage message={session.error.message} onRetry={() => void session.reloadUser()} />;
+    return <LoadingView />;
+  }
   return <>{children}</>;
+}
+
+/** The server refused the session itself: expired or ended token (401), suspended account (403). */
+function endsSession(error: Error | null): boolean {
+  return error instanceof ApiError && (error.status === 401 || error.status === 403);
 }
 
 export function GuestRoute({ children }: { children: ReactNode }): ReactElement {

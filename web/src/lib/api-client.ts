@@ -3,10 +3,12 @@
  * the bearer token when one is stored, an optional Idempotency-Key. No UI side effects:
  * callers decide what to show. Every reply is returned as an envelope, errors included;
  * only a missing or unreadable reply throws (NetworkError), which callers map to the
- * spec's "check your connection" messages.
+ * spec's "check your connection" messages. Reads (apiData) hold back while the server's rate
+ * limit is known to refuse them (lib/rate-limit.ts), and a refused read notes its Retry-After.
  */
 import type { Envelope } from '../../../contracts/envelope.ts';
 import { latestCheckpoint, rememberCheckpoint } from './checkpoint.ts';
+import { noteRateLimited, parseRetryAfter, waitOutRateLimit } from './rate-limit.ts';
 import { readToken } from './token.ts';
 
 export type { Envelope };
@@ -20,10 +22,13 @@ export class ApiError extends Error {
   override name = 'ApiError';
   readonly code: string | undefined;
   readonly status: number;
-  constructor(message: string, code: string | undefined, status: number) {
+  /** Seconds from the reply's Retry-After header (429, 503), when it had one. */
+  readonly retryAfter: number | undefined;
+  constructor(message: string, code: string | undefined, status: number, retryAfter?: number) {
     super(message);
     this.code = code;
     this.status = status;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -39,6 +44,8 @@ export interface RequestOptions {
 
 export interface ApiReply<Data> extends Envelope<Data> {
   status: number;
+  /** Seconds from the Retry-After header, when the reply had one. */
+  retryAfter?: number;
 }
 
 function buildUrl(path: string, options: RequestOptions): string {
@@ -82,7 +89,12 @@ export async function apiRequest<Data = unknown>(path: string, options: RequestO
   if (!isEnvelope(payload)) throw new NetworkError(`Unexpected reply (HTTP ${response.status})`);
   const data = payload.data as { checkpoint?: unknown } | undefined;
   if (payload.success && data && typeof data === 'object') rememberCheckpoint(data.checkpoint);
-  return { ...(payload as Envelope<Data>), status: response.status };
+  const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+  return {
+    ...(payload as Envelope<Data>),
+    status: response.status,
+    ...(retryAfter === undefined ? {} : { retryAfter }),
+  };
 }
 
 /** For queries: the data of a successful envelope, or a thrown ApiError with the server's message. */
@@ -90,7 +102,10 @@ export async function apiData<Data>(
   path: string,
   options: RequestOptions & { fallbackMessage: string },
 ): Promise<Data> {
+  await waitOutRateLimit(options.signal);
   const reply = await apiRequest<Data>(path, options);
-  if (!reply.success) throw new ApiError(reply.message || options.fallbackMessage, reply.code, reply.status);
+  if (reply.status === 429 && reply.code === 'rate_limited') noteRateLimited(reply.retryAfter);
+  if (!reply.success)
+    throw new ApiError(reply.message || options.fallbackMessage, reply.code, reply.status, reply.retryAfter);
   return reply.data as Data;
 }

@@ -19,7 +19,7 @@ export interface RecordedCall {
   headers: Record<string, string>;
 }
 
-type Handler = (call: RecordedCall) => { status?: number; body: unknown };
+type Handler = (call: RecordedCall) => { status?: number; body: unknown; headers?: Record<string, string> };
 
 export function fakeApi(routes: Record<string, Handler>): RecordedCall[] {
   const calls: RecordedCall[] = [];
@@ -37,7 +37,7 @@ export function fakeApi(routes: Record<string, Handler>): RecordedCall[] {
     const reply = handler ? handler(call) : { status: 404, body: { success: false, message: 'Not found' } };
     return new Response(JSON.stringify(reply.body), {
       status: reply.status ?? 200,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...reply.headers },
     });
   });
   return calls;

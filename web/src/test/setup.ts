@@ -1,10 +1,11 @@
 /**
- * Component test setup: unmount after each test, restore mocks, and the few browser APIs
- * jsdom lacks that radix-ui touches.
+ * Component test setup: unmount after each test, restore mocks, forget the checkpoint and any
+ * noted rate limit, and the few browser APIs jsdom lacks that radix-ui touches.
  */
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { resetCheckpoint } from '../lib/checkpoint.ts';
+import { resetRateLimit } from '../lib/rate-limit.ts';
 
 class ResizeObserverStub {
   observe(): void {}
@@ -22,4 +23,5 @@ afterEach(() => {
   vi.unstubAllGlobals();
   window.localStorage.clear();
   resetCheckpoint();
+  resetRateLimit();
 });

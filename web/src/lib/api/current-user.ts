@@ -24,8 +24,7 @@ export function currentUserQuery(enabled: boolean) {
     queryKey: currentUserKey,
     queryFn: fetchCurrentUser,
     enabled,
-    retry: false,
-    staleTime: 30_000,
+    // The client's retry policy (query-client.ts): a 401 or 403 at once, a 429 after its Retry-After.
   });
 }
 

@@ -37,7 +37,8 @@ export interface HistoryPage {
   pageSize: number;
 }
 
-export async function fetchHistory(query: HistoryQuery): Promise<HistoryPage> {
+/** `signal` aborts the request when the query is replaced (a new search) or cancelled. */
+export async function fetchHistory(query: HistoryQuery, signal?: AbortSignal): Promise<HistoryPage> {
   const pageSize = query.pageSize ?? HISTORY_PAGE_SIZE;
   const minPosition = latestCheckpoint();
   const body: HistoryBody = {
@@ -52,6 +53,7 @@ export async function fetchHistory(query: HistoryQuery): Promise<HistoryPage> {
   const data = await apiData<HistoryPage | TransactionRecord[]>('/api/transactions/get-all-transactions-by-user', {
     method: 'POST',
     body,
+    signal,
     fallbackMessage: 'Failed to fetch transactions',
   });
   // A server answering the spec's plain list is paged here, so the page still works.
@@ -65,11 +67,11 @@ export async function fetchHistory(query: HistoryQuery): Promise<HistoryPage> {
 export function historyQuery(query: HistoryQuery) {
   return queryOptions({
     queryKey: ['ledger', 'history', query],
-    queryFn: () => fetchHistory(query),
+    queryFn: ({ signal }) => fetchHistory(query, signal),
     placeholderData: keepPreviousData,
   });
 }
 
-export function useHistory(query: HistoryQuery) {
-  return useQuery(historyQuery(query));
+export function useHistory(query: HistoryQuery, enabled = true) {
+  return useQuery({ ...historyQuery(query), enabled });
 }

@@ -1,0 +1,40 @@
+/**
+ * The one calm notice of the server's rate limit: "Too many requests - trying again in 12 s",
+ * counting down to the Retry-After that lib/rate-limit.ts holds, gone once it has passed (the
+ * waiting reads then go out by themselves). A status, not an error: nobody is signed out.
+ * Mounted once at the root, so repeated refusals update it instead of piling up toasts.
+ */
+import { useEffect, useState, useSyncExternalStore, type ReactElement } from 'react';
+import { rateLimitDeadline, subscribeRateLimit } from '../../lib/rate-limit.ts';
+import styles from './RateLimitNotice.module.css';
+
+/** Whole seconds left until the noted limit passes, ticking once a second; 0 when not limited. */
+export function useRateLimitCountdown(): number {
+  const until = useSyncExternalStore(subscribeRateLimit, rateLimitDeadline);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    setNow(Date.now());
+    if (until <= Date.now()) return undefined;
+    const timer = window.setInterval(() => {
+      const current = Date.now();
+      setNow(current);
+      if (current >= until) window.clearInterval(timer);
+    }, 1000);
+    return () => window.clearInterval(timer);
+  }, [until]);
+  return Math.max(0, Math.ceil((until - now) / 1000));
+}
+
+export function RateLimitNotice(): ReactElement {
+  const seconds = useRateLimitCountdown();
+  return (
+    <div className={`rate-limit-notice ${styles.region}`} role="status" aria-live="polite">
+      {seconds > 0 ? (
+        <p className={styles.notice}>
+          <span className={styles.mark} aria-hidden="true" />
+          Too many requests - trying again in {seconds} s
+        </p>
+      ) : null}
+    </div>
+  );
+}
