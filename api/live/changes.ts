@@ -53,3 +53,12 @@ export async function readBalancesOf(db: Kysely<unknown>, accountIds: readonly s
       from read.balances where account_id = any(${[...accountIds]}::text[])`.execute(db);
   return new Map(rows.map((row) => [row.account_id, BigInt(row.balance_paise)]));
 }
+
+/** The slowest projection's checkpoint: where a stream starts when the hub has heard none yet. */
+export async function readLowestCheckpoint(db: Kysely<unknown>): Promise<Checkpoint> {
+  const { rows } = await sql<{ tx_id: string; position: string }>`
+    select tx_id::text as tx_id, position::text as position
+      from read.checkpoints order by tx_id, position limit 1`.execute(db);
+  const row = rows[0];
+  return row ? { txId: BigInt(row.tx_id), position: BigInt(row.position) } : { txId: 0n, position: 0n };
+}

@@ -19,7 +19,7 @@ import {
   type Checkpoint,
   type CheckpointWaiter,
 } from '../../projections/index.ts';
-import { readBalancesOf, readChanges, readNames, type LedgerChange } from './changes.ts';
+import { readBalancesOf, readChanges, readLowestCheckpoint, readNames, type LedgerChange } from './changes.ts';
 import { eventsFor, planDeliveries } from './fan-out.ts';
 import type { LiveStream } from './stream.ts';
 
@@ -128,12 +128,11 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
       for (const stream of streams) if (stream.cursor && compareCheckpoints(stream.cursor, to) < 0) stream.cursor = to;
     }
     if (!head || compareCheckpoints(to, head) > 0) head = to;
-    for (const stream of streams) if (!stream.cursor) await join(stream, head);
   };
 
   const beat = async (): Promise<void> => {
     const users = new Map<string, Awaited<ReturnType<LiveHubOptions['sessionOf']>>>();
-    for (const stream of streams) stream.comment('heartbeat');
+    for (const stream of streams) if (stream.cursor) stream.comment('heartbeat');
     for (const stream of [...streams]) {
       if (!users.has(stream.userId)) users.set(stream.userId, await options.sessionOf(stream.userId));
       const session = users.get(stream.userId);
@@ -177,9 +176,20 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
     add(stream) {
       streams.add(stream);
       startTimers();
-      stream.comment('connected');
+      // The reply's head goes out with this first comment, once the stream has its place in
+      // the order: a client that acts once the stream is open misses nothing after it.
       enqueue(async () => {
-        if (head && !stream.cursor && streams.has(stream)) await join(stream, head);
+        if (!streams.has(stream)) return;
+        try {
+          head ??= await readLowestCheckpoint(db);
+          await join(stream, head);
+          stream.comment('connected');
+        } catch (error) {
+          // The client retries (with its Last-Event-ID) rather than wait on a stream never joined.
+          streams.delete(stream);
+          stream.end();
+          throw error;
+        }
       });
     },
     remove(stream) {

@@ -39,19 +39,19 @@ export function registerEventRoutes(app: FastifyInstance, hub: LiveHub | undefin
   });
 }
 
-/** Takes the response over from Fastify and writes the stream's headers (those set so far included). */
+/** Takes the response over from Fastify and sets the stream's headers (those set so far included). */
 function openEventStream(reply: FastifyReply): FastifyReply['raw'] {
   reply.hijack();
+  const raw = reply.raw;
   for (const [name, value] of Object.entries(reply.getHeaders()))
-    if (value !== undefined) reply.raw.setHeader(name, typeof value === 'number' ? String(value) : value);
-  reply.raw.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    // nginx (deploy/balancer) and other proxies must pass each event on at once.
-    'x-accel-buffering': 'no',
-  });
-  reply.raw.flushHeaders();
-  return reply.raw;
+    if (value !== undefined) raw.setHeader(name, typeof value === 'number' ? String(value) : value);
+  raw.statusCode = 200;
+  raw.setHeader('content-type', 'text/event-stream; charset=utf-8');
+  raw.setHeader('cache-control', 'no-cache, no-transform');
+  // nginx (deploy/balancer) and other proxies must pass each event on at once.
+  raw.setHeader('x-accel-buffering', 'no');
+  // Not sent yet: the hub's first write (once the stream has joined) sends the head.
+  return raw;
 }
 
 function resumePoint(header: string | string[] | undefined): Checkpoint | undefined {

@@ -8,6 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { Toaster } from './components/ui/Toaster.tsx';
 import { SessionProvider } from './app/session.tsx';
+import { LiveUpdates } from './app/LiveUpdates.tsx';
 import { createRouter } from './app/router.tsx';
 import { createQueryClient } from './lib/query-client.ts';
 import { startTheme } from './lib/theme.ts';
@@ -27,6 +28,7 @@ createRoot(root).render(
     <QueryClientProvider client={queryClient}>
       <Toaster>
         <SessionProvider>
+          <LiveUpdates />
           <RouterProvider router={router} />
         </SessionProvider>
       </Toaster>
