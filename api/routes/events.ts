@@ -7,6 +7,8 @@
  * process has no live feed or is stopping.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { boundedText } from '../../contracts/fields.ts';
 import { LIVE_EVENTS_PATH } from '../../contracts/live.ts';
 import { isCheckpointToken, parseCheckpoint, type Checkpoint } from '../../projections/index.ts';
 import { requireUser } from '../auth/authenticate.ts';
@@ -19,6 +21,11 @@ const DOCS = routeDocs({
   summary: 'Live updates (server-sent events)',
   description:
     'text/event-stream: `balance`, `money-received`, `request`, `deposit`; for admins also `admin-users`, `admin-deposits`, `replay`. Each event id is a checkpoint: send it back as `Last-Event-ID` to resume. A comment every 15 s keeps the connection alive.',
+  headers: z.object({
+    'last-event-id': boundedText({ max: 60 })
+      .optional()
+      .meta({ description: 'The id of the last event received: the stream resumes after it' }),
+  }),
   replies: { 200: fileReply('text/event-stream', 'The stream of events') },
   errors: [429, 503],
 });
