@@ -6,7 +6,7 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
-import { deriveKey, pinKeysFrom, systemClock, type BalanceReader, type Clock } from '../identity/index.ts';
+import { deriveKey, findAccount, pinKeysFrom, systemClock, type BalanceReader, type Clock } from '../identity/index.ts';
 import { createSandboxCardProvider, type CardSetup } from '../providers/card/index.ts';
 import {
   createReadRouter,
@@ -38,6 +38,8 @@ import { registerTransactionRoutes } from './routes/transactions.ts';
 import { registerAdminRoutes } from './routes/admin/index.ts';
 import { DEFAULT_APPROVAL_THRESHOLD_PAISE } from '../admin-actions/index.ts';
 import { registerWebApp } from './web-app.ts';
+import { createLiveHub, type LiveHub } from './live/hub.ts';
+import { registerEventRoutes } from './routes/events.ts';
 import { installReadAfterReply, type ReadAfterReplyObserver } from './read-after-reply.ts';
 import { installRequestIdHeader, requestIdGenerator } from './request-id.ts';
 
@@ -109,6 +111,19 @@ export interface AppDependencies {
   metrics?: MetricsRegistry;
   /** The process's logger (service `api`); absent: one is made at `config.logLevel`. */
   log?: Logger;
+  /**
+   * Live updates (GET /api/users/events): the process's checkpoint waiter feeds them. Absent:
+   * the route answers 503 (tests without projection workers).
+   */
+  live?: LiveSettings;
+}
+
+export interface LiveSettings {
+  feed: Pick<CheckpointWaiter, 'onAdvance'>;
+  /** Streams one user may hold open in this process (default 5). */
+  maxStreamsPerUser?: number;
+  /** Between heartbeat comments, at which each stream's session is re-checked (default 15 s). */
+  heartbeatMs?: number;
 }
 
 /** The AppConfig of the process configuration (runtime/api-process.ts). */
@@ -247,6 +262,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerRequestRoutes(app, money);
   registerStatementRoutes(app, money);
   await registerCardWebhook(app, money);
+  registerEventRoutes(app, deps.live ? liveHub(app, deps, deps.live) : undefined);
   await registerAdminRoutes(app, {
     db: deps.db,
     ledger,
@@ -265,6 +281,20 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   if (deps.config.webDistDir) await registerWebApp(app, { distDir: deps.config.webDistDir });
   return app;
+}
+
+/** The live updates hub, ended before the server closes (open streams would hold it). */
+function liveHub(app: FastifyInstance, deps: AppDependencies, settings: LiveSettings): LiveHub {
+  const hub = createLiveHub({
+    db: deps.db,
+    feed: settings.feed,
+    sessionOf: (userId) => findAccount(deps.db, userId),
+    log: app.log.child({ component: 'live-updates' }),
+    ...(settings.maxStreamsPerUser ? { maxStreamsPerUser: settings.maxStreamsPerUser } : {}),
+    ...(settings.heartbeatMs ? { heartbeatMs: settings.heartbeatMs } : {}),
+  });
+  app.addHook('preClose', () => hub.close());
+  return hub;
 }
 
 /**

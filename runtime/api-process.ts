@@ -59,6 +59,7 @@ async function assemble(config: Config, system: System, metrics: ApiProcessMetri
     db: system.db,
     pool: system.pool,
     checkpoints,
+    live: { feed: checkpoints },
     boss: system.boss,
     ledger: system.ledger,
     card: createCardProvider(config),

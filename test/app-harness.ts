@@ -8,7 +8,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { SMTPServer } from 'smtp-server';
-import { buildApp, type AppConfig, type AppDependencies } from '../api/app.ts';
+import { buildApp, type AppConfig, type AppDependencies, type LiveSettings } from '../api/app.ts';
 import { createLedger, type Ledger, type LedgerTables } from '../ledger/index.ts';
 import { createMailer } from '../notifications/mailer.ts';
 import { createLogger } from '../platform/logger.ts';
@@ -21,7 +21,7 @@ import type { Clock } from '../identity/clock.ts';
 import type { BalanceReader } from '../identity/index.ts';
 import { createAdmin, ensureFirstAdmin } from '../identity/admin.ts';
 import { deriveKey } from '../identity/secrets.ts';
-import { startProjectionWorkers, type ProjectorOptions } from '../projections/index.ts';
+import { createCheckpointWaiter, startProjectionWorkers, type ProjectorOptions } from '../projections/index.ts';
 import { createWiredLedger } from '../runtime/ledger.ts';
 
 export const TEST_SECRET = 'test-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
@@ -80,6 +80,8 @@ export async function startHarness(
       ledger?: (db: TestDatabase<unknown>, boss: JobBoss) => Ledger;
       /** 'read-model': the app's own (the read model, through the replicas); default: the ledger's heads. */
       balances?: BalanceReader | 'read-model';
+      /** Live updates (GET /api/users/events), fed by a checkpoint waiter of their own. */
+      live?: Omit<LiveSettings, 'feed'>;
     } = {},
 ): Promise<Harness> {
   const database = extra.database ?? (await createTestDatabase<unknown>());
@@ -122,8 +124,10 @@ export async function startHarness(
     readAfterReplyTimeoutMs: 0,
     ...overrides,
   };
+  const liveFeed = extra.live ? createCheckpointWaiter({ connectionString: database.url }) : undefined;
   const app = await buildApp({
     config,
+    ...(liveFeed ? { live: { ...extra.live, feed: liveFeed } } : {}),
     db: database.db,
     pool: database.pool,
     boss,
@@ -168,6 +172,7 @@ export async function startHarness(
     },
     close: async () => {
       await app.close();
+      await liveFeed?.close();
       await boss.stop({ graceful: false });
       await Promise.all(replicas.map((replica) => replica.destroy()));
       mailer.close();
@@ -188,6 +193,7 @@ export async function startProjectedHarness(
   workers: HarnessDatabases & {
     projector?: ProjectorOptions;
     readAfterReply?: AppDependencies['readAfterReply'];
+    live?: Omit<LiveSettings, 'feed'>;
   } = {},
 ): Promise<Harness> {
   const harness = await startHarness(
@@ -196,6 +202,7 @@ export async function startProjectedHarness(
       ...(workers.readAfterReply ? { readAfterReply: workers.readAfterReply } : {}),
       ...(workers.database ? { database: workers.database } : {}),
       ...(workers.replicaUrls ? { replicaUrls: workers.replicaUrls } : {}),
+      ...(workers.live ? { live: workers.live } : {}),
       ledger: (database) => createWiredLedger(tablesView<LedgerTables>(database.db)),
       balances: 'read-model',
     },
@@ -240,9 +247,10 @@ function ledgerBalances(database: TestDatabase<unknown>): BalanceReader {
 export async function startSiblingApp(
   harness: Harness,
   overrides: Partial<AppConfig> = {},
-  deps: Pick<Partial<AppDependencies>, 'db' | 'pool'> = {},
+  deps: Pick<Partial<AppDependencies>, 'db' | 'pool' | 'live'> = {},
 ): Promise<FastifyInstance> {
   return buildApp({
+    ...(deps.live ? { live: deps.live } : {}),
     config: { ...harness.config, ...overrides },
     db: deps.db ?? harness.database.db,
     pool: deps.pool ?? harness.database.pool,

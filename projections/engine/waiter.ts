@@ -24,6 +24,11 @@ const MAX_WAITERS = 10_000;
 export interface CheckpointWaiter {
   /** True once `projection` (or all of them) has reached `token`; false after `timeoutMs`. */
   wait(projection: ProjectionName | 'all', token: string, timeoutMs: number): Promise<boolean>;
+  /**
+   * Calls `listener` with the slowest projection's checkpoint whenever it moves forward (live
+   * updates, api/live/). Keeps the LISTEN connection open and re-checked while subscribed.
+   */
+  onAdvance(listener: (lowest: Checkpoint) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -39,6 +44,8 @@ export function createCheckpointWaiter(options: { connectionString: string }): C
   let client: Promise<pg.Client> | undefined;
   let ticker: NodeJS.Timeout | undefined;
   let closed = false;
+  const listeners = new Set<(lowest: Checkpoint) => void>();
+  let announced: Checkpoint | undefined;
 
   const learn = (projection: string, checkpoint: Checkpoint): void => {
     const current = known.get(projection);
@@ -49,9 +56,18 @@ export function createCheckpointWaiter(options: { connectionString: string }): C
       waiter.projection === 'all' ? [...known.values()] : [known.get(waiter.projection)].filter((c) => c !== undefined);
     return checkpoints.length > 0 && checkpoints.every((checkpoint) => hasReached(checkpoint, waiter.target));
   };
+  const announce = (): void => {
+    let lowest: Checkpoint | undefined;
+    for (const checkpoint of known.values())
+      if (!lowest || compareCheckpoints(checkpoint, lowest) < 0) lowest = checkpoint;
+    if (!lowest || (announced && compareCheckpoints(lowest, announced) <= 0)) return;
+    announced = lowest;
+    for (const listener of listeners) listener(lowest);
+  };
   const settle = (): void => {
     for (const waiter of waiters) if (reached(waiter)) waiter.done(true);
-    if (waiters.size === 0 && ticker) {
+    announce();
+    if (waiters.size === 0 && listeners.size === 0 && ticker) {
       clearInterval(ticker);
       ticker = undefined;
     }
@@ -117,8 +133,18 @@ export function createCheckpointWaiter(options: { connectionString: string }): C
         ticker ??= setInterval(tick, RECHECK_INTERVAL_MS);
       });
     },
+    onAdvance(listener) {
+      listeners.add(listener);
+      if (announced) listener(announced);
+      ticker ??= setInterval(tick, RECHECK_INTERVAL_MS);
+      tick();
+      return () => {
+        listeners.delete(listener);
+      };
+    },
     async close() {
       closed = true;
+      listeners.clear();
       for (const waiter of waiters) waiter.done(false);
       if (ticker) clearInterval(ticker);
       const open = client;

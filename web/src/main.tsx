@@ -9,6 +9,7 @@ import { RouterProvider } from 'react-router-dom';
 import { RateLimitNotice } from './components/ui/RateLimitNotice.tsx';
 import { Toaster } from './components/ui/Toaster.tsx';
 import { SessionProvider } from './app/session.tsx';
+import { LiveUpdates } from './app/LiveUpdates.tsx';
 import { createRouter } from './app/router.tsx';
 import { createQueryClient } from './lib/query-client.ts';
 import { startTheme } from './lib/theme.ts';
@@ -28,6 +29,7 @@ createRoot(root).render(
     <QueryClientProvider client={queryClient}>
       <Toaster>
         <SessionProvider>
+          <LiveUpdates />
           <RouterProvider router={router} />
         </SessionProvider>
         <RateLimitNotice />

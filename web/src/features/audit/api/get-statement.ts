@@ -25,28 +25,20 @@ export function fetchStatement(
 }
 
 /**
- * `awaitPosition`: the statement projection is asynchronous and this route takes no
- * read-your-writes checkpoint, so after a reversal the page polls until a line at or past
- * the reversal's position is loaded (or the wait is given up by the caller).
+ * No polling after a reversal: its reply leaves the server once every projection has applied
+ * it (api/read-after-reply.ts) and the mutation invalidates every ledger read, so the next
+ * fetch already holds the reversal line.
  */
-export function statementQuery(accountId: string, filters: StatementFilters, awaitPosition: string | null = null) {
+export function statementQuery(accountId: string, filters: StatementFilters) {
   return infiniteQueryOptions({
     queryKey: ['ledger', 'admin', 'statement', accountId, filters],
     queryFn: ({ pageParam }) => fetchStatement(accountId, filters, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.nextAfter ?? undefined,
     enabled: accountId !== '',
-    refetchInterval: (query) =>
-      awaitPosition !== null && !reached(query.state.data?.pages ?? [], awaitPosition) ? STATEMENT_POLL_MS : false,
   });
 }
 
-const STATEMENT_POLL_MS = 400;
-
-export function reached(pages: readonly StatementPage[], position: string): boolean {
-  return pages.some((page) => page.items.some((line) => BigInt(line.position) >= BigInt(position)));
-}
-
-export function useStatement(accountId: string, filters: StatementFilters, awaitPosition: string | null = null) {
-  return useInfiniteQuery(statementQuery(accountId, filters, awaitPosition));
+export function useStatement(accountId: string, filters: StatementFilters) {
+  return useInfiniteQuery(statementQuery(accountId, filters));
 }

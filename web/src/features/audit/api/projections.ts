@@ -1,12 +1,11 @@
 /**
  * GET /api/admin/projections, POST and GET /api/admin/projections/:name/replay (admin):
- * projection status, starting a replay job, and polling its progress until it ends.
+ * projection status, starting a replay job, and its progress: no polling, the live updates
+ * stream writes each change of a replay into its query (app/live-cache.ts).
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiData, apiRequest, type ApiReply } from '../../../lib/api-client.ts';
 import type { ProjectionsOverview, ReplayRun } from './types.ts';
-
-export const REPLAY_POLL_MS = 500;
 
 export function fetchProjections(): Promise<ProjectionsOverview> {
   return apiData<ProjectionsOverview>('/api/admin/projections', {
@@ -32,7 +31,11 @@ export function useStartReplay() {
   return useMutation({
     mutationFn: startReplay,
     onSuccess: async (reply, input) => {
-      if (reply.success) client.setQueryData(replayQuery(input.name, true).queryKey, reply.data);
+      // A progress event of the stream may have come first: a later state of the same run stays.
+      if (reply.success)
+        client.setQueryData<ReplayRun>(replayQuery(input.name, true).queryKey, (current) =>
+          current?.id === reply.data?.id && current?.state !== 'queued' ? current : reply.data,
+        );
     },
   });
 }
@@ -47,13 +50,13 @@ export function isFinished(run: ReplayRun | undefined): boolean {
   return run?.state === 'done' || run?.state === 'failed';
 }
 
-/** Polls while the run is queued or running; stops once it is done or failed. */
+/** Fetched once; the stream's `replay` events keep it current until the run ends. */
 export function replayQuery(name: string, enabled: boolean) {
   return queryOptions({
     queryKey: ['admin', 'replay', name],
     queryFn: () => fetchReplay(name),
     enabled,
-    refetchInterval: (query) => (isFinished(query.state.data) ? false : REPLAY_POLL_MS),
+    staleTime: Infinity,
   });
 }
 

@@ -100,7 +100,7 @@ export function AccountAuditPage(): ReactElement {
           </Card>
         </>
       )}
-      <ReverseDialog target={audit.target} onClose={() => audit.setTarget(null)} onReversed={audit.onReversed} />
+      <ReverseDialog target={audit.target} onClose={() => audit.setTarget(null)} />
     </div>
   );
 }

@@ -1,8 +1,8 @@
 /**
  * The account audit page's state: the chosen account (in the URL, ?account=), the
  * statement's draft and applied filters, its pages and the raw events, the CSV download
- * and its toast, and the reversal dialog's target; after a reversal the statement polls
- * until the reversal's position is in it (`awaitPosition`).
+ * and its toast, and the reversal dialog's target (a reversal refreshes the statement through
+ * its mutation's invalidation).
  */
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -24,16 +24,14 @@ export function useAccountAudit() {
   const [filters, setFilters] = useState<StatementFilters>(NO_STATEMENT_FILTERS);
   const [target, setTarget] = useState<ReverseTarget | null>(null);
   const [downloading, setDownloading] = useState(false);
-  const [awaitPosition, setAwaitPosition] = useState<string | null>(null);
   const notify = useToast();
-  const statement = useStatement(accountId, filters, awaitPosition);
+  const statement = useStatement(accountId, filters);
   const events = useAccountEvents(accountId);
 
   function chooseAccount(id: string): void {
     setParams(id ? { account: id } : {});
     setDraft(NO_STATEMENT_FILTERS);
     setFilters(NO_STATEMENT_FILTERS);
-    setAwaitPosition(null);
   }
 
   async function download(): Promise<void> {
@@ -71,6 +69,5 @@ export function useAccountAudit() {
     download,
     target,
     setTarget,
-    onReversed: setAwaitPosition,
   };
 }

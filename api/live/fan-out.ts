@@ -1,0 +1,98 @@
+/**
+ * Which live event each ledger change means for whom (pure): the receiver of a transfer or of
+ * an accepted request's payment gets `money-received`, both sides of a request `request`, a
+ * deposit's owner `deposit`, every wallet whose money moved `balance`, and admins
+ * `admin-users` (a wallet opened at registration) and `admin-deposits`. Names and balances are
+ * filled in afterwards from the read tables (./changes.ts), once for all streams.
+ */
+import type { LiveEventData, LiveEventName } from '../../contracts/live.ts';
+import { compareCheckpoints, type Checkpoint } from '../../projections/index.ts';
+import type { LedgerChange } from './changes.ts';
+
+type PlannedName = Exclude<LiveEventName, 'balance' | 'replay' | 'reset' | 'money-received'>;
+
+export type Planned =
+  | { checkpoint: Checkpoint; event: PlannedName; data: LiveEventData<PlannedName> }
+  | { checkpoint: Checkpoint; event: 'money-received'; data: Omit<LiveEventData<'money-received'>, 'fromName'> };
+
+export interface Plan {
+  byUser: Map<string, Planned[]>;
+  admins: Planned[];
+  /** Wallets whose balance moved, with the last change that moved it. */
+  balances: Map<string, Checkpoint>;
+  /** Accounts whose names the `money-received` events need. */
+  senders: Set<string>;
+}
+
+export function planDeliveries(changes: readonly LedgerChange[]): Plan {
+  const plan: Plan = { byUser: new Map(), admins: [], balances: new Map(), senders: new Set() };
+  for (const change of changes) planChange(plan, change);
+  return plan;
+}
+
+function planChange(plan: Plan, change: LedgerChange): void {
+  const { checkpoint, data } = change;
+  const text = (key: string): string => String(data[key] ?? '');
+  const toUser = (userId: string, planned: Omit<Planned, 'checkpoint'>): void => {
+    const list = plan.byUser.get(userId) ?? [];
+    list.push({ checkpoint, ...planned } as Planned);
+    plan.byUser.set(userId, list);
+  };
+  const moved = (...userIds: string[]): void => {
+    for (const userId of userIds) plan.balances.set(userId, checkpoint);
+  };
+  const received = (userId: string, transactionId: string, fromId: string): void => {
+    plan.senders.add(fromId);
+    toUser(userId, { event: 'money-received', data: { transactionId, amountPaise: text('amountPaise'), fromId } });
+  };
+  const request = (status: 'pending' | 'accepted' | 'rejected'): void => {
+    const requestId = text('requestId');
+    toUser(text('requesterId'), { event: 'request', data: { requestId, status, role: 'requester' } });
+    toUser(text('payerId'), { event: 'request', data: { requestId, status, role: 'payer' } });
+  };
+  const deposit = (status: 'pending' | 'success' | 'failed'): void => {
+    const depositId = text('depositId');
+    toUser(text('walletId'), { event: 'deposit', data: { depositId, status } });
+    plan.admins.push({ checkpoint, event: 'admin-deposits', data: { depositId } });
+  };
+  switch (change.type) {
+    case 'WalletOpened':
+      plan.admins.push({ checkpoint, event: 'admin-users', data: { accountId: text('accountId') } });
+      return;
+    case 'TransferCompleted':
+      received(text('toAccountId'), text('transferId'), text('fromAccountId'));
+      return moved(text('fromAccountId'), text('toAccountId'));
+    case 'MoneyRequested':
+      return request('pending');
+    case 'MoneyRequestAccepted':
+      request('accepted');
+      received(text('requesterId'), text('requestId'), text('payerId'));
+      return moved(text('requesterId'), text('payerId'));
+    case 'MoneyRequestRejected':
+      return request('rejected');
+    case 'DepositRequested':
+      return deposit('pending');
+    case 'DepositSettled':
+      deposit('success');
+      return moved(text('walletId'));
+    case 'DepositFailed':
+      return deposit('failed');
+    case 'TransferReversed':
+      return moved(text('fromAccountId'), text('toAccountId'));
+    case 'DepositReversed':
+      return moved(text('walletId'));
+    case 'MoneyRequestPaymentReversed':
+      return moved(text('requesterId'), text('payerId'));
+    default:
+      return;
+  }
+}
+
+/** The events of a plan for one stream, after its cursor, in ledger order. */
+export function eventsFor(plan: Plan, recipient: { userId: string; isAdmin: boolean }, after: Checkpoint): Planned[] {
+  const own = plan.byUser.get(recipient.userId) ?? [];
+  const all = recipient.isAdmin ? [...own, ...plan.admins] : own;
+  return all
+    .filter((planned) => compareCheckpoints(planned.checkpoint, after) > 0)
+    .sort((a, b) => compareCheckpoints(a.checkpoint, b.checkpoint));
+}

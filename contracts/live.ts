@@ -1,0 +1,51 @@
+/**
+ * The live updates stream (GET /api/users/events, text/event-stream): its event names and
+ * their JSON data, shared by the server (api/live/) and the web app (web/src/lib/live-events.ts).
+ * Each event's `id` is the checkpoint (`<tx_id>.<position>`) every projection had applied when
+ * it was sent, so a reconnect's `Last-Event-ID` resumes after it. Amounts are paise (strings:
+ * JSON has no bigint).
+ */
+import { z } from 'zod';
+import { replayRunSchema } from './admin-replies.ts';
+
+const paise = z.string().meta({ description: 'An amount in paise, as a decimal string' });
+
+export const liveEventSchemas = {
+  /** The wallet's balance after the change. */
+  balance: z.object({ balancePaise: paise }),
+  /** A transfer (or an accepted request's payment) credited to this wallet. */
+  'money-received': z.object({
+    transactionId: z.string(),
+    amountPaise: paise,
+    fromId: z.string(),
+    fromName: z.string(),
+  }),
+  /** A money request made, accepted or rejected, where this user is requester or payer. */
+  request: z.object({
+    requestId: z.string(),
+    status: z.enum(['pending', 'accepted', 'rejected']),
+    role: z.enum(['requester', 'payer']),
+  }),
+  /** One of this user's deposits was requested, settled or failed. */
+  deposit: z.object({ depositId: z.string(), status: z.enum(['pending', 'success', 'failed']) }),
+  /** Admins: a wallet was opened (a new user may be awaiting verification). */
+  'admin-users': z.object({ accountId: z.string() }),
+  /** Admins: a deposit was requested, settled or failed (the pending deposits list changed). */
+  'admin-deposits': z.object({ depositId: z.string() }),
+  /** Admins: a projection replay's progress. */
+  replay: replayRunSchema,
+  /** The resume point was too old to replay: the client refetches everything. */
+  reset: z.object({}),
+} as const;
+
+export type LiveEventName = keyof typeof liveEventSchemas;
+export type LiveEventData<Name extends LiveEventName> = z.output<(typeof liveEventSchemas)[Name]>;
+
+export const LIVE_EVENT_NAMES = Object.keys(liveEventSchemas) as LiveEventName[];
+
+export function isLiveEventName(name: string): name is LiveEventName {
+  return Object.hasOwn(liveEventSchemas, name);
+}
+
+/** The stream's path; the web app opens it with fetch and the Authorization header. */
+export const LIVE_EVENTS_PATH = '/api/users/events';

@@ -1,0 +1,55 @@
+/**
+ * What each live event does to the tab: react-query caches updated or invalidated (the
+ * screens re-render from them), and the money-received toast ("₹500 received from Asha
+ * Rao"). Replay progress is written into its query, so the Operations page needs no polling.
+ */
+import type { QueryClient } from '@tanstack/react-query';
+import { rupeesFromPaise } from '../../../contracts/money.ts';
+import type { ToastInput } from '../components/ui/Toaster.tsx';
+import type { UserRecord } from '../lib/api/current-user.ts';
+import { formatRupees } from '../lib/format.ts';
+import type { LiveEvent } from '../lib/live-events.ts';
+import { currentUserKey, ledgerKey } from '../lib/query-client.ts';
+
+export function receivedMessage(amountPaise: string, fromName: string): string {
+  return `${formatRupees(rupeesFromPaise(BigInt(amountPaise)))} received from ${fromName}`;
+}
+
+/** Every ledger-derived read but the user record (which the balance event sets itself). */
+function invalidateLedgerReads(client: QueryClient): Promise<void> {
+  return client.invalidateQueries({
+    queryKey: ledgerKey,
+    predicate: (query) => query.queryKey[1] !== currentUserKey[1],
+  });
+}
+
+export async function applyLiveEvent(
+  client: QueryClient,
+  notify: (toast: ToastInput) => void,
+  event: LiveEvent,
+): Promise<void> {
+  switch (event.name) {
+    case 'balance': {
+      const balance = rupeesFromPaise(BigInt(event.data.balancePaise));
+      client.setQueryData<UserRecord>(currentUserKey, (user) => (user ? { ...user, balance } : user));
+      return invalidateLedgerReads(client);
+    }
+    case 'money-received':
+      notify({ tone: 'success', message: receivedMessage(event.data.amountPaise, event.data.fromName) });
+      return;
+    case 'request':
+    case 'deposit':
+      return invalidateLedgerReads(client);
+    case 'admin-users':
+      return client.invalidateQueries({ queryKey: ['admin', 'users'] });
+    case 'admin-deposits':
+      await client.invalidateQueries({ queryKey: ['admin'] });
+      return invalidateLedgerReads(client);
+    case 'replay':
+      client.setQueryData(['admin', 'replay', event.data.projection], event.data);
+      return client.invalidateQueries({ queryKey: ['admin', 'projections'] });
+    case 'reset':
+      await client.invalidateQueries({ queryKey: ['admin'] });
+      return client.invalidateQueries({ queryKey: ledgerKey });
+  }
+}
