@@ -124,6 +124,8 @@ export interface LiveSettings {
   maxStreamsPerUser?: number;
   /** Between heartbeat comments, at which each stream's session is re-checked (default 15 s). */
   heartbeatMs?: number;
+  /** How often admins' streams get the projections' status (tests shorten it). */
+  projectionsPushMs?: number;
 }
 
 /** The AppConfig of the process configuration (runtime/api-process.ts). */
@@ -292,6 +294,7 @@ function liveHub(app: FastifyInstance, deps: AppDependencies, settings: LiveSett
     log: app.log.child({ component: 'live-updates' }),
     ...(settings.maxStreamsPerUser ? { maxStreamsPerUser: settings.maxStreamsPerUser } : {}),
     ...(settings.heartbeatMs ? { heartbeatMs: settings.heartbeatMs } : {}),
+    ...(settings.projectionsPushMs ? { projectionsPushMs: settings.projectionsPushMs } : {}),
   });
   app.addHook('preClose', () => hub.close());
   return hub;

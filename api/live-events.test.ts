@@ -4,7 +4,8 @@
  * (with the sender's name) and both balances; a closed stream resumes with Last-Event-ID; the
  * per-user cap refuses with the envelope; no session is a 401; admins hear of registrations
  * and deposits; a second app (its own LISTEN connection and hub, as a second API process)
- * delivers too; a sign-out ends the stream; closing the app ends its streams and does not hang.
+ * delivers too; a sign-out ends the stream; closing the app ends its streams and does not hang;
+ * admins (only) get the projections status pushed.
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -30,7 +31,7 @@ let ravi: { id: string; token: string };
 const opened: SseClient[] = [];
 
 beforeAll(async () => {
-  h = await startProjectedHarness({}, { live: { heartbeatMs: 300, maxStreamsPerUser: 3 } });
+  h = await startProjectedHarness({}, { live: { heartbeatMs: 300, maxStreamsPerUser: 3, projectionsPushMs: 200 } });
   baseUrl = await h.app.listen({ host: '127.0.0.1', port: 0 });
   adminToken = await signIn(h, ADMIN.email, ADMIN.password);
   const user = async (email: string) => {
@@ -135,6 +136,16 @@ it('tells admins of a new registration and of a pending deposit', async () => {
   const depositId = await requestUpiDeposit(h, newcomer.token ?? '', 70);
   const pending = await admin.next('admin-deposits', (event) => event.event === 'admin-deposits', from);
   expect(dataOf(pending)).toEqual({ depositId });
+});
+
+it("pushes the projections' status to admins only (the Operations page polls nothing)", async () => {
+  const admin = await open(adminToken);
+  const customer = await open(asha.token);
+  const status = await admin.next('projections', (event) => event.event === 'projections');
+  const names = (dataOf(status).projections as { name: string; lagEvents: number }[]).map((p) => p.name);
+  expect(names).toEqual(expect.arrayContaining(['accounts', 'history']));
+  await admin.next('a second status', (event) => event.event === 'projections', admin.events.indexOf(status) + 1);
+  expect(customer.events.some((event) => event.event === 'projections')).toBe(false);
 });
 
 it('a sign-out ends the stream (at the next heartbeat)', async () => {

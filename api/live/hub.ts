@@ -7,9 +7,10 @@
  * resumes (`Last-Event-ID`) catches up between two advances and misses nothing.
  *
  * Also: a heartbeat comment per stream, at which the stream's session is re-checked (a
- * sign-out, password reset or suspension ends it); replay progress polled for admins while
- * any admin stream is open (replays report to a table, not the log); a cap of streams per
- * user in this process.
+ * sign-out, password reset or suspension ends it); for admins, while any admin stream is open,
+ * replay progress (replays report to a table, not the log) and the projections' status every
+ * few seconds (the Operations page's lag chart: a stalled projection advances nothing, so it
+ * cannot be an advance's event); a cap of streams per user in this process.
  */
 import type { Kysely } from 'kysely';
 import {
@@ -19,6 +20,7 @@ import {
   type Checkpoint,
   type CheckpointWaiter,
 } from '../../projections/index.ts';
+import { readProjectionsOverview } from '../../audit/projections.ts';
 import { readBalancesOf, readChanges, readLowestCheckpoint, readNames, type LedgerChange } from './changes.ts';
 import { eventsFor, planDeliveries } from './fan-out.ts';
 import type { LiveStream } from './stream.ts';
@@ -36,6 +38,8 @@ export interface LiveHubOptions {
   maxStreamsPerUser?: number;
   heartbeatMs?: number;
   replayPollMs?: number;
+  /** How often admins' streams get the projections' status (lag); 5 s by default. */
+  projectionsPushMs?: number;
 }
 
 export interface LiveHub {
@@ -56,6 +60,7 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
   let chain: Promise<void> = Promise.resolve();
   let heartbeat: NodeJS.Timeout | undefined;
   let replayTimer: NodeJS.Timeout | undefined;
+  let projectionsTimer: NodeJS.Timeout | undefined;
   const lastReplay = new Map<string, string>();
   let closed = false;
 
@@ -155,15 +160,24 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
     }
   };
 
+  const pushProjections = async (): Promise<void> => {
+    const admins = [...streams].filter((stream) => stream.isAdmin && stream.cursor);
+    if (admins.length === 0) return;
+    const overview = await readProjectionsOverview(db);
+    for (const stream of admins) stream.send('projections', overview);
+  };
+
   const startTimers = (): void => {
     heartbeat ??= setInterval(() => enqueue(beat), options.heartbeatMs ?? 15_000);
     replayTimer ??= setInterval(() => enqueue(pollReplays), options.replayPollMs ?? 1_000);
+    projectionsTimer ??= setInterval(() => enqueue(pushProjections), options.projectionsPushMs ?? 5_000);
     unsubscribe ??= options.feed.onAdvance((lowest) => enqueue(() => advance(lowest)));
   };
   const stopTimers = (): void => {
     clearInterval(heartbeat);
     clearInterval(replayTimer);
-    heartbeat = replayTimer = undefined;
+    clearInterval(projectionsTimer);
+    heartbeat = replayTimer = projectionsTimer = undefined;
     unsubscribe?.();
     unsubscribe = undefined;
     // Unsubscribed, the head goes stale: the next first stream starts from a fresh one.

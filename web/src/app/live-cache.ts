@@ -1,7 +1,8 @@
 /**
  * What each live event does to the tab: react-query caches updated or invalidated (the
  * screens re-render from them), and the money-received toast ("₹500 received from Asha
- * Rao"). Replay progress is written into its query, so the Operations page needs no polling.
+ * Rao"). Replay progress and the projections' status are written into their queries, so the Operations
+ * page needs no polling.
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { rupeesFromPaise } from '../../../contracts/money.ts';
@@ -47,7 +48,14 @@ export async function applyLiveEvent(
       return invalidateLedgerReads(client);
     case 'replay':
       client.setQueryData(['admin', 'replay', event.data.projection], event.data);
-      return client.invalidateQueries({ queryKey: ['admin', 'projections'] });
+      // Progress arrives every second of a run; only its end changes the status table, and the
+      // pushed status (below) shows it within seconds anyway: no call per progress event.
+      if (event.data.state === 'done' || event.data.state === 'failed')
+        await client.invalidateQueries({ queryKey: ['admin', 'projections'] });
+      return;
+    case 'projections':
+      client.setQueryData(['admin', 'projections'], event.data);
+      return;
     case 'reset':
       await client.invalidateQueries({ queryKey: ['admin'] });
       return client.invalidateQueries({ queryKey: ledgerKey });

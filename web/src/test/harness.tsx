@@ -2,7 +2,7 @@
  * Test harness: a fake API (routes by path, records every call with its body and headers)
  * installed as `fetch`, and a render helper with the app's providers and a router.
  */
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, type RenderResult } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
@@ -45,14 +45,14 @@ export function fakeApi(routes: Record<string, Handler>): RecordedCall[] {
 
 export function renderWithApp(
   element: ReactElement,
-  options: { path?: string; extraRoutes?: { path: string; element: ReactElement }[] } = {},
+  options: { path?: string; extraRoutes?: { path: string; element: ReactElement }[]; client?: QueryClient } = {},
 ): RenderResult {
   const path = options.path ?? '/';
   const router = createMemoryRouter([{ path: path.split('?')[0] ?? '/', element }, ...(options.extraRoutes ?? [])], {
     initialEntries: [path],
   });
   return render(
-    <QueryClientProvider client={createQueryClient()}>
+    <QueryClientProvider client={options.client ?? createQueryClient()}>
       <Toaster>
         <RouterProvider router={router} />
       </Toaster>

@@ -6,12 +6,16 @@
  * Why in the browser and not a history kept on the server: the charts answer "what is it
  * doing now?" for the operator looking at the page; a server-side history would need a table,
  * a sampling job and its retention for a view nobody else reads, and the long history is
- * Prometheus's (projection lag and the ledger are exported on /metrics). The trial balance
- * sums every posting, so it is sampled every 30 s; the lag (a few rows) every 5 s. At most
- * MAX_SAMPLES points are kept per chart.
+ * Prometheus's (projection lag and the ledger are exported on /metrics).
+ *
+ * No timers of its own: the projections' status is pushed on the live updates stream every few
+ * seconds (app/live-cache.ts writes it into its query), one lag point each. The trial balance
+ * sums every posting, so it is fetched again only when the ledger has moved (the pushed
+ * checkpoints changed) and at most every 30 s: an idle page costs no calls. At most MAX_SAMPLES
+ * points are kept per chart.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { projectionsQuery } from './projections.ts';
 import { trialBalanceQuery } from './trial-balance.ts';
 import type { ProjectionsOverview, TrialBalance } from './types.ts';
@@ -19,11 +23,11 @@ import type { ProjectionsOverview, TrialBalance } from './types.ts';
 export const MAX_SAMPLES = 120;
 
 export interface SampleIntervals {
+  /** The least time between two fetches of the trial balance. */
   trialBalanceMs: number;
-  lagMs: number;
 }
 
-export const DEFAULT_SAMPLE_INTERVALS: SampleIntervals = { trialBalanceMs: 30_000, lagMs: 5_000 };
+export const DEFAULT_SAMPLE_INTERVALS: SampleIntervals = { trialBalanceMs: 30_000 };
 
 /** One point in time: `time` (ms since the epoch) and one number per series. */
 export type Sample = { time: number } & Record<string, number>;
@@ -55,12 +59,33 @@ function useSamples<Data>(data: Data | undefined, updatedAt: number, toSample: (
   return samples;
 }
 
+/** Where the ledger stands as the projections see it: changes only when money moved. */
+export function ledgerPosition(overview: ProjectionsOverview): string {
+  return overview.projections.map((projection) => projection.checkpoint).join(' ');
+}
+
+/** Fetches the trial balance again when the pushed status shows the ledger moved, at most every `minMs`. */
+function useTrialBalanceFollowingLedger(overview: ProjectionsOverview | undefined, minMs: number) {
+  const trial = useQuery({ ...trialBalanceQuery, staleTime: Infinity });
+  const fetchedAt = useRef<string | undefined>(undefined);
+  const position = overview ? ledgerPosition(overview) : undefined;
+  const { refetch, dataUpdatedAt, isFetching } = trial;
+  useEffect(() => {
+    if (position === undefined || isFetching) return;
+    if (fetchedAt.current === undefined) fetchedAt.current = position;
+    if (position === fetchedAt.current || Date.now() - dataUpdatedAt < minMs) return;
+    fetchedAt.current = position;
+    void refetch();
+  }, [position, isFetching, dataUpdatedAt, minMs, refetch]);
+  return trial;
+}
+
 export function useOperationsSamples(intervals: SampleIntervals = DEFAULT_SAMPLE_INTERVALS): {
   trialBalance: Sample[];
   lag: Sample[];
 } {
-  const trial = useQuery({ ...trialBalanceQuery, refetchInterval: intervals.trialBalanceMs, staleTime: 0 });
-  const projections = useQuery({ ...projectionsQuery, refetchInterval: intervals.lagMs, staleTime: 0 });
+  const projections = useQuery({ ...projectionsQuery, staleTime: Infinity });
+  const trial = useTrialBalanceFollowingLedger(projections.data, intervals.trialBalanceMs);
   return {
     trialBalance: useSamples(trial.data, trial.dataUpdatedAt, trialBalanceSample),
     lag: useSamples(projections.data, projections.dataUpdatedAt, lagSample),

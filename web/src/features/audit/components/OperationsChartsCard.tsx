@@ -19,8 +19,8 @@ export function OperationsChartsCard({
   return (
     <Card title="Over time" className={styles.auditSection}>
       <p className="small muted">
-        Sampled by this page while it is open: the trial balance every {intervals.trialBalanceMs / 1000} s, the lag
-        every {intervals.lagMs / 1000} s. Prometheus keeps the long history.
+        Sampled while this page is open: the lag as the server reports it (every few seconds), the trial balance when
+        money has moved (at most every {intervals.trialBalanceMs / 1000} s). Prometheus keeps the long history.
       </p>
       <Suspense fallback={<p className="muted pad">Loading charts...</p>}>
         <OperationsCharts trialBalance={samples.trialBalance} lag={samples.lag} />

@@ -1,18 +1,20 @@
 /**
- * The Operations page's charts over time: each answer of the trial balance and projection
- * status endpoints becomes a sample, and the charts draw a line per account kind and per
- * projection through the samples taken while the page is open.
+ * The Operations page's charts over time: each projection status the live stream pushes and
+ * each trial balance fetched becomes a sample, and the charts draw a line per account kind and
+ * per projection; the page itself polls nothing.
  */
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeApi, renderWithApp } from '../../../test/harness.tsx';
+import { applyLiveEvent } from '../../../app/live-cache.ts';
+import { createQueryClient } from '../../../lib/query-client.ts';
 import { appendSample } from '../api/operations-samples.ts';
 import { OperationsChartsCard } from './OperationsChartsCard.tsx';
 
-function projection(name: string, lagEvents: number) {
+function projection(name: string, lagEvents: number, checkpoint: string) {
   return {
     name,
-    checkpoint: '1.1',
+    checkpoint,
     eventsApplied: 10,
     lagEvents,
     lagSeconds: 0,
@@ -22,47 +24,53 @@ function projection(name: string, lagEvents: number) {
   };
 }
 
+function overview(lagEvents: number, checkpoint: string) {
+  return {
+    projections: [projection('history', lagEvents, checkpoint), projection('statements', 3, checkpoint)],
+    heldBackEvents: 0,
+    heldBackSeconds: 0,
+    holder: null,
+  };
+}
+
+const TRIAL_BALANCE = {
+  byKind: [
+    { kind: 'funding', accounts: 3, balance: -5000, balancePaise: '-500000' },
+    { kind: 'wallet', accounts: 2, balance: 5000, balancePaise: '500000' },
+  ],
+  total: 0,
+  totalPaise: '0',
+  balanced: true,
+  fundingSources: [],
+  lastVerify: null,
+};
+
 describe('operations charts', () => {
-  it('samples the trial balance and each projection lag into lines over time', async () => {
-    let calls = 0;
-    fakeApi({
-      '/api/admin/trial-balance': () => ({
-        body: {
-          success: true,
-          message: 'ok',
-          data: {
-            byKind: [
-              { kind: 'funding', accounts: 3, balance: -5000, balancePaise: '-500000' },
-              { kind: 'wallet', accounts: 2, balance: 5000, balancePaise: '500000' },
-            ],
-            total: 0,
-            totalPaise: '0',
-            balanced: true,
-            fundingSources: [],
-            lastVerify: null,
-          },
-        },
-      }),
-      '/api/admin/projections': () => {
-        calls += 1;
-        return {
-          body: {
-            success: true,
-            message: 'ok',
-            data: {
-              projections: [projection('history', calls * 10), projection('statements', 3)],
-              heldBackEvents: 0,
-              heldBackSeconds: 0,
-              holder: null,
-            },
-          },
-        };
-      },
+  it('draw a lag point per pushed status and fetch the trial balance again only when the ledger moved', async () => {
+    const calls = fakeApi({
+      '/api/admin/trial-balance': () => ({ body: { success: true, message: 'ok', data: TRIAL_BALANCE } }),
+      '/api/admin/projections': () => ({ body: { success: true, message: 'ok', data: overview(0, '1.1') } }),
     });
-    const { container } = renderWithApp(<OperationsChartsCard intervals={{ trialBalanceMs: 60, lagMs: 60 }} />);
-    await waitFor(() => expect(screen.getByText(/Projection lag \(events\) \([3-9]\d* samples/)).toBeTruthy(), {
-      timeout: 15_000,
-    });
+    const client = createQueryClient();
+    const count = (path: string) => calls.filter((call) => call.path === path).length;
+    const { container } = renderWithApp(<OperationsChartsCard intervals={{ trialBalanceMs: 0 }} />, { client });
+    await waitFor(() => expect(count('/api/admin/trial-balance')).toBe(1));
+    // A sample is a moment: each push waits for the clock to move past the previous one.
+    const push = async (lag: number, checkpoint: string) => {
+      const before = Date.now();
+      await waitFor(() => expect(Date.now()).toBeGreaterThan(before));
+      await act(() =>
+        applyLiveEvent(client, () => undefined, { name: 'projections', data: overview(lag, checkpoint) }),
+      );
+    };
+    await waitFor(() => expect(screen.getByText(/Projection lag \(events\) \(1 sample/)).toBeTruthy());
+    await push(5, '1.1');
+    await push(10, '1.1');
+    await waitFor(() => expect(screen.getByText(/Projection lag \(events\) \(3 samples/)).toBeTruthy());
+    expect(count('/api/admin/trial-balance')).toBe(1);
+    await push(0, '2.7');
+    await waitFor(() => expect(count('/api/admin/trial-balance')).toBe(2));
+    expect(count('/api/admin/projections')).toBe(1);
     const lagLines = container.querySelectorAll('[data-testid="projection-lag-chart"] .recharts-line-curve');
     expect(lagLines.length).toBe(2);
     for (const line of lagLines) expect((line.getAttribute('d') ?? '').split('L').length).toBeGreaterThanOrEqual(3);
