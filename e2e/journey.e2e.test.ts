@@ -565,7 +565,6 @@ async function captureRequests(): Promise<void> {
     await page.goto('/requests');
     await page.getByRole('tab', { name: 'Received (2)' }).waitFor();
     const approve = page.getByRole('button', { name: 'Approve' });
-    if (viewport === 'phone') await page.locator('.list-card-toggle', { hasText: 'Pending' }).click();
     await approve.first().waitFor();
     await screenshot(page, SCREENSHOT_DIR, 'requests', viewport);
     await approve.first().click();
