@@ -361,7 +361,7 @@ describe('the wallet in a real browser', () => {
     await expectText(asha.locator('.pagination span'), 'Showing 1–4 of 4 transactions');
 
     await asha.goto('/dashboard');
-    await expectText(dashboardBalance(asha), '₹1,224.00');
+    await expectText(dashboardBalance(asha), '₹1,224.25');
     await expect
       .poll(() => recentActivity(asha), { timeout: 15_000 })
       .toEqual([
@@ -372,7 +372,7 @@ describe('the wallet in a real browser', () => {
     await asha.getByRole('button', { name: 'Hide balance' }).click();
     await expectText(dashboardBalance(asha), '****');
     await asha.getByRole('button', { name: 'Show balance' }).click();
-    await expectText(dashboardBalance(asha), '₹1,224.00');
+    await expectText(dashboardBalance(asha), '₹1,224.25');
 
     await vikram.goto('/transactions');
     await reloadUntilText(vikram, () => transactionsBalance(vikram), '₹525.75');
@@ -382,7 +382,7 @@ describe('the wallet in a real browser', () => {
       { amount: '+₹400', type: 'Credit' },
     ]);
     await vikram.goto('/dashboard');
-    await expectText(dashboardBalance(vikram), '₹526.00');
+    await expectText(dashboardBalance(vikram), '₹525.75');
     await expect
       .poll(() => recentActivity(vikram), { timeout: 15_000 })
       .toEqual([
