@@ -386,8 +386,8 @@ describe('the wallet in a real browser', () => {
     await expect
       .poll(() => recentActivity(vikram), { timeout: 15_000 })
       .toEqual([
-        { title: 'Asha Rao', amount: '+₹125.75' },
-        { title: 'Asha Rao', amount: '+₹400' },
+        { title: 'Request paid by Asha Rao', amount: '+₹125.75' },
+        { title: 'Received from Asha Rao', amount: '+₹400' },
       ]);
   });
 
