@@ -34,7 +34,7 @@ export function AmountField({ value, onValueChange, onKeyDown, error, ...rest }:
     const caret = element?.selectionStart ?? raw.length;
     const edit = applyAmountEdit(value, raw, caret, lastKey.current === 'Delete' ? 'deleteContentForward' : undefined);
     pendingCaret.current = edit.caret;
-    // The same text again (a refused character): no re-render follows, and React puts the old
+    // The same text again (a comma typed where grouping puts none): no re-render follows, and React puts the old
     // text back into the input after this handler, so the caret is placed just after that.
     if (edit.value === value && element)
       queueMicrotask(() => {
