@@ -148,7 +148,7 @@ describe('transfer-funds', () => {
   it.each([
     [{ receiver: '' }, 'Account number is required'],
     [{ amount: undefined }, 'Amount is required'],
-    [{ amount: 'ten' }, 'Please enter a valid amount'],
+    [{ amount: 'ten' }, 'Amount can contain only digits and one decimal point'],
     [{ amount: -5 }, 'Please enter a valid amount'],
     [{ amount: 10.005 }, 'Please enter a valid amount'],
     [{ amount: 0.5 }, 'Minimum transfer amount is ₹1'],

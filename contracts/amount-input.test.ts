@@ -5,23 +5,26 @@ import { fieldErrors } from './fields.ts';
 import { depositSchema, sendRequestSchema, transferSchema } from './transactions.ts';
 
 describe('amounts as typed', () => {
-  it('group en-IN while typing: last three digits, then pairs; one point, two decimals', () => {
+  it('group en-IN while typing: last three digits, then pairs; nothing else rewritten', () => {
     const cases: [string, string][] = [
       ['', ''],
       ['7', '7'],
       ['1000', '1,000'],
       ['100000', '1,00,000'],
       ['100000.5', '1,00,000.5'],
-      ['100000.509', '1,00,000.50'],
+      ['100000.509', '1,00,000.509'],
       ['12345678', '1,23,45,678'],
       ['1,0,00,0', '10,000'],
-      ['1.2.3', '1.23'],
+      ['1.2.3', '1.2.3'],
+      ['-5', '-5'],
+      ['+5', '+5'],
+      ['abc', 'abc'],
       ['.5', '0.5'],
       ['007', '7'],
       ['0', '0'],
       ['1000.', '1,000.'],
-      ['₹ 2,500 abc', '2,500'],
-      ['1234567890123456789', '12,34,56,78,90,12,345'],
+      ['₹ 2,500 abc', '₹ 2,500 abc'],
+      ['1234567890123456789', '12,34,56,78,90,12,34,56,789'],
     ];
     for (const [typed, shown] of cases) expect(groupTypedRupees(typed), typed).toBe(shown);
     // Grouping what is shown changes nothing.

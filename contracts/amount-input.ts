@@ -1,12 +1,9 @@
 /**
  * An amount as a person types and reads it: en-IN digit grouping while typing
- * ("100000.5" -> "1,00,000.5"), the grouped text read back as plain rupee text for the
+ * ("100000.5" -> "1,00,000.5", nothing else rewritten), the grouped text read back as plain rupee text for the
  * amount rule of fields.ts (so the server and the forms parse it with one rule). Showing
  * exact paise ("₹1,00,000.00") is money.ts's formatPaise.
  */
-
-/** The most rupee digits an amount may have before the decimal point (money.ts's RUPEE_TEXT). */
-export const MAX_RUPEE_DIGITS = 15;
 
 /** Correct en-IN grouping: the last three digits, then pairs ("12,34,567.8"); nothing else. */
 const EN_IN_GROUPED = /^\d{1,2}(?:,\d{2})*,\d{3}(?:\.\d*)?$/;
@@ -19,24 +16,24 @@ export function groupIndianDigits(digits: string): string {
   return groups.join(',');
 }
 
+/** Text that is only an amount being written: digits, grouping commas, at most one point. */
+const AMOUNT_SHAPE = /^[\d,]*(?:\.\d*)?$/;
+
 /**
- * What the amount field shows for what was typed or pasted: digits and one decimal point
- * kept (at most two decimals, at most MAX_RUPEE_DIGITS whole digits, no leading zeros),
- * everything else dropped, the whole part grouped en-IN. Idempotent: grouping grouped text
- * gives the same text.
+ * What the amount field shows for what was typed or pasted. Text shaped like an amount
+ * (digits, commas, one point) has its whole part grouped en-IN and its leading zeros
+ * dropped; every digit typed is kept, decimals too. Anything else (a sign, a letter, a
+ * second point) is left exactly as typed, so the amount rule (fields.ts's
+ * amountTextProblem) refuses it with its reason instead of the field quietly rewriting
+ * it. Idempotent: grouping grouped text gives the same text.
  */
 export function groupTypedRupees(typed: string): string {
-  const cleaned = typed.replace(/[^\d.]/g, '');
+  if (!AMOUNT_SHAPE.test(typed)) return typed;
+  const cleaned = typed.replace(/,/g, '');
   const point = cleaned.indexOf('.');
   const wholeTyped = point === -1 ? cleaned : cleaned.slice(0, point);
-  const fraction =
-    point === -1
-      ? null
-      : cleaned
-          .slice(point + 1)
-          .replace(/\./g, '')
-          .slice(0, 2);
-  let whole = wholeTyped.replace(/^0+(?=\d)/, '').slice(0, MAX_RUPEE_DIGITS);
+  const fraction = point === -1 ? null : cleaned.slice(point + 1);
+  let whole = wholeTyped.replace(/^0+(?=\d)/, '');
   if (whole === '' && fraction !== null) whole = '0';
   const grouped = groupIndianDigits(whole);
   return fraction === null ? grouped : `${grouped}.${fraction}`;

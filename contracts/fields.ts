@@ -85,6 +85,29 @@ export interface AmountRules {
  */
 export const MAX_AMOUNT_TEXT_LENGTH = 64;
 
+/** Why typed amount text is refused, said on the field (every amount form, and the server). */
+export const AMOUNT_TEXT_MESSAGES = {
+  negative: 'Amount cannot be negative',
+  plusSign: 'Enter the amount without a + sign',
+  characters: 'Amount can contain only digits and one decimal point',
+  decimals: 'Amount can have at most 2 decimal places',
+} as const;
+
+/**
+ * The reason typed amount text is not an amount, or null when its characters are fine (its
+ * grouping, size and limits are the amount rule's to judge). The amount fields show it as
+ * it is typed; `amount()` refuses text with the same words, so nothing is sent.
+ */
+export function amountTextProblem(typed: string): string | null {
+  const text = typed.trim();
+  if (text.startsWith('-')) return AMOUNT_TEXT_MESSAGES.negative;
+  if (text.startsWith('+')) return AMOUNT_TEXT_MESSAGES.plusSign;
+  if (!/^[\d,]*(?:\.\d*)?$/.test(text)) return AMOUNT_TEXT_MESSAGES.characters;
+  const point = text.indexOf('.');
+  if (point !== -1 && text.length - point - 1 > 2) return AMOUNT_TEXT_MESSAGES.decimals;
+  return null;
+}
+
 /**
  * An amount in rupees (JSON number, or the text of a form input, which may be grouped en-IN
  * as the amount fields show it: "1,00,000.50") parsed exactly to paise.
@@ -97,6 +120,12 @@ export function amount(rules: AmountRules) {
     }
     if (typeof value === 'string' && value.length > MAX_AMOUNT_TEXT_LENGTH) {
       ctx.addIssue({ code: 'custom', message: rules.invalid });
+      return z.NEVER;
+    }
+    // Text says why it is refused; a JSON number keeps the spec's message.
+    const problem = typeof value === 'string' ? amountTextProblem(value) : null;
+    if (problem !== null) {
+      ctx.addIssue({ code: 'custom', message: problem });
       return z.NEVER;
     }
     const paise = paiseFromRupees(typeof value === 'string' ? ungroupRupees(value) : value);

@@ -139,7 +139,7 @@ describe('the wallet in a real browser', () => {
     await asha.getByLabel('Email').fill(ASHA.email);
     await asha.getByLabel('Password', { exact: true }).fill(ASHA.password);
     await asha.getByRole('button', { name: 'Sign in' }).click();
-    await toast(asha, 'Please verify your email address to continue.');
+    await toast(asha, 'Your account is awaiting verification by an administrator.');
     await asha.waitForURL('**/user-not-verified');
   });
 
@@ -174,7 +174,7 @@ describe('the wallet in a real browser', () => {
   step('both sign in; new wallets hold ₹0 and no history', async () => {
     await signIn(asha, ASHA.email, ASHA.password);
     await expectText(asha.getByRole('heading', { level: 1 }), 'Hi Asha, Welcome');
-    await expectText(dashboardBalance(asha), '₹0');
+    await expectText(dashboardBalance(asha), '₹0.00');
     await asha.getByText('No recent transactions').waitFor();
     ashaId = await accountNumber(asha);
 
@@ -361,18 +361,18 @@ describe('the wallet in a real browser', () => {
     await expectText(asha.locator('.pagination span'), 'Showing 1–4 of 4 transactions');
 
     await asha.goto('/dashboard');
-    await expectText(dashboardBalance(asha), '₹1,224');
+    await expectText(dashboardBalance(asha), '₹1,224.25');
     await expect
       .poll(() => recentActivity(asha), { timeout: 15_000 })
       .toEqual([
-        { title: 'Vikram Nair', amount: '−₹125.75' },
-        { title: 'Vikram Nair', amount: '−₹400' },
-        { title: 'Deposit', amount: '+₹250' },
+        { title: 'Paid request from Vikram Nair', amount: '−₹125.75' },
+        { title: 'Paid to Vikram Nair', amount: '−₹400' },
+        { title: 'Added by UPI', amount: '+₹250' },
       ]);
     await asha.getByRole('button', { name: 'Hide balance' }).click();
     await expectText(dashboardBalance(asha), '****');
     await asha.getByRole('button', { name: 'Show balance' }).click();
-    await expectText(dashboardBalance(asha), '₹1,224');
+    await expectText(dashboardBalance(asha), '₹1,224.25');
 
     await vikram.goto('/transactions');
     await reloadUntilText(vikram, () => transactionsBalance(vikram), '₹525.75');
@@ -382,12 +382,12 @@ describe('the wallet in a real browser', () => {
       { amount: '+₹400', type: 'Credit' },
     ]);
     await vikram.goto('/dashboard');
-    await expectText(dashboardBalance(vikram), '₹526');
+    await expectText(dashboardBalance(vikram), '₹525.75');
     await expect
       .poll(() => recentActivity(vikram), { timeout: 15_000 })
       .toEqual([
-        { title: 'Asha Rao', amount: '+₹125.75' },
-        { title: 'Asha Rao', amount: '+₹400' },
+        { title: 'Request paid by Asha Rao', amount: '+₹125.75' },
+        { title: 'Received from Asha Rao', amount: '+₹400' },
       ]);
   });
 
@@ -489,13 +489,13 @@ describe('the wallet in a real browser', () => {
 
   step('final balances: ₹1,150 for Asha and ₹600 for Vikram on both screens', async () => {
     await asha.goto('/dashboard');
-    await expectText(dashboardBalance(asha), '₹1,150');
+    await expectText(dashboardBalance(asha), '₹1,150.00');
     await vikram.goto('/transactions');
     await reloadUntilText(vikram, () => transactionsBalance(vikram), '₹600');
     await expectText(historyCounter(vikram), '4 of 4 transactions');
     expect((await historyRows(vikram)).map((row) => row.amount)).toEqual(['+₹24.25', '+₹50', '+₹125.75', '+₹400']);
     await vikram.goto('/dashboard');
-    await expectText(dashboardBalance(vikram), '₹600');
+    await expectText(dashboardBalance(vikram), '₹600.00');
   });
 
   step('a second request is left pending for the screenshots, then Asha rejects it (no money moves)', async () => {
@@ -518,7 +518,7 @@ describe('the wallet in a real browser', () => {
     await toast(asha, 'Request rejected successfully');
     await expectText(pending.locator('td').nth(4), 'Rejected');
     await asha.goto('/dashboard');
-    await expectText(dashboardBalance(asha), '₹1,150');
+    await expectText(dashboardBalance(asha), '₹1,150.00');
   });
 
   step(
@@ -565,7 +565,6 @@ async function captureRequests(): Promise<void> {
     await page.goto('/requests');
     await page.getByRole('tab', { name: 'Received (2)' }).waitFor();
     const approve = page.getByRole('button', { name: 'Approve' });
-    if (viewport === 'phone') await page.locator('.list-card-toggle', { hasText: 'Pending' }).click();
     await approve.first().waitFor();
     await screenshot(page, SCREENSHOT_DIR, 'requests', viewport);
     await approve.first().click();
@@ -621,7 +620,7 @@ async function captureEverything(viewport: ViewportName): Promise<void> {
   const user = (await session(viewport, await token(asha))).page;
   await user.goto('/dashboard');
   await user.locator('.qr-box img').waitFor();
-  await expectText(dashboardBalance(user), '₹1,150');
+  await expectText(dashboardBalance(user), '₹1,150.00');
   await user.locator('.recent-item').nth(2).waitFor();
   await user.evaluate(() => document.fonts.ready);
   await shot(user, 'dashboard');

@@ -1,6 +1,6 @@
 /**
  * The amount field's edit step: what was typed becomes en-IN grouped text
- * (contracts/amount-input.ts) and the caret stays after the same digit it followed, so
+ * (contracts/amount-input.ts; text that is not an amount stays as typed) and the caret stays after the same digit it followed, so
  * typing in the middle of "1,00,000" or deleting across a comma feels like a plain field.
  */
 import { groupTypedRupees } from '../../../contracts/amount-input.ts';
@@ -48,5 +48,7 @@ export function applyAmountEdit(
     position -= 1;
   }
   const value = groupTypedRupees(text);
+  // Text that is not an amount is kept as typed (and refused on the field): the caret too.
+  if (value === text) return { value, caret: position };
   return { value, caret: caretAfterSignificant(value, significantCount(text.slice(0, position))) };
 }

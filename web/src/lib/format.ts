@@ -1,6 +1,6 @@
 /**
- * Display formats: rupees in en-IN (contracts/money.ts), dates in en-GB day/month/year
- * with 12-hour time (spec section 2), and short ids (first 8 characters).
+ * Display formats: rupees in en-IN (contracts/money.ts), one date format (en-IN, India
+ * Standard Time), and short ids (first 8 characters).
  */
 import { formatRupees as formatRupeesShared } from '../../../contracts/money.ts';
 
@@ -12,24 +12,24 @@ export function formatRupees(rupees: number, options: { whole?: boolean } = {}):
   return `${rupees < 0 ? '-' : ''}₹${paiseFormat.format(Math.abs(rupees))}`;
 }
 
-const dateTime = new Intl.DateTimeFormat('en-GB', {
-  day: '2-digit',
-  month: '2-digit',
+/**
+ * The one date format of the app: en-IN day, short month and year, 12-hour time, always in
+ * India Standard Time whatever the device's zone ("27 Nov 2026, 7:39 pm"), so a list, a card
+ * and a dialog never show one moment three ways.
+ */
+const dateTime = new Intl.DateTimeFormat('en-IN', {
+  timeZone: 'Asia/Kolkata',
+  day: 'numeric',
+  month: 'short',
   year: 'numeric',
   hour: 'numeric',
   minute: '2-digit',
   hour12: true,
 });
-const dateOnly = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric' });
 
 export function formatDateTime(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? '-' : dateTime.format(date);
-}
-
-export function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '-' : dateOnly.format(date);
 }
 
 export function shortId(id: string): string {

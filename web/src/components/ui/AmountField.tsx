@@ -3,8 +3,11 @@
  * commas) with the decimal keypad on phones, grouping digits en-IN as they are typed
  * ("1,00,000.50") with the caret kept beside the digit it followed. The value handed out is
  * the grouped text; the forms parse it with contracts/' amount rules, which read it back.
+ * Nothing typed is rewritten: a sign, a letter or a third decimal stays in the field with the
+ * amount rule's reason under it (amountTextProblem), and the form's schema refuses to send it.
  */
 import { useLayoutEffect, useRef, type KeyboardEvent, type ReactElement } from 'react';
+import { amountTextProblem } from '../../../../contracts/fields.ts';
 import { applyAmountEdit } from '../../lib/amount-caret.ts';
 import { TextField, type TextFieldProps } from './Field.tsx';
 
@@ -12,7 +15,7 @@ export type AmountFieldProps = Omit<TextFieldProps, 'type' | 'inputMode' | 'valu
   value: string;
 };
 
-export function AmountField({ value, onValueChange, onKeyDown, ...rest }: AmountFieldProps): ReactElement {
+export function AmountField({ value, onValueChange, onKeyDown, error, ...rest }: AmountFieldProps): ReactElement {
   const input = useRef<HTMLInputElement | null>(null);
   const pendingCaret = useRef<number | null>(null);
   // Which way a deletion went: a deleted comma takes the digit on that side with it.
@@ -31,7 +34,7 @@ export function AmountField({ value, onValueChange, onKeyDown, ...rest }: Amount
     const caret = element?.selectionStart ?? raw.length;
     const edit = applyAmountEdit(value, raw, caret, lastKey.current === 'Delete' ? 'deleteContentForward' : undefined);
     pendingCaret.current = edit.caret;
-    // The same text again (a refused character): no re-render follows, and React puts the old
+    // The same text again (a comma typed where grouping puts none): no re-render follows, and React puts the old
     // text back into the input after this handler, so the caret is placed just after that.
     if (edit.value === value && element)
       queueMicrotask(() => {
@@ -43,6 +46,7 @@ export function AmountField({ value, onValueChange, onKeyDown, ...rest }: Amount
   return (
     <TextField
       {...rest}
+      error={error || amountTextProblem(value) || undefined}
       ref={input}
       type="text"
       inputMode="decimal"

@@ -1,12 +1,15 @@
 /**
- * Toasts on radix-ui Toast: top-right, Alt+T focuses the viewport (spec sections 2 and 9).
- * Durations come from the caller; the default is the spec's 4000 ms.
+ * Toasts on radix-ui Toast, Alt+T focuses the viewport (spec sections 2 and 9): one per outcome
+ * (toast-queue.ts), bottom-right on wide screens and below the top bar on phones, so they never
+ * cover the header's buttons or a bottom sheet's actions. Durations come from the caller; the
+ * default is the spec's 4000 ms.
  */
 import { Toast } from 'radix-ui';
 import { createContext, useCallback, useContext, useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import { nextToasts, type ToastTone } from './toast-queue.ts';
 import styles from './Toaster.module.css';
 
-export type ToastTone = 'success' | 'error' | 'warning' | 'info';
+export type { ToastTone };
 
 export interface ToastInput {
   tone: ToastTone;
@@ -34,7 +37,7 @@ export function Toaster({ children }: { children: ReactNode }): ReactElement {
   const [items, setItems] = useState<ToastItem[]>([]);
   const notify = useCallback<Notify>((input) => {
     const id = nextId++;
-    setItems((current) => [...current.slice(-4), { ...input, id }]);
+    setItems((current) => nextToasts(current, { ...input, id }));
   }, []);
   const remove = useCallback((id: number) => setItems((current) => current.filter((item) => item.id !== id)), []);
   const value = useMemo(() => notify, [notify]);

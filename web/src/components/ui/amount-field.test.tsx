@@ -1,6 +1,7 @@
 /**
  * The amount field: en-IN grouping as digits are typed, the caret beside the digit it
- * followed (typing in the middle, deleting across a comma), letters refused.
+ * followed (typing in the middle, deleting across a comma); signs, letters and a third
+ * decimal kept as typed and refused with the amount rule's reason on the field.
  */
 import { render, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
@@ -18,14 +19,35 @@ function field(): HTMLInputElement {
 }
 
 describe('amount field', () => {
-  it('groups en-IN as you type and keeps two decimals at most', async () => {
+  it('groups en-IN as you type', async () => {
     render(<Harness />);
-    await userEvent.type(field(), '1234567.891');
+    await userEvent.type(field(), '1234567.89');
     expect(field().value).toBe('12,34,567.89');
     expect(field().inputMode).toBe('decimal');
-    await userEvent.clear(field());
-    await userEvent.type(field(), 'ab1c0d0e0');
-    expect(field().value).toBe('1,000');
+    expect(field().getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it.each([
+    ['1.234', '1.234', 'Amount can have at most 2 decimal places'],
+    ['-5', '-5', 'Amount cannot be negative'],
+    ['abc', 'abc', 'Amount can contain only digits and one decimal point'],
+    ['1000x', '1,000x', 'Amount can contain only digits and one decimal point'],
+  ])('refuses %s rather than rewriting it, with the reason on the field', async (typed, shown, reason) => {
+    render(<Harness />);
+    await userEvent.type(field(), typed);
+    expect(field().value).toBe(shown);
+    expect(field().getAttribute('aria-invalid')).toBe('true');
+    const describedBy = field().getAttribute('aria-describedby') ?? '';
+    expect(document.getElementById(describedBy)?.textContent).toBe(reason);
+  });
+
+  it('accepts the amount again once the bad character is taken back', async () => {
+    render(<Harness />);
+    await userEvent.type(field(), '1000.505');
+    expect(field().getAttribute('aria-invalid')).toBe('true');
+    await userEvent.type(field(), '{Backspace}');
+    expect(field().value).toBe('1,000.50');
+    expect(field().getAttribute('aria-invalid')).toBeNull();
   });
 
   it('keeps the caret after the digit typed in the middle, and Backspace on a comma takes the digit before it', async () => {

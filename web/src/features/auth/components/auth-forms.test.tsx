@@ -73,7 +73,7 @@ describe('sign-in form', () => {
     await userEvent.type(screen.getByLabelText('Password'), 'secret123');
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText('pending page')).toBeTruthy();
-    expect(screen.getByText('Please verify your email address to continue.')).toBeTruthy();
+    expect(screen.getByText('Your account is awaiting verification by an administrator.')).toBeTruthy();
   });
 
   it('shows the server message, else the fallback', async () => {

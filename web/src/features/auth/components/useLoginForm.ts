@@ -21,6 +21,9 @@ const OAUTH_ERRORS: Record<string, string> = {
   token_generation_failed: 'Authentication error. Please try again.',
 };
 
+/** What signing in to an account that an administrator has not verified yet says. */
+export const AWAITING_VERIFICATION_MESSAGE = 'Your account is awaiting verification by an administrator.';
+
 export function useLoginForm(onSignedIn: (token: string) => void) {
   const [values, setValues] = useState({ email: '', password: '', rememberMe: false });
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -83,7 +86,9 @@ export function useLoginForm(onSignedIn: (token: string) => void) {
           navigate(next, { replace: true });
         }, SIGN_IN_DELAY_MS);
       } else if (reply.code === 'USER_NOT_VERIFIED') {
-        notify({ tone: 'warning', message: 'Please verify your email address to continue.' });
+        // The spec's text asks for an e-mail check, but these accounts wait for an
+        // administrator (docs/decisions/0012); the API's own message is left unchanged.
+        notify({ tone: 'warning', message: AWAITING_VERIFICATION_MESSAGE });
         navigate('/user-not-verified');
       } else {
         notify({ tone: 'error', message: reply.message || 'Login failed. Please check your credentials.' });

@@ -1,11 +1,13 @@
 /**
- * The dashboard's balance card: the balance in whole rupees (en-IN) with hide/show, and the
- * account number with copy.
+ * The dashboard's balance card: the exact balance to the paisa (en-IN) with hide/show, and
+ * the account number with copy. The spec rounds it to whole rupees; a wallet must never show
+ * more than can be spent (docs/decisions/0012).
  */
 import { useState, type ReactElement } from 'react';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { useToast } from '../../../components/ui/Toaster.tsx';
-import { formatRupees } from '../../../lib/format.ts';
+import { formatPaise } from '../../../../../contracts/money.ts';
+import { balancePaise } from '../../../lib/money-input.ts';
 import styles from './BalanceCard.module.css';
 
 export function BalanceCard({ accountNumber, balance }: { accountNumber: string; balance: number }): ReactElement {
@@ -36,7 +38,7 @@ export function BalanceCard({ accountNumber, balance }: { accountNumber: string;
         </button>
       </div>
       <p className={styles.value} data-testid="balance">
-        {hidden ? '****' : formatRupees(Math.round(balance), { whole: true })}
+        {hidden ? '****' : formatPaise(balancePaise(balance))}
       </p>
       <div className={styles.accountRow}>
         <div>

@@ -1,6 +1,6 @@
 /**
- * The dashboard (spec section 2): greeting, the balance card (BalanceCard.tsx), own payment
- * QR, quick actions, profile fields ('N/A'), charts of the balance over time and money in /
+ * The dashboard (spec section 2): greeting, the balance card (BalanceCard.tsx), quick actions,
+ * own payment QR (after Send on a phone's single column; beside them on wide screens), profile fields ('N/A'), charts of the balance over time and money in /
  * out by month (ChartsCard.tsx), and the 3 newest transactions (RecentActivity.tsx).
  */
 import type { ReactElement } from 'react';
@@ -59,7 +59,6 @@ export function DashboardPage({ user }: { user: UserRecord }): ReactElement {
       </header>
       <div className={styles.grid}>
         <BalanceCard accountNumber={user._id} balance={user.balance} />
-        <QrCard userId={user._id} />
         <Card title="Quick Actions" className="actions-card">
           <div className={styles.quickActions}>
             {QUICK_ACTIONS.map((action) => (
@@ -72,6 +71,7 @@ export function DashboardPage({ user }: { user: UserRecord }): ReactElement {
             ))}
           </div>
         </Card>
+        <QrCard userId={user._id} />
         <Card title="Profile" className="profile-card">
           <dl className={`profile-list ${styles.profileList}`}>
             {profile.map(([label, value]) => (

@@ -1,16 +1,15 @@
 /**
- * The dashboard's Recent Activity: the 3 newest transactions, each read from the user's
- * side (Deposit, Debit or Credit), with View All.
+ * The dashboard's Recent Activity: the 3 newest transactions, each in people's words from
+ * the user's side ("Paid to Vikram Nair", lib/history-words.ts), with View All.
  */
 import type { ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { Card, EmptyState } from '../../../components/ui/misc.tsx';
-import { formatDate, formatRupees } from '../../../lib/format.ts';
+import { formatDateTime, formatRupees } from '../../../lib/format.ts';
+import { amountTone, historyTitle, isMoneyOut } from '../../../lib/history-words.ts';
 import { useRecentTransactions } from '../api/get-recent-transactions.ts';
 import styles from './RecentActivity.module.css';
-
-const TYPE_TINT = { Deposit: styles.deposit, Debit: styles.debit, Credit: styles.credit };
 
 export function RecentActivity({ userId }: { userId: string }): ReactElement {
   const recent = useRecentTransactions();
@@ -28,29 +27,21 @@ export function RecentActivity({ userId }: { userId: string }): ReactElement {
       {recent.data && recent.data.length === 0 ? <EmptyState title="No recent transactions" icon="history" /> : null}
       <ul className={styles.list}>
         {(recent.data ?? []).map((transaction) => {
-          const type =
-            transaction.sender === transaction.receiver
-              ? 'Deposit'
-              : transaction.sender === userId
-                ? 'Debit'
-                : 'Credit';
+          const out = isMoneyOut(transaction, userId);
+          const tint = transaction.type === 'deposit' ? styles.deposit : out ? styles.debit : styles.credit;
           return (
             <li key={transaction._id} className={`recent-item ${styles.item}`}>
-              <span className={`${styles.icon} ${TYPE_TINT[type]}`} aria-hidden="true">
-                <Icon name={type === 'Debit' ? 'send' : 'download'} size={18} />
+              <span className={`${styles.icon} ${tint}`} aria-hidden="true">
+                <Icon name={out ? 'send' : 'download'} size={18} />
               </span>
               <div className="recent-main">
-                <p className={`recent-title ${styles.title}`}>
-                  {type === 'Deposit'
-                    ? 'Deposit'
-                    : (transaction.counterpartyName ?? (type === 'Debit' ? transaction.receiver : transaction.sender))}
-                </p>
+                <p className={`recent-title ${styles.title}`}>{historyTitle(transaction, userId)}</p>
                 <p className="muted small">
-                  {transaction.reference} · {formatDate(transaction.createdAt)}
+                  {transaction.reference} · {formatDateTime(transaction.createdAt)}
                 </p>
               </div>
-              <span className={`amount amount-${type.toLowerCase()}`}>
-                {type === 'Debit' ? '−' : '+'}
+              <span className={`amount amount-${amountTone(transaction, userId)}`}>
+                {out ? '−' : '+'}
                 {formatRupees(transaction.amount)}
               </span>
             </li>

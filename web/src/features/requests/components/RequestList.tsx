@@ -1,6 +1,6 @@
 /**
  * One tab of the requests screen: a table on wide screens, expandable cards on small ones;
- * received pending requests carry Approve / Reject.
+ * received pending requests carry Approve / Reject (on a card, in sight without opening it).
  */
 import type { ReactElement } from 'react';
 import { CardList, ExpandableCard, type ExpandedCard } from '../../../components/CardList/CardList.tsx';
@@ -81,26 +81,29 @@ export function RequestList(props: RequestListProps): ReactElement {
       <CardList
         rows={rows}
         renderCard={(row) => (
-          <ExpandableCard
-            open={cards.isOpen(row._id)}
-            onToggle={() => cards.toggle(row._id)}
-            title={counterparty(row)}
-            subtitle={formatDateTime(row.createdAt)}
-            end={
-              <>
-                <strong>{formatRupees(row.amount)}</strong>
-                <StatusBadge status={row.status} />
-              </>
-            }
-          >
-            <p>
-              <span className="muted">Reference:</span> {row.reference}
-            </p>
-            <p>
-              <span className="muted">Id:</span> <span className="mono">{row._id}</span>
-            </p>
+          <>
+            <ExpandableCard
+              open={cards.isOpen(row._id)}
+              onToggle={() => cards.toggle(row._id)}
+              title={counterparty(row)}
+              subtitle={formatDateTime(row.createdAt)}
+              end={
+                <>
+                  <strong>{formatRupees(row.amount)}</strong>
+                  <StatusBadge status={row.status} />
+                </>
+              }
+            >
+              <p>
+                <span className="muted">Reference:</span> {row.reference}
+              </p>
+              <p>
+                <span className="muted">Id:</span> <span className="mono">{row._id}</span>
+              </p>
+            </ExpandableCard>
+            {/* A request waiting for an answer shows its buttons without being opened. */}
             {canDecide(row) ? actions(row) : null}
-          </ExpandableCard>
+          </>
         )}
       />
     </>

@@ -62,6 +62,18 @@ describe('approve request dialog', () => {
     });
   });
 
+  it('opens on Received, and a phone card shows Approve / Reject without being opened', async () => {
+    requestsApi(() => ({ body: { success: true, message: 'ok', data: { name: 'Vikram Nair' } } }));
+    renderWithApp(<RequestsPage userId={USER._id} />);
+    await screen.findByRole('table', { name: 'Received requests' });
+    expect(screen.getByRole('tab', { selected: true }).textContent).toBe('Received (1)');
+    const card = document.querySelector<HTMLElement>('.card-list .list-card');
+    if (!card) throw new Error('no phone card drawn');
+    expect(within(card).getByRole('button', { expanded: false }).textContent).toContain('Vikram N');
+    expect(within(card).getByRole('button', { name: 'Approve' })).toBeTruthy();
+    expect(within(card).getByRole('button', { name: 'Reject' })).toBeTruthy();
+  });
+
   it('offers no way to pay when the requester cannot be verified', async () => {
     const calls = requestsApi(() => ({ status: 404, body: { success: false, message: 'Account not found' } }));
     renderWithApp(<RequestsPage userId={USER._id} />);

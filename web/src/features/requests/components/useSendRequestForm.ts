@@ -53,7 +53,6 @@ export function useSendRequestForm(options: { userId: string; onOpenChange: (ope
     const problem = !receiver ? 'Account number is required' : receiver === userId ? SELF_REQUEST_MESSAGE : null;
     if (problem) {
       setErrors((current) => ({ ...current, receiver: problem }));
-      notify({ tone: 'warning', message: `Please fix the error: ${problem}` });
       return;
     }
     const outcome = await recipient.verify(receiver);
@@ -63,7 +62,6 @@ export function useSendRequestForm(options: { userId: string; onOpenChange: (ope
     } else {
       const message = outcome.network ? 'Verification error occurred' : outcome.message;
       setErrors((current) => ({ ...current, receiver: message }));
-      notify({ tone: 'error', message, durationMs: 4000 });
     }
   }
 
@@ -75,8 +73,8 @@ export function useSendRequestForm(options: { userId: string; onOpenChange: (ope
     if (!found.receiver && recipient.status !== 'verified') found.receiver = 'Please verify the account first';
     const first = Object.values(found).find(Boolean);
     if (!checked.ok || first) {
+      // The reasons are under their fields; a toast would only repeat them.
       setErrors(found);
-      notify({ tone: 'warning', message: `Please fix the error: ${first ?? 'Invalid input'}`, durationMs: 4000 });
       return;
     }
     setErrors({});

@@ -142,7 +142,6 @@ export function useResetSecretForm(options: {
       const secretField = kind === 'pin' ? 'newPin' : 'newPassword';
       const confirmField = kind === 'pin' ? 'confirmPin' : 'confirmPassword';
       setErrors({ secret: checked.errors[secretField] ?? '', confirm: checked.errors[confirmField] ?? '' });
-      notify({ tone: 'warning', message: 'Please fix the errors before proceeding' });
       return;
     }
     const email = values.email.trim().toLowerCase();

@@ -38,7 +38,7 @@ export function DepositDialog({ open, onOpenChange, user }: DepositDialogProps):
           label="Amount (₹)"
           value={values.amount}
           onValueChange={set('amount')}
-          error={errors.amount}
+          error={errors.amount || form.liveAmountError}
           placeholder={`Between ${formatRupees(FORM_LIMITS.depositMinRupees)} and ${formatRupees(FORM_LIMITS.depositMaxRupees)}`}
         />
         <TextAreaField

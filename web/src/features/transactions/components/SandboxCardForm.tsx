@@ -1,9 +1,8 @@
 /**
  * The sandbox card form (card provider 'sandbox'): card number, expiry, CVC, name, and the
- * documented test cards. Pay is disabled while any rule fails.
+ * documented test cards. Pay is disabled while any rule fails, saying why for the deposit's own fields.
  */
 import { useState, type ReactElement } from 'react';
-import { Button } from '../../../components/ui/Button.tsx';
 import { TextField } from '../../../components/ui/Field.tsx';
 import {
   cardErrors,
@@ -14,11 +13,13 @@ import {
   type SandboxCard,
 } from './card-rules.ts';
 import type { CardFormProps } from './card-form.ts';
+import { PayCardButton } from './PayCardButton.tsx';
 import styles from './card-form.module.css';
 
 export function SandboxCardForm({
   payLabel,
   depositValid,
+  blockedReason,
   busy,
   billing,
   onPaymentMethod,
@@ -83,14 +84,12 @@ export function SandboxCardForm({
           ))}
         </ul>
       </details>
-      <Button
-        block
-        size="lg"
+      <PayCardButton
+        label={busy ? 'Processing...' : payLabel}
+        reason={busy ? undefined : blockedReason}
         disabled={!valid || !depositValid || busy}
-        onClick={() => void onPaymentMethod(sandboxPaymentMethodId(card.number))}
-      >
-        {busy ? 'Processing...' : payLabel}
-      </Button>
+        onPay={() => void onPaymentMethod(sandboxPaymentMethodId(card.number))}
+      />
     </div>
   );
 }

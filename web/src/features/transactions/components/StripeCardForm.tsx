@@ -6,8 +6,8 @@
 import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
 import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { useState, type ReactElement } from 'react';
-import { Button } from '../../../components/ui/Button.tsx';
 import type { CardFormProps } from './card-form.ts';
+import { PayCardButton } from './PayCardButton.tsx';
 import styles from './card-form.module.css';
 
 const stripes = new Map<string, Promise<Stripe | null>>();
@@ -24,6 +24,7 @@ function stripeFor(publishableKey: string): Promise<Stripe | null> {
 function StripeCardInner({
   payLabel,
   depositValid,
+  blockedReason,
   busy,
   billing,
   onPaymentMethod,
@@ -83,14 +84,12 @@ function StripeCardInner({
           onChange={(event) => setComplete(event.complete)}
         />
       </div>
-      <Button
-        block
-        size="lg"
+      <PayCardButton
+        label={busy || working ? 'Processing...' : payLabel}
+        reason={busy || working ? undefined : blockedReason}
         disabled={!complete || !depositValid || busy || working || !stripe}
-        onClick={() => void pay()}
-      >
-        {busy || working ? 'Processing...' : payLabel}
-      </Button>
+        onPay={() => void pay()}
+      />
     </div>
   );
 }

@@ -1,12 +1,14 @@
 /**
  * One page of the history: a table on wide screens, cards on small ones. Type, sign and
- * counterparty are read from the user's side of each transaction (spec section 2).
+ * counterparty are read from the user's side of each transaction (spec section 2); a card is
+ * titled in people's words (lib/history-words.ts).
  */
 import type { ReactElement } from 'react';
 import { CardList } from '../../../components/CardList/CardList.tsx';
 import { DataTable, type Column } from '../../../components/ui/DataTable.tsx';
 import { Badge } from '../../../components/ui/misc.tsx';
 import { formatDateTime, formatRupees } from '../../../lib/format.ts';
+import { amountTone, historyTitle, isMoneyOut } from '../../../lib/history-words.ts';
 import type { TransactionRecord } from '../api/get-transactions.ts';
 
 export type ShownType = 'Deposit' | 'Debit' | 'Credit';
@@ -26,10 +28,9 @@ function StatusBadge({ status }: { status: string }): ReactElement {
 }
 
 function AmountCell({ transaction, userId }: { transaction: TransactionRecord; userId: string }): ReactElement {
-  const type = shownType(transaction, userId);
-  const sign = type === 'Debit' ? '−' : '+';
+  const sign = isMoneyOut(transaction, userId) ? '−' : '+';
   return (
-    <span className={`amount amount-${type.toLowerCase()}`}>
+    <span className={`amount amount-${amountTone(transaction, userId)}`}>
       {sign}
       {formatRupees(transaction.amount)}
     </span>
@@ -78,7 +79,7 @@ export function TransactionList({ items, userId }: { items: TransactionRecord[];
         renderCard={(row) => (
           <>
             <div className="row-between">
-              <strong>{shownType(row, userId)}</strong>
+              <strong className="history-title">{historyTitle(row, userId)}</strong>
               <AmountCell transaction={row} userId={userId} />
             </div>
             <p className="muted small">

@@ -62,7 +62,6 @@ export function TransferDialog({
       focusPayAmount();
     } else {
       payment.setErrors((current) => ({ ...current, receiver: outcome.message }));
-      notify({ tone: 'error', message: outcome.message });
     }
   }
 

@@ -7,6 +7,8 @@ export interface CardFormProps {
   payLabel: string;
   /** The deposit's own fields (amount, reference, PIN) are valid. */
   depositValid: boolean;
+  /** Why Pay is disabled by the deposit's own fields (the schema's first reason), if it is. */
+  blockedReason: string | undefined;
   busy: boolean;
   billing: { name: string; email: string };
   /** Sends the deposit; a card that needs 3-D Secure answers with the payment's client secret. */

@@ -38,7 +38,7 @@ async function confirmAndPay(pin = '1234'): Promise<void> {
 }
 
 describe('transfer dialog', () => {
-  it('refuses to continue before the account is verified, with every field message and the warning toast', async () => {
+  it('refuses to continue before the account is verified, each reason once, on its field (no toast repeats them)', async () => {
     const calls = fakeApi({});
     renderTransfer();
     await userEvent.type(screen.getByLabelText('Receiver account number'), 'user-ravi-2');
@@ -49,7 +49,8 @@ describe('transfer dialog', () => {
     expect(await screen.findByText('Please verify the account first')).toBeTruthy();
     expect(screen.getByText('Amount is required')).toBeTruthy();
     expect(screen.getByText('Reference must be at least 3 characters')).toBeTruthy();
-    expect(screen.getByText('Please fix the errors before proceeding')).toBeTruthy();
+    expect(screen.getAllByText('Amount is required')).toHaveLength(1);
+    expect(screen.queryAllByTestId('toast')).toHaveLength(0);
     expect(screen.queryByRole('button', { name: 'Confirm' })).toBeNull();
     expect(calls).toHaveLength(0);
   });
@@ -294,6 +295,25 @@ describe('deposit dialog', () => {
       status: 'success',
       amount: 500,
     });
+  });
+
+  it('card over the limit: Pay says why it is disabled instead of a silent "Pay ₹0"', async () => {
+    fakeApi({
+      '/api/config': () => ({
+        body: { success: true, message: 'ok', data: { googleSignIn: false, cardProvider: 'sandbox' } },
+      }),
+    });
+    renderDeposit();
+    await userEvent.click(screen.getByLabelText(/Card/));
+    await fillBase('150000');
+    const pay = screen.getByRole('button', { name: 'Pay' }) as HTMLButtonElement;
+    expect(pay.disabled).toBe(true);
+    const reason = document.getElementById(pay.getAttribute('aria-describedby') ?? '');
+    expect(reason?.textContent).toBe('Maximum deposit amount is ₹1,00,000');
+    // The amount field says it too, as it is typed (a card deposit has no submit step).
+    const amount = screen.getByLabelText('Amount (₹)');
+    expect(amount.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByRole('button', { name: /Pay ₹0/ })).toBeNull();
   });
 
   it('card: shows the server decline message', async () => {

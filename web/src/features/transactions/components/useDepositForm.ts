@@ -55,6 +55,11 @@ export function payloadFor(method: DepositMethod, values: DepositValues, payment
   return { ...base, paymentMethodId };
 }
 
+/** The first reason, in the form's order, that the deposit's own fields cannot be paid. */
+function cardBlockedReason(errors: FieldErrors): string | undefined {
+  return errors.amount || errors.reference || errors.transactionPin || Object.values(errors)[0];
+}
+
 /** Field names of the form for the schema's paths (bankDetails.ifscCode -> ifscCode). */
 function flatten(errors: FieldErrors): FieldErrors {
   const flat: FieldErrors = {};
@@ -134,13 +139,15 @@ export function useDepositForm(options: { user: DepositUser; onOpenChange: (open
   }
 
   const cardCheck = validate(depositSchema, payloadFor('card', values));
-  const amountLabel = cardCheck.ok ? formatRupees(rupeesFromPaise(cardCheck.data.amount)) : '₹0';
+  // No amount on the button until there is a payable one ("Pay ₹0" explained nothing).
+  const payLabel = cardCheck.ok ? `Pay ${formatRupees(rupeesFromPaise(cardCheck.data.amount))}` : 'Pay';
+  const blockedReason = cardCheck.ok ? undefined : cardBlockedReason(cardCheck.errors);
 
   async function send(paymentMethodId?: string): Promise<CardOutcome> {
     const checked = validate(depositSchema, payloadFor(method, values, paymentMethodId));
     if (!checked.ok) {
+      // The reasons are under their fields; a toast would only repeat them.
       setErrors(flatten(checked.errors));
-      notify({ tone: 'warning', message: 'Please fix the errors before proceeding' });
       return { status: 'done' };
     }
     setErrors({});
@@ -198,8 +205,9 @@ export function useDepositForm(options: { user: DepositUser; onOpenChange: (open
   }
 
   const cardProps: CardFormProps = {
-    payLabel: `Pay ${amountLabel}`,
+    payLabel,
     depositValid: cardCheck.ok,
+    blockedReason,
     busy: deposit.isPending,
     billing: { name: `${user.firstName} ${user.lastName}`.trim(), email: user.email },
     onPaymentMethod: (paymentMethodId: string) => send(paymentMethodId),
@@ -225,6 +233,9 @@ export function useDepositForm(options: { user: DepositUser; onOpenChange: (open
     close,
     submit,
     pending: deposit.isPending,
+    // A card deposit has no submit step to show the amount's reason at: say it as it is typed.
+    liveAmountError:
+      method === 'card' && values.amount.trim() !== '' && !cardCheck.ok ? cardCheck.errors.amount : undefined,
     cardProps,
     stripeKey,
   };

@@ -34,7 +34,6 @@ export interface ReviewedPayment {
 
 export const EMPTY_PAY: PayValues = { amount: '', reference: '', transactionPin: '' };
 
-const FIX_ERRORS = 'Please fix the errors before proceeding';
 const detailsSchema = transferSchema.omit({ transactionPin: true, sender: true });
 
 export function checkDetails(
@@ -82,8 +81,8 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
   function review(receiver: string, verified: boolean): boolean {
     const checked = checkDetails({ receiver, verified, balance: options.balance, ...values });
     if (!checked.ok) {
+      // The reasons are under their fields; a toast would only repeat them.
       setErrors(checked.errors);
-      notify({ tone: 'warning', message: FIX_ERRORS });
       return false;
     }
     setErrors({});
@@ -103,7 +102,6 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
     const pin = transactionPin.safeParse(values.transactionPin);
     if (!pin.success) {
       setErrors({ transactionPin: pin.error.issues[0]?.message ?? 'Transaction PIN is required' });
-      notify({ tone: 'warning', message: FIX_ERRORS });
       return;
     }
     setErrors({});

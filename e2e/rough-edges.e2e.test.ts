@@ -1,0 +1,134 @@
+/**
+ * Issue 31's rough edges, in a real browser against the real server, at desktop and phone
+ * widths: the dashboard shows the exact balance to the paisa (₹4,000.50, not ₹4,001); an
+ * amount that is not one (1.234, -5, abc) stays in the field with the amount rule's reason
+ * under it and nothing is sent; on a phone, Send comes before the QR card, the Users page's
+ * Unverified tab is on screen, and a toast does not cover the top bar's buttons.
+ * Runs after the story files (e2e/vitest.config.ts), with a customer of its own.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
+import { activeCustomer, apiClient, type Customer } from './helpers/api.ts';
+import { launchBrowser, VIEWPORTS } from './helpers/browser.ts';
+import { serialRun } from './helpers/serial-run.ts';
+import { dashboardBalance, expectText, textOf } from './helpers/wallet.ts';
+
+const base = inject('baseUrl');
+const ADMIN = { email: inject('adminEmail'), password: inject('adminPassword') };
+const PIN = '3579';
+const VIEWPORT_NAMES = ['desktop', 'phone'] as const;
+const BAD_AMOUNTS = [
+  ['1.234', 'Amount can have at most 2 decimal places'],
+  ['-5', 'Amount cannot be negative'],
+  ['abc', 'Amount can contain only digits and one decimal point'],
+] as const;
+
+let browser: Browser;
+let adminToken = '';
+let meera: Customer;
+
+const api = apiClient(base);
+
+const { session, step } = serialRun({ browser: () => browser, base, failurePrefix: 'failure-rough-edges-' });
+
+/** Every money command the page sends from now on (none may leave for a refused amount). */
+function recordCommands(page: Page): string[] {
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && /\/api\/(transactions|requests)\/(deposit|transfer|send)/.test(request.url()))
+      sent.push(request.url());
+  });
+  return sent;
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  adminToken = await api<string>('POST', '/api/users/login', undefined, ADMIN);
+  meera = await activeCustomer(api, adminToken, {
+    firstName: 'Meera',
+    lastName: 'Iyer',
+    email: 'meera.iyer.rough@example.in',
+    password: 'rough-edges-pass-31',
+    pin: PIN,
+    address: '4 Marine Drive, Kochi 682031',
+  });
+  // A sandbox card deposit credits at once: ₹4,000.50 must not show as ₹4,001.
+  await api('POST', '/api/transactions/deposit-funds', meera.token, {
+    amount: 4000.5,
+    reference: 'card top up',
+    transactionPin: PIN,
+    paymentMethod: 'card',
+    paymentMethodId: 'pm_sandbox_4242',
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('rough edges, in a real browser', () => {
+  for (const viewport of VIEWPORT_NAMES) {
+    step(`${viewport}: the dashboard shows the exact balance to the paisa, hide/show kept`, async () => {
+      const { page } = await session(viewport, meera.token);
+      await page.goto('/dashboard');
+      await expectText(dashboardBalance(page), '₹4,000.50');
+      await page.getByRole('button', { name: 'Hide balance' }).click();
+      await expectText(dashboardBalance(page), '****');
+      await page.getByRole('button', { name: 'Show balance' }).click();
+      await expectText(dashboardBalance(page), '₹4,000.50');
+    });
+
+    step(`${viewport}: 1.234, -5 and abc are refused on the amount field, and nothing is sent`, async () => {
+      const { page } = await session(viewport, meera.token);
+      const sent = recordCommands(page);
+      await page.goto('/transactions');
+      await page.getByRole('button', { name: 'DEPOSIT' }).click();
+      const deposit = page.getByRole('dialog', { name: 'Deposit Funds' });
+      await deposit.getByRole('radio', { name: /^UPI/ }).check();
+      await deposit.getByLabel('UPI ID').fill('meera@okbank');
+      await deposit.getByLabel('Reference', { exact: true }).fill('top up');
+      await deposit.getByLabel('Transaction PIN', { exact: true }).fill(PIN);
+      const amount = deposit.getByLabel('Amount (₹)');
+      for (const [typed, reason] of BAD_AMOUNTS) {
+        await amount.fill('');
+        await amount.pressSequentially(typed);
+        // Kept exactly as typed: refused, not rewritten (1.23, 5 or an empty field).
+        expect(await amount.inputValue()).toBe(typed);
+        expect(await amount.getAttribute('aria-invalid')).toBe('true');
+        await deposit.getByRole('button', { name: 'Submit deposit' }).click();
+        const error = deposit.locator(`#${await amount.getAttribute('aria-describedby')}`);
+        await expectText(error, reason);
+        await deposit.getByRole('button', { name: 'Submit deposit' }).waitFor();
+      }
+      // Refusals say their reason once, on the field: no toast repeats them.
+      expect(await page.getByTestId('toast').count()).toBe(0);
+      expect(sent).toEqual([]);
+    });
+  }
+
+  step('phone: Send comes before the payment QR, and a toast leaves the top bar free', async () => {
+    const { page } = await session('phone', meera.token);
+    await page.goto('/dashboard');
+    const send = await page.getByRole('link', { name: 'Send Money' }).boundingBox();
+    const qr = await page.getByRole('heading', { name: 'Payment QR Code' }).boundingBox();
+    expect(send && qr && send.y < qr.y).toBe(true);
+    // Copying raises a toast either way (copied, or the manual-copy advice without clipboard access).
+    await page.getByRole('button', { name: 'Copy account number' }).click();
+    const toast = page.getByTestId('toast').first();
+    await toast.waitFor();
+    const toastBox = await toast.boundingBox();
+    const menuBox = await page.getByRole('button', { name: 'Open menu' }).boundingBox();
+    expect(toastBox && menuBox && toastBox.y >= menuBox.y + menuBox.height).toBe(true);
+  });
+
+  step("phone: every filter tab of the Users page is on screen, 'Unverified' too", async () => {
+    const { page } = await session('phone', adminToken);
+    await page.goto('/users');
+    const unverified = page.getByRole('tab', { name: /^Unverified \(\d+\)$/ });
+    await unverified.waitFor();
+    const box = await unverified.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= VIEWPORTS.phone.width).toBe(true);
+    await unverified.click();
+    expect(await textOf(page.getByRole('tab', { selected: true }))).toMatch(/^Unverified/);
+  });
+});
