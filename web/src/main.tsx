@@ -1,6 +1,6 @@
 /**
- * Entry: the stylesheets (tokens, then base rules, then components), the colour theme, then
- * providers (react-query, session, toasts) around the router.
+ * Entry: the stylesheets (tokens, then base rules, then components), the colour theme and the
+ * language, then providers (react-query, session, toasts) around the router.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
@@ -9,6 +9,7 @@ import { RouterProvider } from 'react-router-dom';
 import { Toaster } from './components/ui/Toaster.tsx';
 import { SessionProvider } from './app/session.tsx';
 import { createRouter } from './app/router.tsx';
+import { startI18n } from './i18n/i18n.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { startTheme } from './lib/theme.ts';
 import './styles/tokens.css';
@@ -17,6 +18,8 @@ import './styles.css';
 
 // The theme is on <html> before the first render, so no page shows in the wrong colours first.
 startTheme();
+// The stored language too: the first render is already in it, with <html lang> to match.
+startI18n();
 const queryClient = createQueryClient();
 const router = createRouter();
 const root = document.getElementById('root');

@@ -1,10 +1,14 @@
 /**
- * Component test setup: unmount after each test, restore mocks, and the few browser APIs
- * jsdom lacks that radix-ui touches.
+ * Component test setup: the app's texts in English (as the tests read them), unmount after
+ * each test, restore mocks and the language, and the few browser APIs jsdom lacks that
+ * radix-ui touches.
  */
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { startI18n } from '../i18n/i18n.ts';
 import { resetCheckpoint } from '../lib/checkpoint.ts';
+
+startI18n('en');
 
 class ResizeObserverStub {
   observe(): void {}
@@ -22,4 +26,5 @@ afterEach(() => {
   vi.unstubAllGlobals();
   window.localStorage.clear();
   resetCheckpoint();
+  startI18n('en');
 });
