@@ -80,7 +80,9 @@ export function SideNav({ user, items, closeButton, onNavigate }: SideNavProps):
           <p className={styles.sidenavUserName}>
             {user.firstName} {user.lastName}
           </p>
-          <p className={styles.sidenavUserRole}>{user.isAdmin ? t('shell.administrator') : t('shell.personalAccount')}</p>
+          <p className={styles.sidenavUserRole}>
+            {user.isAdmin ? t('shell.administrator') : t('shell.personalAccount')}
+          </p>
         </div>
       </div>
     </>
