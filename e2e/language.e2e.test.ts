@@ -130,10 +130,19 @@ describe('English and हिन्दी, switchable and remembered', () => {
     expect(await storedLanguage(page)).toBe('en');
   });
 
-  step('Hindi at phone width: the header fits, and the sign-in screen passes axe', async () => {
+  step('Hindi at phone width: the public headers fit, and the sign-in screen passes axe', async () => {
     const phone = await openPage(browser, base, 'phone', undefined, { bypassCSP: true });
     try {
       await phone.context.addInitScript(() => window.localStorage.setItem('language', 'hi'));
+      // Every public header gained the switch: each must still fit a phone, in the longer language.
+      for (const [path, heading] of [
+        ['/docs', 'वॉलेट कैसे काम करता है'],
+        ['/architecture', 'आर्किटेक्चर का परिचय'],
+      ] as const) {
+        await phone.page.goto(path);
+        await phone.page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+        await expectNoSidewaysScroll(phone.page);
+      }
       await phone.page.goto('/');
       await phone.page.getByRole('combobox', { name: 'भाषा' }).waitFor();
       await expectNoSidewaysScroll(phone.page);

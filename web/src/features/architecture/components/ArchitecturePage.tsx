@@ -21,7 +21,8 @@ export default function ArchitecturePage(): ReactElement {
         <Link to="/docs" className="btn btn-ghost btn-md">
           {t('publicPages.docs')}
         </Link>
-        <Link to="/register" className="btn btn-primary btn-md">
+        {/* Get Started is at the foot of the page too; a phone's top bar, with the language switch, has room for one button. */}
+        <Link to="/register" className="btn btn-primary btn-md hide-sm">
           {t('publicPages.getStarted')}
         </Link>
       </SiteHeader>
