@@ -1,6 +1,7 @@
 /**
- * Entry: the stylesheets (tokens, then base rules, then components), the colour theme, then
- * providers (react-query, session, toasts) around the router, and the one rate-limit notice.
+ * Entry: the stylesheets (tokens, then base rules, then components), the colour theme and the
+ * language, then providers (react-query, session, toasts) around the router, and the one
+ * rate-limit notice.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
@@ -11,6 +12,7 @@ import { Toaster } from './components/ui/Toaster.tsx';
 import { SessionProvider } from './app/session.tsx';
 import { LiveUpdates } from './app/LiveUpdates.tsx';
 import { createRouter } from './app/router.tsx';
+import { startI18n } from './i18n/i18n.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { startTheme } from './lib/theme.ts';
 import './styles/tokens.css';
@@ -19,6 +21,8 @@ import './styles.css';
 
 // The theme is on <html> before the first render, so no page shows in the wrong colours first.
 startTheme();
+// The stored language too: the first render is already in it, with <html lang> to match.
+startI18n();
 const queryClient = createQueryClient();
 const router = createRouter();
 const root = document.getElementById('root');

@@ -10,6 +10,7 @@
  */
 import { Dialog } from 'radix-ui';
 import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
 import { Brand } from '../components/SiteHeader/Brand.tsx';
 import { Icon } from '../components/ui/icons.tsx';
@@ -38,6 +39,7 @@ export function AppShell({ children }: { children: ReactNode }): ReactElement {
   const user = useUser();
   const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
+  const { t } = useTranslation();
   useCloseAbovePhoneWidth(menuOpen, setMenuOpen);
   const items = navItemsFor(user);
   const current = items.find((item) => location.pathname.startsWith(item.path));
@@ -45,15 +47,15 @@ export function AppShell({ children }: { children: ReactNode }): ReactElement {
     // The Dialog portals into body, outside this div: inert covers exactly the page behind it.
     <div className={styles.shell} inert={menuOpen}>
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('shell.skipToContent')}
       </a>
       <Dialog.Root open={menuOpen} onOpenChange={setMenuOpen}>
         <header className={styles.topbarMobile}>
-          <Dialog.Trigger className="icon-button" aria-label="Open menu">
+          <Dialog.Trigger className="icon-button" aria-label={t('shell.openMenu')}>
             <Icon name="menu" />
           </Dialog.Trigger>
           <Brand size="small" />
-          <span className={styles.topbarPage}>{current?.label ?? ''}</span>
+          <span className={styles.topbarPage}>{current ? t(current.label) : ''}</span>
         </header>
         <Dialog.Portal>
           <Dialog.Overlay className="drawer-backdrop" />
@@ -61,14 +63,14 @@ export function AppShell({ children }: { children: ReactNode }): ReactElement {
           {/* radix hides its siblings (aria-hidden, sparing live regions: the shell's inert does
               the rest) but leaves aria-modal to us; screen readers that honour it stay inside. */}
           <Dialog.Content className={styles.sidenavDrawer} aria-describedby={undefined} aria-modal="true">
-            <Dialog.Title className="sr-only">Menu</Dialog.Title>
-            <nav className={styles.sidenav} aria-label="Main">
+            <Dialog.Title className="sr-only">{t('shell.menu')}</Dialog.Title>
+            <nav className={styles.sidenav} aria-label={t('shell.mainNavigation')}>
               <SideNav
                 user={user}
                 items={items}
                 onNavigate={() => setMenuOpen(false)}
                 closeButton={
-                  <Dialog.Close className="icon-button" aria-label="Close menu">
+                  <Dialog.Close className="icon-button" aria-label={t('shell.closeMenu')}>
                     <Icon name="x" />
                   </Dialog.Close>
                 }
@@ -77,7 +79,7 @@ export function AppShell({ children }: { children: ReactNode }): ReactElement {
           </Dialog.Content>
         </Dialog.Portal>
       </Dialog.Root>
-      <nav className={`${styles.sidenav} ${styles.sidenavFixed}`} aria-label="Main">
+      <nav className={`${styles.sidenav} ${styles.sidenavFixed}`} aria-label={t('shell.mainNavigation')}>
         <SideNav user={user} items={items} />
       </nav>
       <main id="main" className={styles.shellMain} tabIndex={-1}>

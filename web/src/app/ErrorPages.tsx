@@ -5,6 +5,7 @@
  * look like the app and always offer a way home.
  */
 import type { ReactElement, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router-dom';
 import { Brand } from '../components/SiteHeader/Brand.tsx';
 import { Button } from '../components/ui/Button.tsx';
@@ -22,6 +23,7 @@ function ProblemPage({
   children: ReactNode;
   actions?: ReactNode;
 }): ReactElement {
+  const { t } = useTranslation();
   return (
     <main className={styles.problemPage} id="main">
       <div className={styles.problemCard}>
@@ -32,7 +34,7 @@ function ProblemPage({
         <div className={styles.problemActions}>
           {actions}
           <Link to="/" className="btn btn-primary btn-md">
-            <Icon name="home" size={18} /> Go to home
+            <Icon name="home" size={18} /> {t('errors.goHome')}
           </Link>
         </div>
       </div>
@@ -42,19 +44,20 @@ function ProblemPage({
 
 export function NotFoundPage(): ReactElement {
   const location = useLocation();
+  const { t } = useTranslation();
   return (
     <ProblemPage
       code="404"
-      title="Page not found"
+      title={t('errors.notFoundTitle')}
       actions={
         <Link to="/dashboard" className="btn btn-secondary btn-md">
-          Open dashboard
+          {t('errors.openDashboard')}
         </Link>
       }
     >
       <p>
-        There is no page at <code className="mono">{location.pathname}</code>. Check the address, or continue from the
-        home page.
+        {t('errors.notFoundBefore')} <code className="mono">{location.pathname}</code>
+        {t('errors.notFoundAfter')}
       </p>
     </ProblemPage>
   );
@@ -70,25 +73,22 @@ function isStaleBuild(error: unknown): boolean {
 
 export function RouteErrorPage(): ReactElement {
   const error = useRouteError();
+  const { t } = useTranslation();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
   const stale = isStaleBuild(error);
   // The details go to the console for whoever debugs it; the page shows no internals.
   console.error(error);
   return (
     <ProblemPage
-      code={stale ? 'Update' : 'Error'}
-      title={stale ? 'A new version of the wallet is available' : 'Something went wrong'}
+      code={stale ? t('errors.updateCode') : t('errors.errorCode')}
+      title={stale ? t('errors.staleTitle') : t('errors.errorTitle')}
       actions={
         <Button variant="secondary" onClick={() => window.location.reload()}>
-          <Icon name="refresh" size={18} /> Reload
+          <Icon name="refresh" size={18} /> {t('errors.reload')}
         </Button>
       }
     >
-      <p>
-        {stale
-          ? 'This tab is running an older version. Reload to continue; your money and history are safe.'
-          : 'This page could not be shown. Reload to try again; your money and history are safe.'}
-      </p>
+      <p>{stale ? t('errors.staleText') : t('errors.errorText')}</p>
     </ProblemPage>
   );
 }

@@ -1,36 +1,40 @@
 /**
  * The signed-in navigation: items (id, label, icon, path) for every user, the admin screens
  * for admins (Users, spec section 2, and the audit and operations screens), Logout last;
- * then the theme switch and who is signed in. The same contents serve the permanent side
+ * then the theme and language switches and who is signed in. Labels are translation keys. The same contents serve the permanent side
  * bar and the phone menu.
  */
 import type { ReactElement, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router-dom';
 import { Brand } from '../components/SiteHeader/Brand.tsx';
 import { Icon, type IconName } from '../components/ui/icons.tsx';
+import { LanguageSwitch } from '../components/ui/LanguageSwitch.tsx';
 import { ThemeToggle } from '../components/ui/ThemeToggle.tsx';
+import type { Messages } from '../i18n/resources/en.ts';
 import type { UserRecord } from '../lib/api/current-user.ts';
 import styles from './AppShell.module.css';
 
 export interface NavItem {
   id: string;
-  label: string;
+  /** A key of the nav texts (en.ts `nav`). */
+  label: `nav.${keyof Messages['nav']}`;
   icon: IconName;
   path: string;
 }
 
 const USER_ITEMS: NavItem[] = [
-  { id: 'dashboard', label: 'Dashboard', icon: 'dashboard', path: '/dashboard' },
-  { id: 'transactions', label: 'Transactions', icon: 'transactions', path: '/transactions' },
-  { id: 'requests', label: 'Requests', icon: 'requests', path: '/requests' },
+  { id: 'dashboard', label: 'nav.dashboard', icon: 'dashboard', path: '/dashboard' },
+  { id: 'transactions', label: 'nav.transactions', icon: 'transactions', path: '/transactions' },
+  { id: 'requests', label: 'nav.requests', icon: 'requests', path: '/requests' },
 ];
 const ADMIN_ITEMS: NavItem[] = [
-  { id: 'users', label: 'Users', icon: 'users', path: '/users' },
-  { id: 'audit', label: 'Account audit', icon: 'search', path: '/admin/audit' },
-  { id: 'ledger', label: 'Ledger explorer', icon: 'history', path: '/admin/ledger' },
-  { id: 'operations', label: 'Operations', icon: 'chart', path: '/admin/operations' },
+  { id: 'users', label: 'nav.users', icon: 'users', path: '/users' },
+  { id: 'audit', label: 'nav.audit', icon: 'search', path: '/admin/audit' },
+  { id: 'ledger', label: 'nav.ledger', icon: 'history', path: '/admin/ledger' },
+  { id: 'operations', label: 'nav.operations', icon: 'chart', path: '/admin/operations' },
 ];
-const LOGOUT_ITEM: NavItem = { id: 'logout', label: 'Logout', icon: 'logout', path: '/logout' };
+const LOGOUT_ITEM: NavItem = { id: 'logout', label: 'nav.logout', icon: 'logout', path: '/logout' };
 /** The items a user sees, in order. */
 export function navItemsFor(user: UserRecord): NavItem[] {
   return [...USER_ITEMS, ...(user.isAdmin ? ADMIN_ITEMS : []), LOGOUT_ITEM];
@@ -46,6 +50,7 @@ interface SideNavProps {
 
 /** The navigation's contents, the same in the permanent side bar and in the phone menu. */
 export function SideNav({ user, items, closeButton, onNavigate }: SideNavProps): ReactElement {
+  const { t } = useTranslation();
   return (
     <>
       <div className={styles.sidenavTop}>
@@ -60,12 +65,13 @@ export function SideNav({ user, items, closeButton, onNavigate }: SideNavProps):
               className={({ isActive }) => `${styles.sidenavLink}${isActive ? ' active' : ''}`}
               onClick={onNavigate}
             >
-              <Icon name={item.icon} /> <span>{item.label}</span>
+              <Icon name={item.icon} /> <span>{t(item.label)}</span>
             </NavLink>
           </li>
         ))}
       </ul>
       <ThemeToggle />
+      <LanguageSwitch className={styles.sidenavLanguage} />
       <div className={styles.sidenavUser}>
         <span className={styles.avatar} aria-hidden="true">
           {(user.firstName[0] ?? '?').toUpperCase()}
@@ -74,7 +80,9 @@ export function SideNav({ user, items, closeButton, onNavigate }: SideNavProps):
           <p className={styles.sidenavUserName}>
             {user.firstName} {user.lastName}
           </p>
-          <p className={styles.sidenavUserRole}>{user.isAdmin ? 'Administrator' : 'Personal account'}</p>
+          <p className={styles.sidenavUserRole}>
+            {user.isAdmin ? t('shell.administrator') : t('shell.personalAccount')}
+          </p>
         </div>
       </div>
     </>

@@ -1,8 +1,11 @@
 /**
  * Display formats: rupees in en-IN (contracts/money.ts), one date format (en-IN, India
- * Standard Time), and short ids (first 8 characters).
+ * Standard Time), and short ids (first 8 characters). In Hindi the same format with Hindi
+ * month names (numbers keep Latin digits and Indian grouping in both).
  */
 import { formatRupees as formatRupeesShared } from '../../../contracts/money.ts';
+import { currentLanguage } from '../i18n/i18n.ts';
+import { formatLocale } from '../i18n/language.ts';
 
 const paiseFormat = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
@@ -27,9 +30,25 @@ const dateTime = new Intl.DateTimeFormat('en-IN', {
   hour12: true,
 });
 
+const hindiFormats = new Map<Intl.DateTimeFormat, Intl.DateTimeFormat>();
+
+/** The English format itself, or the same fields and time zone in the chosen language (made once). */
+function localized(english: Intl.DateTimeFormat): Intl.DateTimeFormat {
+  const language = currentLanguage();
+  if (language === 'en') return english;
+  let format = hindiFormats.get(english);
+  if (!format) {
+    const { locale: _locale, calendar: _calendar, numberingSystem: _digits, ...fields } = english.resolvedOptions();
+    // TypeScript types resolved options as plain strings; they are valid options by construction.
+    format = new Intl.DateTimeFormat(formatLocale(language), fields as Intl.DateTimeFormatOptions);
+    hindiFormats.set(english, format);
+  }
+  return format;
+}
+
 export function formatDateTime(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '-' : dateTime.format(date);
+  return Number.isNaN(date.getTime()) ? '-' : localized(dateTime).format(date);
 }
 
 export function shortId(id: string): string {

@@ -1,11 +1,15 @@
 /**
- * Component test setup: unmount after each test, restore mocks, forget the checkpoint and any
- * noted rate limit, and the few browser APIs jsdom lacks that radix-ui touches.
+ * Component test setup: the app's texts in English (as the tests read them), unmount after
+ * each test, restore mocks, the language, the checkpoint and any noted rate limit, and the
+ * few browser APIs jsdom lacks that radix-ui touches.
  */
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { startI18n } from '../i18n/i18n.ts';
 import { resetCheckpoint } from '../lib/checkpoint.ts';
 import { resetRateLimit } from '../lib/rate-limit.ts';
+
+startI18n('en');
 
 class ResizeObserverStub {
   observe(): void {}
@@ -24,4 +28,5 @@ afterEach(() => {
   window.localStorage.clear();
   resetCheckpoint();
   resetRateLimit();
+  startI18n('en');
 });

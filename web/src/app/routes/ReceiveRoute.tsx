@@ -5,6 +5,7 @@
  * dashboard feature's endpoint; this route composes it inside the signed-in layout.
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/Button.tsx';
 import { Icon } from '../../components/ui/icons.tsx';
@@ -16,17 +17,18 @@ import { AppShell } from '../AppShell.tsx';
 import { useUser } from '../session.tsx';
 import styles from './ReceiveRoute.module.css';
 
-const SHARE_MESSAGES: Record<ShareOutcome, string | null> = {
-  'shared-file': 'QR code shared',
-  'shared-link': 'Payment link shared',
-  downloaded: 'Sharing is not available here: the QR code was downloaded instead',
+const SHARE_MESSAGES = {
+  'shared-file': 'receive.sharedFile',
+  'shared-link': 'receive.sharedLink',
+  downloaded: 'receive.downloadedInstead',
   cancelled: null,
-};
+} as const satisfies Record<ShareOutcome, string | null>;
 
 export default function ReceiveRoute(): ReactElement {
   const user = useUser();
   const qr = usePaymentQr(user._id);
   const notify = useToast();
+  const { t } = useTranslation();
   const name = `${user.firstName} ${user.lastName}`.trim();
   const fileName = `rupee-wallet-qr-${user._id}.png`;
   const payUrl = `${window.location.origin}/user/${encodeURIComponent(user._id)}`;
@@ -34,7 +36,7 @@ export default function ReceiveRoute(): ReactElement {
   function download(): void {
     if (!qr.data) return;
     downloadDataUrl(qr.data, fileName);
-    notify({ tone: 'success', message: 'QR code downloaded', durationMs: 3000 });
+    notify({ tone: 'success', message: t('receive.downloaded'), durationMs: 3000 });
   }
 
   async function share(): Promise<void> {
@@ -42,46 +44,46 @@ export default function ReceiveRoute(): ReactElement {
     const outcome = await shareQr({
       dataUrl: qr.data,
       fileName,
-      title: `Pay ${name}`,
-      text: `Pay ${name} on Rupee Wallet (account ${user._id})`,
+      title: t('receive.shareTitle', { name }),
+      text: t('receive.shareText', { name, account: user._id }),
       url: payUrl,
     });
-    const message = SHARE_MESSAGES[outcome];
-    if (message) notify({ tone: outcome === 'downloaded' ? 'info' : 'success', message, durationMs: 4000 });
+    const key = SHARE_MESSAGES[outcome];
+    if (key) notify({ tone: outcome === 'downloaded' ? 'info' : 'success', message: t(key), durationMs: 4000 });
   }
 
   return (
     <AppShell>
       <div className="page receive-page">
-        <PageHeader title="RECEIVE MONEY" subtitle="Show, download or share your payment QR code" />
-        <Card title="Your payment QR code" className={styles.receiveCard}>
+        <PageHeader title={t('receive.title')} subtitle={t('receive.subtitle')} />
+        <Card title={t('receive.cardTitle')} className={styles.receiveCard}>
           <div className={styles.receiveQr}>
-            {qr.isPending ? <p className="muted">Generating QR Code...</p> : null}
-            {qr.isError ? <p className="field-error">Failed to generate QR code</p> : null}
-            {qr.data ? <img src={qr.data} alt={`Payment QR code of ${name}`} width={256} height={256} /> : null}
+            {qr.isPending ? <p className="muted">{t('receive.generating')}</p> : null}
+            {qr.isError ? <p className="field-error">{t('receive.failed')}</p> : null}
+            {qr.data ? <img src={qr.data} alt={t('receive.qrAlt', { name })} width={256} height={256} /> : null}
           </div>
           <dl className={styles.receiveDetails}>
             <div>
-              <dt>Name</dt>
+              <dt>{t('payment.name')}</dt>
               <dd>{name}</dd>
             </div>
             <div>
-              <dt>Account</dt>
+              <dt>{t('payment.account')}</dt>
               <dd className="mono">{user._id}</dd>
             </div>
           </dl>
-          <p className="muted center">Anyone with the wallet can scan it to pay you.</p>
+          <p className="muted center">{t('receive.scanHint')}</p>
           <div className={styles.receiveActions}>
             <Button onClick={download} disabled={!qr.data}>
-              <Icon name="download" size={18} /> Download PNG
+              <Icon name="download" size={18} /> {t('receive.download')}
             </Button>
             <Button variant="secondary" onClick={() => void share()} disabled={!qr.data}>
-              <Icon name="share" size={18} /> Share
+              <Icon name="share" size={18} /> {t('receive.share')}
             </Button>
           </div>
         </Card>
         <p className="center">
-          <Link to="/dashboard">Back to dashboard</Link>
+          <Link to="/dashboard">{t('receive.back')}</Link>
         </p>
       </div>
     </AppShell>

@@ -4,7 +4,9 @@
  * verified, then Back / Confirm; only after Confirm is the transaction PIN asked for. The
  * amount is exact paise with both decimals, so what is confirmed is what is sent.
  */
+import i18next from 'i18next';
 import { useId, type FormEvent, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { formatPaise } from '../../../../contracts/money.ts';
 import { digitsOnly } from '../../lib/forms.ts';
 import { Button } from './Button.tsx';
@@ -34,7 +36,7 @@ export interface ConfirmPaymentProps {
 }
 
 export function confirmationText(amountPaise: bigint, name: string): string {
-  return `Pay ${formatPaise(amountPaise)} to ${name}`;
+  return i18next.t('payment.confirmTitle', { amount: formatPaise(amountPaise), name });
 }
 
 export function ConfirmPayment({
@@ -45,37 +47,38 @@ export function ConfirmPayment({
   pin,
   pinError,
   busy,
-  payLabel = 'Pay',
+  payLabel,
   onPinChange,
   onBack,
   onConfirm,
   onPay,
 }: ConfirmPaymentProps): ReactElement {
   const titleId = useId();
+  const { t } = useTranslation();
   function submit(event: FormEvent): void {
     event.preventDefault();
     onPay();
   }
   return (
     <section className={styles.confirm} aria-labelledby={titleId}>
-      <p className={styles.eyebrow}>{stage === 'confirm' ? 'Check before you pay' : 'Enter your PIN to pay'}</p>
+      <p className={styles.eyebrow}>{stage === 'confirm' ? t('payment.checkBeforePay') : t('payment.enterPin')}</p>
       <h3 className={styles.title} id={titleId} data-testid="confirm-pay-title">
         {confirmationText(amountPaise, payee.name)}
       </h3>
       <dl className={styles.details}>
         <div>
-          <dt>Account</dt>
+          <dt>{t('payment.account')}</dt>
           <dd className="mono">{payee.accountNumber}</dd>
         </div>
         {payee.bankName ? (
           <div>
-            <dt>Bank</dt>
+            <dt>{t('payment.bank')}</dt>
             <dd>{payee.bankName}</dd>
           </div>
         ) : null}
         {reference ? (
           <div>
-            <dt>Reference</dt>
+            <dt>{t('payment.reference')}</dt>
             <dd>{reference}</dd>
           </div>
         ) : null}
@@ -83,30 +86,30 @@ export function ConfirmPayment({
       {stage === 'confirm' ? (
         <div className="modal-actions">
           <Button variant="secondary" onClick={onBack}>
-            Back
+            {t('payment.back')}
           </Button>
           <Button onClick={onConfirm} autoFocus>
-            Confirm
+            {t('payment.confirm')}
           </Button>
         </div>
       ) : (
-        <form onSubmit={submit} noValidate className="form-stack" aria-label="Enter transaction PIN">
+        <form onSubmit={submit} noValidate className="form-stack" aria-label={t('payment.pinForm')}>
           <PasswordField
-            label="Transaction PIN"
+            label={t('payment.pin')}
             inputMode="numeric"
             autoComplete="off"
             value={pin}
             onValueChange={(value) => onPinChange(digitsOnly(value, 6))}
             error={pinError}
-            placeholder="4-6 digits"
+            placeholder={t('payment.pinPlaceholder')}
             autoFocus
           />
           <div className="modal-actions">
             <Button variant="secondary" onClick={onBack} disabled={busy}>
-              Back
+              {t('payment.back')}
             </Button>
             <Button type="submit" variant="success" disabled={busy}>
-              {busy ? 'Processing...' : payLabel}
+              {busy ? t('common.processing') : (payLabel ?? t('payment.pay'))}
             </Button>
           </div>
         </form>

@@ -5,6 +5,7 @@
  * from here too so forms import every field from one place.
  */
 import { useId, useState, type InputHTMLAttributes, type ReactElement, type ReactNode, type Ref } from 'react';
+import { useTranslation } from 'react-i18next';
 import { FieldShell } from './FieldShell.tsx';
 import { Icon } from './icons.tsx';
 
@@ -52,6 +53,7 @@ export function TextField({
 
 export function PasswordField(props: Omit<TextFieldProps, 'type' | 'adornment'>): ReactElement {
   const [visible, setVisible] = useState(false);
+  const { t } = useTranslation();
   return (
     <TextField
       {...props}
@@ -61,7 +63,7 @@ export function PasswordField(props: Omit<TextFieldProps, 'type' | 'adornment'>)
           type="button"
           className="input-toggle"
           onClick={() => setVisible((shown) => !shown)}
-          aria-label={visible ? `Hide ${props.label}` : `Show ${props.label}`}
+          aria-label={t(visible ? 'common.hide' : 'common.show', { what: props.label })}
           aria-pressed={visible}
         >
           <Icon name={visible ? 'eyeOff' : 'eye'} size={18} />

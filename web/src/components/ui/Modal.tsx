@@ -4,6 +4,7 @@
  */
 import { Dialog } from 'radix-ui';
 import type { ReactElement, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Icon } from './icons.tsx';
 import styles from './Modal.module.css';
 
@@ -25,9 +26,10 @@ export function Modal({
   description,
   children,
   busy = false,
-  busyLabel = 'Processing...',
+  busyLabel,
   size = 'md',
 }: ModalProps): ReactElement {
+  const { t } = useTranslation();
   return (
     <Dialog.Root open={open} onOpenChange={(next) => (busy && !next ? undefined : onOpenChange(next))}>
       <Dialog.Portal>
@@ -46,7 +48,7 @@ export function Modal({
                 <Dialog.Description className="sr-only">{title}</Dialog.Description>
               )}
             </div>
-            <Dialog.Close className="icon-button" aria-label="Close" disabled={busy}>
+            <Dialog.Close className="icon-button" aria-label={t('common.close')} disabled={busy}>
               <Icon name="x" />
             </Dialog.Close>
           </header>
@@ -54,7 +56,7 @@ export function Modal({
           {busy ? (
             <div className={styles.busy} role="status" aria-live="assertive">
               <span className="spinner" aria-hidden="true" />
-              <span>{busyLabel}</span>
+              <span>{busyLabel ?? t('common.processing')}</span>
             </div>
           ) : null}
         </Dialog.Content>

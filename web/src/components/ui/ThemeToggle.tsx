@@ -3,19 +3,21 @@
  * not-pressed buttons (one tap each, readable by screen readers), kept across visits.
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { THEME_CHOICES, useTheme, type ThemeChoice } from '../../lib/theme.ts';
 import { Icon, type IconName } from './icons.tsx';
 
-const LABELS: Record<ThemeChoice, { text: string; icon: IconName }> = {
-  system: { text: 'System', icon: 'monitor' },
-  light: { text: 'Light', icon: 'sun' },
-  dark: { text: 'Dark', icon: 'moon' },
-};
+const LABELS = {
+  system: { text: 'theme.system', icon: 'monitor' },
+  light: { text: 'theme.light', icon: 'sun' },
+  dark: { text: 'theme.dark', icon: 'moon' },
+} as const satisfies Record<ThemeChoice, { text: string; icon: IconName }>;
 
 export function ThemeToggle(): ReactElement {
   const { choice, choose } = useTheme();
+  const { t } = useTranslation();
   return (
-    <div className="theme-toggle" role="group" aria-label="Theme">
+    <div className="theme-toggle" role="group" aria-label={t('theme.label')}>
       {THEME_CHOICES.map((option) => (
         <button
           key={option}
@@ -23,10 +25,10 @@ export function ThemeToggle(): ReactElement {
           className={`theme-option${choice === option ? ' active' : ''}`}
           aria-pressed={choice === option}
           onClick={() => choose(option)}
-          title={`${LABELS[option].text} theme`}
+          title={t('theme.title', { theme: t(LABELS[option].text) })}
         >
           <Icon name={LABELS[option].icon} size={16} />
-          <span>{LABELS[option].text}</span>
+          <span>{t(LABELS[option].text)}</span>
         </button>
       ))}
     </div>

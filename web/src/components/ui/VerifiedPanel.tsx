@@ -2,11 +2,12 @@
  * The green 'Account Verified' panel: name, account and, if present, bank.
  */
 import type { ReactElement, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Icon } from './icons.tsx';
 import styles from './VerifiedPanel.module.css';
 
 export function VerifiedPanel({
-  title = 'Account Verified',
+  title,
   name,
   accountNumber,
   bankName,
@@ -18,23 +19,24 @@ export function VerifiedPanel({
   bankName?: string | undefined;
   action?: ReactNode;
 }): ReactElement {
+  const { t } = useTranslation();
   return (
     <div className={`verified-panel ${styles.panel}`} role="status">
       <p className={styles.title}>
-        <Icon name="check" size={16} /> {title}
+        <Icon name="check" size={16} /> {title ?? t('payment.accountVerified')}
       </p>
       <dl className={styles.list}>
         <div>
-          <dt>Name</dt>
+          <dt>{t('payment.name')}</dt>
           <dd>{name}</dd>
         </div>
         <div>
-          <dt>Account</dt>
+          <dt>{t('payment.account')}</dt>
           <dd className="mono">{accountNumber}</dd>
         </div>
         {bankName ? (
           <div>
-            <dt>Bank</dt>
+            <dt>{t('payment.bank')}</dt>
             <dd>{bankName}</dd>
           </div>
         ) : null}

@@ -44,6 +44,8 @@ const paths = {
   monitor: 'M2 3h20v14H2zM8 21h8M12 17v4',
   share: 'M4 12v8a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-8M16 6l-4-4-4 4M12 2v13',
   home: 'M3 10.5 12 3l9 7.5V21h-6v-6H9v6H3z',
+  globe:
+    'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20zM2 12h20M12 2a15.3 15.3 0 0 1 4 10 15.3 15.3 0 0 1-4 10 15.3 15.3 0 0 1-4-10 15.3 15.3 0 0 1 4-10z',
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -1,9 +1,10 @@
 /**
  * The architecture overview (spec section 2): an interactive diagram of the spec's boxes -
  * each a button that shows its detail in the panel - plus feature lists and Get Started.
- * Informational only.
+ * Informational only. The chrome is translated; the diagram's boxes and details stay English.
  */
 import { useState, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { SiteHeader } from '../../../components/SiteHeader/SiteHeader.tsx';
 import { ALL_BOXES, LAYERS } from './architecture-layers.ts';
@@ -13,21 +14,21 @@ import styles from './ArchitecturePage.module.css';
 export default function ArchitecturePage(): ReactElement {
   const [selected, setSelected] = useState<string>('transaction-api');
   const box = ALL_BOXES.find((entry) => entry.id === selected) ?? ALL_BOXES[0];
+  const { t } = useTranslation();
   return (
     <div className="docs">
       <SiteHeader>
         <Link to="/docs" className="btn btn-ghost btn-md">
-          Docs
+          {t('publicPages.docs')}
         </Link>
-        <Link to="/register" className="btn btn-primary btn-md">
-          Get Started
+        {/* Get Started is at the foot of the page too; a phone's top bar, with the language switch, has room for one button. */}
+        <Link to="/register" className="btn btn-primary btn-md hide-sm">
+          {t('publicPages.getStarted')}
         </Link>
       </SiteHeader>
       <main id="main" className={styles.arch}>
-        <h1 className="page-title">Architecture overview</h1>
-        <p className="section-text">
-          How a payment travels from your screen to the ledger. Select any box to read about it.
-        </p>
+        <h1 className="page-title">{t('architecture.title')}</h1>
+        <p className="section-text">{t('architecture.intro')}</p>
         <div className={styles.archLayout}>
           <div className={styles.archDiagram}>
             {LAYERS.map((layer) => (
@@ -61,7 +62,7 @@ export default function ArchitecturePage(): ReactElement {
         <ArchitectureFeatures />
         <p className="center">
           <Link to="/register" className="btn btn-primary btn-lg">
-            Get Started
+            {t('publicPages.getStarted')}
           </Link>
         </p>
       </main>

@@ -3,6 +3,7 @@
  * the server has no Google sign-in configured.
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button.tsx';
 import { useAppConfig } from '../../../lib/api/app-config.ts';
 import { startGoogleSignInUrl } from '../lib/google-nonce.ts';
@@ -32,15 +33,16 @@ function GoogleLogo(): ReactElement {
 
 export function GoogleSignInButton(): ReactElement {
   const config = useAppConfig();
+  const { t } = useTranslation();
   return (
     <>
       <Button variant="secondary" block size="lg" onClick={() => window.location.assign(startGoogleSignInUrl())}>
         <GoogleLogo />
-        Continue with Google
+        {t('auth.google')}
       </Button>
       {config.data && !config.data.googleSignIn ? (
         <p className="field-hint" role="note">
-          Google sign-in is not configured on this server.
+          {t('auth.googleMissing')}
         </p>
       ) : null}
     </>

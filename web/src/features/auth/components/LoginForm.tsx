@@ -4,6 +4,7 @@
  * the Google sign-in's return are useLoginForm.ts.
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/Button.tsx';
 import { PasswordField, TextField } from '../../../components/ui/Field.tsx';
@@ -19,25 +20,26 @@ export interface LoginFormProps {
 
 export function LoginForm({ onSignedIn, onForgotPassword }: LoginFormProps): ReactElement {
   const { values, errors, set, setRememberMe, submit, busy } = useLoginForm(onSignedIn);
+  const { t } = useTranslation();
   return (
-    <AuthLayout title="Welcome back" subtitle="Sign in to your wallet to send, request and receive money.">
-      <form onSubmit={submit} noValidate className="form-stack" aria-label="Sign in">
+    <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
+      <form onSubmit={submit} noValidate className="form-stack" aria-label={t('login.form')}>
         <TextField
-          label="Email"
+          label={t('auth.email')}
           type="email"
           autoComplete="email"
           value={values.email}
           onValueChange={set('email')}
           error={errors.email}
-          placeholder="you@example.com"
+          placeholder={t('login.emailPlaceholder')}
         />
         <PasswordField
-          label="Password"
+          label={t('auth.password')}
           autoComplete="current-password"
           value={values.password}
           onValueChange={set('password')}
           error={errors.password}
-          placeholder="Your password"
+          placeholder={t('login.passwordPlaceholder')}
         />
         <div className="row-between">
           <label className={styles.checkbox}>
@@ -46,22 +48,22 @@ export function LoginForm({ onSignedIn, onForgotPassword }: LoginFormProps): Rea
               checked={values.rememberMe}
               onChange={(event) => setRememberMe(event.target.checked)}
             />
-            <span>Remember me</span>
+            <span>{t('login.rememberMe')}</span>
           </label>
           <Button variant="link" onClick={onForgotPassword}>
-            Forgot password?
+            {t('login.forgotPassword')}
           </Button>
         </div>
         <Button type="submit" block size="lg" disabled={busy}>
-          {busy ? 'Signing in...' : 'Sign in'}
+          {busy ? t('login.submitting') : t('login.submit')}
         </Button>
       </form>
       <div className={styles.divider}>
-        <span>or</span>
+        <span>{t('common.or')}</span>
       </div>
       <GoogleSignInButton />
       <AuthSwitch>
-        New to Rupee Wallet? <Link to="/register">Create an account</Link>
+        {t('login.newHere')} <Link to="/register">{t('login.createAccount')}</Link>
       </AuthSwitch>
     </AuthLayout>
   );

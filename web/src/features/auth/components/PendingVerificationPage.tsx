@@ -3,6 +3,7 @@
  * box when one was passed, and a 60 s countdown after a success message.
  */
 import { useEffect, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { Notice } from '../../../components/ui/misc.tsx';
@@ -20,40 +21,35 @@ interface PendingState {
 export default function PendingVerificationPage(): ReactElement {
   const state = (useLocation().state ?? {}) as PendingState;
   const countdown = useCountdown();
+  const { t } = useTranslation();
   const { start } = countdown;
   useEffect(() => {
     if (state.message) start(PENDING_COUNTDOWN_S);
   }, [state.message, start]);
   return (
-    <AuthLayout title="Registration Successful!" subtitle="Your wallet has been created.">
+    <AuthLayout title={t('pending.title')} subtitle={t('pending.subtitle')}>
       <div className={styles.pending}>
         <span className={styles.icon} aria-hidden="true">
           <Icon name="shield" size={36} />
         </span>
-        <h2 className={styles.title}>Verification Required</h2>
-        <p>
-          You'll be able to log in once the wallet verifies your credentials and document IDs. Please wait till it
-          completes.
-        </p>
-        <p className="muted">
-          Verification takes an estimated 1-2 business days. We will send you an e-mail as soon as your account is
-          active.
-        </p>
+        <h2 className={styles.title}>{t('pending.heading')}</h2>
+        <p>{t('pending.wait')}</p>
+        <p className="muted">{t('pending.estimate')}</p>
         {state.message ? (
           <Notice tone="success">
             {state.message}
             {countdown.remaining > 0 ? (
-              <span className="countdown"> You can check again in {countdown.remaining}s.</span>
+              <span className="countdown"> {t('pending.checkAgain', { seconds: countdown.remaining })}</span>
             ) : null}
           </Notice>
         ) : null}
         {state.error ? <Notice tone="danger">{state.error}</Notice> : null}
         <div className={styles.actions}>
           <Link className="btn btn-primary btn-md" to="/login">
-            Try Logging in Again
+            {t('pending.tryAgain')}
           </Link>
           <Link className="btn btn-secondary btn-md" to="/">
-            Back to Home
+            {t('pending.home')}
           </Link>
         </div>
       </div>

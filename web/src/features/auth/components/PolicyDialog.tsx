@@ -2,32 +2,29 @@
  * The Terms of Service and Privacy Policy the registration form links to, in a dialog.
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Modal } from '../../../components/ui/Modal.tsx';
 
+/** Translation keys of each policy's title and text. */
 export const POLICIES = {
-  terms: {
-    title: 'Terms of Service',
-    text: 'Wallet balances are held in Indian rupees. You authorise every payment with your transaction PIN and remain responsible for keeping it secret. Accounts are activated after identity verification.',
-  },
-  privacy: {
-    title: 'Privacy Policy',
-    text: 'We keep your identity details to verify your account and to meet our regulatory duties. We never share your PIN or password; they are stored only as one-way hashes.',
-  },
+  terms: { title: 'register.termsTitle', text: 'register.termsText' },
+  privacy: { title: 'register.privacyTitle', text: 'register.privacyText' },
 } as const;
 
 export type Policy = keyof typeof POLICIES;
 
 export function PolicyDialog({ policy, onClose }: { policy: Policy | null; onClose: () => void }): ReactElement {
+  const { t } = useTranslation();
   return (
     <Modal
       open={policy !== null}
       onOpenChange={(open) => (open ? undefined : onClose())}
-      title={policy ? POLICIES[policy].title : ''}
+      title={policy ? t(POLICIES[policy].title) : ''}
     >
-      <p>{policy ? POLICIES[policy].text : ''}</p>
+      <p>{policy ? t(POLICIES[policy].text) : ''}</p>
       <div className="modal-actions">
-        <Button onClick={onClose}>Close</Button>
+        <Button onClick={onClose}>{t('common.close')}</Button>
       </div>
     </Modal>
   );

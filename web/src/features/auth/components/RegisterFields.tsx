@@ -4,6 +4,7 @@
  * at most 6).
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { IDENTIFICATION_TYPES } from '../../../../../contracts/users.ts';
 import { PasswordField, SelectField, TextField } from '../../../components/ui/Field.tsx';
 import { digitsOnly } from '../../../lib/forms.ts';
@@ -13,24 +14,25 @@ const pinInput = (value: string) => digitsOnly(value, 6);
 
 export function IdentityFields({ form }: { form: RegisterFormState }): ReactElement {
   const { values, errors, set } = form;
+  const { t } = useTranslation();
   return (
     <>
       <TextField
-        label="First name"
+        label={t('register.firstName')}
         autoComplete="given-name"
         value={values.firstName}
         onValueChange={set('firstName')}
         error={errors.firstName}
       />
       <TextField
-        label="Last name"
+        label={t('register.lastName')}
         autoComplete="family-name"
         value={values.lastName}
         onValueChange={set('lastName')}
         error={errors.lastName}
       />
       <TextField
-        label="Email"
+        label={t('auth.email')}
         type="email"
         autoComplete="email"
         value={values.email}
@@ -38,7 +40,7 @@ export function IdentityFields({ form }: { form: RegisterFormState }): ReactElem
         error={errors.email}
       />
       <TextField
-        label="Contact number"
+        label={t('register.contactNo')}
         type="tel"
         autoComplete="tel"
         value={values.contactNo}
@@ -47,22 +49,22 @@ export function IdentityFields({ form }: { form: RegisterFormState }): ReactElem
         placeholder="+91 98765 43210"
       />
       <SelectField
-        label="Identification type"
+        label={t('register.identification')}
         value={values.identification}
         onValueChange={set('identification')}
         error={errors.identification}
-        placeholder="Select identification type"
+        placeholder={t('register.identificationPlaceholder')}
         options={IDENTIFICATION_TYPES.map((type) => ({ value: type, label: type }))}
       />
       <TextField
-        label="Identification number"
+        label={t('register.identificationNumber')}
         value={values.identificationNumber}
         onValueChange={set('identificationNumber')}
         error={errors.identificationNumber}
       />
       <div className="span-2">
         <TextField
-          label="Address"
+          label={t('register.address')}
           autoComplete="street-address"
           value={values.address}
           onValueChange={set('address')}
@@ -75,34 +77,35 @@ export function IdentityFields({ form }: { form: RegisterFormState }): ReactElem
 
 export function SecretFields({ form }: { form: RegisterFormState }): ReactElement {
   const { values, errors, set } = form;
+  const { t } = useTranslation();
   return (
     <>
       <PasswordField
-        label="Password"
+        label={t('auth.password')}
         autoComplete="new-password"
         value={values.password}
         onValueChange={set('password')}
         error={errors.password}
-        hint="At least 8 characters"
+        hint={t('register.passwordHint')}
       />
       <PasswordField
-        label="Confirm password"
+        label={t('register.confirmPassword')}
         autoComplete="new-password"
         value={values.confirmPassword}
         onValueChange={set('confirmPassword')}
         error={errors.confirmPassword}
       />
       <PasswordField
-        label="Transaction PIN"
+        label={t('register.pin')}
         inputMode="numeric"
         autoComplete="off"
         value={values.transactionPin}
         onValueChange={set('transactionPin', pinInput)}
         error={errors.transactionPin}
-        hint="4 to 6 digits"
+        hint={t('register.pinHint')}
       />
       <PasswordField
-        label="Confirm PIN"
+        label={t('register.confirmPin')}
         inputMode="numeric"
         autoComplete="off"
         value={values.confirmPin}

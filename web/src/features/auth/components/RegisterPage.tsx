@@ -4,6 +4,7 @@
  * /user-not-verified after 1.5 s. The view; state and submission are useRegisterForm.ts.
  */
 import { useState, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/Button.tsx';
 import { AuthLayout, AuthSwitch } from './AuthLayout.tsx';
@@ -15,34 +16,31 @@ import { useRegisterForm } from './useRegisterForm.ts';
 export default function RegisterPage(): ReactElement {
   const form = useRegisterForm();
   const [policy, setPolicy] = useState<Policy | null>(null);
+  const { t } = useTranslation();
   return (
-    <AuthLayout
-      title="Create your wallet"
-      subtitle="Tell us who you are. We verify every account before it can move money."
-      wide
-    >
-      <form onSubmit={form.submit} noValidate className="form-grid" aria-label="Register">
+    <AuthLayout title={t('register.title')} subtitle={t('register.subtitle')} wide>
+      <form onSubmit={form.submit} noValidate className="form-grid" aria-label={t('register.form')}>
         <IdentityFields form={form} />
         <SecretFields form={form} />
         <p className={`span-2 ${styles.finePrint}`}>
-          By creating an account you agree to our{' '}
+          {t('register.agreeBefore')}{' '}
           <Button variant="link" onClick={() => setPolicy('terms')}>
-            Terms of Service
+            {t('register.terms')}
           </Button>{' '}
-          and{' '}
+          {t('register.agreeAnd')}{' '}
           <Button variant="link" onClick={() => setPolicy('privacy')}>
-            Privacy Policy
+            {t('register.privacy')}
           </Button>
-          .
+          {t('register.agreeAfter')}
         </p>
         <div className="span-2">
           <Button type="submit" block size="lg" disabled={form.busy}>
-            {form.pending ? 'Creating account...' : 'Create account'}
+            {form.pending ? t('register.submitting') : t('register.submit')}
           </Button>
         </div>
       </form>
       <AuthSwitch>
-        Already have an account? <Link to="/login">Sign in</Link>
+        {t('register.haveAccount')} <Link to="/login">{t('register.signIn')}</Link>
       </AuthSwitch>
       <PolicyDialog policy={policy} onClose={() => setPolicy(null)} />
     </AuthLayout>

@@ -6,6 +6,7 @@
  * ?error. The view is LoginForm.tsx.
  */
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { loginSchema } from '../../../../../contracts/users.ts';
 import { useToast } from '../../../components/ui/Toaster.tsx';
@@ -16,9 +17,9 @@ import { clearGoogleSignInFromAddressBar, takeGoogleSignInNonce } from '../lib/g
 
 export const SIGN_IN_DELAY_MS = 1000;
 
-const OAUTH_ERRORS: Record<string, string> = {
-  oauth_failed: 'Google authentication failed. Please try again.',
-  token_generation_failed: 'Authentication error. Please try again.',
+const OAUTH_ERRORS: Record<string, 'login.googleFailed' | 'login.tokenFailed'> = {
+  oauth_failed: 'login.googleFailed',
+  token_generation_failed: 'login.tokenFailed',
 };
 
 /** What signing in to an account that an administrator has not verified yet says. */
@@ -30,6 +31,7 @@ export function useLoginForm(onSignedIn: (token: string) => void) {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
   const notify = useToast();
+  const { t } = useTranslation();
   const login = useLogin();
   const [signingIn, setSigningIn] = useState(false);
   const handled = useRef(false);
@@ -46,7 +48,7 @@ export function useLoginForm(onSignedIn: (token: string) => void) {
       handled.current = true;
       // A token this tab did not ask for (no matching nonce) is refused: login CSRF.
       if (!takeGoogleSignInNonce(params.get('nonce'))) {
-        notify({ tone: 'error', message: 'Login failed. Please try again.', durationMs: 5000 });
+        notify({ tone: 'error', message: t('login.failed'), durationMs: 5000 });
         setParams({}, { replace: true });
         return;
       }
@@ -54,10 +56,10 @@ export function useLoginForm(onSignedIn: (token: string) => void) {
       navigate(next, { replace: true });
     } else if (error) {
       handled.current = true;
-      notify({ tone: 'error', message: OAUTH_ERRORS[error] ?? 'Login failed. Please try again.', durationMs: 5000 });
+      notify({ tone: 'error', message: t(OAUTH_ERRORS[error] ?? 'login.failed'), durationMs: 5000 });
       setParams({}, { replace: true });
     }
-  }, [params, setParams, navigate, notify, onSignedIn, next]);
+  }, [params, setParams, navigate, notify, onSignedIn, next, t]);
 
   const set = (field: 'email' | 'password') => (value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
@@ -79,7 +81,7 @@ export function useLoginForm(onSignedIn: (token: string) => void) {
       const reply = await login.mutateAsync(checked.data);
       if (reply.success && typeof reply.data === 'string') {
         const token = reply.data;
-        notify({ tone: 'success', message: 'Login successful! Welcome back.', durationMs: 3000 });
+        notify({ tone: 'success', message: t('login.success'), durationMs: 3000 });
         setSigningIn(true);
         window.setTimeout(() => {
           onSignedIn(token);
@@ -91,10 +93,10 @@ export function useLoginForm(onSignedIn: (token: string) => void) {
         notify({ tone: 'warning', message: AWAITING_VERIFICATION_MESSAGE });
         navigate('/user-not-verified');
       } else {
-        notify({ tone: 'error', message: reply.message || 'Login failed. Please check your credentials.' });
+        notify({ tone: 'error', message: reply.message || t('login.failedCredentials') });
       }
     } catch {
-      notify({ tone: 'error', message: 'Login failed. Please check your credentials.' });
+      notify({ tone: 'error', message: t('login.failedCredentials') });
     }
   }
 

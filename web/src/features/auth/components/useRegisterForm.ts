@@ -5,6 +5,7 @@
  * /user-not-verified 1.5 s after success. The view is RegisterPage.tsx.
  */
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { registerFormSchema, type RegisterForm } from '../../../../../contracts/users.ts';
 import { useToast } from '../../../components/ui/Toaster.tsx';
@@ -35,6 +36,7 @@ export function useRegisterForm() {
   const [done, setDone] = useState(false);
   const navigate = useNavigate();
   const notify = useToast();
+  const { t } = useTranslation();
   const registration = useRegister();
 
   const set =
@@ -56,10 +58,10 @@ export function useRegisterForm() {
     try {
       const reply = await registration.mutateAsync(payload);
       if (!reply.success) {
-        notify({ tone: 'error', message: reply.message || 'Registration failed. Please try again.' });
+        notify({ tone: 'error', message: reply.message || t('register.failed') });
         return;
       }
-      notify({ tone: 'success', message: 'Registration successful!.' });
+      notify({ tone: 'success', message: t('register.success') });
       setDone(true);
       window.setTimeout(
         () => navigate('/user-not-verified', { state: { message: reply.message || 'Registration successful!' } }),
@@ -67,7 +69,7 @@ export function useRegisterForm() {
       );
     } catch {
       // A network failure and an unreadable reply say the same.
-      notify({ tone: 'error', message: 'Registration failed. Please try again.' });
+      notify({ tone: 'error', message: t('register.failed') });
     }
   }
 

@@ -1,15 +1,19 @@
 /**
  * /docs: the product explained for users, and a link to the API reference at /api/docs.
+ * The chrome and section titles are translated; the sections' prose stays English.
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { SiteHeader } from '../../../components/SiteHeader/SiteHeader.tsx';
+import type { Messages } from '../../../i18n/resources/en.ts';
 import styles from './DocsPage.module.css';
 
-const SECTIONS: { id: string; title: string; body: ReactElement }[] = [
+/** `title` is a translation key. */
+const SECTIONS: { id: string; title: `docs.${keyof Messages['docs']}`; body: ReactElement }[] = [
   {
     id: 'start',
-    title: 'Getting started',
+    title: 'docs.start',
     body: (
       <>
         <p>
@@ -26,7 +30,7 @@ const SECTIONS: { id: string; title: string; body: ReactElement }[] = [
   },
   {
     id: 'account',
-    title: 'Your account number and QR code',
+    title: 'docs.account',
     body: (
       <p>
         Your account number is shown on the dashboard with a copy button. Your payment QR code encodes a link to your
@@ -37,7 +41,7 @@ const SECTIONS: { id: string; title: string; body: ReactElement }[] = [
   },
   {
     id: 'send',
-    title: 'Sending money',
+    title: 'docs.send',
     body: (
       <p>
         On Transactions choose SEND, enter the receiver's account number and press Verify: the wallet shows the account
@@ -49,7 +53,7 @@ const SECTIONS: { id: string; title: string; body: ReactElement }[] = [
   },
   {
     id: 'deposit',
-    title: 'Adding money',
+    title: 'docs.deposit',
     body: (
       <p>
         DEPOSIT adds between ₹1 and ₹1,00,000 at a time. A card deposit is credited at once. Bank transfer (account
@@ -59,7 +63,7 @@ const SECTIONS: { id: string; title: string; body: ReactElement }[] = [
   },
   {
     id: 'requests',
-    title: 'Requesting money',
+    title: 'docs.requests',
     body: (
       <p>
         On Requests choose REQUEST MONEY, verify the account you are asking, and enter an amount up to ₹10,00,000 and a
@@ -70,7 +74,7 @@ const SECTIONS: { id: string; title: string; body: ReactElement }[] = [
   },
   {
     id: 'security',
-    title: 'Security',
+    title: 'docs.security',
     body: (
       <p>
         Every payment needs your transaction PIN. If you forget it, use Reset Transaction PIN on the Transactions page:
@@ -81,7 +85,7 @@ const SECTIONS: { id: string; title: string; body: ReactElement }[] = [
   },
   {
     id: 'history',
-    title: 'History',
+    title: 'docs.history',
     body: (
       <p>
         Transactions lists every payment, deposit and request payment, 10 per page, searchable by any part of the
@@ -93,46 +97,47 @@ const SECTIONS: { id: string; title: string; body: ReactElement }[] = [
 ];
 
 export default function DocsPage(): ReactElement {
+  const { t } = useTranslation();
   return (
     <div className="docs">
       <SiteHeader>
         {/* Both are in the page's contents too; a phone's top bar has room for one button. */}
         <Link to="/architecture" className="btn btn-ghost btn-md hide-sm">
-          Architecture
+          {t('publicPages.architecture')}
         </Link>
         <a href="/api/docs" className="btn btn-secondary btn-md hide-sm">
-          API reference
+          {t('publicPages.apiReference')}
         </a>
         <Link to="/login" className="btn btn-primary btn-md">
-          Sign in
+          {t('publicPages.signIn')}
         </Link>
       </SiteHeader>
       <div className={styles.docsLayout}>
-        <nav className={styles.docsToc} aria-label="On this page">
-          <p className={styles.docsTocTitle}>On this page</p>
+        <nav className={styles.docsToc} aria-label={t('docs.onThisPage')}>
+          <p className={styles.docsTocTitle}>{t('docs.onThisPage')}</p>
           <ul>
             {SECTIONS.map((section) => (
               <li key={section.id}>
-                <a href={`#${section.id}`}>{section.title}</a>
+                <a href={`#${section.id}`}>{t(section.title)}</a>
               </li>
             ))}
             <li>
-              <Link to="/architecture">Architecture overview</Link>
+              <Link to="/architecture">{t('docs.architectureOverview')}</Link>
             </li>
             <li>
-              <a href="/api/docs">API reference</a>
+              <a href="/api/docs">{t('publicPages.apiReference')}</a>
             </li>
           </ul>
         </nav>
         <main id="main" className={styles.docsMain}>
-          <h1 className="page-title">How the wallet works</h1>
+          <h1 className="page-title">{t('docs.title')}</h1>
           <p className="section-text">
-            A short guide for account holders. Developers will find every endpoint in the{' '}
-            <a href="/api/docs">API reference (/api/docs)</a>.
+            {t('docs.intro')} <a href="/api/docs">{t('docs.apiLink')}</a>
+            {t('docs.introEnd')}
           </p>
           {SECTIONS.map((section) => (
             <section key={section.id} id={section.id} className={styles.docsSection}>
-              <h2>{section.title}</h2>
+              <h2>{t(section.title)}</h2>
               {section.body}
             </section>
           ))}

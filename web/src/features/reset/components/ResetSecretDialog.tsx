@@ -5,6 +5,7 @@
  * useResetSecretForm.ts.
  */
 import type { ReactElement } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button.tsx';
 import { PasswordField, TextField } from '../../../components/ui/Field.tsx';
 import { Modal } from '../../../components/ui/Modal.tsx';
@@ -21,9 +22,11 @@ export interface ResetSecretDialogProps {
 }
 
 function Stepper({ form }: { form: ResetSecretForm }): ReactElement {
+  const { t } = useTranslation();
+  const labels = [t('reset.stepEmail'), t('reset.stepCode'), form.text.secretLabel];
   return (
-    <ol className={styles.stepper} aria-label="Progress">
-      {['Email', 'Verify code', form.kind === 'pin' ? 'New PIN' : 'New password'].map((label, index) => (
+    <ol className={styles.stepper} aria-label={t('reset.progress')}>
+      {labels.map((label, index) => (
         <li
           key={label}
           className={index + 1 === form.step ? styles.current : index + 1 < form.step ? styles.done : ''}
@@ -37,11 +40,12 @@ function Stepper({ form }: { form: ResetSecretForm }): ReactElement {
 }
 
 function EmailStep({ form }: { form: ResetSecretForm }): ReactElement {
+  const { t } = useTranslation();
   return (
     <form onSubmit={form.requestCode} noValidate className="form-stack">
-      <p className="muted">We will e-mail you a 6-digit code. It is valid for {form.text.validity}.</p>
+      <p className="muted">{t('reset.codeIntro', { validity: form.text.validity })}</p>
       <TextField
-        label="Email"
+        label={t('reset.stepEmail')}
         type="email"
         autoComplete="email"
         value={form.values.email}
@@ -50,10 +54,10 @@ function EmailStep({ form }: { form: ResetSecretForm }): ReactElement {
       />
       <div className="modal-actions">
         <Button variant="secondary" onClick={() => form.close(false)}>
-          Cancel
+          {t('reset.cancel')}
         </Button>
         <Button type="submit" disabled={form.busy}>
-          Send code
+          {t('reset.sendCode')}
         </Button>
       </div>
     </form>
@@ -61,13 +65,18 @@ function EmailStep({ form }: { form: ResetSecretForm }): ReactElement {
 }
 
 function CodeStep({ form }: { form: ResetSecretForm }): ReactElement {
+  const { t } = useTranslation();
   return (
     <form onSubmit={form.verifyCode} noValidate className="form-stack">
       <p className="muted">
-        Enter the 6-digit code sent to <strong>{form.values.email}</strong>. It is valid for {form.text.validity}.
+        <Trans
+          i18nKey="reset.codeSentTo"
+          values={{ email: form.values.email, validity: form.text.validity }}
+          components={{ strong: <strong /> }}
+        />
       </p>
       <TextField
-        label="Verification code"
+        label={t('reset.code')}
         inputMode="numeric"
         autoComplete="one-time-code"
         value={form.values.otp}
@@ -77,14 +86,14 @@ function CodeStep({ form }: { form: ResetSecretForm }): ReactElement {
         className={`input ${styles.otp}`}
       />
       <Button variant="link" onClick={form.resendCode} disabled={form.resendWait > 0 || form.busy}>
-        {form.resendWait > 0 ? `Resend in ${form.resendWait}s` : 'Resend code'}
+        {form.resendWait > 0 ? t('reset.resendIn', { seconds: form.resendWait }) : t('reset.resendCode')}
       </Button>
       <div className="modal-actions">
         <Button variant="secondary" onClick={() => form.setStep(1)}>
-          Back
+          {t('reset.back')}
         </Button>
         <Button type="submit" disabled={form.busy}>
-          Verify code
+          {t('reset.verifyCode')}
         </Button>
       </div>
     </form>
@@ -93,6 +102,7 @@ function CodeStep({ form }: { form: ResetSecretForm }): ReactElement {
 
 function SecretStep({ form }: { form: ResetSecretForm }): ReactElement {
   const pin = form.kind === 'pin';
+  const { t } = useTranslation();
   const secretInput = pin ? (value: string) => digitsOnly(value, 6) : (value: string) => value;
   return (
     <form onSubmit={form.saveSecret} noValidate className="form-stack">
@@ -114,10 +124,10 @@ function SecretStep({ form }: { form: ResetSecretForm }): ReactElement {
       />
       <div className="modal-actions">
         <Button variant="secondary" onClick={() => form.setStep(2)}>
-          Back
+          {t('reset.back')}
         </Button>
         <Button type="submit" disabled={form.busy}>
-          {pin ? 'Update PIN' : 'Reset password'}
+          {pin ? t('reset.updatePin') : t('reset.resetPassword')}
         </Button>
       </div>
     </form>
@@ -131,14 +141,15 @@ export function ResetSecretDialog({
   defaultEmail = '',
 }: ResetSecretDialogProps): ReactElement {
   const form = useResetSecretForm({ kind, defaultEmail, onOpenChange });
+  const { t } = useTranslation();
   return (
     <Modal
       open={open}
       onOpenChange={form.close}
       title={form.text.title}
-      description={`Step ${form.step} of 3`}
+      description={t('reset.stepOf', { step: form.step })}
       busy={form.busy}
-      busyLabel="Please wait..."
+      busyLabel={t('reset.wait')}
     >
       <Stepper form={form} />
       {form.step === 1 ? <EmailStep form={form} /> : null}

@@ -5,6 +5,7 @@
  * The view is ResetSecretDialog.tsx.
  */
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import {
   resetEmailSchema,
   resetPasswordFormSchema,
@@ -19,24 +20,27 @@ import { useResetCall, type SecretKind } from '../api/reset-endpoints.ts';
 
 export const RESEND_WAIT_S = 60;
 
+/** Translation keys of what differs between the two resets. */
 export const RESET_TEXT = {
   password: {
-    title: 'Reset Password',
-    validity: '15 minutes',
-    secretLabel: 'New password',
-    confirmLabel: 'Confirm new password',
-    success: 'Password reset successfully! You can now login with your new password.',
-    failure: 'Failed to reset password. Please try again.',
+    title: 'reset.passwordTitle',
+    validity: 'reset.passwordValidity',
+    secretLabel: 'reset.newPassword',
+    confirmLabel: 'reset.confirmNewPassword',
+    success: 'reset.passwordSuccess',
+    failure: 'reset.passwordFailure',
   },
   pin: {
-    title: 'Reset Transaction PIN',
-    validity: '10 minutes',
-    secretLabel: 'New PIN',
-    confirmLabel: 'Confirm new PIN',
-    success: 'Transaction PIN updated successfully!',
-    failure: 'Failed to update PIN. Please try again.',
+    title: 'reset.pinTitle',
+    validity: 'reset.pinValidity',
+    secretLabel: 'reset.newPin',
+    confirmLabel: 'reset.confirmNewPin',
+    success: 'reset.pinSuccess',
+    failure: 'reset.pinFailure',
   },
 } as const;
+
+type ResetText = { [Key in keyof (typeof RESET_TEXT)['pin']]: string };
 
 export type ResetValues = { email: string; otp: string; secret: string; confirm: string };
 
@@ -46,7 +50,16 @@ export function useResetSecretForm(options: {
   onOpenChange: (open: boolean) => void;
 }) {
   const { kind, defaultEmail } = options;
-  const text = RESET_TEXT[kind];
+  const { t } = useTranslation();
+  const keys = RESET_TEXT[kind];
+  const text: ResetText = {
+    title: t(keys.title),
+    validity: t(keys.validity),
+    secretLabel: t(keys.secretLabel),
+    confirmLabel: t(keys.confirmLabel),
+    success: t(keys.success),
+    failure: t(keys.failure),
+  };
   const [step, setStep] = useState<1 | 2 | 3>(1);
   const [values, setValues] = useState<ResetValues>({ email: defaultEmail, otp: '', secret: '', confirm: '' });
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -85,7 +98,7 @@ export function useResetSecretForm(options: {
       const reply = await mutation.mutateAsync(body);
       if (reply.success) return onOk();
       if (reply.code === 'OAUTH_USER') {
-        setErrors({ email: 'Please use Google to sign in to your account' });
+        setErrors({ email: t('reset.useGoogle') });
         return;
       }
       notify({ tone: 'error', message: reply.message || fallback });
@@ -98,8 +111,8 @@ export function useResetSecretForm(options: {
     event.preventDefault();
     const checked = validate(resetEmailSchema, { email: values.email });
     if (!checked.ok) return setErrors(checked.errors);
-    await call(send, { email: checked.data.email }, 'Failed to send OTP', () => {
-      notify({ tone: 'success', message: 'OTP sent to your email!' });
+    await call(send, { email: checked.data.email }, t('reset.sendFailed'), () => {
+      notify({ tone: 'success', message: t('reset.codeSent') });
       countdown.start(RESEND_WAIT_S);
       setStep(2);
     });
@@ -108,8 +121,8 @@ export function useResetSecretForm(options: {
   async function resendCode(): Promise<void> {
     const checked = validate(resetEmailSchema, { email: values.email });
     if (!checked.ok) return setErrors(checked.errors);
-    await call(resend, { email: checked.data.email }, 'Failed to resend OTP', () => {
-      notify({ tone: 'success', message: 'OTP sent to your email!' });
+    await call(resend, { email: checked.data.email }, t('reset.resendFailed'), () => {
+      notify({ tone: 'success', message: t('reset.codeSent') });
       countdown.start(RESEND_WAIT_S);
     });
   }
@@ -121,14 +134,14 @@ export function useResetSecretForm(options: {
     try {
       const reply = await verify.mutateAsync({ email: checked.data.email, otp: checked.data.otp });
       if (reply.success) {
-        notify({ tone: 'success', message: 'OTP verified successfully!' });
+        notify({ tone: 'success', message: t('reset.codeVerified') });
         setStep(3);
       } else {
-        setErrors({ otp: reply.message || 'Invalid OTP' });
-        notify({ tone: 'error', message: reply.message || 'Invalid OTP' });
+        setErrors({ otp: reply.message || t('reset.invalidCode') });
+        notify({ tone: 'error', message: reply.message || t('reset.invalidCode') });
       }
     } catch {
-      notify({ tone: 'error', message: 'OTP verification failed' });
+      notify({ tone: 'error', message: t('reset.verifyFailed') });
     }
   }
 
