@@ -10,6 +10,7 @@ import { deriveKey, findAccount, pinKeysFrom, systemClock, type BalanceReader, t
 import { createSandboxCardProvider, type CardSetup } from '../providers/card/index.ts';
 import {
   createReadRouter,
+  readInstanceFigures,
   readWalletBalance,
   waitForCheckpoint,
   type CheckpointWaiter,
@@ -27,6 +28,7 @@ import { createMetricsRegistry, type MetricsRegistry } from '../platform/metrics
 import { createApiMetrics, installMetrics, instrumentLedger, type ApiMetrics } from './metrics.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerConfigRoutes } from './routes/config.ts';
+import { registerStatsRoutes } from './routes/stats.ts';
 import { installSecurityHeaders } from './security-headers.ts';
 import { trustProxyOption, type TrustedProxies } from './trusted-proxies.ts';
 import { registerOAuthRoutes, type GoogleSignInConfig } from './routes/oauth.ts';
@@ -215,6 +217,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const balances = deps.balances ?? {
     ofAccount: (accountId: string) => reads.read('accounts', (tables) => readWalletBalance(tables, accountId)),
   };
+  registerStatsRoutes(app, {
+    readFigures: () => reads.read('accounts', readInstanceFigures),
+    clock: deps.clock ?? systemClock,
+  });
   const checkpoints = deps.checkpoints ?? {
     wait: (projection, token, timeoutMs) => waitForCheckpoint(deps.pool, projection, token, timeoutMs),
   };

@@ -26,6 +26,7 @@ const NO_INPUT: ReadonlySet<string> = new Set([
   'GET /api/users/get-all-users',
   'GET /api/users/generate-qr', // any query is ignored on purpose (the spec's client sends junk)
   'GET /api/config',
+  'GET /api/stats',
   'GET /api/health',
   'GET /api/health/live',
   'GET /api/health/ready',

@@ -213,6 +213,7 @@ const TAGS_BY_PREFIX: readonly (readonly [string, string])[] = [
   ['/api/payments/', 'payments'],
   ['/auth/', 'auth'],
   ['/api/config', 'system'],
+  ['/api/stats', 'system'],
   ['/api/health', 'system'],
   ['/metrics', 'operator'],
 ];
@@ -274,7 +275,7 @@ export async function installDocs(app: FastifyInstance, options: { publicUrl: st
         { name: 'requests', description: 'Money requests' },
         { name: 'payments', description: "The card provider's webhook" },
         { name: 'auth', description: 'Google sign-in (browser redirects)' },
-        { name: 'system', description: 'Deployment configuration and health' },
+        { name: 'system', description: "Deployment configuration, health and the instance's public figures" },
         { name: 'admin', description: 'Admin and operator tools (admin-only)' },
         { name: 'operator', description: 'Metrics (loopback or operator token)' },
       ],

@@ -263,7 +263,7 @@ describe('transfer-funds', () => {
 describe('deposit-funds', () => {
   const base = { amount: 500, reference: 'salary', transactionPin: '1234' };
 
-  it('records a bank transfer as pending whatever status the client sends, and credits only when settled', async () => {
+  it('records a bank transfer as pending whatever status the client sends, and credits only when settled (by id or stream id)', async () => {
     const before = await headBalance(meena);
     const response = await post(meena.token, '/api/transactions/deposit-funds', {
       ...base,
@@ -285,7 +285,12 @@ describe('deposit-funds', () => {
       receiver: meena.id,
     });
     expect(await balanceOf(meena, checkpoint)).toBe(before);
-    const settled = await post(adminToken, '/api/transactions/settle-deposit', { depositId: transactionId });
+    // Settled by its stream id, as the ledger explorer and the approvals show it.
+    const settled = await post(adminToken, '/api/transactions/settle-deposit', {
+      depositId: `deposit-${transactionId}`,
+    });
+    expect(settled.statusCode, settled.body).toBe(200);
+    expect(settled.json().data).toMatchObject({ depositId: transactionId });
     const after = (settled.json().data as { checkpoint: string }).checkpoint;
     expect((await history(meena, { page: 1, minPosition: after })).items[0]).toMatchObject({
       _id: transactionId,

@@ -82,8 +82,18 @@ export const reverseSchema = z
   });
 export type ReversePayload = z.input<typeof reverseSchema>;
 
+/**
+ * The ledger explorer and the approvals name a deposit by its stream, `deposit-<id>`; the id
+ * is what the ledger knows it by. Both are accepted. Only a UUID is unwrapped: deposit ids
+ * are UUIDs (card ones `card-<hex>`), so no real id is ever cut short.
+ */
+const DEPOSIT_STREAM = /^deposit-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
 export const settleDepositSchema = z.object({
-  depositId: boundedText({ required: 'depositId is required', max: 64, trim: true }).min(1, 'depositId is required'),
+  depositId: boundedText({ required: 'depositId is required', max: 80, trim: true })
+    .min(1, 'depositId is required')
+    .transform((id) => DEPOSIT_STREAM.exec(id)?.[1] ?? id)
+    .meta({ description: "The deposit's transaction id, or its stream id `deposit-<id>`" }),
 });
 export const failDepositSchema = settleDepositSchema.extend({ reason: reasonSchema });
 

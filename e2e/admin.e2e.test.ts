@@ -7,7 +7,9 @@
  * account (statement rows, CSV download, raw events), reverses the transfer with a reason
  * and sees the reversal in the statement, opens the transfer's events in the ledger
  * explorer with their postings, runs verify (OK), replays a projection to the end, and
- * reads both actions in the audit trail. A customer is sent away from every admin route.
+ * reads both actions in the audit trail. On the Users page the admin settles a pending deposit
+ * from its row (above the threshold: filed, and approved by the second admin on the operations
+ * page) and fails another with a reason. A customer is sent away from every admin route.
  * Desktop and phone screenshots of each new screen go to test-output/screenshots/.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -64,6 +66,22 @@ async function statementHas(accountId: string, type: string, count = 1): Promise
     (page) => page.items.filter((line) => line.eventType === type).length >= count,
     { timeoutMs: 15_000, intervalMs: 200 },
   );
+}
+
+/** A bank-transfer or UPI deposit request, pending until an admin reviews it; its transaction id. */
+async function requestDeposit(who: Customer, amount: number, method: 'bank_transfer' | 'upi'): Promise<string> {
+  const details =
+    method === 'upi'
+      ? { upiDetails: { upiId: 'review@okbank' } }
+      : { bankDetails: { accountNumber: '123456789012', ifscCode: 'SBIN0001234', bankName: 'SBI' } };
+  const reply = await api<{ transactionId: string }>('POST', '/api/transactions/deposit-funds', who.token, {
+    amount,
+    reference: 'for review',
+    transactionPin: PIN,
+    paymentMethod: method,
+    ...details,
+  });
+  return reply.transactionId;
 }
 
 const { pageErrors, session, step } = serialRun({ browser: () => browser, base, failurePrefix: 'failure-admin-' });
@@ -222,6 +240,52 @@ describe('admin and operator screens in a real browser', () => {
       expect(texts.some((text) => text.includes('replay') && text.includes(REPLAYED))).toBe(true);
       expect(texts.some((text) => text.includes('settle'))).toBe(true);
       await screenshot(admin, SCREENSHOT_DIR, 'admin-operations', 'desktop');
+    },
+    90_000,
+  );
+
+  step(
+    'pending deposits: Settle on its row (a second admin approves it above the threshold), Fail with a reason',
+    async () => {
+      const large = await requestDeposit(meera, 12000, 'bank_transfer');
+      const small = await requestDeposit(kabir, 300, 'upi');
+      await admin.getByRole('link', { name: 'Users' }).click();
+      await admin.waitForURL('**/users');
+      const pending = admin.getByRole('table', { name: 'Pending deposits' });
+      // The row shows the deposit's transaction id: the one the customer's history shows and the API takes.
+      const largeRow = pending.getByRole('row').filter({ hasText: large });
+      const smallRow = pending.getByRole('row').filter({ hasText: small });
+      await smallRow.waitFor();
+      expect(await textOf(largeRow.locator('td').nth(3))).toBe('₹12,000');
+      await screenshot(admin, SCREENSHOT_DIR, 'admin-pending-deposits', 'desktop');
+
+      // Above ₹10,000 one admin alone cannot settle: it is filed, and stays pending.
+      await largeRow.getByRole('button', { name: 'Settle ₹12,000 from Meera Iyer' }).click();
+      await toast(admin, "Awaiting a second admin's approval: amounts above ₹10,000 need two admins");
+      const reviewer = (await session('desktop', reviewerToken)).page;
+      await reviewer.goto('/admin/operations');
+      await reviewer.getByRole('button', { name: `Approve settle of deposit-${large}` }).click();
+      await toast(reviewer, 'Approved: the deposit has been settled');
+      await statementHas(meera.id, 'DepositSettled', 2);
+      await admin.getByRole('button', { name: 'Refresh', exact: true }).click();
+      await largeRow.waitFor({ state: 'detached' });
+
+      await smallRow.getByRole('button', { name: 'Fail ₹300 from Kabir Shah' }).click();
+      const dialog = admin.getByRole('dialog', { name: 'Mark deposit as failed' });
+      await dialog.getByRole('button', { name: 'Mark failed' }).click();
+      await dialog.getByText('A reason of at least 3 characters is required').waitFor();
+      await dialog.getByLabel('Reason').fill('The money never arrived');
+      await dialog.getByRole('button', { name: 'Mark failed' }).click();
+      await toast(admin, 'Deposit marked as failed');
+      await dialog.waitFor({ state: 'detached' });
+      await smallRow.waitFor({ state: 'detached' });
+      const history = await api<{ items: { _id: string; status: string }[] }>(
+        'POST',
+        '/api/transactions/get-all-transactions-by-user',
+        kabir.token,
+        { page: 1 },
+      );
+      expect(history.items.find((row) => row._id === small)?.status).toBe('failed');
     },
     90_000,
   );

@@ -4,8 +4,9 @@
  * Vikram Nair", grouped amounts as typed), dark mode (the toggle, kept across reloads, and the
  * system's scheme), the payment QR downloaded as a PNG that decodes to the account and shared
  * (the PNG through the share sheet, a download where there is none), the not-found and error
- * pages, the phone menu as a focus-trapped dialog, and axe-core over every main screen in
- * the light and dark themes at both widths.
+ * pages, the phone menu as a focus-trapped dialog, and axe-core over every screen (the admin's
+ * with a deposit waiting for review and a customer waiting for activation, so every kind of
+ * button is on screen) in the light and dark themes at both widths.
  * Two customers of its own are made and funded through the API; desktop and phone
  * screenshots of each new screen go to test-output/screenshots/.
  */
@@ -19,6 +20,7 @@ import { activeCustomer, apiClient, type Customer } from './helpers/api.ts';
 import { launchBrowser, openPage, screenshot, type ViewportName } from './helpers/browser.ts';
 import { OUTPUT_DIR, SCREENSHOT_DIR } from './helpers/constants.ts';
 import { serialRun } from './helpers/serial-run.ts';
+import { waitUntil } from '../test/wait.ts';
 import { confirmAndPay, expectText, toast, transactionsBalance, verifyReceiver } from './helpers/wallet.ts';
 
 // jsqr is CommonJS with a `default` export: under nodenext the default import is module.exports.
@@ -106,7 +108,47 @@ beforeAll(async () => {
   vikram = await customer('Vikram', 'Nair', 'vikram.nair.exp@example.in');
   await cardDeposit(neha, 100000);
   await cardDeposit(neha, 5000);
+  // For the scans of the Users page: a deposit waiting for review (Settle and Fail on its row)
+  // and a customer waiting for activation (Activate), so every kind of button is checked.
+  await api('POST', '/api/transactions/deposit-funds', vikram.token, {
+    amount: 750,
+    reference: 'upi top up',
+    transactionPin: PIN,
+    paymentMethod: 'upi',
+    upiDetails: { upiId: 'vikram@okaxis' },
+  });
+  await registerOnly({
+    firstName: 'Isha',
+    lastName: 'Menon',
+    email: 'isha.menon.exp@example.in',
+    contactNo: '+91 98222 33446',
+    identification: 'PAN Card',
+    identificationNumber: 'ABCDE6790F',
+    address: '4 Marine Drive, Kochi 682031',
+    password: PASSWORD,
+    transactionPin: PIN,
+  });
 }, 120_000);
+
+/**
+ * A registration left waiting for activation. A 503 (the PIN hashing pool is full on a loaded
+ * machine: "try again in a moment") is retried, as a client would.
+ */
+async function registerOnly(body: Record<string, string>): Promise<void> {
+  await waitUntil(
+    `${body.email ?? ''} registered`,
+    async () => {
+      try {
+        await api('POST', '/api/users/register', undefined, body);
+        return true;
+      } catch (error) {
+        if (error instanceof Error && error.message.startsWith('POST /api/users/register: 503')) return false;
+        throw error;
+      }
+    },
+    { timeoutMs: 60_000, intervalMs: 500 },
+  );
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -351,7 +393,11 @@ describe('what users expect, in a real browser', () => {
     { path: '/receive', ready: 'RECEIVE MONEY', token: () => neha.token },
     { path: '/users', ready: 'USERS', token: () => adminToken },
     { path: '/admin/audit', ready: 'ACCOUNT AUDIT', token: () => adminToken },
+    { path: '/admin/ledger', ready: 'LEDGER EXPLORER', token: () => adminToken },
     { path: '/admin/operations', ready: 'OPERATIONS', token: () => adminToken },
+    { path: '/docs', ready: 'How the wallet works', token: () => undefined },
+    { path: '/architecture', ready: 'Architecture overview', token: () => undefined },
+    { path: '/user-not-verified', ready: 'Verification Required', token: () => undefined },
   ];
   for (const viewport of ['desktop', 'phone'] as ViewportName[]) {
     for (const colorScheme of ['light', 'dark'] as const) {
@@ -373,7 +419,23 @@ describe('what users expect, in a real browser', () => {
             await page.goto(screen.path);
             await page.getByRole('heading', { name: screen.ready }).first().waitFor();
             expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(colorScheme);
+            if (screen.path === '/') {
+              // The statistics band's real figures, counted up.
+              await page.getByRole('region', { name: 'This wallet so far' }).getByText('Wallets opened').waitFor();
+            }
+            if (screen.path === '/users') {
+              // The review buttons: Settle and Fail on the pending deposit, Activate on the new customer.
+              await page.getByRole('button', { name: 'Settle ₹750 from Vikram Nair' }).waitFor();
+              // On a phone a user's button is inside their card, opened here.
+              if (viewport === 'phone') await page.locator('.list-card-toggle', { hasText: 'Isha Menon' }).click();
+              await page.getByRole('button', { name: 'Activate Isha Menon' }).waitFor();
+            }
             report(screen.path, await seriousViolations(page));
+            if (screen.path === '/users') {
+              await page.getByRole('button', { name: 'Fail ₹750 from Vikram Nair' }).click();
+              await page.getByRole('dialog', { name: 'Mark deposit as failed' }).waitFor();
+              report('fail deposit dialog', await seriousViolations(page));
+            }
             if (screen.path === '/transactions') {
               // The confirmation step, inside its dialog.
               await page.getByRole('button', { name: 'SEND', exact: true }).click();

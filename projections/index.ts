@@ -69,6 +69,7 @@ export {
   type StatementDays,
   type StatementPeriod,
 } from './statements/queries.ts';
+export { readInstanceFigures, type InstanceFigures } from './instance-figures.ts';
 export { readProjectionCheckpoints } from './engine/checkpoint-rows.ts';
 export { PROJECTION_CATCH_UP_QUEUE, projectionQueues } from './engine/queues.ts';
 export { LEDGER_APPENDED_CHANNEL, createWakeUpSender, listenForWakeUps, type WakeUpSender } from './engine/wake-up.ts';

@@ -1,21 +1,20 @@
 /**
  * A figure that counts up once when scrolled into view (2.5 s, ease-out), as the landing
- * page's statistics band does (spec sections 2 and 9).
+ * page's statistics band does (spec sections 2 and 9), shown through `format` (en-IN
+ * grouping). Assistive technology is given the final figure, not every frame.
  */
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 
 export const COUNT_UP_MS = 2500;
 
+const wholeNumber = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 0 });
+
 export function CountUp({
   target,
-  decimals = 0,
-  prefix = '',
-  suffix = '',
+  format = (value) => wholeNumber.format(value),
 }: {
   target: number;
-  decimals?: number;
-  prefix?: string;
-  suffix?: string;
+  format?: (value: number) => string;
 }): ReactElement {
   const [value, setValue] = useState(0);
   const ref = useRef<HTMLSpanElement | null>(null);
@@ -56,9 +55,8 @@ export function CountUp({
   }, [target]);
   return (
     <span ref={ref}>
-      {prefix}
-      {value.toFixed(decimals)}
-      {suffix}
+      <span aria-hidden="true">{format(value)}</span>
+      <span className="sr-only">{format(target)}</span>
     </span>
   );
 }

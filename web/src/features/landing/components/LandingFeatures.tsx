@@ -1,9 +1,8 @@
 /**
- * The landing page's six feature cards and the statistics band.
+ * The landing page's six feature cards.
  */
 import type { ReactElement } from 'react';
 import { Icon, type IconName } from '../../../components/ui/icons.tsx';
-import { CountUp } from './CountUp.tsx';
 import styles from './Landing.module.css';
 
 const FEATURES: { icon: IconName; title: string; text: string }[] = [
@@ -56,37 +55,6 @@ export function LandingFeatures(): ReactElement {
             <p>{feature.text}</p>
           </article>
         ))}
-      </div>
-    </section>
-  );
-}
-
-export function LandingStats(): ReactElement {
-  return (
-    <section className={styles.stats} aria-label="Statistics">
-      <div>
-        <p className={styles.statValue}>
-          <CountUp target={5} suffix="L+" />
-        </p>
-        <p className={styles.statLabel}>Active users</p>
-      </div>
-      <div>
-        <p className={styles.statValue}>
-          <CountUp target={50} prefix="₹" suffix="Cr+" />
-        </p>
-        <p className={styles.statLabel}>Transactions processed</p>
-      </div>
-      <div>
-        <p className={styles.statValue}>
-          <CountUp target={1} suffix="Cr+" />
-        </p>
-        <p className={styles.statLabel}>Requests fulfilled</p>
-      </div>
-      <div>
-        <p className={styles.statValue}>
-          <CountUp target={99.9} decimals={1} suffix="%" />
-        </p>
-        <p className={styles.statLabel}>Uptime</p>
       </div>
     </section>
   );

@@ -1,16 +1,46 @@
 /**
  * The landing page's footer: brand, contact, social links, link columns and the legal line.
+ * A link goes to a page of this app where one fits (the docs, the architecture, the features
+ * above); the rest stay the spec's placeholders.
  */
 import type { ReactElement } from 'react';
+import { Link } from 'react-router-dom';
 import { Brand } from '../../../components/SiteHeader/Brand.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
 import styles from './Landing.module.css';
 
-const FOOTER_COLUMNS: { title: string; links: string[] }[] = [
-  { title: 'Product', links: ['Features', 'Pricing', 'Security', 'For merchants'] },
-  { title: 'Company', links: ['About us', 'Careers', 'Press', 'Blog'] },
-  { title: 'Support', links: ['Help centre', 'Contact us', 'Status', 'Report fraud'] },
+/** `to`: a route of the app; `href`: a place on this page or a mail address; neither: a placeholder. */
+interface FooterLink {
+  label: string;
+  to?: string;
+  href?: string;
+}
+
+const FOOTER_COLUMNS: { title: string; links: FooterLink[] }[] = [
+  {
+    title: 'Product',
+    links: [
+      { label: 'Features', href: '#features' },
+      { label: 'Security', to: '/docs#security' },
+      { label: 'Architecture', to: '/architecture' },
+      { label: 'Pricing' },
+    ],
+  },
+  { title: 'Company', links: [{ label: 'About us' }, { label: 'Careers' }, { label: 'Press' }, { label: 'Blog' }] },
+  {
+    title: 'Support',
+    links: [
+      { label: 'Help centre', to: '/docs' },
+      { label: 'Contact us', href: 'mailto:support@rupeewallet.example' },
+      { label: 'Status' },
+      { label: 'Report fraud', href: 'mailto:support@rupeewallet.example?subject=Report%20fraud' },
+    ],
+  },
 ];
+
+function FooterAnchor({ link }: { link: FooterLink }): ReactElement {
+  return link.to ? <Link to={link.to}>{link.label}</Link> : <a href={link.href ?? '#'}>{link.label}</a>;
+}
 
 export function LandingFooter(): ReactElement {
   return (
@@ -40,8 +70,8 @@ export function LandingFooter(): ReactElement {
             <h3 className={styles.footerTitle}>{column.title}</h3>
             <ul>
               {column.links.map((link) => (
-                <li key={link}>
-                  <a href="#">{link}</a>
+                <li key={link.label}>
+                  <FooterAnchor link={link} />
                 </li>
               ))}
             </ul>

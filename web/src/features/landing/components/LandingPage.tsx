@@ -1,15 +1,17 @@
 /**
  * The public landing page (spec sections 1 and 2): top bar, hero with the two real
  * screenshots (taken by the browser tests into /screenshots; a neutral frame when they are
- * missing), six feature cards, the statistics band, call to action and footer. Kept light:
+ * missing), six feature cards, the statistics band (this instance's real figures from GET /api/stats),
+ * call to action and footer. Kept light:
  * it is the first route most visitors load.
  */
 import type { ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import { SiteHeader } from '../../../components/SiteHeader/SiteHeader.tsx';
-import { LandingFeatures, LandingStats } from './LandingFeatures.tsx';
+import { LandingFeatures } from './LandingFeatures.tsx';
 import { LandingFooter } from './LandingFooter.tsx';
 import { LandingHero } from './LandingHero.tsx';
+import { LandingStats } from './LandingStats.tsx';
 import styles from './Landing.module.css';
 
 export default function LandingPage(): ReactElement {

@@ -1,20 +1,20 @@
 /**
  * The admin Users page (spec section 2): REFRESH DATA, filter tabs with counts, table and
- * expandable mobile cards, Suspend / Activate, summary tiles and empty texts.
+ * expandable mobile cards, Suspend / Activate, summary tiles and empty texts; below them the
+ * deposits waiting for review, each with Settle and Fail.
  */
 import { Tabs } from 'radix-ui';
-import { useState, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
 import { useExpandedCard } from '../../../components/CardList/CardList.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { EmptyState, PageHeader, SummaryTile } from '../../../components/ui/misc.tsx';
-import { ReviewDepositDialog } from './ReviewDepositDialog.tsx';
+import { PendingDepositsCard } from './PendingDepositsCard.tsx';
 import { UserList } from './UserList.tsx';
 import { UserStatusButton } from './UserStatusButton.tsx';
 import { USER_FILTERS, useUsersPage } from './useUsersPage.ts';
 
 export function UsersPage({ currentUserId }: { currentUserId: string }): ReactElement {
-  const [reviewOpen, setReviewOpen] = useState(false);
   const cards = useExpandedCard();
   const { users, all, filter, setFilter, filterLabel, rows, count, toggle, isBusy } = useUsersPage();
 
@@ -47,9 +47,6 @@ export function UsersPage({ currentUserId }: { currentUserId: string }): ReactEl
   return (
     <div className="page">
       <PageHeader title="USERS" subtitle="Verify new customers and suspend accounts.">
-        <Button variant="secondary" onClick={() => setReviewOpen(true)}>
-          <Icon name="download" size={18} /> REVIEW DEPOSIT
-        </Button>
         <Button variant="secondary" onClick={() => void users.refetch()} disabled={users.isFetching}>
           <Icon name="refresh" size={18} /> {users.isFetching ? 'REFRESHING...' : 'REFRESH DATA'}
         </Button>
@@ -77,7 +74,7 @@ export function UsersPage({ currentUserId }: { currentUserId: string }): ReactEl
           ))}
         </Tabs.Root>
       </section>
-      <ReviewDepositDialog open={reviewOpen} onOpenChange={setReviewOpen} />
+      <PendingDepositsCard />
     </div>
   );
 }

@@ -1,0 +1,62 @@
+/**
+ * GET /api/stats: this instance's real figures for the landing page's statistics band -
+ * wallets opened, payments made, money moved - read from the read tables
+ * (projections/instance-figures.ts). Public and rate limited like every /api route; the
+ * figures are read at most once per STATS_CACHE_MS and callers in between (or at the same
+ * moment) share that read, so a flood of visitors costs one query every half minute.
+ */
+import type { FastifyInstance } from 'fastify';
+import { rupeesFromPaise } from '../../contracts/money.ts';
+import { instanceStatsSchema, type InstanceStats } from '../../contracts/system.ts';
+import type { Clock } from '../../identity/index.ts';
+import type { InstanceFigures } from '../../projections/index.ts';
+import { routeDocs, withData } from '../docs.ts';
+import { ok } from '../envelope.ts';
+
+/** How long one reading of the figures is served. */
+export const STATS_CACHE_MS = 30_000;
+
+export interface StatsRouteOptions {
+  /** Reads the figures (on a read replica when there is one). */
+  readFigures: () => Promise<InstanceFigures>;
+  clock: Clock;
+}
+
+export function registerStatsRoutes(app: FastifyInstance, options: StatsRouteOptions): void {
+  const docs = routeDocs({
+    summary: "This instance's figures: wallets, payments, money moved",
+    description: `From the read tables; the same answer for ${STATS_CACHE_MS / 1000} s. Public.`,
+    replies: { 200: withData(instanceStatsSchema, 'The figures') },
+  });
+  const figures = cachedFigures(options);
+  app.get('/api/stats', docs, async (_request, reply) => {
+    reply.header('cache-control', `public, max-age=${STATS_CACHE_MS / 1000}`);
+    return ok(reply, 'Statistics fetched', await figures());
+  });
+}
+
+function cachedFigures(options: StatsRouteOptions): () => Promise<InstanceStats> {
+  let last: { at: number; stats: Promise<InstanceStats> } | undefined;
+  return () => {
+    const now = options.clock.now().getTime();
+    if (last && now >= last.at && now - last.at < STATS_CACHE_MS) return last.stats;
+    const entry = { at: now, stats: readStats(options, now) };
+    last = entry;
+    // A failed read is not kept: the next caller tries again.
+    entry.stats.catch(() => {
+      if (last === entry) last = undefined;
+    });
+    return entry.stats;
+  };
+}
+
+async function readStats(options: StatsRouteOptions, now: number): Promise<InstanceStats> {
+  const figures = await options.readFigures();
+  return {
+    accounts: Number(figures.accounts),
+    payments: Number(figures.payments),
+    moneyMoved: rupeesFromPaise(figures.moneyMovedPaise),
+    moneyMovedPaise: String(figures.moneyMovedPaise),
+    asOf: new Date(now).toISOString(),
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * The landing page's statistics band: this instance's own figures (GET /api/stats, read from
+ * the ledger's read tables) - wallets opened, payments made, money moved - each counting up
+ * once in view. Nothing is invented: a new instance shows 0, and while the figures load (or
+ * if they cannot be read) the band says so instead of showing a number.
+ */
+import type { ReactElement } from 'react';
+import { formatRupees } from '../../../lib/format.ts';
+import { useInstanceStats, type InstanceStats } from '../api/get-stats.ts';
+import { CountUp } from './CountUp.tsx';
+import styles from './Landing.module.css';
+
+interface Figure {
+  label: string;
+  value: (stats: InstanceStats) => number;
+  format?: (value: number) => string;
+}
+
+const FIGURES: readonly Figure[] = [
+  { label: 'Wallets opened', value: (stats) => stats.accounts },
+  { label: 'Payments made', value: (stats) => stats.payments },
+  {
+    label: 'Money moved',
+    value: (stats) => stats.moneyMoved,
+    format: (value) => formatRupees(Math.round(value), { whole: true }),
+  },
+];
+
+export function LandingStats(): ReactElement {
+  const stats = useInstanceStats();
+  return (
+    <section className={styles.stats} aria-labelledby="stats-title">
+      <h2 id="stats-title" className="sr-only">
+        This wallet so far
+      </h2>
+      {FIGURES.map((figure) => (
+        <div key={figure.label}>
+          <p className={styles.statValue}>
+            {stats.data ? (
+              <CountUp target={figure.value(stats.data)} {...(figure.format ? { format: figure.format } : {})} />
+            ) : (
+              <span className={styles.statPending}>{stats.isError ? 'Unavailable' : '…'}</span>
+            )}
+          </p>
+          <p className={styles.statLabel}>{figure.label}</p>
+        </div>
+      ))}
+    </section>
+  );
+}
