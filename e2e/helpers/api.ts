@@ -22,6 +22,9 @@ export type ApiCall = <Data = unknown>(
   headers?: Record<string, string>,
 ) => Promise<Data>;
 
+/** A 503 with Retry-After (the PIN hashing pool full on a loaded machine) is tried again this often. */
+const BUSY_RETRIES = 10;
+
 export function apiClient(base: string): ApiCall {
   return async <Data>(
     method: 'GET' | 'POST',
@@ -30,20 +33,32 @@ export function apiClient(base: string): ApiCall {
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<Data> => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        accept: 'application/json',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...headers,
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    const send = () =>
+      fetch(`${base}${path}`, {
+        method,
+        headers: {
+          accept: 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    let response = await send();
+    // As a real client does: a 503 that names Retry-After did nothing and asks to come back.
+    for (let attempt = 0; attempt < BUSY_RETRIES && isBusy(response); attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after')) * 1000));
+      response = await send();
+    }
     const payload = (await response.json()) as { success: boolean; message: string; data?: Data };
     if (!payload.success) throw new Error(`${method} ${path}: ${response.status} ${payload.message}`);
     return payload.data as Data;
   };
+}
+
+function isBusy(response: Response): boolean {
+  const retryAfter = Number(response.headers.get('retry-after'));
+  return response.status === 503 && Number.isFinite(retryAfter) && retryAfter > 0 && retryAfter <= 30;
 }
 
 export interface NewCustomer {
