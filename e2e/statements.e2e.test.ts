@@ -178,6 +178,12 @@ describe('statements and charts in a real browser', () => {
     expect(text).toContain(`Paid to ${arjun.name}`);
     expect(text).toContain('Ref: rent share');
     expect(text).toContain('Ref: salary top up');
+    // Times in India Standard Time, the same moment the CSV gives (the column may wrap the time).
+    expect(text).toContain('Date (IST)');
+    expect(text).toMatch(/Generated: .+ IST/);
+    const [csvDay, csvTime] = (csv[1]?.split('"')[1] ?? '').split(', ');
+    expect(text).toContain(csvDay);
+    expect(text).toContain(csvTime);
     await screenshot(page, SCREENSHOT_DIR, 'transactions-date-range', 'desktop');
 
     // A backwards range is refused before any request.
