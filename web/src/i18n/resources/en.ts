@@ -149,6 +149,8 @@ export const en = {
   pending: {
     title: 'Registration Successful!',
     subtitle: 'Your wallet has been created.',
+    awaitingTitle: 'Awaiting Verification',
+    awaitingSubtitle: 'Your account is awaiting verification by an administrator.',
     heading: 'Verification Required',
     wait: "You'll be able to log in once the wallet verifies your credentials and document IDs. Please wait till it completes.",
     estimate:
