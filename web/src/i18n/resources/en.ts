@@ -508,6 +508,33 @@ export const en = {
     sendFailed: 'Failed to send request. Please try again.',
     sendNetworkFailed: 'Failed to send request. Please check your connection and try again.',
   },
+  toasts: {
+    dismiss: 'Dismiss notification',
+    region: 'Notifications (Alt+T)',
+    rateLimited: 'Too many requests - trying again in {{seconds}} s',
+  },
+  guards: {
+    requestFailed: 'Request failed',
+    adminsOnlyUsers: 'Only administrators can open the Users page.',
+    adminsOnly: 'Only administrators can open this page.',
+  },
+  events: {
+    position: 'Position',
+    open: 'Open event {{position}}',
+    time: 'Time',
+    type: 'Type',
+    stream: 'Stream',
+    actor: 'Actor',
+    command: 'Command',
+    idempotencyKey: 'Idempotency key',
+    requestId: 'Request id',
+  },
+  amountField: {
+    negative: 'Amount cannot be negative',
+    plusSign: 'Enter the amount without a + sign',
+    characters: 'Amount can contain only digits and one decimal point',
+    decimals: 'Amount can have at most 2 decimal places',
+  },
 } as const;
 
 /** The shape every language's texts must have: en's keys, any strings. */

@@ -508,4 +508,31 @@ export const hi: Messages = {
     sendFailed: 'अनुरोध नहीं भेजा जा सका। कृपया फिर से कोशिश करें।',
     sendNetworkFailed: 'अनुरोध नहीं भेजा जा सका। कृपया अपना कनेक्शन जाँचें और फिर से कोशिश करें।',
   },
+  toasts: {
+    dismiss: 'सूचना हटाएँ',
+    region: 'सूचनाएँ (Alt+T)',
+    rateLimited: 'बहुत ज़्यादा अनुरोध - {{seconds}} सेकंड में फिर से कोशिश होगी',
+  },
+  guards: {
+    requestFailed: 'अनुरोध विफल रहा',
+    adminsOnlyUsers: 'उपयोगकर्ता पेज सिर्फ़ एडमिनिस्ट्रेटर खोल सकते हैं।',
+    adminsOnly: 'यह पेज सिर्फ़ एडमिनिस्ट्रेटर खोल सकते हैं।',
+  },
+  events: {
+    position: 'क्रम',
+    open: 'इवेंट {{position}} खोलें',
+    time: 'समय',
+    type: 'प्रकार',
+    stream: 'स्ट्रीम',
+    actor: 'करने वाला',
+    command: 'कमांड',
+    idempotencyKey: 'Idempotency key',
+    requestId: 'अनुरोध ID',
+  },
+  amountField: {
+    negative: 'राशि ऋणात्मक नहीं हो सकती',
+    plusSign: 'राशि + चिह्न के बिना डालें',
+    characters: 'राशि में सिर्फ़ अंक और एक दशमलव बिंदु हो सकता है',
+    decimals: 'राशि में दशमलव के बाद ज़्यादा से ज़्यादा 2 अंक हो सकते हैं',
+  },
 };
