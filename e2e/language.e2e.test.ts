@@ -118,6 +118,16 @@ describe('English and हिन्दी, switchable and remembered', () => {
     expect(await htmlLang(page)).toBe('hi-IN');
   });
 
+  step('the dashboard and the transactions page are in Hindi', async () => {
+    await page.getByRole('heading', { name: 'नमस्ते Meera, स्वागत है', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'हाल की गतिविधि' }).waitFor();
+    await page.getByRole('navigation', { name: 'मुख्य' }).getByRole('link', { name: 'लेन-देन' }).click();
+    await page.waitForURL('**/transactions');
+    await page.getByRole('heading', { name: 'लेन-देन', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'स्कैन करके भुगतान' }).waitFor();
+    await page.getByRole('combobox', { name: 'प्रकार फ़िल्टर' }).waitFor();
+  });
+
   step('the side navigation switches back to English, and that is remembered too', async () => {
     await page.getByRole('navigation', { name: 'मुख्य' }).getByRole('combobox', { name: 'भाषा' }).selectOption('en');
     const nav = page.getByRole('navigation', { name: 'Main' });

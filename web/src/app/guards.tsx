@@ -9,6 +9,7 @@
  * /dashboard with a message.
  */
 import { useEffect, useRef, type ReactElement, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useSearchParams } from 'react-router-dom';
 import { LoadingView } from '../components/ui/LoadingView.tsx';
 import { SessionTroublePage } from './ErrorPages.tsx';
@@ -22,11 +23,12 @@ export function ProtectedRoute({ children }: { children: ReactNode }): ReactElem
   const location = useLocation();
   const notify = useToast();
   const reported = useRef(false);
+  const { t } = useTranslation();
   const failed = session.token !== null && endsSession(session.error);
   useEffect(() => {
     if (!failed || reported.current) return;
     reported.current = true;
-    notify({ tone: 'error', message: session.error?.message || 'Request failed' });
+    notify({ tone: 'error', message: session.error?.message || t('guards.requestFailed') });
     session.signOut();
   }, [failed, notify, session]);
   if (!session.token || failed) {
@@ -59,10 +61,9 @@ export function AdminRoute({ children }: { children: ReactNode }): ReactElement 
   const { user } = useSession();
   const notify = useToast();
   const { pathname } = useLocation();
+  const { t } = useTranslation();
   const refused = user !== undefined && !user.isAdmin;
-  const message = pathname.startsWith('/users')
-    ? 'Only administrators can open the Users page.'
-    : 'Only administrators can open this page.';
+  const message = pathname.startsWith('/users') ? t('guards.adminsOnlyUsers') : t('guards.adminsOnly');
   useEffect(() => {
     if (refused) notify({ tone: 'warning', message });
   }, [refused, notify, message]);

@@ -5,6 +5,7 @@
  * page needs no polling.
  */
 import type { QueryClient } from '@tanstack/react-query';
+import i18next from 'i18next';
 import { rupeesFromPaise } from '../../../contracts/money.ts';
 import type { ToastInput } from '../components/ui/Toaster.tsx';
 import type { UserRecord } from '../lib/api/current-user.ts';
@@ -13,7 +14,8 @@ import type { LiveEvent } from '../lib/live-events.ts';
 import { currentUserKey, ledgerKey } from '../lib/query-client.ts';
 
 export function receivedMessage(amountPaise: string, fromName: string): string {
-  return `${formatRupees(rupeesFromPaise(BigInt(amountPaise)))} received from ${fromName}`;
+  const amount = formatRupees(rupeesFromPaise(BigInt(amountPaise)));
+  return i18next.t('live.moneyReceived', { amount, name: fromName });
 }
 
 /** Every ledger-derived read but the user record (which the balance event sets itself). */

@@ -2,7 +2,9 @@
  * History entries in people's words (history-words.ts): payments, receipts, requests,
  * deposits by method, reversals, and the amount tone (pending is not money in).
  */
+import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
+import { receivedMessage } from '../app/live-cache.ts';
 import { amountTone, historyTitle, type HistoryEntry } from './history-words.ts';
 
 const ME = 'user-asha-1';
@@ -38,6 +40,14 @@ describe('history in people\u2019s words', () => {
     ['a name not known', { counterpartyName: null }, `Paid to ${RAVI}`],
   ])('titles %s', (_case, patch, title) => {
     expect(historyTitle(entry(patch), ME)).toBe(title);
+  });
+
+  it('says them in Hindi, and the money-received toast too, after the language switch', async () => {
+    await i18next.changeLanguage('hi');
+    expect(historyTitle(entry({}), ME)).toBe('Ravi Kumar को भुगतान किया');
+    expect(historyTitle(entry({ sender: RAVI, receiver: ME, type: 'credit' }), ME)).toBe('Ravi Kumar से मिले');
+    expect(historyTitle(entry({ receiver: ME, type: 'deposit', method: 'card' }), ME)).toBe('कार्ड से जोड़े गए');
+    expect(receivedMessage('50000', 'Asha Rao')).toBe('Asha Rao से ₹500 मिले');
   });
 
   it('draws only settled money in as money in: pending and failed deposits have tones of their own', () => {

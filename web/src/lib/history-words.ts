@@ -3,6 +3,7 @@
  * Recent Activity: "Paid to Ravi Kumar", "Received from Ravi Kumar", "Added by card", and the
  * tone its amount is drawn in (a deposit not yet settled is pending, not money in).
  */
+import i18next from 'i18next';
 import type { TransactionRecord } from '../../../contracts/transactions.ts';
 
 export type HistoryEntry = Pick<
@@ -10,12 +11,16 @@ export type HistoryEntry = Pick<
   'sender' | 'receiver' | 'type' | 'method' | 'status' | 'counterpartyName' | 'counterpartyId'
 >;
 
-/** How each funding method reads after "Added by". */
-const FUNDING_WORDS: Record<string, string> = {
-  card: 'card',
-  upi: 'UPI',
-  bank_transfer: 'bank transfer',
-};
+/** The title of a deposit by each funding method (keys of the history group). */
+const FUNDING_TITLES = {
+  card: 'history.addedByCard',
+  upi: 'history.addedByUpi',
+  bank_transfer: 'history.addedByBank',
+} as const;
+
+function isFundingMethod(method: string | null | undefined): method is keyof typeof FUNDING_TITLES {
+  return method !== null && method !== undefined && Object.hasOwn(FUNDING_TITLES, method);
+}
 
 export type AmountTone = 'credit' | 'debit' | 'pending' | 'failed';
 
@@ -35,15 +40,13 @@ export function isMoneyOut(entry: HistoryEntry, userId: string): boolean {
 
 /** The card's title, from the user's side of the entry. */
 export function historyTitle(entry: HistoryEntry, userId: string): string {
-  if (isDeposit(entry)) {
-    const words = FUNDING_WORDS[entry.method ?? ''];
-    return words ? `Added by ${words}` : 'Added money';
-  }
+  if (isDeposit(entry))
+    return i18next.t(isFundingMethod(entry.method) ? FUNDING_TITLES[entry.method] : 'history.addedMoney');
   const name = counterparty(entry, userId);
   const out = isMoneyOut(entry, userId);
-  if (entry.method === 'reversal') return out ? `Reversal to ${name}` : `Reversal from ${name}`;
-  if (entry.method === 'request') return out ? `Paid request from ${name}` : `Request paid by ${name}`;
-  return out ? `Paid to ${name}` : `Received from ${name}`;
+  if (entry.method === 'reversal') return i18next.t(out ? 'history.reversalTo' : 'history.reversalFrom', { name });
+  if (entry.method === 'request') return i18next.t(out ? 'history.paidRequestFrom' : 'history.requestPaidBy', { name });
+  return i18next.t(out ? 'history.paidTo' : 'history.receivedFrom', { name });
 }
 
 /** The colour of the amount: only settled money in is green. */

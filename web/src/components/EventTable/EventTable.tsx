@@ -3,7 +3,9 @@
  * command, and with `withRequestKeys` the idempotency key and request id the command
  * carried. With `onOpen` the position is a button that opens the event.
  */
+import i18next from 'i18next';
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { RawEvent } from '../../../../contracts/admin.ts';
 import { formatDateTime, shortId } from '../../lib/format.ts';
 import { ResponsiveTable } from '../ResponsiveTable/ResponsiveTable.tsx';
@@ -16,44 +18,56 @@ function columnsOf(onOpen: ((position: string) => void) | undefined, withRequest
   const position: Column<EventRow> = onOpen
     ? {
         id: 'position',
-        header: 'Position',
+        header: i18next.t('events.position'),
         cell: (row) => (
           <Button
             size="sm"
             variant="link"
             onClick={() => onOpen(row.position)}
-            aria-label={`Open event ${row.position}`}
+            aria-label={i18next.t('events.open', { position: row.position })}
           >
             {row.position}
           </Button>
         ),
       }
-    : { id: 'position', header: 'Position', cell: (row) => <span className="mono">{row.position}</span> };
+    : {
+        id: 'position',
+        header: i18next.t('events.position'),
+        cell: (row) => <span className="mono">{row.position}</span>,
+      };
   const common: Column<EventRow>[] = [
     position,
-    { id: 'time', header: 'Time', cell: (row) => formatDateTime(row.recordedAt) },
-    { id: 'type', header: 'Type', cell: (row) => row.type },
-    { id: 'stream', header: 'Stream', cell: (row) => <span className="mono-wrap">{row.streamId}</span> },
+    { id: 'time', header: i18next.t('events.time'), cell: (row) => formatDateTime(row.recordedAt) },
+    { id: 'type', header: i18next.t('events.type'), cell: (row) => row.type },
+    {
+      id: 'stream',
+      header: i18next.t('events.stream'),
+      cell: (row) => <span className="mono-wrap">{row.streamId}</span>,
+    },
     {
       id: 'actor',
-      header: 'Actor',
+      header: i18next.t('events.actor'),
       cell: (row) => (
         <span className="mono-wrap" title={row.actorId ?? ''}>
           {row.actorId ? shortId(row.actorId) : '-'}
         </span>
       ),
     },
-    { id: 'command', header: 'Command', cell: (row) => row.command ?? '-' },
+    { id: 'command', header: i18next.t('events.command'), cell: (row) => row.command ?? '-' },
   ];
   if (!withRequestKeys) return common;
   return [
     ...common,
     {
       id: 'idempotency',
-      header: 'Idempotency key',
+      header: i18next.t('events.idempotencyKey'),
       cell: (row) => <span className="mono-wrap">{row.idempotencyKey ?? '-'}</span>,
     },
-    { id: 'request', header: 'Request id', cell: (row) => <span className="mono-wrap">{row.requestId ?? '-'}</span> },
+    {
+      id: 'request',
+      header: i18next.t('events.requestId'),
+      cell: (row) => <span className="mono-wrap">{row.requestId ?? '-'}</span>,
+    },
   ];
 }
 
@@ -68,6 +82,8 @@ export function EventTable({
   onOpen?: (position: string) => void;
   withRequestKeys?: boolean;
 }): ReactElement {
+  // The headers are read in render, so a language switch redraws them.
+  useTranslation();
   const rows: EventRow[] = events.map((event) => ({ ...event, _id: event.position }));
   return <ResponsiveTable rows={rows} columns={columnsOf(onOpen, withRequestKeys)} caption={caption} />;
 }

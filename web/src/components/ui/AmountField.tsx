@@ -7,7 +7,8 @@
  * amount rule's reason under it (amountTextProblem), and the form's schema refuses to send it.
  */
 import { useLayoutEffect, useRef, type KeyboardEvent, type ReactElement } from 'react';
-import { amountTextProblem } from '../../../../contracts/fields.ts';
+import { useTranslation } from 'react-i18next';
+import { AMOUNT_TEXT_MESSAGES, amountTextProblem } from '../../../../contracts/fields.ts';
 import { applyAmountEdit } from '../../lib/amount-caret.ts';
 import { TextField, type TextFieldProps } from './Field.tsx';
 
@@ -15,11 +16,21 @@ export type AmountFieldProps = Omit<TextFieldProps, 'type' | 'inputMode' | 'valu
   value: string;
 };
 
+/** The typed-text reasons (contracts' English, the server's words too) in the page's language. */
+const REASON_KEYS = [
+  [AMOUNT_TEXT_MESSAGES.negative, 'amountField.negative'],
+  [AMOUNT_TEXT_MESSAGES.plusSign, 'amountField.plusSign'],
+  [AMOUNT_TEXT_MESSAGES.characters, 'amountField.characters'],
+  [AMOUNT_TEXT_MESSAGES.decimals, 'amountField.decimals'],
+] as const;
+const AMOUNT_TEXT_KEYS = new Map<string, (typeof REASON_KEYS)[number][1]>(REASON_KEYS);
+
 export function AmountField({ value, onValueChange, onKeyDown, error, ...rest }: AmountFieldProps): ReactElement {
   const input = useRef<HTMLInputElement | null>(null);
   const pendingCaret = useRef<number | null>(null);
   // Which way a deletion went: a deleted comma takes the digit on that side with it.
   const lastKey = useRef<string>('');
+  const { t } = useTranslation();
 
   // After React wrote the grouped value, put the caret back where the edit left it.
   useLayoutEffect(() => {
@@ -43,10 +54,15 @@ export function AmountField({ value, onValueChange, onKeyDown, error, ...rest }:
     onValueChange(edit.value);
   }
 
+  function localized(message: string | undefined): string | undefined {
+    const key = message === undefined ? undefined : AMOUNT_TEXT_KEYS.get(message);
+    return key ? t(key) : message;
+  }
+
   return (
     <TextField
       {...rest}
-      error={error || amountTextProblem(value) || undefined}
+      error={localized(error || amountTextProblem(value) || undefined)}
       ref={input}
       type="text"
       inputMode="decimal"

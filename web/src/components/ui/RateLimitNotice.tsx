@@ -5,6 +5,7 @@
  * Mounted once at the root, so repeated refusals update it instead of piling up toasts.
  */
 import { useEffect, useState, useSyncExternalStore, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { rateLimitDeadline, subscribeRateLimit } from '../../lib/rate-limit.ts';
 import styles from './RateLimitNotice.module.css';
 
@@ -27,12 +28,13 @@ export function useRateLimitCountdown(): number {
 
 export function RateLimitNotice(): ReactElement {
   const seconds = useRateLimitCountdown();
+  const { t } = useTranslation();
   return (
     <div className={`rate-limit-notice ${styles.region}`} role="status" aria-live="polite">
       {seconds > 0 ? (
         <p className={styles.notice}>
           <span className={styles.mark} aria-hidden="true" />
-          Too many requests - trying again in {seconds} s
+          {t('toasts.rateLimited', { seconds })}
         </p>
       ) : null}
     </div>

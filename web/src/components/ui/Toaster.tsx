@@ -6,6 +6,7 @@
  */
 import { Toast } from 'radix-ui';
 import { createContext, useCallback, useContext, useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { nextToasts, type ToastTone } from './toast-queue.ts';
 import styles from './Toaster.module.css';
 
@@ -34,6 +35,7 @@ export function useToast(): Notify {
 let nextId = 1;
 
 export function Toaster({ children }: { children: ReactNode }): ReactElement {
+  const { t } = useTranslation();
   const [items, setItems] = useState<ToastItem[]>([]);
   const notify = useCallback<Notify>((input) => {
     const id = nextId++;
@@ -56,7 +58,7 @@ export function Toaster({ children }: { children: ReactNode }): ReactElement {
           >
             <span className={styles.mark} aria-hidden="true" />
             <Toast.Description className={styles.message}>{item.message}</Toast.Description>
-            <Toast.Close className={styles.close} aria-label="Dismiss notification">
+            <Toast.Close className={styles.close} aria-label={t('toasts.dismiss')}>
               ×
             </Toast.Close>
           </Toast.Root>
@@ -64,7 +66,7 @@ export function Toaster({ children }: { children: ReactNode }): ReactElement {
         <Toast.Viewport
           className={`toast-viewport ${styles.viewport}`}
           hotkey={['altKey', 'KeyT']}
-          label="Notifications (Alt+T)"
+          label={t('toasts.region')}
         />
       </Toast.Provider>
     </ToastContext.Provider>

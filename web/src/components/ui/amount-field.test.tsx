@@ -5,6 +5,7 @@
  */
 import { render, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
+import i18next from 'i18next';
 import { useState, type ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
 import { AmountField } from './AmountField.tsx';
@@ -39,6 +40,14 @@ describe('amount field', () => {
     expect(field().getAttribute('aria-invalid')).toBe('true');
     const describedBy = field().getAttribute('aria-describedby') ?? '';
     expect(document.getElementById(describedBy)?.textContent).toBe(reason);
+  });
+
+  it('gives the reason in Hindi after the language switch', async () => {
+    await i18next.changeLanguage('hi');
+    render(<Harness />);
+    await userEvent.type(field(), '-5');
+    const describedBy = field().getAttribute('aria-describedby') ?? '';
+    expect(document.getElementById(describedBy)?.textContent).toBe('राशि ऋणात्मक नहीं हो सकती');
   });
 
   it('accepts the amount again once the bad character is taken back', async () => {

@@ -1,6 +1,8 @@
 /**
- * /user-not-verified (spec section 2): registration done, verification pending; a message
- * box when one was passed, and a 60 s countdown after a success message.
+ * /user-not-verified (spec section 2): verification pending. Right after registering (the
+ * form passes its success message) it says the registration succeeded, with the message and
+ * a 60 s countdown; reached from sign-in (or opened directly) it says the account is awaiting
+ * an administrator's verification, since nothing was just registered.
  */
 import { useEffect, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -27,7 +29,10 @@ export default function PendingVerificationPage(): ReactElement {
     if (state.message) start(PENDING_COUNTDOWN_S);
   }, [state.message, start]);
   return (
-    <AuthLayout title={t('pending.title')} subtitle={t('pending.subtitle')}>
+    <AuthLayout
+      title={state.message ? t('pending.title') : t('pending.awaitingTitle')}
+      subtitle={state.message ? t('pending.subtitle') : t('pending.awaitingSubtitle')}
+    >
       <div className={styles.pending}>
         <span className={styles.icon} aria-hidden="true">
           <Icon name="shield" size={36} />

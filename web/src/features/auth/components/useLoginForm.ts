@@ -22,9 +22,6 @@ const OAUTH_ERRORS: Record<string, 'login.googleFailed' | 'login.tokenFailed'> =
   token_generation_failed: 'login.tokenFailed',
 };
 
-/** What signing in to an account that an administrator has not verified yet says. */
-export const AWAITING_VERIFICATION_MESSAGE = 'Your account is awaiting verification by an administrator.';
-
 export function useLoginForm(onSignedIn: (token: string) => void) {
   const [values, setValues] = useState({ email: '', password: '', rememberMe: false });
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -90,7 +87,7 @@ export function useLoginForm(onSignedIn: (token: string) => void) {
       } else if (reply.code === 'USER_NOT_VERIFIED') {
         // The spec's text asks for an e-mail check, but these accounts wait for an
         // administrator (docs/decisions/0012); the API's own message is left unchanged.
-        notify({ tone: 'warning', message: AWAITING_VERIFICATION_MESSAGE });
+        notify({ tone: 'warning', message: t('pending.awaitingSubtitle') });
         navigate('/user-not-verified');
       } else {
         notify({ tone: 'error', message: reply.message || t('login.failedCredentials') });

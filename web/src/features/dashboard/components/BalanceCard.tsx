@@ -4,6 +4,7 @@
  * more than can be spent (docs/decisions/0012).
  */
 import { useState, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { useToast } from '../../../components/ui/Toaster.tsx';
 import { formatPaise } from '../../../../../contracts/money.ts';
@@ -13,25 +14,26 @@ import styles from './BalanceCard.module.css';
 export function BalanceCard({ accountNumber, balance }: { accountNumber: string; balance: number }): ReactElement {
   const [hidden, setHidden] = useState(false);
   const notify = useToast();
+  const { t } = useTranslation();
 
   async function copyAccount(): Promise<void> {
     try {
       await navigator.clipboard.writeText(accountNumber);
-      notify({ tone: 'success', message: 'Account number copied to clipboard!', durationMs: 3000 });
+      notify({ tone: 'success', message: t('dashboard.accountCopied'), durationMs: 3000 });
     } catch {
-      notify({ tone: 'error', message: 'Could not copy. Please copy the account number manually.' });
+      notify({ tone: 'error', message: t('dashboard.copyFailed') });
     }
   }
 
   return (
-    <section className={styles.card} aria-label="Balance">
+    <section className={styles.card} aria-label={t('dashboard.balance')}>
       <div className="row-between">
-        <p className={styles.label}>Available balance</p>
+        <p className={styles.label}>{t('dashboard.availableBalance')}</p>
         <button
           type="button"
           className="icon-button icon-button-light"
           onClick={() => setHidden((value) => !value)}
-          aria-label={hidden ? 'Show balance' : 'Hide balance'}
+          aria-label={hidden ? t('dashboard.showBalance') : t('dashboard.hideBalance')}
           aria-pressed={hidden}
         >
           <Icon name={hidden ? 'eye' : 'eyeOff'} />
@@ -42,16 +44,16 @@ export function BalanceCard({ accountNumber, balance }: { accountNumber: string;
       </p>
       <div className={styles.accountRow}>
         <div>
-          <p className={styles.label}>Account number</p>
+          <p className={styles.label}>{t('dashboard.accountNumber')}</p>
           <p className={`mono account-number ${styles.accountNumber}`}>{accountNumber}</p>
         </div>
         <button
           type="button"
           className="btn btn-light btn-sm"
           onClick={() => void copyAccount()}
-          aria-label="Copy account number"
+          aria-label={t('dashboard.copyAccount')}
         >
-          <Icon name="copy" size={16} /> Copy
+          <Icon name="copy" size={16} /> {t('dashboard.copy')}
         </button>
       </div>
     </section>

@@ -5,6 +5,7 @@
  * Each chart says in words what it shows (figcaption), for screen readers and at a glance.
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 import type { StatementCharts } from '../../../../../contracts/statements.ts';
 import { formatRupees } from '../../../lib/format.ts';
@@ -35,12 +36,17 @@ function tooltipRupees(value: unknown): string {
 }
 
 export function BalanceChart({ data }: { data: StatementCharts }): ReactElement {
+  const { t } = useTranslation();
   const [ref, width] = useElementWidth<HTMLDivElement>(520);
   return (
     <figure className={styles.chart} data-testid="balance-chart">
       <figcaption className={styles.caption}>
-        Balance over time: {formatRupees(data.openingBalance)} on {day(data.from)}, {formatRupees(data.closingBalance)}{' '}
-        on {day(data.to)}
+        {t('dashboard.balanceCaption', {
+          opening: formatRupees(data.openingBalance),
+          from: day(data.from),
+          closing: formatRupees(data.closingBalance),
+          to: day(data.to),
+        })}
       </figcaption>
       <div ref={ref} className={`${styles.area} ${styles.balance}`}>
         <AreaChart
@@ -56,7 +62,7 @@ export function BalanceChart({ data }: { data: StatementCharts }): ReactElement 
           <Area
             type="stepAfter"
             dataKey="balance"
-            name="Balance"
+            name={t('dashboard.balance')}
             stroke="currentColor"
             fill="currentColor"
             fillOpacity={0.15}
@@ -69,11 +75,12 @@ export function BalanceChart({ data }: { data: StatementCharts }): ReactElement 
 }
 
 export function MoneyInOutChart({ data }: { data: StatementCharts }): ReactElement {
+  const { t } = useTranslation();
   const [ref, width] = useElementWidth<HTMLDivElement>(520);
   return (
     <figure className={styles.chart} data-testid="money-in-out-chart">
       <figcaption className={styles.caption}>
-        Money in {formatRupees(data.moneyIn)} and money out {formatRupees(data.moneyOut)}, by month
+        {t('dashboard.moneyCaption', { moneyIn: formatRupees(data.moneyIn), moneyOut: formatRupees(data.moneyOut) })}
       </figcaption>
       <div ref={ref} className={styles.area}>
         <BarChart
@@ -87,8 +94,8 @@ export function MoneyInOutChart({ data }: { data: StatementCharts }): ReactEleme
           <YAxis tickFormatter={rupeesTick} width={80} />
           <Tooltip labelFormatter={(label) => month(String(label))} formatter={tooltipRupees} />
           <Legend />
-          <Bar dataKey="moneyIn" name="Money in" fill={MONEY_IN_COLOR} isAnimationActive={false} />
-          <Bar dataKey="moneyOut" name="Money out" fill={MONEY_OUT_COLOR} isAnimationActive={false} />
+          <Bar dataKey="moneyIn" name={t('dashboard.moneyIn')} fill={MONEY_IN_COLOR} isAnimationActive={false} />
+          <Bar dataKey="moneyOut" name={t('dashboard.moneyOut')} fill={MONEY_OUT_COLOR} isAnimationActive={false} />
         </BarChart>
       </div>
     </figure>

@@ -4,6 +4,7 @@
  * out by month (ChartsCard.tsx), and the 3 newest transactions (RecentActivity.tsx).
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { UserRecord } from '../../../../../contracts/users.ts';
 import { Icon, type IconName } from '../../../components/ui/icons.tsx';
@@ -14,65 +15,68 @@ import styles from './DashboardPage.module.css';
 import { ChartsCard } from './ChartsCard.tsx';
 import { RecentActivity } from './RecentActivity.tsx';
 
-const QUICK_ACTIONS: { label: string; to: string; icon: IconName }[] = [
-  { label: 'Send Money', to: '/transactions', icon: 'send' },
-  { label: 'Request Money', to: '/requests', icon: 'requests' },
-  { label: 'Add Money', to: '/transactions', icon: 'plus' },
-  { label: 'View History', to: '/transactions', icon: 'history' },
-];
+const QUICK_ACTIONS = [
+  { label: 'dashboard.sendMoney', to: '/transactions', icon: 'send' },
+  { label: 'dashboard.requestMoney', to: '/requests', icon: 'requests' },
+  { label: 'dashboard.addMoney', to: '/transactions', icon: 'plus' },
+  { label: 'dashboard.viewHistory', to: '/transactions', icon: 'history' },
+] as const satisfies readonly { label: string; to: string; icon: IconName }[];
 
-function orNA(value: string | null | undefined): string {
-  return value && value.trim() ? value : 'N/A';
+function present(value: string | null | undefined): string | null {
+  return value && value.trim() ? value : null;
 }
 
 function QrCard({ userId }: { userId: string }): ReactElement {
+  const { t } = useTranslation();
   const qr = usePaymentQr(userId);
   return (
-    <Card title="Payment QR Code" className={styles.qrCard}>
+    <Card title={t('dashboard.qrTitle')} className={styles.qrCard}>
       <div className={`qr-box ${styles.qrBox}`}>
-        {qr.isPending ? <p className="muted">Generating QR Code...</p> : null}
-        {qr.isError ? <p className="field-error">Failed to generate QR code</p> : null}
-        {qr.data ? <img src={qr.data} alt="Your payment QR code" width={180} height={180} /> : null}
+        {qr.isPending ? <p className="muted">{t('receive.generating')}</p> : null}
+        {qr.isError ? <p className="field-error">{t('receive.failed')}</p> : null}
+        {qr.data ? <img src={qr.data} alt={t('receive.cardTitle')} width={180} height={180} /> : null}
       </div>
-      <p className="muted center">Scan to make payment</p>
+      <p className="muted center">{t('dashboard.scanToPay')}</p>
       <p className="center">
-        <Link to="/receive">Download or share</Link>
+        <Link to="/receive">{t('dashboard.downloadOrShare')}</Link>
       </p>
     </Card>
   );
 }
 
 export function DashboardPage({ user }: { user: UserRecord }): ReactElement {
+  const { t } = useTranslation();
+  const notAvailable = t('dashboard.notAvailable');
   const profile: [string, string][] = [
-    ['First Name', orNA(user.firstName)],
-    ['Last Name', orNA(user.lastName)],
-    ['Email', orNA(user.email)],
-    ['Contact No.', orNA(user.contactNo)],
-    ['Identity', orNA(user.identification)],
-    ['Id Number', orNA(user.identificationNumber)],
+    [t('dashboard.firstName'), present(user.firstName) ?? notAvailable],
+    [t('dashboard.lastName'), present(user.lastName) ?? notAvailable],
+    [t('dashboard.email'), present(user.email) ?? notAvailable],
+    [t('dashboard.contactNo'), present(user.contactNo) ?? notAvailable],
+    [t('dashboard.identity'), present(user.identification) ?? notAvailable],
+    [t('dashboard.idNumber'), present(user.identificationNumber) ?? notAvailable],
   ];
   return (
     <div className="page">
       <header className={styles.greeting}>
-        <h1 className="page-title">Hi {user.firstName}, Welcome</h1>
-        <p className="muted">Here is your wallet at a glance.</p>
+        <h1 className="page-title">{t('dashboard.greeting', { name: user.firstName })}</h1>
+        <p className="muted">{t('dashboard.glance')}</p>
       </header>
       <div className={styles.grid}>
         <BalanceCard accountNumber={user._id} balance={user.balance} />
-        <Card title="Quick Actions" className="actions-card">
+        <Card title={t('dashboard.quickActions')} className="actions-card">
           <div className={styles.quickActions}>
             {QUICK_ACTIONS.map((action) => (
               <Link key={action.label} to={action.to} className={styles.quickAction}>
                 <span className={styles.quickIcon}>
                   <Icon name={action.icon} />
                 </span>
-                <span>{action.label}</span>
+                <span>{t(action.label)}</span>
               </Link>
             ))}
           </div>
         </Card>
         <QrCard userId={user._id} />
-        <Card title="Profile" className="profile-card">
+        <Card title={t('dashboard.profile')} className="profile-card">
           <dl className={`profile-list ${styles.profileList}`}>
             {profile.map(([label, value]) => (
               <div key={label}>

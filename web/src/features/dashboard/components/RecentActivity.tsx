@@ -3,6 +3,7 @@
  * the user's side ("Paid to Vikram Nair", lib/history-words.ts), with View All.
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { Card, EmptyState } from '../../../components/ui/misc.tsx';
@@ -12,19 +13,20 @@ import { useRecentTransactions } from '../api/get-recent-transactions.ts';
 import styles from './RecentActivity.module.css';
 
 export function RecentActivity({ userId }: { userId: string }): ReactElement {
+  const { t } = useTranslation();
   const recent = useRecentTransactions();
   return (
     <Card
-      title="Recent Activity"
+      title={t('dashboard.recentActivity')}
       actions={
         <Link to="/transactions" className="link">
-          View All
+          {t('dashboard.viewAll')}
         </Link>
       }
       className={styles.card}
     >
-      {recent.isError ? <p className="field-error">Failed to fetch transactions</p> : null}
-      {recent.data && recent.data.length === 0 ? <EmptyState title="No recent transactions" icon="history" /> : null}
+      {recent.isError ? <p className="field-error">{t('dashboard.fetchFailed')}</p> : null}
+      {recent.data && recent.data.length === 0 ? <EmptyState title={t('dashboard.noRecent')} icon="history" /> : null}
       <ul className={styles.list}>
         {(recent.data ?? []).map((transaction) => {
           const out = isMoneyOut(transaction, userId);

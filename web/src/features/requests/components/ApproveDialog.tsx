@@ -5,6 +5,7 @@
  * then the transaction PIN.
  */
 import { useEffect, useState, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { transactionPin } from '../../../../../contracts/fields.ts';
 import { Button } from '../../../components/ui/Button.tsx';
 import { ConfirmPayment } from '../../../components/ui/ConfirmPayment.tsx';
@@ -25,6 +26,7 @@ export function ApproveDialog({
   onCancel: () => void;
   onApprove: (pin: string) => Promise<boolean>;
 }): ReactElement {
+  const { t } = useTranslation();
   const [stage, setStage] = useState<'confirm' | 'pin'>('confirm');
   const [pin, setPin] = useState('');
   const [error, setError] = useState('');
@@ -50,7 +52,7 @@ export function ApproveDialog({
   async function pay(): Promise<void> {
     const checked = transactionPin.safeParse(pin);
     if (!checked.success) {
-      setError(checked.error.issues[0]?.message ?? 'Transaction PIN is required');
+      setError(checked.error.issues[0]?.message ?? t('send.pinRequired'));
       return;
     }
     if (await onApprove(pin)) close();
@@ -60,8 +62,8 @@ export function ApproveDialog({
     <Modal
       open={request !== null}
       onOpenChange={(open) => (open ? undefined : close())}
-      title="Approve request"
-      description="Paying a request moves money from your wallet at once."
+      title={t('requests.approveTitle')}
+      description={t('requests.approveDescription')}
       busy={busy}
     >
       {request && payee ? (
@@ -73,7 +75,7 @@ export function ApproveDialog({
           pin={pin}
           pinError={error}
           busy={busy}
-          payLabel="Approve and pay"
+          payLabel={t('requests.approveAndPay')}
           onPinChange={(value) => {
             setPin(value);
             setError('');
@@ -88,12 +90,12 @@ export function ApproveDialog({
             <Notice tone="danger">{problem}</Notice>
           ) : (
             <p className="muted" role="status">
-              Verifying the requester's account...
+              {t('requests.verifyingRequester')}
             </p>
           )}
           <div className="modal-actions">
             <Button variant="secondary" onClick={close}>
-              Cancel
+              {t('deposit.cancel')}
             </Button>
           </div>
         </div>

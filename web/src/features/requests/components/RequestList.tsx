@@ -3,6 +3,7 @@
  * received pending requests carry Approve / Reject (on a card, in sight without opening it).
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { CardList, ExpandableCard, type ExpandedCard } from '../../../components/CardList/CardList.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { DataTable, type Column } from '../../../components/ui/DataTable.tsx';
@@ -12,10 +13,15 @@ import type { MoneyRequestRecord } from '../api/get-requests.ts';
 
 export type RequestTab = 'sent' | 'received';
 
-const STATUS_TONE: Record<string, BadgeTone> = { pending: 'warning', accepted: 'success', rejected: 'danger' };
+const STATUS = {
+  pending: { tone: 'warning', text: 'requests.statusPending' },
+  accepted: { tone: 'success', text: 'requests.statusAccepted' },
+  rejected: { tone: 'danger', text: 'requests.statusRejected' },
+} as const satisfies Record<MoneyRequestRecord['status'], { tone: BadgeTone; text: string }>;
 
-function StatusBadge({ status }: { status: string }): ReactElement {
-  return <Badge tone={STATUS_TONE[status] ?? 'neutral'}>{status.charAt(0).toUpperCase() + status.slice(1)}</Badge>;
+function StatusBadge({ status }: { status: MoneyRequestRecord['status'] }): ReactElement {
+  const { t } = useTranslation();
+  return <Badge tone={STATUS[status].tone}>{t(STATUS[status].text)}</Badge>;
 }
 
 function person(party: { firstName: string; lastName: string }): string {
@@ -34,6 +40,7 @@ export interface RequestListProps {
 }
 
 export function RequestList(props: RequestListProps): ReactElement {
+  const { t } = useTranslation();
   const { which, rows, cards } = props;
   const canDecide = (request: MoneyRequestRecord) => which === 'received' && request.status === 'pending';
   const counterparty = (row: MoneyRequestRecord) => person(which === 'sent' ? row.receiver : row.sender);
@@ -43,10 +50,10 @@ export function RequestList(props: RequestListProps): ReactElement {
     return (
       <div className="row-actions">
         <Button size="sm" variant="success" onClick={() => props.onApprove(request)} disabled={busy}>
-          Approve
+          {t('requests.approve')}
         </Button>
         <Button size="sm" variant="danger" onClick={() => props.onReject(request)} disabled={busy}>
-          Reject
+          {t('requests.reject')}
         </Button>
       </div>
     );
@@ -55,20 +62,20 @@ export function RequestList(props: RequestListProps): ReactElement {
   const columns: Column<MoneyRequestRecord>[] = [
     {
       id: 'id',
-      header: 'Id',
+      header: t('requests.id'),
       cell: (row) => (
         <span className="mono" title={row._id}>
           {shortId(row._id)}
         </span>
       ),
     },
-    { id: 'amount', header: 'Amount', align: 'right', cell: (row) => formatRupees(row.amount) },
-    { id: 'party', header: which === 'sent' ? 'To' : 'From', cell: counterparty },
-    { id: 'reference', header: 'Reference', cell: (row) => row.reference },
-    { id: 'status', header: 'Status', cell: (row) => <StatusBadge status={row.status} /> },
+    { id: 'amount', header: t('transactions.amount'), align: 'right', cell: (row) => formatRupees(row.amount) },
+    { id: 'party', header: which === 'sent' ? t('requests.to') : t('requests.from'), cell: counterparty },
+    { id: 'reference', header: t('payment.reference'), cell: (row) => row.reference },
+    { id: 'status', header: t('transactions.status'), cell: (row) => <StatusBadge status={row.status} /> },
     {
       id: 'action',
-      header: 'Date/Action',
+      header: t('requests.dateAction'),
       cell: (row) => (canDecide(row) ? actions(row) : formatDateTime(row.createdAt)),
     },
   ];
@@ -76,7 +83,11 @@ export function RequestList(props: RequestListProps): ReactElement {
   return (
     <>
       <div className="only-desktop">
-        <DataTable rows={rows} columns={columns} caption={which === 'sent' ? 'Sent requests' : 'Received requests'} />
+        <DataTable
+          rows={rows}
+          columns={columns}
+          caption={which === 'sent' ? t('requests.sentCaption') : t('requests.receivedCaption')}
+        />
       </div>
       <CardList
         rows={rows}
@@ -95,10 +106,10 @@ export function RequestList(props: RequestListProps): ReactElement {
               }
             >
               <p>
-                <span className="muted">Reference:</span> {row.reference}
+                <span className="muted">{t('requests.referenceLabel')}</span> {row.reference}
               </p>
               <p>
-                <span className="muted">Id:</span> <span className="mono">{row._id}</span>
+                <span className="muted">{t('requests.idLabel')}</span> <span className="mono">{row._id}</span>
               </p>
             </ExpandableCard>
             {/* A request waiting for an answer shows its buttons without being opened. */}

@@ -5,6 +5,7 @@
  */
 import { Tabs } from 'radix-ui';
 import { useState, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useExpandedCard } from '../../../components/CardList/CardList.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
@@ -15,12 +16,13 @@ import { RequestList, type RequestTab } from './RequestList.tsx';
 import { SendRequestDialog } from './SendRequestDialog.tsx';
 import { useDecision } from './useDecision.ts';
 
-const EMPTY_TEXT: Record<RequestTab, [string, string]> = {
-  sent: ['No sent requests found', "You haven't sent any money requests yet"],
-  received: ['No received requests found', "You haven't received any money requests yet"],
-};
+const EMPTY_TEXT = {
+  sent: ['requests.noSent', 'requests.noSentText'],
+  received: ['requests.noReceived', 'requests.noReceivedText'],
+} as const satisfies Record<RequestTab, readonly [string, string]>;
 
 export function RequestsPage({ userId }: { userId: string }): ReactElement {
+  const { t } = useTranslation();
   const [tab, setTab] = useState<RequestTab>('received');
   const [sendOpen, setSendOpen] = useState(false);
   const [approving, setApproving] = useState<MoneyRequestRecord | null>(null);
@@ -33,10 +35,10 @@ export function RequestsPage({ userId }: { userId: string }): ReactElement {
   const pending = all.filter((request) => request.status === 'pending').length;
 
   function panel(which: RequestTab, rows: MoneyRequestRecord[]): ReactElement {
-    if (requests.isPending) return <p className="muted pad">Loading requests...</p>;
-    if (requests.isError) return <EmptyState title="Failed to fetch requests" text={requests.error.message} />;
+    if (requests.isPending) return <p className="muted pad">{t('requests.loading')}</p>;
+    if (requests.isError) return <EmptyState title={t('requests.fetchFailed')} text={requests.error.message} />;
     if (rows.length === 0)
-      return <EmptyState title={EMPTY_TEXT[which][0]} text={EMPTY_TEXT[which][1]} icon="requests" />;
+      return <EmptyState title={t(EMPTY_TEXT[which][0])} text={t(EMPTY_TEXT[which][1])} icon="requests" />;
     return (
       <RequestList
         which={which}
@@ -51,24 +53,24 @@ export function RequestsPage({ userId }: { userId: string }): ReactElement {
 
   return (
     <div className="page">
-      <PageHeader title="REQUESTS" subtitle="Ask for money and answer requests from others.">
+      <PageHeader title={t('requests.title')} subtitle={t('requests.subtitle')}>
         <Button onClick={() => setSendOpen(true)}>
-          <Icon name="plus" size={18} /> REQUEST MONEY
+          <Icon name="plus" size={18} /> {t('requests.requestMoney')}
         </Button>
       </PageHeader>
       <div className="tiles">
-        <SummaryTile label="Total Sent" value={sent.length} tone="info" />
-        <SummaryTile label="Total Received" value={received.length} tone="success" />
-        <SummaryTile label="Pending" value={pending} tone="warning" />
+        <SummaryTile label={t('requests.totalSent')} value={sent.length} tone="info" />
+        <SummaryTile label={t('requests.totalReceived')} value={received.length} tone="success" />
+        <SummaryTile label={t('requests.pending')} value={pending} tone="warning" />
       </div>
       <section className="card">
         <Tabs.Root value={tab} onValueChange={(value) => setTab(value === 'sent' ? 'sent' : 'received')}>
-          <Tabs.List className="tabs" aria-label="Requests">
+          <Tabs.List className="tabs" aria-label={t('requests.tabs')}>
             <Tabs.Trigger value="sent" className="tab">
-              Sent ({sent.length})
+              {t('requests.sentTab', { count: sent.length })}
             </Tabs.Trigger>
             <Tabs.Trigger value="received" className="tab">
-              Received ({received.length})
+              {t('requests.receivedTab', { count: received.length })}
             </Tabs.Trigger>
           </Tabs.List>
           <Tabs.Content value="sent" className="tab-panel">

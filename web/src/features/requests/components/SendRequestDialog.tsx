@@ -5,6 +5,7 @@
  * everything. The view; state and submission are useSendRequestForm.ts.
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { FORM_LIMITS } from '../../../../../contracts/transactions.ts';
 import { AmountField } from '../../../components/ui/AmountField.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
@@ -25,21 +26,22 @@ export function SendRequestDialog({
 }): ReactElement {
   const form = useSendRequestForm({ userId, onOpenChange });
   const { values, errors, set, verified } = form;
-  const verifyLabel = form.verifying ? 'Verifying' : verified ? 'Verified' : 'Verify';
+  const { t } = useTranslation();
+  const verifyLabel = form.verifying ? t('requests.verifying') : verified ? t('send.verified') : t('send.verify');
   return (
     <Modal
       open={open}
       onOpenChange={form.close}
-      title="Send Request"
-      description="Request funds from another account"
+      title={t('requests.sendTitle')}
+      description={t('requests.sendDescription')}
       busy={form.sending}
-      busyLabel="Sending request..."
+      busyLabel={t('requests.sending')}
     >
-      <form onSubmit={form.submit} noValidate className="form-stack" aria-label="Send request">
+      <form onSubmit={form.submit} noValidate className="form-stack" aria-label={t('requests.sendFormLabel')}>
         <div className="verify-row">
           <TextField
-            label="Account Number"
-            placeholder="Enter account number to request from"
+            label={t('requests.accountNumber')}
+            placeholder={t('requests.accountPlaceholder')}
             value={values.receiver}
             readOnly={Boolean(verified)}
             onValueChange={set('receiver')}
@@ -61,33 +63,33 @@ export function SendRequestDialog({
             bankName={verified.bankName}
             action={
               <Button variant="link" onClick={form.changeAccount}>
-                Change account
+                {t('requests.changeAccount')}
               </Button>
             }
           />
         ) : null}
         <AmountField
-          label="Amount (₹)"
-          hint={`Up to ${formatRupees(FORM_LIMITS.requestMaxRupees)}`}
+          label={t('deposit.amount')}
+          hint={t('requests.upTo', { amount: formatRupees(FORM_LIMITS.requestMaxRupees) })}
           value={values.amount}
           onValueChange={set('amount')}
           error={errors.amount}
           placeholder="0.00"
         />
         <TextAreaField
-          label="Reference"
+          label={t('payment.reference')}
           maxLength={FORM_LIMITS.requestReferenceMaxLength}
           value={values.reference}
           onValueChange={set('reference')}
           error={errors.reference}
-          placeholder="What is this request for?"
+          placeholder={t('requests.referencePlaceholder')}
         />
         <div className="modal-actions">
           <Button variant="secondary" onClick={() => form.close(false)}>
-            Cancel
+            {t('deposit.cancel')}
           </Button>
           <Button type="submit" disabled={!verified || form.verifying || form.sending}>
-            Send Request
+            {t('requests.sendTitle')}
           </Button>
         </div>
       </form>

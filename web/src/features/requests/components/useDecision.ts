@@ -3,6 +3,7 @@
  * with one Idempotency-Key per decision; afterwards the requests and the user refresh.
  */
 import { useQueryClient } from '@tanstack/react-query';
+import i18next from 'i18next';
 import { useToast } from '../../../components/ui/Toaster.tsx';
 import { useSubmissionKey } from '../../../lib/idempotency.ts';
 import { refreshAfterCommand } from '../../../lib/query-client.ts';
@@ -10,14 +11,14 @@ import { useUpdateRequestStatus } from '../api/update-request-status.ts';
 
 const TEXT = {
   accepted: {
-    ok: 'Request approved successfully',
-    failed: 'Failed to approve request',
-    thrown: 'Failed to approve request. Please try again.',
+    ok: 'requests.approved',
+    failed: 'requests.approveFailed',
+    thrown: 'requests.approveThrown',
   },
   rejected: {
-    ok: 'Request rejected successfully',
-    failed: 'Failed to reject request',
-    thrown: 'Failed to reject request. Please try again.',
+    ok: 'requests.rejected',
+    failed: 'requests.rejectFailed',
+    thrown: 'requests.rejectThrown',
   },
 } as const;
 
@@ -33,14 +34,14 @@ export function useDecision() {
       const reply = await update.mutateAsync({ body, idempotencyKey: keys.keyFor(body) });
       keys.complete();
       if (!reply.success) {
-        notify({ tone: 'error', message: reply.message || TEXT[status].failed, durationMs: 5000 });
+        notify({ tone: 'error', message: reply.message || i18next.t(TEXT[status].failed), durationMs: 5000 });
         return false;
       }
-      notify({ tone: 'success', message: TEXT[status].ok, durationMs: 3000 });
+      notify({ tone: 'success', message: i18next.t(TEXT[status].ok), durationMs: 3000 });
       await refreshAfterCommand(client);
       return true;
     } catch {
-      notify({ tone: 'error', message: TEXT[status].thrown, durationMs: 5000 });
+      notify({ tone: 'error', message: i18next.t(TEXT[status].thrown), durationMs: 5000 });
       return false;
     }
   }

@@ -5,6 +5,7 @@
  * and the ledger reads refreshed after a request. The view is SendRequestDialog.tsx.
  */
 import { useQueryClient } from '@tanstack/react-query';
+import i18next from 'i18next';
 import { useState, type FormEvent } from 'react';
 import { SELF_REQUEST_MESSAGE, sendRequestSchema } from '../../../../../contracts/transactions.ts';
 import { useToast } from '../../../components/ui/Toaster.tsx';
@@ -50,17 +51,17 @@ export function useSendRequestForm(options: { userId: string; onOpenChange: (ope
 
   async function verify(): Promise<void> {
     const receiver = values.receiver.trim();
-    const problem = !receiver ? 'Account number is required' : receiver === userId ? SELF_REQUEST_MESSAGE : null;
+    const problem = !receiver ? i18next.t('send.accountRequired') : receiver === userId ? SELF_REQUEST_MESSAGE : null;
     if (problem) {
       setErrors((current) => ({ ...current, receiver: problem }));
       return;
     }
     const outcome = await recipient.verify(receiver);
     if (outcome.ok) {
-      notify({ tone: 'success', message: 'Account verified successfully', durationMs: 3000 });
+      notify({ tone: 'success', message: i18next.t('send.accountVerified'), durationMs: 3000 });
       setErrors((current) => ({ ...current, receiver: '' }));
     } else {
-      const message = outcome.network ? 'Verification error occurred' : outcome.message;
+      const message = outcome.network ? i18next.t('requests.verifyError') : outcome.message;
       setErrors((current) => ({ ...current, receiver: message }));
     }
   }
@@ -70,7 +71,7 @@ export function useSendRequestForm(options: { userId: string; onOpenChange: (ope
     const checked = validate(sendRequestSchema, values);
     const found: FieldErrors = checked.ok ? {} : { ...checked.errors };
     if (!found.receiver && values.receiver.trim() === userId) found.receiver = SELF_REQUEST_MESSAGE;
-    if (!found.receiver && recipient.status !== 'verified') found.receiver = 'Please verify the account first';
+    if (!found.receiver && recipient.status !== 'verified') found.receiver = i18next.t('send.verifyFirst');
     const first = Object.values(found).find(Boolean);
     if (!checked.ok || first) {
       // The reasons are under their fields; a toast would only repeat them.
@@ -87,13 +88,13 @@ export function useSendRequestForm(options: { userId: string; onOpenChange: (ope
       const reply = await send.mutateAsync({ body, idempotencyKey: keys.keyFor(body) });
       keys.complete();
       if (reply.success) {
-        notify({ tone: 'success', message: reply.message || 'Request sent successfully!', durationMs: 3000 });
+        notify({ tone: 'success', message: reply.message || i18next.t('requests.sent'), durationMs: 3000 });
         close(false);
         await refreshAfterCommand(client);
       } else {
         notify({
           tone: 'error',
-          message: reply.message || 'Failed to send request. Please try again.',
+          message: reply.message || i18next.t('requests.sendFailed'),
           durationMs: 5000,
         });
       }
@@ -101,9 +102,7 @@ export function useSendRequestForm(options: { userId: string; onOpenChange: (ope
       notify({
         tone: 'error',
         message:
-          error instanceof NetworkError
-            ? 'Failed to send request. Please check your connection and try again.'
-            : 'Failed to send request. Please try again.',
+          error instanceof NetworkError ? i18next.t('requests.sendNetworkFailed') : i18next.t('requests.sendFailed'),
         durationMs: 5000,
       });
     }

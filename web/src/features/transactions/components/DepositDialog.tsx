@@ -5,6 +5,7 @@
  * days. The view; state and submission are useDepositForm.ts.
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { FORM_LIMITS } from '../../../../../contracts/transactions.ts';
 import { AmountField } from '../../../components/ui/AmountField.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
@@ -22,34 +23,38 @@ export interface DepositDialogProps {
 }
 
 export function DepositDialog({ open, onOpenChange, user }: DepositDialogProps): ReactElement {
+  const { t } = useTranslation();
   const form = useDepositForm({ user, onOpenChange });
   const { values, errors, set } = form;
   return (
     <Modal
       open={open}
       onOpenChange={form.close}
-      title="Deposit Funds"
-      description="Add money to your wallet."
+      title={t('deposit.title')}
+      description={t('deposit.description')}
       busy={form.pending}
       size="lg"
     >
-      <form onSubmit={form.submit} noValidate className="form-stack" aria-label="Deposit funds">
+      <form onSubmit={form.submit} noValidate className="form-stack" aria-label={t('deposit.formLabel')}>
         <AmountField
-          label="Amount (₹)"
+          label={t('deposit.amount')}
           value={values.amount}
           onValueChange={set('amount')}
           error={errors.amount || form.liveAmountError}
-          placeholder={`Between ${formatRupees(FORM_LIMITS.depositMinRupees)} and ${formatRupees(FORM_LIMITS.depositMaxRupees)}`}
+          placeholder={t('deposit.amountRange', {
+            min: formatRupees(FORM_LIMITS.depositMinRupees),
+            max: formatRupees(FORM_LIMITS.depositMaxRupees),
+          })}
         />
         <TextAreaField
-          label="Reference"
+          label={t('payment.reference')}
           maxLength={FORM_LIMITS.paymentReferenceMaxLength}
           value={values.reference}
           onValueChange={set('reference')}
           error={errors.reference}
         />
         <PasswordField
-          label="Transaction PIN"
+          label={t('payment.pin')}
           inputMode="numeric"
           autoComplete="off"
           value={values.transactionPin}
@@ -61,10 +66,10 @@ export function DepositDialog({ open, onOpenChange, user }: DepositDialogProps):
         {form.method !== 'card' ? (
           <div className="modal-actions">
             <Button variant="secondary" onClick={() => form.close(false)}>
-              Cancel
+              {t('deposit.cancel')}
             </Button>
             <Button type="submit" disabled={form.pending}>
-              {form.pending ? 'Submitting...' : 'Submit deposit'}
+              {form.pending ? t('deposit.submitting') : t('deposit.submit')}
             </Button>
           </div>
         ) : null}

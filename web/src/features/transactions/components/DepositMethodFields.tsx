@@ -4,6 +4,7 @@
  * key, otherwise the sandbox form).
  */
 import { lazy, Suspense, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { TextField } from '../../../components/ui/Field.tsx';
 import { Notice } from '../../../components/ui/misc.tsx';
 import styles from './DepositMethodFields.module.css';
@@ -12,16 +13,17 @@ import type { DepositForm, DepositMethod } from './useDepositForm.ts';
 
 const StripeCardForm = lazy(() => import('./StripeCardForm.tsx'));
 
-const METHODS: { value: DepositMethod; label: string; text: string }[] = [
-  { value: 'bank_transfer', label: 'Bank transfer', text: 'NEFT / IMPS from your bank' },
-  { value: 'upi', label: 'UPI', text: 'Any UPI app' },
-  { value: 'card', label: 'Card', text: 'Debit or credit card, instant' },
-];
+const METHODS = [
+  { value: 'bank_transfer', label: 'deposit.bankTransfer', text: 'deposit.bankTransferText' },
+  { value: 'upi', label: 'deposit.upi', text: 'deposit.upiText' },
+  { value: 'card', label: 'deposit.card', text: 'deposit.cardText' },
+] as const satisfies readonly { value: DepositMethod; label: string; text: string }[];
 
 export function MethodChoice({ form }: { form: DepositForm }): ReactElement {
+  const { t } = useTranslation();
   return (
     <fieldset className={styles.group}>
-      <legend className="field-label">Payment method</legend>
+      <legend className="field-label">{t('deposit.method')}</legend>
       <div className={styles.options}>
         {METHODS.map((option) => (
           <label
@@ -35,8 +37,8 @@ export function MethodChoice({ form }: { form: DepositForm }): ReactElement {
               checked={form.method === option.value}
               onChange={() => form.chooseMethod(option.value)}
             />
-            <span className={styles.label}>{option.label}</span>
-            <span className={styles.text}>{option.text}</span>
+            <span className={styles.label}>{t(option.label)}</span>
+            <span className={styles.text}>{t(option.text)}</span>
           </label>
         ))}
       </div>
@@ -45,11 +47,12 @@ export function MethodChoice({ form }: { form: DepositForm }): ReactElement {
 }
 
 function BankTransferFields({ form }: { form: DepositForm }): ReactElement {
+  const { t } = useTranslation();
   const { values, errors, set } = form;
   return (
     <>
       <TextField
-        label="Account number"
+        label={t('deposit.accountNumber')}
         inputMode="numeric"
         value={values.accountNumber}
         onValueChange={set('accountNumber', (value) => value.replace(/\D/g, '').slice(0, 20))}
@@ -57,26 +60,32 @@ function BankTransferFields({ form }: { form: DepositForm }): ReactElement {
       />
       <div className="form-row">
         <TextField
-          label="IFSC code"
+          label={t('deposit.ifsc')}
           value={values.ifscCode}
           onValueChange={set('ifscCode', (value) => value.toUpperCase().slice(0, 11))}
           error={errors.ifscCode}
           placeholder="SBIN0001234"
           maxLength={11}
         />
-        <TextField label="Bank name" value={values.bankName} onValueChange={set('bankName')} error={errors.bankName} />
+        <TextField
+          label={t('deposit.bankName')}
+          value={values.bankName}
+          onValueChange={set('bankName')}
+          error={errors.bankName}
+        />
       </div>
     </>
   );
 }
 
 export function MethodFields({ form }: { form: DepositForm }): ReactElement {
+  const { t } = useTranslation();
   return (
     <>
       {form.method === 'bank_transfer' ? <BankTransferFields form={form} /> : null}
       {form.method === 'upi' ? (
         <TextField
-          label="UPI ID"
+          label={t('deposit.upiId')}
           value={form.values.upiId}
           onValueChange={form.set('upiId', (value) => value.toLowerCase())}
           error={form.errors.upiId}
@@ -85,14 +94,14 @@ export function MethodFields({ form }: { form: DepositForm }): ReactElement {
       ) : null}
       {form.method === 'card' ? (
         form.stripeKey ? (
-          <Suspense fallback={<p className="muted">Loading secure card form...</p>}>
+          <Suspense fallback={<p className="muted">{t('deposit.loadingCardForm')}</p>}>
             <StripeCardForm {...form.cardProps} publishableKey={form.stripeKey} />
           </Suspense>
         ) : (
           <SandboxCardForm {...form.cardProps} />
         )
       ) : (
-        <Notice tone="info">Bank transfer and UPI requests are processed in 1-2 business days.</Notice>
+        <Notice tone="info">{t('deposit.processingTime')}</Notice>
       )}
     </>
   );

@@ -4,11 +4,13 @@
  * (ConfirmPayment), and the pay step that follows it.
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { AmountField } from '../../../components/ui/AmountField.tsx';
 import { ConfirmPayment } from '../../../components/ui/ConfirmPayment.tsx';
 import { TextAreaField } from '../../../components/ui/Field.tsx';
 import { FORM_LIMITS } from '../../../../../contracts/transactions.ts';
 import type { FieldErrors } from '../../../lib/forms.ts';
+import { formatRupees } from '../../../lib/format.ts';
 import type { PayValues, usePayment } from './usePayment.ts';
 
 /** The amount input's id, so a dialog can move focus to it once the recipient is verified. */
@@ -28,24 +30,25 @@ export function PayFields({
   errors: FieldErrors;
   onChange: (field: keyof PayValues, value: string) => void;
 }): ReactElement {
+  const { t } = useTranslation();
   return (
     <>
       <AmountField
         id={PAY_AMOUNT_ID}
-        label="Amount (₹)"
-        hint={`Minimum ₹${FORM_LIMITS.transferMinRupees}`}
+        label={t('deposit.amount')}
+        hint={t('send.minimum', { amount: formatRupees(FORM_LIMITS.transferMinRupees, { whole: true }) })}
         value={values.amount}
         onValueChange={(value) => onChange('amount', value)}
         error={errors.amount}
         placeholder="0.00"
       />
       <TextAreaField
-        label="Reference"
+        label={t('payment.reference')}
         maxLength={FORM_LIMITS.paymentReferenceMaxLength}
         value={values.reference}
         onValueChange={(value) => onChange('reference', value)}
         error={errors.reference}
-        placeholder="What is this payment for?"
+        placeholder={t('send.referencePlaceholder')}
       />
     </>
   );

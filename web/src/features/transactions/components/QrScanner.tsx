@@ -3,6 +3,7 @@
  * Stop, the image picker, and what the scan reports (verifying, or why it failed).
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { Notice } from '../../../components/ui/misc.tsx';
@@ -10,10 +11,11 @@ import styles from './QrScanner.module.css';
 import type { ScanToPay } from './useScanToPay.ts';
 
 function CameraView({ scan }: { scan: ScanToPay }): ReactElement {
+  const { t } = useTranslation();
   return (
     <div className={styles.scanner}>
       <div className={styles.frame}>
-        <video ref={scan.videoRef} className={styles.video} muted playsInline aria-label="Camera preview" />
+        <video ref={scan.videoRef} className={styles.video} muted playsInline aria-label={t('scan.cameraPreview')} />
         <span className={styles.corners} aria-hidden="true" />
         {!scan.cameraOn ? (
           <span className={styles.idle}>
@@ -21,14 +23,14 @@ function CameraView({ scan }: { scan: ScanToPay }): ReactElement {
           </span>
         ) : null}
       </div>
-      <p className="field-hint">Position QR code within the frame</p>
+      <p className="field-hint">{t('scan.position')}</p>
       {scan.cameraOn ? (
         <Button variant="secondary" onClick={scan.stopCamera}>
-          Stop Camera
+          {t('scan.stopCamera')}
         </Button>
       ) : (
         <Button onClick={() => void scan.startCamera()} disabled={scan.verifying}>
-          Start Camera
+          {t('scan.startCamera')}
         </Button>
       )}
     </div>
@@ -36,16 +38,17 @@ function CameraView({ scan }: { scan: ScanToPay }): ReactElement {
 }
 
 function UploadView({ scan }: { scan: ScanToPay }): ReactElement {
+  const { t } = useTranslation();
   return (
     <label className={styles.dropzone}>
       <Icon name="upload" size={32} />
-      <span className={styles.dropzoneTitle}>Choose a QR code image</span>
-      <span className="field-hint">PNG, JPG, JPEG up to 10MB</span>
+      <span className={styles.dropzoneTitle}>{t('scan.chooseImage')}</span>
+      <span className="field-hint">{t('scan.imageTypes')}</span>
       <input
         type="file"
         accept="image/png,image/jpeg,image/jpg,image/*"
         className="sr-only"
-        aria-label="Upload QR code image"
+        aria-label={t('scan.uploadImage')}
         onChange={(event) => {
           void scan.upload(event.target.files?.[0]);
           event.target.value = '';
@@ -56,9 +59,10 @@ function UploadView({ scan }: { scan: ScanToPay }): ReactElement {
 }
 
 export function QrScanner({ scan }: { scan: ScanToPay }): ReactElement {
+  const { t } = useTranslation();
   return (
     <>
-      <div className={styles.segmented} role="tablist" aria-label="Scan mode">
+      <div className={styles.segmented} role="tablist" aria-label={t('scan.mode')}>
         {(['camera', 'upload'] as const).map((option) => (
           <button
             key={option}
@@ -69,7 +73,7 @@ export function QrScanner({ scan }: { scan: ScanToPay }): ReactElement {
             onClick={() => scan.chooseMode(option)}
           >
             <Icon name={option === 'camera' ? 'camera' : 'upload'} size={16} />{' '}
-            {option === 'camera' ? 'Camera' : 'Upload image'}
+            {option === 'camera' ? t('scan.camera') : t('scan.upload')}
           </button>
         ))}
       </div>

@@ -3,6 +3,7 @@
  * documented test cards. Pay is disabled while any rule fails, saying why for the deposit's own fields.
  */
 import { useState, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { TextField } from '../../../components/ui/Field.tsx';
 import {
   cardErrors,
@@ -24,6 +25,7 @@ export function SandboxCardForm({
   billing,
   onPaymentMethod,
 }: CardFormProps): ReactElement {
+  const { t } = useTranslation();
   const [card, setCard] = useState<SandboxCard>({ number: '', expiry: '', cvc: '', name: billing.name });
   const [touched, setTouched] = useState<Partial<Record<keyof SandboxCard, boolean>>>({});
   const errors = cardErrors(card);
@@ -32,10 +34,10 @@ export function SandboxCardForm({
   const set = (field: keyof SandboxCard, value: string) => setCard((current) => ({ ...current, [field]: value }));
   const blur = (field: keyof SandboxCard) => () => setTouched((current) => ({ ...current, [field]: true }));
   return (
-    <div className={styles.form} aria-label="Card details" role="group">
-      <p className={styles.badge}>Sandbox card payments · no real money moves</p>
+    <div className={styles.form} aria-label={t('deposit.cardDetails')} role="group">
+      <p className={styles.badge}>{t('deposit.sandboxBadge')}</p>
       <TextField
-        label="Card number"
+        label={t('deposit.cardNumber')}
         inputMode="numeric"
         autoComplete="cc-number"
         value={card.number}
@@ -46,7 +48,7 @@ export function SandboxCardForm({
       />
       <div className="form-row">
         <TextField
-          label="Expiry (MM/YY)"
+          label={t('deposit.expiry')}
           inputMode="numeric"
           autoComplete="cc-exp"
           value={card.expiry}
@@ -67,7 +69,7 @@ export function SandboxCardForm({
         />
       </div>
       <TextField
-        label="Name on card"
+        label={t('deposit.nameOnCard')}
         autoComplete="cc-name"
         value={card.name}
         onValueChange={(value) => set('name', value)}
@@ -75,17 +77,17 @@ export function SandboxCardForm({
         error={shown('name')}
       />
       <details className={styles.testCards}>
-        <summary>Test cards</summary>
+        <summary>{t('deposit.testCards')}</summary>
         <ul>
           {SANDBOX_TEST_CARDS.map((test) => (
             <li key={test.number}>
-              <span className="mono">{test.number}</span> — {test.outcome}
+              <span className="mono">{test.number}</span> — {t(test.outcome)}
             </li>
           ))}
         </ul>
       </details>
       <PayCardButton
-        label={busy ? 'Processing...' : payLabel}
+        label={busy ? t('common.processing') : payLabel}
         reason={busy ? undefined : blockedReason}
         disabled={!valid || !depositValid || busy}
         onPay={() => void onPaymentMethod(sandboxPaymentMethodId(card.number))}

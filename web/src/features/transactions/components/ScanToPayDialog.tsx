@@ -5,6 +5,7 @@
  * useScanToPay.ts.
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Modal } from '../../../components/ui/Modal.tsx';
 import { VerifiedPanel } from '../../../components/ui/VerifiedPanel.tsx';
@@ -22,14 +23,15 @@ export interface ScanToPayDialogProps {
 }
 
 export function ScanToPayDialog({ open, onOpenChange, userId, balance }: ScanToPayDialogProps): ReactElement {
+  const { t } = useTranslation();
   const scan = useScanToPay({ userId, balance, onOpenChange });
   const { account, payment } = scan;
   return (
     <Modal
       open={open}
       onOpenChange={scan.close}
-      title="Scan to Pay"
-      description="Scan a wallet payment QR code, then confirm the payment."
+      title={t('scan.title')}
+      description={t('scan.description')}
       busy={payment.paying}
       size="lg"
     >
@@ -41,13 +43,13 @@ export function ScanToPayDialog({ open, onOpenChange, userId, balance }: ScanToP
             <QrScanner scan={scan} />
           ) : (
             <VerifiedPanel
-              title="Recipient verified"
+              title={t('scan.recipientVerified')}
               name={account.name}
               accountNumber={account.accountNumber}
               bankName={account.bankName ?? 'Default Bank'}
               action={
                 <Button variant="link" onClick={scan.scanAgain}>
-                  Scan different QR code
+                  {t('scan.scanAgain')}
                 </Button>
               }
             />
@@ -59,23 +61,23 @@ export function ScanToPayDialog({ open, onOpenChange, userId, balance }: ScanToP
             }}
             noValidate
             className="form-stack"
-            aria-label="Pay"
+            aria-label={t('payment.pay')}
           >
             <PayFields values={payment.values} errors={payment.errors} onChange={payment.set} />
-            <Notice tone="info" title="Important Information">
+            <Notice tone="info" title={t('scan.important')}>
               <ul className={styles.infoList}>
-                <li>Transfers are instant and cannot be reversed.</li>
-                <li>Verify the recipient's name before paying.</li>
-                <li>Your transaction PIN is required.</li>
-                <li>Ensure you have sufficient balance.</li>
+                <li>{t('scan.instant')}</li>
+                <li>{t('scan.checkName')}</li>
+                <li>{t('scan.pinRequired')}</li>
+                <li>{t('scan.enoughBalance')}</li>
               </ul>
             </Notice>
             <div className="modal-actions">
               <Button variant="secondary" onClick={() => scan.close(false)}>
-                Cancel
+                {t('deposit.cancel')}
               </Button>
               <Button type="submit" disabled={!account || payment.paying}>
-                Pay Now
+                {t('scan.payNow')}
               </Button>
             </div>
           </form>

@@ -3,6 +3,7 @@
  * period of the statement downloaded as CSV or PDF (India Standard Time days).
  */
 import { useState, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { kolkataToday, statementPeriodSchema } from '../../../../../contracts/statements.ts';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
@@ -26,25 +27,26 @@ export function StatementRange(props: {
   onChange: (range: { from: string; to: string }) => void;
 }): ReactElement {
   const notify = useToast();
+  const { t } = useTranslation();
   const [busy, setBusy] = useState<StatementFormat | null>(null);
   const today = kolkataToday();
   const period = statementPeriod(props.from, props.to, today);
   const checked = statementPeriodSchema.safeParse(period);
-  const problem = checked.success ? null : (checked.error.issues[0]?.message ?? 'Invalid dates');
+  const problem = checked.success ? null : (checked.error.issues[0]?.message ?? t('transactions.invalidDates'));
   async function download(format: StatementFormat): Promise<void> {
     setBusy(format);
     try {
       await downloadStatement(format, period);
     } catch (error) {
-      notify({ tone: 'error', message: error instanceof Error ? error.message : 'Failed to download the statement' });
+      notify({ tone: 'error', message: error instanceof Error ? error.message : t('transactions.downloadFailed') });
     } finally {
       setBusy(null);
     }
   }
   return (
-    <div className={styles.range} role="group" aria-label="Date range and statement">
+    <div className={styles.range} role="group" aria-label={t('transactions.rangeLabel')}>
       <label className={styles.date}>
-        <span>From</span>
+        <span>{t('transactions.from')}</span>
         <input
           type="date"
           className="input"
@@ -54,7 +56,7 @@ export function StatementRange(props: {
         />
       </label>
       <label className={styles.date}>
-        <span>To</span>
+        <span>{t('transactions.to')}</span>
         <input
           type="date"
           className="input"
@@ -65,13 +67,11 @@ export function StatementRange(props: {
       </label>
       {props.from || props.to ? (
         <Button variant="secondary" size="sm" onClick={() => props.onChange({ from: '', to: '' })}>
-          Clear dates
+          {t('transactions.clearDates')}
         </Button>
       ) : null}
       <div className={styles.downloads}>
-        <span className="small muted">
-          Download statement ({period.from} to {period.to}):
-        </span>
+        <span className="small muted">{t('transactions.downloadStatement', { from: period.from, to: period.to })}</span>
         {(['csv', 'pdf'] as const).map((format) => (
           <Button
             key={format}
@@ -80,7 +80,7 @@ export function StatementRange(props: {
             disabled={problem !== null || busy !== null}
             onClick={() => void download(format)}
           >
-            <Icon name="download" size={16} /> {busy === format ? 'Preparing...' : format.toUpperCase()}
+            <Icon name="download" size={16} /> {busy === format ? t('transactions.preparing') : format.toUpperCase()}
           </Button>
         ))}
       </div>

@@ -6,6 +6,7 @@
 import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
 import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { useState, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { CardFormProps } from './card-form.ts';
 import { PayCardButton } from './PayCardButton.tsx';
 import styles from './card-form.module.css';
@@ -31,6 +32,7 @@ function StripeCardInner({
   onVerified,
   onError,
 }: CardFormProps): ReactElement {
+  const { t } = useTranslation();
   const stripe = useStripe();
   const elements = useElements();
   const [complete, setComplete] = useState(false);
@@ -39,7 +41,7 @@ function StripeCardInner({
   async function pay(): Promise<void> {
     const card = elements?.getElement(CardElement);
     if (!stripe || !card) {
-      onError('Payment system is not ready. Please wait a moment and try again.');
+      onError(t('deposit.stripeNotReady'));
       return;
     }
     setWorking(true);
@@ -52,10 +54,10 @@ function StripeCardInner({
       if (result.error) {
         onError(
           result.error.type === 'card_error'
-            ? `Card error: ${result.error.message ?? 'declined'}`
+            ? t('deposit.cardError', { reason: result.error.message ?? t('deposit.declined') })
             : result.error.type === 'api_connection_error'
-              ? 'Network error. Please check your connection and try again.'
-              : 'Card payment failed. Please try again.',
+              ? t('deposit.networkError')
+              : t('deposit.cardFailed'),
         );
         return;
       }
@@ -66,8 +68,8 @@ function StripeCardInner({
         if (confirmed.error)
           onError(
             confirmed.error.type === 'card_error'
-              ? `Card error: ${confirmed.error.message ?? 'declined'}`
-              : 'Card payment failed. Please try again.',
+              ? t('deposit.cardError', { reason: confirmed.error.message ?? t('deposit.declined') })
+              : t('deposit.cardFailed'),
           );
         else onVerified();
       }
@@ -77,7 +79,7 @@ function StripeCardInner({
   }
 
   return (
-    <div className={styles.form} role="group" aria-label="Card details">
+    <div className={styles.form} role="group" aria-label={t('deposit.cardDetails')}>
       <div className={styles.stripeElement}>
         <CardElement
           options={{ hidePostalCode: true, style: { base: { fontSize: '16px', color: '#0f172a' } } }}
@@ -85,7 +87,7 @@ function StripeCardInner({
         />
       </div>
       <PayCardButton
-        label={busy || working ? 'Processing...' : payLabel}
+        label={busy || working ? t('common.processing') : payLabel}
         reason={busy || working ? undefined : blockedReason}
         disabled={!complete || !depositValid || busy || working || !stripe}
         onPay={() => void pay()}

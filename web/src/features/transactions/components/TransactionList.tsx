@@ -3,7 +3,9 @@
  * counterparty are read from the user's side of each transaction (spec section 2); a card is
  * titled in people's words (lib/history-words.ts).
  */
+import i18next from 'i18next';
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { CardList } from '../../../components/CardList/CardList.tsx';
 import { DataTable, type Column } from '../../../components/ui/DataTable.tsx';
 import { Badge } from '../../../components/ui/misc.tsx';
@@ -19,10 +21,23 @@ export function shownType(transaction: Pick<TransactionRecord, 'sender' | 'recei
   return transaction.sender === userId ? 'Debit' : 'Credit';
 }
 
-function StatusBadge({ status }: { status: string }): ReactElement {
+const TYPE_WORDS = {
+  Deposit: 'transactions.typeDeposit',
+  Debit: 'transactions.typeDebit',
+  Credit: 'transactions.typeCredit',
+} as const;
+
+const STATUS_WORDS = {
+  success: 'transactions.statusSuccess',
+  pending: 'transactions.statusPending',
+  failed: 'transactions.statusFailed',
+} as const;
+
+function StatusBadge({ status }: { status: TransactionRecord['status'] }): ReactElement {
+  const { t } = useTranslation();
   return (
     <Badge tone={status === 'success' ? 'success' : status === 'pending' ? 'warning' : 'danger'}>
-      {status === 'success' ? 'Success' : status.charAt(0).toUpperCase() + status.slice(1)}
+      {t(STATUS_WORDS[status])}
     </Badge>
   );
 }
@@ -38,17 +53,17 @@ function AmountCell({ transaction, userId }: { transaction: TransactionRecord; u
 }
 
 function sentTo(transaction: TransactionRecord, userId: string): string {
-  if (transaction.sender === transaction.receiver) return 'Self';
+  if (transaction.sender === transaction.receiver) return i18next.t('transactions.self');
   const other = transaction.sender === userId ? transaction.receiver : transaction.sender;
   return transaction.counterpartyName ? `${transaction.counterpartyName} (${other.slice(0, 8)})` : other;
 }
 
 function columnsFor(userId: string): Column<TransactionRecord>[] {
   return [
-    { id: 'date', header: 'Date', cell: (row) => formatDateTime(row.createdAt) },
+    { id: 'date', header: i18next.t('transactions.date'), cell: (row) => formatDateTime(row.createdAt) },
     {
       id: 'id',
-      header: 'Transaction ID',
+      header: i18next.t('transactions.transactionId'),
       cell: (row) => (
         <span className="mono" title={row._id}>
           {row._id}
@@ -57,22 +72,28 @@ function columnsFor(userId: string): Column<TransactionRecord>[] {
     },
     {
       id: 'amount',
-      header: 'Amount',
+      header: i18next.t('transactions.amount'),
       align: 'right',
       cell: (row) => <AmountCell transaction={row} userId={userId} />,
     },
-    { id: 'type', header: 'Type', cell: (row) => shownType(row, userId) },
-    { id: 'to', header: 'Sent to', cell: (row) => sentTo(row, userId) },
-    { id: 'reference', header: 'Reference', cell: (row) => row.reference },
-    { id: 'status', header: 'Status', cell: (row) => <StatusBadge status={row.status} /> },
+    {
+      id: 'type',
+      header: i18next.t('transactions.type'),
+      cell: (row) => i18next.t(TYPE_WORDS[shownType(row, userId)]),
+    },
+    { id: 'to', header: i18next.t('transactions.sentTo'), cell: (row) => sentTo(row, userId) },
+    { id: 'reference', header: i18next.t('transactions.reference'), cell: (row) => row.reference },
+    { id: 'status', header: i18next.t('transactions.status'), cell: (row) => <StatusBadge status={row.status} /> },
   ];
 }
 
 export function TransactionList({ items, userId }: { items: TransactionRecord[]; userId: string }): ReactElement {
+  // The column headers and cells are read in render, so a language switch redraws them.
+  const { t } = useTranslation();
   return (
     <>
       <div className="only-desktop">
-        <DataTable rows={items} columns={columnsFor(userId)} caption="Transactions" />
+        <DataTable rows={items} columns={columnsFor(userId)} caption={t('transactions.caption')} />
       </div>
       <CardList
         rows={items}

@@ -6,6 +6,7 @@
  * downloaded as CSV or PDF.
  */
 import { useEffect, useState, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { UserRecord } from '../../../../../contracts/users.ts';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
@@ -28,6 +29,7 @@ export interface TransactionsPageProps {
 }
 
 export function TransactionsPage({ user, onResetPin, payTo, onPayToHandled }: TransactionsPageProps): ReactElement {
+  const { t } = useTranslation();
   const [dialog, setDialog] = useState<'deposit' | 'send' | 'scan' | null>(payTo ? 'send' : null);
   const list = useTransactionHistory();
   const { history, items } = list;
@@ -38,33 +40,33 @@ export function TransactionsPage({ user, onResetPin, payTo, onPayToHandled }: Tr
   return (
     <div className="page">
       <PageHeader
-        title="TRANSACTIONS"
+        title={t('transactions.title')}
         subtitle={
           <>
-            Current balance <strong className={`balance-inline ${styles.balance}`}>{formatRupees(user.balance)}</strong>{' '}
-            ·{' '}
+            {t('transactions.currentBalance')}{' '}
+            <strong className={`balance-inline ${styles.balance}`}>{formatRupees(user.balance)}</strong> ·{' '}
             <button type="button" className={styles.linkButton} onClick={onResetPin}>
-              Reset Transaction PIN
+              {t('transactions.resetPin')}
             </button>
           </>
         }
       >
         <Button onClick={() => setDialog('deposit')}>
-          <Icon name="plus" size={18} /> DEPOSIT
+          <Icon name="plus" size={18} /> {t('transactions.deposit')}
         </Button>
         <Button variant="secondary" onClick={() => setDialog('send')}>
-          <Icon name="send" size={18} /> SEND
+          <Icon name="send" size={18} /> {t('transactions.send')}
         </Button>
         <Button variant="secondary" onClick={() => setDialog('scan')}>
-          <Icon name="qr" size={18} /> SCAN TO PAY
+          <Icon name="qr" size={18} /> {t('transactions.scanToPay')}
         </Button>
       </PageHeader>
       <section className="card">
         <HistoryToolbar list={list} />
-        {history.isError ? <EmptyState title="Failed to fetch transactions" text={history.error.message} /> : null}
-        {history.isPending ? <p className="muted pad">Loading transactions...</p> : null}
+        {history.isError ? <EmptyState title={t('dashboard.fetchFailed')} text={history.error.message} /> : null}
+        {history.isPending ? <p className="muted pad">{t('transactions.loading')}</p> : null}
         {!history.isPending && !history.isError && items.length === 0 ? (
-          <EmptyState title="No transactions found" text="Try adjusting your search or filter criteria" icon="search" />
+          <EmptyState title={t('transactions.noneFound')} text={t('transactions.adjustFilters')} icon="search" />
         ) : null}
         {items.length > 0 ? <TransactionList items={items} userId={user._id} /> : null}
         <HistoryPagination list={list} />

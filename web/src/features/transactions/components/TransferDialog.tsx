@@ -5,6 +5,7 @@
  * `initialReceiver` (the /user/:accountNumber deep link) is verified as the dialog opens.
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { SELF_TRANSFER_MESSAGE } from '../../../../../contracts/transactions.ts';
 import { Button } from '../../../components/ui/Button.tsx';
 import { TextField } from '../../../components/ui/Field.tsx';
@@ -34,6 +35,7 @@ export function TransferDialog({
   const [receiver, setReceiver] = useState('');
   const recipient = useRecipient();
   const notify = useToast();
+  const { t } = useTranslation();
   const payment = usePayment({ userId, balance, onPaid: () => close(false) });
   const autoVerified = useRef<string | null>(null);
 
@@ -48,7 +50,7 @@ export function TransferDialog({
 
   async function verify(value: string = receiver): Promise<void> {
     if (!value.trim()) {
-      payment.setErrors((current) => ({ ...current, receiver: 'Account number is required' }));
+      payment.setErrors((current) => ({ ...current, receiver: t('send.accountRequired') }));
       return;
     }
     if (value.trim() === userId) {
@@ -58,7 +60,7 @@ export function TransferDialog({
     const outcome = await recipient.verify(value);
     if (outcome.ok) {
       payment.setErrors((current) => ({ ...current, receiver: '' }));
-      notify({ tone: 'success', message: 'Account verified successfully', durationMs: 3000 });
+      notify({ tone: 'success', message: t('send.accountVerified'), durationMs: 3000 });
       focusPayAmount();
     } else {
       payment.setErrors((current) => ({ ...current, receiver: outcome.message }));
@@ -83,17 +85,17 @@ export function TransferDialog({
     <Modal
       open={open}
       onOpenChange={close}
-      title="Transfer Funds"
-      description="Send money instantly to another wallet account."
+      title={t('send.title')}
+      description={t('send.description')}
       busy={payment.paying}
     >
       {payment.stage !== 'details' && recipient.account ? (
         <PayConfirmation payment={payment} payee={recipient.account} />
       ) : (
-        <form onSubmit={submit} noValidate className="form-stack" aria-label="Transfer funds">
+        <form onSubmit={submit} noValidate className="form-stack" aria-label={t('send.formLabel')}>
           <div className="verify-row">
             <TextField
-              label="Receiver account number"
+              label={t('send.receiver')}
               value={receiver}
               readOnly={Boolean(verified)}
               onValueChange={(value) => {
@@ -102,9 +104,9 @@ export function TransferDialog({
                 payment.setErrors((current) => ({ ...current, receiver: '' }));
               }}
               error={payment.errors.receiver}
-              placeholder="Enter account number"
+              placeholder={t('send.receiverPlaceholder')}
               autoComplete="off"
-              adornment={verified ? <span className={styles.verifiedBadge}>Verified</span> : null}
+              adornment={verified ? <span className={styles.verifiedBadge}>{t('send.verified')}</span> : null}
             />
             {verified ? (
               <Button
@@ -114,17 +116,17 @@ export function TransferDialog({
                   setReceiver('');
                 }}
               >
-                Change
+                {t('send.change')}
               </Button>
             ) : (
               <Button variant="secondary" onClick={() => void verify()} disabled={recipient.status === 'verifying'}>
-                {recipient.status === 'verifying' ? 'Verifying...' : 'Verify'}
+                {recipient.status === 'verifying' ? t('send.verifying') : t('send.verify')}
               </Button>
             )}
           </div>
           {verified ? (
             <VerifiedPanel
-              title="Verified"
+              title={t('send.verified')}
               name={recipient.account?.name ?? ''}
               accountNumber={recipient.account?.accountNumber ?? ''}
               bankName={recipient.account?.bankName}
@@ -133,9 +135,9 @@ export function TransferDialog({
           <PayFields values={payment.values} errors={payment.errors} onChange={payment.set} />
           <div className="modal-actions">
             <Button variant="secondary" onClick={() => close(false)}>
-              Cancel
+              {t('deposit.cancel')}
             </Button>
-            <Button type="submit">Continue</Button>
+            <Button type="submit">{t('send.continue')}</Button>
           </div>
         </form>
       )}

@@ -4,6 +4,8 @@
  * 4242424242424242 succeeds, 4000000000000002 is declined, 4000000000009995 has
  * insufficient funds. The card number itself never leaves the browser.
  */
+import i18next from 'i18next';
+
 export interface SandboxCard {
   number: string;
   expiry: string;
@@ -12,9 +14,9 @@ export interface SandboxCard {
 }
 
 export const SANDBOX_TEST_CARDS = [
-  { number: '4242 4242 4242 4242', outcome: 'Payment succeeds' },
-  { number: '4000 0000 0000 0002', outcome: 'Card declined' },
-  { number: '4000 0000 0000 9995', outcome: 'Insufficient funds' },
+  { number: '4242 4242 4242 4242', outcome: 'deposit.testSucceeds' },
+  { number: '4000 0000 0000 0002', outcome: 'deposit.testDeclined' },
+  { number: '4000 0000 0000 9995', outcome: 'deposit.testInsufficient' },
 ] as const;
 
 export function luhnValid(digits: string): boolean {
@@ -45,21 +47,21 @@ export function formatExpiry(value: string): string {
 export function cardErrors(card: SandboxCard, now: Date = new Date()): Partial<Record<keyof SandboxCard, string>> {
   const errors: Partial<Record<keyof SandboxCard, string>> = {};
   const digits = card.number.replace(/\s/g, '');
-  if (!digits) errors.number = 'Card number is required';
-  else if (!/^\d{12,19}$/.test(digits) || !luhnValid(digits)) errors.number = 'Please enter a valid card number';
+  if (!digits) errors.number = i18next.t('deposit.cardNumberRequired');
+  else if (!/^\d{12,19}$/.test(digits) || !luhnValid(digits)) errors.number = i18next.t('deposit.cardNumberInvalid');
   const match = /^(\d{2})\/(\d{2})$/.exec(card.expiry);
-  if (!card.expiry) errors.expiry = 'Expiry date is required';
-  else if (!match) errors.expiry = 'Please enter a valid expiry date (MM/YY)';
+  if (!card.expiry) errors.expiry = i18next.t('deposit.expiryRequired');
+  else if (!match) errors.expiry = i18next.t('deposit.expiryInvalid');
   else {
     const month = Number(match[1]);
     const year = 2000 + Number(match[2]);
     const endOfMonth = new Date(year, month, 1);
-    if (month < 1 || month > 12) errors.expiry = 'Please enter a valid expiry date (MM/YY)';
-    else if (endOfMonth <= now) errors.expiry = 'Your card has expired';
+    if (month < 1 || month > 12) errors.expiry = i18next.t('deposit.expiryInvalid');
+    else if (endOfMonth <= now) errors.expiry = i18next.t('deposit.cardExpired');
   }
-  if (!card.cvc) errors.cvc = 'CVC is required';
-  else if (!/^\d{3,4}$/.test(card.cvc)) errors.cvc = 'Please enter a valid CVC';
-  if (!card.name.trim()) errors.name = 'Cardholder name is required';
+  if (!card.cvc) errors.cvc = i18next.t('deposit.cvcRequired');
+  else if (!/^\d{3,4}$/.test(card.cvc)) errors.cvc = i18next.t('deposit.cvcInvalid');
+  if (!card.name.trim()) errors.name = i18next.t('deposit.nameRequired');
   return errors;
 }
 

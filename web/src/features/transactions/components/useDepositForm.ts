@@ -5,6 +5,7 @@
  * refreshed with read-your-writes after a deposit. The view is DepositDialog.tsx.
  */
 import { useQueryClient } from '@tanstack/react-query';
+import i18next from 'i18next';
 import { useState, type FormEvent } from 'react';
 import type { z } from 'zod';
 import { DEPOSIT_METHODS, depositSchema } from '../../../../../contracts/transactions.ts';
@@ -140,7 +141,9 @@ export function useDepositForm(options: { user: DepositUser; onOpenChange: (open
 
   const cardCheck = validate(depositSchema, payloadFor('card', values));
   // No amount on the button until there is a payable one ("Pay ₹0" explained nothing).
-  const payLabel = cardCheck.ok ? `Pay ${formatRupees(rupeesFromPaise(cardCheck.data.amount))}` : 'Pay';
+  const payLabel = cardCheck.ok
+    ? i18next.t('deposit.payAmount', { amount: formatRupees(rupeesFromPaise(cardCheck.data.amount)) })
+    : i18next.t('payment.pay');
   const blockedReason = cardCheck.ok ? undefined : cardBlockedReason(cardCheck.errors);
 
   async function send(paymentMethodId?: string): Promise<CardOutcome> {
@@ -162,38 +165,31 @@ export function useDepositForm(options: { user: DepositUser; onOpenChange: (open
       if (reply.success && action?.status === 'requires_action' && action.clientSecret) {
         notify({
           tone: 'info',
-          message: reply.message || 'Please complete the card verification to finish your deposit.',
+          message: reply.message || i18next.t('deposit.completeVerification'),
         });
         return { status: 'requires_action', clientSecret: action.clientSecret };
       }
       if (reply.success) {
         notify({
           tone: 'success',
-          message: card
-            ? 'Card deposit successful! Your account has been credited.'
-            : 'Deposit request submitted successfully!',
+          message: card ? i18next.t('deposit.cardSuccess') : i18next.t('deposit.requestSubmitted'),
           durationMs: 5000,
         });
         close(false);
         await refreshAfterCommand(client);
       } else if (reply.code === 'PIN_NOT_SET') {
-        notify({ tone: 'error', message: 'Please set your transaction PIN first in settings.', durationMs: 5000 });
+        notify({ tone: 'error', message: i18next.t('deposit.pinNotSet'), durationMs: 5000 });
       } else {
         notify({
           tone: 'error',
-          message:
-            reply.message ||
-            (card ? 'Card payment failed. Please try again.' : 'Deposit request failed. Please try again.'),
+          message: reply.message || (card ? i18next.t('deposit.cardFailed') : i18next.t('deposit.requestFailed')),
           durationMs: 5000,
         });
       }
     } catch (error) {
       notify({
         tone: 'error',
-        message:
-          error instanceof NetworkError
-            ? 'Network error. Please check your connection and try again.'
-            : 'Deposit request failed. Please try again.',
+        message: error instanceof NetworkError ? i18next.t('deposit.networkError') : i18next.t('deposit.requestFailed'),
       });
     }
     return { status: 'done' };
@@ -214,7 +210,7 @@ export function useDepositForm(options: { user: DepositUser; onOpenChange: (open
     onVerified: () => {
       notify({
         tone: 'success',
-        message: 'Card verified. Your wallet will be credited as soon as the bank confirms.',
+        message: i18next.t('deposit.cardVerified'),
         durationMs: 5000,
       });
       close(false);

@@ -6,6 +6,7 @@
  * submission; on success the ledger reads refresh with read-your-writes.
  */
 import { useQueryClient } from '@tanstack/react-query';
+import i18next from 'i18next';
 import { useState } from 'react';
 import { transactionPin } from '../../../../../contracts/fields.ts';
 import { transferSchema } from '../../../../../contracts/transactions.ts';
@@ -45,8 +46,8 @@ export function checkDetails(
     reference: input.reference,
   });
   const errors: FieldErrors = checked.ok ? {} : { ...checked.errors };
-  if (!errors.receiver && !input.verified) errors.receiver = 'Please verify the account first';
-  if (checked.ok && checked.data.amount > balancePaise(input.balance)) errors.amount = 'Insufficient balance';
+  if (!errors.receiver && !input.verified) errors.receiver = i18next.t('send.verifyFirst');
+  if (checked.ok && checked.data.amount > balancePaise(input.balance)) errors.amount = i18next.t('send.insufficient');
   if (!checked.ok || Object.keys(errors).length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -101,7 +102,7 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
     if (!reviewed) return;
     const pin = transactionPin.safeParse(values.transactionPin);
     if (!pin.success) {
-      setErrors({ transactionPin: pin.error.issues[0]?.message ?? 'Transaction PIN is required' });
+      setErrors({ transactionPin: pin.error.issues[0]?.message ?? i18next.t('send.pinRequired') });
       return;
     }
     setErrors({});
@@ -118,23 +119,20 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
       const reply = await transfer.mutateAsync({ body, idempotencyKey: keys.keyFor(body) });
       keys.complete();
       if (reply.success) {
-        notify({ tone: 'success', message: reply.message || 'Transfer completed successfully!' });
+        notify({ tone: 'success', message: reply.message || i18next.t('send.success') });
         reset();
         options.onPaid();
         await refreshAfterCommand(client);
       } else if (reply.code === 'PIN_NOT_SET') {
-        notify({ tone: 'error', message: 'Please set your transaction PIN first in settings.', durationMs: 5000 });
+        notify({ tone: 'error', message: i18next.t('deposit.pinNotSet'), durationMs: 5000 });
       } else {
-        notify({ tone: 'error', message: reply.message || 'Transfer failed. Please try again.' });
+        notify({ tone: 'error', message: reply.message || i18next.t('send.failed') });
       }
     } catch (error) {
       // The key is kept: retrying the same payment must not pay twice.
       notify({
         tone: 'error',
-        message:
-          error instanceof NetworkError
-            ? 'Transfer failed. Please check your connection and try again.'
-            : 'Transfer failed. Please try again.',
+        message: error instanceof NetworkError ? i18next.t('send.networkFailed') : i18next.t('send.failed'),
       });
     }
   }

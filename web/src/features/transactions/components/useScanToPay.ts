@@ -5,6 +5,7 @@
  * verification with its toasts, and the payment (usePayment). Closing stops the camera.
  * The view is ScanToPayDialog.tsx.
  */
+import i18next from 'i18next';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { accountFromQrText, INVALID_QR_MESSAGE } from '../../../../../contracts/qr.ts';
 import { useToast } from '../../../components/ui/Toaster.tsx';
@@ -54,7 +55,7 @@ export function useScanToPay(options: { userId: string; balance: number; onOpenC
       setReceiver(account);
       const outcome = await recipient.verify(account);
       if (outcome.ok) {
-        notify({ tone: 'success', message: 'QR Code scanned and account verified successfully!' });
+        notify({ tone: 'success', message: i18next.t('scan.verified') });
         focusPayAmount();
         return true;
       }
@@ -95,7 +96,7 @@ export function useScanToPay(options: { userId: string; balance: number; onOpenC
       }, FRAME_INTERVAL_MS);
     } catch (error) {
       console.warn('Unable to access camera. Please check permissions.', error);
-      setScanMessage('Unable to access camera. Please check permissions.');
+      setScanMessage(i18next.t('scan.noCamera'));
       setCameraOn(false);
     }
   }, [handleText, stopCamera]);
@@ -105,24 +106,24 @@ export function useScanToPay(options: { userId: string; balance: number; onOpenC
   async function upload(file: File | undefined): Promise<void> {
     if (!file) return;
     if (!file.type.startsWith('image/')) {
-      setScanMessage('Failed to load the image. Please select a valid image file.');
+      setScanMessage(i18next.t('scan.badImage'));
       return;
     }
     if (file.size > MAX_UPLOAD_BYTES) {
-      setScanMessage('The image is larger than 10MB. Please choose a smaller file.');
+      setScanMessage(i18next.t('scan.tooLarge'));
       return;
     }
     let image: HTMLImageElement;
     try {
       image = await loadImage(file);
     } catch {
-      setScanMessage('Failed to load the image. Please select a valid image file.');
+      setScanMessage(i18next.t('scan.badImage'));
       return;
     }
     try {
       await handleText(await decodeQrFrom(image));
     } catch {
-      setScanMessage('Failed to process the uploaded image. Please try again.');
+      setScanMessage(i18next.t('scan.processFailed'));
     }
   }
 
