@@ -6,6 +6,7 @@
  * link opens the same audit. State and requests are in useAccountAudit.
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { EventTable } from '../../../components/EventTable/EventTable.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { SelectField, TextField } from '../../../components/ui/Field.tsx';
@@ -29,67 +30,73 @@ const TYPE_OPTIONS = [
 ].map((type) => ({ value: type, label: type }));
 
 export function AccountAuditPage(): ReactElement {
+  const { t } = useTranslation();
   const audit = useAccountAudit();
   const { accountId, draft, setDraft, head, events } = audit;
   return (
     <div className="page">
-      <PageHeader title="ACCOUNT AUDIT" subtitle="A user's statement, raw events and corrections." />
+      <PageHeader title={t('audit.accountTitle')} subtitle={t('audit.accountSubtitle')} />
       <Card>
         <SelectField
-          label="Account"
+          label={t('audit.account')}
           value={accountId}
           options={audit.userOptions}
-          placeholder={audit.usersPending ? 'Loading users...' : 'Choose a user'}
+          placeholder={audit.usersPending ? t('audit.loadingUsers') : t('audit.chooseUser')}
           onValueChange={audit.chooseAccount}
         />
       </Card>
       {accountId === '' ? (
-        <EmptyState title="Choose a user to audit their account" icon="users" />
+        <EmptyState title={t('audit.chooseUserText')} icon="users" />
       ) : (
         <>
           <div className={`tiles ${styles.auditSection}`}>
-            <SummaryTile label="Account" value={head?.displayName ?? shortId(accountId)} tone="info" />
+            <SummaryTile label={t('audit.account')} value={head?.displayName ?? shortId(accountId)} tone="info" />
             <SummaryTile
-              label="Balance"
+              label={t('audit.balance')}
               value={head?.balance === null || head?.balance === undefined ? '-' : formatRupees(head.balance)}
               tone="success"
             />
-            <SummaryTile label="Postings shown" value={audit.lines.length} tone="neutral" />
+            <SummaryTile label={t('audit.postingsShown')} value={audit.lines.length} tone="neutral" />
           </div>
           <Card
-            title="Statement"
+            title={t('audit.statement')}
             actions={
               <Button variant="secondary" size="sm" onClick={() => void audit.download()} disabled={audit.downloading}>
-                <Icon name="download" size={16} /> {audit.downloading ? 'Downloading...' : 'Download CSV'}
+                <Icon name="download" size={16} /> {audit.downloading ? t('audit.downloading') : t('audit.downloadCsv')}
               </Button>
             }
           >
-            <FilterForm label="Statement filters" onApply={audit.applyFilters} onClear={audit.clearFilters}>
+            <FilterForm label={t('audit.statementFilters')} onApply={audit.applyFilters} onClear={audit.clearFilters}>
               <TextField
-                label="From"
+                label={t('audit.from')}
                 type="date"
                 value={draft.from}
                 onValueChange={(from) => setDraft({ ...draft, from })}
               />
-              <TextField label="To" type="date" value={draft.to} onValueChange={(to) => setDraft({ ...draft, to })} />
+              <TextField
+                label={t('audit.to')}
+                type="date"
+                value={draft.to}
+                onValueChange={(to) => setDraft({ ...draft, to })}
+              />
               <SelectField
-                label="Event type"
+                label={t('audit.eventType')}
                 value={draft.type}
                 options={TYPE_OPTIONS}
-                placeholder="All types"
+                placeholder={t('audit.allTypes')}
                 onValueChange={(type) => setDraft({ ...draft, type })}
               />
             </FilterForm>
             <StatementTable statement={audit.statement} lines={audit.lines} onReverse={audit.setTarget} />
           </Card>
-          <Card title="Raw events" className={styles.auditSection}>
+          <Card title={t('audit.rawEvents')} className={styles.auditSection}>
             {events.isPending ? (
-              <p className="muted pad">Loading events...</p>
+              <p className="muted pad">{t('audit.loadingEvents')}</p>
             ) : events.isError ? (
-              <EmptyState title="Failed to fetch the events" text={events.error.message} />
+              <EmptyState title={t('audit.eventsOfAccountFailed')} text={events.error.message} />
             ) : (
               <>
-                <EventTable events={audit.eventRows} caption="Account events" withRequestKeys />
+                <EventTable events={audit.eventRows} caption={t('audit.accountEvents')} withRequestKeys />
                 <LoadMore
                   hasMore={events.hasNextPage}
                   loading={events.isFetchingNextPage}

@@ -3,6 +3,7 @@
  * second admin: Approve or Reject, or Withdraw one's own.
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ResponsiveTable } from '../../../components/ResponsiveTable/ResponsiveTable.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import type { Column } from '../../../components/ui/DataTable.tsx';
@@ -17,36 +18,37 @@ type ApprovalRow = ApprovalRecord & { _id: string };
 
 /** Requests another admin filed can be approved here; one's own can only be withdrawn. */
 export function ApprovalsCard({ currentUserId }: { currentUserId: string }): ReactElement {
+  const { t } = useTranslation();
   const approvals = usePendingApprovals();
   const decide = useApprovalDecision(currentUserId);
   const rows: ApprovalRow[] = (approvals.data ?? []).map((row) => ({ ...row, _id: row.id }));
   const columns: Column<ApprovalRow>[] = [
-    { id: 'time', header: 'Requested', cell: (row) => formatDateTime(row.requestedAt) },
+    { id: 'time', header: t('audit.requested'), cell: (row) => formatDateTime(row.requestedAt) },
     {
       id: 'by',
-      header: 'By',
+      header: t('audit.by'),
       cell: (row) => <span title={row.requestedBy}>{row.requestedByName ?? shortId(row.requestedBy)}</span>,
     },
-    { id: 'action', header: 'Action', cell: (row) => <Badge tone="warning">{row.action}</Badge> },
-    { id: 'target', header: 'Target', cell: (row) => <span className="mono-wrap">{row.target}</span> },
-    { id: 'amount', header: 'Amount', align: 'right', cell: (row) => formatRupees(row.amount) },
-    { id: 'reason', header: 'Reason', cell: (row) => row.reason ?? '-' },
+    { id: 'action', header: t('audit.action'), cell: (row) => <Badge tone="warning">{row.action}</Badge> },
+    { id: 'target', header: t('audit.target'), cell: (row) => <span className="mono-wrap">{row.target}</span> },
+    { id: 'amount', header: t('audit.amount'), align: 'right', cell: (row) => formatRupees(row.amount) },
+    { id: 'reason', header: t('audit.reason'), cell: (row) => row.reason ?? '-' },
     {
       id: 'decide',
-      header: 'Decision',
+      header: t('audit.decision'),
       cell: (row) => (
         <div className="row-actions">
           {row.requestedBy === currentUserId ? (
-            <span className="small muted">Needs another admin</span>
+            <span className="small muted">{t('audit.needsAnotherAdmin')}</span>
           ) : (
             <Button
               size="sm"
               variant="success"
               disabled={decide.pending}
               onClick={() => void decide.run(row, 'approve')}
-              aria-label={`Approve ${row.action} of ${row.target}`}
+              aria-label={t('audit.approveLabel', { action: row.action, target: row.target })}
             >
-              Approve
+              {t('audit.approve')}
             </Button>
           )}
           <Button
@@ -54,9 +56,9 @@ export function ApprovalsCard({ currentUserId }: { currentUserId: string }): Rea
             variant="secondary"
             disabled={decide.pending}
             onClick={() => void decide.run(row, 'reject')}
-            aria-label={`Reject ${row.action} of ${row.target}`}
+            aria-label={t('audit.rejectLabel', { action: row.action, target: row.target })}
           >
-            {row.requestedBy === currentUserId ? 'Withdraw' : 'Reject'}
+            {row.requestedBy === currentUserId ? t('audit.withdraw') : t('audit.reject')}
           </Button>
         </div>
       ),
@@ -64,25 +66,22 @@ export function ApprovalsCard({ currentUserId }: { currentUserId: string }): Rea
   ];
   return (
     <Card
-      title="Waiting for a second admin"
+      title={t('audit.approvalsTitle')}
       className={styles.auditSection}
       actions={
         <Button size="sm" variant="secondary" onClick={() => void approvals.refetch()} disabled={approvals.isFetching}>
-          <Icon name="refresh" size={16} /> Refresh
+          <Icon name="refresh" size={16} /> {t('audit.refresh')}
         </Button>
       }
     >
       {approvals.isPending ? (
-        <p className="muted pad">Loading approval requests...</p>
+        <p className="muted pad">{t('audit.loadingApprovals')}</p>
       ) : approvals.isError ? (
-        <EmptyState title="Failed to fetch approval requests" text={approvals.error.message} />
+        <EmptyState title={t('audit.approvalsFailed')} text={approvals.error.message} />
       ) : rows.length === 0 ? (
-        <EmptyState
-          title="Nothing waiting for approval"
-          text="Settlements and reversals above the approval threshold appear here."
-        />
+        <EmptyState title={t('audit.noApprovals')} text={t('audit.noApprovalsText')} />
       ) : (
-        <ResponsiveTable rows={rows} columns={columns} caption="Waiting for a second admin" />
+        <ResponsiveTable rows={rows} columns={columns} caption={t('audit.approvalsTitle')} />
       )}
     </Card>
   );

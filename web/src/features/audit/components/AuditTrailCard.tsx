@@ -3,6 +3,7 @@
  * "Load more".
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ResponsiveTable } from '../../../components/ResponsiveTable/ResponsiveTable.tsx';
 import type { Column } from '../../../components/ui/DataTable.tsx';
 import { Badge, Card, EmptyState } from '../../../components/ui/misc.tsx';
@@ -15,32 +16,33 @@ import styles from './Audit.module.css';
 type AuditRow = AdminActionRecord & { _id: string };
 
 export function AuditTrailCard(): ReactElement {
+  const { t } = useTranslation();
   const trail = useAuditTrail();
   const rows: AuditRow[] = (trail.data?.pages ?? [])
     .flatMap((page) => page.items)
     .map((row) => ({ ...row, _id: row.id }));
   const columns: Column<AuditRow>[] = [
-    { id: 'time', header: 'Time', cell: (row) => formatDateTime(row.recordedAt) },
+    { id: 'time', header: t('audit.time'), cell: (row) => formatDateTime(row.recordedAt) },
     {
       id: 'actor',
-      header: 'Actor',
+      header: t('audit.actor'),
       cell: (row) => <span title={row.actorId}>{row.actorName ?? shortId(row.actorId)}</span>,
     },
-    { id: 'action', header: 'Action', cell: (row) => <Badge tone="info">{row.action}</Badge> },
-    { id: 'target', header: 'Target', cell: (row) => <span className="mono-wrap">{row.target}</span> },
-    { id: 'reason', header: 'Reason', cell: (row) => row.reason ?? '-' },
+    { id: 'action', header: t('audit.action'), cell: (row) => <Badge tone="info">{row.action}</Badge> },
+    { id: 'target', header: t('audit.target'), cell: (row) => <span className="mono-wrap">{row.target}</span> },
+    { id: 'reason', header: t('audit.reason'), cell: (row) => row.reason ?? '-' },
   ];
   return (
-    <Card title="Audit trail" className={styles.auditSection}>
+    <Card title={t('audit.auditTrail')} className={styles.auditSection}>
       {trail.isPending ? (
-        <p className="muted pad">Loading audit trail...</p>
+        <p className="muted pad">{t('audit.loadingAuditTrail')}</p>
       ) : trail.isError ? (
-        <EmptyState title="Failed to fetch the audit trail" text={trail.error.message} />
+        <EmptyState title={t('audit.auditTrailFailed')} text={trail.error.message} />
       ) : rows.length === 0 ? (
-        <EmptyState title="No admin actions yet" />
+        <EmptyState title={t('audit.noAdminActions')} />
       ) : (
         <>
-          <ResponsiveTable rows={rows} columns={columns} caption="Audit trail" />
+          <ResponsiveTable rows={rows} columns={columns} caption={t('audit.auditTrail')} />
           <LoadMore
             hasMore={trail.hasNextPage}
             loading={trail.isFetchingNextPage}

@@ -3,6 +3,7 @@
  * balance), when and by whom it was recorded, and its data.
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ResponsiveTable } from '../../../components/ResponsiveTable/ResponsiveTable.tsx';
 import type { Column } from '../../../components/ui/DataTable.tsx';
 import { Modal } from '../../../components/ui/Modal.tsx';
@@ -16,6 +17,7 @@ import styles from './Audit.module.css';
 type PostingRow = EventPosting & { _id: string };
 
 export function EventDialog({ position, onClose }: { position: string | null; onClose: () => void }): ReactElement {
+  const { t } = useTranslation();
   const event = useEvent(position);
   const postings: PostingRow[] = (event.data?.postings ?? []).map((posting) => ({
     ...posting,
@@ -24,18 +26,18 @@ export function EventDialog({ position, onClose }: { position: string | null; on
   const columns: Column<PostingRow>[] = [
     {
       id: 'account',
-      header: 'Account',
+      header: t('audit.account'),
       cell: (row) => <span title={row.accountId}>{row.accountName ?? row.accountId}</span>,
     },
     {
       id: 'amount',
-      header: 'Amount',
+      header: t('audit.amount'),
       align: 'right',
       cell: (row) => <SignedAmount rupees={row.amount} format={formatRupees} />,
     },
     {
       id: 'balance',
-      header: 'Balance after',
+      header: t('audit.balanceAfter'),
       align: 'right',
       cell: (row) => (row.balanceAfter === null ? '-' : formatRupees(row.balanceAfter)),
     },
@@ -44,28 +46,30 @@ export function EventDialog({ position, onClose }: { position: string | null; on
     <Modal
       open={position !== null}
       onOpenChange={(open) => (open ? undefined : onClose())}
-      title={`Event ${position ?? ''}`}
-      description={event.data ? `${event.data.type} on ${event.data.streamId}` : undefined}
+      title={t('audit.eventTitle', { position: position ?? '' })}
+      description={
+        event.data ? t('audit.eventDescription', { type: event.data.type, stream: event.data.streamId }) : undefined
+      }
       size="lg"
     >
       {event.isPending ? (
-        <p className="muted">Loading event...</p>
+        <p className="muted">{t('audit.loadingEvent')}</p>
       ) : event.isError ? (
-        <EmptyState title="Failed to fetch the event" text={event.error.message} />
+        <EmptyState title={t('audit.eventFailed')} text={event.error.message} />
       ) : (
         <>
-          <h3 className={`card-title ${styles.auditSubtitle}`}>Postings</h3>
+          <h3 className={`card-title ${styles.auditSubtitle}`}>{t('audit.postings')}</h3>
           {postings.length === 0 ? (
-            <p className="muted">This event moves no money.</p>
+            <p className="muted">{t('audit.noMoney')}</p>
           ) : (
-            <ResponsiveTable rows={postings} columns={columns} caption="Postings" />
+            <ResponsiveTable rows={postings} columns={columns} caption={t('audit.postings')} />
           )}
           <p className="small">
-            <span className="muted">Recorded:</span> {formatDateTime(event.data.recordedAt)} ·{' '}
-            <span className="muted">Actor:</span> {event.data.actorId ?? '-'} ·{' '}
-            <span className="muted">Request id:</span> {event.data.requestId ?? '-'}
+            <span className="muted">{t('audit.recorded')}</span> {formatDateTime(event.data.recordedAt)} ·{' '}
+            <span className="muted">{t('audit.actorLabel')}</span> {event.data.actorId ?? '-'} ·{' '}
+            <span className="muted">{t('audit.requestId')}</span> {event.data.requestId ?? '-'}
           </p>
-          <pre className={styles.auditPre} aria-label="Event data">
+          <pre className={styles.auditPre} aria-label={t('audit.eventData')}>
             {JSON.stringify(event.data.data, null, 2)}
           </pre>
         </>

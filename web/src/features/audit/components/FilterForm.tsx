@@ -3,6 +3,7 @@
  * Clear (resets draft and applied filters).
  */
 import type { ReactElement, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button.tsx';
 import styles from './Audit.module.css';
 
@@ -17,6 +18,7 @@ export function FilterForm({
   onClear: () => void;
   children: ReactNode;
 }): ReactElement {
+  const { t } = useTranslation();
   return (
     <form
       className={styles.auditFilters}
@@ -29,10 +31,10 @@ export function FilterForm({
       {children}
       <div className={styles.auditActions}>
         <Button type="submit" variant="primary">
-          Apply
+          {t('audit.apply')}
         </Button>
         <Button variant="ghost" onClick={onClear}>
-          Clear
+          {t('audit.clear')}
         </Button>
       </div>
     </form>

@@ -4,6 +4,7 @@
  * amount, running balance) and its data in a dialog.
  */
 import { useState, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { EVENT_TYPES } from '../../../../../contracts/admin.ts';
 import { EventTable } from '../../../components/EventTable/EventTable.tsx';
 import { SelectField, TextField } from '../../../components/ui/Field.tsx';
@@ -18,6 +19,7 @@ const TYPE_OPTIONS = EVENT_TYPES.map((type) => ({ value: type, label: type }));
 const NO_FILTERS: ExplorerFilters = { stream: '', type: '', actor: '', from: '', to: '' };
 
 export function LedgerExplorerPage(): ReactElement {
+  const { t } = useTranslation();
   const [draft, setDraft] = useState<ExplorerFilters>(NO_FILTERS);
   const [filters, setFilters] = useState<ExplorerFilters>(NO_FILTERS);
   const [open, setOpen] = useState<string | null>(null);
@@ -26,37 +28,42 @@ export function LedgerExplorerPage(): ReactElement {
   const set = (key: keyof ExplorerFilters) => (value: string) => setDraft({ ...draft, [key]: value });
   return (
     <div className="page">
-      <PageHeader title="LEDGER EXPLORER" subtitle="Every event of the log, in position order." />
+      <PageHeader title={t('audit.ledgerTitle')} subtitle={t('audit.ledgerSubtitle')} />
       <Card>
         <FilterForm
-          label="Event filters"
+          label={t('audit.eventFilters')}
           onApply={() => setFilters(draft)}
           onClear={() => {
             setDraft(NO_FILTERS);
             setFilters(NO_FILTERS);
           }}
         >
-          <TextField label="Stream" value={draft.stream} onValueChange={set('stream')} placeholder="transfer-..." />
+          <TextField
+            label={t('audit.stream')}
+            value={draft.stream}
+            onValueChange={set('stream')}
+            placeholder="transfer-..."
+          />
           <SelectField
-            label="Type"
+            label={t('audit.type')}
             value={draft.type}
             options={TYPE_OPTIONS}
-            placeholder="All types"
+            placeholder={t('audit.allTypes')}
             onValueChange={set('type')}
           />
-          <TextField label="Actor id" value={draft.actor} onValueChange={set('actor')} />
-          <TextField label="From" type="date" value={draft.from} onValueChange={set('from')} />
-          <TextField label="To" type="date" value={draft.to} onValueChange={set('to')} />
+          <TextField label={t('audit.actorId')} value={draft.actor} onValueChange={set('actor')} />
+          <TextField label={t('audit.from')} type="date" value={draft.from} onValueChange={set('from')} />
+          <TextField label={t('audit.to')} type="date" value={draft.to} onValueChange={set('to')} />
         </FilterForm>
         {events.isPending ? (
-          <p className="muted pad">Loading events...</p>
+          <p className="muted pad">{t('audit.loadingEvents')}</p>
         ) : events.isError ? (
-          <EmptyState title="Failed to fetch events" text={events.error.message} />
+          <EmptyState title={t('audit.eventsFailed')} text={events.error.message} />
         ) : rows.length === 0 ? (
-          <EmptyState title="No events match" />
+          <EmptyState title={t('audit.noEvents')} />
         ) : (
           <>
-            <EventTable events={rows} caption="Ledger events" onOpen={setOpen} />
+            <EventTable events={rows} caption={t('audit.ledgerEvents')} onOpen={setOpen} />
             <LoadMore
               hasMore={events.hasNextPage}
               loading={events.isFetchingNextPage}

@@ -3,6 +3,7 @@
  * amount coloured by direction.
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import styles from './Audit.module.css';
 
 /** "Load more" under a keyset-paged list. */
@@ -10,18 +11,19 @@ export function LoadMore({
   hasMore,
   loading,
   onLoad,
-  label = 'Load more',
+  label,
 }: {
   hasMore: boolean;
   loading: boolean;
   onLoad: () => void;
   label?: string;
 }): ReactElement | null {
+  const { t } = useTranslation();
   if (!hasMore) return null;
   return (
     <div className={styles.auditMore}>
       <button type="button" className="btn btn-secondary btn-md" onClick={onLoad} disabled={loading}>
-        {loading ? 'Loading...' : label}
+        {loading ? t('audit.loadingMore') : (label ?? t('audit.loadMore'))}
       </button>
     </div>
   );

@@ -4,6 +4,7 @@
  * the samples the page has taken (api/operations-samples.ts).
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatRupees } from '../../../lib/format.ts';
 import { useElementWidth } from '../../../lib/use-element-width.ts';
@@ -30,12 +31,15 @@ function SamplesChart(props: {
   samples: readonly Sample[];
   format: (value: number) => string;
 }): ReactElement {
+  const { t } = useTranslation();
   const [ref, width] = useElementWidth<HTMLDivElement>(520);
   const series = seriesOf(props.samples);
   return (
     <figure className={styles.opsChart} data-testid={props.testId}>
       <figcaption className="small muted">
-        {props.title} ({props.samples.length} sample{props.samples.length === 1 ? '' : 's'} since this page opened)
+        {props.samples.length === 1
+          ? t('audit.chartOneSample', { title: props.title })
+          : t('audit.chartSamples', { title: props.title, count: props.samples.length })}
       </figcaption>
       <div ref={ref} className={styles.opsChartArea}>
         <LineChart
@@ -74,16 +78,17 @@ export default function OperationsCharts(props: {
   trialBalance: readonly Sample[];
   lag: readonly Sample[];
 }): ReactElement {
+  const { t } = useTranslation();
   return (
     <div className={styles.opsCharts}>
       <SamplesChart
-        title="Trial balance by account kind and in total"
+        title={t('audit.trialBalanceChart')}
         testId="trial-balance-chart"
         samples={props.trialBalance}
         format={(value) => formatRupees(value, { whole: true })}
       />
       <SamplesChart
-        title="Projection lag (events)"
+        title={t('audit.lagChart')}
         testId="projection-lag-chart"
         samples={props.lag}
         format={(value) => value.toLocaleString('en-IN')}

@@ -3,6 +3,7 @@
  * sampled while the page is open; recharts loads lazily, in a chunk of its own.
  */
 import { lazy, Suspense, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Card } from '../../../components/ui/misc.tsx';
 import { DEFAULT_SAMPLE_INTERVALS, useOperationsSamples, type SampleIntervals } from '../api/operations-samples.ts';
 import styles from './Audit.module.css';
@@ -15,14 +16,12 @@ export function OperationsChartsCard({
 }: {
   intervals?: SampleIntervals;
 }): ReactElement {
+  const { t } = useTranslation();
   const samples = useOperationsSamples(intervals);
   return (
-    <Card title="Over time" className={styles.auditSection}>
-      <p className="small muted">
-        Sampled while this page is open: the lag as the server reports it (every few seconds), the trial balance when
-        money has moved (at most every {intervals.trialBalanceMs / 1000} s). Prometheus keeps the long history.
-      </p>
-      <Suspense fallback={<p className="muted pad">Loading charts...</p>}>
+    <Card title={t('audit.overTime')} className={styles.auditSection}>
+      <p className="small muted">{t('audit.overTimeText', { seconds: intervals.trialBalanceMs / 1000 })}</p>
+      <Suspense fallback={<p className="muted pad">{t('audit.loadingCharts')}</p>}>
         <OperationsCharts trialBalance={samples.trialBalance} lag={samples.lag} />
       </Suspense>
     </Card>

@@ -6,6 +6,7 @@
  * while the page is open), and the audit trail. Each card is a file of its own.
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/ui/misc.tsx';
 import { ApprovalsCard } from './ApprovalsCard.tsx';
 import { AuditTrailCard } from './AuditTrailCard.tsx';
@@ -14,9 +15,10 @@ import { ProjectionsCard } from './ProjectionsCard.tsx';
 import { TrialBalanceCard } from './TrialBalanceCard.tsx';
 
 export function OperationsPage({ currentUserId }: { currentUserId: string }): ReactElement {
+  const { t } = useTranslation();
   return (
     <div className="page">
-      <PageHeader title="OPERATIONS" subtitle="Approvals, trial balance, projections and the admin audit trail." />
+      <PageHeader title={t('audit.operationsTitle')} subtitle={t('audit.operationsSubtitle')} />
       <ApprovalsCard currentUserId={currentUserId} />
       <TrialBalanceCard />
       <ProjectionsCard />

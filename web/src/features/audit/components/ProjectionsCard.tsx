@@ -3,6 +3,7 @@
  * per projection; a notice when an open transaction holds events back.
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ResponsiveTable } from '../../../components/ResponsiveTable/ResponsiveTable.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import type { Column } from '../../../components/ui/DataTable.tsx';
@@ -14,50 +15,55 @@ import { ReplayCell } from './ReplayCell.tsx';
 import styles from './Audit.module.css';
 
 export function ProjectionsCard(): ReactElement {
+  const { t } = useTranslation();
   const status = useProjections();
   const rows = (status.data?.projections ?? []).map((row) => ({ ...row, _id: row.name }));
   const columns: Column<ProjectionState & { _id: string }>[] = [
-    { id: 'name', header: 'Projection', cell: (row) => <strong>{row.name}</strong> },
+    { id: 'name', header: t('audit.projection'), cell: (row) => <strong>{row.name}</strong> },
     {
       id: 'checkpoint',
-      header: 'Checkpoint',
+      header: t('audit.checkpoint'),
       align: 'right',
       cell: (row) => <span className="mono">{row.checkpoint}</span>,
     },
-    { id: 'lagEvents', header: 'Lag (events)', align: 'right', cell: (row) => row.lagEvents },
-    { id: 'lagSeconds', header: 'Lag (s)', align: 'right', cell: (row) => row.lagSeconds.toFixed(1) },
+    { id: 'lagEvents', header: t('audit.lagEvents'), align: 'right', cell: (row) => row.lagEvents },
+    { id: 'lagSeconds', header: t('audit.lagSeconds'), align: 'right', cell: (row) => row.lagSeconds.toFixed(1) },
     {
       id: 'error',
-      header: 'Last error',
+      header: t('audit.lastError'),
       cell: (row) =>
-        row.lastError ? <Badge tone="danger">{row.lastError}</Badge> : <span className="muted">none</span>,
+        row.lastError ? (
+          <Badge tone="danger">{row.lastError}</Badge>
+        ) : (
+          <span className="muted">{t('audit.noError')}</span>
+        ),
     },
     {
       id: 'replay',
-      header: 'Replay',
+      header: t('audit.replay'),
       cell: (row) => <ReplayCell projection={row} onDone={() => void status.refetch()} />,
     },
   ];
   return (
     <Card
-      title="Projections"
+      title={t('audit.projections')}
       className={styles.auditSection}
       actions={
         <Button size="sm" variant="secondary" onClick={() => void status.refetch()} disabled={status.isFetching}>
-          <Icon name="refresh" size={16} /> Refresh
+          <Icon name="refresh" size={16} /> {t('audit.refresh')}
         </Button>
       }
     >
       {status.isPending ? (
-        <p className="muted pad">Loading projections...</p>
+        <p className="muted pad">{t('audit.loadingProjections')}</p>
       ) : status.isError ? (
-        <EmptyState title="Failed to fetch projection status" text={status.error.message} />
+        <EmptyState title={t('audit.projectionsFailed')} text={status.error.message} />
       ) : (
         <>
           {status.data.heldBackEvents > 0 ? (
-            <Notice tone="warning">{status.data.heldBackEvents} event(s) held back by an open transaction.</Notice>
+            <Notice tone="warning">{t('audit.heldBack', { count: status.data.heldBackEvents })}</Notice>
           ) : null}
-          <ResponsiveTable rows={rows} columns={columns} caption="Projections" />
+          <ResponsiveTable rows={rows} columns={columns} caption={t('audit.projections')} />
         </>
       )}
     </Card>

@@ -4,6 +4,7 @@
  */
 import { Progress } from 'radix-ui';
 import { useState, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { useToast } from '../../../components/ui/Toaster.tsx';
@@ -11,7 +12,11 @@ import { isFinished, useReplayProgress, useStartReplay } from '../api/projection
 import type { ProjectionState } from '../api/types.ts';
 import styles from './Audit.module.css';
 
+/** Recorded in the audit trail, which stays in one language (English) whatever the admin's screen shows. */
+const REPLAY_REASON = 'Replay from the operations screen';
+
 export function ReplayCell({ projection, onDone }: { projection: ProjectionState; onDone: () => void }): ReactElement {
+  const { t } = useTranslation();
   const [watching, setWatching] = useState(false);
   const start = useStartReplay();
   const progress = useReplayProgress(projection.name, watching);
@@ -26,15 +31,13 @@ export function ReplayCell({ projection, onDone }: { projection: ProjectionState
         : 0;
 
   async function replay(): Promise<void> {
-    const reply = await start
-      .mutateAsync({ name: projection.name, reason: 'Replay from the operations screen' })
-      .catch(() => null);
+    const reply = await start.mutateAsync({ name: projection.name, reason: REPLAY_REASON }).catch(() => null);
     if (!reply?.success) {
-      notify({ tone: 'error', message: reply?.message || `Replay of ${projection.name} could not be started` });
+      notify({ tone: 'error', message: reply?.message || t('audit.replayFailed', { name: projection.name }) });
       return;
     }
     setWatching(true);
-    notify({ tone: 'info', message: reply.message || `Replay of ${projection.name} queued` });
+    notify({ tone: 'info', message: reply.message || t('audit.replayQueued', { name: projection.name }) });
   }
   if (finished && run) queueMicrotask(onDone);
   return (
@@ -44,9 +47,9 @@ export function ReplayCell({ projection, onDone }: { projection: ProjectionState
         variant="secondary"
         onClick={() => void replay()}
         disabled={start.isPending || (watching && !finished)}
-        aria-label={`Replay ${projection.name}`}
+        aria-label={t('audit.replayLabel', { name: projection.name })}
       >
-        <Icon name="refresh" size={16} /> Replay
+        <Icon name="refresh" size={16} /> {t('audit.replay')}
       </Button>
       {run ? (
         <div data-testid={`replay-${projection.name}`}>
@@ -54,7 +57,7 @@ export function ReplayCell({ projection, onDone }: { projection: ProjectionState
             className={styles.replayProgress}
             value={percent}
             max={100}
-            aria-label={`Replay of ${projection.name}`}
+            aria-label={t('audit.replayOf', { name: projection.name })}
           >
             <Progress.Indicator
               className={styles.replayProgressBar}

@@ -4,6 +4,7 @@
  * message is immediate), and the API's message when it refuses (e.g. it would overdraw).
  */
 import { useState, type FormEvent, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { MAX_REASON_LENGTH, reasonSchema } from '../../../../../contracts/admin.ts';
 import { firstMessage } from '../../../../../contracts/fields.ts';
 import { Button } from '../../../components/ui/Button.tsx';
@@ -35,6 +36,7 @@ export function ReverseDialog({
   onClose: () => void;
   onReversed?: (position: string | null) => void;
 }): ReactElement {
+  const { t } = useTranslation();
   const [reason, setReason] = useState('');
   const [touched, setTouched] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -57,19 +59,15 @@ export function ReverseDialog({
     try {
       const reply = await reverse.mutateAsync({ streamId: target.streamId, reason: reason.trim() });
       if (!reply.success) {
-        setRefusal(reply.message || 'The reversal was refused');
+        setRefusal(reply.message || t('audit.refused'));
         return;
       }
       // 202: filed for a second admin's approval, not done yet.
-      notify({ tone: reply.status === 202 ? 'info' : 'success', message: reply.message || 'Transaction reversed' });
+      notify({ tone: reply.status === 202 ? 'info' : 'success', message: reply.message || t('audit.reversed') });
       onReversed?.(reply.data?.position ?? null);
       close();
     } catch (caught) {
-      setRefusal(
-        caught instanceof NetworkError
-          ? 'Network error. Please check your connection and try again.'
-          : 'The reversal failed',
-      );
+      setRefusal(caught instanceof NetworkError ? t('audit.networkError') : t('audit.reversalFailed'));
     }
   }
 
@@ -77,17 +75,18 @@ export function ReverseDialog({
     <Modal
       open={target !== null}
       onOpenChange={(open) => (open ? undefined : close())}
-      title="Reverse transaction"
-      description="A reversal is a new, linked event; the original stays in the ledger."
+      title={t('audit.reverseTitle')}
+      description={t('audit.reverseDescription')}
       busy={reverse.isPending}
-      busyLabel="Reversing..."
+      busyLabel={t('audit.reversing')}
     >
-      <form onSubmit={(event) => void submit(event)} aria-label="Reverse transaction" noValidate>
+      <form onSubmit={(event) => void submit(event)} aria-label={t('audit.reverseTitle')} noValidate>
         <p className="small">
-          <span className="muted">Reversing:</span> {target?.summary} <span className="mono">({target?.streamId})</span>
+          <span className="muted">{t('audit.reversingLabel')}</span> {target?.summary}{' '}
+          <span className="mono">({target?.streamId})</span>
         </p>
         <TextAreaField
-          label="Reason"
+          label={t('audit.reason')}
           value={reason}
           maxLength={MAX_REASON_LENGTH}
           onValueChange={setReason}
@@ -96,16 +95,16 @@ export function ReverseDialog({
           required
         />
         {refusal ? (
-          <Notice tone="danger" title="Reversal refused">
+          <Notice tone="danger" title={t('audit.reversalRefused')}>
             {refusal}
           </Notice>
         ) : null}
         <div className="modal-actions">
           <Button variant="secondary" onClick={close}>
-            Cancel
+            {t('audit.cancel')}
           </Button>
           <Button type="submit" variant="danger" disabled={reverse.isPending}>
-            Reverse
+            {t('audit.reverse')}
           </Button>
         </div>
       </form>

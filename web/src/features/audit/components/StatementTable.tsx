@@ -2,7 +2,9 @@
  * An account's statement lines (time, position, event, counterparty, signed amount,
  * running balance) with Reverse on each reversible row not yet reversed, and "Load more".
  */
+import type { TFunction } from 'i18next';
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ResponsiveTable } from '../../../components/ResponsiveTable/ResponsiveTable.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import type { Column } from '../../../components/ui/DataTable.tsx';
@@ -30,6 +32,7 @@ type StatementRow = StatementLine & { _id: string };
 function statementColumns(
   lines: readonly StatementLine[],
   onReverse: (target: ReverseTarget) => void,
+  t: TFunction,
 ): Column<StatementRow>[] {
   const reversedStreams = new Set(
     lines.filter((line) => REVERSAL_TYPES.has(line.eventType)).map((line) => line.streamId),
@@ -37,38 +40,48 @@ function statementColumns(
   const reversible = (line: StatementLine) =>
     REVERSIBLE_TYPES.has(line.eventType) && !reversedStreams.has(line.streamId);
   return [
-    { id: 'time', header: 'Time', cell: (row) => formatDateTime(row.recordedAt) },
-    { id: 'position', header: 'Position', cell: (row) => <span className="mono">{row.position}</span> },
+    { id: 'time', header: t('audit.time'), cell: (row) => formatDateTime(row.recordedAt) },
+    { id: 'position', header: t('audit.position'), cell: (row) => <span className="mono">{row.position}</span> },
     {
       id: 'type',
-      header: 'Event',
+      header: t('audit.event'),
       cell: (row) => <Badge tone={REVERSAL_TYPES.has(row.eventType) ? 'warning' : 'neutral'}>{row.eventType}</Badge>,
     },
-    { id: 'counterparty', header: 'Counterparty', cell: (row) => row.counterpartyName ?? row.counterpartyId ?? '-' },
+    {
+      id: 'counterparty',
+      header: t('audit.counterparty'),
+      cell: (row) => row.counterpartyName ?? row.counterpartyId ?? '-',
+    },
     {
       id: 'amount',
-      header: 'Amount',
+      header: t('audit.amount'),
       align: 'right',
       cell: (row) => <SignedAmount rupees={row.amount} format={formatRupees} />,
     },
-    { id: 'balance', header: 'Balance', align: 'right', cell: (row) => formatRupees(row.balanceAfter) },
+    { id: 'balance', header: t('audit.balance'), align: 'right', cell: (row) => formatRupees(row.balanceAfter) },
     {
       id: 'actions',
-      header: 'Actions',
+      header: t('audit.actions'),
       cell: (row) =>
         reversible(row) ? (
           <Button
             size="sm"
             variant="danger"
-            aria-label={`Reverse ${row.eventType} at position ${row.position}`}
+            aria-label={t('audit.reverseLabel', { type: row.eventType, position: row.position })}
             onClick={() =>
               onReverse({
                 streamId: row.streamId,
-                summary: `${row.eventType} of ${formatRupees(Math.abs(row.amount))}${row.counterpartyName ? ` with ${row.counterpartyName}` : ''}`,
+                summary: row.counterpartyName
+                  ? t('audit.reverseSummaryWith', {
+                      type: row.eventType,
+                      amount: formatRupees(Math.abs(row.amount)),
+                      name: row.counterpartyName,
+                    })
+                  : t('audit.reverseSummary', { type: row.eventType, amount: formatRupees(Math.abs(row.amount)) }),
               })
             }
           >
-            Reverse
+            {t('audit.reverse')}
           </Button>
         ) : (
           <span className="muted">-</span>
@@ -86,13 +99,14 @@ export function StatementTable({
   lines: readonly StatementLine[];
   onReverse: (target: ReverseTarget) => void;
 }): ReactElement {
-  if (statement.isPending) return <p className="muted pad">Loading statement...</p>;
-  if (statement.isError) return <EmptyState title="Failed to fetch the statement" text={statement.error.message} />;
-  if (lines.length === 0) return <EmptyState title="No postings match" icon="transactions" />;
+  const { t } = useTranslation();
+  if (statement.isPending) return <p className="muted pad">{t('audit.loadingStatement')}</p>;
+  if (statement.isError) return <EmptyState title={t('audit.statementFailed')} text={statement.error.message} />;
+  if (lines.length === 0) return <EmptyState title={t('audit.noPostings')} icon="transactions" />;
   const rows: StatementRow[] = lines.map((line) => ({ ...line, _id: line.sequence }));
   return (
     <>
-      <ResponsiveTable rows={rows} columns={statementColumns(lines, onReverse)} caption="Statement" />
+      <ResponsiveTable rows={rows} columns={statementColumns(lines, onReverse, t)} caption={t('audit.statement')} />
       <LoadMore
         hasMore={statement.hasNextPage}
         loading={statement.isFetchingNextPage}

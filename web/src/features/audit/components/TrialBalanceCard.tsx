@@ -3,6 +3,7 @@
  * per funding source, the last verify run and "Run verify".
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ResponsiveTable } from '../../../components/ResponsiveTable/ResponsiveTable.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
@@ -17,6 +18,7 @@ type KindRow = TrialBalance['byKind'][number] & { _id: string };
 type FundingRow = TrialBalance['fundingSources'][number] & { _id: string };
 
 export function TrialBalanceCard(): ReactElement {
+  const { t } = useTranslation();
   const balance = useTrialBalance();
   const verify = useVerifyRun();
   const kinds: KindRow[] = (balance.data?.byKind ?? []).map((row) => ({ ...row, _id: row.kind }));
@@ -24,37 +26,39 @@ export function TrialBalanceCard(): ReactElement {
   const last = balance.data?.lastVerify ?? null;
   return (
     <Card
-      title="Trial balance"
+      title={t('audit.trialBalance')}
       actions={
         <Button size="sm" onClick={() => void verify.run()} disabled={verify.pending}>
-          <Icon name="check" size={16} /> {verify.pending ? 'Verifying...' : 'Run verify'}
+          <Icon name="check" size={16} /> {verify.pending ? t('audit.verifying') : t('audit.runVerify')}
         </Button>
       }
     >
       {balance.isPending ? (
-        <p className="muted pad">Loading trial balance...</p>
+        <p className="muted pad">{t('audit.loadingTrialBalance')}</p>
       ) : balance.isError ? (
-        <EmptyState title="Failed to fetch the trial balance" text={balance.error.message} />
+        <EmptyState title={t('audit.trialBalanceFailed')} text={balance.error.message} />
       ) : (
         <>
           <div className="tiles">
             <SummaryTile
-              label="Total of all postings"
+              label={t('audit.totalPostings')}
               value={formatRupees(balance.data.total)}
               tone={balance.data.balanced ? 'success' : 'danger'}
             />
             <SummaryTile
-              label="Balanced"
-              value={balance.data.balanced ? 'Yes' : 'No'}
+              label={t('audit.balanced')}
+              value={balance.data.balanced ? t('audit.yes') : t('audit.no')}
               tone={balance.data.balanced ? 'success' : 'danger'}
             />
             <SummaryTile
-              label="Last verify"
+              label={t('audit.lastVerify')}
               value={
                 last ? (
-                  <span data-testid="last-verify">{last.ok ? 'OK' : `${last.differences.length} difference(s)`}</span>
+                  <span data-testid="last-verify">
+                    {last.ok ? t('audit.verifyOk') : t('audit.differences', { count: last.differences.length })}
+                  </span>
                 ) : (
-                  'Never run'
+                  t('audit.neverRun')
                 )
               }
               tone={last ? (last.ok ? 'success' : 'danger') : 'neutral'}
@@ -62,11 +66,15 @@ export function TrialBalanceCard(): ReactElement {
           </div>
           {last ? (
             <p className="small muted">
-              Last verify run {formatDateTime(last.ranAt)} by {last.source} in {last.durationMs} ms.
+              {t('audit.lastVerifyRun', {
+                time: formatDateTime(last.ranAt),
+                source: last.source,
+                duration: last.durationMs,
+              })}
             </p>
           ) : null}
           {last && !last.ok ? (
-            <Notice tone="danger" title="Verify found differences">
+            <Notice tone="danger" title={t('audit.verifyDifferences')}>
               <ul>
                 {last.differences.map((text) => (
                   <li key={text}>{text}</li>
@@ -74,24 +82,24 @@ export function TrialBalanceCard(): ReactElement {
               </ul>
             </Notice>
           ) : null}
-          <h3 className={`card-title ${styles.auditSubtitle}`}>By account kind</h3>
+          <h3 className={`card-title ${styles.auditSubtitle}`}>{t('audit.byKind')}</h3>
           <ResponsiveTable
             rows={kinds}
-            caption="Trial balance by account kind"
+            caption={t('audit.byKindCaption')}
             columns={[
-              { id: 'kind', header: 'Kind', cell: (row) => row.kind },
-              { id: 'accounts', header: 'Accounts', align: 'right', cell: (row) => row.accounts },
-              { id: 'balance', header: 'Balance', align: 'right', cell: (row) => formatRupees(row.balance) },
+              { id: 'kind', header: t('audit.kind'), cell: (row) => row.kind },
+              { id: 'accounts', header: t('audit.accounts'), align: 'right', cell: (row) => row.accounts },
+              { id: 'balance', header: t('audit.balance'), align: 'right', cell: (row) => formatRupees(row.balance) },
             ]}
           />
-          <h3 className={`card-title ${styles.auditSubtitle}`}>Funding sources</h3>
+          <h3 className={`card-title ${styles.auditSubtitle}`}>{t('audit.fundingSources')}</h3>
           <ResponsiveTable
             rows={funding}
-            caption="Funding sources"
+            caption={t('audit.fundingSources')}
             columns={[
-              { id: 'method', header: 'Deposit method', cell: (row) => row.method },
-              { id: 'postings', header: 'Postings', align: 'right', cell: (row) => row.postings },
-              { id: 'balance', header: 'Balance', align: 'right', cell: (row) => formatRupees(row.balance) },
+              { id: 'method', header: t('audit.depositMethod'), cell: (row) => row.method },
+              { id: 'postings', header: t('audit.postings'), align: 'right', cell: (row) => row.postings },
+              { id: 'balance', header: t('audit.balance'), align: 'right', cell: (row) => formatRupees(row.balance) },
             ]}
           />
         </>

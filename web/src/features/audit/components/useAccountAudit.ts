@@ -4,6 +4,7 @@
  * and its toast, and the reversal dialog's target (a reversal refreshes the statement through
  * its mutation's invalidation).
  */
+import i18next from 'i18next';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useToast } from '../../../components/ui/Toaster.tsx';
@@ -39,7 +40,7 @@ export function useAccountAudit() {
     try {
       await downloadStatementCsv(accountId, filters);
     } catch (error) {
-      notify({ tone: 'error', message: error instanceof Error ? error.message : 'Failed to download the statement' });
+      notify({ tone: 'error', message: error instanceof Error ? error.message : i18next.t('audit.downloadFailed') });
     } finally {
       setDownloading(false);
     }

@@ -4,58 +4,65 @@
  * above); the rest stay the spec's placeholders.
  */
 import type { ReactElement } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Brand } from '../../../components/SiteHeader/Brand.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
+import type { Messages } from '../../../i18n/resources/en.ts';
 import styles from './Landing.module.css';
+
+type LandingKey = keyof Messages['landing'];
 
 /** `to`: a route of the app; `href`: a place on this page or a mail address; neither: a placeholder. */
 interface FooterLink {
-  label: string;
+  label: LandingKey;
   to?: string;
   href?: string;
 }
 
-const FOOTER_COLUMNS: { title: string; links: FooterLink[] }[] = [
+const FOOTER_COLUMNS: { title: LandingKey; links: FooterLink[] }[] = [
   {
-    title: 'Product',
+    title: 'productColumn',
     links: [
-      { label: 'Features', href: '#features' },
-      { label: 'Security', to: '/docs#security' },
-      { label: 'Architecture', to: '/architecture' },
-      { label: 'Pricing' },
+      { label: 'features', href: '#features' },
+      { label: 'security', to: '/docs#security' },
+      { label: 'architecture', to: '/architecture' },
+      { label: 'pricing' },
     ],
   },
-  { title: 'Company', links: [{ label: 'About us' }, { label: 'Careers' }, { label: 'Press' }, { label: 'Blog' }] },
+  { title: 'companyColumn', links: [{ label: 'about' }, { label: 'careers' }, { label: 'press' }, { label: 'blog' }] },
   {
-    title: 'Support',
+    title: 'supportColumn',
     links: [
-      { label: 'Help centre', to: '/docs' },
-      { label: 'Contact us', href: 'mailto:support@rupeewallet.example' },
-      { label: 'Status' },
-      { label: 'Report fraud', href: 'mailto:support@rupeewallet.example?subject=Report%20fraud' },
+      { label: 'help', to: '/docs' },
+      { label: 'contact', href: 'mailto:support@rupeewallet.example' },
+      { label: 'status' },
+      { label: 'reportFraud', href: 'mailto:support@rupeewallet.example?subject=Report%20fraud' },
     ],
   },
 ];
 
 function FooterAnchor({ link }: { link: FooterLink }): ReactElement {
-  return link.to ? <Link to={link.to}>{link.label}</Link> : <a href={link.href ?? '#'}>{link.label}</a>;
+  const { t } = useTranslation();
+  const label = t(`landing.${link.label}`);
+  return link.to ? <Link to={link.to}>{label}</Link> : <a href={link.href ?? '#'}>{label}</a>;
 }
 
 export function LandingFooter(): ReactElement {
+  const { t } = useTranslation();
   return (
     <footer className={styles.footer}>
       <div className={styles.footerGrid}>
         <div>
           <Brand tone="light" />
-          <p className={styles.footerText}>The rupee wallet for people and merchants.</p>
+          <p className={styles.footerText}>{t('landing.tagline')}</p>
           <p className={styles.footerContact}>
             <Icon name="phone" size={16} /> <a href="tel:+918000000000">+91 80000 00000</a>
           </p>
           <p className={styles.footerContact}>
             <Icon name="mail" size={16} /> <a href="mailto:support@rupeewallet.example">support@rupeewallet.example</a>
           </p>
-          <div className={styles.socials} aria-label="Social media">
+          <div className={styles.socials} aria-label={t('landing.socialMedia')}>
             {['X', 'LinkedIn', 'Instagram', 'YouTube'].map((name) => (
               <a key={name} href="#" className={styles.social}>
                 {/* The visible letters are a logo; the name is what is read (axe: label-content-name-mismatch). */}
@@ -66,8 +73,8 @@ export function LandingFooter(): ReactElement {
           </div>
         </div>
         {FOOTER_COLUMNS.map((column) => (
-          <nav key={column.title} aria-label={column.title}>
-            <h3 className={styles.footerTitle}>{column.title}</h3>
+          <nav key={column.title} aria-label={t(`landing.${column.title}`)}>
+            <h3 className={styles.footerTitle}>{t(`landing.${column.title}`)}</h3>
             <ul>
               {column.links.map((link) => (
                 <li key={link.label}>
@@ -79,17 +86,17 @@ export function LandingFooter(): ReactElement {
         ))}
       </div>
       <div className={styles.footerBottom}>
-        <p>© {new Date().getFullYear()} Rupee Wallet. All rights reserved.</p>
+        <p>{t('landing.rights', { year: new Date().getFullYear() })}</p>
         <p className={styles.footerLegal}>
-          <a href="#">Privacy Policy</a>
-          <a href="#">Terms of Service</a>
-          <a href="#">Cookie Policy</a>
+          <a href="#">{t('landing.privacy')}</a>
+          <a href="#">{t('landing.terms')}</a>
+          <a href="#">{t('landing.cookies')}</a>
         </p>
         <p>
-          Built by{' '}
-          <a href="https://github.com" rel="noreferrer" target="_blank">
-            the wallet team
-          </a>
+          <Trans
+            i18nKey="landing.builtBy"
+            components={{ team: <a href="https://github.com" rel="noreferrer" target="_blank" /> }}
+          />
         </p>
       </div>
     </footer>

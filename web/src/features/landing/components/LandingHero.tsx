@@ -3,34 +3,33 @@
  * phone screenshots.
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { Screenshot } from './Screenshot.tsx';
 import styles from './Landing.module.css';
 
 export function LandingHero(): ReactElement {
+  const { t } = useTranslation();
   return (
     <section className={styles.hero}>
       <div className="hero-copy">
         <span className={styles.heroBadge}>
-          <span className={styles.heroBadgeDot} aria-hidden="true" /> Now Live: Money Request &amp; Role-Based Access
+          <span className={styles.heroBadgeDot} aria-hidden="true" /> {t('landing.badge')}
         </span>
         <h1 className={styles.heroTitle}>
-          Your Digital Wallet <span className={styles.accent}>Reimagined</span>
+          {t('landing.titleBefore')} <span className={styles.accent}>{t('landing.titleAccent')}</span>
         </h1>
-        <p className={styles.heroText}>
-          Hold rupees, pay anyone by account number or QR code, request money and top up by UPI, bank transfer or card —
-          with a PIN on every payment and a ledger that never loses a paisa.
-        </p>
+        <p className={styles.heroText}>{t('landing.heroText')}</p>
         <div className={styles.heroActions}>
           <Link to="/register" className="btn btn-primary btn-lg">
-            Sign Up
+            {t('landing.signUp')}
           </Link>
           <Link to="/login" className="btn btn-secondary btn-lg">
-            Log in
+            {t('landing.logIn')}
           </Link>
         </div>
-        <ul className={styles.heroBadges} aria-label="Assurances">
+        <ul className={styles.heroBadges} aria-label={t('landing.assurances')}>
           <li>
             <Icon name="shield" size={16} /> PCI DSS
           </li>
@@ -38,23 +37,19 @@ export function LandingHero(): ReactElement {
             <Icon name="lock" size={16} /> ISO 27001
           </li>
           <li>
-            <Icon name="card" size={16} /> Stripe card payments
+            <Icon name="card" size={16} /> {t('landing.stripe')}
           </li>
           <li>
-            <Icon name="check" size={16} /> No setup fees
+            <Icon name="check" size={16} /> {t('landing.noFees')}
           </li>
           <li>
-            <Icon name="phone" size={16} /> 24/7 support
+            <Icon name="phone" size={16} /> {t('landing.allDaySupport')}
           </li>
         </ul>
       </div>
-      <div className={styles.heroPreview} aria-label="Product preview">
-        <Screenshot
-          src="/screenshots/desktop.png"
-          alt="The wallet dashboard on a desktop screen"
-          className={styles.shotDesktop}
-        />
-        <Screenshot src="/screenshots/mobile.png" alt="The wallet dashboard on a phone" className={styles.shotMobile} />
+      <div className={styles.heroPreview} aria-label={t('landing.preview')}>
+        <Screenshot src="/screenshots/desktop.png" alt={t('landing.shotDesktop')} className={styles.shotDesktop} />
+        <Screenshot src="/screenshots/mobile.png" alt={t('landing.shotMobile')} className={styles.shotMobile} />
       </div>
     </section>
   );

@@ -6,6 +6,7 @@
  * it is the first route most visitors load.
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { SiteHeader } from '../../../components/SiteHeader/SiteHeader.tsx';
 import { LandingFeatures } from './LandingFeatures.tsx';
@@ -15,17 +16,18 @@ import { LandingStats } from './LandingStats.tsx';
 import styles from './Landing.module.css';
 
 export default function LandingPage(): ReactElement {
+  const { t } = useTranslation();
   return (
     <div className={styles.landing}>
       <SiteHeader>
         <a href="#features" className={`${styles.landingLink} hide-sm`}>
-          Features
+          {t('landing.features')}
         </a>
         <Link to="/docs" className="btn btn-ghost btn-md hide-sm">
-          Docs
+          {t('publicPages.docs')}
         </Link>
         <Link to="/register" className="btn btn-primary btn-md">
-          Get Started
+          {t('publicPages.getStarted')}
         </Link>
       </SiteHeader>
       <main id="main">
@@ -33,14 +35,14 @@ export default function LandingPage(): ReactElement {
         <LandingFeatures />
         <LandingStats />
         <section className={styles.cta}>
-          <h2>Open your wallet in minutes</h2>
-          <p>No setup fees. Verified accounts only. Support around the clock.</p>
+          <h2>{t('landing.ctaTitle')}</h2>
+          <p>{t('landing.ctaText')}</p>
           <div className={styles.heroActions}>
             <Link to="/register" className="btn btn-light btn-lg">
-              Create free account
+              {t('landing.createAccount')}
             </Link>
             <Link to="/docs" className="btn btn-outline-light btn-lg">
-              Read the docs
+              {t('landing.readDocs')}
             </Link>
           </div>
         </section>

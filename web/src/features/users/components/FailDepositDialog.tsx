@@ -3,6 +3,7 @@
  * 3-500 characters, the server's rule (contracts/admin.ts), checked here first.
  */
 import { useState, type FormEvent, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { MAX_REASON_LENGTH, reasonSchema } from '../../../../../contracts/admin.ts';
 import { firstMessage } from '../../../../../contracts/fields.ts';
 import { Button } from '../../../components/ui/Button.tsx';
@@ -27,6 +28,7 @@ export function FailDepositDialog({
   onClose: () => void;
   onFail: (reason: string) => Promise<boolean>;
 }): ReactElement {
+  const { t } = useTranslation();
   const [reason, setReason] = useState('');
   const [touched, setTouched] = useState(false);
   const error = touched ? reasonError(reason) : undefined;
@@ -51,17 +53,20 @@ export function FailDepositDialog({
     <Modal
       open={deposit !== null}
       onOpenChange={(open) => (open ? undefined : close())}
-      title="Mark deposit as failed"
+      title={t('users.failTitle')}
       description={
         deposit
-          ? `${formatRupees(deposit.amount)} by ${deposit.ownerName ?? deposit.walletId}: nothing is credited.`
+          ? t('users.failDescription', {
+              amount: formatRupees(deposit.amount),
+              name: deposit.ownerName ?? deposit.walletId,
+            })
           : undefined
       }
       busy={busy}
     >
       <form className="form-stack" onSubmit={(event) => void submit(event)} noValidate>
         <TextAreaField
-          label="Reason"
+          label={t('users.reason')}
           maxLength={MAX_REASON_LENGTH}
           value={reason}
           onValueChange={setReason}
@@ -69,10 +74,10 @@ export function FailDepositDialog({
         />
         <div className="modal-actions">
           <Button variant="secondary" type="button" onClick={close}>
-            Cancel
+            {t('users.cancel')}
           </Button>
           <Button variant="danger" type="submit" disabled={busy}>
-            Mark failed
+            {t('users.markFailed')}
           </Button>
         </div>
       </form>

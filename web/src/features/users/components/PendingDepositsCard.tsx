@@ -5,6 +5,7 @@
  * four-eyes rule holds back is filed for a second admin (the operations page's approvals).
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ResponsiveTable } from '../../../components/ResponsiveTable/ResponsiveTable.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import type { Column } from '../../../components/ui/DataTable.tsx';
@@ -17,30 +18,37 @@ import { usePendingDepositReview } from './usePendingDepositReview.ts';
 
 type DepositRow = PendingDeposit & { _id: string };
 
-const METHOD_LABELS: Record<string, string> = { bank_transfer: 'Bank transfer', upi: 'UPI' };
+const METHOD_LABELS: Record<string, 'users.bankTransfer' | 'users.upi'> = {
+  bank_transfer: 'users.bankTransfer',
+  upi: 'users.upi',
+};
 
 function whose(row: PendingDeposit): string {
   return row.ownerName ?? row.walletId;
 }
 
 export function PendingDepositsCard(): ReactElement {
+  const { t } = useTranslation();
   const deposits = usePendingDeposits();
   const review = usePendingDepositReview();
   const rows: DepositRow[] = (deposits.data?.items ?? []).map((row) => ({ ...row, _id: row.depositId }));
   const columns: Column<DepositRow>[] = [
-    { id: 'time', header: 'Requested', cell: (row) => formatDateTime(row.requestedAt) },
-    { id: 'customer', header: 'Customer', cell: whose },
+    { id: 'time', header: t('users.requested'), cell: (row) => formatDateTime(row.requestedAt) },
+    { id: 'customer', header: t('users.customer'), cell: whose },
     {
       id: 'method',
-      header: 'Method',
-      cell: (row) => <Badge tone="info">{METHOD_LABELS[row.method] ?? row.method}</Badge>,
+      header: t('users.method'),
+      cell: (row) => {
+        const label = METHOD_LABELS[row.method];
+        return <Badge tone="info">{label ? t(label) : row.method}</Badge>;
+      },
     },
-    { id: 'amount', header: 'Amount', align: 'right', cell: (row) => formatRupees(row.amount) },
-    { id: 'reference', header: 'Reference', cell: (row) => row.reference },
-    { id: 'id', header: 'Deposit ID', cell: (row) => <span className="mono-wrap">{row.depositId}</span> },
+    { id: 'amount', header: t('users.amount'), align: 'right', cell: (row) => formatRupees(row.amount) },
+    { id: 'reference', header: t('users.reference'), cell: (row) => row.reference },
+    { id: 'id', header: t('users.depositId'), cell: (row) => <span className="mono-wrap">{row.depositId}</span> },
     {
       id: 'review',
-      header: 'Review',
+      header: t('users.review'),
       cell: (row) => (
         <div className="row-actions">
           <Button
@@ -48,18 +56,18 @@ export function PendingDepositsCard(): ReactElement {
             variant="success"
             disabled={review.busyWith !== null}
             onClick={() => void review.settle(row)}
-            aria-label={`Settle ${formatRupees(row.amount)} from ${whose(row)}`}
+            aria-label={t('users.settleDeposit', { amount: formatRupees(row.amount), name: whose(row) })}
           >
-            Settle
+            {t('users.settle')}
           </Button>
           <Button
             size="sm"
             variant="danger"
             disabled={review.busyWith !== null}
             onClick={() => review.askFailure(row)}
-            aria-label={`Fail ${formatRupees(row.amount)} from ${whose(row)}`}
+            aria-label={t('users.failDeposit', { amount: formatRupees(row.amount), name: whose(row) })}
           >
-            Fail
+            {t('users.fail')}
           </Button>
         </div>
       ),
@@ -67,24 +75,21 @@ export function PendingDepositsCard(): ReactElement {
   ];
   return (
     <Card
-      title="Pending deposits"
+      title={t('users.deposits')}
       actions={
         <Button size="sm" variant="secondary" onClick={() => void deposits.refetch()} disabled={deposits.isFetching}>
-          <Icon name="refresh" size={16} /> Refresh
+          <Icon name="refresh" size={16} /> {t('users.refreshDeposits')}
         </Button>
       }
     >
       {deposits.isPending ? (
-        <p className="muted pad">Loading pending deposits...</p>
+        <p className="muted pad">{t('users.loadingDeposits')}</p>
       ) : deposits.isError ? (
-        <EmptyState title="Failed to fetch pending deposits" text={deposits.error.message} />
+        <EmptyState title={t('users.depositsFailed')} text={deposits.error.message} />
       ) : rows.length === 0 ? (
-        <EmptyState
-          title="No deposits waiting"
-          text="Bank transfer and UPI deposits appear here until an admin settles or fails them."
-        />
+        <EmptyState title={t('users.noDeposits')} text={t('users.noDepositsText')} />
       ) : (
-        <ResponsiveTable rows={rows} columns={columns} caption="Pending deposits" />
+        <ResponsiveTable rows={rows} columns={columns} caption={t('users.deposits')} />
       )}
       <FailDepositDialog
         deposit={review.failing}

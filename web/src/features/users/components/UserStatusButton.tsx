@@ -3,6 +3,7 @@
  * the user so each row's button is told apart.
  */
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button.tsx';
 import type { UserRecord } from '../api/get-all-users.ts';
 
@@ -17,15 +18,17 @@ export function UserStatusButton({
   isSelf: boolean;
   onToggle: (user: UserRecord) => void;
 }): ReactElement {
+  const { t } = useTranslation();
+  const name = `${user.firstName} ${user.lastName}`;
   return user.isVerified ? (
     <Button
       size="sm"
       variant="danger"
       onClick={() => onToggle(user)}
       disabled={busy || isSelf}
-      aria-label={`Suspend ${user.firstName} ${user.lastName}`}
+      aria-label={t('users.suspendUser', { name })}
     >
-      Suspend
+      {t('users.suspend')}
     </Button>
   ) : (
     <Button
@@ -33,9 +36,9 @@ export function UserStatusButton({
       variant="success"
       onClick={() => onToggle(user)}
       disabled={busy}
-      aria-label={`Activate ${user.firstName} ${user.lastName}`}
+      aria-label={t('users.activateUser', { name })}
     >
-      Activate
+      {t('users.activate')}
     </Button>
   );
 }

@@ -5,6 +5,7 @@
  */
 import { Tabs } from 'radix-ui';
 import type { ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useExpandedCard } from '../../../components/CardList/CardList.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
@@ -15,16 +16,17 @@ import { UserStatusButton } from './UserStatusButton.tsx';
 import { USER_FILTERS, useUsersPage } from './useUsersPage.ts';
 
 export function UsersPage({ currentUserId }: { currentUserId: string }): ReactElement {
+  const { t } = useTranslation();
   const cards = useExpandedCard();
   const { users, all, filter, setFilter, filterLabel, rows, count, toggle, isBusy } = useUsersPage();
 
   function body(): ReactElement {
-    if (users.isPending) return <p className="muted pad">Loading users...</p>;
-    if (users.isError) return <EmptyState title="Failed to fetch users" text={users.error.message} />;
+    if (users.isPending) return <p className="muted pad">{t('users.loading')}</p>;
+    if (users.isError) return <EmptyState title={t('users.fetchFailed')} text={users.error.message} />;
     if (rows.length === 0)
       return (
         <EmptyState
-          title={all.length === 0 ? 'No users are registered yet' : `No ${filterLabel} users found`}
+          title={all.length === 0 ? t('users.noneRegistered') : t('users.noneInFilter', { filter: filterLabel })}
           icon="users"
         />
       );
@@ -46,23 +48,23 @@ export function UsersPage({ currentUserId }: { currentUserId: string }): ReactEl
 
   return (
     <div className="page">
-      <PageHeader title="USERS" subtitle="Verify new customers and suspend accounts.">
+      <PageHeader title={t('users.title')} subtitle={t('users.subtitle')}>
         <Button variant="secondary" onClick={() => void users.refetch()} disabled={users.isFetching}>
-          <Icon name="refresh" size={18} /> {users.isFetching ? 'REFRESHING...' : 'REFRESH DATA'}
+          <Icon name="refresh" size={18} /> {users.isFetching ? t('users.refreshing') : t('users.refresh')}
         </Button>
       </PageHeader>
       <div className="tiles tiles-4">
-        <SummaryTile label="Total Users" value={all.length} tone="info" />
-        <SummaryTile label="Admins" value={count('admins')} tone="neutral" />
-        <SummaryTile label="Verified" value={count('verified')} tone="success" />
-        <SummaryTile label="Unverified" value={count('unverified')} tone="warning" />
+        <SummaryTile label={t('users.total')} value={all.length} tone="info" />
+        <SummaryTile label={t('users.admins')} value={count('admins')} tone="neutral" />
+        <SummaryTile label={t('users.verified')} value={count('verified')} tone="success" />
+        <SummaryTile label={t('users.unverified')} value={count('unverified')} tone="warning" />
       </div>
       <section className="card">
         <Tabs.Root value={filter} onValueChange={setFilter}>
-          <Tabs.List className="tabs" aria-label="User filter">
+          <Tabs.List className="tabs" aria-label={t('users.filter')}>
             {USER_FILTERS.map((entry) => (
               <Tabs.Trigger key={entry.id} value={entry.id} className="tab">
-                {entry.label} ({count(entry.id)})
+                {t('users.tabLabel', { label: t(entry.label), count: count(entry.id) })}
               </Tabs.Trigger>
             ))}
           </Tabs.List>

@@ -4,6 +4,7 @@
  * server's refusal is shown as it words it, and the ledger's queries refresh afterwards.
  */
 import { useQueryClient } from '@tanstack/react-query';
+import i18next from 'i18next';
 import { useState } from 'react';
 import { useToast } from '../../../components/ui/Toaster.tsx';
 import { NetworkError, type ApiReply } from '../../../lib/api-client.ts';
@@ -36,7 +37,7 @@ export function usePendingDepositReview(): PendingDepositReview {
     try {
       const reply = await action();
       if (!reply.success) {
-        notify({ tone: 'error', message: reply.message || 'The deposit could not be updated', durationMs: 6000 });
+        notify({ tone: 'error', message: reply.message || i18next.t('users.depositFailed'), durationMs: 6000 });
         return false;
       }
       // 202: filed for a second admin's approval, not done yet.
@@ -47,10 +48,7 @@ export function usePendingDepositReview(): PendingDepositReview {
     } catch (error) {
       notify({
         tone: 'error',
-        message:
-          error instanceof NetworkError
-            ? 'Network error. Please check your connection and try again.'
-            : 'The deposit could not be updated',
+        message: error instanceof NetworkError ? i18next.t('users.networkError') : i18next.t('users.depositFailed'),
       });
       return false;
     } finally {

@@ -2,6 +2,7 @@
  * The Users page's state: the user list, the filter tab with each tab's count, and
  * Suspend / Activate (the mutation, which user it is busy with, and its toast).
  */
+import i18next from 'i18next';
 import { useState } from 'react';
 import { useToast } from '../../../components/ui/Toaster.tsx';
 import { NetworkError } from '../../../lib/api-client.ts';
@@ -9,10 +10,10 @@ import { useAllUsers, type UserRecord } from '../api/get-all-users.ts';
 import { useUpdateUserVerifiedStatus } from '../api/update-user-verified-status.ts';
 
 export const USER_FILTERS = [
-  { id: 'all', label: 'All', test: () => true },
-  { id: 'admins', label: 'Admins', test: (user: UserRecord) => user.isAdmin },
-  { id: 'verified', label: 'Verified', test: (user: UserRecord) => user.isVerified },
-  { id: 'unverified', label: 'Unverified', test: (user: UserRecord) => !user.isVerified },
+  { id: 'all', label: 'users.all', test: () => true },
+  { id: 'admins', label: 'users.admins', test: (user: UserRecord) => user.isAdmin },
+  { id: 'verified', label: 'users.verified', test: (user: UserRecord) => user.isVerified },
+  { id: 'unverified', label: 'users.unverified', test: (user: UserRecord) => !user.isVerified },
 ] as const;
 export type UserFilterId = (typeof USER_FILTERS)[number]['id'];
 
@@ -30,15 +31,12 @@ export function useUsersPage() {
       const reply = await update.mutateAsync({ selectedUser: user._id, isVerified: !user.isVerified });
       notify({
         tone: reply.success ? 'success' : 'error',
-        message: reply.message || (reply.success ? 'User updated' : 'Failed to update user'),
+        message: reply.message || i18next.t(reply.success ? 'users.updated' : 'users.updateFailed'),
       });
     } catch (error) {
       notify({
         tone: 'error',
-        message:
-          error instanceof NetworkError
-            ? 'Network error. Please check your connection and try again.'
-            : 'Failed to update user',
+        message: error instanceof NetworkError ? i18next.t('users.networkError') : i18next.t('users.updateFailed'),
       });
     }
   }
@@ -49,7 +47,8 @@ export function useUsersPage() {
     filter,
     /** Chooses a tab by its id; an unknown id falls back to All. */
     setFilter: (value: string) => setFilterId(USER_FILTERS.find((entry) => entry.id === value)?.id ?? 'all'),
-    filterLabel: USER_FILTERS.find((entry) => entry.id === filter)?.label.toLowerCase() ?? '',
+    /** The chosen tab's name inside a sentence ("No verified users found"). */
+    filterLabel: i18next.t(USER_FILTERS.find((entry) => entry.id === filter)?.label ?? 'users.all').toLowerCase(),
     rows: all.filter(testOf(filter)),
     count: (id: UserFilterId) => all.filter(testOf(id)).length,
     toggle,
