@@ -30,9 +30,11 @@ export function RateLimitNotice(): ReactElement {
   const seconds = useRateLimitCountdown();
   const { t } = useTranslation();
   return (
-    <div className={`rate-limit-notice ${styles.region}`} role="status" aria-live="polite">
+    // The status exists only while limited: an empty live region would stay exposed behind an
+    // open dialog (radix spares live regions when it hides the page).
+    <div className={`rate-limit-notice ${styles.region}`}>
       {seconds > 0 ? (
-        <p className={styles.notice}>
+        <p className={styles.notice} role="status">
           <span className={styles.mark} aria-hidden="true" />
           {t('toasts.rateLimited', { seconds })}
         </p>
