@@ -21,23 +21,26 @@ import './styles.css';
 
 // The theme is on <html> before the first render, so no page shows in the wrong colours first.
 startTheme();
-// The stored language too: the first render is already in it, with <html lang> to match.
-startI18n();
-const queryClient = createQueryClient();
-const router = createRouter();
+// The stored language too: the first render waits for its texts (Hindi is a chunk of its own),
+// so it is already in that language, with <html lang> to match.
 const root = document.getElementById('root');
 if (!root) throw new Error('missing #root');
+void startI18n().then(() => render(root));
 
-createRoot(root).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <Toaster>
-        <SessionProvider>
-          <LiveUpdates />
-          <RouterProvider router={router} />
-        </SessionProvider>
-        <RateLimitNotice />
-      </Toaster>
-    </QueryClientProvider>
-  </StrictMode>,
-);
+function render(container: HTMLElement): void {
+  const queryClient = createQueryClient();
+  const router = createRouter();
+  createRoot(container).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <Toaster>
+          <SessionProvider>
+            <LiveUpdates />
+            <RouterProvider router={router} />
+          </SessionProvider>
+          <RateLimitNotice />
+        </Toaster>
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+}

@@ -1,13 +1,14 @@
 /**
- * The app's i18next instance: English and Hindi texts bundled (no loading step, so the
- * first render is already in the chosen language), English as the fallback, and the
- * switch that changes the language, remembers it and updates <html lang>.
+ * The app's i18next instance: English bundled (the fallback), Hindi loaded as its own chunk
+ * the first time it is chosen (it would put the landing page over its size budget for
+ * everyone), and the switch that changes the language, remembers it and updates <html lang>.
+ * main.tsx waits for the stored language before the first render, so no screen flashes in
+ * the other one.
  */
 import i18next from 'i18next';
 import { useCallback } from 'react';
 import { initReactI18next, useTranslation } from 'react-i18next';
 import { en, type Messages } from './resources/en.ts';
-import { hi } from './resources/hi.ts';
 import { applyHtmlLang, isLanguage, storedLanguage, storeLanguage, type Language } from './language.ts';
 
 declare module 'i18next' {
@@ -18,23 +19,45 @@ declare module 'i18next' {
   }
 }
 
-/** Starts i18next in the stored (or given) language. Call once, before the first render. */
-export function startI18n(language: Language = storedLanguage()): void {
+/** Starts i18next in the stored (or given) language; resolves once its texts are loaded. */
+export function startI18n(language: Language = storedLanguage()): Promise<void> {
   if (!i18next.isInitialized) {
     void i18next.use(initReactI18next).init({
-      resources: { en: { translation: en }, hi: { translation: hi } },
-      lng: language,
+      resources: { en: { translation: en } },
+      lng: 'en',
       fallbackLng: 'en',
       supportedLngs: ['en', 'hi'],
       // React escapes what it renders; i18next escaping too would show &amp; in the page.
       interpolation: { escapeValue: false },
       initAsync: false,
       returnNull: false,
+      partialBundledLanguages: true,
     });
-  } else {
-    void i18next.changeLanguage(language);
   }
   applyHtmlLang(language);
+  return switchTo(language);
+}
+
+/** Adds a language's texts to i18next, fetching their chunk the first time. */
+export async function loadLanguage(language: Language): Promise<void> {
+  if (i18next.hasResourceBundle(language, 'translation')) return;
+  if (language === 'hi') {
+    const { hi } = await import('./resources/hi.ts');
+    i18next.addResourceBundle('hi', 'translation', hi);
+  }
+}
+
+/** At once when the texts are here (the switch re-renders in the same tick), else after loading them. */
+function switchTo(language: Language): Promise<void> {
+  if (i18next.hasResourceBundle(language, 'translation')) {
+    void i18next.changeLanguage(language);
+    return Promise.resolve();
+  }
+  return loadLanguage(language).then(
+    () => void i18next.changeLanguage(language),
+    // A chunk that cannot load (offline, a deploy replaced it): English stays, the app works.
+    () => undefined,
+  );
 }
 
 /** The language in force (English before i18next has started). */
@@ -43,10 +66,11 @@ export function currentLanguage(): Language {
   return isLanguage(language) ? language : 'en';
 }
 
+/** Switches at once when the texts are loaded, else as soon as their chunk is in. */
 export function setLanguage(language: Language): void {
   storeLanguage(language);
   applyHtmlLang(language);
-  void i18next.changeLanguage(language);
+  void switchTo(language);
 }
 
 /** The language in force and the switch; components using it re-render when it changes. */

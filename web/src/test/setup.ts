@@ -5,11 +5,14 @@
  */
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
-import { startI18n } from '../i18n/i18n.ts';
+import { loadLanguage, startI18n } from '../i18n/i18n.ts';
 import { resetCheckpoint } from '../lib/checkpoint.ts';
 import { resetRateLimit } from '../lib/rate-limit.ts';
 
-startI18n('en');
+// Hindi's texts are a lazy chunk in the app; here they are loaded up front so a test's switch
+// to Hindi applies at once, as it does in the app once the chunk is in.
+void startI18n('en');
+await loadLanguage('hi');
 
 class ResizeObserverStub {
   observe(): void {}
@@ -28,5 +31,5 @@ afterEach(() => {
   window.localStorage.clear();
   resetCheckpoint();
   resetRateLimit();
-  startI18n('en');
+  void startI18n('en');
 });
