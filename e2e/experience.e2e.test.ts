@@ -354,7 +354,7 @@ describe('what users expect, in a real browser', () => {
       });
     await expect.poll(focusedInMenu, UI_POLL).not.toBeNull();
     // More presses than the menu has stops, both ways: focus cycles through every stop and never leaves.
-    const stops = await menu.locator('a[href], button').count();
+    const stops = await menu.locator('a[href], button, select').count();
     for (const key of ['Tab', 'Shift+Tab']) {
       const visited = new Set<string | null>();
       for (let press = 0; press < stops + 3; press += 1) {

@@ -62,7 +62,8 @@ async function openDashboard(viewport: ViewportName, token: string): Promise<{ p
   const stream = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/users/events');
   await page.goto('/dashboard');
   expect((await stream).status()).toBe(200);
-  await expectText(dashboardBalance(page), formatRupees(0));
+  // The dashboard shows the balance to the paisa.
+  await expectText(dashboardBalance(page), '₹0.00');
   return { page, errors };
 }
 
@@ -83,7 +84,7 @@ for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
     });
 
     await toast(page, `${formatRupees(PAID_RUPEES)} received from ${sender.name}`);
-    await expectText(dashboardBalance(page), formatRupees(PAID_RUPEES));
+    await expectText(dashboardBalance(page), `${formatRupees(PAID_RUPEES)}.00`);
     expect(navigations, 'the page was not reloaded').toBe(0);
     expect(errors).toEqual([]);
     await page.context().close();
