@@ -15,6 +15,14 @@ import { benchHighAvailability, printHighAvailability, type HighAvailabilityFigu
 import { startPrimaryWithStandby } from '../test/hot-standby.ts';
 
 const quick = process.argv.includes('--quick');
+type BenchName = 'b1' | 'b2' | 'b4' | 'b6' | 'b7';
+const BENCH_NAMES: readonly BenchName[] = ['b1', 'b2', 'b4', 'b6', 'b7'];
+/**
+ * `--only=b1,b4`: run just those benchmarks (to compare a change before and after without the
+ * whole run); the figures go to bench/results/partial.json, never over latest.json.
+ */
+const only = parseOnly(process.argv);
+const runs = (name: BenchName) => only === undefined || only.has(name);
 const log = (line: string) => console.error(`[bench] ${line}`);
 
 /** The issue's targets, as ratios against same-run baselines where there is one. */
@@ -32,7 +40,39 @@ const TARGETS = {
 const started = Date.now();
 const database = await startBenchDatabase();
 try {
-  const { rows: ledgerCore, live } = await benchLedgerCore(database, {
+  if (only === undefined) await runAll();
+  else await runSome();
+} finally {
+  await database.stop();
+}
+
+function parseOnly(argv: readonly string[]): ReadonlySet<BenchName> | undefined {
+  const flag = argv.find((arg) => arg.startsWith('--only='));
+  if (!flag) return undefined;
+  const names = flag.slice('--only='.length).split(',');
+  const unknown = names.filter((name) => !BENCH_NAMES.includes(name as BenchName));
+  if (unknown.length > 0) throw new Error(`--only: unknown ${unknown.join(', ')} (known: ${BENCH_NAMES.join(', ')})`);
+  return new Set(names as BenchName[]);
+}
+
+function machine() {
+  return {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    loadAverage: os.loadavg(),
+  };
+}
+
+function writeResult(file: string, result: Record<string, unknown>): void {
+  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+  writeFileSync(new URL(`./results/${file}`, import.meta.url), JSON.stringify(result, null, 2));
+  console.log(`\nwritten bench/results/${file} (${result['durationSeconds']}s)`);
+}
+
+async function runLedgerCore() {
+  return benchLedgerCore(database, {
     wallets: quick ? 2_000 : 10_000,
     hotWallets: 10,
     clientCounts: [1, 8, 32],
@@ -40,7 +80,10 @@ try {
     repeats: quick ? 1 : 3,
     log,
   });
-  const { http, lag, rss } = await benchHttp(await database.fresh('bench_http'), {
+}
+
+async function runHttp() {
+  return benchHttp(await database.fresh('bench_http'), {
     users: quick ? 8 : 32,
     coldUsers: quick ? 8 : 32,
     coldConcurrency: 4,
@@ -48,47 +91,86 @@ try {
     durationSeconds: quick ? 8 : 30,
     log,
   });
-  const scaleOut = await runScaleOut();
-  const highAvailability = await benchHighAvailability({
+}
+
+async function runHighAvailability() {
+  return benchHighAvailability({
     users: quick ? 8 : 16,
     connections: 64,
     durationSeconds: quick ? 8 : 20,
     log,
   });
-  // Full: the issue's sizes. Quick: a twentieth of them (the figures are not the target's).
-  const { seedSeconds, replay, reads } = await benchReplayAndReads(await database.fresh('bench_replay'), {
+}
+
+// Full: the issue's sizes. Quick: a twentieth of them (the figures are not the target's).
+async function runReplayAndReads() {
+  return benchReplayAndReads(await database.fresh('bench_replay'), {
     events: quick ? 50_000 : 1_000_000,
     hubTransfers: quick ? 5_000 : 100_000,
     wallets: 1_000,
     samples: quick ? 200 : 400,
     log,
   });
+}
+
+const READS_QUICK_NOTE =
+  "quick: scaled 1/20 (50,000 events, 5,000 of the reader's transfers); the target is for the full run";
+
+/** `--only`: the chosen benchmarks, their tables, and partial.json (no targets table: it needs every figure). */
+async function runSome(): Promise<void> {
+  const result: Record<string, unknown> = { recordedAt: new Date().toISOString(), quick, only: [...(only ?? [])] };
+  if (runs('b1')) {
+    const { rows, live } = await runLedgerCore();
+    printLedgerCore(rows, live);
+    Object.assign(result, { b1LedgerCore: rows, b1ProjectionsLive: live });
+  }
+  if (runs('b2')) {
+    const { http, lag, rss } = await runHttp();
+    printHttp(http, lag, rss);
+    Object.assign(result, { b2Http: http, b3ProjectionLag: lag, peakRss: rss });
+  }
+  if (runs('b6')) {
+    const scaleOut = await runScaleOut();
+    printScaleOut(scaleOut);
+    result['b6ScaleOut'] = scaleOut;
+  }
+  if (runs('b7')) {
+    const highAvailability = await runHighAvailability();
+    printHighAvailability(highAvailability);
+    result['b7HighAvailability'] = highAvailability;
+  }
+  if (runs('b4')) {
+    const { seedSeconds, replay, reads } = await runReplayAndReads();
+    printReplay(replay);
+    printReads(reads, quick ? READS_QUICK_NOTE : undefined);
+    Object.assign(result, { b4Replay: { seedSeconds, projections: replay }, b5Reads: reads });
+  }
+  result['machine'] = machine();
+  result['durationSeconds'] = Math.round((Date.now() - started) / 1000);
+  writeResult('partial.json', result);
+}
+
+async function runAll(): Promise<void> {
+  const { rows: ledgerCore, live } = await runLedgerCore();
+  const { http, lag, rss } = await runHttp();
+  const scaleOut = await runScaleOut();
+  const highAvailability = await runHighAvailability();
+  const { seedSeconds, replay, reads } = await runReplayAndReads();
 
   printLedgerCore(ledgerCore, live);
   printHttp(http, lag, rss);
   printScaleOut(scaleOut);
   printHighAvailability(highAvailability);
   printReplay(replay);
-  printReads(
-    reads,
-    quick
-      ? "quick: scaled 1/20 (50,000 events, 5,000 of the reader's transfers); the target is for the full run"
-      : undefined,
-  );
+  printReads(reads, quick ? READS_QUICK_NOTE : undefined);
   const targets = targetRows(ledgerCore, live, http, lag, replay, reads, rss, scaleOut, highAvailability);
   console.log('\nTargets (ratios against baselines measured in this run)');
   console.table(targets);
 
-  const result = {
+  writeResult('latest.json', {
     recordedAt: new Date().toISOString(),
     quick,
-    machine: {
-      cpus: os.cpus().length,
-      cpuModel: os.cpus()[0]?.model ?? 'unknown',
-      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-      node: process.version,
-      loadAverage: os.loadavg(),
-    },
+    machine: machine(),
     durationSeconds: Math.round((Date.now() - started) / 1000),
     b1LedgerCore: ledgerCore,
     b1ProjectionsLive: live,
@@ -100,12 +182,7 @@ try {
     b7HighAvailability: highAvailability,
     peakRss: rss,
     targets,
-  };
-  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-  writeFileSync(new URL('./results/latest.json', import.meta.url), JSON.stringify(result, null, 2));
-  console.log(`\nwritten bench/results/latest.json (${result.durationSeconds}s)`);
-} finally {
-  await database.stop();
+  });
 }
 
 function verdict(met: boolean): string {
