@@ -19,7 +19,8 @@
  * check and the row it adds run in the action's transaction under advisory locks on the
  * admin and the wallet, so two actions at once cannot both count without the other.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { newId } from '../platform/ids.ts';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { ApprovalRecord, ApprovalState } from '../contracts/admin.ts';
 import { rupeesFromPaise } from '../contracts/money.ts';
@@ -335,7 +336,7 @@ async function fileApprovalRequest(
   requestedBy: string,
   cause: ApprovalCause,
 ): Promise<ApprovalRecord> {
-  const id = randomUUID();
+  const id = newId();
   const { rows } = await sql<{ id: string }>`
     insert into audit.approval_requests (id, action, target, input, amount_paise, requested_by)
     values (${id}, ${action.action}, ${preview.streamId}, ${JSON.stringify(action)}::jsonb, ${preview.amountPaise}, ${requestedBy})

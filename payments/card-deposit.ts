@@ -10,7 +10,8 @@
  * If the process dies between a successful charge and the append, the webhook records and
  * credits the deposit from the payment's metadata: the charge is never lost.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { newId } from '../platform/ids.ts';
 import {
   isLedgerRejection,
   reject,
@@ -163,7 +164,7 @@ async function credit(
 
 /** Same actor + same Idempotency-Key -> same deposit id; without a key, a fresh one. */
 export function cardDepositId(ctx: CommandContext): string {
-  if (!ctx.idempotencyKey) return `card-${randomUUID()}`;
+  if (!ctx.idempotencyKey) return `card-${newId()}`;
   const digest = createHash('sha256').update(`${ctx.actorId}\n${ctx.idempotencyKey}`).digest('hex');
   return `card-${digest.slice(0, 32)}`;
 }

@@ -9,7 +9,7 @@
  * Request ids are UUIDs (`newRequestId`): unique across processes and restarts, so an id
  * stored in event metadata or a job payload names one HTTP request forever.
  */
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids.ts';
 import { pino, type DestinationStream, type Level, type Logger, type LoggerOptions as PinoOptions } from 'pino';
 
 export type { Logger } from 'pino';
@@ -98,7 +98,7 @@ export const fallbackLogger: Logger = createLogger('wallet', {
 });
 
 export function newRequestId(): string {
-  return randomUUID();
+  return newId();
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -9,7 +9,7 @@
  * (500) with `limit`; `before=<_id>` gives the requests older than one the caller has (a page
  * shorter than its limit is the last).
  */
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../platform/ids.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
@@ -107,7 +107,7 @@ export async function registerRequestRoutes(app: FastifyInstance, deps: MoneyDep
       try {
         const result = await deps.ledger.requestMoney(
           {
-            requestId: randomUUID(),
+            requestId: newId(),
             requesterId: user.id,
             payerId: payer.id,
             amountPaise: body.amount,

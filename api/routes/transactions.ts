@@ -4,7 +4,7 @@
  * reads come from the projections. The signed-in user is always the one who pays and the
  * one whose history is read: nothing in the body chooses a sender, a wallet or a status.
  */
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../platform/ids.ts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Selectable } from 'kysely';
 import { failDepositSchema, settleDepositSchema } from '../../contracts/admin.ts';
@@ -125,7 +125,7 @@ function registerTransfer(app: ZodRoutes, deps: MoneyDependencies): void {
     await requirePin(deps, user.id, body.transactionPin, { payeeId: body.receiver });
     const result = await deps.ledger.transfer(
       {
-        transferId: randomUUID(),
+        transferId: newId(),
         fromAccountId: user.id,
         toAccountId: body.receiver,
         amountPaise: body.amount,
@@ -183,7 +183,7 @@ function registerDeposit(app: ZodRoutes, deps: MoneyDependencies): void {
     const details = body.paymentMethod === 'upi' ? body.upiDetails : body.bankDetails;
     const result = await deps.ledger.requestDeposit(
       {
-        depositId: randomUUID(),
+        depositId: newId(),
         walletId: user.id,
         amountPaise: body.amount,
         method: body.paymentMethod,
