@@ -9,7 +9,12 @@ import { existsSync, mkdirSync, chmodSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import net from 'node:net';
-import { EMBEDDED_SUPERUSER, EMBEDDED_SUPERUSER_PASSWORD, embeddedSuperuserUrl } from './embedded-login.ts';
+import {
+  EMBEDDED_SOCKET_DIR,
+  EMBEDDED_SUPERUSER,
+  EMBEDDED_SUPERUSER_PASSWORD,
+  embeddedSuperuserUrl,
+} from './embedded-login.ts';
 import { fallbackLogger, type Logger } from './logger.ts';
 
 /**
@@ -80,6 +85,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     postgresFlags: [
       '-c',
       'max_connections=200',
+      '-c',
+      `unix_socket_directories=${EMBEDDED_SOCKET_DIR}`,
       ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
     ],
   });
