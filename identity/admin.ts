@@ -13,8 +13,7 @@
  * are cleared (set again through the PIN-reset e-mail), the session version is bumped (every
  * token issued so far is refused) and the account becomes a local one.
  */
-import { newId } from '../platform/ids.ts';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Ledger, LedgerTables } from '../ledger/index.ts';
@@ -95,7 +94,7 @@ export async function createAdmin(db: Kysely<unknown>, ledger: Ledger, input: Ad
       const promoted = { status: 'promoted' as const, userId: existing.id, email, wasVerified: existing.is_verified };
       return generatedPassword ? { ...promoted, generatedPassword } : promoted;
     }
-    const userId = newId();
+    const userId = randomUUID();
     const firstName = input.firstName ?? 'Wallet';
     const lastName = input.lastName ?? 'Admin';
     await identityDb(trx)

@@ -22,7 +22,7 @@
  * stays where it is meanwhile. An admin account is left alone instead: sending it back to
  * verification could lock out the only admin, with nobody left to verify it.
  */
-import { newId } from '../platform/ids.ts';
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { boundedText, EMAIL_PATTERN, MAX_EMAIL_LENGTH } from '../contracts/fields.ts';
@@ -121,7 +121,7 @@ async function createGoogleUser(
   ledger: Ledger,
   profile: GoogleProfile,
 ): Promise<string> {
-  const userId = newId();
+  const userId = randomUUID();
   const { firstName, lastName } = namesOf(profile);
   await identityDb(trx)
     .insertInto('identity.users')

@@ -3,7 +3,7 @@
  * so there is never a user without a wallet or a wallet without an owner. Only the fields
  * of the registration payload are read; role, state and balance are the server's.
  */
-import { newId } from '../platform/ids.ts';
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { isAcceptableBcryptHash, type registerPayloadSchema } from '../contracts/users.ts';
@@ -27,7 +27,9 @@ export async function registerUser(
   /** The HTTP request registering, named in the wallet-opening event's metadata. */
   requestId?: string,
 ): Promise<{ userId: string }> {
-  const userId = newId();
+  // Random (v4), unlike the ids of money movements (platform/ids.ts): the user id is the account
+  // number people hand to payers, and a time-ordered one would tell them when the account was opened.
+  const userId = randomUUID();
   // The spec's browser client sends bcrypt(PIN); it is stored as it is, and its verifier is
   // written at the first right PIN. Plain digits (our web app) are hashed here, so the server
   // enforces the 4-6 digit rule for them, and get their verifier at once.

@@ -345,6 +345,7 @@ CREATE INDEX history_newest_first ON read.history USING btree (account_id, creat
 CREATE INDEX history_pending_deposits ON read.history USING btree ("position") WHERE ((status = 'pending'::text) AND (type = 'deposit'::text));
 CREATE INDEX history_search_keys ON read.history USING gin (read.search_keys(account_id, reference)) WITH (gin_pending_list_limit='256');
 CREATE INDEX history_transaction_prefix ON read.history USING btree (account_id, lower(transaction_id) text_pattern_ops);
+CREATE INDEX history_transaction_tail ON read.history USING btree (account_id, reverse(lower(transaction_id)) text_pattern_ops);
 CREATE INDEX money_requests_by_payer ON read.money_requests USING btree (payer_id, created_at DESC);
 CREATE INDEX money_requests_by_requester ON read.money_requests USING btree (requester_id, created_at DESC);
 CREATE INDEX statements_by_time ON read.statements USING btree (account_id, recorded_at);

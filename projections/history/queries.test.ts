@@ -13,6 +13,7 @@ import { createLedger, rupees, type LedgerTables } from '../../ledger/index.ts';
 import { allCaughtUp, drainUntil } from '../../test/read-model.ts';
 import { openFundedWallets } from '../../test/funded-wallets.ts';
 import { readHistoryPage, type ReadTables } from '../index.ts';
+import { newId } from '../../platform/ids.ts';
 
 const RENT_TRANSFERS = 30;
 const FOOD_TRANSFERS = 5;
@@ -53,15 +54,16 @@ afterAll(async () => {
 });
 
 /**
- * A user's matches by the plain query (the text anywhere in the reference, or at the start of
- * the id; any case), newest first, as transaction ids: what every page must be a slice of.
+ * A user's matches by the plain query (the text anywhere in the reference, or at the start or
+ * the end of the id; any case), newest first, as transaction ids: what every page must be a slice of.
  */
 async function allMatches(text: string, accountId = 'asha'): Promise<string[]> {
   const literal = text.replace(/[\\%_]/g, (char) => `\\${char}`);
   const { rows } = await sql<{ transaction_id: string }>`
     select transaction_id from read.history
      where account_id = ${accountId}
-       and (reference ilike ${`%${literal}%`} or lower(transaction_id) like ${`${literal.toLowerCase()}%`})
+       and (reference ilike ${`%${literal}%`} or lower(transaction_id) like ${`${literal.toLowerCase()}%`}
+            or lower(transaction_id) like ${`%${literal.toLowerCase()}`})
      order by created_at desc, position desc`.execute(testDb.db);
   return rows.map((row) => row.transaction_id);
 }
@@ -107,6 +109,45 @@ describe('given a user with more matches than the search counts', () => {
     expect(byId.rows.map((row) => row.transaction_id).sort()).toEqual(['t3', 't30', 't31', 't32', 't33', 't34']);
     const credits = await readHistoryPage(read, { accountId: 'ravi', type: 'debit', search: 'rent', page: 1 });
     expect([credits.total, credits.rows]).toEqual([0, []]);
+  });
+});
+
+describe('ids of money movements (UUIDv7)', () => {
+  it('are found by their random tail, which the app shows, and not told apart by their time prefix', async () => {
+    const ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
+    await ledger.openWallet({ accountId: 'meera', displayName: 'Meera Das' }, { actorId: 'meera' });
+    await ledger.completeCardDeposit(
+      {
+        depositId: 'meera-top-up',
+        walletId: 'meera',
+        amountPaise: rupees(100),
+        reference: 'card',
+        provider: 'sandbox',
+        paymentId: 'pi_2',
+      },
+      { actorId: 'provider:card' },
+    );
+    const ids = [newId(), newId(), newId()];
+    for (const transferId of ids)
+      await ledger.transfer(
+        { transferId, fromAccountId: 'meera', toAccountId: 'ravi', amountPaise: rupees(1), reference: 'chai' },
+        { actorId: 'meera' },
+      );
+    await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
+    const second = ids[1] ?? '';
+    const byTail = await readHistoryPage(read, { accountId: 'meera', search: second.slice(-8).toUpperCase(), page: 1 });
+    expect(byTail.rows.map((row) => row.transaction_id)).toEqual([second]);
+    expect(byTail.rows.map((row) => row.transaction_id)).toEqual(await allMatches(second.slice(-8), 'meera'));
+    const whole = await readHistoryPage(read, { accountId: 'meera', search: second, page: 1 });
+    expect(whole.rows.map((row) => row.transaction_id)).toEqual([second]);
+    // Made within the same minute, they start alike (the first 8 characters change every 65.5 s):
+    // the start picks none of them out.
+    const prefix = second.slice(0, 8);
+    const byStart = await readHistoryPage(read, { accountId: 'meera', search: prefix, page: 1 });
+    expect(byStart.rows.map((row) => row.transaction_id).sort()).toEqual(
+      ids.filter((id) => id.startsWith(prefix)).sort(),
+    );
+    expect(byStart.rows.length).toBeGreaterThan(1);
   });
 });
 

@@ -45,6 +45,11 @@ export interface HistoryPage {
 /** See searchHistory: the newest rows sufficed, a walk of the index, or a trigram lookup. */
 export type SearchWay = 'head' | 'walk' | 'keys';
 
+/** `text` backwards (by code point), to match an id's end through the index on its reverse. */
+function reversed(text: string): string {
+  return [...text].reverse().join('');
+}
+
 /** `text` with LIKE's wildcards and escape character taken literally. */
 function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
@@ -64,6 +69,7 @@ export async function readHistoryPage(db: Kysely<ReadTables>, query: HistoryQuer
       text: search,
       referencePattern: `%${likeLiteral(search)}%`,
       transactionIdPrefix: `${likeLiteral(search.toLowerCase())}%`,
+      transactionIdTail: `${likeLiteral(reversed(search.toLowerCase()))}%`,
       pageSize,
       offset,
       countLimit: query.searchCountLimit ?? SEARCH_COUNT_LIMIT,
@@ -147,6 +153,12 @@ interface SearchQuery {
   referencePattern: string;
   /** LIKE pattern over lower(transaction_id): the lower-cased text at its start. */
   transactionIdPrefix: string;
+  /**
+   * LIKE pattern over reverse(lower(transaction_id)): the text at the id's end. Ids of money
+   * movements are UUIDv7 (platform/ids.ts), whose first characters are the time, so the app
+   * shows and people copy their random tail.
+   */
+  transactionIdTail: string;
   pageSize: number;
   offset: number;
   countLimit: number;
@@ -205,13 +217,15 @@ async function searchHistory(db: Kysely<ReadTables>, query: SearchQuery): Promis
   const { accountId, type, since, until, text, pageSize, offset, countLimit, headRows, lookupRows } = query;
   const filters = sql`account_id = ${accountId} ${type ? sql`and type = ${type}` : sql``}
        ${since ? sql`and created_at >= ${since}` : sql``} ${until ? sql`and created_at < ${until}` : sql``}`;
-  const isMatch = sql`(reference ilike ${query.referencePattern} or lower(transaction_id) like ${query.transactionIdPrefix})`;
+  const isIdMatch = sql`(lower(transaction_id) like ${query.transactionIdPrefix}
+                         or reverse(lower(transaction_id)) like ${query.transactionIdTail})`;
+  const isMatch = sql`(reference ilike ${query.referencePattern} or ${isIdMatch})`;
   const newestFirst = sql`order by created_at desc, position desc`;
   const walk = sql`select stream_id, created_at, position from read.history where ${filters} and ${isMatch}`;
   const pageSource = offset + pageSize > countLimit ? sql`(${walk} ${newestFirst})` : sql`matches`;
   const isKeyed = sql`((read.search_keys(account_id, reference) @> read.search_text_keys(${accountId}, ${text})
                           and reference ilike ${query.referencePattern})
-                         or lower(transaction_id) like ${query.transactionIdPrefix})`;
+                         or ${isIdMatch})`;
   const chosen = sql`(select way from chosen)`;
   const { rows } = await sql<Selectable<HistoryRow> & { matched: bigint; way: SearchWay }>`
     with head as materialized (

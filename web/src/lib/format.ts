@@ -54,3 +54,12 @@ export function formatDateTime(iso: string): string {
 export function shortId(id: string): string {
   return id.length > 8 ? `${id.slice(0, 8)}...` : id;
 }
+
+/**
+ * A money movement's id cut short: its end. The server mints them as UUIDv7, whose start is
+ * the time (shared by every transaction of the same minute) and whose end is random; history
+ * search matches an id by its end too.
+ */
+export function idTail(id: string): string {
+  return id.length > 8 ? `...${id.slice(-8)}` : id;
+}

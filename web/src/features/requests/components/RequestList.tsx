@@ -8,7 +8,7 @@ import { CardList, ExpandableCard, type ExpandedCard } from '../../../components
 import { Button } from '../../../components/ui/Button.tsx';
 import { DataTable, type Column } from '../../../components/ui/DataTable.tsx';
 import { Badge, type BadgeTone } from '../../../components/ui/misc.tsx';
-import { formatDateTime, formatRupees, shortId } from '../../../lib/format.ts';
+import { formatDateTime, formatRupees, idTail } from '../../../lib/format.ts';
 import type { MoneyRequestRecord } from '../api/get-requests.ts';
 
 export type RequestTab = 'sent' | 'received';
@@ -65,7 +65,7 @@ export function RequestList(props: RequestListProps): ReactElement {
       header: t('requests.id'),
       cell: (row) => (
         <span className="mono" title={row._id}>
-          {shortId(row._id)}
+          {idTail(row._id)}
         </span>
       ),
     },

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { CardList } from '../../../components/CardList/CardList.tsx';
 import { DataTable, type Column } from '../../../components/ui/DataTable.tsx';
 import { Badge } from '../../../components/ui/misc.tsx';
-import { formatDateTime, formatRupees } from '../../../lib/format.ts';
+import { formatDateTime, formatRupees, idTail } from '../../../lib/format.ts';
 import { amountTone, historyTitle, isMoneyOut } from '../../../lib/history-words.ts';
 import type { TransactionRecord } from '../api/get-transactions.ts';
 
@@ -108,7 +108,9 @@ export function TransactionList({ items, userId }: { items: TransactionRecord[];
             </p>
             <p>{row.reference}</p>
             <div className="row-between">
-              <span className="mono small">{row._id.slice(0, 8)}...</span>
+              <span className="mono small" title={row._id}>
+                {idTail(row._id)}
+              </span>
               <StatusBadge status={row.status} />
             </div>
           </>

@@ -79,3 +79,17 @@ describe('history cards', () => {
     expect(tone(pending)).not.toContain('amount-credit');
   });
 });
+
+describe('a card’s transaction id', () => {
+  it('shows the random end of a UUIDv7, not its time-ordered start, with the whole id as its title', () => {
+    // Two ids made in the same minute: the first 8 characters are the same, the last 8 are not.
+    const first = '019ac6b1-7e2a-7c41-9d3e-5a1f0b2c3d4e';
+    const second = '019ac6b1-7e2b-7f02-8a6c-91e4d7f8a0b1';
+    const { container } = render(
+      <TransactionList items={[record({ _id: first }), record({ _id: second })]} userId={ME} />,
+    );
+    const ids = [...container.querySelectorAll<HTMLElement>('.list-card .mono')];
+    expect(ids.map((id) => id.textContent)).toEqual(['...0b2c3d4e', '...d7f8a0b1']);
+    expect(ids.map((id) => id.title)).toEqual([first, second]);
+  });
+});
