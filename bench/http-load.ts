@@ -21,6 +21,12 @@
  *        Only 2xx replies count as done; non-2xx replies and errors are printed.
  *        The machine's CPU by process group is read during the warm run and during the
  *        baseline, and printed per request side by side: what a payment costs beyond the read.
+ *        Then, open loop (bench/open-loop.ts): payments built as in the warm run arriving at
+ *        a fixed rate, half the warm run's 2xx/s (its peak), for `openLoopSeconds`, then the
+ *        baseline's read at the same rate; each request timed from its scheduled send time,
+ *        so queueing the closed loop hides (a connection waits for its answer before sending
+ *        again) is charged. Right after the warm run, on the same API with the same users'
+ *        PIN verifiers warm, and before the B3 probe run.
  *   B3 - during a second warm run of the same load (after the measured one: the probe costs
  *        ~5% of the machine, which the B2 figure should not pay while its baseline does not),
  *        a probe appends a transfer through the ledger every 50 ms (directly: over HTTP it
@@ -42,6 +48,7 @@ import { call, callUntilDefinite, createCluster, sleep } from '../reliability/pr
 import { createFundedWallets, type Wallet } from '../reliability/money-load.ts';
 import { cpuBreakdown, describeBreakdown, snapshotCpu, type CpuBreakdown } from './cpu-profile.ts';
 import { measureThroughput, median, percentile, type BenchDatabase } from './harness.ts';
+import { openLoop, type OpenLoopFigures, type OpenLoopRequest } from './open-loop.ts';
 
 export interface CannonFigures {
   /** 2xx replies per second: a refused or failed request is not a payment. */
@@ -92,6 +99,17 @@ export interface HttpFigures {
   baselineMachineCpu: CpuBreakdown;
   /** The warm load again, with the B3 lag probe running (the lag's run; reported, not the B2 figure). */
   transferWithProbe: CannonFigures;
+  /** Payments, then the baseline's read, arriving at a fixed rate: half the warm run's 2xx/s. */
+  openLoop: OpenLoopRunFigures;
+}
+
+export interface OpenLoopRunFigures {
+  ratePerSecond: number;
+  seconds: number;
+  /** Requests in flight beyond this were counted as errors, not sent. */
+  maxInFlight: number;
+  transfer: OpenLoopFigures;
+  read: OpenLoopFigures;
 }
 
 export interface LagFigures {
@@ -115,12 +133,17 @@ export interface HttpLoadOptions {
   coldConcurrency: number;
   connections: number;
   durationSeconds: number;
+  /** Each open-loop run's length (payments, then reads). */
+  openLoopSeconds: number;
   log: (line: string) => void;
 }
 
 const PIN = '1234';
 const PROBE_INTERVAL_MS = 50;
 const PROBE_TIMEOUT_MS = 5_000;
+/** Far above what half the warm peak keeps in flight (rate x latency); past it the API is not keeping up. */
+const OPEN_LOOP_MAX_IN_FLIGHT = 2_000;
+const OPEN_LOOP_TIMEOUT_MS = 30_000;
 
 export async function benchHttp(
   database: BenchDatabase,
@@ -143,6 +166,7 @@ export async function benchHttp(
     options.log(`B2 creating ${options.coldUsers} cold users (browser-hashed PIN) funded by transfers...`);
     const cold = await createColdWallets(baseUrl, options.coldUsers, deadline, wallets);
     const transferRequest = transferRequests(wallets);
+    const readRequest = readRequests(wallets);
 
     options.log(
       `B2 baseline: authenticated get-user-info, ${options.connections} connections, ${options.durationSeconds} s...`,
@@ -154,10 +178,7 @@ export async function benchHttp(
       options.connections,
       options.durationSeconds,
       '/api/users/get-user-info',
-      (request) => {
-        const user = pick(wallets);
-        return { ...request, headers: { ...request.headers, authorization: `Bearer ${user.token}` }, body: '{}' };
-      },
+      readRequest,
     );
     const baselineMachineCpu = cpuBreakdown(baselineBefore, await snapshotCpu(database.url, processes), processes);
 
@@ -186,6 +207,13 @@ export async function benchHttp(
       workerPeakMiB: peakRssMiB(worker.child?.pid),
       apiAfterLoad: await memoryParts(api.url),
     };
+
+    // Open loop before the B3 run (same API, verifiers warm) but after the RSS reading: the
+    // peak stays the warm run's, as before.
+    const openLoopFigures = await openLoopRuns(api.url, transfer.requestsPerSecond / 2, options, {
+      transfer: () => transferRequest(postRequest('/api/transactions/transfer-funds')),
+      read: () => readRequest(postRequest('/api/users/get-user-info')),
+    });
 
     // B3 on a run of its own under the same load: the probe's appends and its 1 ms polls took
     // ~5% of the machine, which the measured B2 run would have paid and the baseline not.
@@ -227,6 +255,7 @@ export async function benchHttp(
       apiCpu,
       machineCpu,
       baselineMachineCpu,
+      openLoop: openLoopFigures,
     };
     const lag: LagFigures = {
       samples: lags.length,
@@ -238,6 +267,7 @@ export async function benchHttp(
       `B2 transfer-funds warm ${transfer.requestsPerSecond.toFixed(1)}/s (p99 ${transfer.p99Ms} ms, non-2xx ${transfer.non2xx}, errors ${transfer.errors}; ` +
         `alone p50 ${transferAlone.p50Ms} ms; cold ${coldFigures.requestsPerSecond.toFixed(1)}/s p99 ${coldFigures.p99Ms} ms), baseline ${baseline.requestsPerSecond.toFixed(0)}/s, ` +
         `PIN ceiling ${pin.perSecond.toFixed(1)}/s on ${pin.threads} thread(s), bcrypt ${(apiCpu.pinShare * 100).toFixed(0)}% of the API's CPU; ` +
+        `open loop at ${openLoopFigures.ratePerSecond.toFixed(1)}/s: payment p99 ${openLoopFigures.transfer.p99Ms} ms, read p99 ${openLoopFigures.read.p99Ms} ms; ` +
         `B3 lag p99 ${lag.p99Ms.toFixed(1)} ms; RSS api ${rss.apiPeakMiB} MiB, worker ${rss.workerPeakMiB} MiB`,
     );
     return { http, lag, rss };
@@ -273,6 +303,7 @@ export function printHttp(http: HttpFigures, lag: LagFigures, rss: RssFigures): 
       errors: '',
     },
   ]);
+  printOpenLoop(http.openLoop);
   console.log(
     `transfer-funds = ${http.ratioToBaseline.toFixed(3)}x the baseline, ${http.ratioToPinCeiling.toFixed(2)}x the PIN ceiling`,
   );
@@ -308,6 +339,66 @@ export function printHttp(http: HttpFigures, lag: LagFigures, rss: RssFigures): 
   );
 }
 
+function printOpenLoop(run: OpenLoopRunFigures): void {
+  const row = (request: string, figures: OpenLoopFigures) => ({
+    request,
+    'answers/s': figures.achievedPerSecond.toFixed(1),
+    sent: figures.sent,
+    ok: figures.ok,
+    'non-2xx': figures.non2xx,
+    errors: figures.errors,
+    'p50 ms': figures.p50Ms,
+    'p99 ms': figures.p99Ms,
+    'p99.9 ms': figures.p999Ms,
+    'max ms': figures.maxMs,
+  });
+  console.log(
+    `\nB2 open loop: ${run.ratePerSecond.toFixed(1)} arrivals/s (half the warm peak), ${run.seconds} s each, ` +
+      `latency from each request's scheduled send time, over all answers (2xx or not)`,
+  );
+  console.table([
+    row('POST transfer-funds, warm', run.transfer),
+    row('baseline: authenticated get-user-info', run.read),
+  ]);
+  const overCap = run.transfer.overCap + run.read.overCap;
+  if (overCap > 0) console.log(`${overCap} arrivals found ${run.maxInFlight} requests in flight: counted as errors`);
+}
+
+/** The open-loop runs at `ratePerSecond`: payments, then reads, one after the other. */
+async function openLoopRuns(
+  url: string,
+  ratePerSecond: number,
+  options: HttpLoadOptions,
+  requests: { transfer: () => OpenLoopRequest; read: () => OpenLoopRequest },
+): Promise<OpenLoopRunFigures> {
+  // A failed warm run leaves no peak to halve: one arrival a second still reports the latency.
+  const rate = Math.max(1, ratePerSecond);
+  const run = (request: () => OpenLoopRequest): Promise<OpenLoopFigures> =>
+    openLoop(url, {
+      ratePerSecond: rate,
+      seconds: options.openLoopSeconds,
+      maxInFlight: OPEN_LOOP_MAX_IN_FLIGHT,
+      timeoutMs: OPEN_LOOP_TIMEOUT_MS,
+      request,
+    });
+  options.log(`B2 open loop: transfer-funds arriving at ${rate.toFixed(1)}/s, ${options.openLoopSeconds} s...`);
+  const transfer = await run(requests.transfer);
+  options.log(`B2 open loop: get-user-info arriving at ${rate.toFixed(1)}/s, ${options.openLoopSeconds} s...`);
+  const read = await run(requests.read);
+  return {
+    ratePerSecond: rate,
+    seconds: options.openLoopSeconds,
+    maxInFlight: OPEN_LOOP_MAX_IN_FLIGHT,
+    transfer,
+    read,
+  };
+}
+
+/** The request autocannon hands to a setup function (`cannon`), for the open loop's. */
+function postRequest(path: string): Request {
+  return { method: 'POST', path, headers: { 'content-type': 'application/json' } };
+}
+
 /** ms of CPU per answered request, by process group, of the warm transfer run and of the baseline run. */
 export function perRequestComparison(
   http: Pick<HttpFigures, 'machineCpu' | 'baselineMachineCpu' | 'transfer' | 'baseline'>,
@@ -341,6 +432,14 @@ export function transferRequests(wallets: readonly Wallet[]): (request: Request)
       headers: { ...request.headers, authorization: `Bearer ${from.token}`, 'idempotency-key': randomUUID() },
       body: JSON.stringify({ receiver: to.id, amount: 1, reference: 'bench', transactionPin: PIN }),
     };
+  };
+}
+
+/** The baseline's request setup: get-user-info as a random user among `wallets`. */
+export function readRequests(wallets: readonly Wallet[]): (request: Request) => Request {
+  return (request) => {
+    const user = pick(wallets);
+    return { ...request, headers: { ...request.headers, authorization: `Bearer ${user.token}` }, body: '{}' };
   };
 }
 
