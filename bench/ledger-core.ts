@@ -54,6 +54,11 @@ export interface LedgerCoreRow {
   minimalWalBytesPerTransfer: number;
   /** Checkpoints completed during those runs (transfer and minimal): non-zero raises their WAL figures. */
   checkpointsDuringWalRuns: number;
+  /**
+   * Since the last checkpoint when the row started: soon after one, most pages a transfer
+   * touches are first touches, each logged as a full page image.
+   */
+  secondsSinceCheckpointAtStart: number;
 }
 
 export interface LedgerVerifySummary {
@@ -164,7 +169,7 @@ async function measureMatrix(
   for (const distribution of ['uniform', 'hot'] as const) {
     const population = distribution === 'uniform' ? options.wallets : options.hotWallets;
     for (const clients of clientCounts) {
-      const ledgerEventsAtStart = await countEvents(db);
+      const start = { events: await countEvents(db), secondsSinceCheckpoint: await secondsSinceCheckpoint(db) };
       const samples = {
         transfer: [] as WalSample[],
         ceiling: [] as ThroughputResult[],
@@ -190,7 +195,7 @@ async function measureMatrix(
         samples.batched.push(await run(() => batchedMinimal(pick())));
         samples.transfer.push(await withWal(db, () => run(() => ledgerTransfer(ledger, pick()))));
       }
-      const row = rowOf(size, ledgerEventsAtStart, distribution, clients, samples);
+      const row = rowOf(size, start, distribution, clients, samples);
       options.log(
         `B1 ${size} ${distribution} x${clients}: ${row.transfersPerSecond.toFixed(0)}/s (minimal ${row.minimalTransferPerSecond.toFixed(0)}/s, ` +
           `batched minimal ${row.batchedMinimalPerSecond.toFixed(0)}/s, ceiling ${row.commitCeilingPerSecond.toFixed(0)}/s; errors ${row.transferErrors}/${row.baselineErrors}; ` +
@@ -204,7 +209,7 @@ async function measureMatrix(
 
 function rowOf(
   size: LedgerCoreRow['ledger'],
-  ledgerEventsAtStart: number,
+  start: { events: number; secondsSinceCheckpoint: number },
   distribution: LedgerCoreRow['distribution'],
   clients: number,
   samples: { transfer: WalSample[]; ceiling: ThroughputResult[]; minimal: WalSample[]; batched: ThroughputResult[] },
@@ -217,7 +222,7 @@ function rowOf(
   const minimal = perSecond(results(samples.minimal));
   return {
     ledger: size,
-    ledgerEventsAtStart,
+    ledgerEventsAtStart: start.events,
     distribution,
     clients,
     transfersPerSecond: transfers,
@@ -232,6 +237,7 @@ function rowOf(
     walBytesPerTransfer: walPerOperation(samples.transfer),
     minimalWalBytesPerTransfer: walPerOperation(samples.minimal),
     checkpointsDuringWalRuns: [...samples.transfer, ...samples.minimal].reduce((sum, s) => sum + s.checkpoints, 0),
+    secondsSinceCheckpointAtStart: start.secondsSinceCheckpoint,
   };
 }
 
@@ -265,6 +271,12 @@ async function walPoint(db: Kysely<unknown>): Promise<{ lsn: string; checkpoints
   return { lsn: rows[0]?.lsn ?? '0/0', checkpoints: Number(rows[0]?.checkpoints ?? 0) };
 }
 
+async function secondsSinceCheckpoint(db: Kysely<unknown>): Promise<number> {
+  const { rows } = await sql<{ seconds: string }>`
+    select extract(epoch from now() - checkpoint_time)::text as seconds from pg_control_checkpoint()`.execute(db);
+  return Number(rows[0]?.seconds ?? Number.NaN);
+}
+
 function walPerOperation(samples: readonly WalSample[]): number {
   const bytes = samples.reduce((sum, sample) => sum + sample.walBytes, 0);
   const operations = samples.reduce((sum, sample) => sum + sample.result.operations, 0);
@@ -273,6 +285,7 @@ function walPerOperation(samples: readonly WalSample[]): number {
 
 /** verifyLedger, cut to a verdict and a line for the results. */
 async function verifySummary(db: Kysely<unknown>): Promise<LedgerVerifySummary> {
+  const started = performance.now();
   const report = await verifyLedger(db);
   const clean = report.differences.length === 0 && report.totalPaise === 0n;
   const events = await countEvents(db);
@@ -283,7 +296,7 @@ async function verifySummary(db: Kysely<unknown>): Promise<LedgerVerifySummary> 
       : `${report.differences.length} differences, first: ${report.differences.slice(0, 3).join('; ')}`;
   return {
     clean,
-    summary: `${events.toLocaleString()} events, ${wallets.toLocaleString()} wallets; ${differences}; trial balance total ${report.totalPaise} paise`,
+    summary: `${events.toLocaleString()} events, ${wallets.toLocaleString()} wallets; ${differences}; trial balance total ${report.totalPaise} paise; checked in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   };
 }
 

@@ -238,11 +238,13 @@ function printLedgerCore(
       'WAL B/transfer': Math.round(row.walBytesPerTransfer),
       'minimal WAL B': Math.round(row.minimalWalBytesPerTransfer),
       checkpoints: row.checkpointsDuringWalRuns,
+      's since checkpoint': Math.round(row.secondsSinceCheckpointAtStart),
     })),
   );
   console.log(
     'errors: ledger transfers / baselines, over all repeats; WAL: bytes written during the transfer (minimal) runs per transfer; ' +
-      'checkpoints: completed during those runs (each makes the next touch of a page write it whole, raising WAL)',
+      'checkpoints: completed during those runs, and seconds since the last one when the row started ' +
+      '(after a checkpoint the first touch of each page writes it whole, raising WAL)',
   );
   if (largeSeed)
     console.log(
