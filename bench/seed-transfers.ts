@@ -7,6 +7,8 @@
  * an idempotency key (random, recorded now: inside the retention window) with the command's
  * result. Every insert names its columns, so defaults the ledger adds or changes (positions,
  * tx ids, ids) still apply. The statement trigger that checks postings sum to zero still runs.
+ * Two writers share the work, each over its own half of the wallets (even and odd indexes):
+ * a seeded transfer never crosses the halves, which the measured transfers do not notice.
  */
 import { sql, type Kysely } from 'kysely';
 
@@ -30,6 +32,11 @@ export interface SeededTransfers {
 
 /** Transfers per transaction: large enough that commits and round trips do not matter. */
 const CHUNK = 100_000;
+/**
+ * Concurrent writers, each over its own wallets (index mod WRITERS), so their head updates
+ * never wait on each other (the machines have 2 cores).
+ */
+const WRITERS = 2;
 /** Amounts stay small against the wallets' funding, so no running balance can go negative. */
 const MAX_AMOUNT_PAISE = 1_000;
 
@@ -40,9 +47,15 @@ export async function seedTransfers(db: Kysely<unknown>, options: SeedTransfersO
   options.log(
     `B1 large ledger: appending ${wanted.toLocaleString()} transfers to ${eventsBefore.toLocaleString()} events, ${CHUNK.toLocaleString()} per transaction...`,
   );
-  for (let done = 0; done < wanted; done += CHUNK) {
-    await appendChunk(db, Math.min(CHUNK, wanted - done), options);
-  }
+  const chunks = Array.from({ length: Math.ceil(wanted / CHUNK) }, (_, index) =>
+    Math.min(CHUNK, wanted - index * CHUNK),
+  );
+  await Promise.all(
+    Array.from({ length: WRITERS }, async (_, writer) => {
+      for (let index = writer; index < chunks.length; index += WRITERS)
+        await appendChunk(db, chunks[index] ?? 0, writer, options);
+    }),
+  );
   const vacuumStarted = performance.now();
   for (const table of ['events', 'postings', 'accounts', 'idempotency_keys'])
     await sql`vacuum analyze ${sql.table(`ledger.${table}`)}`.execute(db);
@@ -64,19 +77,25 @@ export async function countEvents(db: Kysely<unknown>): Promise<number> {
 }
 
 /** One transaction: the chunk's transfers drawn, then events, postings, heads and keys written set-wise. */
-async function appendChunk(db: Kysely<unknown>, count: number, options: SeedTransfersOptions): Promise<void> {
+async function appendChunk(
+  db: Kysely<unknown>,
+  count: number,
+  writer: number,
+  options: SeedTransfersOptions,
+): Promise<void> {
+  const walletsPerWriter = Math.floor(options.wallets / WRITERS);
   await db.transaction().execute(async (trx) => {
     await sql`
       create temp table seed_transfers on commit drop as
       -- Numbered in id order, so the chunk's stream ids enter their index in one sweep, not at random pages.
       select row_number() over (order by transfer_id) as i, *
         from (select gen_random_uuid()::text as transfer_id, gen_random_uuid()::text as idempotency_key,
-                     ${options.walletPrefix} || f as from_id,
-                     ${options.walletPrefix} || ((f + 1 + floor(random() * (${options.wallets} - 1))::int) % ${options.wallets}) as to_id,
+                     ${options.walletPrefix} || (f * ${WRITERS} + ${writer}) as from_id,
+                     ${options.walletPrefix} || (((f + 1 + floor(random() * (${walletsPerWriter} - 1))::int) % ${walletsPerWriter}) * ${WRITERS} + ${writer}) as to_id,
                      (100 + floor(random() * ${MAX_AMOUNT_PAISE - 100}))::bigint as amount,
                      (array['Rent', 'Groceries', 'Dinner', 'Birthday gift', 'Electricity bill', 'School fees',
                             'Movie tickets', 'Taxi', 'Chai', 'Gym'])[1 + n % 10] as reference
-                from (select n, floor(random() * ${options.wallets})::int as f from generate_series(1, ${count}) n) drawn) drawn`.execute(
+                from (select n, floor(random() * ${walletsPerWriter})::int as f from generate_series(1, ${count}) n) drawn) drawn`.execute(
       trx,
     );
     await sql`analyze seed_transfers`.execute(trx);
