@@ -307,7 +307,8 @@ function targetRows(
         figure: `B1 WAL per transfer (${size} ledger, uniform, 32 clients)`,
         measured:
           `${Math.round(row.walBytesPerTransfer).toLocaleString()} bytes (minimal ${Math.round(row.minimalWalBytesPerTransfer).toLocaleString()})` +
-          (row.checkpointsDuringWalRuns > 0 ? `; ${row.checkpointsDuringWalRuns} checkpoints during the runs` : ''),
+          `; last checkpoint ${Math.round(row.secondsSinceCheckpointAtStart)} s before the row` +
+          (row.checkpointsDuringWalRuns > 0 ? `, ${row.checkpointsDuringWalRuns} during its runs` : ''),
         target: `<= ${TARGETS.b1WalBytesPerTransfer.toLocaleString()} bytes`,
         verdict: verdict(row.walBytesPerTransfer <= TARGETS.b1WalBytesPerTransfer),
       });
