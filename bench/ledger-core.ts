@@ -11,6 +11,9 @@
  * And the uniform 32-client run with the projection worker process live (as
  * production runs it), and the projection lag when the load stops: the ledger must not
  * outrun its read side without limit. Errors are counted in every run and printed.
+ * Each row also gives the WAL written per transfer (ledger and minimal baseline), and, with
+ * `large`, the matrix runs again after the same ledger is grown to millions of events
+ * (seed-transfers.ts), baselines included; verifyLedger then checks the whole database.
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
@@ -18,11 +21,16 @@ import { createDatabase, tablesView } from '../platform/database.ts';
 import { createJobBoss } from '../platform/jobs.ts';
 import { createWiredLedger, type WiredLedger } from '../runtime/ledger.ts';
 import { createBatcher, createLedger, DEFAULT_BATCHING, rupees, type LedgerTables } from '../ledger/index.ts';
-import { projectionStatus } from '../audit/index.ts';
+import { projectionStatus, verifyLedger } from '../audit/index.ts';
 import { createCluster, sleep } from '../reliability/processes.ts';
+import { countEvents, seedTransfers, type SeededTransfers } from './seed-transfers.ts';
 import { measureThroughput, median, seededRandom, type BenchDatabase, type ThroughputResult } from './harness.ts';
 
 export interface LedgerCoreRow {
+  /** 'small': the wallets' opening events and the runs before; 'large': grown to LedgerCoreOptions.large.events. */
+  ledger: 'small' | 'large';
+  /** Events in ledger.events when the row started. */
+  ledgerEventsAtStart: number;
   distribution: 'uniform' | 'hot';
   clients: number;
   transfersPerSecond: number;
@@ -37,6 +45,34 @@ export interface LedgerCoreRow {
   /** Failed operations over all repeats: ledger transfers, then the baselines together. */
   transferErrors: number;
   baselineErrors: number;
+  /**
+   * WAL written during the ledger-transfer runs over the transfers they completed (full-page
+   * images included: a checkpoint makes the next touch of each page write it whole).
+   */
+  walBytesPerTransfer: number;
+  /** The same for the minimal-transfer baseline. */
+  minimalWalBytesPerTransfer: number;
+  /** Checkpoints completed during those runs (transfer and minimal): non-zero raises their WAL figures. */
+  checkpointsDuringWalRuns: number;
+  /**
+   * Since the last checkpoint when the row started: soon after one, most pages a transfer
+   * touches are first touches, each logged as a full page image.
+   */
+  secondsSinceCheckpointAtStart: number;
+}
+
+export interface LedgerVerifySummary {
+  clean: boolean;
+  summary: string;
+}
+
+export interface LedgerCoreFigures {
+  rows: LedgerCoreRow[];
+  live: LiveProjectionFigures;
+  /** verifyLedger on B1's database after every run. */
+  verify: LedgerVerifySummary;
+  /** How the large ledger was grown, when it was. */
+  largeSeed: SeededTransfers | undefined;
 }
 
 export interface LiveProjectionFigures {
@@ -59,6 +95,8 @@ export interface LedgerCoreOptions {
   clientCounts: readonly number[];
   durationMs: number;
   repeats: number;
+  /** Then grow the ledger to `events` and run the matrix again at `clientCounts` (baselines again too). */
+  large?: { events: number; clientCounts: readonly number[] };
   log: (line: string) => void;
 }
 
@@ -66,10 +104,7 @@ const SEED_PAISE = rupees(100_000);
 /** Bounds the wait for the projections to catch up (a backlog past this is a failure to report, not wait out). */
 const CATCH_UP_LIMIT_MS = 120_000;
 
-export async function benchLedgerCore(
-  database: BenchDatabase,
-  options: LedgerCoreOptions,
-): Promise<{ rows: LedgerCoreRow[]; live: LiveProjectionFigures }> {
+export async function benchLedgerCore(database: BenchDatabase, options: LedgerCoreOptions): Promise<LedgerCoreFigures> {
   const maxClients = Math.max(...options.clientCounts);
   const db = createDatabase<unknown>({
     connectionString: database.url,
@@ -89,66 +124,180 @@ export async function benchLedgerCore(
     });
     // The live run first: the worker then catches up with the seeding only, not with the whole matrix.
     const live = await withProjectionsLive(database, db, ledger, options, maxClients);
-    const rows: LedgerCoreRow[] = [];
-    for (const distribution of ['uniform', 'hot'] as const) {
-      const population = distribution === 'uniform' ? options.wallets : options.hotWallets;
-      for (const clients of options.clientCounts) {
-        const samples = {
-          transfer: [] as ThroughputResult[],
-          ceiling: [] as ThroughputResult[],
-          minimal: [] as ThroughputResult[],
-          batched: [] as ThroughputResult[],
-        };
-        for (let repeat = 0; repeat < options.repeats; repeat++) {
-          const pick = pairs(population, repeat * 1000 + clients);
-          const run = (operation: () => Promise<unknown>) =>
-            measureThroughput(clients, options.durationMs, async () => {
-              await operation();
-            });
-          // Autocommit: one round trip and one commit per row, nothing around it.
-          samples.ceiling.push(await run(() => sql`insert into bench.commit_ceiling (v) values (1)`.execute(db)));
-          samples.minimal.push(
-            await run(() => {
-              const [from, to] = pick();
-              return sql`select bench.minimal_transfer(${from}, ${to}, 100)`.execute(db);
-            }),
-          );
-          samples.batched.push(await run(() => batchedMinimal(pick())));
-          samples.transfer.push(await run(() => ledgerTransfer(ledger, pick())));
-        }
-        const perSecond = (results: readonly ThroughputResult[]) =>
-          median(results.map((result) => result.operationsPerSecond));
-        const errors = (results: readonly ThroughputResult[]) =>
-          results.reduce((sum, result) => sum + result.errors, 0);
-        const transfers = perSecond(samples.transfer);
-        const row: LedgerCoreRow = {
-          distribution,
-          clients,
-          transfersPerSecond: transfers,
-          commitCeilingPerSecond: perSecond(samples.ceiling),
-          minimalTransferPerSecond: perSecond(samples.minimal),
-          batchedMinimalPerSecond: perSecond(samples.batched),
-          ratioToMinimal: transfers / perSecond(samples.minimal),
-          ratioToBatchedMinimal: transfers / perSecond(samples.batched),
-          ratioToCeiling: transfers / perSecond(samples.ceiling),
-          transferErrors: errors(samples.transfer),
-          baselineErrors: errors(samples.ceiling) + errors(samples.minimal) + errors(samples.batched),
-        };
-        options.log(
-          `B1 ${distribution} x${clients}: ${row.transfersPerSecond.toFixed(0)}/s (minimal ${row.minimalTransferPerSecond.toFixed(0)}/s, ` +
-            `batched minimal ${row.batchedMinimalPerSecond.toFixed(0)}/s, ceiling ${row.commitCeilingPerSecond.toFixed(0)}/s; errors ${row.transferErrors}/${row.baselineErrors})`,
-        );
-        rows.push(row);
-      }
+    const rows = await measureMatrix(db, ledger, batchedMinimal, options, 'small', options.clientCounts);
+    let largeSeed: SeededTransfers | undefined;
+    if (options.large) {
+      largeSeed = await seedTransfers(db, {
+        targetEvents: options.large.events,
+        walletPrefix: WALLET_PREFIX,
+        wallets: options.wallets,
+        log: options.log,
+      });
+      options.log(
+        `B1 large ledger: ${largeSeed.transfersAdded.toLocaleString()} transfers appended (${largeSeed.eventsAfter.toLocaleString()} events) ` +
+          `in ${largeSeed.seconds.toFixed(1)} s, of which vacuum analyze ${largeSeed.vacuumSeconds.toFixed(1)} s`,
+      );
+      rows.push(...(await measureMatrix(db, ledger, batchedMinimal, options, 'large', options.large.clientCounts)));
     }
-    const uniformMinimal = rows.find((row) => row.distribution === 'uniform' && row.clients === maxClients);
+    await ledger.wakeUps.flush();
+    const verify = await verifySummary(db);
+    options.log(`B1 ledger verify: ${verify.clean ? 'clean' : 'NOT CLEAN'} (${verify.summary})`);
+    const uniformMinimal = rows.find(
+      (row) => row.ledger === 'small' && row.distribution === 'uniform' && row.clients === maxClients,
+    );
     live.ratioToMinimal = live.transfersPerSecond / (uniformMinimal?.minimalTransferPerSecond ?? Number.NaN);
-    return { rows, live };
+    return { rows, live, verify, largeSeed };
   } finally {
     await ledger.wakeUps.flush();
     await boss.stop({ graceful: false });
     await db.destroy();
   }
+}
+
+type BatchedMinimal = (pair: [number, number]) => Promise<unknown>;
+
+/** Both distributions at each client count: the ledger's transfers and the three baselines, each repeat. */
+async function measureMatrix(
+  db: Kysely<unknown>,
+  ledger: WiredLedger,
+  batchedMinimal: BatchedMinimal,
+  options: LedgerCoreOptions,
+  size: LedgerCoreRow['ledger'],
+  clientCounts: readonly number[],
+): Promise<LedgerCoreRow[]> {
+  const rows: LedgerCoreRow[] = [];
+  for (const distribution of ['uniform', 'hot'] as const) {
+    const population = distribution === 'uniform' ? options.wallets : options.hotWallets;
+    for (const clients of clientCounts) {
+      const start = { events: await countEvents(db), secondsSinceCheckpoint: await secondsSinceCheckpoint(db) };
+      const samples = {
+        transfer: [] as WalSample[],
+        ceiling: [] as ThroughputResult[],
+        minimal: [] as WalSample[],
+        batched: [] as ThroughputResult[],
+      };
+      for (let repeat = 0; repeat < options.repeats; repeat++) {
+        const pick = pairs(population, repeat * 1000 + clients);
+        const run = (operation: () => Promise<unknown>) =>
+          measureThroughput(clients, options.durationMs, async () => {
+            await operation();
+          });
+        // Autocommit: one round trip and one commit per row, nothing around it.
+        samples.ceiling.push(await run(() => sql`insert into bench.commit_ceiling (v) values (1)`.execute(db)));
+        samples.minimal.push(
+          await withWal(db, () =>
+            run(() => {
+              const [from, to] = pick();
+              return sql`select bench.minimal_transfer(${from}, ${to}, 100)`.execute(db);
+            }),
+          ),
+        );
+        samples.batched.push(await run(() => batchedMinimal(pick())));
+        samples.transfer.push(await withWal(db, () => run(() => ledgerTransfer(ledger, pick()))));
+      }
+      const row = rowOf(size, start, distribution, clients, samples);
+      options.log(
+        `B1 ${size} ${distribution} x${clients}: ${row.transfersPerSecond.toFixed(0)}/s (minimal ${row.minimalTransferPerSecond.toFixed(0)}/s, ` +
+          `batched minimal ${row.batchedMinimalPerSecond.toFixed(0)}/s, ceiling ${row.commitCeilingPerSecond.toFixed(0)}/s; errors ${row.transferErrors}/${row.baselineErrors}; ` +
+          `WAL ${row.walBytesPerTransfer.toFixed(0)} B/transfer, minimal ${row.minimalWalBytesPerTransfer.toFixed(0)} B; ${row.checkpointsDuringWalRuns} checkpoints)`,
+      );
+      rows.push(row);
+    }
+  }
+  return rows;
+}
+
+function rowOf(
+  size: LedgerCoreRow['ledger'],
+  start: { events: number; secondsSinceCheckpoint: number },
+  distribution: LedgerCoreRow['distribution'],
+  clients: number,
+  samples: { transfer: WalSample[]; ceiling: ThroughputResult[]; minimal: WalSample[]; batched: ThroughputResult[] },
+): LedgerCoreRow {
+  const perSecond = (results: readonly ThroughputResult[]) =>
+    median(results.map((result) => result.operationsPerSecond));
+  const errors = (results: readonly ThroughputResult[]) => results.reduce((sum, result) => sum + result.errors, 0);
+  const results = (walSamples: readonly WalSample[]) => walSamples.map((sample) => sample.result);
+  const transfers = perSecond(results(samples.transfer));
+  const minimal = perSecond(results(samples.minimal));
+  return {
+    ledger: size,
+    ledgerEventsAtStart: start.events,
+    distribution,
+    clients,
+    transfersPerSecond: transfers,
+    commitCeilingPerSecond: perSecond(samples.ceiling),
+    minimalTransferPerSecond: minimal,
+    batchedMinimalPerSecond: perSecond(samples.batched),
+    ratioToMinimal: transfers / minimal,
+    ratioToBatchedMinimal: transfers / perSecond(samples.batched),
+    ratioToCeiling: transfers / perSecond(samples.ceiling),
+    transferErrors: errors(results(samples.transfer)),
+    baselineErrors: errors(samples.ceiling) + errors(results(samples.minimal)) + errors(samples.batched),
+    walBytesPerTransfer: walPerOperation(samples.transfer),
+    minimalWalBytesPerTransfer: walPerOperation(samples.minimal),
+    checkpointsDuringWalRuns: [...samples.transfer, ...samples.minimal].reduce((sum, s) => sum + s.checkpoints, 0),
+    secondsSinceCheckpointAtStart: start.secondsSinceCheckpoint,
+  };
+}
+
+interface WalSample {
+  result: ThroughputResult;
+  walBytes: number;
+  checkpoints: number;
+}
+
+/** Runs `measure` between two reads of the WAL insert position (and of the checkpoints done). */
+async function withWal(db: Kysely<unknown>, measure: () => Promise<ThroughputResult>): Promise<WalSample> {
+  const before = await walPoint(db);
+  const result = await measure();
+  const after = await walPoint(db);
+  const { rows } = await sql<{ bytes: string }>`
+    select pg_wal_lsn_diff(${after.lsn}::pg_lsn, ${before.lsn}::pg_lsn)::text as bytes`.execute(db);
+  return {
+    result,
+    walBytes: Number(rows[0]?.bytes ?? Number.NaN),
+    checkpoints: after.checkpoints - before.checkpoints,
+  };
+}
+
+async function walPoint(db: Kysely<unknown>): Promise<{ lsn: string; checkpoints: number }> {
+  // num_done (PostgreSQL 18) counts checkpoints performed; before it, timed + requested.
+  const { rows } = await sql<{ lsn: string; checkpoints: string }>`
+    select pg_current_wal_lsn()::text as lsn,
+           coalesce((to_jsonb(c) ->> 'num_done')::bigint,
+                    (to_jsonb(c) ->> 'num_timed')::bigint + (to_jsonb(c) ->> 'num_requested')::bigint)::text as checkpoints
+      from pg_stat_checkpointer c`.execute(db);
+  return { lsn: rows[0]?.lsn ?? '0/0', checkpoints: Number(rows[0]?.checkpoints ?? 0) };
+}
+
+async function secondsSinceCheckpoint(db: Kysely<unknown>): Promise<number> {
+  const { rows } = await sql<{ seconds: string }>`
+    select extract(epoch from now() - checkpoint_time)::text as seconds from pg_control_checkpoint()`.execute(db);
+  return Number(rows[0]?.seconds ?? Number.NaN);
+}
+
+function walPerOperation(samples: readonly WalSample[]): number {
+  const bytes = samples.reduce((sum, sample) => sum + sample.walBytes, 0);
+  const operations = samples.reduce((sum, sample) => sum + sample.result.operations, 0);
+  return operations > 0 ? bytes / operations : Number.NaN;
+}
+
+/** verifyLedger, cut to a verdict and a line for the results. */
+async function verifySummary(db: Kysely<unknown>): Promise<LedgerVerifySummary> {
+  const started = performance.now();
+  const report = await verifyLedger(db);
+  const clean = report.differences.length === 0 && report.totalPaise === 0n;
+  const events = await countEvents(db);
+  const wallets = report.trialBalance.find((line) => line.kind === 'wallet')?.accounts ?? 0;
+  const differences =
+    report.differences.length === 0
+      ? 'no differences'
+      : `${report.differences.length} differences, first: ${report.differences.slice(0, 3).join('; ')}`;
+  return {
+    clean,
+    summary: `${events.toLocaleString()} events, ${wallets.toLocaleString()} wallets; ${differences}; trial balance total ${report.totalPaise} paise; checked in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  };
 }
 
 /**
@@ -223,8 +372,10 @@ async function ledgerTransfer(ledger: WiredLedger, [from, to]: [number, number])
   );
 }
 
+const WALLET_PREFIX = 'bench-';
+
 function walletId(index: number): string {
-  return `bench-${index}`;
+  return `${WALLET_PREFIX}${index}`;
 }
 
 /** Two distinct wallets drawn uniformly from the first `population`. */

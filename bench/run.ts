@@ -6,7 +6,13 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { benchLedgerCore, type LedgerCoreRow, type LiveProjectionFigures } from './ledger-core.ts';
+import {
+  benchLedgerCore,
+  type LedgerCoreRow,
+  type LedgerVerifySummary,
+  type LiveProjectionFigures,
+} from './ledger-core.ts';
+import type { SeededTransfers } from './seed-transfers.ts';
 import { benchHttp, printHttp, type HttpFigures, type LagFigures, type RssFigures } from './http-load.ts';
 import { benchReplayAndReads, printReads, printReplay, type ReadRow, type ReplayRow } from './replay-reads.ts';
 import { startBenchDatabase } from './harness.ts';
@@ -29,6 +35,9 @@ const log = (line: string) => console.error(`[bench] ${line}`);
 const TARGETS = {
   b1RatioToMinimal: 1.0,
   b1MoonshotRatioToCeiling: 1.5,
+  /** Large-ledger transfers/s against the small ledger's (uniform, 32 clients): within 10%. */
+  b1LargeToSmall: 0.9,
+  b1WalBytesPerTransfer: 2048,
   b2RatioToBaseline: 0.5,
   b2WarmP99Ms: 100,
   b2OpenLoopP99Ms: 100,
@@ -80,8 +89,15 @@ async function runLedgerCore() {
     clientCounts: [1, 8, 32],
     durationMs: quick ? 2_000 : 5_000,
     repeats: quick ? 1 : 3,
+    // 32 clients only on the large ledger: the whole matrix again would cost the full run ~6 min more.
+    large: { events: quick ? 300_000 : 2_000_000, clientCounts: [32] },
     log,
   });
+}
+
+/** How B1's ledger was grown for its large pass, for the results. */
+function largeSeedFigures(seed: SeededTransfers | undefined) {
+  return seed && { ...seed, quick };
 }
 
 async function runHttp() {
@@ -123,9 +139,14 @@ const READS_QUICK_NOTE =
 async function runSome(): Promise<void> {
   const result: Record<string, unknown> = { recordedAt: new Date().toISOString(), quick, only: [...(only ?? [])] };
   if (runs('b1')) {
-    const { rows, live } = await runLedgerCore();
-    printLedgerCore(rows, live);
-    Object.assign(result, { b1LedgerCore: rows, b1ProjectionsLive: live });
+    const { rows, live, verify, largeSeed } = await runLedgerCore();
+    printLedgerCore(rows, live, verify, largeSeed);
+    Object.assign(result, {
+      b1LedgerCore: rows,
+      b1ProjectionsLive: live,
+      b1LedgerVerify: verify,
+      b1LargeLedgerSeed: largeSeedFigures(largeSeed),
+    });
   }
   if (runs('b2')) {
     const { http, lag, rss } = await runHttp();
@@ -154,13 +175,13 @@ async function runSome(): Promise<void> {
 }
 
 async function runAll(): Promise<void> {
-  const { rows: ledgerCore, live } = await runLedgerCore();
+  const { rows: ledgerCore, live, verify, largeSeed } = await runLedgerCore();
   const { http, lag, rss } = await runHttp();
   const scaleOut = await runScaleOut();
   const highAvailability = await runHighAvailability();
   const { seedSeconds, replay, reads } = await runReplayAndReads();
 
-  printLedgerCore(ledgerCore, live);
+  printLedgerCore(ledgerCore, live, verify, largeSeed);
   printHttp(http, lag, rss);
   printScaleOut(scaleOut);
   printHighAvailability(highAvailability);
@@ -177,6 +198,8 @@ async function runAll(): Promise<void> {
     durationSeconds: Math.round((Date.now() - started) / 1000),
     b1LedgerCore: ledgerCore,
     b1ProjectionsLive: live,
+    b1LedgerVerify: verify,
+    b1LargeLedgerSeed: largeSeedFigures(largeSeed),
     b2Http: http,
     b3ProjectionLag: lag,
     b4Replay: { seedSeconds, projections: replay },
@@ -192,12 +215,19 @@ function verdict(met: boolean): string {
   return met ? 'met' : 'MISSED';
 }
 
-function printLedgerCore(rows: readonly LedgerCoreRow[], live: LiveProjectionFigures): void {
+function printLedgerCore(
+  rows: readonly LedgerCoreRow[],
+  live: LiveProjectionFigures,
+  verify: LedgerVerifySummary,
+  largeSeed: SeededTransfers | undefined,
+): void {
   console.log(
     '\nB1 ledger core (transfers/s through the command functions, group commit on, no HTTP; median of repeats)',
   );
   console.table(
     rows.map((row) => ({
+      ledger: row.ledger,
+      'events at start': row.ledgerEventsAtStart,
       wallets: row.distribution,
       clients: row.clients,
       'transfer/s': Math.round(row.transfersPerSecond),
@@ -208,9 +238,23 @@ function printLedgerCore(rows: readonly LedgerCoreRow[], live: LiveProjectionFig
       'x batched': row.ratioToBatchedMinimal.toFixed(2),
       'x ceiling': row.ratioToCeiling.toFixed(2),
       errors: `${row.transferErrors} / ${row.baselineErrors}`,
+      'WAL B/transfer': Math.round(row.walBytesPerTransfer),
+      'minimal WAL B': Math.round(row.minimalWalBytesPerTransfer),
+      checkpoints: row.checkpointsDuringWalRuns,
+      's since checkpoint': Math.round(row.secondsSinceCheckpointAtStart),
     })),
   );
-  console.log('errors: ledger transfers / baselines, over all repeats');
+  console.log(
+    'errors: ledger transfers / baselines, over all repeats; WAL: bytes written during the transfer (minimal) runs per transfer; ' +
+      'checkpoints: completed during those runs, and seconds since the last one when the row started ' +
+      '(after a checkpoint the first touch of each page writes it whole, raising WAL)',
+  );
+  if (largeSeed)
+    console.log(
+      `large ledger${quick ? ' (quick: smaller)' : ''}: ${largeSeed.transfersAdded.toLocaleString()} transfers appended to reach ` +
+        `${largeSeed.eventsAfter.toLocaleString()} events in ${largeSeed.seconds.toFixed(1)} s (vacuum analyze ${largeSeed.vacuumSeconds.toFixed(1)} s)`,
+    );
+  console.log(`B1 ledger verify: ${verify.clean ? 'clean' : 'NOT CLEAN'} (${verify.summary})`);
   console.log(`\nB1 with the projection worker live (uniform, ${live.clients} clients, ${live.seconds} s)`);
   console.table([
     {
@@ -235,8 +279,8 @@ function targetRows(
   scaleOut: ScaleOutFigures,
   highAvailability: HighAvailabilityFigures,
 ) {
-  const at32 = (distribution: LedgerCoreRow['distribution']) =>
-    b1.find((row) => row.distribution === distribution && row.clients === 32);
+  const at32 = (distribution: LedgerCoreRow['distribution'], size: LedgerCoreRow['ledger'] = 'small') =>
+    b1.find((row) => row.ledger === size && row.distribution === distribution && row.clients === 32);
   const rows: { figure: string; measured: string; target: string; verdict: string }[] = [];
   for (const distribution of ['uniform', 'hot'] as const) {
     const row = at32(distribution);
@@ -256,6 +300,20 @@ function targetRows(
         measured: `${row.ratioToCeiling.toFixed(2)}x the commit ceiling`,
         target: `>= ${TARGETS.b1MoonshotRatioToCeiling}x`,
         verdict: verdict(row.ratioToCeiling >= TARGETS.b1MoonshotRatioToCeiling),
+      });
+  }
+  rows.push(...largeLedgerTargetRows(at32('uniform'), at32('uniform', 'large')));
+  for (const size of ['small', 'large'] as const) {
+    const row = at32('uniform', size);
+    if (row)
+      rows.push({
+        figure: `B1 WAL per transfer (${size} ledger, uniform, 32 clients)`,
+        measured:
+          `${Math.round(row.walBytesPerTransfer).toLocaleString()} bytes (minimal ${Math.round(row.minimalWalBytesPerTransfer).toLocaleString()})` +
+          `; last checkpoint ${Math.round(row.secondsSinceCheckpointAtStart)} s before the row` +
+          (row.checkpointsDuringWalRuns > 0 ? `, ${row.checkpointsDuringWalRuns} during its runs` : ''),
+        target: `<= ${TARGETS.b1WalBytesPerTransfer.toLocaleString()} bytes`,
+        verdict: verdict(row.walBytesPerTransfer <= TARGETS.b1WalBytesPerTransfer),
       });
   }
   rows.push({
@@ -356,6 +414,30 @@ function targetRows(
       target: '(reported: the price of high availability)',
       verdict: '',
     });
+  return rows;
+}
+
+/** B1 on the large ledger: against its own minimal baseline, and against the small ledger's transfers/s. */
+function largeLedgerTargetRows(small: LedgerCoreRow | undefined, large: LedgerCoreRow | undefined) {
+  if (!large) return [];
+  const events = `${(large.ledgerEventsAtStart / 1e6).toFixed(2)}M events`;
+  const rows = [
+    {
+      figure: `B1 large ledger (${events}), uniform, 32 clients`,
+      measured: `${large.ratioToMinimal.toFixed(2)}x minimal (${large.transferErrors} errors)`,
+      target: `>= ${TARGETS.b1RatioToMinimal}x`,
+      verdict: verdict(large.ratioToMinimal >= TARGETS.b1RatioToMinimal && large.transferErrors === 0),
+    },
+  ];
+  if (small) {
+    const ratio = large.transfersPerSecond / small.transfersPerSecond;
+    rows.push({
+      figure: `B1 large ledger within 10% of small (uniform, 32 clients)`,
+      measured: `${ratio.toFixed(2)}x (${Math.round(large.transfersPerSecond)}/s against ${Math.round(small.transfersPerSecond)}/s)`,
+      target: `>= ${TARGETS.b1LargeToSmall}x`,
+      verdict: verdict(ratio >= TARGETS.b1LargeToSmall),
+    });
+  }
   return rows;
 }
 
