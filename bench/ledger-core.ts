@@ -16,6 +16,7 @@
  * (seed-transfers.ts), baselines included; verifyLedger then checks the whole database.
  */
 import { randomUUID } from 'node:crypto';
+import { newId } from '../platform/ids.ts';
 import { sql, type Kysely } from 'kysely';
 import { createDatabase, tablesView } from '../platform/database.ts';
 import { createJobBoss } from '../platform/jobs.ts';
@@ -362,7 +363,8 @@ async function caughtUp(db: Kysely<unknown>): Promise<void> {
 async function ledgerTransfer(ledger: WiredLedger, [from, to]: [number, number]): Promise<void> {
   await ledger.transfer(
     {
-      transferId: randomUUID(),
+      // As the API mints it (platform/ids.ts); the idempotency key is the client's, random.
+      transferId: newId(),
       fromAccountId: walletId(from),
       toAccountId: walletId(to),
       amountPaise: 100n,
