@@ -13,7 +13,7 @@ import { ensureDatabase } from '../platform/database-server.ts';
 import { withLogin } from '../platform/runtime-role.ts';
 
 export interface BenchDatabase {
-  /** The owner (the embedded superuser): seeds, baselines' DDL, VACUUM. */
+  /** The owner (the embedded superuser): seeds, baselines' DDL, VACUUM. Over the Unix socket. */
   url: string;
   /** The runtime login, a member of wallet_runtime: what the API and worker processes connect as, as in production. */
   runtimeUrl: string;
@@ -36,7 +36,8 @@ export async function startBenchDatabase(): Promise<BenchDatabase> {
   };
   const fresh = async (name: string): Promise<BenchDatabase> => {
     await ensureDatabase(server.url('postgres'), name);
-    const url = server.url(name);
+    // Over the Unix socket, as the app reaches the embedded server by default (BENCH_TCP=1: loopback TCP, to compare).
+    const url = process.env['BENCH_TCP'] === '1' ? server.url(name) : server.socketUrl(name);
     const runtimeUrl = withLogin(url, BENCH_RUNTIME_LOGIN);
     await migrateDatabase(url, allQueues, { runtimeUrl, resetRuntimePassword: true });
     return { url, runtimeUrl, server, fresh, stop };

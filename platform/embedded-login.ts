@@ -20,9 +20,11 @@ export function embeddedRuntimePassword(dataDir: string): Promise<string> {
 export const EMBEDDED_SUPERUSER = 'postgres';
 export const EMBEDDED_SUPERUSER_PASSWORD = 'postgres';
 
-/** The superuser's connection string for the embedded server on `port`. */
-export function embeddedSuperuserUrl(port: number, database: string): string {
-  return `postgres://${EMBEDDED_SUPERUSER}:${EMBEDDED_SUPERUSER_PASSWORD}@127.0.0.1:${port}/${database}`;
+/** The superuser's connection string for the embedded server on `port`: TCP, or its Unix socket in `socketDir`. */
+export function embeddedSuperuserUrl(port: number, database: string, socketDir?: string): string {
+  if (socketDir === undefined)
+    return `postgres://${EMBEDDED_SUPERUSER}:${EMBEDDED_SUPERUSER_PASSWORD}@127.0.0.1:${port}/${database}`;
+  return `postgres://${EMBEDDED_SUPERUSER}:${EMBEDDED_SUPERUSER_PASSWORD}@localhost:${port}/${database}?host=${encodeURIComponent(socketDir)}`;
 }
 
 /**

@@ -34,8 +34,10 @@ function keepFailureExitCode(): void {
 keepFailureExitCode();
 
 export interface EmbeddedServer {
-  /** Connection string for a database on this server. */
+  /** Connection string for a database on this server (the superuser, over TCP). */
   url(database: string): string;
+  /** The same over the server's Unix socket. */
+  socketUrl(database: string): string;
   stop(): Promise<void>;
 }
 
@@ -94,6 +96,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   await server.start();
   return {
     url: (database) => embeddedSuperuserUrl(port, database),
+    socketUrl: (database) => embeddedSuperuserUrl(port, database, EMBEDDED_SOCKET_DIR),
     stop: () => server.stop(),
   };
 }
