@@ -582,9 +582,17 @@ describe('ledger explorer', () => {
     };
     expect(reversals.items.length).toBeGreaterThan(0);
     expect(reversals.items.every((event) => event.type === 'TransferReversed' && event.actorId === adminId)).toBe(true);
-    const byActor = (await get(adminToken, `/api/admin/events?actor=${adminId}`)).json().data as {
-      items: { actorId: string }[];
+    // The actor filter reads the history projection's event_actors: every event the admin made, once projected.
+    await caughtUp();
+    const byActor = (await get(adminToken, `/api/admin/events?actor=${adminId}&limit=500`)).json().data as {
+      items: { actorId: string; position: string }[];
     };
+    const { rows: madeByAdmin } = await sql<{ position: string }>`
+      select e.position::text as position from ledger.events e where e.metadata->>'actorId' = ${adminId} order by e.position`.execute(
+      harness.database.db,
+    );
+    expect(madeByAdmin.length).toBeGreaterThan(0);
+    expect(byActor.items.map((event) => event.position)).toEqual(madeByAdmin.map((row) => row.position));
     expect(byActor.items.every((event) => event.actorId === adminId)).toBe(true);
     const stream = reversals.items[0]!.streamId;
     const byStream = (await get(adminToken, `/api/admin/events?stream=${stream}`)).json().data as {

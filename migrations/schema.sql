@@ -237,6 +237,12 @@ create table read.directory (
   constraint directory_pkey PRIMARY KEY (account_id)
 );
 
+create table read.event_actors (
+  actor_id text not null,
+  "position" bigint not null,
+  constraint event_actors_pkey PRIMARY KEY (actor_id, "position")
+);
+
 create table read.history (
   account_id text not null,
   stream_id text not null,
@@ -334,7 +340,6 @@ CREATE INDEX solo_money_actions_by_wallet ON audit.solo_money_actions USING btre
 CREATE INDEX one_time_codes_expiry ON identity.one_time_codes USING btree (expires_at);
 CREATE INDEX users_admins ON identity.users USING btree (id) WHERE is_admin;
 CREATE UNIQUE INDEX users_email_unique ON identity.users USING btree (lower(email));
-CREATE INDEX events_by_actor ON ledger.events USING btree (((metadata ->> 'actorId'::text)), "position");
 CREATE INDEX events_by_time ON ledger.events USING brin (recorded_at);
 CREATE INDEX events_by_type ON ledger.events USING btree (type, "position");
 CREATE INDEX events_tx_order ON ledger.events USING btree (tx_id, "position");
@@ -1041,6 +1046,14 @@ begin
   insert into read.history_counts as t (account_id, type, rows)
   select account_id, type, count(*) from inserted group by account_id, type
   on conflict (account_id, type) do update set rows = t.rows + excluded.rows;
+
+  -- Who made each event (any type): the admin explorer's actor filter (audit/explorer.ts) reads
+  -- it here rather than through an index on the log that every append would pay for.
+  insert into read.event_actors (actor_id, position)
+  select e.metadata->>'actorId', e.position
+    from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+   where e.metadata ? 'actorId'
+  on conflict do nothing;
 end
 $function$;
 
@@ -1139,6 +1152,14 @@ begin
   insert into read_rebuild_history.history_counts as t (account_id, type, rows)
   select account_id, type, count(*) from inserted group by account_id, type
   on conflict (account_id, type) do update set rows = t.rows + excluded.rows;
+
+  -- Who made each event (any type): the admin explorer's actor filter (audit/explorer.ts) reads
+  -- it here rather than through an index on the log that every append would pay for.
+  insert into read_rebuild_history.event_actors (actor_id, position)
+  select e.metadata->>'actorId', e.position
+    from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+   where e.metadata ? 'actorId'
+  on conflict do nothing;
 end
 $function$;
 
@@ -1721,6 +1742,7 @@ grant delete, insert, select, update on table ratelimit.counters to wallet_runti
 grant delete, insert, select, update on table read.balances to wallet_runtime;
 grant delete, insert, select, update on table read.checkpoints to wallet_runtime;
 grant delete, insert, select, update on table read.directory to wallet_runtime;
+grant delete, insert, select, update on table read.event_actors to wallet_runtime;
 grant delete, insert, select, update on table read.history to wallet_runtime;
 grant delete, insert, select, update on table read.history_counts to wallet_runtime;
 grant delete, insert, select, update on table read.money_requests to wallet_runtime;

@@ -163,7 +163,23 @@ describe('a database migrated before the squash', () => {
     const report = await migrateDatabase(legacy.ownerUrl, allQueues, { runtimeUrl: legacy.runtimeUrl });
 
     expect(report.applied).toEqual(AFTER_BASELINE);
-    expect(await allRows(legacy.ownerUrl)).toEqual(before);
+    const { ['read.event_actors']: actors, ...kept } = await allRows(legacy.ownerUrl);
+    // Every row kept; migration 0003 registered its table with the history projection's others.
+    const registered = '{"projection": "history", "table_name": "event_actors"}';
+    expect({
+      ...kept,
+      'replay.projection_tables': kept['replay.projection_tables']?.filter((row) => row !== registered),
+    }).toEqual(before);
+    expect(kept['replay.projection_tables']).toContain(registered);
+    // Migration 0003 filled who made each event from the log, up to the history projection's checkpoint (all of it here).
+    const actorsFromLog = await withClient(legacy.ownerUrl, async (client) => {
+      const { rows } = await client.query<{ events: number; matching: number }>(`
+        select (select count(*)::int from ledger.events) as events,
+               (select count(*)::int from read.event_actors a join ledger.events e using (position)
+                 where e.metadata->>'actorId' = a.actor_id) as matching`);
+      return rows[0];
+    });
+    expect(actorsFromLog).toEqual({ events: before['ledger.events']?.length, matching: actors?.length });
     const history = await withClient(legacy.ownerUrl, (client) =>
       client.query<{ name: string }>('select name from public.kysely_migration order by name'),
     );

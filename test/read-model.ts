@@ -14,6 +14,7 @@ const ORDER: Record<string, string> = {
   statements: 'account_id, position',
   history: 'account_id, stream_id, position',
   history_counts: 'account_id, type',
+  event_actors: 'actor_id, position',
   money_requests: 'request_id',
   statement_days: 'account_id, day',
 };

@@ -2,7 +2,8 @@
  * Projection "history": each user's transaction list, one row per participant of each
  * money movement, typed as that participant sees it ('deposit', 'debit', 'credit'), with
  * deposits updated in place when they settle or fail and reversals as rows of their own;
- * and each user's number of rows per type (read.history_counts) for page totals. Its rules:
+ * and each user's number of rows per type (read.history_counts) for page totals; and who made
+ * each event (read.event_actors), for the admin explorer's actor filter. Its rules:
  * `projector.apply_history` (projections/history/rules.sql).
  *
  * Counts before rows: a replay's swap takes the tables' locks in this order, the order in which
@@ -10,4 +11,4 @@
  */
 import type { Projection } from '../engine/definition.ts';
 
-export const historyProjection: Projection = { name: 'history', tables: ['history_counts', 'history'] };
+export const historyProjection: Projection = { name: 'history', tables: ['history_counts', 'history', 'event_actors'] };

@@ -5,7 +5,8 @@
 -- failure later updates in place. A reversal adds new rows - 'debit' for whoever gives the
 -- money back, 'credit' for whoever gets it - referenced "Reversal: <reason>"; the original rows
 -- stay as they were. It also keeps each user's number of rows per type (history_counts), so a
--- page's total is a key lookup instead of a count of the user's rows.
+-- page's total is a key lookup instead of a count of the user's rows. And who made each event
+-- (event_actors), for the admin explorer.
 -- Names and postings are looked up as in the accounts rule (projections/accounts/rules.sql).
 -- The rule is instantiated by pg_temp.define_rule (projections/engine/rules.sql): `{schema}` is
 -- `read` or `read_rebuild_history`.
@@ -99,4 +100,12 @@ select pg_temp.define_rule('history', $rule$
   insert into {schema}.history_counts as t (account_id, type, rows)
   select account_id, type, count(*) from inserted group by account_id, type
   on conflict (account_id, type) do update set rows = t.rows + excluded.rows;
+
+  -- Who made each event (any type): the admin explorer's actor filter (audit/explorer.ts) reads
+  -- it here rather than through an index on the log that every append would pay for.
+  insert into {schema}.event_actors (actor_id, position)
+  select e.metadata->>'actorId', e.position
+    from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+   where e.metadata ? 'actorId'
+  on conflict do nothing;
 $rule$);
