@@ -104,7 +104,9 @@ $rule$);
 -- account's earlier postings). The accounts are split into p_parts parts by a hash of their id;
 -- a call loads part p_part, so the parts can be loaded at once on several connections (no row
 -- of one part depends on another's: a counterparty's name comes from the log, not the tables).
--- Writes read_rebuild_accounts only; the runtime runs it as itself (SECURITY INVOKER).
+-- Writes read_rebuild_accounts only; the runtime runs it as itself (SECURITY INVOKER). Nested
+-- loops are priced out: the part filter makes the planner expect a few hundred rows where a
+-- part is the whole log, and it then probed events by index once per posting.
 create or replace function projector.account_part(p_account_id text, p_parts integer) returns integer
 language sql immutable parallel safe as $fn$
   select (hashtext(p_account_id) & 2147483647) % p_parts
@@ -112,7 +114,7 @@ $fn$;
 
 create or replace function projector.bulk_replay_accounts(
   p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer
-) returns void language plpgsql as $fn$
+) returns void language plpgsql set enable_nestloop = off as $fn$
 begin
   insert into read_rebuild_accounts.directory (account_id, display_name, kind, opened_at)
   select e.data->>'accountId', e.data->>'displayName', 'wallet', e.recorded_at
@@ -156,7 +158,8 @@ begin
   running as (
     select s.*,
            sum(s.amount) over account_order as running_balance,
-           row_number() over account_order as running_count
+           row_number() over account_order as running_count,
+           count(*) over (partition by s.account_id) as account_lines
       from sided s
     window account_order as (partition by s.account_id order by s.tx_id, s.position)
   ),
@@ -165,23 +168,24 @@ begin
            coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
       from (select distinct counterparty_id as account_id from sided where counterparty_id is not null) c
       left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
-  )
-  insert into read_rebuild_accounts.statements (account_id, position, tx_id, sequence, event_type, stream_id,
-                               transaction_id, counterparty_id, counterparty_name, amount_paise,
-                               balance_after_paise, recorded_at)
-  select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
-         r.transaction_id, r.counterparty_id, n.display_name, r.amount,
-         coalesce(r.balance_after, r.running_balance), r.recorded_at
-    from running r
-    left join names n on n.account_id = r.counterparty_id;
-
-  -- Balances from this part's statement lines (one per posting, just written) and its
-  -- WalletOpened events: the sum and count of the postings, the last posting's position and
-  -- the last touch's time in read order.
-  with touches as (
-    select s.account_id, s.amount_paise as amount, 1 as line, s.tx_id, s.position, s.recorded_at
-      from read_rebuild_accounts.statements s
-     where projector.account_part(s.account_id, p_parts) = p_part
+  ),
+  statement_lines as (
+    insert into read_rebuild_accounts.statements (account_id, position, tx_id, sequence, event_type, stream_id,
+                                 transaction_id, counterparty_id, counterparty_name, amount_paise,
+                                 balance_after_paise, recorded_at)
+    select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
+           r.transaction_id, r.counterparty_id, n.display_name, r.amount,
+           coalesce(r.balance_after, r.running_balance), r.recorded_at
+      from running r
+      left join names n on n.account_id = r.counterparty_id
+  ),
+  -- Balances in the same pass: an account's last line in read order carries the sum and count
+  -- of all its postings (the window's frame ends with its peers, as the rule's sum does); with
+  -- its WalletOpened event, the last touch's time is the later of the two in read order.
+  touches as (
+    select r.account_id, r.running_balance as amount, r.running_count as line, r.tx_id, r.position, r.recorded_at
+      from running r
+     where r.running_count = r.account_lines
     union all
     select e.data->>'accountId', 0, 0, e.tx_id, e.position, e.recorded_at
       from ledger.events e
@@ -191,7 +195,7 @@ begin
   )
   insert into read_rebuild_accounts.balances (account_id, balance_paise, postings_count, last_position, updated_at)
   select t.account_id, sum(t.amount), sum(t.line),
-         (array_agg(t.position order by t.tx_id desc, t.position desc) filter (where t.line = 1))[1],
+         (array_agg(t.position order by t.tx_id desc, t.position desc) filter (where t.line > 0))[1],
          (array_agg(t.recorded_at order by t.tx_id desc, t.position desc))[1]
     from touches t
    group by t.account_id;
