@@ -9,6 +9,7 @@
  *        GET /transactions runs (projections/history/queries.ts readHistoryPage).
  */
 import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import { createLedger, type LedgerTables } from '../ledger/index.ts';
@@ -97,8 +98,9 @@ export async function benchReplayAndReads(
 ): Promise<ReplayReadsResult> {
   const db = createDatabase<unknown>({
     connectionString: database.url,
-    // Two per projection replayed at once: the replay lock's and the work's.
-    maxConnections: 8,
+    // Two per projection replayed at once (the replay lock's and the work's), and one more per
+    // further part of the accounts' set-based load (one part per core).
+    maxConnections: 2 * PROJECTIONS.length + availableParallelism() - 1,
     applicationName: 'bench-replay',
   });
   try {
