@@ -1387,6 +1387,7 @@ CREATE OR REPLACE FUNCTION projector.bulk_replay_accounts(p_to_tx xid8, p_to_pos
  RETURNS void
  LANGUAGE plpgsql
  SET enable_nestloop TO 'off'
+ SET work_mem TO '256MB'
 AS $function$
 begin
   insert into read_rebuild_accounts.directory (account_id, display_name, kind, opened_at)

@@ -106,7 +106,9 @@ $rule$);
 -- of one part depends on another's: a counterparty's name comes from the log, not the tables).
 -- Writes read_rebuild_accounts only; the runtime runs it as itself (SECURITY INVOKER). Nested
 -- loops are priced out: the part filter makes the planner expect a few hundred rows where a
--- part is the whole log, and it then probed events by index once per posting.
+-- part is the whole log, and it then probed events by index once per posting. Its sorts (by
+-- event, by account) are of every posting of the part: with the default 4 MB they spill to
+-- disk from a few tens of thousands of events on.
 create or replace function projector.account_part(p_account_id text, p_parts integer) returns integer
 language sql immutable parallel safe as $fn$
   select (hashtext(p_account_id) & 2147483647) % p_parts
@@ -114,7 +116,7 @@ $fn$;
 
 create or replace function projector.bulk_replay_accounts(
   p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer
-) returns void language plpgsql set enable_nestloop = off as $fn$
+) returns void language plpgsql set enable_nestloop = off set work_mem = '256MB' as $fn$
 begin
   insert into read_rebuild_accounts.directory (account_id, display_name, kind, opened_at)
   select e.data->>'accountId', e.data->>'displayName', 'wallet', e.recorded_at
