@@ -97,8 +97,9 @@ $rule$);
 
 -- Replay's bulk load (projections/engine/replay.ts): the same rows the rule above gives when
 -- applied chunk by chunk from the first event, made in one set-based pass over the log up to
--- (p_to_tx, p_to_position), a checkpoint behind the xmin gate. Not event by event: each read
--- table is one INSERT ... SELECT over ledger.postings joined to its events, with the running
+-- (p_to_tx, p_to_position), a checkpoint behind the xmin gate. Not event by event: the
+-- directory is two INSERT ... SELECTs, statements and balances one, over ledger.postings joined
+-- to their events, with the running
 -- figures of funding postings as window functions over each account's postings in read order
 -- (what the rule adds to the balance row as it was before each chunk: the sum and count of the
 -- account's earlier postings). The accounts are split into p_parts parts by a hash of their id;
