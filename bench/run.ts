@@ -14,7 +14,7 @@ import {
 } from './ledger-core.ts';
 import type { SeededTransfers } from './seed-transfers.ts';
 import { benchHttp, printHttp, type HttpFigures, type LagFigures, type RssFigures } from './http-load.ts';
-import { benchReplayAndReads, printReads, printReplay, type ReadRow, type ReplayRow } from './replay-reads.ts';
+import { benchReplayAndReads, printReads, printReplay, type ReadRow, type ReplayFigures } from './replay-reads.ts';
 import { startBenchDatabase } from './harness.ts';
 import { benchScaleOut, printScaleOut, type ScaleOutFigures } from './scale-out.ts';
 import { benchHighAvailability, printHighAvailability, type HighAvailabilityFigures } from './high-availability.ts';
@@ -44,9 +44,14 @@ const TARGETS = {
   b2OpenLoopMoonshotP99Ms: 50,
   b3P99Ms: 100,
   b4EventsPerSecond: 100_000,
+  b4AccountsEventsPerSecond: 1_000_000,
   b5P99Ms: 20,
   apiRssMiB: 300,
 } as const;
+
+// Before the top-level await below: runSome reads it (a const after it was not yet initialised).
+const READS_QUICK_NOTE =
+  "quick: scaled 1/20 (50,000 events, 5,000 of the reader's transfers); the target is for the full run";
 
 const started = Date.now();
 const database = await startBenchDatabase();
@@ -132,9 +137,6 @@ async function runReplayAndReads() {
   });
 }
 
-const READS_QUICK_NOTE =
-  "quick: scaled 1/20 (50,000 events, 5,000 of the reader's transfers); the target is for the full run";
-
 /** `--only`: the chosen benchmarks, their tables, and partial.json (no targets table: it needs every figure). */
 async function runSome(): Promise<void> {
   const result: Record<string, unknown> = { recordedAt: new Date().toISOString(), quick, only: [...(only ?? [])] };
@@ -164,10 +166,10 @@ async function runSome(): Promise<void> {
     result['b7HighAvailability'] = highAvailability;
   }
   if (runs('b4')) {
-    const { seedSeconds, replay, reads } = await runReplayAndReads();
-    printReplay(replay);
+    const { seedSeconds, replay, ledgerVerify, reads } = await runReplayAndReads();
+    printReplay(replay, ledgerVerify);
     printReads(reads, quick ? READS_QUICK_NOTE : undefined);
-    Object.assign(result, { b4Replay: { seedSeconds, projections: replay }, b5Reads: reads });
+    Object.assign(result, { b4Replay: { seedSeconds, projections: replay, ledgerVerify }, b5Reads: reads });
   }
   result['machine'] = machine();
   result['durationSeconds'] = Math.round((Date.now() - started) / 1000);
@@ -179,13 +181,13 @@ async function runAll(): Promise<void> {
   const { http, lag, rss } = await runHttp();
   const scaleOut = await runScaleOut();
   const highAvailability = await runHighAvailability();
-  const { seedSeconds, replay, reads } = await runReplayAndReads();
+  const { seedSeconds, replay, ledgerVerify, reads } = await runReplayAndReads();
 
   printLedgerCore(ledgerCore, live, verify, largeSeed);
   printHttp(http, lag, rss);
   printScaleOut(scaleOut);
   printHighAvailability(highAvailability);
-  printReplay(replay);
+  printReplay(replay, ledgerVerify);
   printReads(reads, quick ? READS_QUICK_NOTE : undefined);
   const targets = targetRows(ledgerCore, live, http, lag, replay, reads, rss, scaleOut, highAvailability);
   console.log('\nTargets (ratios against baselines measured in this run)');
@@ -202,7 +204,7 @@ async function runAll(): Promise<void> {
     b1LargeLedgerSeed: largeSeedFigures(largeSeed),
     b2Http: http,
     b3ProjectionLag: lag,
-    b4Replay: { seedSeconds, projections: replay },
+    b4Replay: { seedSeconds, projections: replay, ledgerVerify },
     b5Reads: reads,
     b6ScaleOut: scaleOut,
     b7HighAvailability: highAvailability,
@@ -273,7 +275,7 @@ function targetRows(
   live: LiveProjectionFigures,
   http: HttpFigures,
   lag: LagFigures,
-  replay: readonly ReplayRow[],
+  replay: ReplayFigures,
   reads: readonly ReadRow[],
   rss: RssFigures,
   scaleOut: ScaleOutFigures,
@@ -374,14 +376,19 @@ function targetRows(
     target: `<= ${TARGETS.b3P99Ms} ms`,
     verdict: verdict(lag.samples > 0 && lag.p99Ms <= TARGETS.b3P99Ms),
   });
-  const all = replay.find((row) => row.projection === 'all');
-  if (all)
-    rows.push({
-      figure: `B4 replay (${all.events.toLocaleString()} events)`,
-      measured: `${Math.round(all.eventsPerSecond).toLocaleString()} events/s`,
-      target: `>= ${TARGETS.b4EventsPerSecond.toLocaleString()}`,
-      verdict: verdict(all.eventsPerSecond >= TARGETS.b4EventsPerSecond),
-    });
+  const { all, accounts } = replay;
+  rows.push({
+    figure: `B4 replay (${all.events.toLocaleString()} events)`,
+    measured: `${Math.round(all.eventsPerSecond).toLocaleString()} events/s`,
+    target: `>= ${TARGETS.b4EventsPerSecond.toLocaleString()}`,
+    verdict: verdict(all.eventsPerSecond >= TARGETS.b4EventsPerSecond),
+  });
+  rows.push({
+    figure: 'B4 balances (accounts) projection',
+    measured: `${Math.round(accounts.eventsPerSecond).toLocaleString()} events/s`,
+    target: `>= ${TARGETS.b4AccountsEventsPerSecond.toLocaleString()} events/s`,
+    verdict: verdict(accounts.eventsPerSecond >= TARGETS.b4AccountsEventsPerSecond),
+  });
   for (const read of reads)
     rows.push({
       figure: `B5 ${read.query} p99 (${read.userRows.toLocaleString()} of ${read.totalRows.toLocaleString()} rows)`,

@@ -745,6 +745,14 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION projector.account_part(p_account_id text, p_parts integer)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select (hashtext(p_account_id) & 2147483647) % p_parts
+$function$;
+
 CREATE OR REPLACE FUNCTION projector.apply_accounts(p_schema text, p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
  RETURNS void
  LANGUAGE plpgsql
@@ -1397,6 +1405,99 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION projector.bulk_replay_accounts(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET enable_nestloop TO 'off'
+ SET work_mem TO '256MB'
+AS $function$
+begin
+  insert into read_rebuild_accounts.directory (account_id, display_name, kind, opened_at)
+  select e.data->>'accountId', e.data->>'displayName', 'wallet', e.recorded_at
+    from ledger.events e
+   where e.type = 'WalletOpened'
+     and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
+     and projector.account_part(e.data->>'accountId', p_parts) = p_part;
+
+  insert into read_rebuild_accounts.directory (account_id, display_name, kind, opened_at)
+  select distinct on (p.account_id) p.account_id, projector.funding_name(p.account_id), 'funding', e.recorded_at
+    from ledger.postings p
+    join ledger.events e on e.position = p.position
+   where projector.funding_name(p.account_id) is not null
+     and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
+     and projector.account_part(p.account_id, p_parts) = p_part
+   order by p.account_id, e.tx_id, e.position
+  on conflict do nothing;
+
+  with lines as (
+    select p.account_id, p.amount, p.account_seq, p.balance_after,
+           e.position, e.tx_id, e.type, e.stream_id, e.recorded_at,
+           projector.transaction_id(e.type, e.data) as transaction_id,
+           x.line_count, x.first_account, x.last_account
+      from ledger.postings p
+      join ledger.events e on e.position = p.position
+      -- Every line of the event, whichever part its account is in.
+      join (select q.position, count(*) as line_count, min(q.account_id) as first_account,
+                   max(q.account_id) as last_account
+              from ledger.postings q
+             group by q.position) x on x.position = p.position
+     where (e.tx_id, e.position) <= (p_to_tx, p_to_position)
+       and projector.account_part(p.account_id, p_parts) = p_part
+  ),
+  sided as (
+    select l.*,
+           case when l.line_count = 2 then
+             case when l.account_id = l.first_account then l.last_account else l.first_account end
+           end as counterparty_id
+      from lines l
+  ),
+  running as (
+    select s.*,
+           sum(s.amount) over account_order as running_balance,
+           row_number() over account_order as running_count,
+           count(*) over (partition by s.account_id) as account_lines
+      from sided s
+    window account_order as (partition by s.account_id order by s.tx_id, s.position)
+  ),
+  names as (
+    select c.account_id,
+           coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
+      from (select distinct counterparty_id as account_id from sided where counterparty_id is not null) c
+      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+  ),
+  statement_lines as (
+    insert into read_rebuild_accounts.statements (account_id, position, tx_id, sequence, event_type, stream_id,
+                                 transaction_id, counterparty_id, counterparty_name, amount_paise,
+                                 balance_after_paise, recorded_at)
+    select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
+           r.transaction_id, r.counterparty_id, n.display_name, r.amount,
+           coalesce(r.balance_after, r.running_balance), r.recorded_at
+      from running r
+      left join names n on n.account_id = r.counterparty_id
+  ),
+  -- Balances in the same pass: an account's last line in read order carries the sum and count
+  -- of all its postings (the window's frame ends with its peers, as the rule's sum does); with
+  -- its WalletOpened event, the last touch's time is the later of the two in read order.
+  touches as (
+    select r.account_id, r.running_balance as amount, r.running_count as line, r.tx_id, r.position, r.recorded_at
+      from running r
+     where r.running_count = r.account_lines
+    union all
+    select e.data->>'accountId', 0, 0, e.tx_id, e.position, e.recorded_at
+      from ledger.events e
+     where e.type = 'WalletOpened'
+       and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
+       and projector.account_part(e.data->>'accountId', p_parts) = p_part
+  )
+  insert into read_rebuild_accounts.balances (account_id, balance_paise, postings_count, last_position, updated_at)
+  select t.account_id, sum(t.amount), sum(t.line),
+         (array_agg(t.position order by t.tx_id desc, t.position desc) filter (where t.line > 0))[1],
+         (array_agg(t.recorded_at order by t.tx_id desc, t.position desc))[1]
+    from touches t
+   group by t.account_id;
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION projector.events_in_range(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
  RETURNS SETOF ledger.events
  LANGUAGE plpgsql
@@ -1685,6 +1786,7 @@ grant execute on function ledger.expire_idempotency_keys(p_older_than interval, 
 grant execute on function ledger.open_wallet_account(p_account_id text) to wallet_runtime;
 grant execute on function ledger.reject_account_removal() to wallet_runtime;
 grant execute on function ledger.reject_mutation() to wallet_runtime;
+grant execute on function projector.account_part(p_account_id text, p_parts integer) to wallet_runtime;
 grant execute on function projector.apply_accounts(p_schema text, p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
 grant execute on function projector.apply_accounts__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
 grant execute on function projector.apply_accounts__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
@@ -1698,6 +1800,7 @@ grant execute on function projector.apply_statements(p_schema text, p_from_tx xi
 grant execute on function projector.apply_statements__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
 grant execute on function projector.apply_statements__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
 grant execute on function projector.assert_target(p_schema text, p_projection text) to wallet_runtime;
+grant execute on function projector.bulk_replay_accounts(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer) to wallet_runtime;
 grant execute on function projector.events_in_range(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
 grant execute on function projector.funding_name(p_account_id text) to wallet_runtime;
 grant execute on function projector.has_events_after(p_tx xid8, p_position bigint) to wallet_runtime;

@@ -2,7 +2,8 @@
  * Projection "accounts": the directory of display names, every account's balance (funding
  * accounts have no maintained head in the ledger, so their balances exist only here) and
  * per-account statements with a running balance. Its rules: `projector.apply_accounts`
- * (projections/accounts/rules.sql).
+ * (projections/accounts/rules.sql); a replay loads it in one set-based pass,
+ * `projector.bulk_replay_accounts` (same file).
  */
 import type { Projection } from '../engine/definition.ts';
 
@@ -10,4 +11,5 @@ export const accountsProjection: Projection = {
   name: 'accounts',
   tables: ['directory', 'balances', 'statements'],
   insertOnlyTables: ['statements'],
+  bulkReplay: 'bulk_replay_accounts',
 };

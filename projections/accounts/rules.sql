@@ -94,3 +94,113 @@ select pg_temp.define_rule('accounts', $rule$
          last_position = coalesce(excluded.last_position, b.last_position),
          updated_at = excluded.updated_at;
 $rule$);
+
+-- Replay's bulk load (projections/engine/replay.ts): the same rows the rule above gives when
+-- applied chunk by chunk from the first event, made in one set-based pass over the log up to
+-- (p_to_tx, p_to_position), a checkpoint behind the xmin gate. Not event by event: the
+-- directory is two INSERT ... SELECTs, statements and balances one, over ledger.postings joined
+-- to their events, with the running
+-- figures of funding postings as window functions over each account's postings in read order
+-- (what the rule adds to the balance row as it was before each chunk: the sum and count of the
+-- account's earlier postings). The accounts are split into p_parts parts by a hash of their id;
+-- a call loads part p_part, so the parts can be loaded at once on several connections (no row
+-- of one part depends on another's: a counterparty's name comes from the log, not the tables).
+-- Writes read_rebuild_accounts only; the runtime runs it as itself (SECURITY INVOKER). Nested
+-- loops are priced out: the part filter makes the planner expect a few hundred rows where a
+-- part is the whole log, and it then probed events by index once per posting. Its sorts (by
+-- event, by account) are of every posting of the part: with the default 4 MB they spill to
+-- disk from a few tens of thousands of events on.
+create or replace function projector.account_part(p_account_id text, p_parts integer) returns integer
+language sql immutable parallel safe as $fn$
+  select (hashtext(p_account_id) & 2147483647) % p_parts
+$fn$;
+
+create or replace function projector.bulk_replay_accounts(
+  p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer
+) returns void language plpgsql set enable_nestloop = off set work_mem = '256MB' as $fn$
+begin
+  insert into read_rebuild_accounts.directory (account_id, display_name, kind, opened_at)
+  select e.data->>'accountId', e.data->>'displayName', 'wallet', e.recorded_at
+    from ledger.events e
+   where e.type = 'WalletOpened'
+     and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
+     and projector.account_part(e.data->>'accountId', p_parts) = p_part;
+
+  insert into read_rebuild_accounts.directory (account_id, display_name, kind, opened_at)
+  select distinct on (p.account_id) p.account_id, projector.funding_name(p.account_id), 'funding', e.recorded_at
+    from ledger.postings p
+    join ledger.events e on e.position = p.position
+   where projector.funding_name(p.account_id) is not null
+     and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
+     and projector.account_part(p.account_id, p_parts) = p_part
+   order by p.account_id, e.tx_id, e.position
+  on conflict do nothing;
+
+  with lines as (
+    select p.account_id, p.amount, p.account_seq, p.balance_after,
+           e.position, e.tx_id, e.type, e.stream_id, e.recorded_at,
+           projector.transaction_id(e.type, e.data) as transaction_id,
+           x.line_count, x.first_account, x.last_account
+      from ledger.postings p
+      join ledger.events e on e.position = p.position
+      -- Every line of the event, whichever part its account is in.
+      join (select q.position, count(*) as line_count, min(q.account_id) as first_account,
+                   max(q.account_id) as last_account
+              from ledger.postings q
+             group by q.position) x on x.position = p.position
+     where (e.tx_id, e.position) <= (p_to_tx, p_to_position)
+       and projector.account_part(p.account_id, p_parts) = p_part
+  ),
+  sided as (
+    select l.*,
+           case when l.line_count = 2 then
+             case when l.account_id = l.first_account then l.last_account else l.first_account end
+           end as counterparty_id
+      from lines l
+  ),
+  running as (
+    select s.*,
+           sum(s.amount) over account_order as running_balance,
+           row_number() over account_order as running_count,
+           count(*) over (partition by s.account_id) as account_lines
+      from sided s
+    window account_order as (partition by s.account_id order by s.tx_id, s.position)
+  ),
+  names as (
+    select c.account_id,
+           coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
+      from (select distinct counterparty_id as account_id from sided where counterparty_id is not null) c
+      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+  ),
+  statement_lines as (
+    insert into read_rebuild_accounts.statements (account_id, position, tx_id, sequence, event_type, stream_id,
+                                 transaction_id, counterparty_id, counterparty_name, amount_paise,
+                                 balance_after_paise, recorded_at)
+    select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
+           r.transaction_id, r.counterparty_id, n.display_name, r.amount,
+           coalesce(r.balance_after, r.running_balance), r.recorded_at
+      from running r
+      left join names n on n.account_id = r.counterparty_id
+  ),
+  -- Balances in the same pass: an account's last line in read order carries the sum and count
+  -- of all its postings (the window's frame ends with its peers, as the rule's sum does); with
+  -- its WalletOpened event, the last touch's time is the later of the two in read order.
+  touches as (
+    select r.account_id, r.running_balance as amount, r.running_count as line, r.tx_id, r.position, r.recorded_at
+      from running r
+     where r.running_count = r.account_lines
+    union all
+    select e.data->>'accountId', 0, 0, e.tx_id, e.position, e.recorded_at
+      from ledger.events e
+     where e.type = 'WalletOpened'
+       and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
+       and projector.account_part(e.data->>'accountId', p_parts) = p_part
+  )
+  insert into read_rebuild_accounts.balances (account_id, balance_paise, postings_count, last_position, updated_at)
+  select t.account_id, sum(t.amount), sum(t.line),
+         (array_agg(t.position order by t.tx_id desc, t.position desc) filter (where t.line > 0))[1],
+         (array_agg(t.recorded_at order by t.tx_id desc, t.position desc))[1]
+    from touches t
+   group by t.account_id;
+end
+$fn$;

@@ -19,6 +19,14 @@ export interface Projection {
    * uniqueness check, made once over sorted rows instead of row by row).
    */
   insertOnlyTables?: readonly string[];
+  /**
+   * A replay's set-based load, when the projection has one: `projector.<bulkReplay>(to_tx,
+   * to_position, parts, part)` fills the rebuild tables with what the rule would give applied
+   * from the first event up to (to_tx, to_position), for the part `part` of `parts` (replay
+   * loads the parts at once, on as many connections). Without one, replay applies the rule
+   * chunk by chunk.
+   */
+  bulkReplay?: string;
 }
 
 export const PROJECTION_NAMES = ['accounts', 'history', 'money_requests', 'statements'] as const;

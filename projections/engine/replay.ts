@@ -6,7 +6,10 @@
  *    checks, primary and unique keys); the other indexes are built once the rows are in.
  * 2. Events are projected into them by the projection's SQL rules (the live projector's own)
  *    in chunks, one transaction each, from (0, 0) up to what the xmin gate lets through. The
- *    live projector keeps running meanwhile.
+ *    live projector keeps running meanwhile. A projection with a set-based load
+ *    (`bulkReplay`, e.g. accounts) first loads everything up to a checkpoint behind the gate
+ *    in one pass, its accounts split in parts loaded at once on several connections; the
+ *    chunks then apply only what came after that checkpoint.
  * 3. The swap transaction locks the live checkpoint row (FOR UPDATE, waiting for a live batch
  *    in flight; afterwards live projectors skip the row, so they pause), projects the last
  *    events, drops the live tables, moves the rebuilt ones into `read`, sets the checkpoint
@@ -14,6 +17,7 @@
  * The DDL of steps 1 and 3 and of the index builds runs as the owner, in the `replay.*` SQL
  * functions (projections/engine/replay.sql): this code runs as the runtime role, which has no DDL rights.
  */
+import { availableParallelism } from 'node:os';
 import { sql, type Kysely } from 'kysely';
 import { withAdvisoryLock } from '../../platform/database.ts';
 import { START, type Checkpoint } from './checkpoint.ts';
@@ -37,6 +41,8 @@ export const REPLAY_BATCH_SIZE = 20_000;
 
 export interface ReplayOptions {
   batchSize?: number;
+  /** Parts of a set-based load run at once, each on a connection of its own (default: the cores). */
+  parallelism?: number;
   onProgress?: (progress: ReplayProgress) => void;
 }
 
@@ -165,9 +171,11 @@ async function rebuildAndSwap(
   const startedAt = performance.now();
   const total = await countEvents(db);
   await createRebuildTables(db, projection);
-  let checkpoint = START;
-  let applied = 0;
+  const bulk = await bulkLoad(db, projection, options.parallelism ?? availableParallelism());
+  let checkpoint = bulk.checkpoint;
+  let applied = bulk.applied;
   const report = (): void => options.onProgress?.({ projection: name, applied, total: Math.max(total, applied) });
+  report();
   // Catch up in short transactions, without holding the live projector back.
   for (;;) {
     const step = await db.transaction().execute((trx) => projectNext(trx, projection, schema, checkpoint, batchSize));
@@ -200,4 +208,51 @@ async function rebuildAndSwap(
     swapSeconds: (endedAt - indexedAt) / 1000,
   };
   return { projection: name, events: applied, seconds: (endedAt - startedAt) / 1000, phases, checkpoint };
+}
+
+/**
+ * The last event the xmin gate lets through (every event up to it in read order is committed
+ * and final, projections/engine/event-range.ts) and how many events there are up to it.
+ */
+async function gateCheckpoint(db: Kysely<unknown>): Promise<{ checkpoint: Checkpoint; applied: number }> {
+  const { rows } = await sql<{ tx_id: string; position: bigint; events: bigint }>`
+    with last as (
+      select e.tx_id, e.position from ledger.events e
+       where e.tx_id < pg_snapshot_xmin(pg_current_snapshot())
+       order by e.tx_id desc, e.position desc
+       limit 1)
+    select l.tx_id::text as tx_id, l.position,
+           (select count(*) from ledger.events e where (e.tx_id, e.position) <= (l.tx_id, l.position)) as events
+      from last l`.execute(db);
+  const row = rows[0];
+  if (!row) return { checkpoint: START, applied: 0 };
+  return { checkpoint: { txId: BigInt(row.tx_id), position: row.position }, applied: Number(row.events) };
+}
+
+/**
+ * A projection's set-based load up to the gate (nothing for one without): its parts at once,
+ * each in its own transaction on a pooled connection. A part's transaction holds the snapshot
+ * xmin while it runs, so the live projectors wait for it, as they wait for a chunk.
+ */
+async function bulkLoad(
+  db: Kysely<unknown>,
+  projection: Projection,
+  parallelism: number,
+): Promise<{ checkpoint: Checkpoint; applied: number }> {
+  if (!projection.bulkReplay) return { checkpoint: START, applied: 0 };
+  const gate = await gateCheckpoint(db);
+  if (gate.applied === 0) return gate;
+  const parts = Math.max(1, Math.floor(parallelism));
+  const load = sql.id('projector', projection.bulkReplay);
+  const { txId, position } = gate.checkpoint;
+  await Promise.all(
+    Array.from({ length: parts }, (_, part) =>
+      db.transaction().execute(async (trx) => {
+        await sql`select ${load}(${txId.toString()}::xid8, ${position.toString()}::bigint, ${parts}::integer, ${part}::integer)`.execute(
+          trx,
+        );
+      }),
+    ),
+  );
+  return gate;
 }
