@@ -15,4 +15,6 @@ ENV NODE_ENV=production
 # V8 young generation capped at 3 x 16 MiB (Node sizes it from the host's memory): see reliability/processes.ts NODE_FLAGS.
 ENV NODE_OPTIONS=--max-semi-space-size=16
 EXPOSE 3000
-CMD ["node", "bin/server.ts"]
+# The API's old generation grows 1.5x between full collections (reliability/processes.ts
+# API_NODE_FLAGS); NODE_OPTIONS refuses that flag, so the API's commands carry it.
+CMD ["node", "--heap-growing-percent=50", "bin/server.ts"]

@@ -26,7 +26,6 @@ import argon2 from 'argon2';
 import pLimit from 'p-limit';
 import { Piscina } from 'piscina';
 import { PIN_BCRYPT_COST } from '../contracts/users.ts';
-import type { PinTask } from './pin-bcrypt-worker.ts';
 import { IdentityRejection } from './rejections.ts';
 
 export { PIN_BCRYPT_COST };
@@ -66,6 +65,9 @@ export async function verifyPassword(hash: string | null, password: string): Pro
   }
 }
 
+/** A task of the PIN pool's threads (identity/pin-bcrypt-worker.js). */
+export type PinTask = { op: 'hash'; pin: string; cost: number } | { op: 'compare'; pin: string; hash: string };
+
 /** Threads of the PIN bcrypt pool: one per core (niced, see above). */
 export const PIN_POOL_THREADS = availableParallelism();
 /**
@@ -82,7 +84,7 @@ let pinPool: Piscina<PinTask, string | boolean> | undefined;
 
 async function pinBcrypt(task: PinTask): Promise<string | boolean> {
   pinPool ??= new Piscina({
-    filename: new URL('./pin-bcrypt-worker.ts', import.meta.url).href,
+    filename: new URL('./pin-bcrypt-worker.js', import.meta.url).href,
     maxThreads: PIN_POOL_THREADS,
     minThreads: 0,
     idleTimeout: 30_000,

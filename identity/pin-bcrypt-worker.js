@@ -3,6 +3,11 @@
  * here because this thread does nothing else, at a lower scheduling priority than the rest
  * of the machine (on Linux a thread's nice value is its own: setpriority on the calling
  * thread leaves the event loop and the other threads as they are).
+ *
+ * JavaScript, not TypeScript, on purpose: each thread is an isolate of its own, and the first
+ * .ts module an isolate loads starts Node's type stripper in it (its WebAssembly module and
+ * memory): ~8 MiB more resident memory per thread, for a dozen lines. The task's type is
+ * `PinTask` in identity/secrets.ts.
  */
 import { setPriority } from 'node:os';
 import bcrypt from 'bcryptjs';
@@ -16,8 +21,7 @@ try {
   // Not permitted (some sandboxes): the thread runs at normal priority.
 }
 
-export type PinTask = { op: 'hash'; pin: string; cost: number } | { op: 'compare'; pin: string; hash: string };
-
-export default function run(task: PinTask): string | boolean {
+/** @param {import('./secrets.ts').PinTask} task */
+export default function run(task) {
   return task.op === 'hash' ? bcrypt.hashSync(task.pin, task.cost) : bcrypt.compareSync(task.pin, task.hash);
 }
