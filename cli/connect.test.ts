@@ -22,7 +22,9 @@ describe('finding the embedded Postgres that npm start is running', () => {
       writeFileSync(join(dir, 'database-password'), 'the-runtime-password-of-this-data-dir\n', { mode: 0o600 });
       const target = await openDatabaseTarget({ DATA_DIR: dir });
       // As the runtime login, with the password npm start generated, never as the superuser.
-      expect(target.url).toBe('postgres://wallet_app:the-runtime-password-of-this-data-dir@localhost:54329/wallet?host=%2Ftmp');
+      expect(target.url).toBe(
+        'postgres://wallet_app:the-runtime-password-of-this-data-dir@localhost:54329/wallet?host=%2Ftmp',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
