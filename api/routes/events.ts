@@ -20,7 +20,7 @@ import { createLiveStream } from '../live/stream.ts';
 const DOCS = routeDocs({
   summary: 'Live updates (server-sent events)',
   description:
-    'text/event-stream: `balance`, `money-received`, `request`, `deposit`; for admins also `admin-users`, `admin-deposits`, `replay`. Each event id is a checkpoint: send it back as `Last-Event-ID` to resume. A comment every 15 s keeps the connection alive.',
+    'text/event-stream: `balance`, `money-received`, `request`, `deposit`; for admins also `admin-users`, `admin-deposits`, `replay`, and `projections` (the status of every projection, every 5 s). Each event id is a checkpoint: send it back as `Last-Event-ID` to resume. A comment every 15 s keeps the connection alive.',
   headers: z.object({
     'last-event-id': boundedText({ max: 60 })
       .optional()
