@@ -56,6 +56,8 @@ async function restore(
 ): Promise<{ server: EmbeddedServer; root: string }> {
   const restoreRoot = tempRoot();
   execFileSync('cp', ['-a', dataDir, join(restoreRoot, 'postgres')]);
+  // The cluster's superuser password stays in the data directory the restore goes back into.
+  execFileSync('cp', ['-a', join(root, 'postgres-superuser-password'), restoreRoot]);
   prepare(join(restoreRoot, 'postgres'));
   const restored = await startEmbeddedPostgres({ dataDir: join(restoreRoot, 'postgres'), persistent: true }).catch(
     (error: unknown) => {

@@ -14,9 +14,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { chmod, chown, copyFile, lstat, mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { embeddedSuperuserUrl } from '../platform/embedded-login.ts';
-import { openDatabaseServer } from '../platform/database-server.ts';
-import { runningEmbeddedPort } from './connect.ts';
+import { openDatabaseServer, runningEmbeddedPort } from '../platform/database-server.ts';
 import { EXIT_OK } from './help.ts';
 import type { CliIo } from './io.ts';
 
@@ -353,9 +351,7 @@ export async function runBackup(
   if (!existsSync(join(pgData, 'PG_VERSION')))
     throw new BackupRefused(`there is no embedded database in ${pgData}: nothing to back up`);
   const port = runningEmbeddedPort(env.DATA_DIR);
-  const server = port
-    ? { ownerUrl: embeddedSuperuserUrl(port, 'postgres'), stop: async () => {} }
-    : await openDatabaseServer({ dataDir: env.DATA_DIR });
+  const server = await openDatabaseServer({ dataDir: env.DATA_DIR });
   io.log.info(
     {
       command: 'backup',

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabaseTarget, runningEmbeddedPort } from './connect.ts';
+import { runningEmbeddedPort } from '../platform/database-server.ts';
+import { openDatabaseTarget } from './connect.ts';
 
 function dataDirWithPid(pid: number, port: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'cli-connect-'));
@@ -21,9 +22,10 @@ describe('finding the embedded Postgres that npm start is running', () => {
       expect(runningEmbeddedPort(dir)).toBe(54329);
       writeFileSync(join(dir, 'database-password'), 'the-runtime-password-of-this-data-dir\n', { mode: 0o600 });
       const target = await openDatabaseTarget({ DATA_DIR: dir });
-      // As the runtime login, with the password npm start generated, never as the superuser.
+      // As the runtime login, with the password npm start generated, never as the superuser,
+      // over the socket in the data directory's private folder.
       expect(target.url).toBe(
-        'postgres://wallet_app:the-runtime-password-of-this-data-dir@localhost:54329/wallet?host=%2Ftmp',
+        `postgres://wallet_app:the-runtime-password-of-this-data-dir@localhost:54329/wallet?host=${encodeURIComponent(join(dir, 'postgres-socket'))}`,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -73,7 +73,7 @@ export async function setup(project: TestProject): Promise<void> {
   await waitForHealth(baseUrl, server, { timeoutMs: START_TIMEOUT_MS, log: serverLog });
   const runtimeUrl =
     target.settings.DATABASE_URL ??
-    embeddedRuntimeUrl(Number(target.settings.EMBEDDED_POSTGRES_PORT), await embeddedRuntimePassword(dataDir));
+    embeddedRuntimeUrl(Number(target.settings.EMBEDDED_POSTGRES_PORT), await embeddedRuntimePassword(dataDir), dataDir);
   addReviewer(env, runtimeUrl);
 
   project.provide('baseUrl', baseUrl);

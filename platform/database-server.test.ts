@@ -1,7 +1,7 @@
 /**
  * The embedded default (`npm start` without DATABASE_URL): the app connects as its runtime
- * login over the server's Unix socket, not over TCP loopback, and migrations keep the
- * superuser's TCP URL (Debian's backup tools read it).
+ * login, and migrations as the superuser, both over the server's Unix socket in the data
+ * directory; the server opens no TCP port.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +28,7 @@ describe('openDatabaseServer, embedded', () => {
       expect(row).toEqual({ user: 'wallet_app', address: null });
       const wrongPassword = server.url.replace(/:[^:@/]+@/, ':not-the-password@');
       await expect(withClient(wrongPassword, async () => undefined)).rejects.toThrow(/password authentication failed/);
-      expect(server.ownerUrl).toMatch(/@127\.0\.0\.1:\d+\//);
+      expect(server.ownerUrl).toContain(`?host=${encodeURIComponent(join(root, 'var', 'postgres-socket'))}`);
     } finally {
       await server.stop();
     }

