@@ -148,7 +148,8 @@ describe('transfer-funds', () => {
   it.each([
     [{ receiver: '' }, 'Account number is required'],
     [{ amount: undefined }, 'Amount is required'],
-    [{ amount: 'ten' }, 'Amount can contain only digits and one decimal point'],
+    [{ amount: 'ten' }, 'Please enter a valid amount'],
+    [{ amount: '12abc' }, 'Please enter a valid amount'],
     [{ amount: -5 }, 'Please enter a valid amount'],
     [{ amount: 10.005 }, 'Please enter a valid amount'],
     [{ amount: 0.5 }, 'Minimum transfer amount is ₹1'],

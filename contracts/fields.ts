@@ -85,7 +85,11 @@ export interface AmountRules {
  */
 export const MAX_AMOUNT_TEXT_LENGTH = 64;
 
-/** Why typed amount text is refused, said on the field (every amount form, and the server). */
+/**
+ * Why typed amount text is refused, said under the field as it is typed (every amount form).
+ * On the wire the server keeps the spec's one message for any amount that is not a number
+ * above 0 (`rules.invalid`): a client written against the spec matches those words.
+ */
 export const AMOUNT_TEXT_MESSAGES = {
   negative: 'Amount cannot be negative',
   plusSign: 'Enter the amount without a + sign',
@@ -96,7 +100,7 @@ export const AMOUNT_TEXT_MESSAGES = {
 /**
  * The reason typed amount text is not an amount, or null when its characters are fine (its
  * grouping, size and limits are the amount rule's to judge). The amount fields show it as
- * it is typed; `amount()` refuses text with the same words, so nothing is sent.
+ * it is typed; `amount()` refuses the same text with the spec's message, so nothing is sent.
  */
 export function amountTextProblem(typed: string): string | null {
   const text = typed.trim();
@@ -122,10 +126,9 @@ export function amount(rules: AmountRules) {
       ctx.addIssue({ code: 'custom', message: rules.invalid });
       return z.NEVER;
     }
-    // Text says why it is refused; a JSON number keeps the spec's message.
-    const problem = typeof value === 'string' ? amountTextProblem(value) : null;
-    if (problem !== null) {
-      ctx.addIssue({ code: 'custom', message: problem });
+    // Text the field would refuse gets the spec's message here; the field says the precise reason.
+    if (typeof value === 'string' && amountTextProblem(value) !== null) {
+      ctx.addIssue({ code: 'custom', message: rules.invalid });
       return z.NEVER;
     }
     const paise = paiseFromRupees(typeof value === 'string' ? ungroupRupees(value) : value);

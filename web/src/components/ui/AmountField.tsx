@@ -62,7 +62,7 @@ export function AmountField({ value, onValueChange, onKeyDown, error, ...rest }:
   return (
     <TextField
       {...rest}
-      error={localized(error || amountTextProblem(value) || undefined)}
+      error={localized(amountTextProblem(value) || error || undefined)}
       ref={input}
       type="text"
       inputMode="decimal"
