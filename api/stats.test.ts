@@ -1,6 +1,7 @@
 /**
  * GET /api/stats over HTTP against a projected database: the landing page's figures are this
- * instance's own (wallets opened, payments made, money moved), 0 where nothing happened, read
+ * instance's own (wallets opened, payments made, money moved; the last two rounded down to
+ * 100 payments and ₹1,000), 0 where nothing happened, read
  * from the read tables, served unchanged for STATS_CACHE_MS and fresh after it, public, and
  * documented in the envelope the contract describes.
  */
@@ -38,6 +39,16 @@ async function stats(): Promise<InstanceStats> {
   return instanceStatsSchema.parse(body.data);
 }
 
+async function pay(token: string, receiver: string, amount: number): Promise<void> {
+  const paid = await harness.call({
+    method: 'POST',
+    url: '/api/transactions/transfer-funds',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { receiver, amount, reference: 'stats', transactionPin: '1234' },
+  });
+  expect(paid.statusCode, paid.body).toBe(200);
+}
+
 async function freshStats(): Promise<InstanceStats> {
   await waitUntil('the projections to catch up', () => allCaughtUp(harness.database.db), { timeoutMs: 30_000 });
   harness.clock.advance(STATS_CACHE_MS);
@@ -55,30 +66,28 @@ describe('GET /api/stats', () => {
     const adminToken = await signIn(harness, ADMIN.email, ADMIN.password);
     const asha = await registeredUser(harness, 'asha.stats@example.in');
     const ravi = await registeredUser(harness, 'ravi.stats@example.in');
-    await fundByUpi(harness, asha.token ?? '', adminToken, 1000);
-    for (const amount of [250.5, 100]) {
-      const paid = await harness.call({
-        method: 'POST',
-        url: '/api/transactions/transfer-funds',
-        headers: { authorization: `Bearer ${asha.token ?? ''}` },
-        payload: { receiver: ravi.id, amount, reference: 'stats', transactionPin: '1234' },
-      });
-      expect(paid.statusCode, paid.body).toBe(200);
-    }
+    await fundByUpi(harness, asha.token ?? '', adminToken, 5000);
+    for (const amount of [250.5, 100]) await pay(asha.token ?? '', ravi.id, amount);
     await waitUntil('the projections to catch up', () => allCaughtUp(harness.database.db), { timeoutMs: 30_000 });
 
     // Within the cache window the first reading is served, whatever happened since.
     expect(await stats()).toEqual(empty);
 
+    // Two payments, ₹350.50: below the public figures' steps, so nothing of them shows (exact
+    // readings 30 s apart told anyone a single transfer's amount and time).
     const after = await freshStats();
-    // A deposit is not a payment; the two transfers are.
-    expect(after).toMatchObject({
-      accounts: walletsBefore + 2,
-      payments: 2,
-      moneyMoved: 350.5,
-      moneyMovedPaise: '35050',
-    });
+    expect(after).toMatchObject({ accounts: walletsBefore + 2, payments: 0, moneyMoved: 0, moneyMovedPaise: '0' });
     expect(Date.parse(after.asOf)).toBeGreaterThan(Date.parse(empty.asOf));
+
+    // ₹1,500 more: ₹1,850.50 moved in all, published as ₹1,000; three payments, as 0.
+    await pay(asha.token ?? '', ravi.id, 1500);
+    const more = await freshStats();
+    expect(more).toMatchObject({ payments: 0, moneyMoved: 1000, moneyMovedPaise: '100000' });
+    // A further small payment changes nothing that is published.
+    await pay(asha.token ?? '', ravi.id, 120);
+    const { asOf: _later, ...later } = await freshStats();
+    const { asOf: _before, ...before } = more;
+    expect(later).toEqual(before);
   });
 
   it('is public: no session is needed', async () => {

@@ -26,13 +26,11 @@ export const readinessSchema = z.object({
 /** GET /api/stats: this instance's real figures for the landing page (public, cached briefly). */
 export const instanceStatsSchema = z.object({
   accounts: z.number().int().nonnegative().meta({ description: 'Wallets opened' }),
-  payments: z
-    .number()
-    .int()
-    .nonnegative()
-    .meta({ description: 'Payments out of wallets: transfers, paid money requests and reversals' }),
-  moneyMoved: z.number().nonnegative().meta({ description: 'Rupees (two decimals) those payments moved' }),
-  moneyMovedPaise: z.string().meta({ description: 'The same, exact paise as a decimal string' }),
+  payments: z.number().int().nonnegative().meta({
+    description: 'Payments out of wallets (transfers, paid money requests and reversals), rounded down to the hundred',
+  }),
+  moneyMoved: z.number().nonnegative().meta({ description: 'Rupees those payments moved, rounded down to ₹1,000' }),
+  moneyMovedPaise: z.string().meta({ description: 'The same in paise, as a decimal string' }),
   asOf: z.string().meta({ description: 'ISO 8601, UTC: when the figures were read' }),
 });
 export type InstanceStats = z.output<typeof instanceStatsSchema>;

@@ -4,6 +4,9 @@
  * (projections/instance-figures.ts). Public and rate limited like every /api route; the
  * figures are read at most once per STATS_CACHE_MS and callers in between (or at the same
  * moment) share that read, so a flood of visitors costs one query every half minute.
+ *
+ * Payments and money moved are published rounded down (PUBLIC_ROUNDING): on a quiet instance
+ * two exact readings 30 s apart told anyone one transfer's amount and time.
  */
 import type { FastifyInstance } from 'fastify';
 import { rupeesFromPaise } from '../../contracts/money.ts';
@@ -15,6 +18,11 @@ import { ok } from '../envelope.ts';
 
 /** How long one reading of the figures is served. */
 export const STATS_CACHE_MS = 30_000;
+
+/** The public figures' steps: payments by the hundred, money by the ₹1,000. */
+export const PUBLIC_ROUNDING = { payments: 100n, moneyMovedPaise: 1_000n * 100n } as const;
+
+const roundDown = (value: bigint, step: bigint): bigint => (value / step) * step;
 
 export interface StatsRouteOptions {
   /** Reads the figures (on a read replica when there is one). */
@@ -52,11 +60,12 @@ function cachedFigures(options: StatsRouteOptions): () => Promise<InstanceStats>
 
 async function readStats(options: StatsRouteOptions, now: number): Promise<InstanceStats> {
   const figures = await options.readFigures();
+  const moneyMovedPaise = roundDown(figures.moneyMovedPaise, PUBLIC_ROUNDING.moneyMovedPaise);
   return {
     accounts: Number(figures.accounts),
-    payments: Number(figures.payments),
-    moneyMoved: rupeesFromPaise(figures.moneyMovedPaise),
-    moneyMovedPaise: String(figures.moneyMovedPaise),
+    payments: Number(roundDown(figures.payments, PUBLIC_ROUNDING.payments)),
+    moneyMoved: rupeesFromPaise(moneyMovedPaise),
+    moneyMovedPaise: String(moneyMovedPaise),
     asOf: new Date(now).toISOString(),
   };
 }
