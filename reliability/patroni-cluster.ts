@@ -6,12 +6,24 @@
  * nodes `/replica` says follow. The app takes one host (node-postgres has no multi-host
  * failover), so DATABASE_URL is HAProxy's primary port and READ_DATABASE_URL its replica port.
  *
- * The database is bootstrapped by Patroni (initdb with checksums, trust on 127.0.0.1 only: a
- * throwaway drill cluster), then created and migrated through HAProxy's primary port as the app
- * migrates. `stop()` kills everything it started and removes its directory; logs stay in
+ * Secured as the compose `ha` profile is (docker-compose.yml, deploy/patroni/), with passwords
+ * generated per run:
+ * - etcd requires client authentication: a `root` user, and Patroni's own user `patroni`
+ *   whose role may read and write Patroni's namespace only (`enableEtcdAuth`, through etcd's
+ *   JSON gateway). Without it anyone reaching etcd could rewrite Patroni's `config` key
+ *   (pg_hba, archive_command) and so become superuser and run commands on every node.
+ * - No `trust` anywhere: initdb runs with `--auth-local=peer --auth-host=scram-sha-256`
+ *   (its own pg_hba.conf would otherwise say trust, and `bootstrap.pg_hba` is only appended
+ *   after those lines), and `postgresql.pg_hba` is the whole file Patroni writes on every node.
+ * - Patroni bootstraps (initdb with checksums) and runs deploy/patroni/post-bootstrap.sh, the
+ *   compose profile's own script: the owner `wallet_owner` (no superuser, no CREATEROLE), the
+ *   `wallet` database, the runtime role and its login `wallet_app`. The database is then
+ *   migrated as that owner through HAProxy's primary port, as the app migrates.
+ * `stop()` kills everything it started and removes its directory; logs stay in
  * test-output/reliability/.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   chownSync,
@@ -24,17 +36,26 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { withClient } from '../platform/database.ts';
 import { freePort } from '../platform/embedded-postgres.ts';
 import { migrateDatabase } from '../platform/migrate.ts';
 import { allQueues } from '../runtime/queues.ts';
-import { TEST_RUNTIME_LOGIN, withLogin } from '../test/logins.ts';
 import { LOG_DIR } from './processes.ts';
 import { waitUntil } from '../test/wait.ts';
 
 export const POSTGRES_15_BIN = '/usr/lib/postgresql/15/bin';
 const DATABASE = 'wallet';
 const SCOPE = 'wallet-drill';
+/** Patroni's etcd namespace: its keys are `${NAMESPACE}${SCOPE}/...` (leader, config, sync, members). */
+const NAMESPACE = '/wallet/';
+/** Patroni's etcd user (read-write on NAMESPACE only). */
+const ETCD_PATRONI_USER = 'patroni';
+/** The roles deploy/patroni/post-bootstrap.sh makes. */
+const OWNER = 'wallet_owner';
+const RUNTIME_LOGIN = 'wallet_app';
+/** The compose profile's bootstrap script, run by Patroni here as there. */
+const POST_BOOTSTRAP_SCRIPT = fileURLToPath(new URL('../deploy/patroni/post-bootstrap.sh', import.meta.url));
 
 /**
  * Patroni's timing, chosen for a fast failover (the costs are in docs/operations.md):
@@ -88,12 +109,18 @@ export interface ClusterMember {
 }
 
 export interface PatroniCluster {
-  /** HAProxy's primary port, as the runtime login (DATABASE_URL). */
+  /** HAProxy's primary port, as the runtime login `wallet_app` (DATABASE_URL). */
   primaryUrl: string;
-  /** The same port as the owner (the superuser that migrated the database). */
+  /** The same port as the owner `wallet_owner` (no superuser) that migrated the database. */
   primaryOwnerUrl: string;
   /** HAProxy's replica port, as the runtime login (READ_DATABASE_URL). */
   replicaUrl: string;
+  primaryPort: number;
+  replicaPort: number;
+  /** Patroni's scope: its keys in etcd are `${etcd.prefix}${scope}/...`. */
+  scope: string;
+  /** etcd's client URL, Patroni's namespace in it and Patroni's etcd user (authentication is on). */
+  etcd: { url: string; prefix: string; patroni: { user: string; password: string } };
   nodes: PatroniNode[];
   /** Patroni's view of the cluster (GET /cluster on any node that answers). */
   members(): Promise<ClusterMember[]>;
@@ -132,6 +159,18 @@ interface Owner {
   gid: number;
 }
 
+/** The passwords of one cluster, generated per run (hex: safe in URLs, JSON and psql variables). */
+interface Secrets {
+  etcdRoot: string;
+  etcdPatroni: string;
+  superuser: string;
+  replication: string;
+  owner: string;
+  runtime: string;
+}
+
+const generatedSecret = (): string => randomBytes(24).toString('hex');
+
 export async function startPatroniCluster(options: PatroniClusterOptions = {}): Promise<PatroniCluster> {
   const nodeCount = options.nodes ?? 3;
   const synchronous = options.synchronous ?? true;
@@ -141,6 +180,14 @@ export async function startPatroniCluster(options: PatroniClusterOptions = {}): 
   mkdirSync(LOG_DIR, { recursive: true });
   const root = mkdtempSync(join(tmpdir(), 'wallet-patroni-'));
   const owner = postgresUser();
+  const secrets: Secrets = {
+    etcdRoot: generatedSecret(),
+    etcdPatroni: generatedSecret(),
+    superuser: generatedSecret(),
+    replication: generatedSecret(),
+    owner: generatedSecret(),
+    runtime: generatedSecret(),
+  };
   chmodSync(root, 0o700);
   if (owner) chownSync(root, owner.uid, owner.gid);
   const children: ChildProcess[] = [];
@@ -203,12 +250,29 @@ export async function startPatroniCluster(options: PatroniClusterOptions = {}): 
       '--election-timeout',
       '1000',
     ]);
-    await waitUntil('etcd', async () => (await httpGet(`http://127.0.0.1:${etcdClient}/health`)).status === 200, {
+    const etcdUrl = `http://127.0.0.1:${etcdClient}`;
+    await waitUntil('etcd', async () => (await httpGet(`${etcdUrl}/health`)).status === 200, {
       timeoutMs: 20_000,
       intervalMs: 200,
       retryErrors: true,
     });
-    progress(`etcd on 127.0.0.1:${etcdClient}`);
+    await enableEtcdAuth(etcdUrl, {
+      rootPassword: secrets.etcdRoot,
+      user: ETCD_PATRONI_USER,
+      password: secrets.etcdPatroni,
+      prefix: NAMESPACE,
+    });
+    progress(`etcd on 127.0.0.1:${etcdClient}, authentication on (users root and ${ETCD_PATRONI_USER})`);
+
+    // Patroni runs the compose profile's post-bootstrap.sh as the OS user that runs Postgres:
+    // a copy it can read, and a stand-in for pgBackRest (the drill archives no WAL).
+    const binDir = join(root, 'bin');
+    mkdirSync(binDir);
+    const pgbackrestStandIn = '#!/bin/sh\necho "failover drill: no WAL archive, pgbackrest $* skipped"\n';
+    writeFileSync(join(binDir, 'pgbackrest'), pgbackrestStandIn, { mode: 0o755 });
+    const postBootstrap = join(root, 'post-bootstrap.sh');
+    writeFileSync(postBootstrap, readFileSync(POST_BOOTSTRAP_SCRIPT), { mode: 0o755 });
+    if (owner) for (const path of [binDir, postBootstrap]) chownSync(path, owner.uid, owner.gid);
 
     for (let index = 1; index <= nodeCount; index += 1) {
       const name = `node${index}`;
@@ -226,7 +290,7 @@ export async function startPatroniCluster(options: PatroniClusterOptions = {}): 
       const socketDir = join(nodeDir, 'socket');
       mkdirSync(socketDir, { recursive: true });
       if (owner) for (const dir of [nodeDir, socketDir]) chownSync(dir, owner.uid, owner.gid);
-      const config = patroniConfig(node, etcdClient, nodeDir, socketDir, synchronous);
+      const config = patroniConfig(node, etcdClient, nodeDir, socketDir, synchronous, secrets, postBootstrap);
       const configFile = join(nodeDir, 'patroni.yml');
       // JSON is YAML.
       writeFileSync(configFile, JSON.stringify(config, null, 2));
@@ -235,6 +299,10 @@ export async function startPatroniCluster(options: PatroniClusterOptions = {}): 
         ...process.env,
         HOME: nodeDir,
         PATRONI_LOG_LEVEL: 'INFO',
+        // post-bootstrap.sh's environment, as in the compose profile.
+        PATH: [binDir, POSTGRES_15_BIN, process.env.PATH ?? '/usr/bin:/bin'].join(':'),
+        POSTGRES_PASSWORD: secrets.owner,
+        APP_DB_PASSWORD: secrets.runtime,
       });
     };
 
@@ -283,11 +351,13 @@ export async function startPatroniCluster(options: PatroniClusterOptions = {}): 
     const check = spawnSync('haproxy', ['-c', '-q', '-f', haproxyConfig], { encoding: 'utf8' });
     if (check.status !== 0) throw new Error(`haproxy -c failed:\n${check.stdout}\n${check.stderr}`);
     startChild('haproxy', 'haproxy', ['-db', '-f', haproxyConfig]);
-    const primaryOwnerUrl = `postgres://postgres@127.0.0.1:${primaryPort}/${DATABASE}`;
+    const url = (user: string, password: string, port: number, database = DATABASE): string =>
+      `postgres://${user}:${password}@127.0.0.1:${port}/${database}`;
+    const primaryOwnerUrl = url(OWNER, secrets.owner, primaryPort);
     await waitUntil(
       'HAProxy to route to the primary',
       async () =>
-        withClient(`postgres://postgres@127.0.0.1:${primaryPort}/postgres`, async (client) => {
+        withClient(url('postgres', secrets.superuser, primaryPort, 'postgres'), async (client) => {
           const { rows } = await client.query<{ recovering: boolean }>('select pg_is_in_recovery() as recovering');
           return rows[0]?.recovering === false;
         }).catch(() => false),
@@ -295,12 +365,10 @@ export async function startPatroniCluster(options: PatroniClusterOptions = {}): 
     );
     progress(`HAProxy: primary on 127.0.0.1:${primaryPort}, replicas on 127.0.0.1:${replicaPort}`);
 
-    await withClient(`postgres://postgres@127.0.0.1:${primaryPort}/postgres`, (client) =>
-      client.query(`create database ${DATABASE}`),
-    );
-    const primaryUrl = withLogin(primaryOwnerUrl, TEST_RUNTIME_LOGIN);
-    await migrateDatabase(primaryOwnerUrl, allQueues, { runtimeUrl: primaryUrl, resetRuntimePassword: true });
-    progress('database created and migrated through HAProxy');
+    // The database and the roles are post-bootstrap.sh's; the owner migrates.
+    const primaryUrl = url(RUNTIME_LOGIN, secrets.runtime, primaryPort);
+    await migrateDatabase(primaryOwnerUrl, allQueues, { runtimeUrl: primaryUrl });
+    progress(`database migrated through HAProxy as ${OWNER}`);
 
     const restOf = (name: string): number => {
       const node = nodes.find((candidate) => candidate.name === name);
@@ -311,7 +379,11 @@ export async function startPatroniCluster(options: PatroniClusterOptions = {}): 
     return {
       primaryUrl,
       primaryOwnerUrl,
-      replicaUrl: withLogin(`postgres://postgres@127.0.0.1:${replicaPort}/${DATABASE}`, TEST_RUNTIME_LOGIN),
+      replicaUrl: url(RUNTIME_LOGIN, secrets.runtime, replicaPort),
+      primaryPort,
+      replicaPort,
+      scope: SCOPE,
+      etcd: { url: etcdUrl, prefix: NAMESPACE, patroni: { user: ETCD_PATRONI_USER, password: secrets.etcdPatroni } },
       nodes,
       members,
       leader,
@@ -372,14 +444,16 @@ function patroniConfig(
   nodeDir: string,
   socketDir: string,
   synchronous: boolean,
+  secrets: Secrets,
+  postBootstrap: string,
 ): Record<string, unknown> {
   return {
     scope: SCOPE,
-    namespace: '/wallet/',
+    namespace: NAMESPACE,
     name: node.name,
     log: { level: 'INFO' },
     restapi: { listen: `127.0.0.1:${node.restPort}`, connect_address: `127.0.0.1:${node.restPort}` },
-    etcd3: { hosts: [`127.0.0.1:${etcdPort}`] },
+    etcd3: { hosts: [`127.0.0.1:${etcdPort}`], username: ETCD_PATRONI_USER, password: secrets.etcdPatroni },
     watchdog: { mode: 'off' },
     bootstrap: {
       dcs: {
@@ -402,8 +476,15 @@ function patroniConfig(
           parameters: NODE_PARAMETERS,
         },
       },
-      initdb: [{ encoding: 'UTF8' }, { locale: 'C.UTF-8' }, 'data-checksums'],
-      pg_hba: ['local all all trust', 'host all all 127.0.0.1/32 trust', 'host replication all 127.0.0.1/32 trust'],
+      // No trust line from initdb: its pg_hba.conf comes before anything Patroni adds.
+      initdb: [
+        { encoding: 'UTF8' },
+        { locale: 'C.UTF-8' },
+        'data-checksums',
+        { 'auth-local': 'peer' },
+        { 'auth-host': 'scram-sha-256' },
+      ],
+      post_bootstrap: `/bin/sh ${postBootstrap}`,
     },
     postgresql: {
       listen: `127.0.0.1:${node.pgPort}`,
@@ -411,15 +492,75 @@ function patroniConfig(
       data_dir: node.dataDir,
       bin_dir: POSTGRES_15_BIN,
       pgpass: join(nodeDir, 'pgpass'),
+      // A new replica's pg_basebackup asks for an immediate checkpoint, not a spread one
+      // (after post-bootstrap.sh's CREATE DATABASE that one takes a minute and a half).
+      basebackup: [{ checkpoint: 'fast' }],
       authentication: {
-        superuser: { username: 'postgres' },
-        replication: { username: 'postgres' },
-        rewind: { username: 'postgres' },
+        superuser: { username: 'postgres', password: secrets.superuser },
+        replication: { username: 'replicator', password: secrets.replication },
+        rewind: { username: 'postgres', password: secrets.superuser },
       },
-      parameters: { unix_socket_directories: socketDir },
+      // The whole pg_hba.conf, written by Patroni on every start of every node (deploy/patroni/patroni.yml's, on loopback).
+      pg_hba: PG_HBA,
+      parameters: { unix_socket_directories: socketDir, password_encryption: 'scram-sha-256' },
     },
     tags: { nofailover: false, noloadbalance: false, clonefrom: false, nosync: false },
   };
+}
+
+/** Every node's pg_hba.conf: passwords (SCRAM) over TCP, peer on the socket, no trust. */
+export const PG_HBA = [
+  'local all all peer',
+  'host replication replicator 127.0.0.1/32 scram-sha-256',
+  'host all all 127.0.0.1/32 scram-sha-256',
+];
+
+/**
+ * Turns on etcd's client authentication through its JSON gateway (no etcdctl needed): a `root`
+ * user with the root role (etcd requires it before `auth enable`), and `user` with a role of the
+ * same name that may read and write the keys under `prefix` and nothing else. Afterwards every
+ * request needs a token from /v3/auth/authenticate: without one etcd answers "user name is
+ * empty". The compose profile does the same with curl (deploy/patroni/entrypoint.sh etcd-auth).
+ */
+export async function enableEtcdAuth(
+  url: string,
+  options: { rootPassword: string; user: string; password: string; prefix: string },
+): Promise<void> {
+  const call = async (path: string, body: unknown): Promise<void> => {
+    const response = await fetch(`${url}/v3/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(5_000),
+    });
+    const text = await response.text();
+    if (!response.ok || text.includes('"error"')) throw new Error(`etcd ${path}: ${response.status} ${text}`);
+  };
+  const base64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64');
+  // The end of the prefix range: the prefix with its last byte incremented ("/wallet/" -> "/wallet0").
+  const prefix = Buffer.from(options.prefix, 'utf8');
+  const rangeEnd = Buffer.from(prefix);
+  rangeEnd[rangeEnd.length - 1] = (rangeEnd[rangeEnd.length - 1] ?? 0) + 1;
+  await call('auth/user/add', { name: 'root', password: options.rootPassword });
+  await call('auth/role/add', { name: 'root' });
+  await call('auth/user/grant', { user: 'root', role: 'root' });
+  await call('auth/role/add', { name: options.user });
+  await call('auth/role/grant', {
+    name: options.user,
+    perm: { permType: 'READWRITE', key: prefix.toString('base64'), range_end: rangeEnd.toString('base64') },
+  });
+  await call('auth/user/add', { name: options.user, password: options.password });
+  await call('auth/user/grant', { user: options.user, role: options.user });
+  await call('auth/enable', {});
+  // Enabled: an anonymous read is refused.
+  const probe = await fetch(`${url}/v3/kv/range`, {
+    method: 'POST',
+    body: JSON.stringify({ key: base64(options.prefix) }),
+    signal: AbortSignal.timeout(5_000),
+  });
+  const refusal = await probe.text();
+  if (!/user name is empty|permission denied/.test(refusal))
+    throw new Error(`etcd authentication is not enforced: ${probe.status} ${refusal}`);
 }
 
 function haproxyConfiguration(nodes: readonly PatroniNode[], primaryPort: number, replicaPort: number): string {
