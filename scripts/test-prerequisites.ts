@@ -37,6 +37,7 @@ export const PREREQUISITES: Prerequisite[] = [
   { debianPackage: 'patroni', neededBy: 'the failover drill (HA manager)', anyOf: ['/usr/bin/patroni'] },
   { debianPackage: 'etcd-server', neededBy: 'the failover drill (Patroni’s store)', anyOf: ['/usr/bin/etcd'] },
   { debianPackage: 'haproxy', neededBy: 'the failover drill (router)', anyOf: ['/usr/sbin/haproxy'] },
+  { debianPackage: 'curl', neededBy: 'the HA profile’s etcd-auth script check', anyOf: ['/usr/bin/curl'] },
 ];
 
 function isPresent(candidate: string): boolean {

@@ -10,7 +10,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,9 +42,7 @@ const haproxyCfg = readFileSync(deployFile('haproxy/haproxy.cfg'), 'utf8');
 const postBootstrap = readFileSync(deployFile('patroni/post-bootstrap.sh'), 'utf8');
 const ENTRYPOINT = new URL('../deploy/patroni/entrypoint.sh', import.meta.url).pathname;
 const HAPROXY = '/usr/sbin/haproxy';
-const PATRONI = '/usr/bin/patroni';
 const ETCD = '/usr/bin/etcd';
-const CURL = '/usr/bin/curl';
 
 const NODES = ['patroni1', 'patroni2', 'patroni3'] as const;
 const ONE_SHOTS = ['etcd-auth', 'migrate-ha'];
@@ -263,81 +261,76 @@ describe('docker-compose.yml, the ha profile (README, "Running at scale")', () =
     ]);
   });
 
-  it.skipIf(!existsSync(ETCD) || !existsSync(CURL))(
-    "entrypoint.sh etcd-auth, against Debian's etcd: refuses anonymous reads and writes after it, confines patroni to /wallet/, runs again with a new patroni password",
-    async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'wallet-etcd-auth-'));
-      const [client, peer] = [await freePort(), await freePort()];
-      const endpoint = `http://127.0.0.1:${client}`;
-      const etcd = spawn(
-        ETCD,
-        [
-          '--name=e1',
-          `--data-dir=${join(dir, 'data')}`,
-          `--listen-client-urls=${endpoint}`,
-          `--advertise-client-urls=${endpoint}`,
-          `--listen-peer-urls=http://127.0.0.1:${peer}`,
-          `--initial-advertise-peer-urls=http://127.0.0.1:${peer}`,
-          `--initial-cluster=e1=http://127.0.0.1:${peer}`,
-        ],
-        { stdio: 'ignore' },
+  it("entrypoint.sh etcd-auth, against Debian's etcd: refuses anonymous reads and writes after it, confines patroni to /wallet/, runs again with a new patroni password", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wallet-etcd-auth-'));
+    const [client, peer] = [await freePort(), await freePort()];
+    const endpoint = `http://127.0.0.1:${client}`;
+    const etcd = spawn(
+      ETCD,
+      [
+        '--name=e1',
+        `--data-dir=${join(dir, 'data')}`,
+        `--listen-client-urls=${endpoint}`,
+        `--advertise-client-urls=${endpoint}`,
+        `--listen-peer-urls=http://127.0.0.1:${peer}`,
+        `--initial-advertise-peer-urls=http://127.0.0.1:${peer}`,
+        `--initial-cluster=e1=http://127.0.0.1:${peer}`,
+      ],
+      { stdio: 'ignore' },
+    );
+    const call = async (path: string, body: unknown, token?: string) => {
+      const response = await fetch(`${endpoint}/v3/${path}`, {
+        method: 'POST',
+        headers: token ? { authorization: token } : {},
+        body: JSON.stringify(body),
+      });
+      return response.text();
+    };
+    const key = (text: string) => Buffer.from(text).toString('base64');
+    const login = async (password: string) =>
+      (JSON.parse(await call('auth/authenticate', { name: 'patroni', password })) as { token?: string }).token;
+    try {
+      await waitUntil('etcd', async () => (await fetch(`${endpoint}/health`)).ok, {
+        timeoutMs: 20_000,
+        retryErrors: true,
+      });
+      const passwords = { root: randomBytes(32).toString('hex'), patroni: randomBytes(32).toString('hex') };
+      const setUp = (root: string, patroni: string) =>
+        runScript(ENTRYPOINT, ['etcd-auth'], {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          ETCD_ENDPOINT: endpoint,
+          ETCD_ROOT_PASSWORD: root,
+          ETCD_PATRONI_PASSWORD: patroni,
+        });
+      const first = setUp(passwords.root, passwords.patroni);
+      expect(first.status, first.stderr).toBe(0);
+      expect(first.stdout).toContain('etcd-auth: authentication on');
+
+      expect(await call('kv/put', { key: key('/wallet/wallet/config'), value: key('{}') })).toMatch(
+        /user name is empty/,
       );
-      const call = async (path: string, body: unknown, token?: string) => {
-        const response = await fetch(`${endpoint}/v3/${path}`, {
-          method: 'POST',
-          headers: token ? { authorization: token } : {},
-          body: JSON.stringify(body),
-        });
-        return response.text();
-      };
-      const key = (text: string) => Buffer.from(text).toString('base64');
-      const login = async (password: string) =>
-        (JSON.parse(await call('auth/authenticate', { name: 'patroni', password })) as { token?: string }).token;
-      try {
-        await waitUntil('etcd', async () => (await fetch(`${endpoint}/health`)).ok, {
-          timeoutMs: 20_000,
-          retryErrors: true,
-        });
-        const passwords = { root: randomBytes(32).toString('hex'), patroni: randomBytes(32).toString('hex') };
-        const setUp = (root: string, patroni: string) =>
-          runScript(ENTRYPOINT, ['etcd-auth'], {
-            PATH: process.env.PATH ?? '/usr/bin:/bin',
-            ETCD_ENDPOINT: endpoint,
-            ETCD_ROOT_PASSWORD: root,
-            ETCD_PATRONI_PASSWORD: patroni,
-          });
-        const first = setUp(passwords.root, passwords.patroni);
-        expect(first.status, first.stderr).toBe(0);
-        expect(first.stdout).toContain('etcd-auth: authentication on');
+      expect(await call('kv/range', { key: key('/wallet/wallet/config') })).toMatch(/user name is empty/);
+      const token = await login(passwords.patroni);
+      expect(token).toEqual(expect.any(String));
+      expect(await call('kv/put', { key: key('/wallet/wallet/config'), value: key('{}') }, token)).not.toMatch(/error/);
+      expect(await call('kv/put', { key: key('/elsewhere'), value: key('x') }, token)).toMatch(/permission denied/);
+      expect(await call('auth/disable', {}, token)).toMatch(/permission denied/);
 
-        expect(await call('kv/put', { key: key('/wallet/wallet/config'), value: key('{}') })).toMatch(
-          /user name is empty/,
-        );
-        expect(await call('kv/range', { key: key('/wallet/wallet/config') })).toMatch(/user name is empty/);
-        const token = await login(passwords.patroni);
-        expect(token).toEqual(expect.any(String));
-        expect(await call('kv/put', { key: key('/wallet/wallet/config'), value: key('{}') }, token)).not.toMatch(
-          /error/,
-        );
-        expect(await call('kv/put', { key: key('/elsewhere'), value: key('x') }, token)).toMatch(/permission denied/);
-        expect(await call('auth/disable', {}, token)).toMatch(/permission denied/);
-
-        // Again (every `up`), with a new patroni password in .env: the old one stops working.
-        const rotated = randomBytes(32).toString('hex');
-        const again = setUp(passwords.root, rotated);
-        expect(again.status, again.stderr).toBe(0);
-        expect(await login(rotated)).toEqual(expect.any(String));
-        expect(await login(passwords.patroni)).toBeUndefined();
-        // A root password that does not match stops it, saying so.
-        const wrongRoot = setUp(randomBytes(32).toString('hex'), rotated);
-        expect(wrongRoot.status).toBe(1);
-        expect(wrongRoot.stderr).toMatch(/^etcd-auth: cannot log in to etcd as root/);
-      } finally {
-        etcd.kill('SIGKILL');
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
-  );
+      // Again (every `up`), with a new patroni password in .env: the old one stops working.
+      const rotated = randomBytes(32).toString('hex');
+      const again = setUp(passwords.root, rotated);
+      expect(again.status, again.stderr).toBe(0);
+      expect(await login(rotated)).toEqual(expect.any(String));
+      expect(await login(passwords.patroni)).toBeUndefined();
+      // A root password that does not match stops it, saying so.
+      const wrongRoot = setUp(randomBytes(32).toString('hex'), rotated);
+      expect(wrongRoot.status).toBe(1);
+      expect(wrongRoot.stderr).toMatch(/^etcd-auth: cannot log in to etcd as root/);
+    } finally {
+      etcd.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it("keeps no trust line: initdb with peer and scram-sha-256, and Patroni writes the whole pg_hba.conf (the drill's, on loopback)", () => {
     const config = parse(patroniYaml) as {
@@ -376,38 +369,35 @@ describe('docker-compose.yml, the ha profile (README, "Running at scale")', () =
       expect(containerEnvironment(compose, node, dotEnv).APP_DB_PASSWORD, node).toBe(dotEnv.APP_DB_PASSWORD);
   });
 
-  it.skipIf(!existsSync(PATRONI))(
-    "reads, as Debian's Patroni reads it with a node's environment: etcd as patroni with its password, the superuser and replication passwords, no trust",
-    () => {
-      const dotEnv = haDotEnv();
-      const environment = containerEnvironment(compose, 'patroni1', dotEnv);
-      const read = spawnSync(
-        '/usr/bin/python3',
-        [
-          '-c',
-          'import json, sys\nfrom patroni.config import Config\nprint(json.dumps(Config(sys.argv[1], validator=None).copy(), default=dict))',
-          deployFile('patroni/patroni.yml').pathname,
-        ],
-        { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', ...environment } },
-      );
-      expect(read.status, read.stderr).toBe(0);
-      const effective = JSON.parse(read.stdout) as {
-        etcd3: { hosts: string[]; username: string; password: string };
-        postgresql: {
-          pg_hba: string[];
-          authentication: Record<string, { username: string; password: string }>;
-        };
+  it("reads, as Debian's Patroni reads it with a node's environment: etcd as patroni with its password, the superuser and replication passwords, no trust", () => {
+    const dotEnv = haDotEnv();
+    const environment = containerEnvironment(compose, 'patroni1', dotEnv);
+    const read = spawnSync(
+      '/usr/bin/python3',
+      [
+        '-c',
+        'import json, sys\nfrom patroni.config import Config\nprint(json.dumps(Config(sys.argv[1], validator=None).copy(), default=dict))',
+        deployFile('patroni/patroni.yml').pathname,
+      ],
+      { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', ...environment } },
+    );
+    expect(read.status, read.stderr).toBe(0);
+    const effective = JSON.parse(read.stdout) as {
+      etcd3: { hosts: string[]; username: string; password: string };
+      postgresql: {
+        pg_hba: string[];
+        authentication: Record<string, { username: string; password: string }>;
       };
-      expect(effective.etcd3).toEqual({
-        hosts: ['etcd:2379'],
-        username: 'patroni',
-        password: dotEnv.ETCD_PATRONI_PASSWORD,
-      });
-      expect(effective.postgresql.authentication.superuser?.password).toBe(dotEnv.PATRONI_SUPERUSER_PASSWORD);
-      expect(effective.postgresql.authentication.replication?.password).toBe(dotEnv.PATRONI_REPLICATION_PASSWORD);
-      expect(effective.postgresql.pg_hba.join('\n')).not.toContain('trust');
-    },
-  );
+    };
+    expect(effective.etcd3).toEqual({
+      hosts: ['etcd:2379'],
+      username: 'patroni',
+      password: dotEnv.ETCD_PATRONI_PASSWORD,
+    });
+    expect(effective.postgresql.authentication.superuser?.password).toBe(dotEnv.PATRONI_SUPERUSER_PASSWORD);
+    expect(effective.postgresql.authentication.replication?.password).toBe(dotEnv.PATRONI_REPLICATION_PASSWORD);
+    expect(effective.postgresql.pg_hba.join('\n')).not.toContain('trust');
+  });
 
   it('runs each Patroni node from deploy/patroni with its own data volume, the shared pgBackRest repository and its own addresses', () => {
     const dotEnv = haDotEnv();
@@ -501,7 +491,7 @@ describe('docker-compose.yml, the ha profile (README, "Running at scale")', () =
     expect(JSON.stringify(haproxy.healthcheck?.test)).toContain('/dev/tcp/127.0.0.1/8404');
   });
 
-  it.skipIf(!existsSync(HAPROXY))("passes Debian's haproxy -c (service names replaced by 127.0.0.1)", () => {
+  it("passes Debian's haproxy -c (service names replaced by 127.0.0.1)", () => {
     const dir = mkdtempSync(join(tmpdir(), 'wallet-haproxy-'));
     try {
       const copy = join(dir, 'haproxy.cfg');
