@@ -13,14 +13,33 @@ export const START: Checkpoint = { txId: 0n, position: 0n };
 
 const TOKEN = /^(\d{1,20})\.(\d{1,20})$/;
 
-export function parseCheckpoint(token: string): Checkpoint {
+/**
+ * The largest component a checkpoint can have: position is a bigint, and tx_id (an xid8) is
+ * held to the same bound (a real one is an epoch-extended transaction id, nowhere near it).
+ * Twenty digits reach 10^20 - 1: without this check a client's `Last-Event-ID` of twenty
+ * nines parsed, and Postgres failed on it ("out of range") on every attempt (issue 39). Here,
+ * where a token is validated, so that every caller of isCheckpointToken gets the bound.
+ */
+const MAX_COMPONENT = 2n ** 63n - 1n;
+
+/** The checkpoint a token names, or undefined when it is not `<tx_id>.<position>` within range. */
+function readToken(token: string): Checkpoint | undefined {
   const match = TOKEN.exec(token.trim());
-  if (!match?.[1] || !match[2]) throw new Error(`not a checkpoint token: "${token}" (expected <tx_id>.<position>)`);
-  return { txId: BigInt(match[1]), position: BigInt(match[2]) };
+  if (!match?.[1] || !match[2]) return undefined;
+  const checkpoint = { txId: BigInt(match[1]), position: BigInt(match[2]) };
+  return checkpoint.txId <= MAX_COMPONENT && checkpoint.position <= MAX_COMPONENT ? checkpoint : undefined;
 }
 
+export function parseCheckpoint(token: string): Checkpoint {
+  const checkpoint = readToken(token);
+  if (!checkpoint)
+    throw new Error(`not a checkpoint token: "${token}" (expected <tx_id>.<position>, each at most 2^63-1)`);
+  return checkpoint;
+}
+
+/** True when parseCheckpoint accepts the token: validate untrusted input with this. */
 export function isCheckpointToken(token: string): boolean {
-  return TOKEN.test(token.trim());
+  return readToken(token) !== undefined;
 }
 
 export function formatCheckpoint(checkpoint: Checkpoint): string {
