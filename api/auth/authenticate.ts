@@ -44,7 +44,12 @@ declare module 'fastify' {
   }
 }
 
-const tokenClaims = z.object({ sub: z.string().min(1).max(64), sv: z.number().int() });
+/**
+ * The claims a session token must carry. `exp` (seconds since the epoch, set by every sign:
+ * installAuth's default and signSessionToken) is checked by jwtVerify and carried on the
+ * session check, so what outlives the request - a live updates stream - ends with the token.
+ */
+const tokenClaims = z.object({ sub: z.string().min(1).max(64), sv: z.number().int(), exp: z.number() });
 
 /**
  * A request's session: the user of a live session, or why there is none - no bearer token
@@ -53,8 +58,8 @@ const tokenClaims = z.object({ sub: z.string().min(1).max(64), sv: z.number().in
  * (or no longer) verified (`USER_NOT_VERIFIED`).
  */
 export type SessionCheck =
-  | { user: AuthenticatedUser; refusal?: undefined }
-  | { user?: undefined; refusal: 'unauthenticated' | 'token_invalid' | 'USER_NOT_VERIFIED' };
+  | { user: AuthenticatedUser; expiresAt: Date; refusal?: undefined }
+  | { user?: undefined; expiresAt?: undefined; refusal: 'unauthenticated' | 'token_invalid' | 'USER_NOT_VERIFIED' };
 
 const sessionChecks = new WeakMap<FastifyRequest, Promise<SessionCheck>>();
 
@@ -119,7 +124,7 @@ async function runSessionCheck(request: FastifyRequest, db: Kysely<unknown>): Pr
   if (!user.isVerified) return { refusal: 'USER_NOT_VERIFIED' };
   // A token from before a sign-out, a password reset or a suspension: that session is over.
   if (user.sessionVersion !== claims.sv) return { refusal: 'token_invalid' };
-  return { user };
+  return { user, expiresAt: new Date(claims.exp * 1000) };
 }
 
 async function loadUser(request: FastifyRequest, db: Kysely<unknown>): Promise<AuthenticatedUser> {
@@ -133,6 +138,18 @@ async function loadUser(request: FastifyRequest, db: Kysely<unknown>): Promise<A
 /** The signed-in user of a request that passed `app.authenticate` (checks now if it did not). */
 export async function requireUser(request: FastifyRequest): Promise<AuthenticatedUser> {
   return request.identityUser ?? request.server.loadIdentityUser(request);
+}
+
+/**
+ * The signed-in user of a request and when its token expires (its `exp`): for what outlives
+ * the request (a live updates stream), which must end with the token. The same remembered
+ * session check as the guard's (no second read).
+ */
+export async function requireSession(request: FastifyRequest): Promise<{ user: AuthenticatedUser; expiresAt: Date }> {
+  const session = await request.server.checkSession(request);
+  if (session.refusal !== undefined) throw new ApiError(session.refusal);
+  request.identityUser ??= session.user;
+  return session;
 }
 
 export async function requireAdmin(request: FastifyRequest): Promise<AuthenticatedUser> {

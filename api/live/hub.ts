@@ -7,10 +7,13 @@
  * resumes (`Last-Event-ID`) catches up between two advances and misses nothing.
  *
  * Also: a heartbeat comment per stream, at which the stream's session is re-checked (a
- * sign-out, password reset or suspension ends it); for admins, while any admin stream is open,
+ * sign-out, password reset or suspension ends it), a stream whose token has expired is ended
+ * (it is written nothing after the expiry either: ./stream.ts), and a stream whose client is
+ * gone without its close being heard is dropped; for admins, while any admin stream is open,
  * replay progress (replays report to a table, not the log) and the projections' status every
  * few seconds (the Operations page's lag chart: a stalled projection advances nothing, so it
- * cannot be an advance's event); a cap of streams per user in this process.
+ * cannot be an advance's event); a cap of streams per user in this process, counting only
+ * streams whose client is still there.
  */
 import type { Kysely } from 'kysely';
 import {
@@ -112,6 +115,11 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
 
   const join = async (stream: LiveStream, now: Checkpoint): Promise<void> => {
     const resume = stream.resumeFrom;
+    if (resume === 'reset') {
+      stream.send('reset', {}, now);
+      stream.cursor = now;
+      return;
+    }
     if (!resume || compareCheckpoints(resume, now) >= 0) {
       stream.cursor = resume ?? now;
       return;
@@ -135,16 +143,21 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
     if (!head || compareCheckpoints(to, head) > 0) head = to;
   };
 
+  const drop = (stream: LiveStream): void => {
+    stream.end();
+    remove(stream);
+  };
+
   const beat = async (): Promise<void> => {
+    const now = Date.now();
+    // A client gone without its close heard, a token expired: ended before anything is written.
+    for (const stream of [...streams]) if (stream.gone() || stream.expired(now)) drop(stream);
     const users = new Map<string, Awaited<ReturnType<LiveHubOptions['sessionOf']>>>();
     for (const stream of streams) if (stream.cursor) stream.comment('heartbeat');
     for (const stream of [...streams]) {
       if (!users.has(stream.userId)) users.set(stream.userId, await options.sessionOf(stream.userId));
       const session = users.get(stream.userId);
-      if (!session?.isVerified || session.sessionVersion !== stream.sessionVersion) {
-        streams.delete(stream);
-        stream.end();
-      }
+      if (!session?.isVerified || session.sessionVersion !== stream.sessionVersion || stream.expired()) drop(stream);
     }
   };
 
@@ -185,9 +198,21 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
     lastReplay.clear();
   };
 
+  const remove = (stream: LiveStream): void => {
+    streams.delete(stream);
+    if (streams.size === 0) enqueue(async () => (streams.size === 0 ? stopTimers() : undefined));
+  };
+
   return {
-    canOpen: (userId) => !closed && [...streams].filter((stream) => stream.userId === userId).length < maxStreams,
+    canOpen: (userId) =>
+      !closed && [...streams].filter((stream) => stream.userId === userId && !stream.gone()).length < maxStreams,
     add(stream) {
+      // A client already gone (it left while the request was being authorised) is not added:
+      // nothing would ever remove it.
+      if (stream.gone()) {
+        stream.end();
+        return;
+      }
       streams.add(stream);
       startTimers();
       // The reply's head goes out with this first comment, once the stream has its place in
@@ -206,10 +231,7 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
         }
       });
     },
-    remove(stream) {
-      streams.delete(stream);
-      if (streams.size === 0) enqueue(async () => (streams.size === 0 ? stopTimers() : undefined));
-    },
+    remove,
     async close() {
       closed = true;
       stopTimers();
