@@ -1,6 +1,7 @@
 /**
  * The signed-in tab's one live updates stream (lib/live-events.ts), shared by every screen:
  * mounted once above the router, open while there is a signed-in user, stopped at sign-out.
+ * It re-opens with the token the app holds then (the one every API call sends: lib/token.ts).
  * Its events update the caches and raise toasts (./live-cache.ts).
  */
 import { useQueryClient } from '@tanstack/react-query';
@@ -8,6 +9,7 @@ import { useEffect, type ReactElement } from 'react';
 import { useToast } from '../components/ui/Toaster.tsx';
 import { connectLiveEvents } from '../lib/live-events.ts';
 import { currentUserKey, ledgerKey } from '../lib/query-client.ts';
+import { readToken } from '../lib/token.ts';
 import { applyLiveEvent } from './live-cache.ts';
 import { useSession } from './session.tsx';
 
@@ -19,7 +21,7 @@ export function LiveUpdates(): ReactElement | null {
   useEffect(() => {
     if (!signedIn || token === null) return undefined;
     const connection = connectLiveEvents({
-      token,
+      token: readToken,
       onEvent: (event) => void applyLiveEvent(client, notify, event),
       onReconnect: () => void client.invalidateQueries({ queryKey: ledgerKey }),
       // The session check (get-user-info) then finds the session over and signs out.
