@@ -83,4 +83,24 @@ describe('request validation by the route schemas', () => {
     expect(reply.statusCode).toBe(200);
     expect(reply.json().data).toEqual([]);
   });
+
+  it('refuses a minPosition past a bigint with 400, never a 500 from Postgres', async () => {
+    const tooLarge = '0.99999999999999999999';
+    const authorization = `Bearer ${token}`;
+    for (const [method, url, payload] of [
+      ['POST', '/api/transactions/get-all-transactions-by-user', { minPosition: tooLarge }],
+      ['GET', `/api/requests/get-all-requests-by-user?minPosition=${tooLarge}`, undefined],
+    ] as const) {
+      const reply = await h.call({ method, url, headers: { authorization }, payload });
+      expect(reply.statusCode, `${url}: ${reply.body}`).toBe(400);
+      expect(reply.json()).toMatchObject({ success: false, code: 'validation_failed' });
+    }
+    // The largest valid part is still a checkpoint (answered without waiting for it to be reached).
+    const largest = await h.call({
+      method: 'GET',
+      url: '/api/requests/get-all-requests-by-user?minPosition=0.9223372036854775807',
+      headers: { authorization },
+    });
+    expect(largest.statusCode, largest.body).toBe(200);
+  });
 });

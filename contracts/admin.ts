@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { ADMIN_ACTIONS, APPROVAL_STATES } from './admin-replies.ts';
-import { boundedText } from './fields.ts';
+import { boundedText, checkpointToken } from './fields.ts';
 
 export * from './admin-replies.ts';
 
@@ -114,7 +114,7 @@ const positionSchema = boundedText({ max: 18, tooLong: 'Invalid position' })
   .regex(/^\d{1,18}$/, 'Invalid position')
   .transform(BigInt);
 /** Read-your-writes checkpoint `<tx_id>.<position>`. */
-const checkpointSchema = boundedText({ max: 60 }).regex(/^\d+\.\d+$/);
+const checkpointSchema = checkpointToken;
 const dateSchema = z.coerce.date({ error: 'Invalid date' });
 const eventTypeSchema = z.enum(EVENT_TYPES);
 

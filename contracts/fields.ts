@@ -187,3 +187,16 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
 export function firstMessage(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'Invalid request';
 }
+
+/** A checkpoint's parts are Postgres bigints (xid8 held to the same bound). */
+const MAX_CHECKPOINT_PART = 2n ** 63n - 1n;
+
+/**
+ * A read-your-writes token `<tx_id>.<position>` as a read accepts it (`minPosition`): each part
+ * at most 2^63-1, so a larger one is refused here (400) instead of failing in Postgres (500).
+ */
+export const checkpointToken = boundedText({ max: 41 })
+  .regex(/^\d{1,19}\.\d{1,19}$/)
+  .refine((token) => token.split('.').every((part) => BigInt(part) <= MAX_CHECKPOINT_PART), {
+    message: 'Each part of a checkpoint is at most 9223372036854775807',
+  });

@@ -12,7 +12,15 @@ import {
   MIN_DEPOSIT_PAISE,
   MIN_TRANSFER_PAISE,
 } from '../ledger/limits.ts';
-import { accountNumber, amount, boundedText, reference, requiredText, transactionPin } from './fields.ts';
+import {
+  accountNumber,
+  amount,
+  boundedText,
+  checkpointToken,
+  reference,
+  requiredText,
+  transactionPin,
+} from './fields.ts';
 import { formatRupees, rupeesFromPaise } from './money.ts';
 import { historyDateFilter } from './statements.ts';
 
@@ -184,9 +192,7 @@ export const historyQuerySchema = z
     page: z.coerce.number().int().min(1).max(100_000).optional(),
     pageSize: z.coerce.number().int().min(1).max(100).optional(),
     /** Read-your-writes: wait until the history has projected this checkpoint. */
-    minPosition: boundedText({ max: 60 })
-      .regex(/^\d+\.\d+$/)
-      .optional(),
+    minPosition: checkpointToken.optional(),
     /** Only transactions on these India Standard Time days (YYYY-MM-DD, both included); either may be left out. */
     ...historyDateFilter,
   })

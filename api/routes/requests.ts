@@ -24,7 +24,7 @@ import {
   updateRequestStatusSchema,
   type MoneyRequestRecord,
 } from '../../contracts/transactions.ts';
-import { boundedText } from '../../contracts/fields.ts';
+import { boundedText, checkpointToken } from '../../contracts/fields.ts';
 import { identityDb } from '../../identity/users.ts';
 import { isLedgerRejection } from '../../ledger/index.ts';
 import { readMoneyRequestPage, type MoneyRequestRow } from '../../projections/index.ts';
@@ -46,9 +46,7 @@ export const REQUESTS_PAGE_SIZE = 100;
 export const MAX_REQUESTS_PAGE_SIZE = 500;
 
 const listQuerySchema = z.object({
-  minPosition: boundedText({ max: 60 })
-    .regex(/^\d+\.\d+$/)
-    .optional(),
+  minPosition: checkpointToken.optional(),
   limit: z.coerce
     .number()
     .int()

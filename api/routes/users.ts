@@ -24,7 +24,7 @@ import {
   verifyPinSchema,
 } from '../../contracts/users.ts';
 import { accountUrl } from '../../contracts/qr.ts';
-import { boundedText } from '../../contracts/fields.ts';
+import { checkpointToken } from '../../contracts/fields.ts';
 import {
   endSessions,
   issueCode,
@@ -68,9 +68,7 @@ export interface UserRouteDependencies {
 /** The session check sends no body; our web app may send the checkpoint of its last command (query or body). */
 const userInfoQuery = z
   .object({
-    minPosition: boundedText({ max: 60 })
-      .regex(/^\d+\.\d+$/)
-      .optional(),
+    minPosition: checkpointToken.optional(),
   })
   .catch({});
 
