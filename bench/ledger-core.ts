@@ -14,6 +14,9 @@
  * Each row also gives the WAL written per transfer (ledger and minimal baseline), and, with
  * `large`, the matrix runs again after the same ledger is grown to millions of events
  * (seed-transfers.ts), baselines included; verifyLedger then checks the whole database.
+ * Last, with `peer`, the peer row (peers/emmett.ts): the same transfers through
+ * @event-driven-io/emmett-postgresql in a fresh database of the same server, each set against
+ * this run's ledger row of the same distribution and client count (ratioOfLedger).
  */
 import { randomUUID } from 'node:crypto';
 import { newId } from '../platform/ids.ts';
@@ -26,6 +29,7 @@ import { projectionStatus, verifyLedger } from '../audit/index.ts';
 import { createCluster, sleep } from '../reliability/processes.ts';
 import { countEvents, seedTransfers, type SeededTransfers } from './seed-transfers.ts';
 import { measureThroughput, median, seededRandom, type BenchDatabase, type ThroughputResult } from './harness.ts';
+import { benchEmmettPeer, type B1PeerFigures } from './peers/emmett.ts';
 
 export interface LedgerCoreRow {
   /** 'small': the wallets' opening events and the runs before; 'large': grown to LedgerCoreOptions.large.events. */
@@ -74,6 +78,8 @@ export interface LedgerCoreFigures {
   verify: LedgerVerifySummary;
   /** How the large ledger was grown, when it was. */
   largeSeed: SeededTransfers | undefined;
+  /** The peer event store's rows, when LedgerCoreOptions.peer asked for them. */
+  peers: B1PeerFigures | undefined;
 }
 
 export interface LiveProjectionFigures {
@@ -98,6 +104,11 @@ export interface LedgerCoreOptions {
   repeats: number;
   /** Then grow the ledger to `events` and run the matrix again at `clientCounts` (baselines again too). */
   large?: { events: number; clientCounts: readonly number[] };
+  /**
+   * Then the peer (peers/emmett.ts) at `clients`, after everything above and in its own
+   * database and process, over the same wallet counts with the same durations and repeats.
+   */
+  peer?: { clients: number };
   log: (line: string) => void;
 }
 
@@ -115,6 +126,7 @@ export async function benchLedgerCore(database: BenchDatabase, options: LedgerCo
   const boss = createJobBoss(database.url, { supervise: false, schedule: false, max: 2 });
   await boss.start();
   const ledger = createWiredLedger(tablesView<LedgerTables>(db));
+  let figures: LedgerCoreFigures;
   try {
     options.log(`seeding ${options.wallets} wallets...`);
     await seedWallets(db, options.wallets);
@@ -147,12 +159,46 @@ export async function benchLedgerCore(database: BenchDatabase, options: LedgerCo
       (row) => row.ledger === 'small' && row.distribution === 'uniform' && row.clients === maxClients,
     );
     live.ratioToMinimal = live.transfersPerSecond / (uniformMinimal?.minimalTransferPerSecond ?? Number.NaN);
-    return { rows, live, verify, largeSeed };
+    figures = { rows, live, verify, largeSeed, peers: undefined };
   } finally {
     await ledger.wakeUps.flush();
     await boss.stop({ graceful: false });
     await db.destroy();
   }
+  if (options.peer) figures.peers = await measurePeer(database, options, options.peer.clients, figures.rows);
+  return figures;
+}
+
+/** The peer's rows, each against our ledger's small-ledger row of the same distribution and client count. */
+async function measurePeer(
+  database: BenchDatabase,
+  options: LedgerCoreOptions,
+  clients: number,
+  rows: readonly LedgerCoreRow[],
+): Promise<B1PeerFigures> {
+  const peers = await benchEmmettPeer(
+    database,
+    {
+      wallets: options.wallets,
+      hotWallets: options.hotWallets,
+      clients,
+      durationMs: options.durationMs,
+      repeats: options.repeats,
+      openingPaise: Number(SEED_PAISE),
+    },
+    options.log,
+  );
+  for (const peer of peers.rows) {
+    const ours = rows.find(
+      (row) => row.ledger === 'small' && row.distribution === peer.distribution && row.clients === peer.clients,
+    );
+    peer.ratioOfLedger = peer.transfersPerSecond / (ours?.transfersPerSecond ?? Number.NaN);
+    options.log(
+      `B1 peer ${peer.peer} ${peer.distribution} x${peer.clients}: ${peer.transfersPerSecond.toFixed(0)}/s, ` +
+        `${peer.ratioOfLedger.toFixed(2)}x our ledger (${(ours?.transfersPerSecond ?? Number.NaN).toFixed(0)}/s)`,
+    );
+  }
+  return peers;
 }
 
 type BatchedMinimal = (pair: [number, number]) => Promise<unknown>;
@@ -376,12 +422,13 @@ async function ledgerTransfer(ledger: WiredLedger, [from, to]: [number, number])
 
 const WALLET_PREFIX = 'bench-';
 
-function walletId(index: number): string {
+/** B1's name for its wallet `index` (the peer names its wallets the same). */
+export function walletId(index: number): string {
   return `${WALLET_PREFIX}${index}`;
 }
 
-/** Two distinct wallets drawn uniformly from the first `population`. */
-function pairs(population: number, seed: number): () => [number, number] {
+/** Two distinct wallets drawn uniformly from the first `population` (the peer draws with it too). */
+export function pairs(population: number, seed: number): () => [number, number] {
   const random = seededRandom(seed);
   return () => {
     const from = Math.floor(random() * population);

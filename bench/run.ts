@@ -13,6 +13,7 @@ import {
   type LiveProjectionFigures,
 } from './ledger-core.ts';
 import type { SeededTransfers } from './seed-transfers.ts';
+import type { B1PeerFigures } from './peers/emmett.ts';
 import { benchHttp, printHttp, type HttpFigures, type LagFigures, type RssFigures } from './http-load.ts';
 import { benchReplayAndReads, printReads, printReplay, type ReadRow, type ReplayFigures } from './replay-reads.ts';
 import { startBenchDatabase } from './harness.ts';
@@ -96,6 +97,8 @@ async function runLedgerCore() {
     repeats: quick ? 1 : 3,
     // 32 clients only on the large ledger: the whole matrix again would cost the full run ~6 min more.
     large: { events: quick ? 300_000 : 2_000_000, clientCounts: [32] },
+    // The peer event store (emmett) at 32 clients, over the same wallets, durations and repeats.
+    peer: { clients: 32 },
     log,
   });
 }
@@ -141,13 +144,15 @@ async function runReplayAndReads() {
 async function runSome(): Promise<void> {
   const result: Record<string, unknown> = { recordedAt: new Date().toISOString(), quick, only: [...(only ?? [])] };
   if (runs('b1')) {
-    const { rows, live, verify, largeSeed } = await runLedgerCore();
-    printLedgerCore(rows, live, verify, largeSeed);
+    const { rows, live, verify, largeSeed, peers } = await runLedgerCore();
+    printLedgerCore(rows, live, verify, largeSeed, peers);
     Object.assign(result, {
       b1LedgerCore: rows,
       b1ProjectionsLive: live,
       b1LedgerVerify: verify,
       b1LargeLedgerSeed: largeSeedFigures(largeSeed),
+      b1Peers: peers?.rows,
+      b1PeersCheck: peers?.check,
     });
   }
   if (runs('b2')) {
@@ -177,19 +182,19 @@ async function runSome(): Promise<void> {
 }
 
 async function runAll(): Promise<void> {
-  const { rows: ledgerCore, live, verify, largeSeed } = await runLedgerCore();
+  const { rows: ledgerCore, live, verify, largeSeed, peers } = await runLedgerCore();
   const { http, lag, rss } = await runHttp();
   const scaleOut = await runScaleOut();
   const highAvailability = await runHighAvailability();
   const { seedSeconds, replay, ledgerVerify, reads } = await runReplayAndReads();
 
-  printLedgerCore(ledgerCore, live, verify, largeSeed);
+  printLedgerCore(ledgerCore, live, verify, largeSeed, peers);
   printHttp(http, lag, rss);
   printScaleOut(scaleOut);
   printHighAvailability(highAvailability);
   printReplay(replay, ledgerVerify);
   printReads(reads, quick ? READS_QUICK_NOTE : undefined);
-  const targets = targetRows(ledgerCore, live, http, lag, replay, reads, rss, scaleOut, highAvailability);
+  const targets = targetRows(ledgerCore, live, peers, http, lag, replay, reads, rss, scaleOut, highAvailability);
   console.log('\nTargets (ratios against baselines measured in this run)');
   console.table(targets);
 
@@ -202,6 +207,8 @@ async function runAll(): Promise<void> {
     b1ProjectionsLive: live,
     b1LedgerVerify: verify,
     b1LargeLedgerSeed: largeSeedFigures(largeSeed),
+    b1Peers: peers?.rows,
+    b1PeersCheck: peers?.check,
     b2Http: http,
     b3ProjectionLag: lag,
     b4Replay: { seedSeconds, projections: replay, ledgerVerify },
@@ -222,6 +229,7 @@ function printLedgerCore(
   live: LiveProjectionFigures,
   verify: LedgerVerifySummary,
   largeSeed: SeededTransfers | undefined,
+  peers: B1PeerFigures | undefined,
 ): void {
   console.log(
     '\nB1 ledger core (transfers/s through the command functions, group commit on, no HTTP; median of repeats)',
@@ -268,11 +276,47 @@ function printLedgerCore(
       'caught up after s': live.catchUpSeconds.toFixed(2),
     },
   ]);
+  if (peers) printPeers(rows, peers);
+}
+
+/** B1's peer rows beside our ledger's rows of the same distribution and client count. */
+function printPeers(rows: readonly LedgerCoreRow[], peers: B1PeerFigures): void {
+  const { check } = peers;
+  console.log(
+    `\nB1 peer: the same transfers through ${check.peer} (a stream per wallet, DeciderCommandHandler with retries, ` +
+      `an inline Pongo projection of the balances; its own database and process, ${check.wallets.toLocaleString()} wallets ` +
+      `opened and funded in ${check.seedSeconds.toFixed(1)} s before the runs)`,
+  );
+  console.table(
+    peers.rows.map((peer) => {
+      const ours = rows.find(
+        (row) => row.ledger === 'small' && row.distribution === peer.distribution && row.clients === peer.clients,
+      );
+      return {
+        peer: peer.peer,
+        wallets: peer.distribution,
+        clients: peer.clients,
+        'transfer/s': Math.round(peer.transfersPerSecond),
+        'our ledger transfer/s': ours ? Math.round(ours.transfersPerSecond) : 'n/a',
+        'x our ledger': peer.ratioOfLedger.toFixed(2),
+        errors: peer.errors,
+        'conflict retries': peer.conflictRetries,
+        'debited, not credited': peer.debitedNotCredited,
+      };
+    }),
+  );
+  console.log(
+    'NOT ATOMIC: emmett 0.42.0 appends to one stream per transaction, so its transfer is two (the debit with the balance ' +
+      'check, then the credit); ours is one. Its balances read model after the runs: ' +
+      `${check.balanceDocuments.toLocaleString()} documents, ${check.projectedTotalPaise} paise against ${check.expectedTotalPaise} expected ` +
+      `(${check.lostPaise} debited and never credited): ${check.balancesAddUp ? 'they add up' : 'THEY DO NOT ADD UP'}`,
+  );
 }
 
 function targetRows(
   b1: readonly LedgerCoreRow[],
   live: LiveProjectionFigures,
+  peers: B1PeerFigures | undefined,
   http: HttpFigures,
   lag: LagFigures,
   replay: ReplayFigures,
@@ -324,6 +368,13 @@ function targetRows(
     target: '(reported)',
     verdict: '',
   });
+  for (const peer of peers?.rows ?? [])
+    rows.push({
+      figure: `B1 peer ${peer.peer}, ${peer.distribution}, ${peer.clients} clients (debit and credit in two transactions)`,
+      measured: `${peer.ratioOfLedger.toFixed(2)}x our ledger (${Math.round(peer.transfersPerSecond)}/s, ${peer.errors} errors)`,
+      target: '(reported)',
+      verdict: '',
+    });
   rows.push({
     figure: 'B2 transfer-funds, warm',
     measured: `${http.ratioToBaseline.toFixed(3)}x baseline (${http.transfer.non2xx} non-2xx, ${http.transfer.errors} errors)`,
