@@ -821,7 +821,9 @@ begin
     select c.account_id,
            coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
       from (select distinct counterparty_id as account_id from sided where counterparty_id is not null) c
-      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+      left join lateral (select e.data from ledger.events e
+                          where e.stream_id = 'wallet-' || c.account_id and e.stream_version = 0 and e.type = 'WalletOpened'
+                         offset 0) w on true
   )
   insert into read.statements (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id,
                                counterparty_id, counterparty_name, amount_paise, balance_after_paise, recorded_at)
@@ -909,7 +911,9 @@ begin
     select c.account_id,
            coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
       from (select distinct counterparty_id as account_id from sided where counterparty_id is not null) c
-      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+      left join lateral (select e.data from ledger.events e
+                          where e.stream_id = 'wallet-' || c.account_id and e.stream_version = 0 and e.type = 'WalletOpened'
+                         offset 0) w on true
   )
   insert into read_rebuild_accounts.statements (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id,
                                counterparty_id, counterparty_name, amount_paise, balance_after_paise, recorded_at)
@@ -1034,7 +1038,9 @@ begin
     select c.account_id,
            coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
       from (select distinct counterparty_id as account_id from rows) c
-      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+      left join lateral (select e.data from ledger.events e
+                          where e.stream_id = 'wallet-' || c.account_id and e.stream_version = 0 and e.type = 'WalletOpened'
+                         offset 0) w on true
   ),
   inserted as (
     insert into read.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id, counterparty_id,
@@ -1140,7 +1146,9 @@ begin
     select c.account_id,
            coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
       from (select distinct counterparty_id as account_id from rows) c
-      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+      left join lateral (select e.data from ledger.events e
+                          where e.stream_id = 'wallet-' || c.account_id and e.stream_version = 0 and e.type = 'WalletOpened'
+                         offset 0) w on true
   ),
   inserted as (
     insert into read_rebuild_history.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id, counterparty_id,
@@ -1222,7 +1230,9 @@ begin
   names as (
     select c.account_id, coalesce(w.data->>'displayName', c.account_id) as display_name
       from (select requester_id as account_id from requests union select payer_id from requests) c
-      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+      left join lateral (select e.data from ledger.events e
+                          where e.stream_id = 'wallet-' || c.account_id and e.stream_version = 0 and e.type = 'WalletOpened'
+                         offset 0) w on true
   )
   insert into read.money_requests (request_id, requester_id, requester_name, payer_id, payer_name, amount_paise,
                                    reference, status, created_at, updated_at, position)
@@ -1271,7 +1281,9 @@ begin
   names as (
     select c.account_id, coalesce(w.data->>'displayName', c.account_id) as display_name
       from (select requester_id as account_id from requests union select payer_id from requests) c
-      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+      left join lateral (select e.data from ledger.events e
+                          where e.stream_id = 'wallet-' || c.account_id and e.stream_version = 0 and e.type = 'WalletOpened'
+                         offset 0) w on true
   )
   insert into read_rebuild_money_requests.money_requests (request_id, requester_id, requester_name, payer_id, payer_name, amount_paise,
                                    reference, status, created_at, updated_at, position)
@@ -1463,7 +1475,9 @@ begin
     select c.account_id,
            coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
       from (select distinct counterparty_id as account_id from sided where counterparty_id is not null) c
-      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+      left join lateral (select e.data from ledger.events e
+                          where e.stream_id = 'wallet-' || c.account_id and e.stream_version = 0 and e.type = 'WalletOpened'
+                         offset 0) w on true
   ),
   statement_lines as (
     insert into read_rebuild_accounts.statements (account_id, position, tx_id, sequence, event_type, stream_id,

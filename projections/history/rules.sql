@@ -80,7 +80,9 @@ select pg_temp.define_rule('history', $rule$
     select c.account_id,
            coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
       from (select distinct counterparty_id as account_id from rows) c
-      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+      left join lateral (select e.data from ledger.events e
+                          where e.stream_id = 'wallet-' || c.account_id and e.stream_version = 0 and e.type = 'WalletOpened'
+                         offset 0) w on true
   ),
   inserted as (
     insert into {schema}.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id, counterparty_id,

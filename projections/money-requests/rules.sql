@@ -33,7 +33,9 @@ select pg_temp.define_rule('money_requests', $rule$
   names as (
     select c.account_id, coalesce(w.data->>'displayName', c.account_id) as display_name
       from (select requester_id as account_id from requests union select payer_id from requests) c
-      left join ledger.events w on w.stream_id = 'wallet-' || c.account_id and w.stream_version = 0 and w.type = 'WalletOpened'
+      left join lateral (select e.data from ledger.events e
+                          where e.stream_id = 'wallet-' || c.account_id and e.stream_version = 0 and e.type = 'WalletOpened'
+                         offset 0) w on true
   )
   insert into {schema}.money_requests (request_id, requester_id, requester_name, payer_id, payer_name, amount_paise,
                                    reference, status, created_at, updated_at, position)
