@@ -30,6 +30,7 @@ import { createCluster, sleep } from '../reliability/processes.ts';
 import { countEvents, seedTransfers, type SeededTransfers } from './seed-transfers.ts';
 import { measureThroughput, median, seededRandom, type BenchDatabase, type ThroughputResult } from './harness.ts';
 import { benchEmmettPeer, type B1PeerFigures } from './peers/emmett.ts';
+import { measureProjectionCosts, type ProjectionCostOptions, type ProjectionCostRow } from './projection-cost.ts';
 
 export interface LedgerCoreRow {
   /** 'small': the wallets' opening events and the runs before; 'large': grown to LedgerCoreOptions.large.events. */
@@ -80,6 +81,8 @@ export interface LedgerCoreFigures {
   largeSeed: SeededTransfers | undefined;
   /** The peer event store's rows, when LedgerCoreOptions.peer asked for them. */
   peers: B1PeerFigures | undefined;
+  /** Each projection's cost per event alone, on the small matrix's transfers. */
+  projectionCosts: ProjectionCostRow[];
 }
 
 export interface LiveProjectionFigures {
@@ -109,6 +112,8 @@ export interface LedgerCoreOptions {
    * database and process, over the same wallet counts with the same durations and repeats.
    */
   peer?: { clients: number };
+  /** How many of the matrix's events each projection applies alone, in batches of what size. */
+  projectionCost: ProjectionCostOptions;
   log: (line: string) => void;
 }
 
@@ -138,6 +143,8 @@ export async function benchLedgerCore(database: BenchDatabase, options: LedgerCo
     // The live run first: the worker then catches up with the seeding only, not with the whole matrix.
     const live = await withProjectionsLive(database, db, ledger, options, maxClients);
     const rows = await measureMatrix(db, ledger, batchedMinimal, options, 'small', options.clientCounts);
+    // No worker ran during the matrix: its transfers are what each projection now applies alone.
+    const projectionCosts = await measureProjectionCosts(database.url, options.projectionCost);
     let largeSeed: SeededTransfers | undefined;
     if (options.large) {
       largeSeed = await seedTransfers(db, {
@@ -159,7 +166,7 @@ export async function benchLedgerCore(database: BenchDatabase, options: LedgerCo
       (row) => row.ledger === 'small' && row.distribution === 'uniform' && row.clients === maxClients,
     );
     live.ratioToMinimal = live.transfersPerSecond / (uniformMinimal?.minimalTransferPerSecond ?? Number.NaN);
-    figures = { rows, live, verify, largeSeed, peers: undefined };
+    figures = { rows, live, verify, largeSeed, peers: undefined, projectionCosts };
   } finally {
     await ledger.wakeUps.flush();
     await boss.stop({ graceful: false });
