@@ -10,9 +10,10 @@
 -- planner cannot turn into a join. As a join, with the log's statistics stale (a new ledger, a
 -- promoted standby), it read every WalletOpened event through the index on type - for a batch of
 -- 20 events on 10,000 wallets, 40% of the accounts and history rules' time. Postings are joined
--- per event (LATERAL ... OFFSET 0, which the planner may not flatten): a range's row estimate
--- from a (tx_id, position) comparison can be off by orders of magnitude, and a hash join on
--- that estimate reads every posting of the ledger for a batch of a few.
+-- per event, and a funding posting's balance row looked up per line, the same way (LATERAL ...
+-- OFFSET 0, which the planner may not flatten): a range's row estimate from a (tx_id, position)
+-- comparison can be off by orders of magnitude, and a hash join on that estimate reads every
+-- posting of the ledger, or every balance row, for a batch of a few.
 -- The rule is instantiated by pg_temp.define_rule (projections/engine/rules.sql): `{schema}` is
 -- `read` or `read_rebuild_accounts`.
 select pg_temp.define_rule('accounts', $rule$
@@ -56,7 +57,9 @@ select pg_temp.define_rule('accounts', $rule$
            coalesce(b.balance_paise, 0) + sum(s.amount) over account_order as running_balance,
            coalesce(b.postings_count, 0) + row_number() over account_order as running_count
       from sided s
-      left join {schema}.balances b on b.account_id = s.account_id
+      left join lateral (
+        select b.balance_paise, b.postings_count from {schema}.balances b where b.account_id = s.account_id offset 0
+      ) b on true
     window account_order as (partition by s.account_id order by s.tx_id, s.position)
   ),
   names as (
