@@ -25,7 +25,11 @@ const { version } = JSON.parse(
 const peer = createWalletPeer(options.url, options.clients + 4);
 try {
   const seedStarted = performance.now();
-  for (let start = 0; start < options.wallets; start += OPEN_BATCH) {
+  // The first wallet alone: Pongo creates the projection's table (CREATE TABLE IF NOT EXISTS)
+  // on an append, and two first appends at once raced to create its row type ("type
+  // wallet_balances already exists").
+  if (options.wallets > 0) await peer.open(walletId(0), options.openingPaise);
+  for (let start = 1; start < options.wallets; start += OPEN_BATCH) {
     await Promise.all(
       Array.from({ length: Math.min(OPEN_BATCH, options.wallets - start) }, (_, offset) =>
         peer.open(walletId(start + offset), options.openingPaise),
