@@ -1581,6 +1581,7 @@ $function$;
 CREATE OR REPLACE FUNCTION projector.run_batch(p_projection text, p_limit integer)
  RETURNS TABLE(busy boolean, applied integer, tx_id xid8, "position" bigint, more boolean)
  LANGUAGE plpgsql
+ SET jit TO 'off'
 AS $function$
 declare
   v_from_tx xid8;

@@ -99,3 +99,14 @@ describe('the live accounts rule, planned while the ledger was tiny', () => {
     );
   });
 });
+
+describe('the live projector on a server that JIT-compiles', () => {
+  it('runs every batch with JIT off, whatever the server or the session says', async () => {
+    // The rules are planned for replay-sized ranges, so with JIT on each execution compiled them
+    // (seconds per batch on a promoted PostgreSQL 15 node): run_batch carries its own setting.
+    const { rows } = await owner.query<{ config: string[] | null }>(
+      "select proconfig as config from pg_proc where oid = 'projector.run_batch(text, integer)'::regprocedure",
+    );
+    expect(rows[0]?.config ?? []).toContain('jit=off');
+  });
+});

@@ -54,10 +54,15 @@ begin
 end
 $fn$;
 
--- One live batch of a projection (the steps in the header above).
+-- One live batch of a projection (the steps in the header above). Never JIT-compiled: the rules'
+-- statements are planned for a replay chunk's size (events_in_range's ROWS), so on a server
+-- with JIT on (PostgreSQL's default where it is built with LLVM: Debian's, most managed ones)
+-- their estimated cost passed the JIT thresholds, and every execution in every new session -
+-- every session of a promoted standby - compiled them again: 0.15-1.2 s per statement, and
+-- payments waited out the read-after-reply bound (bench/RESULTS.md, B7 after a switchover).
 create or replace function projector.run_batch(p_projection text, p_limit integer)
 returns table (busy boolean, applied integer, tx_id xid8, "position" bigint, more boolean)
-language plpgsql as $fn$
+language plpgsql set jit = off as $fn$
 declare
   v_from_tx xid8;
   v_from_position bigint;
