@@ -90,6 +90,15 @@ export const NODE_PARAMETERS = {
   // Durable as production: the drill is about what survives a crash.
   fsync: 'on',
   synchronous_commit: 'on',
+  // No JIT compilation (issue 40, bench/RESULTS.md): the projector's rule statements are
+  // estimated at replay-chunk size (events_in_range ROWS 20000, joined to postings with no
+  // statistics yet), costs of 0.2-5 million, above jit_above_cost (and without statistics above
+  // the inlining and optimization thresholds); every execution then compiled 15-65 functions
+  // with LLVM, 0.15-1.2 s per statement, in every session that planned them once the tables had
+  // grown, so in every session on a newly promoted node. Projection batches took seconds and payments waited out
+  // the read-after-reply bound: 0.13x the payments/s after a switchover. A wallet's statements
+  // are short; none gains from JIT. deploy/patroni/patroni.yml sets the same.
+  jit: 'off',
 } as const;
 
 export interface PatroniNode {

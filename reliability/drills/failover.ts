@@ -17,6 +17,16 @@
  * switchoverSeconds: from the switchover request to the first payment that succeeded with an
  * attempt sent after Patroni reported the new leader running.
  *
+ * paymentsPerSecondBefore / paymentsPerSecondAfter: payments acknowledged per second over two
+ * windows of equal length W. Before: the W seconds up to the first disturbance (the stall of
+ * replication when there is one, else the kill), on the cluster as first built. After: the W
+ * seconds from the moment the switchover settled (the first payment acknowledged with an
+ * attempt sent after Patroni reported the new leader, the end of switchoverSeconds), on the node
+ * the switchover promoted. W is the longer window both fit in:
+ * min(time from the load's start to the disturbance, time from the settling to the load's end).
+ * A promoted node must serve payments as fast as the first primary did: `passed` needs
+ * after >= before / 2 (bench/RESULTS.md, issue 40: JIT compilation made it 0.13x).
+ *
  * `--async` runs the same drill with `synchronous_mode: false` (the deliberately unsafe mode):
  * a failover may then promote a standby that had not received the last acknowledged commits.
  */
@@ -62,6 +72,41 @@ interface Tally {
   errors5xx: string[];
   networkErrors: number;
   unavailable: number;
+}
+
+/** Payments acknowledged per second before the first disturbance and after the switchover settled, over equal windows. */
+export interface PaymentRates {
+  paymentsPerSecondBefore: number | null;
+  paymentsPerSecondAfter: number | null;
+  /** The windows' common length, seconds. */
+  rateWindowSeconds: number | null;
+}
+
+/** after must be at least this share of before (`passed`, reliability/failover-drill.test.ts). */
+export const MIN_AFTER_TO_BEFORE = 0.5;
+
+/**
+ * The equal windows of paymentsPerSecondBefore/After (see the header): before ends at
+ * `disturbedAt`, after starts at `settledAt`, each W = min(disturbedAt - loadStart,
+ * loadEnd - settledAt) long; a payment counts in the window its answer arrived in.
+ */
+export function paymentRates(
+  answeredAt: readonly number[],
+  moments: { loadStart: number; disturbedAt: number; settledAt: number | null; loadEnd: number },
+): PaymentRates {
+  const { loadStart, disturbedAt, settledAt, loadEnd } = moments;
+  if (settledAt === null)
+    return { paymentsPerSecondBefore: null, paymentsPerSecondAfter: null, rateWindowSeconds: null };
+  const windowMs = Math.min(disturbedAt - loadStart, loadEnd - settledAt);
+  if (!(windowMs >= 1_000))
+    return { paymentsPerSecondBefore: null, paymentsPerSecondAfter: null, rateWindowSeconds: null };
+  const count = (from: number, to: number): number => answeredAt.filter((at) => at >= from && at < to).length;
+  const perSecond = (payments: number): number => round(payments / (windowMs / 1000));
+  return {
+    paymentsPerSecondBefore: perSecond(count(disturbedAt - windowMs, disturbedAt)),
+    paymentsPerSecondAfter: perSecond(count(settledAt, settledAt + windowMs)),
+    rateWindowSeconds: round(windowMs / 1000),
+  };
 }
 
 export function parseFailoverArgs(args: string[]): FailoverOptions {
@@ -158,6 +203,8 @@ export async function runFailoverDrill(
     // Not waits for the system: the drill's timeline (the stall, the kill at killAt, the
     // switchover at switchoverAt); what follows each step waits for its condition.
     await sleep(loadStart + options.killAt * 1000 - stallMs - Date.now());
+    // The end of paymentsPerSecondBefore's window: nothing has been done to the cluster yet.
+    const disturbedAt = Date.now();
     if (stallMs > 0) {
       const stalled = await patroni.stallReplication(true);
       const before = tally.succeeded.length;
@@ -244,6 +291,10 @@ export async function runFailoverDrill(
     const afterSwitchover = firstAfter(leaderAfterSwitchover);
     const rtoSeconds = recovered === null ? null : round((recovered - killedAt) / 1000);
     const switchoverSeconds = afterSwitchover === null ? null : round((afterSwitchover - switchoverAt) / 1000);
+    const rates = paymentRates(
+      tally.succeeded.map((success) => success.answeredAt),
+      { loadStart, disturbedAt, settledAt: afterSwitchover, loadEnd: endAt },
+    );
     const line = {
       drill: 'failover',
       acknowledged: tally.succeeded.length,
@@ -253,8 +304,19 @@ export async function runFailoverDrill(
       errors5xx: tally.errors5xx.length,
       rtoSeconds,
       switchoverSeconds,
+      paymentsPerSecondBefore: rates.paymentsPerSecondBefore,
+      paymentsPerSecondAfter: rates.paymentsPerSecondAfter,
+      rateWindowSeconds: rates.rateWindowSeconds,
       verify: verifyOk ? 'ok' : 'failed',
     };
+    const slowAfter =
+      rates.paymentsPerSecondBefore === null ||
+      rates.paymentsPerSecondAfter === null ||
+      rates.paymentsPerSecondAfter < MIN_AFTER_TO_BEFORE * rates.paymentsPerSecondBefore;
+    if (slowAfter)
+      progress(
+        `SLOW AFTER THE SWITCHOVER: ${rates.paymentsPerSecondAfter ?? '-'} payments/s against ${rates.paymentsPerSecondBefore ?? '-'} before (windows of ${rates.rateWindowSeconds ?? '-'} s; at least ${MIN_AFTER_TO_BEFORE}x wanted)`,
+      );
     const passed =
       line.lost === 0 &&
       line.doubled === 0 &&
@@ -262,7 +324,8 @@ export async function runFailoverDrill(
       verifyOk &&
       rtoSeconds !== null &&
       rtoSeconds < 30 &&
-      switchoverSeconds !== null;
+      switchoverSeconds !== null &&
+      !slowAfter;
     progress(`done in ${((Date.now() - started) / 1000).toFixed(0)} s: ${passed ? 'passed' : 'FAILED'}`);
     return { line, passed };
   } finally {
