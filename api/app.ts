@@ -13,6 +13,7 @@ import {
   readInstanceFigures,
   readWalletBalance,
   waitForCheckpoint,
+  type CatchUpOptions,
   type CheckpointWaiter,
   type ReadRouter,
 } from '../projections/index.ts';
@@ -42,7 +43,7 @@ import { DEFAULT_APPROVAL_THRESHOLD_PAISE } from '../admin-actions/index.ts';
 import { registerWebApp } from './web-app.ts';
 import { createLiveHub, type LiveHub } from './live/hub.ts';
 import { registerEventRoutes } from './routes/events.ts';
-import { installReadAfterReply, type ReadAfterReplyObserver } from './read-after-reply.ts';
+import { installReadAfterReply, READS_CATCH_UP, type ReadAfterReplyObserver } from './read-after-reply.ts';
 import { installRequestIdHeader, requestIdGenerator } from './request-id.ts';
 
 const DEFAULT_READ_AFTER_REPLY_TIMEOUT_MS = 2_000;
@@ -213,7 +214,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       : {}),
   });
   const pinKeys = pinKeysFrom(deps.config.pinPepper);
-  const reads = readRouter(deps, metrics, processLog);
+  const checkpoints = deps.checkpoints ?? {
+    wait: (projection, token, timeoutMs) => waitForCheckpoint(deps.pool, projection, token, timeoutMs),
+  };
+  const readYourWritesTimeoutMs = deps.config.readYourWritesTimeoutMs ?? 3_000;
+  const reads = readRouter(deps, metrics, processLog, {
+    projections: READS_CATCH_UP,
+    wait: (projection, token) => checkpoints.wait(projection, token, readYourWritesTimeoutMs),
+  });
   const balances = deps.balances ?? {
     ofAccount: (accountId: string) => reads.read('accounts', (tables) => readWalletBalance(tables, accountId)),
   };
@@ -221,10 +229,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     readFigures: () => reads.read('accounts', readInstanceFigures),
     clock: deps.clock ?? systemClock,
   });
-  const checkpoints = deps.checkpoints ?? {
-    wait: (projection, token, timeoutMs) => waitForCheckpoint(deps.pool, projection, token, timeoutMs),
-  };
-  const readYourWritesTimeoutMs = deps.config.readYourWritesTimeoutMs ?? 3_000;
   installReadAfterReply(app, {
     checkpoints,
     timeoutMs: deps.config.readAfterReplyTimeoutMs ?? DEFAULT_READ_AFTER_REPLY_TIMEOUT_MS,
@@ -311,10 +315,11 @@ function liveHub(app: FastifyInstance, deps: AppDependencies, settings: LiveSett
  * primary. Commands, identity, idempotency and rate limits, and the admins' audit reads over
  * ledger.* always use the primary (deps.db).
  */
-function readRouter(deps: AppDependencies, metrics: ApiMetrics, log: Logger): ReadRouter {
+function readRouter(deps: AppDependencies, metrics: ApiMetrics, log: Logger, catchUp: CatchUpOptions): ReadRouter {
   const replicaLog = log.child({ component: 'read-replicas' });
   return createReadRouter({
     primary: deps.db,
+    catchUp,
     replicas: deps.replicas ?? [],
     maxWaitMs: deps.config.readReplicaMaxWaitMs ?? DEFAULT_READ_REPLICA_MAX_WAIT_MS,
     observer: {

@@ -7,13 +7,40 @@
  * balances right after an accept.
  *
  * One hook for every command route: a successful envelope whose `data.checkpoint` is set is a
- * command's reply (reads and refusals carry none). The wait is bounded
+ * command's reply (reads and refusals carry none). It waits for what the route says
+ * (`config.readAfterReply`, one of REPLY_WAITS_FOR), all the projections otherwise. The wait is bounded
  * (`READ_AFTER_REPLY_TIMEOUT_MS`, default 2 s): past it the reply still says success - the
  * command did commit - and the timeout is logged and counted, because the reads behind it
  * may be stale.
  */
 import type { FastifyInstance } from 'fastify';
-import type { CheckpointWaiter } from '../projections/index.ts';
+import type { CheckpointWaiter, ProjectionName, WaitTarget } from '../projections/index.ts';
+
+/**
+ * What a command's reply waits for (decision 0004): the projections whose rows the command
+ * changes and that its caller reads next. Every projection a command changes is in its set but
+ * the daily statement figures (`statements`), which no client reads right after a payment and
+ * which a read catches up first instead (READS_CATCH_UP, the read router). A route names its set
+ * in `config.readAfterReply`; a command route that names none waits for every projection.
+ */
+export const REPLY_WAITS_FOR = {
+  /** Transfers, deposits (a card's credited at once, a pending one in the history) and their settlement or failure. */
+  payment: ['accounts', 'history'],
+  /** A money request sent: only the requests lists change. */
+  moneyRequestSent: ['money_requests'],
+  /** A request accepted (money moves) or rejected. */
+  moneyRequestAnswered: ['accounts', 'history', 'money_requests'],
+} as const satisfies Record<string, readonly ProjectionName[]>;
+
+/** Projections no command's reply waits for: a read of one first catches up with the furthest projection. */
+export const READS_CATCH_UP: readonly ProjectionName[] = ['statements'];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What this command route's success reply waits for (api/read-after-reply.ts); all projections when unset. */
+    readAfterReply?: readonly ProjectionName[];
+  }
+}
 
 export interface ReadAfterReplyObserver {
   /** The projections reached the command's checkpoint after `waitedMs`. */
@@ -35,7 +62,8 @@ export function installReadAfterReply(app: FastifyInstance, options: ReadAfterRe
     const checkpoint = commandCheckpointOf(payload);
     if (checkpoint === undefined) return payload;
     const started = performance.now();
-    const reached = await options.checkpoints.wait('all', checkpoint, options.timeoutMs);
+    const waitFor: WaitTarget = request.routeOptions.config.readAfterReply ?? 'all';
+    const reached = await options.checkpoints.wait(waitFor, checkpoint, options.timeoutMs);
     const waitedMs = performance.now() - started;
     if (reached) {
       options.observer?.reached(waitedMs);

@@ -24,10 +24,11 @@ export {
   type DrainReport,
   type ProjectorOptions,
 } from './engine/projector.ts';
-export { waitForCheckpoint, readCheckpoints } from './engine/wait.ts';
+export { waitForCheckpoint, readCheckpoints, type WaitTarget } from './engine/wait.ts';
 export { createCheckpointWaiter, type CheckpointWaiter } from './engine/waiter.ts';
 export {
   createReadRouter,
+  type CatchUpOptions,
   type ReadRouter,
   type ReadRouterOptions,
   type ReplicaReadObserver,

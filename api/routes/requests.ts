@@ -24,6 +24,7 @@ import {
   updateRequestStatusSchema,
   type MoneyRequestRecord,
 } from '../../contracts/transactions.ts';
+import { REPLY_WAITS_FOR } from '../read-after-reply.ts';
 import { boundedText, checkpointToken } from '../../contracts/fields.ts';
 import { identityDb } from '../../identity/users.ts';
 import { isLedgerRejection } from '../../ledger/index.ts';
@@ -97,7 +98,7 @@ export async function registerRequestRoutes(app: FastifyInstance, deps: MoneyDep
 
   routes.post(
     '/api/requests/send-request',
-    { preValidation: app.authenticate, ...SEND_DOCS },
+    { preValidation: app.authenticate, ...SEND_DOCS, config: { readAfterReply: REPLY_WAITS_FOR.moneyRequestSent } },
     async (request, reply) => {
       const user = await requireUser(request);
       const body = request.body;
@@ -128,7 +129,11 @@ export async function registerRequestRoutes(app: FastifyInstance, deps: MoneyDep
     },
   );
 
-  const answer = { preValidation: app.authenticate, ...ANSWER_DOCS };
+  const answer = {
+    preValidation: app.authenticate,
+    ...ANSWER_DOCS,
+    config: { readAfterReply: REPLY_WAITS_FOR.moneyRequestAnswered },
+  };
   routes.post('/api/requests/update-request-status', answer, async (request, reply) => {
     const user = await requireUser(request);
     const body = request.body;

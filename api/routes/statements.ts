@@ -119,6 +119,8 @@ export function registerStatementRoutes(server: FastifyInstance, deps: Statement
     async (request, reply) => {
       const user = await requireUser(request);
       const period = request.query;
+      // The daily figures, which no payment's reply waits for: caught up first, as `reads.read` does.
+      await deps.reads.catchUp('statements');
       const pdf = await statementPdf(deps.db, { accountId: user.id, ...period });
       download(reply, 'application/pdf', period, 'pdf');
       return reply.send(pdf);

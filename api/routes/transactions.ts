@@ -50,6 +50,10 @@ import {
   requirePin,
   type MoneyDependencies,
 } from '../money-context.ts';
+import { REPLY_WAITS_FOR } from '../read-after-reply.ts';
+
+/** A payment's reply waits for the balances and the histories (api/read-after-reply.ts). */
+const PAYMENT = { config: { readAfterReply: REPLY_WAITS_FOR.payment } };
 
 /** Without paging parameters the spec's client gets a plain list: the newest, this many at most. */
 export const UNPAGED_HISTORY_LIMIT = 100;
@@ -109,42 +113,46 @@ function registerTransfer(app: ZodRoutes, deps: MoneyDependencies): void {
     replies: { 200: withData(transferResultSchema, 'Transferred') },
     errors: [404, 409, 422],
   });
-  app.post('/api/transactions/transfer-funds', { preValidation: app.authenticate, ...docs }, async (request, reply) => {
-    const user = await requireUser(request);
-    const body = request.body;
-    if (body.sender !== undefined && body.sender !== user.id)
-      throw new ApiError('forbidden', 'You can only send money from your own account');
-    // The ledger's own rules (no paying yourself), asked before the PIN check: a transfer it would refuse costs no PIN attempt.
-    requireTransferTerms({
-      fromAccountId: user.id,
-      toAccountId: body.receiver,
-      amountPaise: body.amount,
-      reference: body.reference,
-    });
-    // The payee (active, or 404) is read with the PIN row, before any PIN attempt is counted.
-    await requirePin(deps, user.id, body.transactionPin, { payeeId: body.receiver });
-    const result = await deps.ledger.transfer(
-      {
-        transferId: newId(),
+  app.post(
+    '/api/transactions/transfer-funds',
+    { preValidation: app.authenticate, ...docs, ...PAYMENT },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const body = request.body;
+      if (body.sender !== undefined && body.sender !== user.id)
+        throw new ApiError('forbidden', 'You can only send money from your own account');
+      // The ledger's own rules (no paying yourself), asked before the PIN check: a transfer it would refuse costs no PIN attempt.
+      requireTransferTerms({
         fromAccountId: user.id,
         toAccountId: body.receiver,
         amountPaise: body.amount,
         reference: body.reference,
-      },
-      commandContext(request, user.id),
-    );
-    return ok(reply, TRANSFER_SUCCESS_MESSAGE, {
-      transactionId: result.transferId,
-      _id: result.transferId,
-      sender: user.id,
-      receiver: body.receiver,
-      amount: rupeesFromPaise(body.amount),
-      reference: body.reference,
-      status: 'success',
-      checkpoint: result.checkpoint,
-      replayed: result.replayed,
-    });
-  });
+      });
+      // The payee (active, or 404) is read with the PIN row, before any PIN attempt is counted.
+      await requirePin(deps, user.id, body.transactionPin, { payeeId: body.receiver });
+      const result = await deps.ledger.transfer(
+        {
+          transferId: newId(),
+          fromAccountId: user.id,
+          toAccountId: body.receiver,
+          amountPaise: body.amount,
+          reference: body.reference,
+        },
+        commandContext(request, user.id),
+      );
+      return ok(reply, TRANSFER_SUCCESS_MESSAGE, {
+        transactionId: result.transferId,
+        _id: result.transferId,
+        sender: user.id,
+        receiver: body.receiver,
+        amount: rupeesFromPaise(body.amount),
+        reference: body.reference,
+        status: 'success',
+        checkpoint: result.checkpoint,
+        replayed: result.replayed,
+      });
+    },
+  );
 }
 
 /** Deposits into the signed-in user's wallet: card (charged, then credited) or bank/UPI (pending review). */
@@ -161,43 +169,47 @@ function registerDeposit(app: ZodRoutes, deps: MoneyDependencies): void {
     },
     errors: [402, 409, 422],
   });
-  app.post('/api/transactions/deposit-funds', { preValidation: app.authenticate, ...docs }, async (request, reply) => {
-    const user = await requireUser(request);
-    const body = request.body;
-    await requirePin(deps, user.id, body.transactionPin);
-    const ctx = commandContext(request, user.id);
-    if (body.paymentMethod === 'card') {
-      const outcome = await startCardDeposit(
-        { ledger: deps.ledger, provider: deps.card.provider },
+  app.post(
+    '/api/transactions/deposit-funds',
+    { preValidation: app.authenticate, ...docs, ...PAYMENT },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const body = request.body;
+      await requirePin(deps, user.id, body.transactionPin);
+      const ctx = commandContext(request, user.id);
+      if (body.paymentMethod === 'card') {
+        const outcome = await startCardDeposit(
+          { ledger: deps.ledger, provider: deps.card.provider },
+          {
+            walletId: user.id,
+            amountPaise: body.amount,
+            reference: body.reference,
+            paymentMethodId: body.paymentMethodId,
+            customerEmail: user.email,
+          },
+          ctx,
+        );
+        return cardDepositReply(reply, outcome);
+      }
+      const details = body.paymentMethod === 'upi' ? body.upiDetails : body.bankDetails;
+      const result = await deps.ledger.requestDeposit(
         {
+          depositId: newId(),
           walletId: user.id,
           amountPaise: body.amount,
+          method: body.paymentMethod,
           reference: body.reference,
-          paymentMethodId: body.paymentMethodId,
-          customerEmail: user.email,
+          details,
         },
         ctx,
       );
-      return cardDepositReply(reply, outcome);
-    }
-    const details = body.paymentMethod === 'upi' ? body.upiDetails : body.bankDetails;
-    const result = await deps.ledger.requestDeposit(
-      {
-        depositId: newId(),
-        walletId: user.id,
-        amountPaise: body.amount,
-        method: body.paymentMethod,
-        reference: body.reference,
-        details,
-      },
-      ctx,
-    );
-    return ok(reply, DEPOSIT_PENDING_MESSAGE, {
-      transactionId: result.depositId,
-      status: 'pending',
-      checkpoint: result.checkpoint,
-    });
-  });
+      return ok(reply, DEPOSIT_PENDING_MESSAGE, {
+        transactionId: result.depositId,
+        status: 'pending',
+        checkpoint: result.checkpoint,
+      });
+    },
+  );
 }
 
 /** What the card provider said, as the client reads it: credited (200), 3-D Secure (202), or refused. */
@@ -291,7 +303,7 @@ function registerDepositReview(app: ZodRoutes, deps: MoneyDependencies): void {
   });
   app.post(
     '/api/transactions/settle-deposit',
-    { preValidation: app.requireAdmin, ...settleDocs },
+    { preValidation: app.requireAdmin, ...settleDocs, ...PAYMENT },
     async (request, reply) => {
       const admin = await requireAdmin(request);
       const { depositId } = request.body;
@@ -314,7 +326,7 @@ function registerDepositReview(app: ZodRoutes, deps: MoneyDependencies): void {
   });
   app.post(
     '/api/transactions/fail-deposit',
-    { preValidation: app.requireAdmin, ...failDocs },
+    { preValidation: app.requireAdmin, ...failDocs, ...PAYMENT },
     async (request, reply) => {
       const admin = await requireAdmin(request);
       const { depositId, reason } = request.body;

@@ -8,9 +8,14 @@
  * at least what the primary showed. A replica behind polls (a standby gets no NOTIFY) until
  * `maxWaitMs`; past it, or when the replica fails, the read runs on the primary instead.
  * A replica that failed is left alone for RETRY_AFTER_MS, so a dead one costs one attempt.
+ *
+ * A projection that command replies do not wait for (api/read-after-reply.ts says which) is
+ * first caught up: a read of it waits (bounded) until it has reached the furthest projection's
+ * checkpoint on the primary at the read's start - every reply sent before the read had waited
+ * for some projection to reach its command, so that one is at least as far.
  */
 import type { Kysely } from 'kysely';
-import { hasReached, type Checkpoint } from './checkpoint.ts';
+import { compareCheckpoints, formatCheckpoint, hasReached, type Checkpoint } from './checkpoint.ts';
 import type { ProjectionName } from './definition.ts';
 import type { ReadTables } from '../tables.ts';
 
@@ -33,6 +38,15 @@ export interface ReadRouter {
    * caught-up replica, else on the primary. Without replicas, on the primary directly.
    */
   read<Result>(projection: ProjectionName, query: (reads: Kysely<ReadTables>) => Promise<Result>): Promise<Result>;
+  /** For a read that goes to the primary on its own: the catch-up `read` does first (nothing for a projection replies wait for). */
+  catchUp(projection: ProjectionName): Promise<void>;
+}
+
+/** Projections replies do not wait for, and how a read waits for one to reach a checkpoint. */
+export interface CatchUpOptions {
+  projections: readonly ProjectionName[];
+  /** Resolves once `projection` has reached `token` (or its bound passed: the read is then served as it is). */
+  wait(projection: ProjectionName, token: string): Promise<unknown>;
 }
 
 export interface ReadRouterOptions {
@@ -41,6 +55,7 @@ export interface ReadRouterOptions {
   /** How long a read waits for a lagging replica before it goes to the primary. */
   maxWaitMs: number;
   observer?: ReplicaReadObserver | undefined;
+  catchUp?: CatchUpOptions | undefined;
 }
 
 interface Replica {
@@ -51,7 +66,19 @@ interface Replica {
 
 export function createReadRouter(options: ReadRouterOptions): ReadRouter {
   const primary = options.primary as unknown as Kysely<ReadTables>;
-  if (options.replicas.length === 0) return { read: (_projection, query) => query(primary) };
+  const catchUp = async (projection: ProjectionName): Promise<void> => {
+    if (!options.catchUp?.projections.includes(projection)) return;
+    const leader = await furthestCheckpoint(primary);
+    if (leader) await options.catchUp.wait(projection, formatCheckpoint(leader));
+  };
+  if (options.replicas.length === 0)
+    return {
+      read: async (projection, query) => {
+        await catchUp(projection);
+        return query(primary);
+      },
+      catchUp,
+    };
   const replicas: Replica[] = options.replicas.map((db, index) => ({
     index,
     db: db as unknown as Kysely<ReadTables>,
@@ -70,7 +97,9 @@ export function createReadRouter(options: ReadRouterOptions): ReadRouter {
     options.observer?.served(outcome, { waitedMs: performance.now() - started, ...detail });
 
   return {
+    catchUp,
     async read(projection, query) {
+      await catchUp(projection);
       const started = performance.now();
       const deadline = Date.now() + options.maxWaitMs;
       const replica = nextReplica();
@@ -128,4 +157,15 @@ async function checkpointOf(db: Kysely<ReadTables>, projection: ProjectionName):
     .where('projection', '=', projection)
     .executeTakeFirst();
   return row ? { txId: BigInt(row.tx_id), position: row.position } : undefined;
+}
+
+/** The furthest of the projections' checkpoints (one read of their rows). */
+async function furthestCheckpoint(db: Kysely<ReadTables>): Promise<Checkpoint | undefined> {
+  const rows = await db.selectFrom('read.checkpoints').select(['tx_id', 'position']).execute();
+  let furthest: Checkpoint | undefined;
+  for (const row of rows) {
+    const checkpoint = { txId: BigInt(row.tx_id), position: row.position };
+    if (!furthest || compareCheckpoints(checkpoint, furthest) > 0) furthest = checkpoint;
+  }
+  return furthest;
 }

@@ -11,6 +11,9 @@ import { compareCheckpoints, hasReached, parseCheckpoint, type Checkpoint } from
 import type { ProjectionName } from './definition.ts';
 import { CHECKPOINT_CHANNEL } from './projector.ts';
 
+/** What a wait is for: one projection, several (each of them), or all of them. */
+export type WaitTarget = ProjectionName | readonly ProjectionName[] | 'all';
+
 /** A waiter wakes up at least this often even without notifications (a lost connection, say). */
 const RECHECK_INTERVAL_MS = 250;
 
@@ -21,11 +24,15 @@ export async function readCheckpoints(client: pg.PoolClient | pg.Client): Promis
   return new Map(rows.map((row) => [row.projection, { txId: BigInt(row.tx_id), position: BigInt(row.position) }]));
 }
 
-/** The slowest of the named projections (all of them for 'all'). */
-function lowest(checkpoints: Map<string, Checkpoint>, projection: ProjectionName | 'all'): Checkpoint | undefined {
-  if (projection !== 'all') return checkpoints.get(projection);
+/** The slowest of the named projections (all of them for 'all'); undefined when one has no row. */
+function lowest(checkpoints: Map<string, Checkpoint>, projection: WaitTarget): Checkpoint | undefined {
+  const names = projection === 'all' ? [...checkpoints.keys()] : [projection].flat();
   let min: Checkpoint | undefined;
-  for (const checkpoint of checkpoints.values()) if (!min || compareCheckpoints(checkpoint, min) < 0) min = checkpoint;
+  for (const name of names) {
+    const checkpoint = checkpoints.get(name);
+    if (!checkpoint) return undefined;
+    if (!min || compareCheckpoints(checkpoint, min) < 0) min = checkpoint;
+  }
   return min;
 }
 
@@ -35,7 +42,7 @@ function lowest(checkpoints: Map<string, Checkpoint>, projection: ProjectionName
  */
 export async function waitForCheckpoint(
   pool: pg.Pool,
-  projection: ProjectionName | 'all',
+  projection: WaitTarget,
   token: string,
   timeoutMs: number,
 ): Promise<boolean> {

@@ -13,17 +13,16 @@
  */
 import pg from 'pg';
 import { compareCheckpoints, hasReached, parseCheckpoint, type Checkpoint } from './checkpoint.ts';
-import type { ProjectionName } from './definition.ts';
 import { CHECKPOINT_CHANNEL } from './projector.ts';
-import { readCheckpoints } from './wait.ts';
+import { readCheckpoints, type WaitTarget } from './wait.ts';
 
 const RECHECK_INTERVAL_MS = 250;
 /** Waiting requests per process; beyond it a wait answers false at once (the read is served as is). */
 const MAX_WAITERS = 10_000;
 
 export interface CheckpointWaiter {
-  /** True once `projection` (or all of them) has reached `token`; false after `timeoutMs`. */
-  wait(projection: ProjectionName | 'all', token: string, timeoutMs: number): Promise<boolean>;
+  /** True once `projection` (each of them; all of them) has reached `token`; false after `timeoutMs`. */
+  wait(projection: WaitTarget, token: string, timeoutMs: number): Promise<boolean>;
   /**
    * Calls `listener` with the slowest projection's checkpoint whenever it moves forward (live
    * updates, api/live/). Keeps the LISTEN connection open and re-checked while subscribed.
@@ -33,7 +32,7 @@ export interface CheckpointWaiter {
 }
 
 interface Waiter {
-  projection: ProjectionName | 'all';
+  projection: WaitTarget;
   target: Checkpoint;
   done(reached: boolean): void;
 }
@@ -52,9 +51,12 @@ export function createCheckpointWaiter(options: { connectionString: string }): C
     if (!current || compareCheckpoints(checkpoint, current) > 0) known.set(projection, checkpoint);
   };
   const reached = (waiter: Pick<Waiter, 'projection' | 'target'>): boolean => {
-    const checkpoints =
-      waiter.projection === 'all' ? [...known.values()] : [known.get(waiter.projection)].filter((c) => c !== undefined);
-    return checkpoints.length > 0 && checkpoints.every((checkpoint) => hasReached(checkpoint, waiter.target));
+    const names = waiter.projection === 'all' ? [...known.keys()] : [waiter.projection].flat();
+    const checkpoints = names.map((name) => known.get(name));
+    return (
+      checkpoints.length > 0 &&
+      checkpoints.every((checkpoint) => checkpoint !== undefined && hasReached(checkpoint, waiter.target))
+    );
   };
   const announce = (): void => {
     let lowest: Checkpoint | undefined;
