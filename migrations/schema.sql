@@ -1322,48 +1322,50 @@ AS $function$
 begin
 
   with deltas as materialized (select * from projector.statement_deltas(p_from_tx, p_from_position, p_to_tx, p_to_position)),
-  later as (
-    select later.row_id, sum(d.net) as net
+  -- Days already projected: each gains its own day's figures, and its closing balance every
+  -- net amount of this range on that day or before it (usually only today's row of each
+  -- wallet qualifies; a late commit across midnight moves the later days).
+  shifts as (
+    select k.row_id, sum(d.net) as net,
+           coalesce(sum(d.money_in) filter (where d.day = k.day), 0) as money_in,
+           coalesce(sum(d.money_out) filter (where d.day = k.day), 0) as money_out,
+           coalesce(sum(d.postings) filter (where d.day = k.day), 0) as postings
       from (select account_id, min(day) as first_day from deltas group by account_id) a
       cross join lateral (
-        select k.ctid as row_id, k.day from read.statement_days k
-         where k.account_id = a.account_id and k.day > a.first_day
-           and not exists (select 1 from deltas o where o.account_id = a.account_id and o.day = k.day)
+        select t.ctid as row_id, t.day from read.statement_days t
+         where t.account_id = a.account_id and t.day >= a.first_day
         offset 0
-      ) later
-      join deltas d on d.account_id = a.account_id and d.day <= later.day
-     group by later.row_id
+      ) k
+      join deltas d on d.account_id = a.account_id and d.day <= k.day
+     group by k.row_id
   ),
   moved as (
     update read.statement_days t
-       set closing_balance_paise = t.closing_balance_paise + l.net
-      from later l
-     where t.ctid = l.row_id
+       set money_in_paise = t.money_in_paise + s.money_in,
+           money_out_paise = t.money_out_paise + s.money_out,
+           closing_balance_paise = t.closing_balance_paise + s.net,
+           postings_count = t.postings_count + s.postings
+      from shifts s
+     where t.ctid = s.row_id
   ),
-  figures as (
-    select d.account_id, d.day, d.money_in, d.money_out, d.postings,
-           (select sum(e.net) from deltas e where e.account_id = d.account_id and e.day <= d.day) as net_to_day
-      from deltas d
+  fresh as (
+    select d.* from deltas d
+     where not exists (
+       select 1 from read.statement_days t where t.account_id = d.account_id and t.day = d.day offset 0
+     )
   )
-  insert into read.statement_days as t
-         (account_id, day, money_in_paise, money_out_paise, closing_balance_paise, postings_count)
+  -- New days (see the header for the closing balance).
+  insert into read.statement_days (account_id, day, money_in_paise, money_out_paise, closing_balance_paise, postings_count)
   select f.account_id, f.day, f.money_in, f.money_out,
-         f.net_to_day + case when known.day is null then coalesce(prior.closing_balance_paise, 0) else 0 end,
+         coalesce(prior.closing_balance_paise, 0)
+           + (select sum(d.net) from deltas d where d.account_id = f.account_id and d.day <= f.day),
          f.postings
-    from figures f
+    from fresh f
     left join lateral (
-      select k.day from read.statement_days k where k.account_id = f.account_id and k.day = f.day offset 0
-    ) known on true
-    left join lateral (
-      select p.closing_balance_paise from read.statement_days p
-       where p.account_id = f.account_id and p.day < f.day
-       order by p.day desc limit 1
-    ) prior on true
-  on conflict (account_id, day) do update
-     set money_in_paise = t.money_in_paise + excluded.money_in_paise,
-         money_out_paise = t.money_out_paise + excluded.money_out_paise,
-         closing_balance_paise = t.closing_balance_paise + excluded.closing_balance_paise,
-         postings_count = t.postings_count + excluded.postings_count;
+      select t.closing_balance_paise from read.statement_days t
+       where t.account_id = f.account_id and t.day < f.day
+       order by t.day desc limit 1
+    ) prior on true;
 end
 $function$;
 
@@ -1374,48 +1376,50 @@ AS $function$
 begin
 
   with deltas as materialized (select * from projector.statement_deltas(p_from_tx, p_from_position, p_to_tx, p_to_position)),
-  later as (
-    select later.row_id, sum(d.net) as net
+  -- Days already projected: each gains its own day's figures, and its closing balance every
+  -- net amount of this range on that day or before it (usually only today's row of each
+  -- wallet qualifies; a late commit across midnight moves the later days).
+  shifts as (
+    select k.row_id, sum(d.net) as net,
+           coalesce(sum(d.money_in) filter (where d.day = k.day), 0) as money_in,
+           coalesce(sum(d.money_out) filter (where d.day = k.day), 0) as money_out,
+           coalesce(sum(d.postings) filter (where d.day = k.day), 0) as postings
       from (select account_id, min(day) as first_day from deltas group by account_id) a
       cross join lateral (
-        select k.ctid as row_id, k.day from read_rebuild_statements.statement_days k
-         where k.account_id = a.account_id and k.day > a.first_day
-           and not exists (select 1 from deltas o where o.account_id = a.account_id and o.day = k.day)
+        select t.ctid as row_id, t.day from read_rebuild_statements.statement_days t
+         where t.account_id = a.account_id and t.day >= a.first_day
         offset 0
-      ) later
-      join deltas d on d.account_id = a.account_id and d.day <= later.day
-     group by later.row_id
+      ) k
+      join deltas d on d.account_id = a.account_id and d.day <= k.day
+     group by k.row_id
   ),
   moved as (
     update read_rebuild_statements.statement_days t
-       set closing_balance_paise = t.closing_balance_paise + l.net
-      from later l
-     where t.ctid = l.row_id
+       set money_in_paise = t.money_in_paise + s.money_in,
+           money_out_paise = t.money_out_paise + s.money_out,
+           closing_balance_paise = t.closing_balance_paise + s.net,
+           postings_count = t.postings_count + s.postings
+      from shifts s
+     where t.ctid = s.row_id
   ),
-  figures as (
-    select d.account_id, d.day, d.money_in, d.money_out, d.postings,
-           (select sum(e.net) from deltas e where e.account_id = d.account_id and e.day <= d.day) as net_to_day
-      from deltas d
+  fresh as (
+    select d.* from deltas d
+     where not exists (
+       select 1 from read_rebuild_statements.statement_days t where t.account_id = d.account_id and t.day = d.day offset 0
+     )
   )
-  insert into read_rebuild_statements.statement_days as t
-         (account_id, day, money_in_paise, money_out_paise, closing_balance_paise, postings_count)
+  -- New days (see the header for the closing balance).
+  insert into read_rebuild_statements.statement_days (account_id, day, money_in_paise, money_out_paise, closing_balance_paise, postings_count)
   select f.account_id, f.day, f.money_in, f.money_out,
-         f.net_to_day + case when known.day is null then coalesce(prior.closing_balance_paise, 0) else 0 end,
+         coalesce(prior.closing_balance_paise, 0)
+           + (select sum(d.net) from deltas d where d.account_id = f.account_id and d.day <= f.day),
          f.postings
-    from figures f
+    from fresh f
     left join lateral (
-      select k.day from read_rebuild_statements.statement_days k where k.account_id = f.account_id and k.day = f.day offset 0
-    ) known on true
-    left join lateral (
-      select p.closing_balance_paise from read_rebuild_statements.statement_days p
-       where p.account_id = f.account_id and p.day < f.day
-       order by p.day desc limit 1
-    ) prior on true
-  on conflict (account_id, day) do update
-     set money_in_paise = t.money_in_paise + excluded.money_in_paise,
-         money_out_paise = t.money_out_paise + excluded.money_out_paise,
-         closing_balance_paise = t.closing_balance_paise + excluded.closing_balance_paise,
-         postings_count = t.postings_count + excluded.postings_count;
+      select t.closing_balance_paise from read_rebuild_statements.statement_days t
+       where t.account_id = f.account_id and t.day < f.day
+       order by t.day desc limit 1
+    ) prior on true;
 end
 $function$;
 
