@@ -324,8 +324,10 @@ function printPeers(rows: readonly LedgerCoreRow[], peers: B1PeerFigures): void 
   );
 }
 
-const walTarget = (size: LedgerCoreRow['ledger']): number =>
-  size === 'large' ? TARGETS.b1LargeWalBytesPerTransfer : TARGETS.b1WalBytesPerTransfer;
+// A declaration, not a const: hoisted above the top-level await that runs the summary.
+function walTarget(size: LedgerCoreRow['ledger']): number {
+  return size === 'large' ? TARGETS.b1LargeWalBytesPerTransfer : TARGETS.b1WalBytesPerTransfer;
+}
 
 function targetRows(
   b1: readonly LedgerCoreRow[],
