@@ -155,6 +155,7 @@ export function appConfigFrom(config: Config, secrets: { jwtSecret: string; pinP
       windowMs: config.RATE_LIMIT_WINDOW_MS,
       max: config.RATE_LIMIT_MAX,
       authMax: config.RATE_LIMIT_AUTH_MAX,
+      readMax: config.RATE_LIMIT_READ_MAX,
     },
     google,
     stripePublishableKey: config.STRIPE_SECRET_KEY ? config.STRIPE_PUBLISHABLE_KEY : undefined,

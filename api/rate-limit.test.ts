@@ -7,8 +7,9 @@
  * any spelling the router decodes to a limited route, or an absolute-form request target)
  * reached the sign-in handler with no limit. Every spelling is tried here, through inject and
  * as raw request lines over a socket (inject normalises dot segments; a real client need not).
- * Also: counting per account on signed-in routes, per IP through trusted proxies, in Postgres
- * shared by two app instances, and a 503 (never unlimited, never a 500) when the store is down.
+ * Also: counting per account on signed-in routes (reads and commands in budgets of their own),
+ * per IP through trusted proxies, in Postgres shared by two app instances, and a 503 (never
+ * unlimited, never a 500) when the store is down.
  */
 import { createHmac } from 'node:crypto';
 import { connect, type AddressInfo } from 'node:net';
@@ -21,7 +22,7 @@ import { startHarness, startSiblingApp, TEST_SECRET, VALID_REGISTRATION, type Ha
 import { isExempt } from './auth/rate-limit.ts';
 import { countRequest, createPostgresRateLimitStore, sweepExpired, SWEEP_BATCH_ROWS } from './auth/rate-limit-store.ts';
 
-const LIMITS = { windowMs: 60_000, max: 6, authMax: 3 };
+const LIMITS = { windowMs: 60_000, max: 6, authMax: 3, readMax: 8 };
 const LOGIN = { email: 'nobody@example.com', password: 'wrong-password' };
 
 let h: Harness;
@@ -268,7 +269,8 @@ describe('who is counted', () => {
     const [ip1, ip2, ip3] = [freshIp(), freshIp(), freshIp()];
     const a = await activeUser('counted-a@example.com');
     const b = await activeUser('counted-b@example.com');
-    expect(await statusesOf(7, () => qrFrom(ip1, a.token))).toEqual([200, 200, 200, 200, 200, 200, 429]);
+    // generate-qr is a read: the account's read budget (readMax), not the address's.
+    expect(await statusesOf(9, () => qrFrom(ip1, a.token))).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 429]);
     // The same account from another address: still its budget.
     expect((await qrFrom(ip2, a.token)).statusCode).toBe(429);
     // Another account behind the same address: its own budget.
@@ -299,6 +301,28 @@ describe('who is counted', () => {
     expect(
       (await loginFrom(ip4, '/api/users/login', { headers: { authorization: `Bearer ${b.token}` } })).statusCode,
     ).toBe(429);
+  });
+
+  it('regression (issue 41): reads and commands have budgets of their own, so reading never blocks a payment', async () => {
+    const user = await activeUser('budgets@example.com');
+    const auth = { authorization: `Bearer ${user.token}` };
+    const history = () =>
+      h.call({ method: 'POST', url: '/api/transactions/get-all-transactions-by-user', headers: auth, payload: {} });
+    // A command the handler refuses (unknown payee) still counts: the limiter runs first.
+    const command = () =>
+      h.call({
+        method: 'POST',
+        url: '/api/requests/send-request',
+        headers: auth,
+        payload: { receiver: 'no-such-account', amount: 10, reference: 'lunch' },
+      });
+    // Reads (a POST that only reads included) spend the read budget...
+    expect(await statusesOf(LIMITS.readMax + 1, history)).toEqual([...Array<number>(LIMITS.readMax).fill(200), 429]);
+    expect((await qrFrom(freshIp(), user.token)).statusCode).toBe(429);
+    // ...and leave the commands' budget whole: the spec's figure (max), per account.
+    const commands = await statusesOf(LIMITS.max + 1, command);
+    expect(commands.slice(0, LIMITS.max)).not.toContain(429);
+    expect(commands[LIMITS.max]).toBe(429);
   });
 
   it("regression: a signed-out token counts under the caller's address, so a leaked old token cannot keep its owner at 429", async () => {

@@ -59,6 +59,7 @@ export async function setup(project: TestProject): Promise<void> {
       // One browser makes many calls from one IP; the spec's 100 / 10 per 15 min would refuse them.
       RATE_LIMIT_MAX: '100000',
       RATE_LIMIT_AUTH_MAX: '100000',
+      RATE_LIMIT_READ_MAX: '100000',
       RUN_WORKERS: 'true',
       ...target.settings,
     },

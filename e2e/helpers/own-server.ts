@@ -43,6 +43,7 @@ export async function startOwnServer(name: string, settings: Record<string, stri
       'DATABASE_OWNER_URL',
       'RATE_LIMIT_MAX',
       'RATE_LIMIT_AUTH_MAX',
+      'RATE_LIMIT_READ_MAX',
       'RATE_LIMIT_WINDOW_MS',
     ].filter((key) => !(key in settings)),
   );
