@@ -21,6 +21,7 @@ import { verifyLedger } from '../audit/index.ts';
 import { replayProjections } from '../projections/engine/replay.ts';
 import { HISTORY_PAGE_SIZE, readHistoryPage } from '../projections/history/queries.ts';
 import type { ReadTables } from '../projections/tables.ts';
+import { formatPaise } from '../contracts/money.ts';
 import { median, percentile, seededRandom, type BenchDatabase } from './harness.ts';
 import { seedLog } from './seed-log.ts';
 
@@ -205,7 +206,7 @@ async function benchReads(
   // A part of one of the reader's own transaction ids (uuid-shaped, as real ones).
   const someRow = await db
     .selectFrom('read.history')
-    .select('transaction_id')
+    .select(['transaction_id', 'counterparty_name', 'amount_paise'])
     .where('account_id', '=', accountId)
     .orderBy('position')
     .offset(Math.floor(userRows / 2))
@@ -217,6 +218,9 @@ async function benchReads(
     'birthday gift #4',
     (someRow?.transaction_id ?? 'x').slice(0, 13),
     'no such reference',
+    // What a row shows (issue 41): a counterparty's name and an amount as people type it.
+    someRow?.counterparty_name ?? 'nobody',
+    formatPaise(BigInt(someRow?.amount_paise ?? 1n)),
   ];
   const pages = await timed((i) => readHistoryPage(db, { accountId, page: pageOf(i) }), options.samples);
   // Searches: the first pages of each term's results, and now and then a deep one.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupTypedRupees, ungroupRupees } from './amount-input.ts';
+import { groupTypedRupees, searchedAmountPaise, ungroupRupees } from './amount-input.ts';
 import { formatPaise } from './money.ts';
 import { fieldErrors } from './fields.ts';
 import { depositSchema, sendRequestSchema, transferSchema } from './transactions.ts';
@@ -66,5 +66,16 @@ describe('amounts as typed', () => {
     expect(formatPaise(5n)).toBe('₹0.05');
     expect(formatPaise(-123_456_78n)).toBe('-₹1,23,456.78');
     expect(formatPaise(900_719_925_474_099_3n)).toBe('₹9,00,71,99,25,47,409.93');
+  });
+});
+
+describe('searchedAmountPaise', () => {
+  it('reads an amount as people type it in a search, and nothing else as one', () => {
+    for (const text of ['4000.50', '4,000.50', '₹4000.5', '₹ 4,000.50', 'Rs 4000.50', 'rs.4000.5', 'INR 4000.50'])
+      expect(searchedAmountPaise(text), text).toBe(400_050n);
+    expect(searchedAmountPaise('1,00,000')).toBe(10_000_000n);
+    expect(searchedAmountPaise('12')).toBe(1_200n);
+    for (const text of ['rent', '4000.505', '-5', '0', '0.00', '4000.50 rent', '1,,000', ',100', '₹'])
+      expect(searchedAmountPaise(text), text).toBeNull();
   });
 });

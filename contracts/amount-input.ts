@@ -5,6 +5,8 @@
  * exact paise ("₹1,00,000.00") is money.ts's formatPaise.
  */
 
+import { paiseFromRupees } from './money.ts';
+
 /** Correct en-IN grouping: the last three digits, then pairs ("12,34,567.8"); nothing else. */
 const EN_IN_GROUPED = /^\d{1,2}(?:,\d{2})*,\d{3}(?:\.\d*)?$/;
 
@@ -47,4 +49,16 @@ export function groupTypedRupees(typed: string): string {
 export function ungroupRupees(text: string): string {
   const trimmed = text.trim();
   return EN_IN_GROUPED.test(trimmed) ? trimmed.replace(/,/g, '') : trimmed;
+}
+
+/**
+ * The amount a history search's text names, in paise, or null when the text is not an amount:
+ * "4000.50", "4,000.50" (grouped en-IN or by thousands), "₹4000.5", "Rs 4000". History search
+ * matches it against each row's amount as well as matching the text in the row's words.
+ */
+export function searchedAmountPaise(text: string): bigint | null {
+  const bare = text.trim().replace(/^(?:₹|rs\.?|inr)\s*/i, '');
+  if (!/^\d+(?:,\d+)*(?:\.\d{1,2})?$/.test(bare)) return null;
+  const paise = paiseFromRupees(bare.replace(/,/g, ''));
+  return paise !== null && paise > 0n ? paise : null;
 }

@@ -4,6 +4,7 @@
  * limits are the ledger's (ledger/limits.ts), written once.
  */
 import { z } from 'zod';
+import { depositInstructionsSchema } from './deposit-instructions.ts';
 import {
   MAX_DEPOSIT_PAISE,
   MAX_PAYMENT_REFERENCE_LENGTH,
@@ -187,7 +188,7 @@ export const historyQuerySchema = z
   .object({
     search: boundedText({ max: 200, trim: true })
       .optional()
-      .meta({ description: 'Found anywhere in the reference, or at the start of the transaction id; any case' }),
+      .meta({ description: "Found anywhere in the reference or the other party's name, as the amount when it is one ('4,000.50', '₹4000.5'), or at the start or end of the transaction id; any case" }),
     type: z.enum([...HISTORY_TYPES, 'all']).optional(),
     page: z.coerce.number().int().min(1).max(100_000).optional(),
     pageSize: z.coerce.number().int().min(1).max(100).optional(),
@@ -264,6 +265,8 @@ export const depositResultSchema = z.object({
   transactionId: z.string(),
   status: z.enum(['pending', 'success']),
   checkpoint,
+  /** Bank transfer and UPI: where to pay, and what to quote. */
+  instructions: depositInstructionsSchema.optional(),
 });
 
 /** A card deposit the browser must finish (3-D Secure); the provider's webhook settles it. */

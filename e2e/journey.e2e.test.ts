@@ -354,11 +354,32 @@ describe('the wallet in a real browser', () => {
     // Search (server-side) and the type filter.
     await asha.getByPlaceholder('Search transactions...').fill('dinner');
     await expectText(historyCounter(asha), '1 of 4 transactions');
+    // What the row shows: the other party's name (either word, any case) and the amount as typed.
+    await asha.getByPlaceholder('Search transactions...').fill('nair');
+    await expectText(historyCounter(asha), '2 of 4 transactions');
+    await asha.getByPlaceholder('Search transactions...').fill('₹125.75');
+    await expectText(historyCounter(asha), '1 of 4 transactions');
+    expect((await historyRows(asha)).map(({ amount }) => amount)).toEqual(['−₹125.75']);
+    await asha.getByPlaceholder('Search transactions...').fill('1,500');
+    await expectText(historyCounter(asha), '1 of 4 transactions');
+    expect((await historyRows(asha)).map(({ amount }) => amount)).toEqual(['+₹1,500']);
     await asha.getByPlaceholder('Search transactions...').fill('');
     await asha.getByLabel('Type filter').selectOption('debit');
     await expectText(historyCounter(asha), '2 of 4 transactions');
     await asha.getByLabel('Type filter').selectOption('all');
     await expectText(asha.locator('.pagination span'), 'Showing 1–4 of 4 transactions');
+    // The same search on a phone, where the rows are cards.
+    const phone = await session('phone', await token(asha));
+    await phone.page.goto('/transactions');
+    await phone.page.getByPlaceholder('Search transactions...').fill('VIKRAM');
+    await expectText(historyCounter(phone.page), '2 of 4 transactions');
+    await phone.page.getByPlaceholder('Search transactions...').fill('400');
+    await expectText(historyCounter(phone.page), '1 of 4 transactions');
+    await phone.context.close();
+    sessions.splice(
+      sessions.findIndex((opened) => opened.page === phone.page),
+      1,
+    );
 
     await asha.goto('/dashboard');
     await expectText(dashboardBalance(asha), '₹1,224.25');

@@ -14,6 +14,7 @@ import { allCaughtUp, drainUntil } from '../../test/read-model.ts';
 import { openFundedWallets } from '../../test/funded-wallets.ts';
 import { readHistoryPage, type ReadTables } from '../index.ts';
 import { newId } from '../../platform/ids.ts';
+import { searchedAmountPaise } from '../../contracts/amount-input.ts';
 
 const RENT_TRANSFERS = 30;
 const FOOD_TRANSFERS = 5;
@@ -54,15 +55,19 @@ afterAll(async () => {
 });
 
 /**
- * A user's matches by the plain query (the text anywhere in the reference, or at the start or
- * the end of the id; any case), newest first, as transaction ids: what every page must be a slice of.
+ * A user's matches by the plain query (the text anywhere in the reference or the counterparty's
+ * name, the amount when the text is one, or the text at the start or the end of the id; any
+ * case), newest first, as transaction ids: what every page must be a slice of.
  */
 async function allMatches(text: string, accountId = 'asha'): Promise<string[]> {
   const literal = text.replace(/[\\%_]/g, (char) => `\\${char}`);
+  const amount = searchedAmountPaise(text);
   const { rows } = await sql<{ transaction_id: string }>`
     select transaction_id from read.history
      where account_id = ${accountId}
-       and (reference ilike ${`%${literal}%`} or lower(transaction_id) like ${`${literal.toLowerCase()}%`}
+       and (reference ilike ${`%${literal}%`} or counterparty_name ilike ${`%${literal}%`}
+            or amount_paise = ${amount ?? -1n}
+            or lower(transaction_id) like ${`${literal.toLowerCase()}%`}
             or lower(transaction_id) like ${`%${literal.toLowerCase()}`})
      order by created_at desc, position desc`.execute(testDb.db);
   return rows.map((row) => row.transaction_id);
@@ -268,5 +273,68 @@ describe('a search finds what the plain query finds, whatever the words', () => 
       { numRuns: 150, seed: 23 },
     );
     expect([...seen].sort()).toEqual(['head', 'keys', 'walk']);
+  });
+});
+
+describe('a search finds what the row shows: the name and the amount', () => {
+  beforeAll(async () => {
+    const ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
+    await ledger.openWallet({ accountId: 'bala', displayName: 'Bala Krishnan' }, { actorId: 'bala' });
+    await ledger.openWallet({ accountId: 'nila', displayName: 'Nila Menon' }, { actorId: 'nila' });
+    await ledger.completeCardDeposit(
+      {
+        depositId: 'bala-top-up',
+        walletId: 'bala',
+        amountPaise: rupees(100_000),
+        reference: 'card',
+        provider: 'sandbox',
+        paymentId: 'pi_bala',
+      },
+      { actorId: 'provider:card' },
+    );
+    const payments: [string, bigint][] = [
+      ['b1', 400_050n],
+      ['b2', 1_400_050n],
+      ['b3', 1_200n],
+      ['b4', 400_050n],
+      ['b5', 400_000n],
+    ];
+    for (const [transferId, amountPaise] of payments)
+      await ledger.transfer(
+        { transferId, fromAccountId: 'bala', toAccountId: 'nila', amountPaise, reference: `part ${transferId}` },
+        { actorId: 'bala' },
+      );
+    await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
+  });
+
+  const ids = async (text: string, options: Partial<Parameters<typeof readHistoryPage>[1]> = {}) => {
+    const page = await readHistoryPage(read, { accountId: 'nila', search: text, page: 1, pageSize: 100, ...options });
+    return { way: page.searchWay, ids: page.rows.map((row) => row.transaction_id) };
+  };
+  const everyWay = [{}, { searchHeadRows: 2, searchLookupRows: 10 }, { searchHeadRows: 2, searchLookupRows: 1 }];
+
+  it("by either word of the counterparty's name, in any case, by every way", async () => {
+    const [first, last] = ['Bala', 'Krishnan'];
+    for (const options of everyWay)
+      for (const text of [first.toLowerCase(), last.toUpperCase(), `${first} ${last}`])
+        expect((await ids(text, options)).ids, `${text} ${JSON.stringify(options)}`).toEqual([
+          'b5',
+          'b4',
+          'b3',
+          'b2',
+          'b1',
+        ]);
+    const keyed = await ids(last.toUpperCase(), everyWay[1]);
+    expect(keyed.way).toBe('keys');
+  });
+
+  it('by the amount as people type it, and only that amount', async () => {
+    for (const options of everyWay)
+      for (const text of ['4000.50', '4,000.50', '₹4000.5', 'Rs 4000.50', '  4000.5 '])
+        expect((await ids(text, options)).ids, `${text} ${JSON.stringify(options)}`).toEqual(['b4', 'b1']);
+    expect((await ids('4000', everyWay[1])).ids).toEqual(['b5']);
+    expect((await ids('12', everyWay[0])).ids).toEqual(['b3']);
+    const keyed = await ids('4,000.50', everyWay[1]);
+    expect(keyed.way).toBe('keys');
   });
 });

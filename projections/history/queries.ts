@@ -3,6 +3,7 @@
  * a search of the reference and transaction id, with the total the page is out of.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { searchedAmountPaise } from '../../contracts/amount-input.ts';
 import type { ReadTables } from '../tables.ts';
 import type { HistoryRow, HistoryType } from './tables.ts';
 
@@ -13,8 +14,9 @@ export const MAX_PAGE_SIZE = 100;
 export interface HistoryQuery {
   accountId: string;
   /**
-   * Matches the reference text anywhere in it, or the transaction id from its start (an id is
-   * pasted or typed from its first characters), case-insensitively.
+   * Matches what a row shows: the text anywhere in the reference or the counterparty's name,
+   * the amount when the text is one ("4,000.50", "₹4000.5"), or the transaction id from its
+   * start or at its end, case-insensitively.
    */
   search?: string | undefined;
   type?: HistoryType | undefined;
@@ -68,6 +70,7 @@ export async function readHistoryPage(db: Kysely<ReadTables>, query: HistoryQuer
       until: query.until,
       text: search,
       referencePattern: `%${likeLiteral(search)}%`,
+      amountPaise: searchedAmountPaise(search),
       transactionIdPrefix: `${likeLiteral(search.toLowerCase())}%`,
       transactionIdTail: `${likeLiteral(reversed(search.toLowerCase()))}%`,
       pageSize,
@@ -149,8 +152,10 @@ interface SearchQuery {
   until: Date | undefined;
   /** The words searched for, as typed (trimmed): their trigrams find candidate rows. */
   text: string;
-  /** ILIKE pattern: the text anywhere in the reference. */
+  /** ILIKE pattern: the text anywhere in the reference or the counterparty's name. */
   referencePattern: string;
+  /** The amount the text names, if it is one: rows of that amount match too. */
+  amountPaise: bigint | null;
   /** LIKE pattern over lower(transaction_id): the lower-cased text at its start. */
   transactionIdPrefix: string;
   /**
@@ -203,8 +208,9 @@ const WALK_WHEN_SHARE_SQUARED_TIMES_ROWS = 120;
  * - 'head': the head holds 1,001 matches, or all of the user's rows - they are the answer;
  * - 'walk': matches are common - the head's and on down the newest-first index from the head's
  *   last row until 1,001 are found;
- * - 'keys': matches are rare - the reference's trigrams among this user's rows only
- *   (`read.search_keys`, projections/history/search-keys.sql) or the id's prefix B-tree give the candidates, then
+ * - 'keys': matches are rare - the trigrams of the reference and the name, and the amount's
+ *   key, among this user's rows only (`read.history_search_keys`,
+ *   projections/history/search-keys.sql) or the id's prefix B-tree give the candidates, then
  *   sorted; more than SEARCH_LOOKUP_ROWS of them, and it walks instead. A text with no three
  *   letters or digits in a row has no trigrams to look up, and walks.
  * The planner cannot make this choice itself: it estimates a match's likelihood from all
@@ -219,13 +225,23 @@ async function searchHistory(db: Kysely<ReadTables>, query: SearchQuery): Promis
        ${since ? sql`and created_at >= ${since}` : sql``} ${until ? sql`and created_at < ${until}` : sql``}`;
   const isIdMatch = sql`(lower(transaction_id) like ${query.transactionIdPrefix}
                          or reverse(lower(transaction_id)) like ${query.transactionIdTail})`;
-  const isMatch = sql`(reference ilike ${query.referencePattern} or ${isIdMatch})`;
+  const { amountPaise } = query;
+  const inWords = sql`(reference ilike ${query.referencePattern} or counterparty_name ilike ${query.referencePattern})`;
+  const isAmount = amountPaise === null ? sql`false` : sql`amount_paise = ${amountPaise}`;
+  const isMatch = sql`(${inWords} or ${isAmount} or ${isIdMatch})`;
   const newestFirst = sql`order by created_at desc, position desc`;
   const walk = sql`select stream_id, created_at, position from read.history where ${filters} and ${isMatch}`;
   const pageSource = offset + pageSize > countLimit ? sql`(${walk} ${newestFirst})` : sql`matches`;
-  const isKeyed = sql`((read.search_keys(account_id, reference) @> read.search_text_keys(${accountId}, ${text})
-                          and reference ilike ${query.referencePattern})
-                         or ${isIdMatch})`;
+  // The same expression as the index history_search_keys (migration 0004), so the planner uses it.
+  const rowKeys = sql`read.history_search_keys(account_id, reference, counterparty_name, amount_paise)`;
+  const textKeys = sql`read.search_text_keys(${accountId}, ${text})`;
+  // Taken only for a text with trigrams (see \`keyed\` below: "@> '{}'" would read the whole index);
+  // an amount's key finds the rows of that amount beside the rows the words find.
+  const amountKeyed =
+    amountPaise === null
+      ? sql`false`
+      : sql`(${rowKeys} @> read.amount_search_key(${accountId}, ${amountPaise}::bigint) and ${isAmount})`;
+  const isKeyed = sql`((${rowKeys} @> ${textKeys} and ${inWords}) or ${amountKeyed} or ${isIdMatch})`;
   const chosen = sql`(select way from chosen)`;
   const { rows } = await sql<Selectable<HistoryRow> & { matched: bigint; way: SearchWay }>`
     with head as materialized (
@@ -239,7 +255,7 @@ async function searchHistory(db: Kysely<ReadTables>, query: SearchQuery): Promis
                else 'keys'
              end as way
         from (select count(*) filter (where hit) as hits, count(*) as seen,
-                     cardinality(read.search_text_keys(${accountId}, ${text})) > 0 as keyed,
+                     cardinality(${textKeys}) > 0 as keyed,
                      (select coalesce(sum(rows), 0) from read.history_counts
                        where account_id = ${accountId} ${type ? sql`and type = ${type}` : sql``}) as rows
                 from head) as probe

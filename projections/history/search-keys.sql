@@ -30,3 +30,19 @@ return array(
           except
           select unnest(show_trgm(substr(p_text, i, 2)))
             from generate_series(1, char_length(p_text)) as i) as inner_trigrams(t));
+
+-- An amount's key among its account's keys. The '#' keeps it apart from any trigram's text
+-- (a collision of hashes only adds candidates that the search's own amount test drops).
+create or replace function read.amount_search_key(p_account text, p_amount_paise bigint) returns int8[]
+language sql immutable parallel safe
+return case when p_amount_paise is null then '{}'::int8[]
+            else array[(hashtext(p_account)::int8 << 32) | (hashtext('#' || p_amount_paise::text)::int8 & 4294967295)] end;
+
+-- A history row's keys (migration 0004): what the row shows - the reference and the
+-- counterparty's name (their trigrams, as above) and the amount (one key of its own, so an
+-- amount typed as "4,000.50" finds its rows among a user's thousands without reading them all).
+create or replace function read.history_search_keys(p_account text, p_reference text, p_name text, p_amount_paise bigint)
+returns int8[]
+language sql immutable parallel safe
+return read.search_keys(p_account, coalesce(p_reference, '') || ' ' || coalesce(p_name, ''))
+       || read.amount_search_key(p_account, p_amount_paise);
