@@ -346,9 +346,9 @@ CREATE INDEX events_tx_order ON ledger.events USING btree (tx_id, "position");
 CREATE INDEX idempotency_keys_by_time ON ledger.idempotency_keys USING brin (recorded_at);
 CREATE INDEX counters_reset_at ON ratelimit.counters USING btree (reset_at);
 CREATE INDEX history_by_type ON read.history USING btree (account_id, type, created_at DESC, "position" DESC) INCLUDE (stream_id);
-CREATE INDEX history_newest_first ON read.history USING btree (account_id, created_at DESC, "position" DESC) INCLUDE (stream_id, type, reference, transaction_id);
+CREATE INDEX history_newest_first ON read.history USING btree (account_id, created_at DESC, "position" DESC) INCLUDE (stream_id, type, reference, transaction_id, counterparty_name, amount_paise);
 CREATE INDEX history_pending_deposits ON read.history USING btree ("position") WHERE ((status = 'pending'::text) AND (type = 'deposit'::text));
-CREATE INDEX history_search_keys ON read.history USING gin (read.search_keys(account_id, reference)) WITH (gin_pending_list_limit='256');
+CREATE INDEX history_search_keys ON read.history USING gin (read.history_search_keys(account_id, reference, counterparty_name, amount_paise)) WITH (gin_pending_list_limit='256');
 CREATE INDEX history_transaction_prefix ON read.history USING btree (account_id, lower(transaction_id) text_pattern_ops);
 CREATE INDEX history_transaction_tail ON read.history USING btree (account_id, reverse(lower(transaction_id)) text_pattern_ops);
 CREATE INDEX money_requests_by_payer ON read.money_requests USING btree (payer_id, created_at DESC);
@@ -1670,6 +1670,18 @@ AS $function$
   end
 $function$;
 
+CREATE OR REPLACE FUNCTION read.amount_search_key(p_account text, p_amount_paise bigint)
+ RETURNS bigint[]
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+RETURN CASE WHEN (p_amount_paise IS NULL) THEN '{}'::bigint[] ELSE ARRAY[(((hashtext(p_account))::bigint << 32) | ((hashtext(('#'::text || (p_amount_paise)::text)))::bigint & '4294967295'::bigint))] END;
+
+CREATE OR REPLACE FUNCTION read.history_search_keys(p_account text, p_reference text, p_name text, p_amount_paise bigint)
+ RETURNS bigint[]
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+RETURN (read.search_keys(p_account, ((COALESCE(p_reference, ''::text) || ' '::text) || COALESCE(p_name, ''::text))) || read.amount_search_key(p_account, p_amount_paise));
+
 CREATE OR REPLACE FUNCTION read.search_keys(p_account text, p_text text)
  RETURNS bigint[]
  LANGUAGE sql
@@ -1842,6 +1854,8 @@ grant execute on function projector.run_batch(p_projection text, p_limit integer
 grant execute on function projector.save_checkpoint(p_projection text, p_tx xid8, p_position bigint, p_applied bigint, p_add boolean) to wallet_runtime;
 grant execute on function projector.statement_deltas(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
 grant execute on function projector.transaction_id(p_type text, p_data jsonb) to wallet_runtime;
+grant execute on function read.amount_search_key(p_account text, p_amount_paise bigint) to PUBLIC;
+grant execute on function read.history_search_keys(p_account text, p_reference text, p_name text, p_amount_paise bigint) to PUBLIC;
 grant execute on function read.search_keys(p_account text, p_text text) to PUBLIC;
 grant execute on function read.search_text_keys(p_account text, p_text text) to PUBLIC;
 grant execute on function replay.build_rebuild_index(p_projection text, p_table text, p_index text) to wallet_runtime;
