@@ -5,7 +5,7 @@
  * per-user cap refuses with the envelope; no session is a 401; admins hear of registrations
  * and deposits; a second app (its own LISTEN connection and hub, as a second API process)
  * delivers too; a sign-out ends the stream; closing the app ends its streams and does not hang;
- * admins (only) get the projections status pushed.
+ * admins (only) get the projections status pushed, and the result of a verify run.
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -146,6 +146,27 @@ it("pushes the projections' status to admins only (the Operations page polls not
   expect(names).toEqual(expect.arrayContaining(['accounts', 'history']));
   await admin.next('a second status', (event) => event.event === 'projections', admin.events.indexOf(status) + 1);
   expect(customer.events.some((event) => event.event === 'projections')).toBe(false);
+});
+
+it('regression (issue 41): a verify started in the background reaches admins as the live verify event, never customers', async () => {
+  const admin = await open(adminToken);
+  const customer = await open(asha.token);
+  await waitUntil('both streams connected', () => admin.comments.length > 0 && customer.comments.length > 0);
+  const started = await h.call({
+    method: 'POST',
+    url: '/api/admin/trial-balance/verify',
+    headers: { authorization: `Bearer ${adminToken}`, prefer: 'respond-async' },
+    payload: {},
+  });
+  expect(started.statusCode, started.body).toBe(202);
+  const { state, previousRunId } = started.json().data as { state: string; previousRunId: string | null };
+  expect(state).toBe('running');
+  const result = await admin.next(
+    'the verify event of the run started',
+    (event) => event.event === 'verify' && BigInt(String(dataOf(event).id)) > BigInt(previousRunId ?? '0'),
+  );
+  expect(dataOf(result)).toMatchObject({ ok: true, differences: [], source: expect.stringMatching(/^api:/) });
+  expect(customer.events.some((event) => event.event === 'verify')).toBe(false);
 });
 
 it('a sign-out ends the stream (at the next heartbeat)', async () => {

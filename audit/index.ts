@@ -6,7 +6,7 @@
 
 // The ledger check, its recorded runs and the trial balance.
 export { verifyLedger, type VerifyReport, type TrialBalanceLine } from './verify.ts';
-export { recordVerifyRun, runVerify, timedVerify } from './verify-runs.ts';
+export { lastVerifyRun, recordVerifyRun, runVerify, startVerify, timedVerify } from './verify-runs.ts';
 export { readTrialBalance } from './trial-balance.ts';
 
 // Projections as operators see them.

@@ -20,6 +20,30 @@ export async function runVerify(db: Kysely<unknown>, source: string): Promise<Ve
   return recordVerifyRun(db, report, source, durationMs);
 }
 
+/**
+ * Starts a verify without waiting for it; returns the latest run before it, so a caller can
+ * tell its result (the first run with a larger id). A run that throws is recorded as failed,
+ * with the error as its one difference: whoever waits for a result always gets one.
+ */
+export async function startVerify(
+  db: Kysely<unknown>,
+  source: string,
+  onError: (error: unknown) => void,
+): Promise<{ state: 'running'; previousRunId: string | null }> {
+  const previous = await lastVerifyRun(db);
+  const started = performance.now();
+  void runVerify(db, source).catch(async (error: unknown) => {
+    onError(error);
+    const report = {
+      differences: [`The verify run did not finish: ${String(error)}`],
+      trialBalance: [],
+      totalPaise: 0n,
+    };
+    await recordVerifyRun(db, report, source, performance.now() - started).catch(onError);
+  });
+  return { state: 'running', previousRunId: previous?.id ?? null };
+}
+
 export async function recordVerifyRun(
   db: Kysely<unknown>,
   report: VerifyReport,

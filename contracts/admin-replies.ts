@@ -153,6 +153,16 @@ export const verifyRunSchema = z.object({
 });
 export type VerifyRun = z.output<typeof verifyRunSchema>;
 
+/** A verify run started in the background (`Prefer: respond-async`): its result comes as the live `verify` event. */
+export const verifyStartedSchema = z.object({
+  state: z.literal('running'),
+  previousRunId: z
+    .string()
+    .nullable()
+    .meta({ description: 'The latest run before this one: the result is the first run with a larger id' }),
+});
+export type VerifyStarted = z.output<typeof verifyStartedSchema>;
+
 export const trialBalanceSchema = z.object({
   byKind: z.array(z.object({ kind: z.string(), accounts: z.number().int(), balance: rupees, balancePaise: paiseText })),
   total: rupees,

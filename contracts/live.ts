@@ -6,7 +6,7 @@
  * JSON has no bigint).
  */
 import { z } from 'zod';
-import { projectionsOverviewSchema, replayRunSchema } from './admin-replies.ts';
+import { projectionsOverviewSchema, replayRunSchema, verifyRunSchema } from './admin-replies.ts';
 
 const paise = z.string().meta({ description: 'An amount in paise, as a decimal string' });
 
@@ -34,6 +34,8 @@ export const liveEventSchemas = {
   'admin-deposits': z.object({ depositId: z.string() }),
   /** Admins: a projection replay's progress. */
   replay: replayRunSchema,
+  /** Admins: a ledger verify run was recorded (by any admin, any API process, or the CLI). */
+  verify: verifyRunSchema,
   /** Admins: every projection's status (checkpoint, lag), pushed every few seconds. */
   projections: projectionsOverviewSchema,
   /** The resume point was too old to replay: the client refetches everything. */

@@ -10,7 +10,8 @@
  * sign-out, password reset or suspension ends it), a stream whose token has expired is ended
  * (it is written nothing after the expiry either: ./stream.ts), and a stream whose client is
  * gone without its close being heard is dropped; for admins, while any admin stream is open,
- * replay progress (replays report to a table, not the log) and the projections' status every
+ * replay progress and each recorded ledger verify run (both report to a table, not the log,
+ * from whichever process ran them: read once a second here, so no client polls) and the projections' status every
  * few seconds (the Operations page's lag chart: a stalled projection advances nothing, so it
  * cannot be an advance's event); a cap of streams per user in this process, counting only
  * streams whose client is still there.
@@ -24,6 +25,7 @@ import {
   type CheckpointWaiter,
 } from '../../projections/index.ts';
 import { readProjectionsOverview } from '../../audit/projections.ts';
+import { lastVerifyRun } from '../../audit/verify-runs.ts';
 import { readBalancesOf, readChanges, readLowestCheckpoint, readNames, type LedgerChange } from './changes.ts';
 import { eventsFor, planDeliveries } from './fan-out.ts';
 import type { LiveStream } from './stream.ts';
@@ -31,6 +33,8 @@ import type { LiveStream } from './stream.ts';
 const PAGE_SIZE = 1_000;
 /** A resume further back than this many events is answered with `reset` (refetch all). */
 const MAX_RESUME_EVENTS = 5_000;
+/** The latest verify run's id is remembered beside the replays' runs under this name. */
+const VERIFY_KEY = 'verify:latest';
 
 export interface LiveHubOptions {
   db: Kysely<unknown>;
@@ -170,6 +174,11 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
       if (!run || lastReplay.get(name) === text) continue;
       lastReplay.set(name, text);
       for (const stream of admins) stream.send('replay', run);
+    }
+    const verify = await lastVerifyRun(db);
+    if (verify && lastReplay.get(VERIFY_KEY) !== verify.id) {
+      lastReplay.set(VERIFY_KEY, verify.id);
+      for (const stream of admins) stream.send('verify', verify);
     }
   };
 

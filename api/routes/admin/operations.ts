@@ -13,6 +13,7 @@ import {
   replayRunSchema,
   trialBalanceSchema,
   verifyRunSchema,
+  verifyStartedSchema,
 } from '../../../contracts/admin.ts';
 import {
   latestReplay,
@@ -22,6 +23,7 @@ import {
   readTrialBalance,
   requestProjectionReplay,
   runVerify,
+  startVerify,
 } from '../../../audit/index.ts';
 import { requireAdmin } from '../../auth/authenticate.ts';
 import { withData } from '../../docs.ts';
@@ -63,23 +65,7 @@ export function registerOperationsRoutes(app: ZodRoutes, deps: OperationsDepende
     },
   );
 
-  app.post(
-    '/api/admin/trial-balance/verify',
-    adminRoute(app, {
-      summary: 'Run ledger verify now',
-      description: 'The same check as `npm run ledger -- verify`; recorded with its time.',
-      replies: { 200: withData(verifyRunSchema, 'The verify run (ok false names each difference)') },
-    }),
-    async (request, reply) => {
-      const admin = await requireAdmin(request);
-      const run = await runVerify(deps.db, `api:${admin.id}`);
-      return ok(
-        reply,
-        run.ok ? 'Ledger verified: no differences' : `Ledger verify found ${run.differences.length} difference(s)`,
-        run,
-      );
-    },
-  );
+  registerVerifyRoute(app, deps);
 
   app.get(
     '/api/admin/pending-deposits',
@@ -98,6 +84,36 @@ export function registerOperationsRoutes(app: ZodRoutes, deps: OperationsDepende
   );
 
   registerProjectionRoutes(app, deps);
+}
+
+function registerVerifyRoute(app: ZodRoutes, deps: OperationsDependencies): void {
+  app.post(
+    '/api/admin/trial-balance/verify',
+    adminRoute(app, {
+      summary: 'Run ledger verify now',
+      description:
+        'The same check as `npm run ledger -- verify`; recorded with its time. With `Prefer: respond-async` it runs in the background: 202 at once, and the recorded run reaches admins as the live `verify` event (a verify reads the whole ledger; a reply held that long is lost to proxies and impatience).',
+      replies: {
+        200: withData(verifyRunSchema, 'The verify run (ok false names each difference)'),
+        202: withData(verifyStartedSchema, 'Started; the result is the live `verify` event'),
+      },
+    }),
+    async (request, reply) => {
+      const admin = await requireAdmin(request);
+      if (/\brespond-async\b/i.test(String(request.headers.prefer ?? ''))) {
+        const started = await startVerify(deps.db, `api:${admin.id}`, (error) =>
+          request.log.error({ err: error }, 'background ledger verify failed'),
+        );
+        return ok(reply, 'Ledger verify started', started, 202);
+      }
+      const run = await runVerify(deps.db, `api:${admin.id}`);
+      return ok(
+        reply,
+        run.ok ? 'Ledger verified: no differences' : `Ledger verify found ${run.differences.length} difference(s)`,
+        run,
+      );
+    },
+  );
 }
 
 function registerProjectionRoutes(app: ZodRoutes, deps: OperationsDependencies): void {
