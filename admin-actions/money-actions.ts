@@ -287,11 +287,26 @@ interface ApprovalRow {
   decided_by_name: string | null;
   decided_at: Date | null;
   decision_reason: string | null;
+  customer_id: string | null;
+  customer_name: string | null;
+  method: string | null;
 }
 
+/**
+ * Whose money an approval moves and how, from the first event of its target stream (the
+ * request that opened it: a deposit's wallet and method, a transfer's sender, a request's
+ * payer), so the approvals table names a person and a method rather than a stream id.
+ */
 const APPROVAL_COLUMNS = sql`a.id, a.action, a.target, a.input, a.amount_paise, a.requested_by, r.display_name as requested_by_name, a.requested_at,
-  a.state, a.decided_by, d.display_name as decided_by_name, a.decided_at, a.decision_reason`;
-const APPROVAL_JOINS = sql`left join read.directory r on r.account_id = a.requested_by left join read.directory d on d.account_id = a.decided_by`;
+  a.state, a.decided_by, d.display_name as decided_by_name, a.decided_at, a.decision_reason,
+  o.customer_id, c.display_name as customer_name, o.method`;
+const APPROVAL_JOINS = sql`left join read.directory r on r.account_id = a.requested_by left join read.directory d on d.account_id = a.decided_by
+  left join lateral (
+    select coalesce(e.data->>'walletId', e.data->>'fromAccountId', e.data->>'payerId') as customer_id,
+           case e.type when 'DepositRequested' then e.data->>'method' when 'TransferCompleted' then 'transfer'
+                       when 'MoneyRequested' then 'request' end as method
+      from ledger.events e where e.stream_id = a.target order by e.stream_version limit 1) o on true
+  left join read.directory c on c.account_id = o.customer_id`;
 
 function toApprovalRecord(row: ApprovalRow): ApprovalRecord {
   return {
@@ -308,6 +323,9 @@ function toApprovalRecord(row: ApprovalRow): ApprovalRecord {
     decidedByName: row.decided_by_name,
     decidedAt: row.decided_at?.toISOString() ?? null,
     decisionReason: row.decision_reason,
+    customerId: row.customer_id,
+    customerName: row.customer_name,
+    method: row.method,
   };
 }
 

@@ -135,6 +135,7 @@ export const ADMIN_ROUTES: readonly { method: 'GET' | 'POST'; url: string; paylo
   { method: 'GET', url: '/api/admin/trial-balance' },
   { method: 'POST', url: '/api/admin/trial-balance/verify', payload: {} },
   { method: 'GET', url: '/api/admin/pending-deposits' },
+  { method: 'GET', url: '/api/admin/pending-deposits.csv' },
   { method: 'GET', url: '/api/admin/projections' },
   { method: 'POST', url: '/api/admin/projections/history/replay', payload: {} },
   { method: 'GET', url: '/api/admin/projections/history/replay' },

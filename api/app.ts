@@ -18,7 +18,8 @@ import {
   type ReadRouter,
 } from '../projections/index.ts';
 import type { Ledger } from '../ledger/index.ts';
-import type { Config } from '../platform/config.ts';
+import { COLLECTION_DEFAULTS, type Config } from '../platform/config.ts';
+import type { CollectionAccount } from '../contracts/deposit-instructions.ts';
 import type { JobBoss } from '../platform/jobs.ts';
 import { createLogger, serializeRequestForLog, type LogLevel, type Logger } from '../platform/logger.ts';
 import { installAuth } from './auth/authenticate.ts';
@@ -86,6 +87,8 @@ export interface AppConfig {
   readReplicaMaxWaitMs?: number;
   /** API_DOCS: serve /api/docs (Swagger UI and the OpenAPI document); default on (off in production by config). */
   apiDocs?: boolean;
+  /** COLLECTION_*: where bank-transfer and UPI deposits are paid; absent: the local demo's account. */
+  collectionAccount?: CollectionAccount | undefined;
 }
 
 export interface AppDependencies {
@@ -167,6 +170,12 @@ export function appConfigFrom(config: Config, secrets: { jwtSecret: string; pinP
     readyMaxProjectionLagSeconds: config.READY_MAX_PROJECTION_LAG_SECONDS,
     readReplicaMaxWaitMs: config.READ_REPLICA_MAX_WAIT_MS,
     apiDocs: config.API_DOCS,
+    collectionAccount: {
+      accountName: config.COLLECTION_ACCOUNT_NAME,
+      accountNumber: config.COLLECTION_ACCOUNT_NUMBER,
+      ifsc: config.COLLECTION_IFSC,
+      upiId: config.COLLECTION_UPI_ID,
+    },
   };
 }
 
@@ -270,6 +279,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     card,
     readYourWritesTimeoutMs,
     rateLimit: deps.config.rateLimit,
+    collection: deps.config.collectionAccount ?? COLLECTION_DEFAULTS,
   };
   await registerTransactionRoutes(app, money);
   await registerRequestRoutes(app, money);

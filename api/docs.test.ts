@@ -34,6 +34,7 @@ const NO_INPUT: ReadonlySet<string> = new Set([
   'GET /api/admin/trial-balance',
   'POST /api/admin/trial-balance/verify',
   'GET /api/admin/projections',
+  'GET /api/admin/pending-deposits.csv',
 ]);
 
 interface Operation {

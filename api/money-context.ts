@@ -5,6 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { CollectionAccount } from '../contracts/deposit-instructions.ts';
 import { idempotencyKeySchema } from '../contracts/transactions.ts';
 import type { CardProvider } from '../providers/card/index.ts';
 import { findAccount, verifyTransactionPin, type AccountSummary, type Clock, type PinKeys } from '../identity/index.ts';
@@ -30,6 +31,8 @@ export interface MoneyDependencies {
   approvalThresholdPaise: bigint;
   /** Keys the PIN verifiers. */
   pinKeys: PinKeys;
+  /** Where bank-transfer and UPI deposits are paid (COLLECTION_* settings). */
+  collection: CollectionAccount;
 }
 
 /**

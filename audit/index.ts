@@ -39,6 +39,7 @@ export { statementPdf, MAX_PDF_LINES, type StatementPdfRequest } from './stateme
 export { ownStatementCsv, PEOPLE_CSV_COLUMNS, type OwnStatementRequest } from './statement-csv.ts';
 export { accountBalance, type BalanceReport } from './account-balance.ts';
 export { listPendingDeposits } from './pending-deposits.ts';
+export { pendingDepositsCsv, PENDING_DEPOSITS_CSV_COLUMNS } from './pending-deposits-csv.ts';
 /** Exact rupees from paise ("-12.05"), as the statement CSV writes them: for the CLI's printouts. */
 export { rupeesText } from '../contracts/money.ts';
 

@@ -48,6 +48,12 @@ export const approvalRecordSchema = z.object({
   decidedByName: z.string().nullable(),
   decidedAt: isoTime.nullable(),
   decisionReason: z.string().nullable(),
+  customerId: z
+    .string()
+    .nullable()
+    .meta({ description: "Whose money: a deposit's wallet, a transfer's sender, a request's payer" }),
+  customerName: z.string().nullable(),
+  method: z.string().nullable().meta({ description: 'bank_transfer, upi or card for a deposit; transfer; request' }),
 });
 export type ApprovalRecord = z.output<typeof approvalRecordSchema>;
 
@@ -126,6 +132,23 @@ export type EventDetail = z.output<typeof eventDetailSchema>;
 export const rawEventPageSchema = z.object({ items: z.array(rawEventSchema), nextAfter });
 export type RawEventPage = z.output<typeof rawEventPageSchema>;
 
+/** What the payer entered with a bank-transfer or UPI deposit: what a bank statement shows of them. */
+export const depositPayerSchema = z.object({
+  upiId: z.string().nullable().meta({ description: "UPI: the payer's UPI ID" }),
+  accountNumber: z.string().nullable().meta({ description: "Bank transfer: the payer's account number" }),
+  ifscCode: z.string().nullable(),
+  bankName: z.string().nullable(),
+});
+export type DepositPayer = z.output<typeof depositPayerSchema>;
+
+/** A settlement filed for a second admin's approval (decision 0011), while it waits. */
+export const waitingApprovalSchema = z.object({
+  approvalId: z.string(),
+  requestedBy: z.string(),
+  requestedByName: z.string().nullable(),
+  requestedAt: isoTime,
+});
+
 /** A bank-transfer or UPI deposit waiting for an admin to settle or fail it. */
 export const pendingDepositSchema = z.object({
   depositId: z.string(),
@@ -136,6 +159,10 @@ export const pendingDepositSchema = z.object({
   reference: z.string(),
   requestedAt: isoTime,
   position: bigintText,
+  payer: depositPayerSchema,
+  awaitingApproval: waitingApprovalSchema
+    .nullable()
+    .meta({ description: "A settlement waiting for a second admin's approval; null when none is filed" }),
 });
 export type PendingDeposit = z.output<typeof pendingDepositSchema>;
 

@@ -27,7 +27,14 @@ export const liveEventSchemas = {
     role: z.enum(['requester', 'payer']),
   }),
   /** One of this user's deposits was requested, settled or failed. */
-  deposit: z.object({ depositId: z.string(), status: z.enum(['pending', 'success', 'failed']) }),
+  deposit: z.object({
+    depositId: z.string(),
+    status: z.enum(['pending', 'success', 'failed']),
+    /** The amount requested or credited (absent on a failure: its event does not carry it). */
+    amountPaise: paise.optional(),
+    /** A failure: the reason the admin gave, for the customer to read. */
+    reason: z.string().optional(),
+  }),
   /** Admins: a wallet was opened (a new user may be awaiting verification). */
   'admin-users': z.object({ accountId: z.string() }),
   /** Admins: a deposit was requested, settled or failed (the pending deposits list changed). */

@@ -16,6 +16,14 @@ const flag = z
   .default('false')
   .transform((value) => value === 'true');
 
+/** The collection account of a local demo: what a deposit says to pay into when none is configured. */
+export const COLLECTION_DEFAULTS = Object.freeze({
+  accountName: 'Rupee Wallet Collections',
+  accountNumber: '50200012345678',
+  ifsc: 'WLTB0000001',
+  upiId: 'rupeewallet@upi',
+});
+
 const configSchema = z.object({
   // Only `production` means anything: it turns on the startup refusals of platform/production.ts.
   NODE_ENV: z.string().optional(),
@@ -118,6 +126,21 @@ const configSchema = z.object({
       const [whole = '0', fraction = ''] = rupees.split('.');
       return BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0'));
     }),
+  // Where customers send bank-transfer and UPI deposits (the deposit dialog shows them, with a
+  // UPI QR): the wallet's collection account. The defaults are a local demo's, not a real bank.
+  COLLECTION_ACCOUNT_NAME: z.string().trim().min(2).max(100).default(COLLECTION_DEFAULTS.accountName),
+  COLLECTION_ACCOUNT_NUMBER: z
+    .string()
+    .regex(/^\d{8,18}$/, '8 to 18 digits')
+    .default(COLLECTION_DEFAULTS.accountNumber),
+  COLLECTION_IFSC: z
+    .string()
+    .regex(/^[A-Z]{4}0[A-Z0-9]{6}$/, 'an IFSC: four letters, a zero, six letters or digits')
+    .default(COLLECTION_DEFAULTS.ifsc),
+  COLLECTION_UPI_ID: z
+    .string()
+    .regex(/^[a-z0-9._-]{2,256}@[a-z]{2,64}$/, 'a UPI ID such as wallet@bank, lower case')
+    .default(COLLECTION_DEFAULTS.upiId),
   // How long a command's reply waits for the projections to apply it (0: no wait).
   READ_AFTER_REPLY_TIMEOUT_MS: z.coerce.number().int().min(0).max(30_000).default(2_000),
   // Read-your-writes: how long a read waits for its projection to reach the caller's checkpoint.

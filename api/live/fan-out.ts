@@ -52,7 +52,12 @@ function planChange(plan: Plan, change: LedgerChange): void {
   };
   const deposit = (status: 'pending' | 'success' | 'failed'): void => {
     const depositId = text('depositId');
-    toUser(text('walletId'), { event: 'deposit', data: { depositId, status } });
+    // The event's own amount and reason (the admin's words on a failure): what the customer's toast says.
+    const said = {
+      ...(data.amountPaise === undefined ? {} : { amountPaise: text('amountPaise') }),
+      ...(status === 'failed' ? { reason: text('reason') } : {}),
+    };
+    toUser(text('walletId'), { event: 'deposit', data: { depositId, status, ...said } });
     plan.admins.push({ checkpoint, event: 'admin-deposits', data: { depositId } });
   };
   switch (change.type) {

@@ -51,6 +51,7 @@ import {
   type MoneyDependencies,
 } from '../money-context.ts';
 import { REPLY_WAITS_FOR } from '../read-after-reply.ts';
+import { depositInstructions } from '../deposit-instructions.ts';
 
 /** A payment's reply waits for the balances and the histories (api/read-after-reply.ts). */
 const PAYMENT = { config: { readAfterReply: REPLY_WAITS_FOR.payment } };
@@ -207,6 +208,11 @@ function registerDeposit(app: ZodRoutes, deps: MoneyDependencies): void {
         transactionId: result.depositId,
         status: 'pending',
         checkpoint: result.checkpoint,
+        instructions: await depositInstructions(deps.collection, {
+          depositId: result.depositId,
+          amountPaise: body.amount,
+          reference: body.reference,
+        }),
       });
     },
   );

@@ -19,6 +19,7 @@ import {
   latestReplay,
   listAdminActions,
   listPendingDeposits,
+  pendingDepositsCsv,
   readProjectionsOverview,
   readTrialBalance,
   requestProjectionReplay,
@@ -26,7 +27,7 @@ import {
   startVerify,
 } from '../../../audit/index.ts';
 import { requireAdmin } from '../../auth/authenticate.ts';
-import { withData } from '../../docs.ts';
+import { fileReply, withData } from '../../docs.ts';
 import { ok } from '../../envelope.ts';
 import { ApiError } from '../../errors.ts';
 import { adminRoute, type AdminRouteDependencies } from './admin-route.ts';
@@ -80,6 +81,23 @@ export function registerOperationsRoutes(app: ZodRoutes, deps: OperationsDepende
       await requireAdmin(request);
       const query = request.query;
       return ok(reply, 'Pending deposits fetched', await listPendingDeposits(deps.db, query));
+    },
+  );
+
+  app.get(
+    '/api/admin/pending-deposits.csv',
+    adminRoute(app, {
+      summary: 'Pending deposits as CSV, to match against a bank statement',
+      description:
+        'Every bank-transfer and UPI deposit waiting for review, oldest first, with what the payer entered (UPI ID, or account, IFSC and bank), the reference and the UPI `tr`; streamed in keyset batches.',
+      replies: { 200: fileReply('text/csv', 'The pending deposits as CSV (an attachment)') },
+    }),
+    async (request, reply) => {
+      await requireAdmin(request);
+      reply.header('content-type', 'text/csv; charset=utf-8');
+      reply.header('content-disposition', 'attachment; filename="pending-deposits.csv"');
+      reply.header('cache-control', 'no-store');
+      return reply.send(pendingDepositsCsv(deps.db));
     },
   );
 
