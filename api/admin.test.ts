@@ -142,6 +142,7 @@ export const ADMIN_ROUTES: readonly { method: 'GET' | 'POST'; url: string; paylo
   { method: 'GET', url: '/api/admin/approvals' },
   { method: 'POST', url: '/api/admin/approvals/x/approve', payload: {} },
   { method: 'POST', url: '/api/admin/approvals/x/reject', payload: {} },
+  { method: 'POST', url: '/api/admin/users/someuser/identification/reveal' },
 ];
 
 /** "METHOD /path" of every documented route (the OpenAPI document is generated from the routes). */
@@ -164,7 +165,7 @@ it('the access list names every /api/admin route the app has', async () => {
   const listed = new Set(
     ADMIN_ROUTES.map(
       (route) =>
-        `${route.method} ${route.url.replace('/someone/', '/:accountId/').replace('/events/1', '/events/:position').replace('/projections/history/', '/projections/:name/').replace('/approvals/x/', '/approvals/:id/')}`,
+        `${route.method} ${route.url.replace('/someone/', '/:accountId/').replace('/events/1', '/events/:position').replace('/projections/history/', '/projections/:name/').replace('/approvals/x/', '/approvals/:id/').replace('/users/someuser/', '/users/:userId/')}`,
     ),
   );
   const admin = (await documentedRoutes()).filter((entry) => entry.route.includes(' /api/admin/'));

@@ -6,7 +6,15 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
-import { deriveKey, findAccount, pinKeysFrom, systemClock, type BalanceReader, type Clock } from '../identity/index.ts';
+import {
+  countCustomers,
+  deriveKey,
+  findAccount,
+  pinKeysFrom,
+  systemClock,
+  type BalanceReader,
+  type Clock,
+} from '../identity/index.ts';
 import { createSandboxCardProvider, type CardSetup } from '../providers/card/index.ts';
 import {
   createReadRouter,
@@ -237,6 +245,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   };
   registerStatsRoutes(app, {
     readFigures: () => reads.read('accounts', readInstanceFigures),
+    countCustomers: () => countCustomers(deps.db),
     clock: deps.clock ?? systemClock,
   });
   installReadAfterReply(app, {

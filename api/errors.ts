@@ -4,6 +4,7 @@
  * this file knows HTTP.
  */
 import type { ApprovalRejectionCode } from '../admin-actions/index.ts';
+import { DOCUMENT_CHECK_REQUIRED_MESSAGE } from '../contracts/identity-check.ts';
 import { SELF_TRANSFER_MESSAGE } from '../contracts/transactions.ts';
 import type { IdentityRejectionCode } from '../identity/index.ts';
 import type { RejectionCode } from '../ledger/index.ts';
@@ -72,6 +73,7 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, ErrorEntry>> = {
   OAUTH_USER: { status: 400, message: 'Please use Google to sign in to your account' },
   user_not_found: { status: 404, message: 'User not found' },
   cannot_suspend_self: { status: 403, message: 'You cannot suspend your own account' },
+  document_check_required: { status: 400, message: DOCUMENT_CHECK_REQUIRED_MESSAGE },
   otp_invalid: { status: 400, message: 'Invalid OTP' },
   otp_expired: { status: 400, message: 'OTP has expired or was not requested. Please request a new one.' },
   otp_not_verified: { status: 400, message: 'Please verify the OTP first' },

@@ -5,6 +5,7 @@
  * from the read tables, served unchanged for STATS_CACHE_MS and fresh after it, public, and
  * documented in the envelope the contract describes.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instanceStatsSchema, type InstanceStats } from '../contracts/system.ts';
 import {
@@ -88,6 +89,33 @@ describe('GET /api/stats', () => {
     const { asOf: _later, ...later } = await freshStats();
     const { asOf: _before, ...before } = more;
     expect(later).toEqual(before);
+  });
+
+  // Issue 41: "Wallets opened 2" on a new instance counted its two admins.
+  it('counts customers: not the admins, not an account waiting for verification, not a suspended one', async () => {
+    await verifierToken(harness);
+    const before = (await freshStats()).accounts;
+    const adminToken = await signIn(harness, ADMIN.email, ADMIN.password);
+    const waiting = await registeredUser(harness, 'waiting.stats@example.in', { activate: false });
+    const suspended = await registeredUser(harness, 'suspended.stats@example.in');
+    await registeredUser(harness, 'counted.stats@example.in');
+    const suspend = await harness.call({
+      method: 'POST',
+      url: '/api/users/update-user-verified-status',
+      headers: { authorization: `Bearer ${adminToken}` },
+      payload: { selectedUser: suspended.id, isVerified: false },
+    });
+    expect(suspend.statusCode, suspend.body).toBe(200);
+    expect(waiting.token).toBeUndefined();
+    expect((await freshStats()).accounts).toBe(before + 1);
+    // Every account on the instance, by kind: the figure is the verified non-admins alone.
+    const { rows } = await sql<{ admins: number; customers: number; others: number }>`
+      select count(*) filter (where is_admin)::int as admins,
+             count(*) filter (where not is_admin and is_verified)::int as customers,
+             count(*) filter (where not is_admin and not is_verified)::int as others
+        from identity.users`.execute(harness.database.db);
+    expect(rows[0]).toMatchObject({ admins: 2, others: 2 });
+    expect((await freshStats()).accounts).toBe(rows[0]?.customers);
   });
 
   it('is public: no session is needed', async () => {

@@ -17,6 +17,8 @@ export const ADMIN_ACTIONS = [
   'replay',
   'request_approval',
   'reject_approval',
+  // An admin read a customer's full ID number (contracts/identity-check.ts).
+  'reveal_identification',
 ] as const;
 export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 

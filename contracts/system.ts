@@ -25,7 +25,11 @@ export const readinessSchema = z.object({
 
 /** GET /api/stats: this instance's real figures for the landing page (public, cached briefly). */
 export const instanceStatsSchema = z.object({
-  accounts: z.number().int().nonnegative().meta({ description: 'Wallets opened' }),
+  accounts: z
+    .number()
+    .int()
+    .nonnegative()
+    .meta({ description: 'Customers: accounts an admin has verified, admins not counted' }),
   payments: z.number().int().nonnegative().meta({
     description: 'Payments out of wallets (transfers, paid money requests and reversals), rounded down to the hundred',
   }),

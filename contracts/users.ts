@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { boundedText, email, fieldErrors, pin, requiredText } from './fields.ts';
+import { documentCheckedField } from './identity-check.ts';
 
 /** The longest password anyone may set or send. */
 export const MAX_PASSWORD_LENGTH = 200;
@@ -203,22 +204,29 @@ export const verifyPinSchema = z.object({
 export const updateVerifiedStatusSchema = z
   .union(
     [
-      z.object({ selectedUser: boundedText({ max: 64 }).min(1), isVerified: z.boolean() }),
+      z.object({
+        selectedUser: boundedText({ max: 64 }).min(1),
+        isVerified: z.boolean(),
+        documentChecked: documentCheckedField,
+      }),
       z.object({
         user: boundedText({ max: 64 }).min(1),
         status: z.union([z.boolean(), z.enum(['verified', 'suspended', 'active', 'unverified'])]),
+        documentChecked: documentCheckedField,
       }),
     ],
     { error: 'selectedUser and isVerified are required' },
   )
-  .transform((body) =>
-    'selectedUser' in body
+  .transform((body) => ({
+    ...('selectedUser' in body
       ? { userId: body.selectedUser, isVerified: body.isVerified }
       : {
           userId: body.user,
           isVerified: body.status === true || body.status === 'verified' || body.status === 'active',
-        },
-  );
+        }),
+    // Absent (the spec's client) stays undefined: the activation is recorded as made without one.
+    documentChecked: body.documentChecked,
+  }));
 
 // ---- replies ------------------------------------------------------------------------
 
@@ -230,7 +238,12 @@ export const userRecordSchema = z.object({
   email: z.string(),
   contactNo: z.string().nullable(),
   identification: z.string().nullable(),
-  identificationNumber: z.string().nullable(),
+  identificationNumber: z
+    .string()
+    .nullable()
+    .meta({
+      description: 'Masked but for the last four ("XXXX XXXX 9012"); admins reveal it through an audited route',
+    }),
   address: z.string().nullable(),
   balance: z.number().meta({ description: 'Rupees (two decimals)' }),
   isAdmin: z.boolean(),

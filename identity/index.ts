@@ -6,6 +6,7 @@ export { systemClock, type Clock } from './clock.ts';
 export { IdentityRejection, isIdentityRejection, type IdentityRejectionCode } from './rejections.ts';
 export { deriveKey, pinPoolQueueSize } from './secrets.ts';
 export {
+  countCustomers,
   endSessions,
   findAccount,
   listAccounts,
@@ -15,6 +16,7 @@ export {
   type AccountSummary,
   type BalanceReader,
 } from './users.ts';
+export { revealIdentification } from './identification.ts';
 export { registerUser } from './registration.ts';
 export { signInWithPassword } from './sign-in.ts';
 export {

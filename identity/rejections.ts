@@ -11,6 +11,8 @@ export type IdentityRejectionCode =
   /** The account a payment is to credit does not exist or is not active (checked with the PIN). */
   | 'unknown_account'
   | 'cannot_suspend_self'
+  /** An activation sent with the document check explicitly not confirmed. */
+  | 'document_check_required'
   | 'otp_invalid'
   | 'otp_expired'
   | 'otp_not_verified'

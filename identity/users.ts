@@ -7,6 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import type { UserRecord } from '../contracts/users.ts';
 import { rupeesFromPaise } from '../contracts/money.ts';
 import { tablesView } from '../platform/database.ts';
+import { CHECKED_COLUMNS, documentCheckRecord, maskedNumber } from './identification.ts';
 import { IdentityRejection } from './rejections.ts';
 import type { AuthProvider, IdentityTables } from './tables.ts';
 
@@ -90,6 +91,21 @@ export async function listAccounts(db: Kysely<unknown>): Promise<AccountSummary[
   return rows.map(toSummary);
 }
 
+/**
+ * Customers: accounts an admin has verified, admins not counted (the landing page's figure,
+ * GET /api/stats). Read here, not from the read tables: whether an account is an admin is not
+ * in the ledger's events (an account can be promoted later), only in this table.
+ */
+export async function countCustomers(db: Kysely<unknown>): Promise<bigint> {
+  const row = await identityDb(db)
+    .selectFrom('identity.users')
+    .select((eb) => eb.fn.countAll<string>().as('customers'))
+    .where('is_admin', '=', false)
+    .where('is_verified', '=', true)
+    .executeTakeFirst();
+  return BigInt(row?.customers ?? 0);
+}
+
 export function toUserRecord(account: AccountSummary, balancePaise: bigint): UserRecord {
   return {
     _id: account.id,
@@ -98,7 +114,9 @@ export function toUserRecord(account: AccountSummary, balancePaise: bigint): Use
     email: account.email,
     contactNo: account.contactNo,
     identification: account.identification,
-    identificationNumber: account.identificationNumber,
+    // Masked in every record, the customer's own included: the whole number is read only
+    // through the admins' audited reveal (identity/identification.ts).
+    identificationNumber: maskedNumber(account.identificationNumber),
     address: account.address,
     balance: rupeesFromPaise(balancePaise),
     isAdmin: account.isAdmin,
@@ -120,18 +138,28 @@ export async function userRecordOf(account: AccountSummary, balances: BalanceRea
  */
 export async function setVerified(
   db: Kysely<unknown>,
-  input: { actorId: string; userId: string; isVerified: boolean; reason?: string | undefined },
+  input: {
+    actorId: string;
+    userId: string;
+    isVerified: boolean;
+    reason?: string | undefined;
+    /** The admin confirmed the document check (identity/identification.ts); undefined: not asked. */
+    documentChecked?: boolean | undefined;
+  },
 ): Promise<{ account: AccountSummary; activated: boolean }> {
   if (input.userId === input.actorId && !input.isVerified) {
     throw new IdentityRejection('cannot_suspend_self', 'You cannot suspend your own account');
   }
   const before = await identityDb(db)
     .selectFrom('identity.users')
-    .select('is_verified')
+    .select(['is_verified', ...CHECKED_COLUMNS])
     .where('id', '=', input.userId)
     .forUpdate()
     .executeTakeFirst();
   if (!before) throw new IdentityRejection('user_not_found', 'User not found');
+  const details = input.isVerified
+    ? { wasVerified: before.is_verified, documentCheck: documentCheckRecord(before, input.documentChecked) }
+    : { wasVerified: before.is_verified };
   await identityDb(db)
     .updateTable('identity.users')
     // Suspending also ends every session: a reactivated user signs in again rather than
@@ -147,7 +175,7 @@ export async function setVerified(
   if (!account) throw new IdentityRejection('user_not_found', 'User not found');
   // The audit trail (audit.admin_actions, migrations/0001_baseline.ts), in the caller's transaction.
   await sql`insert into audit.admin_actions (actor_id, action, target, reason, details)
-    values (${input.actorId}, ${input.isVerified ? 'activate' : 'suspend'}, ${input.userId}, ${input.reason ?? null}, ${JSON.stringify({ wasVerified: before.is_verified })}::jsonb)`.execute(
+    values (${input.actorId}, ${input.isVerified ? 'activate' : 'suspend'}, ${input.userId}, ${input.reason ?? null}, ${JSON.stringify(details)}::jsonb)`.execute(
     db,
   );
   return { account, activated: input.isVerified && !before.is_verified };

@@ -21,7 +21,7 @@ create table audit.admin_actions (
   reason text,
   details jsonb default '{}'::jsonb not null,
   recorded_at timestamp with time zone default now() not null,
-  constraint admin_actions_action_check CHECK ((action = ANY (ARRAY['suspend'::text, 'activate'::text, 'settle'::text, 'fail'::text, 'reverse'::text, 'replay'::text, 'request_approval'::text, 'reject_approval'::text]))),
+  constraint admin_actions_action_check CHECK ((action = ANY (ARRAY['suspend'::text, 'activate'::text, 'settle'::text, 'fail'::text, 'reverse'::text, 'replay'::text, 'request_approval'::text, 'reject_approval'::text, 'reveal_identification'::text]))),
   constraint admin_actions_pkey PRIMARY KEY (id)
 );
 

@@ -1,7 +1,8 @@
 /**
  * GET /api/stats: this instance's real figures for the landing page's statistics band -
- * wallets opened, payments made, money moved - read from the read tables
- * (projections/instance-figures.ts). Public and rate limited like every /api route; the
+ * customers (verified accounts, admins not counted: identity's table, the one place that
+ * knows who is an admin), payments made, money moved (the read tables,
+ * projections/instance-figures.ts). Public and rate limited like every /api route; the
  * figures are read at most once per STATS_CACHE_MS and callers in between (or at the same
  * moment) share that read, so a flood of visitors costs one query every half minute.
  *
@@ -25,14 +26,16 @@ export const PUBLIC_ROUNDING = { payments: 100n, moneyMovedPaise: 1_000n * 100n 
 const roundDown = (value: bigint, step: bigint): bigint => (value / step) * step;
 
 export interface StatsRouteOptions {
-  /** Reads the figures (on a read replica when there is one). */
+  /** Reads the payment figures (on a read replica when there is one). */
   readFigures: () => Promise<InstanceFigures>;
+  /** Counts the customers (identity/users.ts countCustomers). */
+  countCustomers: () => Promise<bigint>;
   clock: Clock;
 }
 
 export function registerStatsRoutes(app: FastifyInstance, options: StatsRouteOptions): void {
   const docs = routeDocs({
-    summary: "This instance's figures: wallets, payments, money moved",
+    summary: "This instance's figures: customers, payments, money moved",
     description: `From the read tables; the same answer for ${STATS_CACHE_MS / 1000} s. Public.`,
     replies: { 200: withData(instanceStatsSchema, 'The figures') },
   });
@@ -59,10 +62,10 @@ function cachedFigures(options: StatsRouteOptions): () => Promise<InstanceStats>
 }
 
 async function readStats(options: StatsRouteOptions, now: number): Promise<InstanceStats> {
-  const figures = await options.readFigures();
+  const [figures, customers] = await Promise.all([options.readFigures(), options.countCustomers()]);
   const moneyMovedPaise = roundDown(figures.moneyMovedPaise, PUBLIC_ROUNDING.moneyMovedPaise);
   return {
-    accounts: Number(figures.accounts),
+    accounts: Number(customers),
     payments: Number(roundDown(figures.payments, PUBLIC_ROUNDING.payments)),
     moneyMoved: rupeesFromPaise(moneyMovedPaise),
     moneyMovedPaise: String(moneyMovedPaise),

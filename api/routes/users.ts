@@ -111,7 +111,8 @@ const DOCS = {
   }),
   verifiedStatus: routeSchema({
     summary: 'Verify (activate) or suspend a user (admins)',
-    description: 'Body `{selectedUser, isVerified}` or `{user, status}`. Verifying e-mails the user.',
+    description:
+      'Body `{selectedUser, isVerified}` or `{user, status}`, and `documentChecked: true` when the admin checked the identity document (recorded with the activation; `false` refuses it). Verifying e-mails the user.',
     body: updateVerifiedStatusSchema,
     absentBodyIsEmpty: true,
     replies: { 200: withData(userRecordSchema, 'The updated user') },
@@ -253,6 +254,7 @@ function registerAdminUserRoutes(app: ZodRoutes, deps: UserRouteDependencies): v
           actorId: admin.id,
           userId: input.userId,
           isVerified: input.isVerified,
+          documentChecked: input.documentChecked,
         });
         if (changed.activated)
           await enqueueEmail(deps.boss, trx, {

@@ -1,7 +1,7 @@
 /**
  * /api/admin/*: the admin and operator tools, by area - corrections and approvals, account
  * audit, the ledger explorer, operations (audit trail, trial balance, verify, pending
- * deposits, projections, replays). Every route is admin-only. The routes are HTTP glue: the
+ * deposits, projections, replays), the identity check's reveal. Every route is admin-only. The routes are HTTP glue: the
  * schemas are contracts/admin.ts, the reads and actions audit/.
  */
 import type { FastifyInstance } from 'fastify';
@@ -10,6 +10,7 @@ import type { AdminRouteDependencies } from './admin-route.ts';
 import type { ZodTypeProvider } from '../../request-validation.ts';
 import { registerCorrectionRoutes } from './corrections.ts';
 import { registerExplorerRoutes } from './explorer.ts';
+import { registerIdentityRoutes } from './identity.ts';
 import { registerOperationsRoutes } from './operations.ts';
 
 export type { AdminRouteDependencies } from './admin-route.ts';
@@ -21,4 +22,5 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRoute
   registerAccountRoutes(routes, deps);
   registerExplorerRoutes(routes, deps);
   registerOperationsRoutes(routes, deps);
+  registerIdentityRoutes(routes, deps);
 }
