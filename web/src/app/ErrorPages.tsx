@@ -2,7 +2,8 @@
  * When a page cannot be shown: the not-found page for an unknown address, and the router's
  * error element for anything a page throws while loading or rendering - including a lazy
  * page's code that is gone after a deploy (an old open tab), where Reload is the cure. Both
- * look like the app and always offer a way home.
+ * look like the app and always offer a way home. Also the page of a session whose first read
+ * the rate limit holds (HeldSessionPage): it says when, instead of a spinner for minutes.
  */
 import type { ReactElement, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -97,6 +98,15 @@ export function RouteErrorPage(): ReactElement {
  * Signed in, but the account could not be loaded (the server or the connection failed, or
  * stayed rate-limited past every retry): the session is kept, and Try again asks once more.
  */
+export function HeldSessionPage({ seconds }: { seconds: number }): ReactElement {
+  const { t } = useTranslation();
+  return (
+    <ProblemPage code="429" title={t('guards.heldTitle')}>
+      <p>{t('guards.heldText', { seconds })}</p>
+    </ProblemPage>
+  );
+}
+
 export function SessionTroublePage({ message, onRetry }: { message: string; onRetry: () => void }): ReactElement {
   return (
     <ProblemPage

@@ -126,7 +126,7 @@ describe('route guards', () => {
     expect(window.localStorage.getItem('token')).toBeNull();
   });
 
-  it('on a 429: stays signed in, counts down the Retry-After, then loads the page', async () => {
+  it('on a 429: stays signed in, says when the account will load (no full-screen spinner), then loads the page', async () => {
     window.localStorage.setItem('token', 'jwt');
     let refusals = 1;
     const calls = fakeApi({
@@ -142,7 +142,11 @@ describe('route guards', () => {
     });
     renderAt('/dashboard');
     expect(await screen.findByText('Too many requests - trying again in 1 s')).toBeTruthy();
-    expect(screen.getByText(/loading your/)).toBeTruthy();
+    // Issue 41: a reload while limited showed the full-screen "loading your..." for minutes.
+    expect(
+      screen.getByText('Your account will load in 1 s. You are still signed in; your money and history are safe.'),
+    ).toBeTruthy();
+    expect(screen.queryByText(/loading your/)).toBeNull();
     expect(window.localStorage.getItem('token')).toBe('jwt');
     expect(await screen.findByText('dashboard at /dashboard', undefined, { timeout: 5_000 })).toBeTruthy();
     expect(screen.queryByText(/Too many requests/)).toBeNull();

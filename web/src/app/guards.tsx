@@ -2,8 +2,8 @@
  * Route guards (spec section 4): protected pages need a token and a loaded user (loading
  * view meanwhile). Only a refusal of the session ends it: a 401 (expired or ended token) or
  * a 403 (suspended account) shows the error, clears the token and goes to /login. Anything
- * else keeps the session: a 429 waits for its Retry-After (the query retries, the rate-limit
- * notice counts down), and a fetch that still failed offers Try again (a deviation from the
+ * else keeps the session: a 429 waits for its Retry-After (the query retries, and a page -
+ * not the full-screen loading view - says when the account will load), and a fetch that still failed offers Try again (a deviation from the
  * spec, which signs out on any failure: docs/decisions/0012);
  * guest pages send a signed-in user to /dashboard; the admin guard sends others to
  * /dashboard with a message.
@@ -12,8 +12,9 @@ import { useEffect, useRef, type ReactElement, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useSearchParams } from 'react-router-dom';
 import { LoadingView } from '../components/ui/LoadingView.tsx';
-import { SessionTroublePage } from './ErrorPages.tsx';
+import { HeldSessionPage, SessionTroublePage } from './ErrorPages.tsx';
 import { ApiError } from '../lib/api-client.ts';
+import { useHeldSeconds } from '../components/ui/RateLimitNotice.tsx';
 import { useToast } from '../components/ui/Toaster.tsx';
 import { safeNext } from '../lib/next-path.ts';
 import { useSession } from './session.tsx';
@@ -25,6 +26,7 @@ export function ProtectedRoute({ children }: { children: ReactNode }): ReactElem
   const reported = useRef(false);
   const { t } = useTranslation();
   const failed = session.token !== null && endsSession(session.error);
+  const heldSeconds = useHeldSeconds({ isFetching: session.loading, error: session.error });
   useEffect(() => {
     if (!failed || reported.current) return;
     reported.current = true;
@@ -37,6 +39,7 @@ export function ProtectedRoute({ children }: { children: ReactNode }): ReactElem
     return <Navigate to={`/login${next}`} replace />;
   }
   if (!session.user) {
+    if (heldSeconds > 0) return <HeldSessionPage seconds={heldSeconds} />;
     if (session.error && !session.loading)
       return <SessionTroublePage message={session.error.message} onRetry={() => void session.reloadUser()} />;
     return <LoadingView />;

@@ -1,8 +1,8 @@
 /**
  * What each live event does to the tab: react-query caches updated or invalidated (the
  * screens re-render from them), and the money-received toast ("₹500 received from Asha
- * Rao"). Replay progress and the projections' status are written into their queries, so the Operations
- * page needs no polling.
+ * Rao"). Replay progress, the projections' status and each verify run are written into their
+ * queries, so the Operations page needs no polling.
  */
 import type { QueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
@@ -12,6 +12,7 @@ import type { UserRecord } from '../lib/api/current-user.ts';
 import { formatRupees } from '../lib/format.ts';
 import type { LiveEvent } from '../lib/live-events.ts';
 import { currentUserKey, ledgerKey } from '../lib/query-client.ts';
+import { trialBalanceQuery, withVerifyRun } from '../features/audit/api/trial-balance.ts';
 
 export function receivedMessage(amountPaise: string, fromName: string): string {
   const amount = formatRupees(rupeesFromPaise(BigInt(amountPaise)));
@@ -57,6 +58,9 @@ export async function applyLiveEvent(
       return;
     case 'projections':
       client.setQueryData(['admin', 'projections'], event.data);
+      return;
+    case 'verify':
+      client.setQueryData(trialBalanceQuery.queryKey, (balance) => withVerifyRun(balance, event.data));
       return;
     case 'reset':
       await client.invalidateQueries({ queryKey: ['admin'] });

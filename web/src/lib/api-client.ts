@@ -37,6 +37,8 @@ export interface RequestOptions {
   body?: unknown;
   query?: Record<string, string | undefined>;
   idempotencyKey?: string;
+  /** RFC 7240 preferences, e.g. `respond-async` (a long command answered at once, its result sent later). */
+  prefer?: string;
   /** Add `minPosition=<latest checkpoint>` to the query string (read-your-writes). */
   readYourWrites?: boolean;
   signal?: AbortSignal;
@@ -66,6 +68,7 @@ export async function apiRequest<Data = unknown>(path: string, options: RequestO
   const token = readToken();
   if (token) headers.authorization = `Bearer ${token}`;
   if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+  if (options.prefer) headers.prefer = options.prefer;
   const method = options.method ?? (options.body === undefined ? 'GET' : 'POST');
   if (method === 'POST') headers['content-type'] = 'application/json';
   let response: Response;

@@ -14,6 +14,7 @@ export type {
   ProjectionState,
   ProjectionsOverview,
   RawEventPage,
+  VerifyStarted,
 } from '../../../../../contracts/admin.ts';
 
 /** Statement and explorer filters as the query string carries them (empty = no filter). */

@@ -41,7 +41,7 @@ export function ProjectionsCard(): ReactElement {
     {
       id: 'replay',
       header: t('audit.replay'),
-      cell: (row) => <ReplayCell projection={row} onDone={() => void status.refetch()} />,
+      cell: (row) => <ReplayCell projection={row} />,
     },
   ];
   return (

@@ -1,6 +1,9 @@
 /**
  * A projection's Replay button and, once a replay is queued, its progress bar (radix
- * Progress) and state, polled until the replay ends; then the projections list refreshes.
+ * Progress) and state. Nothing here asks the server again: the live stream writes each step
+ * of the run into its query, and its end refreshes the projections list (app/live-cache.ts).
+ * Regression (issue 41): an end seen here called a refetch of the list at every render, and
+ * the refetch re-rendered - GET /api/admin/projections ten times a second until 429.
  */
 import { Progress } from 'radix-ui';
 import { useState, type ReactElement } from 'react';
@@ -15,7 +18,7 @@ import styles from './Audit.module.css';
 /** Recorded in the audit trail, which stays in one language (English) whatever the admin's screen shows. */
 const REPLAY_REASON = 'Replay from the operations screen';
 
-export function ReplayCell({ projection, onDone }: { projection: ProjectionState; onDone: () => void }): ReactElement {
+export function ReplayCell({ projection }: { projection: ProjectionState }): ReactElement {
   const { t } = useTranslation();
   const [watching, setWatching] = useState(false);
   const start = useStartReplay();
@@ -39,7 +42,6 @@ export function ReplayCell({ projection, onDone }: { projection: ProjectionState
     setWatching(true);
     notify({ tone: 'info', message: reply.message || t('audit.replayQueued', { name: projection.name }) });
   }
-  if (finished && run) queueMicrotask(onDone);
   return (
     <div>
       <Button

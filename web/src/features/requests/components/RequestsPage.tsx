@@ -1,7 +1,8 @@
 /**
  * The requests screen (spec section 2): REQUEST MONEY, Sent/Received tabs with counts,
  * desktop table and expandable mobile cards (RequestList.tsx), Approve (PIN) / Reject for
- * received pending requests, summary tiles and empty states.
+ * received pending requests, summary tiles and empty states. While the rate limit holds the
+ * list's read, a notice says so and the requests already loaded stay.
  */
 import { Tabs } from 'radix-ui';
 import { useState, type ReactElement } from 'react';
@@ -10,6 +11,7 @@ import { useExpandedCard } from '../../../components/CardList/CardList.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { EmptyState, PageHeader, SummaryTile } from '../../../components/ui/misc.tsx';
+import { HeldReadNotice, useHeldSeconds } from '../../../components/ui/RateLimitNotice.tsx';
 import { useRequests, type MoneyRequestRecord } from '../api/get-requests.ts';
 import { ApproveDialog } from './ApproveDialog.tsx';
 import { RequestList, type RequestTab } from './RequestList.tsx';
@@ -34,9 +36,14 @@ export function RequestsPage({ userId }: { userId: string }): ReactElement {
   const received = all.filter((request) => request.receiver._id === userId);
   const pending = all.filter((request) => request.status === 'pending').length;
 
+  const heldSeconds = useHeldSeconds(requests);
+
   function panel(which: RequestTab, rows: MoneyRequestRecord[]): ReactElement {
+    // Held by the rate limit: what was loaded stays (below the notice); nothing loaded says when.
+    if (heldSeconds > 0 && !requests.data) return <HeldReadNotice seconds={heldSeconds} hasData={false} />;
     if (requests.isPending) return <p className="muted pad">{t('requests.loading')}</p>;
-    if (requests.isError) return <EmptyState title={t('requests.fetchFailed')} text={requests.error.message} />;
+    if (requests.isError && heldSeconds === 0)
+      return <EmptyState title={t('requests.fetchFailed')} text={requests.error.message} />;
     if (rows.length === 0)
       return <EmptyState title={t(EMPTY_TEXT[which][0])} text={t(EMPTY_TEXT[which][1])} icon="requests" />;
     return (
@@ -64,6 +71,7 @@ export function RequestsPage({ userId }: { userId: string }): ReactElement {
         <SummaryTile label={t('requests.pending')} value={pending} tone="warning" />
       </div>
       <section className="card">
+        {requests.data ? <HeldReadNotice seconds={heldSeconds} hasData /> : null}
         <Tabs.Root value={tab} onValueChange={(value) => setTab(value === 'sent' ? 'sent' : 'received')}>
           <Tabs.List className="tabs" aria-label={t('requests.tabs')}>
             <Tabs.Trigger value="sent" className="tab">

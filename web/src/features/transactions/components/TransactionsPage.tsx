@@ -3,7 +3,8 @@
  * SCAN TO PAY, server-side search, type filter, the 'N of M transactions' counter, the
  * table (cards on small screens), empty state and pagination (10 a page); a date range
  * (India Standard Time days) that filters the list and chooses the period of the statement
- * downloaded as CSV or PDF.
+ * downloaded as CSV or PDF. While the rate limit holds the list's read, the page says so and
+ * keeps the rows it had; "No transactions found" is said only of an answer to the current filters.
  */
 import { useEffect, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +12,7 @@ import type { UserRecord } from '../../../../../contracts/users.ts';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { EmptyState, PageHeader } from '../../../components/ui/misc.tsx';
+import { HeldReadNotice, useHeldSeconds } from '../../../components/ui/RateLimitNotice.tsx';
 import { formatRupees } from '../../../lib/format.ts';
 import { DepositDialog } from './DepositDialog.tsx';
 import { HistoryPagination, HistoryToolbar } from './HistoryToolbar.tsx';
@@ -33,6 +35,8 @@ export function TransactionsPage({ user, onResetPin, payTo, onPayToHandled }: Tr
   const [dialog, setDialog] = useState<'deposit' | 'send' | 'scan' | null>(payTo ? 'send' : null);
   const list = useTransactionHistory();
   const { history, items } = list;
+  const heldSeconds = useHeldSeconds(history);
+  const held = heldSeconds > 0;
   useEffect(() => {
     if (payTo) setDialog('send');
   }, [payTo]);
@@ -63,9 +67,12 @@ export function TransactionsPage({ user, onResetPin, payTo, onPayToHandled }: Tr
       </PageHeader>
       <section className="card">
         <HistoryToolbar list={list} />
-        {history.isError ? <EmptyState title={t('dashboard.fetchFailed')} text={history.error.message} /> : null}
-        {history.isPending ? <p className="muted pad">{t('transactions.loading')}</p> : null}
-        {!history.isPending && !history.isError && items.length === 0 ? (
+        <HeldReadNotice seconds={heldSeconds} hasData={items.length > 0} />
+        {history.isError && !held ? (
+          <EmptyState title={t('dashboard.fetchFailed')} text={history.error.message} />
+        ) : null}
+        {history.isPending && !held ? <p className="muted pad">{t('transactions.loading')}</p> : null}
+        {history.isSuccess && !history.isPlaceholderData && !held && items.length === 0 ? (
           <EmptyState title={t('transactions.noneFound')} text={t('transactions.adjustFilters')} icon="search" />
         ) : null}
         {items.length > 0 ? <TransactionList items={items} userId={user._id} /> : null}
