@@ -6,6 +6,7 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
+import type { LiveEventData } from '../../../contracts/live.ts';
 import { rupeesFromPaise } from '../../../contracts/money.ts';
 import type { ToastInput } from '../components/ui/Toaster.tsx';
 import type { UserRecord } from '../lib/api/current-user.ts';
@@ -17,6 +18,22 @@ import { trialBalanceQuery, withVerifyRun } from '../features/audit/api/trial-ba
 export function receivedMessage(amountPaise: string, fromName: string): string {
   const amount = formatRupees(rupeesFromPaise(BigInt(amountPaise)));
   return i18next.t('live.moneyReceived', { amount, name: fromName });
+}
+
+/**
+ * A deposit settled or failed says so: the amount credited, or the reason the admin gave
+ * (both from the ledger's own events, through the live stream). A deposit just requested is
+ * the customer's own doing and needs no toast.
+ */
+export function depositOutcomeToast(data: LiveEventData<'deposit'>): ToastInput | undefined {
+  if (data.status === 'success' && data.amountPaise !== undefined)
+    return {
+      tone: 'success',
+      message: i18next.t('topUp.settledToast', { amount: formatRupees(rupeesFromPaise(BigInt(data.amountPaise))) }),
+    };
+  if (data.status === 'failed')
+    return { tone: 'error', message: i18next.t('topUp.failedToast', { reason: data.reason ?? '' }), durationMs: 6000 };
+  return undefined;
 }
 
 /** Every ledger-derived read but the user record (which the balance event sets itself). */
@@ -42,8 +59,12 @@ export async function applyLiveEvent(
       notify({ tone: 'success', message: receivedMessage(event.data.amountPaise, event.data.fromName) });
       return;
     case 'request':
-    case 'deposit':
       return invalidateLedgerReads(client);
+    case 'deposit': {
+      const toast = depositOutcomeToast(event.data);
+      if (toast) notify(toast);
+      return invalidateLedgerReads(client);
+    }
     case 'admin-users':
       return client.invalidateQueries({ queryKey: ['admin', 'users'] });
     case 'admin-deposits':

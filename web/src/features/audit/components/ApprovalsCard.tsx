@@ -1,6 +1,7 @@
 /**
  * Money actions (settlements, reversals) above the approval threshold, waiting for a
- * second admin: Approve or Reject, or Withdraw one's own.
+ * second admin: Approve or Reject, or Withdraw one's own. Each names the customer whose money
+ * it moves and the method (the stream id stays in the customer cell's title, for auditors).
  */
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +11,7 @@ import type { Column } from '../../../components/ui/DataTable.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { Badge, Card, EmptyState } from '../../../components/ui/misc.tsx';
 import { formatDateTime, formatRupees, shortId } from '../../../lib/format.ts';
+import { methodLabel } from '../../../lib/method-label.ts';
 import { usePendingApprovals, type ApprovalRecord } from '../api/approvals.ts';
 import { useApprovalDecision } from './useApprovalDecision.ts';
 import styles from './Audit.module.css';
@@ -30,7 +32,14 @@ export function ApprovalsCard({ currentUserId }: { currentUserId: string }): Rea
       cell: (row) => <span title={row.requestedBy}>{row.requestedByName ?? shortId(row.requestedBy)}</span>,
     },
     { id: 'action', header: t('audit.action'), cell: (row) => <Badge tone="warning">{row.action}</Badge> },
-    { id: 'target', header: t('audit.target'), cell: (row) => <span className="mono-wrap">{row.target}</span> },
+    {
+      id: 'customer',
+      header: t('topUp.customer'),
+      cell: (row) => (
+        <span title={row.target}>{row.customerName ?? (row.customerId ? shortId(row.customerId) : row.target)}</span>
+      ),
+    },
+    { id: 'method', header: t('topUp.method'), cell: (row) => methodLabel(row.method) },
     { id: 'amount', header: t('audit.amount'), align: 'right', cell: (row) => formatRupees(row.amount) },
     { id: 'reason', header: t('audit.reason'), cell: (row) => row.reason ?? '-' },
     {

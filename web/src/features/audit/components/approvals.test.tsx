@@ -1,6 +1,7 @@
 /**
  * The operations page's approvals: another admin's request can be approved (the approve
- * route is called), one's own only withdrawn; the list refreshes after a decision.
+ * route is called), one's own only withdrawn; the list refreshes after a decision. Each row
+ * names the customer and the method.
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
@@ -23,6 +24,9 @@ function approval(id: string, requestedBy: string, requestedByName: string) {
     decidedByName: null,
     decidedAt: null,
     decisionReason: null,
+    customerId: `wallet-${id}`,
+    customerName: 'Meera Iyer',
+    method: 'upi',
   };
 }
 
@@ -56,6 +60,9 @@ describe('approvals on the operations page', () => {
     renderWithApp(<OperationsPage currentUserId="me" />, { path: '/admin/operations' });
     const table = await screen.findByRole('table', { name: 'Waiting for a second admin' });
     expect(within(table).getAllByRole('button', { name: /^Approve / })).toHaveLength(1);
+    // Named by customer and method, not by the stream id.
+    expect(within(table).getAllByText('Meera Iyer')).toHaveLength(2);
+    expect(within(table).getAllByText('UPI')).toHaveLength(2);
     expect(within(table).getByText('Needs another admin')).toBeTruthy();
     expect(within(table).getByRole('button', { name: 'Reject settle of deposit-a2' }).textContent).toBe('Withdraw');
     await userEvent.click(within(table).getByRole('button', { name: 'Approve settle of deposit-a1' }));

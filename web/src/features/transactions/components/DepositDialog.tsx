@@ -1,8 +1,8 @@
 /**
  * Deposit Funds (spec sections 2, 4, 5, 8): amount, reference, PIN and a method - bank
  * transfer (account, IFSC, bank), UPI (id) or card ('Pay ₹{amount}' through the configured
- * provider). Bank transfer and UPI are submitted as pending and processed in 1-2 business
- * days. The view; state and submission are useDepositForm.ts.
+ * provider). Bank transfer and UPI are submitted as pending; the dialog then says where to pay
+ * (DepositInstructions.tsx). The view; state and submission are useDepositForm.ts.
  */
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { PasswordField, TextAreaField } from '../../../components/ui/Field.tsx';
 import { Modal } from '../../../components/ui/Modal.tsx';
 import { digitsOnly } from '../../../lib/forms.ts';
 import { formatRupees } from '../../../lib/format.ts';
+import { DepositInstructions } from './DepositInstructions.tsx';
 import { MethodChoice, MethodFields } from './DepositMethodFields.tsx';
 import { useDepositForm, type DepositUser } from './useDepositForm.ts';
 
@@ -35,45 +36,49 @@ export function DepositDialog({ open, onOpenChange, user }: DepositDialogProps):
       busy={form.pending}
       size="lg"
     >
-      <form onSubmit={form.submit} noValidate className="form-stack" aria-label={t('deposit.formLabel')}>
-        <AmountField
-          label={t('deposit.amount')}
-          value={values.amount}
-          onValueChange={set('amount')}
-          error={errors.amount || form.liveAmountError}
-          placeholder={t('deposit.amountRange', {
-            min: formatRupees(FORM_LIMITS.depositMinRupees),
-            max: formatRupees(FORM_LIMITS.depositMaxRupees),
-          })}
-        />
-        <TextAreaField
-          label={t('payment.reference')}
-          maxLength={FORM_LIMITS.paymentReferenceMaxLength}
-          value={values.reference}
-          onValueChange={set('reference')}
-          error={errors.reference}
-        />
-        <PasswordField
-          label={t('payment.pin')}
-          inputMode="numeric"
-          autoComplete="off"
-          value={values.transactionPin}
-          onValueChange={set('transactionPin', (value) => digitsOnly(value, 6))}
-          error={errors.transactionPin}
-        />
-        <MethodChoice form={form} />
-        <MethodFields form={form} />
-        {form.method !== 'card' ? (
-          <div className="modal-actions">
-            <Button variant="secondary" onClick={() => form.close(false)}>
-              {t('deposit.cancel')}
-            </Button>
-            <Button type="submit" disabled={form.pending}>
-              {form.pending ? t('deposit.submitting') : t('deposit.submit')}
-            </Button>
-          </div>
-        ) : null}
-      </form>
+      {form.instructions ? (
+        <DepositInstructions instructions={form.instructions} onDone={() => form.close(false)} />
+      ) : (
+        <form onSubmit={form.submit} noValidate className="form-stack" aria-label={t('deposit.formLabel')}>
+          <AmountField
+            label={t('deposit.amount')}
+            value={values.amount}
+            onValueChange={set('amount')}
+            error={errors.amount || form.liveAmountError}
+            placeholder={t('deposit.amountRange', {
+              min: formatRupees(FORM_LIMITS.depositMinRupees),
+              max: formatRupees(FORM_LIMITS.depositMaxRupees),
+            })}
+          />
+          <TextAreaField
+            label={t('payment.reference')}
+            maxLength={FORM_LIMITS.paymentReferenceMaxLength}
+            value={values.reference}
+            onValueChange={set('reference')}
+            error={errors.reference}
+          />
+          <PasswordField
+            label={t('payment.pin')}
+            inputMode="numeric"
+            autoComplete="off"
+            value={values.transactionPin}
+            onValueChange={set('transactionPin', (value) => digitsOnly(value, 6))}
+            error={errors.transactionPin}
+          />
+          <MethodChoice form={form} />
+          <MethodFields form={form} />
+          {form.method !== 'card' ? (
+            <div className="modal-actions">
+              <Button variant="secondary" onClick={() => form.close(false)}>
+                {t('deposit.cancel')}
+              </Button>
+              <Button type="submit" disabled={form.pending}>
+                {form.pending ? t('deposit.submitting') : t('deposit.submit')}
+              </Button>
+            </div>
+          ) : null}
+        </form>
+      )}
     </Modal>
   );
 }

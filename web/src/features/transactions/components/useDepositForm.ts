@@ -19,6 +19,7 @@ import { rupeesFromPaise } from '../../../lib/money-input.ts';
 import { refreshAfterCommand } from '../../../lib/query-client.ts';
 import { useDepositFunds, type DepositBody } from '../api/deposit-funds.ts';
 import type { CardFormProps, CardOutcome } from './card-form.ts';
+import type { DepositInstructions } from '../../../../../contracts/deposit-instructions.ts';
 
 export type DepositMethod = (typeof DEPOSIT_METHODS)[number];
 
@@ -113,6 +114,8 @@ export function useDepositForm(options: { user: DepositUser; onOpenChange: (open
   const [method, setMethod] = useState<DepositMethod>('bank_transfer');
   const [values, setValues] = useState<DepositValues>(EMPTY_DEPOSIT);
   const [errors, setErrors] = useState<FieldErrors>({});
+  // Set once a bank-transfer or UPI deposit is recorded: the dialog then shows where to pay.
+  const [instructions, setInstructions] = useState<DepositInstructions | null>(null);
   const config = useAppConfig();
   const deposit = useDepositFunds();
   const keys = useSubmissionKey();
@@ -124,6 +127,7 @@ export function useDepositForm(options: { user: DepositUser; onOpenChange: (open
       setValues(EMPTY_DEPOSIT);
       setErrors({});
       setMethod('bank_transfer');
+      setInstructions(null);
       keys.complete();
     }
     onOpenChange(next);
@@ -161,7 +165,8 @@ export function useDepositForm(options: { user: DepositUser; onOpenChange: (open
     try {
       const reply = await deposit.mutateAsync({ body, idempotencyKey: keys.keyFor(stable) });
       keys.complete();
-      const action = reply.data as { status?: string; clientSecret?: string } | undefined;
+      const action = reply.data as
+        { status?: string; clientSecret?: string; instructions?: DepositInstructions } | undefined;
       if (reply.success && action?.status === 'requires_action' && action.clientSecret) {
         notify({
           tone: 'info',
@@ -175,7 +180,9 @@ export function useDepositForm(options: { user: DepositUser; onOpenChange: (open
           message: card ? i18next.t('deposit.cardSuccess') : i18next.t('deposit.requestSubmitted'),
           durationMs: 5000,
         });
-        close(false);
+        // Bank transfer and UPI: the money is still to be sent, so say where before closing.
+        if (action?.instructions) setInstructions(action.instructions);
+        else close(false);
         await refreshAfterCommand(client);
       } else if (reply.code === 'PIN_NOT_SET') {
         notify({ tone: 'error', message: i18next.t('deposit.pinNotSet'), durationMs: 5000 });
@@ -221,6 +228,7 @@ export function useDepositForm(options: { user: DepositUser; onOpenChange: (open
   const stripeKey = config.data?.cardProvider === 'stripe' ? config.data.stripePublishableKey : undefined;
 
   return {
+    instructions,
     method,
     chooseMethod,
     values,

@@ -1,85 +1,73 @@
 /**
- * Bank-transfer and UPI deposits waiting for an admin (GET /api/admin/pending-deposits),
- * each with Settle and Fail on its row. The id shown is the deposit's transaction id, the one
- * the customer's history shows and the settle and fail routes take. A settlement the
- * four-eyes rule holds back is filed for a second admin (the operations page's approvals).
+ * Bank-transfer and UPI deposits waiting for an admin (GET /api/admin/pending-deposits): what
+ * the payer entered (UPI ID, or account, IFSC and bank) beside the amount and reference, and
+ * the row's review (DepositReviewCell.tsx: Settle, Fail, a settlement waiting for a second
+ * admin, Details). The id shown is the deposit's transaction id, the one the customer's
+ * history shows and the settle and fail routes take. Download CSV saves the list to match
+ * against the bank statement.
  */
-import type { ReactElement } from 'react';
+import { useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ResponsiveTable } from '../../../components/ResponsiveTable/ResponsiveTable.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import type { Column } from '../../../components/ui/DataTable.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { Badge, Card, EmptyState } from '../../../components/ui/misc.tsx';
+import { useToast } from '../../../components/ui/Toaster.tsx';
 import { formatDateTime, formatRupees } from '../../../lib/format.ts';
+import { methodLabel } from '../../../lib/method-label.ts';
+import { downloadPendingDepositsCsv } from '../api/download-pending-deposits.ts';
 import { usePendingDeposits, type PendingDeposit } from '../api/get-pending-deposits.ts';
+import { DepositDetailDialog } from './DepositDetailDialog.tsx';
+import { DepositReviewCell } from './DepositReviewCell.tsx';
+import { payerLine, whose } from './deposit-words.ts';
 import { FailDepositDialog } from './FailDepositDialog.tsx';
 import { usePendingDepositReview } from './usePendingDepositReview.ts';
 
 type DepositRow = PendingDeposit & { _id: string };
 
-const METHOD_LABELS: Record<string, 'users.bankTransfer' | 'users.upi'> = {
-  bank_transfer: 'users.bankTransfer',
-  upi: 'users.upi',
-};
-
-function whose(row: PendingDeposit): string {
-  return row.ownerName ?? row.walletId;
+function useCsvDownload(): () => void {
+  const { t } = useTranslation();
+  const notify = useToast();
+  return () =>
+    void downloadPendingDepositsCsv().catch((error: unknown) =>
+      notify({ tone: 'error', message: error instanceof Error ? error.message : t('topUp.csvFailed') }),
+    );
 }
 
-export function PendingDepositsCard(): ReactElement {
+export function PendingDepositsCard({ currentUserId }: { currentUserId: string }): ReactElement {
   const { t } = useTranslation();
   const deposits = usePendingDeposits();
   const review = usePendingDepositReview();
+  const download = useCsvDownload();
+  const [opened, open] = useState<PendingDeposit | null>(null);
   const rows: DepositRow[] = (deposits.data?.items ?? []).map((row) => ({ ...row, _id: row.depositId }));
   const columns: Column<DepositRow>[] = [
     { id: 'time', header: t('users.requested'), cell: (row) => formatDateTime(row.requestedAt) },
     { id: 'customer', header: t('users.customer'), cell: whose },
-    {
-      id: 'method',
-      header: t('users.method'),
-      cell: (row) => {
-        const label = METHOD_LABELS[row.method];
-        return <Badge tone="info">{label ? t(label) : row.method}</Badge>;
-      },
-    },
+    { id: 'method', header: t('users.method'), cell: (row) => <Badge tone="info">{methodLabel(row.method)}</Badge> },
     { id: 'amount', header: t('users.amount'), align: 'right', cell: (row) => formatRupees(row.amount) },
     { id: 'reference', header: t('users.reference'), cell: (row) => row.reference },
+    { id: 'payer', header: t('topUp.payer'), cell: (row) => <span className="mono-wrap">{payerLine(row)}</span> },
     { id: 'id', header: t('users.depositId'), cell: (row) => <span className="mono-wrap">{row.depositId}</span> },
     {
       id: 'review',
       header: t('users.review'),
-      cell: (row) => (
-        <div className="row-actions">
-          <Button
-            size="sm"
-            variant="success"
-            disabled={review.busyWith !== null}
-            onClick={() => void review.settle(row)}
-            aria-label={t('users.settleDeposit', { amount: formatRupees(row.amount), name: whose(row) })}
-          >
-            {t('users.settle')}
-          </Button>
-          <Button
-            size="sm"
-            variant="danger"
-            disabled={review.busyWith !== null}
-            onClick={() => review.askFailure(row)}
-            aria-label={t('users.failDeposit', { amount: formatRupees(row.amount), name: whose(row) })}
-          >
-            {t('users.fail')}
-          </Button>
-        </div>
-      ),
+      cell: (row) => <DepositReviewCell row={row} review={review} currentUserId={currentUserId} onDetails={open} />,
     },
   ];
   return (
     <Card
       title={t('users.deposits')}
       actions={
-        <Button size="sm" variant="secondary" onClick={() => void deposits.refetch()} disabled={deposits.isFetching}>
-          <Icon name="refresh" size={16} /> {t('users.refreshDeposits')}
-        </Button>
+        <div className="row-actions">
+          <Button size="sm" variant="secondary" onClick={download} disabled={rows.length === 0}>
+            <Icon name="download" size={16} /> {t('topUp.downloadCsv')}
+          </Button>
+          <Button size="sm" variant="secondary" onClick={() => void deposits.refetch()} disabled={deposits.isFetching}>
+            <Icon name="refresh" size={16} /> {t('users.refreshDeposits')}
+          </Button>
+        </div>
       }
     >
       {deposits.isPending ? (
@@ -97,6 +85,7 @@ export function PendingDepositsCard(): ReactElement {
         onClose={() => review.askFailure(null)}
         onFail={review.fail}
       />
+      <DepositDetailDialog deposit={opened} onClose={() => open(null)} />
     </Card>
   );
 }

@@ -76,7 +76,7 @@ export function UsersPage({ currentUserId }: { currentUserId: string }): ReactEl
           ))}
         </Tabs.Root>
       </section>
-      <PendingDepositsCard />
+      <PendingDepositsCard currentUserId={currentUserId} />
     </div>
   );
 }

@@ -1,7 +1,9 @@
 /**
  * The Users page's pending deposits: each row shows the deposit's transaction id and settles
  * or fails that id (with an Idempotency-Key); a settlement filed for a second admin (202) says
- * so and the row stays; a failure needs a reason of at least 3 characters.
+ * so and the row stays; a failure needs a reason of at least 3 characters. Each row shows what
+ * the payer entered and opens a detail; a settlement waiting for a second admin says so, and
+ * only another admin can approve it there.
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
@@ -21,6 +23,13 @@ function pending(id: string, ownerName: string, amount: number) {
     reference: 'top up',
     requestedAt: '2026-11-27T05:00:00.000Z',
     position: '42',
+    payer: { upiId: 'asha@okbank', accountNumber: null, ifscCode: null, bankName: null },
+    awaitingApproval: null as null | {
+      approvalId: string;
+      requestedBy: string;
+      requestedByName: string;
+      requestedAt: string;
+    },
   };
 }
 
@@ -53,6 +62,53 @@ describe('pending deposits on the Users page', () => {
     expect(settle?.body).toEqual({ depositId: DEPOSIT_ID });
     expect(settle?.headers['Idempotency-Key'] ?? settle?.headers['idempotency-key']).toBeTruthy();
     expect(within(table).getByText(DEPOSIT_ID)).toBeTruthy();
+  });
+
+  it("shows the payer's details, opens a row's detail, and lets a second admin approve a waiting settlement", async () => {
+    const waiting = {
+      ...pending(DEPOSIT_ID, 'Asha Rao', 12000),
+      awaitingApproval: {
+        approvalId: 'ap-1',
+        requestedBy: 'other-admin',
+        requestedByName: 'Ravi Admin',
+        requestedAt: '2026-11-27T06:00:00.000Z',
+      },
+    };
+    const mine = {
+      ...pending('d-3', 'Kabir Shah', 20000),
+      payer: { upiId: null, accountNumber: '001234567890', ifscCode: 'HDFC0001234', bankName: 'HDFC Bank' },
+      awaitingApproval: { ...waiting.awaitingApproval, approvalId: 'ap-2', requestedBy: 'me', requestedByName: 'Me' },
+    };
+    const calls = fakeApi({
+      '/api/users/get-all-users': () => ({ body: { success: true, message: 'ok', data: [] } }),
+      '/api/admin/pending-deposits': () => page([waiting, mine]),
+      '/api/admin/approvals/ap-1/approve': () => ({
+        body: { success: true, message: 'Approved: the deposit has been settled', data: {} },
+      }),
+    });
+    renderWithApp(<UsersPage currentUserId="me" />, { path: '/users' });
+    const table = await screen.findByRole('table', { name: 'Pending deposits' });
+    const row = within(table).getByText(DEPOSIT_ID).closest('tr') as HTMLElement;
+    expect(within(row).getByText('UPI asha@okbank')).toBeTruthy();
+    expect(within(row).getByText('Waiting for a second admin')).toBeTruthy();
+    expect(within(row).queryByRole('button', { name: /^Settle / })).toBeNull();
+    const own = within(table).getByText('d-3').closest('tr') as HTMLElement;
+    expect(within(own).getByText('A/c 001234567890 · HDFC0001234 · HDFC Bank')).toBeTruthy();
+    // The admin who asked waits: no Settle and no Approve of their own.
+    expect(within(own).queryByRole('button', { name: /^(Settle|Approve) / })).toBeNull();
+
+    await userEvent.click(within(own).getByRole('button', { name: 'Details of ₹20,000 from Kabir Shah' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Deposit of ₹20,000 from Kabir Shah' });
+    expect(within(dialog).getByText('HDFC Bank')).toBeTruthy();
+    expect(within(dialog).getByText('001234567890')).toBeTruthy();
+    await userEvent.click(within(dialog).getAllByRole('button', { name: 'Close' })[0] as HTMLElement);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    await userEvent.click(within(row).getByRole('button', { name: 'Approve settling ₹12,000 from Asha Rao' }));
+    expect(await screen.findByText('Approved: the deposit has been settled')).toBeTruthy();
+    expect(calls.some((call) => call.path === '/api/admin/approvals/ap-1/approve' && call.method === 'POST')).toBe(
+      true,
+    );
   });
 
   it('fails a deposit only with a reason, and the list refreshes without it', async () => {

@@ -1,6 +1,7 @@
 /**
- * Settling or failing a pending deposit from its row: each action carries its own
- * Idempotency-Key, a 202 (filed for a second admin's approval) is told apart from done, the
+ * Settling or failing a pending deposit from its row, or approving another admin's settlement
+ * of it: each settle or fail carries its own Idempotency-Key (an approval is keyed by the
+ * approval itself), a 202 (filed for a second admin's approval) is told apart from done, the
  * server's refusal is shown as it words it, and the ledger's queries refresh afterwards.
  */
 import { useQueryClient } from '@tanstack/react-query';
@@ -10,12 +11,15 @@ import { useToast } from '../../../components/ui/Toaster.tsx';
 import { NetworkError, type ApiReply } from '../../../lib/api-client.ts';
 import { newUuid } from '../../../lib/idempotency.ts';
 import { refreshAfterCommand } from '../../../lib/query-client.ts';
+import { useApproveSettlement } from '../api/approve-settlement.ts';
 import { useFailDeposit } from '../api/fail-deposit.ts';
 import type { PendingDeposit } from '../api/get-pending-deposits.ts';
 import { useSettleDeposit } from '../api/settle-deposit.ts';
 
 export interface PendingDepositReview {
   settle: (deposit: PendingDeposit) => Promise<void>;
+  /** A second admin approves the settlement another admin filed (it then runs as theirs). */
+  approve: (deposit: PendingDeposit) => Promise<void>;
   /** The deposit whose failure reason is being asked for. */
   failing: PendingDeposit | null;
   askFailure: (deposit: PendingDeposit | null) => void;
@@ -26,6 +30,7 @@ export interface PendingDepositReview {
 
 export function usePendingDepositReview(): PendingDepositReview {
   const settleDeposit = useSettleDeposit();
+  const approveSettlement = useApproveSettlement();
   const failDeposit = useFailDeposit();
   const notify = useToast();
   const client = useQueryClient();
@@ -61,6 +66,10 @@ export function usePendingDepositReview(): PendingDepositReview {
       await run(deposit.depositId, () =>
         settleDeposit.mutateAsync({ depositId: deposit.depositId, idempotencyKey: newUuid() }),
       );
+    },
+    approve: async (deposit) => {
+      const approvalId = deposit.awaitingApproval?.approvalId;
+      if (approvalId) await run(deposit.depositId, () => approveSettlement.mutateAsync({ approvalId }));
     },
     failing,
     askFailure,
