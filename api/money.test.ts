@@ -419,6 +419,12 @@ describe('history', () => {
     // By the id's random end, as the app shows it (a UUIDv7's first 12 characters are its millisecond).
     const byId = await history(user, { page: 1, search: found.items[0]?._id.slice(-12) });
     expect([byId.total, byId.items[0]?._id]).toEqual([1, found.items[0]?._id]);
+    // What the row shows: the amount as typed (₹12 was the last payment) and the payee's name.
+    for (const typed of ['₹12', '12.00', 'Rs 12'])
+      expect((await history(user, { page: 1, search: typed })).items.map((item) => item.amount), typed).toEqual([12]);
+    const payee = found.items[0]?.counterpartyName ?? '';
+    expect(payee.length).toBeGreaterThan(2);
+    expect((await history(user, { page: 1, search: payee.toUpperCase() })).total).toBe(12);
     const plain = await post(user.token, '/api/transactions/get-all-transactions-by-user', { userId: asha.id });
     const list = plain.json().data as { sender: string; receiver: string }[];
     expect(Array.isArray(list)).toBe(true);

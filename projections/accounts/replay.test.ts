@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestDatabase, eventCount, type TestDatabase } from '../../test/database.ts';
 import { tablesView } from '../../platform/database.ts';
-import { createLedger, rupees, type Ledger, type LedgerTables } from '../../ledger/index.ts';
+import { createLedger, type LedgerTables } from '../../ledger/index.ts';
 import { drainAll, replayProjection } from '../index.ts';
 import { appendRandomActivity } from '../../test/random-ledger.ts';
 import { allCaughtUp, checkpointsOf, drainUntil, dumpReadTables } from '../../test/read-model.ts';
+import { correctedActivity } from '../../test/corrected-activity.ts';
 
 const ACCOUNTS_TABLES = ['directory', 'balances', 'statements'] as const;
 const as = (actorId: string) => ({ actorId });
@@ -35,66 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await testDb.drop();
 });
-
-/** Deposits by each method (one failed), transfers, requests answered both ways, and a reversal of each kind. */
-async function correctedActivity(ledger: Ledger): Promise<void> {
-  const methods = [
-    ['upi', { upiId: 'a@ok' }],
-    ['bank_transfer', { accountNumber: '12345678', ifscCode: 'HDFC0000001', bankName: 'HDFC' }],
-  ] as const;
-  for (const [i, [method, details]] of methods.entries()) {
-    const depositId = `d${i}`;
-    await ledger.requestDeposit(
-      { depositId, walletId: 'alice', amountPaise: rupees(1_000 + i), method, reference: `top up ${i}`, details },
-      as('alice'),
-    );
-    await ledger.settleDeposit({ depositId }, as('admin'));
-  }
-  await ledger.completeCardDeposit(
-    {
-      depositId: 'd2',
-      walletId: 'alice',
-      amountPaise: rupees(1_002),
-      reference: 'card top up',
-      provider: 'sandbox',
-      paymentId: 'pay_1',
-    },
-    as('alice'),
-  );
-  await ledger.requestDeposit(
-    {
-      depositId: 'dx',
-      walletId: 'bob',
-      amountPaise: rupees(5),
-      method: 'upi',
-      reference: 'no',
-      details: { upiId: 'b@ok' },
-    },
-    as('bob'),
-  );
-  await ledger.failDeposit({ depositId: 'dx', reason: 'declined' }, as('admin'));
-  await ledger.transfer(
-    { transferId: 't1', fromAccountId: 'alice', toAccountId: 'bob', amountPaise: rupees(200), reference: 'rent' },
-    as('alice'),
-  );
-  await ledger.transfer(
-    { transferId: 't2', fromAccountId: 'alice', toAccountId: 'carol', amountPaise: rupees(300), reference: 'food' },
-    as('alice'),
-  );
-  await ledger.requestMoney(
-    { requestId: 'r1', requesterId: 'carol', payerId: 'bob', amountPaise: rupees(50), reference: 'tea' },
-    as('carol'),
-  );
-  await ledger.acceptMoneyRequest({ requestId: 'r1', payerId: 'bob' }, as('bob'));
-  await ledger.requestMoney(
-    { requestId: 'r2', requesterId: 'bob', payerId: 'carol', amountPaise: rupees(7), reference: 'bus' },
-    as('bob'),
-  );
-  await ledger.rejectMoneyRequest({ requestId: 'r2', payerId: 'carol' }, as('carol'));
-  await ledger.reverseTransaction({ kind: 'transfer', transactionId: 't2', reason: 'wrong person' }, as('admin'));
-  await ledger.reverseTransaction({ kind: 'request', transactionId: 'r1', reason: 'disputed' }, as('admin'));
-  await ledger.reverseTransaction({ kind: 'deposit', transactionId: 'd1', reason: 'chargeback' }, as('admin'));
-}
 
 async function accountsTables(): Promise<Record<string, string[]>> {
   const dump = await dumpReadTables(testDb.db);

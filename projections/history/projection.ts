@@ -4,11 +4,16 @@
  * deposits updated in place when they settle or fail and reversals as rows of their own;
  * and each user's number of rows per type (read.history_counts) for page totals; and who made
  * each event (read.event_actors), for the admin explorer's actor filter. Its rules:
- * `projector.apply_history` (projections/history/rules.sql).
+ * `projector.apply_history` (projections/history/rules.sql); a replay loads it in one set-based
+ * pass, `projector.bulk_replay_history` (same file).
  *
  * Counts before rows: a replay's swap takes the tables' locks in this order, the order in which
  * a history page reads them (readHistoryPage, one transaction) - the other order deadlocks.
  */
 import type { Projection } from '../engine/definition.ts';
 
-export const historyProjection: Projection = { name: 'history', tables: ['history_counts', 'history', 'event_actors'] };
+export const historyProjection: Projection = {
+  name: 'history',
+  tables: ['history_counts', 'history', 'event_actors'],
+  bulkReplay: 'bulk_replay_history',
+};

@@ -111,3 +111,107 @@ select pg_temp.define_rule('history', $rule$
    where e.metadata ? 'actorId'
   on conflict do nothing;
 $rule$);
+
+-- Replay's bulk load (projections/engine/replay.ts): the rows the rule above gives when applied
+-- chunk by chunk from the first event, made in one set-based pass over the log up to
+-- (p_to_tx, p_to_position), a checkpoint behind the xmin gate. A deposit request's row takes
+-- its status and time from the last settlement or failure of its stream up to there (what the
+-- rule's in-range answers and its update of earlier requests leave). The rows are split into
+-- p_parts parts by a hash of their account (projector.account_part, as accounts' load), the
+-- actor rows by a hash of their actor, and a call loads part p_part, so the parts load at once
+-- on several connections: a part's counts are complete, since all of an account's rows are in
+-- its part. Writes read_rebuild_history only, as the runtime role (SECURITY INVOKER). Nested
+-- loops priced out and a large work_mem for the same reasons as accounts' load.
+create or replace function projector.bulk_replay_history(
+  p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer
+) returns void language plpgsql set enable_nestloop = off set work_mem = '256MB' as $fn$
+begin
+  with movements as (
+    select e.position, e.tx_id, e.stream_id, e.type, e.recorded_at,
+           projector.transaction_id(e.type, e.data) as transaction_id,
+           case e.type
+             when 'TransferCompleted' then e.data->>'fromAccountId'
+             when 'MoneyRequestAccepted' then e.data->>'payerId'
+             when 'TransferReversed' then e.data->>'toAccountId'
+             when 'MoneyRequestPaymentReversed' then e.data->>'requesterId'
+             else e.data->>'walletId'
+           end as sender_id,
+           case e.type
+             when 'TransferCompleted' then e.data->>'toAccountId'
+             when 'MoneyRequestAccepted' then e.data->>'requesterId'
+             when 'TransferReversed' then e.data->>'fromAccountId'
+             when 'MoneyRequestPaymentReversed' then e.data->>'payerId'
+             when 'DepositRequested' then e.data->>'walletId'
+             when 'DepositReversed' then 'funding:' || (e.data->>'method')
+           end as receiver_id,
+           case when e.type in ('DepositRequested', 'DepositReversed') then 'funding:' || (e.data->>'method') end
+             as funding_id,
+           (e.data->>'amountPaise')::bigint as amount_paise,
+           case when e.type in ('TransferReversed', 'DepositReversed', 'MoneyRequestPaymentReversed')
+                then 'Reversal: ' || (e.data->>'reason') else e.data->>'reference' end as reference,
+           case e.type
+             when 'TransferCompleted' then 'transfer'
+             when 'MoneyRequestAccepted' then 'request'
+             when 'DepositRequested' then e.data->>'method'
+             else 'reversal'
+           end as method
+      from ledger.events e
+     where e.type in ('DepositRequested', 'DepositReversed', 'TransferCompleted', 'TransferReversed',
+                      'MoneyRequestAccepted', 'MoneyRequestPaymentReversed')
+       and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
+  ),
+  rows as (
+    select r.* from (
+      select m.*, m.sender_id as account_id,
+             case when m.type = 'DepositRequested' then 'deposit' else 'debit' end as row_type,
+             coalesce(m.funding_id, m.receiver_id) as counterparty_id
+        from movements m
+      union all
+      select m.*, m.receiver_id, 'credit', m.sender_id
+        from movements m
+       where m.funding_id is null
+    ) r
+     where projector.account_part(r.account_id, p_parts) = p_part
+  ),
+  answers as (
+    select distinct on (e.stream_id) e.stream_id,
+           case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at
+      from ledger.events e
+     where e.type in ('DepositSettled', 'DepositFailed')
+       and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
+       and projector.account_part(e.data->>'walletId', p_parts) = p_part
+     order by e.stream_id, e.tx_id desc, e.position desc
+  ),
+  names as (
+    select c.account_id,
+           coalesce(projector.funding_name(c.account_id), w.data->>'displayName', c.account_id) as display_name
+      from (select distinct counterparty_id as account_id from rows) c
+      left join (select e.stream_id, e.data from ledger.events e
+                  where e.type = 'WalletOpened' and e.stream_version = 0) w on w.stream_id = 'wallet-' || c.account_id
+  ),
+  inserted as (
+    insert into read_rebuild_history.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id,
+                              counterparty_id, counterparty_name, amount_paise, reference, status, method, created_at,
+                              updated_at, tx_id, position)
+    select r.account_id, r.stream_id, r.transaction_id, r.row_type, r.sender_id, r.receiver_id, r.counterparty_id,
+           n.display_name, r.amount_paise, r.reference,
+           case when r.type = 'DepositRequested' then coalesce(a.status, 'pending') else 'success' end,
+           r.method, r.recorded_at,
+           case when r.type = 'DepositRequested' then coalesce(a.recorded_at, r.recorded_at) else r.recorded_at end,
+           r.tx_id, r.position
+      from rows r
+      join names n on n.account_id = r.counterparty_id
+      left join answers a on r.type = 'DepositRequested' and a.stream_id = r.stream_id
+    returning account_id, type
+  )
+  insert into read_rebuild_history.history_counts (account_id, type, rows)
+  select account_id, type, count(*) from inserted group by account_id, type;
+
+  insert into read_rebuild_history.event_actors (actor_id, position)
+  select e.metadata->>'actorId', e.position
+    from ledger.events e
+   where e.metadata ? 'actorId'
+     and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
+     and projector.account_part(e.metadata->>'actorId', p_parts) = p_part;
+end
+$fn$;
