@@ -26,6 +26,8 @@ const AdminOperationsRoute = lazy(() => import('./routes/AdminOperationsRoute.ts
 const DocsPage = lazy(() => import('../features/docs/components/DocsPage.tsx'));
 const ArchitecturePage = lazy(() => import('../features/architecture/components/ArchitecturePage.tsx'));
 const LogoutRoute = lazy(() => import('./routes/LogoutRoute.tsx'));
+const PrivacyPage = lazy(() => import('../features/legal/components/PrivacyPage.tsx'));
+const TermsPage = lazy(() => import('../features/legal/components/TermsPage.tsx'));
 
 /** Who may open a route: anyone, only a signed-out guest, a signed-in user, an admin. */
 type Access = 'public' | 'guest' | 'user' | 'admin';
@@ -43,6 +45,8 @@ const PAGE_ROUTES: readonly PageRoute[] = [
   { path: '/user-not-verified', page: PendingVerificationPage, access: 'public' },
   { path: '/docs', page: DocsPage, access: 'public' },
   { path: '/architecture', page: ArchitecturePage, access: 'public' },
+  { path: '/privacy', page: PrivacyPage, access: 'public' },
+  { path: '/terms', page: TermsPage, access: 'public' },
   { path: '/logout', page: LogoutRoute, access: 'public' },
   { path: '/dashboard', page: DashboardRoute, access: 'user' },
   { path: '/transactions', page: TransactionsRoute, access: 'user' },

@@ -1,6 +1,7 @@
 /**
- * The landing page's hero: headline, sign-up and log-in, the assurances, and the desktop and
- * phone screenshots.
+ * The landing page's hero: headline, sign-up and log-in, the assurances (each one a thing the
+ * product does: the card provider's own card fields, four eyes on admin money, the PIN on every
+ * payment, no fees), and the desktop and phone screenshots.
  */
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -29,21 +30,19 @@ export function LandingHero(): ReactElement {
             {t('landing.logIn')}
           </Link>
         </div>
+        {/* Only what the product does (issue 41): no certification, audit or support line it does not have. */}
         <ul className={styles.heroBadges} aria-label={t('landing.assurances')}>
           <li>
-            <Icon name="shield" size={16} /> PCI DSS
+            <Icon name="card" size={16} /> {t('landing.cardFields')}
           </li>
           <li>
-            <Icon name="lock" size={16} /> ISO 27001
+            <Icon name="users" size={16} /> {t('landing.fourEyes')}
           </li>
           <li>
-            <Icon name="card" size={16} /> {t('landing.stripe')}
+            <Icon name="lock" size={16} /> {t('landing.pinOnEveryPayment')}
           </li>
           <li>
             <Icon name="check" size={16} /> {t('landing.noFees')}
-          </li>
-          <li>
-            <Icon name="phone" size={16} /> {t('landing.allDaySupport')}
           </li>
         </ul>
       </div>

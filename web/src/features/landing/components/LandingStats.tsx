@@ -1,6 +1,7 @@
 /**
  * The landing page's statistics band: this instance's own figures (GET /api/stats, read from
- * the ledger's read tables) - wallets opened, payments made, money moved - each counting up
+ * the ledger's read tables; customers from the accounts admins verified, admins not counted) -
+ * customers, payments made, money moved - each counting up
  * once in view. Nothing is invented: a new instance shows 0, and while the figures load (or
  * if they cannot be read) the band says so instead of showing a number.
  */
@@ -19,7 +20,7 @@ interface Figure {
 }
 
 const FIGURES: readonly Figure[] = [
-  { label: 'walletsOpened', value: (stats) => stats.accounts },
+  { label: 'customers', value: (stats) => stats.accounts },
   { label: 'paymentsMade', value: (stats) => stats.payments },
   {
     label: 'moneyMoved',

@@ -28,13 +28,14 @@ describe('the landing page in Hindi', () => {
     expect(screen.getByRole('link', { name: 'मुफ़्त खाता बनाएँ' })).toBeTruthy();
 
     const band = screen.getByRole('region', { name: 'अब तक यह वॉलेट' });
-    expect(within(band).getByText('खोले गए वॉलेट')).toBeTruthy();
+    expect(within(band).getByText('सत्यापित ग्राहक')).toBeTruthy();
     await waitFor(() => expect(within(band).getAllByText('1,200')).toHaveLength(2));
 
     const footer = screen.getByRole('contentinfo');
-    expect(within(footer).getByRole('link', { name: 'सहायता केंद्र' }).getAttribute('href')).toBe('/docs');
-    expect(within(footer).getByRole('navigation', { name: 'कंपनी' })).toBeTruthy();
+    expect(within(footer).getByRole('link', { name: 'वॉलेट कैसे काम करता है' }).getAttribute('href')).toBe('/docs');
+    expect(within(footer).getByRole('navigation', { name: 'सहायता' })).toBeTruthy();
+    expect(within(footer).getAllByRole('link', { name: 'गोपनीयता नीति' })[0]?.getAttribute('href')).toBe('/privacy');
     expect(within(footer).getByText(/सर्वाधिकार सुरक्षित/)).toBeTruthy();
-    expect(within(footer).getByRole('link', { name: 'वॉलेट टीम' })).toBeTruthy();
+    expect(within(footer).getByText('वॉलेट टीम द्वारा निर्मित')).toBeTruthy();
   });
 });

@@ -31,7 +31,7 @@ describe('the landing statistics band', () => {
     await waitFor(() => expect(within(region).getAllByText('1,23,456')).toHaveLength(2));
     expect(within(region).getAllByText('12,34,567')).toHaveLength(2);
     expect(within(region).getAllByText('₹9,87,65,433')).toHaveLength(2);
-    expect(within(region).getByText('Wallets opened')).toBeTruthy();
+    expect(within(region).getByText('Verified customers')).toBeTruthy();
     expect(within(region).getByText('Payments made')).toBeTruthy();
     expect(within(region).getByText('Money moved')).toBeTruthy();
   });
@@ -54,12 +54,23 @@ describe('the landing statistics band', () => {
     expect(within(region).queryByText(/\d/)).toBeNull();
   });
 
-  it("links the footer to the app's docs and architecture pages", async () => {
+  it("links the footer to the app's pages and to nothing else: no placeholder, no phone number", async () => {
     fakeApi({ '/api/stats': () => stats(1, 0, 0) });
-    renderWithApp(<LandingPage />);
+    const { container } = renderWithApp(<LandingPage />);
     const footer = await screen.findByRole('contentinfo');
     expect(within(footer).getByRole('link', { name: 'Architecture' }).getAttribute('href')).toBe('/architecture');
-    expect(within(footer).getByRole('link', { name: 'Help centre' }).getAttribute('href')).toBe('/docs');
+    expect(within(footer).getByRole('link', { name: 'How the wallet works' }).getAttribute('href')).toBe('/docs');
     expect(within(footer).getByRole('link', { name: 'Security' }).getAttribute('href')).toBe('/docs#security');
+    expect(
+      within(footer)
+        .getAllByRole('link', { name: 'Privacy Policy' })
+        .map((link) => link.getAttribute('href')),
+    ).toEqual(['/privacy', '/privacy']);
+    expect(within(footer).getAllByRole('link', { name: 'Terms of Service' })[0]?.getAttribute('href')).toBe('/terms');
+    // Issue 41: 13 footer links went to '#', and a placeholder phone number sat above them.
+    const hrefs = [...container.querySelectorAll('a')].map((link) => link.getAttribute('href'));
+    expect(hrefs.filter((href) => href === '#' || href === '' || href === null)).toEqual([]);
+    expect(hrefs.filter((href) => href?.startsWith('tel:'))).toEqual([]);
+    expect(container.textContent).not.toMatch(/PCI DSS|ISO 27001|24\/7/);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * POST /api/users/update-user-verified-status (admin): activate (verify) or suspend a
- * user; the list refreshes afterwards.
+ * user; the list refreshes afterwards. Our activation carries the document check's
+ * confirmation, which the server records with it (contracts/identity-check.ts).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, type ApiReply } from '../../../lib/api-client.ts';
@@ -9,6 +10,8 @@ import { allUsersQuery } from './get-all-users.ts';
 export function updateUserVerifiedStatus(body: {
   selectedUser: string;
   isVerified: boolean;
+  /** An activation from the identity check: the admin ticked that the document was checked. */
+  documentChecked?: boolean;
 }): Promise<ApiReply<unknown>> {
   return apiRequest('/api/users/update-user-verified-status', { method: 'POST', body });
 }

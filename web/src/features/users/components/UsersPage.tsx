@@ -1,7 +1,8 @@
 /**
  * The admin Users page (spec section 2): REFRESH DATA, filter tabs with counts, table and
- * expandable mobile cards, Suspend / Activate, summary tiles and empty texts; below them the
- * deposits waiting for review, each with Settle and Fail.
+ * expandable mobile cards, Suspend / Activate (Activate through the identity check, issue 41),
+ * summary tiles and empty texts; below them the deposits waiting for review, each with Settle
+ * and Fail.
  */
 import { Tabs } from 'radix-ui';
 import type { ReactElement } from 'react';
@@ -10,6 +11,7 @@ import { useExpandedCard } from '../../../components/CardList/CardList.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { EmptyState, PageHeader, SummaryTile } from '../../../components/ui/misc.tsx';
+import { IdentityCheckDialog } from './IdentityCheckDialog.tsx';
 import { PendingDepositsCard } from './PendingDepositsCard.tsx';
 import { UserList } from './UserList.tsx';
 import { UserStatusButton } from './UserStatusButton.tsx';
@@ -18,7 +20,8 @@ import { USER_FILTERS, useUsersPage } from './useUsersPage.ts';
 export function UsersPage({ currentUserId }: { currentUserId: string }): ReactElement {
   const { t } = useTranslation();
   const cards = useExpandedCard();
-  const { users, all, filter, setFilter, filterLabel, rows, count, toggle, isBusy } = useUsersPage();
+  const { users, all, filter, setFilter, filterLabel, rows, count, toggle, checking, closeCheck, activate, isBusy } =
+    useUsersPage();
 
   function body(): ReactElement {
     if (users.isPending) return <p className="muted pad">{t('users.loading')}</p>;
@@ -77,6 +80,12 @@ export function UsersPage({ currentUserId }: { currentUserId: string }): ReactEl
         </Tabs.Root>
       </section>
       <PendingDepositsCard currentUserId={currentUserId} />
+      <IdentityCheckDialog
+        user={checking}
+        busy={checking !== null && isBusy(checking)}
+        onClose={closeCheck}
+        onActivate={(user) => void activate(user)}
+      />
     </div>
   );
 }

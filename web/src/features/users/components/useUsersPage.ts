@@ -1,6 +1,7 @@
 /**
  * The Users page's state: the user list, the filter tab with each tab's count, and
- * Suspend / Activate (the mutation, which user it is busy with, and its toast).
+ * Suspend / Activate (the mutation, which user it is busy with, and its toast). Activate first
+ * opens the identity check; the activation is sent from its confirmation.
  */
 import i18next from 'i18next';
 import { useState } from 'react';
@@ -26,19 +27,37 @@ export function useUsersPage() {
   const notify = useToast();
   const all = users.data ?? [];
 
-  async function toggle(user: UserRecord): Promise<void> {
+  // The user whose identity check is open: Activate opens it, and only its confirmation activates.
+  const [checking, setChecking] = useState<UserRecord | null>(null);
+
+  /** Sends the change and says how it went; true when the server made it. */
+  async function send(body: Parameters<typeof update.mutateAsync>[0]): Promise<boolean> {
     try {
-      const reply = await update.mutateAsync({ selectedUser: user._id, isVerified: !user.isVerified });
+      const reply = await update.mutateAsync(body);
       notify({
         tone: reply.success ? 'success' : 'error',
         message: reply.message || i18next.t(reply.success ? 'users.updated' : 'users.updateFailed'),
       });
+      return reply.success;
     } catch (error) {
       notify({
         tone: 'error',
         message: error instanceof NetworkError ? i18next.t('users.networkError') : i18next.t('users.updateFailed'),
       });
+      return false;
     }
+  }
+
+  async function toggle(user: UserRecord): Promise<void> {
+    if (!user.isVerified) {
+      setChecking(user);
+      return;
+    }
+    await send({ selectedUser: user._id, isVerified: false });
+  }
+
+  async function activate(user: UserRecord): Promise<void> {
+    if (await send({ selectedUser: user._id, isVerified: true, documentChecked: true })) setChecking(null);
   }
 
   return {
@@ -52,6 +71,9 @@ export function useUsersPage() {
     rows: all.filter(testOf(filter)),
     count: (id: UserFilterId) => all.filter(testOf(id)).length,
     toggle,
+    checking,
+    closeCheck: () => setChecking(null),
+    activate,
     isBusy: (user: UserRecord) => update.isPending && update.variables?.selectedUser === user._id,
   };
 }
