@@ -85,6 +85,7 @@ async function history(user: { token: string }, query: Record<string, unknown>) 
       receiver: string;
       status: string;
       reference: string;
+      counterpartyName: string | null;
     }[];
     total: number;
   };
@@ -421,7 +422,10 @@ describe('history', () => {
     expect([byId.total, byId.items[0]?._id]).toEqual([1, found.items[0]?._id]);
     // What the row shows: the amount as typed (₹12 was the last payment) and the payee's name.
     for (const typed of ['₹12', '12.00', 'Rs 12'])
-      expect((await history(user, { page: 1, search: typed })).items.map((item) => item.amount), typed).toEqual([12]);
+      expect(
+        (await history(user, { page: 1, search: typed })).items.map((item) => item.amount),
+        typed,
+      ).toEqual([12]);
     const payee = found.items[0]?.counterpartyName ?? '';
     expect(payee.length).toBeGreaterThan(2);
     expect((await history(user, { page: 1, search: payee.toUpperCase() })).total).toBe(12);

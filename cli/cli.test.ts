@@ -212,6 +212,16 @@ describe('balance, events and replay', () => {
     expect(result.out).toMatch(
       /Replayed history: \d+ events in [\d.]+ s \(\d+ events\/s; load [\d.]+ s, indexes [\d.]+ s, swap [\d.]+ s\)/,
     );
+    // Not a terminal: the progress comes as JSON lines, each phase in order, the last one done.
+    const lines = result.err
+      .split('\n')
+      .filter((line) => line.startsWith('{"projection"'))
+      .map((line) => JSON.parse(line) as { phase: string; applied: number; total: number; eventsPerSecond: number });
+    expect([...new Set(lines.map((line) => line.phase))]).toEqual(['load', 'indexes', 'swap', 'done']);
+    const done = lines.at(-1);
+    expect(done?.applied).toBeGreaterThan(0);
+    expect(done?.applied).toBe(done?.total);
+    expect(done?.eventsPerSecond).toBeGreaterThan(0);
     expect((await cli('verify')).code).toBe(EXIT_OK);
   });
 

@@ -54,7 +54,9 @@ ${COMMON}`,
   replay: `Usage: npm run ledger -- replay [--projection NAME] [--json]
 
 Rebuilds projections into fresh tables from position 0, then swaps them in atomically while
-the app keeps serving. Prints a progress bar (stderr, on a terminal) and the rate in events/s.
+the app keeps serving. Prints a progress bar per projection on a terminal's stderr (otherwise
+a JSON line each second and at each phase: load, indexes, swap, done - with events applied,
+events/s and seconds left), then the rate in events/s.
   --projection NAME   only this projection (${PROJECTION_NAMES.join(', ')}); default: all
 
 ${COMMON}`,

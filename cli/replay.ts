@@ -1,7 +1,9 @@
 /**
  * `ledger replay [--projection NAME]`: rebuilds projections into fresh tables and swaps
  * them in (projections/engine/replay.ts) while the app keeps serving - all of them at the same
- * time unless one is named - with a progress bar each on stderr and the rates at the end.
+ * time unless one is named - with a progress bar each on stderr in a terminal, or a JSON line
+ * of progress (phase, events done, rate, time left) when stderr is not one, and the rates at
+ * the end.
  */
 import cliProgress from 'cli-progress';
 import type { Kysely } from 'kysely';
@@ -27,12 +29,12 @@ export async function replayCommand(
 ): Promise<ReplayOutcome> {
   const names = projection ? [projection] : [...PROJECTION_NAMES];
   const started = performance.now();
-  const bars = io.progress ? progressBars() : undefined;
+  const bars = io.progress ? progressBars() : progressLines(io);
   try {
-    const reports = await replayProjections(db, names, { onProgress: bars?.update });
+    const reports = await replayProjections(db, names, { onProgress: bars.update });
     return { reports, seconds: (performance.now() - started) / 1000 };
   } finally {
-    bars?.stop();
+    bars.stop();
   }
 }
 
@@ -58,7 +60,7 @@ function rate(events: number, seconds: number): number {
 function progressBars(): { update: (progress: ReplayProgress) => void; stop: () => void } {
   const multi = new cliProgress.MultiBar(
     {
-      format: '{projection} [{bar}] {percentage}% | {value}/{total} events | {eta_formatted} left',
+      format: '{projection} [{bar}] {percentage}% | {value}/{total} events | {phase} | {eta_formatted} left',
       stream: process.stderr,
       hideCursor: true,
     },
@@ -66,15 +68,57 @@ function progressBars(): { update: (progress: ReplayProgress) => void; stop: () 
   );
   const bars = new Map<ProjectionName, cliProgress.SingleBar>();
   return {
-    update: ({ projection, applied, total }) => {
+    update: ({ projection, applied, total, phase }) => {
       let bar = bars.get(projection);
       if (!bar) {
-        bar = multi.create(total, 0, { projection: projection.padEnd(15) });
+        bar = multi.create(total, 0, { projection: projection.padEnd(15), phase });
         bars.set(projection, bar);
       }
       bar.setTotal(total);
-      bar.update(applied);
+      bar.update(applied, { phase });
     },
     stop: () => multi.stop(),
+  };
+}
+
+/** A JSON line of progress per projection, at most once a second and at each change of phase. */
+export interface ReplayProgressLine {
+  projection: ProjectionName;
+  phase: ReplayProgress['phase'];
+  applied: number;
+  total: number;
+  seconds: number;
+  eventsPerSecond: number;
+  /** While loading, at the rate so far; null before any event is applied and after the load. */
+  secondsLeft: number | null;
+}
+
+const PROGRESS_LINE_EVERY_MS = 1_000;
+
+function progressLines(io: CliIo): { update: (progress: ReplayProgress) => void; stop: () => void } {
+  const started = performance.now();
+  const last = new Map<ProjectionName, { at: number; phase: string }>();
+  return {
+    update: ({ projection, applied, total, phase }) => {
+      const now = performance.now();
+      const previous = last.get(projection);
+      if (previous && previous.phase === phase && now - previous.at < PROGRESS_LINE_EVERY_MS) return;
+      last.set(projection, { at: now, phase });
+      const seconds = (now - started) / 1000;
+      const eventsPerSecond = seconds > 0 ? Math.round(applied / seconds) : 0;
+      const secondsLeft =
+        phase === 'load' && eventsPerSecond > 0 ? Math.round(((total - applied) / eventsPerSecond) * 10) / 10 : null;
+      const line: ReplayProgressLine = {
+        projection,
+        phase,
+        applied,
+        total,
+        seconds: Math.round(seconds * 100) / 100,
+        eventsPerSecond,
+        secondsLeft,
+      };
+      io.err(JSON.stringify(line));
+    },
+    stop: () => undefined,
   };
 }

@@ -29,7 +29,14 @@ export interface ReplayProgress {
   projection: ProjectionName;
   applied: number;
   total: number;
+  /**
+   * What the replay is doing: the set-based load or the chunks up to the gate ('load'), the
+   * deferred index builds ('indexes', the events all applied), the swap ('swap'), done ('done').
+   */
+  phase: ReplayPhase;
 }
+
+export type ReplayPhase = 'load' | 'indexes' | 'swap' | 'done';
 
 /**
  * Events per replay chunk: each chunk is one transaction, and while it runs it holds the
@@ -89,7 +96,10 @@ async function createRebuildTables(db: Kysely<unknown>, projection: Projection):
  */
 const INDEX_BUILD_MEMORY = '256MB';
 
-async function createDeferredIndexes(db: Kysely<unknown>, projection: Projection): Promise<void> {
+async function createDeferredIndexes(db: Kysely<unknown>, projection: Projection, parallelism: number): Promise<void> {
+  // Workers beside the building backend: B-tree and (PostgreSQL 18) GIN builds scan and sort in
+  // parallel; a server that caps max_parallel_workers gets fewer, never an error.
+  const workers = String(Math.max(0, Math.floor(parallelism) - 1));
   for (const table of projection.tables) {
     // Keys already added at creation are skipped by the function.
     for (const index of await liveIndexNames(db, table)) {
@@ -99,7 +109,8 @@ async function createDeferredIndexes(db: Kysely<unknown>, projection: Projection
       // ran it on. The replay functions keep the caller's maintenance_work_mem (they pin only
       // search_path).
       await db.transaction().execute(async (trx) => {
-        await sql`select set_config('maintenance_work_mem', ${INDEX_BUILD_MEMORY}, true)`.execute(trx);
+        await sql`select set_config('maintenance_work_mem', ${INDEX_BUILD_MEMORY}, true),
+                         set_config('max_parallel_maintenance_workers', ${workers}, true)`.execute(trx);
         await sql`select replay.build_rebuild_index(${projection.name}, ${table}, ${index})`.execute(trx);
       });
     }
@@ -171,22 +182,26 @@ async function rebuildAndSwap(
   const startedAt = performance.now();
   const total = await countEvents(db);
   await createRebuildTables(db, projection);
-  const bulk = await bulkLoad(db, projection, options.parallelism ?? availableParallelism());
+  const parallelism = options.parallelism ?? availableParallelism();
+  const bulk = await bulkLoad(db, projection, parallelism);
   let checkpoint = bulk.checkpoint;
   let applied = bulk.applied;
-  const report = (): void => options.onProgress?.({ projection: name, applied, total: Math.max(total, applied) });
-  report();
+  const report = (phase: ReplayPhase): void =>
+    options.onProgress?.({ projection: name, applied, total: Math.max(total, applied), phase });
+  report('load');
   // Catch up in short transactions, without holding the live projector back.
   for (;;) {
     const step = await db.transaction().execute((trx) => projectNext(trx, projection, schema, checkpoint, batchSize));
     applied += step.applied;
     checkpoint = step.checkpoint;
-    report();
+    report('load');
     if (step.applied < batchSize) break;
   }
   const loadedAt = performance.now();
-  await createDeferredIndexes(db, projection);
+  report('indexes');
+  await createDeferredIndexes(db, projection, parallelism);
   const indexedAt = performance.now();
+  report('swap');
   await db.transaction().execute(async (trx) => {
     await lockCheckpoint(trx, name, 'wait');
     for (;;) {
@@ -200,7 +215,7 @@ async function rebuildAndSwap(
     await sql`select replay.drop_rebuild_schema(${name})`.execute(trx);
     await saveCheckpoint(trx, name, checkpoint, applied, 'set');
   });
-  report();
+  report('done');
   const endedAt = performance.now();
   const phases = {
     loadSeconds: (loadedAt - startedAt) / 1000,
