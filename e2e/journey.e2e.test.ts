@@ -239,6 +239,10 @@ describe('the wallet in a real browser', () => {
     await deposit.getByText('Bank transfer and UPI requests are processed in 1-2 business days.').waitFor();
     await deposit.getByRole('button', { name: 'Submit deposit' }).click();
     await toast(asha, 'Deposit request submitted successfully!');
+    // The dialog now says where to pay (the collection account, the UPI QR); Done closes it.
+    await deposit.getByTestId('deposit-instructions').waitFor();
+    await deposit.getByRole('button', { name: 'Done' }).click();
+    await deposit.waitFor({ state: 'detached' });
     await expectTransactions(asha, '₹1,500', '2 of 2 transactions');
     const [upi] = await historyRows(asha);
     expect(upi).toEqual(

@@ -10,6 +10,7 @@ import { Badge } from '../../../components/ui/misc.tsx';
 import { formatRupees } from '../../../lib/format.ts';
 import type { PendingDeposit } from '../api/get-pending-deposits.ts';
 import { whose } from './deposit-words.ts';
+import styles from './PendingDeposits.module.css';
 import type { PendingDepositReview } from './usePendingDepositReview.ts';
 
 export function DepositReviewCell({
@@ -28,10 +29,10 @@ export function DepositReviewCell({
   const waiting = row.awaitingApproval;
   const busy = review.busyWith !== null;
   return (
-    <div className="row-actions" data-testid="deposit-review">
+    <div className={styles.review} data-testid="deposit-review">
       {waiting ? (
-        <span className="small" data-testid="waiting-approval">
-          <Badge tone="warning">{t('topUp.waiting')}</Badge>{' '}
+        <span className={`small ${styles.waiting}`} data-testid="waiting-approval">
+          <Badge tone="warning">{t('topUp.waiting')}</Badge>
           <span className="muted">
             {t('topUp.waitingBy', { name: waiting.requestedByName ?? waiting.requestedBy })}
           </span>

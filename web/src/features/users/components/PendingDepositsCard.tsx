@@ -22,6 +22,7 @@ import { DepositDetailDialog } from './DepositDetailDialog.tsx';
 import { DepositReviewCell } from './DepositReviewCell.tsx';
 import { payerLine, whose } from './deposit-words.ts';
 import { FailDepositDialog } from './FailDepositDialog.tsx';
+import styles from './PendingDeposits.module.css';
 import { usePendingDepositReview } from './usePendingDepositReview.ts';
 
 type DepositRow = PendingDeposit & { _id: string };
@@ -59,8 +60,9 @@ export function PendingDepositsCard({ currentUserId }: { currentUserId: string }
   return (
     <Card
       title={t('users.deposits')}
+      className={styles.card}
       actions={
-        <div className="row-actions">
+        <div className={styles.headerActions}>
           <Button size="sm" variant="secondary" onClick={download} disabled={rows.length === 0}>
             <Icon name="download" size={16} /> {t('topUp.downloadCsv')}
           </Button>
