@@ -421,7 +421,7 @@ describe('what users expect, in a real browser', () => {
             expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(colorScheme);
             if (screen.path === '/') {
               // The statistics band's real figures, counted up.
-              await page.getByRole('region', { name: 'This wallet so far' }).getByText('Wallets opened').waitFor();
+              await page.getByRole('region', { name: 'This wallet so far' }).getByText('Verified customers').waitFor();
             }
             if (screen.path === '/users') {
               // The review buttons: Settle and Fail on the pending deposit, Activate on the new customer.

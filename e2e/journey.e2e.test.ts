@@ -152,6 +152,10 @@ describe('the wallet in a real browser', () => {
     for (const person of [ASHA, VIKRAM]) {
       const name = `${person.firstName} ${person.lastName}`;
       await reviewer.getByRole('button', { name: `Activate ${name}` }).click();
+      // The identity check (issue 41): Activate waits for the document check to be confirmed.
+      const check = reviewer.getByRole('dialog', { name: 'Check identity' });
+      await check.getByLabel('I have checked the document against these details').check();
+      await check.getByRole('button', { name: 'Activate', exact: true }).click();
       await toast(reviewer, 'User verified successfully');
       await reviewer.getByRole('button', { name: `Suspend ${name}` }).waitFor();
     }
@@ -190,7 +194,8 @@ describe('the wallet in a real browser', () => {
       VIKRAM.email,
       VIKRAM.contactNo,
       VIKRAM.identification,
-      VIKRAM.identificationNumber,
+      // The customer's own ID number, masked but for its last four (issue 41).
+      'XXXX XXXX 2109',
     ]) {
       await profile.getByText(value, { exact: true }).waitFor();
     }
