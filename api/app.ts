@@ -47,6 +47,7 @@ import { registerCardWebhook } from './routes/card-webhook.ts';
 import { registerRequestRoutes } from './routes/requests.ts';
 import { registerStatementRoutes } from './routes/statements.ts';
 import { registerTransactionRoutes } from './routes/transactions.ts';
+import { registerPayeeRoutes } from './routes/payees.ts';
 import { registerAdminRoutes } from './routes/admin/index.ts';
 import { DEFAULT_APPROVAL_THRESHOLD_PAISE } from '../admin-actions/index.ts';
 import { registerWebApp } from './web-app.ts';
@@ -291,6 +292,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     collection: deps.config.collectionAccount ?? COLLECTION_DEFAULTS,
   };
   await registerTransactionRoutes(app, money);
+  registerPayeeRoutes(app, money);
   await registerRequestRoutes(app, money);
   registerStatementRoutes(app, money);
   await registerCardWebhook(app, money);

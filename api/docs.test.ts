@@ -35,6 +35,7 @@ const NO_INPUT: ReadonlySet<string> = new Set([
   'POST /api/admin/trial-balance/verify',
   'GET /api/admin/projections',
   'GET /api/admin/pending-deposits.csv',
+  'GET /api/transactions/recent-payees', // always the caller's own
 ]);
 
 interface Operation {

@@ -73,6 +73,8 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, ErrorEntry>> = {
   OAUTH_USER: { status: 400, message: 'Please use Google to sign in to your account' },
   user_not_found: { status: 404, message: 'User not found' },
   cannot_suspend_self: { status: 403, message: 'You cannot suspend your own account' },
+  handle_taken: { status: 409, message: 'This handle is already taken' },
+  handle_already_set: { status: 409, message: 'Your handle is already set and cannot be changed' },
   document_check_required: { status: 400, message: DOCUMENT_CHECK_REQUIRED_MESSAGE },
   otp_invalid: { status: 400, message: 'Invalid OTP' },
   otp_expired: { status: 400, message: 'OTP has expired or was not requested. Please request a new one.' },

@@ -9,6 +9,11 @@ export function accountFromQrText(text: string): string | null {
   return ACCOUNT_URL_PATTERN.exec(text)?.[1] ?? null;
 }
 
-export function accountUrl(publicUrl: string, accountNumber: string): string {
-  return `${publicUrl.replace(/(?<!\/)\/+$/, '')}/user/${accountNumber}`;
+/**
+ * The QR's text; with a handle, `?handle=asha%40wallet` after the account number, which the
+ * spec's pattern still reads (it stops at the `?`), so a payer's app can show how they pay.
+ */
+export function accountUrl(publicUrl: string, accountNumber: string, handle?: string | null): string {
+  const url = `${publicUrl.replace(/(?<!\/)\/+$/, '')}/user/${accountNumber}`;
+  return handle ? `${url}?handle=${encodeURIComponent(handle)}` : url;
 }

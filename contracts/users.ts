@@ -237,13 +237,15 @@ export const userRecordSchema = z.object({
   lastName: z.string(),
   email: z.string(),
   contactNo: z.string().nullable(),
-  identification: z.string().nullable(),
-  identificationNumber: z
+  handle: z
     .string()
     .nullable()
-    .meta({
-      description: 'Masked but for the last four ("XXXX XXXX 9012"); admins reveal it through an audited route',
-    }),
+    .optional()
+    .meta({ description: 'How others pay this user (`asha@wallet`); null until chosen' }),
+  identification: z.string().nullable(),
+  identificationNumber: z.string().nullable().meta({
+    description: 'Masked but for the last four ("XXXX XXXX 9012"); admins reveal it through an audited route',
+  }),
   address: z.string().nullable(),
   balance: z.number().meta({ description: 'Rupees (two decimals)' }),
   isAdmin: z.boolean(),

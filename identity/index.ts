@@ -17,6 +17,7 @@ export {
   type BalanceReader,
 } from './users.ts';
 export { revealIdentification } from './identification.ts';
+export { chooseHandle, findActivePayee } from './payees.ts';
 export { registerUser } from './registration.ts';
 export { signInWithPassword } from './sign-in.ts';
 export {

@@ -11,6 +11,9 @@ export type IdentityRejectionCode =
   /** The account a payment is to credit does not exist or is not active (checked with the PIN). */
   | 'unknown_account'
   | 'cannot_suspend_self'
+  /** A handle someone else chose first, or a second handle for a user who has one (issue 43). */
+  | 'handle_taken'
+  | 'handle_already_set'
   /** An activation sent with the document check explicitly not confirmed. */
   | 'document_check_required'
   | 'otp_invalid'

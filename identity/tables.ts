@@ -28,6 +28,8 @@ export interface UserRow {
   pin_verifier_key: ColumnType<string | null, string | null | undefined, string | null>;
   /** The last lockout stage: only an e-mailed PIN reset unlocks money commands. */
   pin_reset_required: Generated<boolean>;
+  /** `asha@wallet`: how others pay this user (identity/payees.ts); set once, unique. */
+  handle: ColumnType<string | null, string | null | undefined, string | null>;
   pin_locked_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
   session_version: Generated<number>;
   created_at: Generated<Date>;

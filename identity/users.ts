@@ -18,6 +18,7 @@ export interface AccountSummary {
   firstName: string;
   lastName: string;
   contactNo: string | null;
+  handle: string | null;
   identification: string | null;
   identificationNumber: string | null;
   address: string | null;
@@ -47,6 +48,7 @@ function summaryQuery(db: Kysely<unknown>) {
       'first_name',
       'last_name',
       'contact_no',
+      'handle',
       'identification',
       'identification_number',
       'address',
@@ -68,6 +70,7 @@ function toSummary(row: SummaryRow): AccountSummary {
     firstName: row.first_name,
     lastName: row.last_name,
     contactNo: row.contact_no,
+    handle: row.handle,
     identification: row.identification,
     identificationNumber: row.identification_number,
     address: row.address,
@@ -113,6 +116,7 @@ export function toUserRecord(account: AccountSummary, balancePaise: bigint): Use
     lastName: account.lastName,
     email: account.email,
     contactNo: account.contactNo,
+    handle: account.handle,
     identification: account.identification,
     // Masked in every record, the customer's own included: the whole number is read only
     // through the admins' audited reveal (identity/identification.ts).

@@ -136,12 +136,14 @@ create table identity.users (
   pin_verifier bytea,
   pin_verifier_key text,
   pin_reset_required boolean default false not null,
+  handle text,
   constraint local_accounts_have_a_password CHECK (((auth_provider <> 'local'::text) OR (password_hash IS NOT NULL))),
   constraint pin_verifier_has_key CHECK (((pin_verifier IS NULL) = (pin_verifier_key IS NULL))),
   constraint users_auth_provider_check CHECK ((auth_provider = ANY (ARRAY['local'::text, 'google'::text]))),
   constraint users_email_check CHECK (((email = lower(email)) AND ((length(email) >= 3) AND (length(email) <= 254)))),
   constraint users_failed_pin_attempts_check CHECK ((failed_pin_attempts >= 0)),
   constraint users_google_subject_key UNIQUE (google_subject),
+  constraint users_handle_check CHECK ((handle ~ '^[a-z0-9][a-z0-9._]{2,19}@wallet$'::text)),
   constraint users_id_check CHECK ((id ~ '^[A-Za-z0-9_-]{1,64}$'::text)),
   constraint users_identification_check CHECK ((identification = ANY (ARRAY['Passport'::text, 'Driver''s License'::text, 'National ID'::text, 'Aadhaar Card'::text, 'PAN Card'::text]))),
   constraint users_pin_verifier_check CHECK ((octet_length(pin_verifier) = 32)),
@@ -340,6 +342,8 @@ CREATE INDEX solo_money_actions_by_wallet ON audit.solo_money_actions USING btre
 CREATE INDEX one_time_codes_expiry ON identity.one_time_codes USING btree (expires_at);
 CREATE INDEX users_admins ON identity.users USING btree (id) WHERE is_admin;
 CREATE UNIQUE INDEX users_email_unique ON identity.users USING btree (lower(email));
+CREATE UNIQUE INDEX users_handle_key ON identity.users USING btree (handle) WHERE (handle IS NOT NULL);
+CREATE INDEX users_mobile_key ON identity.users USING btree ("right"(regexp_replace(contact_no, '[^0-9]'::text, ''::text, 'g'::text), 10)) WHERE (contact_no IS NOT NULL);
 CREATE INDEX events_by_time ON ledger.events USING brin (recorded_at);
 CREATE INDEX events_by_type ON ledger.events USING btree (type, "position");
 CREATE INDEX events_tx_order ON ledger.events USING btree (tx_id, "position");

@@ -52,7 +52,14 @@ export {
   readWalletBalance,
   type StatementFilters,
 } from './accounts/queries.ts';
-export { HISTORY_PAGE_SIZE, readHistoryPage, type HistoryPage, type HistoryQuery } from './history/queries.ts';
+export {
+  HISTORY_PAGE_SIZE,
+  readHistoryPage,
+  readRecentPayees,
+  type HistoryPage,
+  type HistoryQuery,
+  type RecentPayee,
+} from './history/queries.ts';
 export {
   readMoneyRequestPage,
   readMoneyRequests,

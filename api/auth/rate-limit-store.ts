@@ -6,7 +6,7 @@
  * now + window) or counts into the running one, and returns the count and the time left.
  * Each limit has its own scope in the key: the shared API-wide limit, or the route's own
  * (`POST /api/users/login`) for routes with a limit of their own, as the plugin's Redis store
- * does. Expired rows are deleted in batches: once a minute per process, and batch after batch
+ * does, or their group's (`group account-lookup`) for routes that share one. Expired rows are deleted in batches: once a minute per process, and batch after batch
  * (one at a time) while a batch comes back full, so a flood from many addresses is cleared
  * as fast as it expires.
  *
@@ -52,6 +52,9 @@ export function createPostgresRateLimitStore(db: Kysely<unknown>): RateLimitStor
     }
 
     child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
+      // Routes of one group (the settings' `groupId`) share one scope, so they share one count.
+      const groupId = (routeOptions as { groupId?: unknown }).groupId;
+      if (typeof groupId === 'string') return new PostgresRateLimitStore(undefined, `group ${groupId}`);
       // The plugin (11.x) passes its merged route settings with the route under `routeInfo`,
       // where its types promise the route options themselves: read either.
       const route = (routeOptions as { routeInfo?: { method: unknown; url: unknown } }).routeInfo ?? routeOptions;

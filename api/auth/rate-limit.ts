@@ -167,13 +167,18 @@ export function authRateLimit(settings: RateLimitSettings): { rateLimit: { max: 
   return { rateLimit: { max: settings.authMax, timeWindow: settings.windowMs } };
 }
 
+/** The group every payee lookup counts in (the store's scope for it: rate-limit-store.ts). */
+export const ACCOUNT_LOOKUP_GROUP = 'account-lookup';
+
 /**
- * Route option for account lookups (`verify-account`): three times the authentication
- * limit. Looking up who owns an account number is how numbers get enumerated; a person
- * verifies a handful of payees, not hundreds.
+ * Route option for account lookups (`verify-account`, and `find-payee` by account number,
+ * mobile number or handle): three times the authentication limit, one budget for all of them
+ * (`groupId`), so a second lookup route does not double what an enumerator may try. Looking up
+ * who owns a number is how numbers get enumerated; a person verifies a handful of payees, not
+ * hundreds.
  */
 export function accountLookupRateLimit(settings: RateLimitSettings): {
-  rateLimit: { max: number; timeWindow: number };
+  rateLimit: { max: number; timeWindow: number; groupId: string };
 } {
-  return { rateLimit: { max: settings.authMax * 3, timeWindow: settings.windowMs } };
+  return { rateLimit: { max: settings.authMax * 3, timeWindow: settings.windowMs, groupId: ACCOUNT_LOOKUP_GROUP } };
 }

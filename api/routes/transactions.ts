@@ -5,7 +5,7 @@
  * one whose history is read: nothing in the body chooses a sender, a wallet or a status.
  */
 import { newId } from '../../platform/ids.ts';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import { failDepositSchema, settleDepositSchema } from '../../contracts/admin.ts';
 import { rupeesFromPaise } from '../../contracts/money.ts';
@@ -122,38 +122,56 @@ function registerTransfer(app: ZodRoutes, deps: MoneyDependencies): void {
       const body = request.body;
       if (body.sender !== undefined && body.sender !== user.id)
         throw new ApiError('forbidden', 'You can only send money from your own account');
-      // The ledger's own rules (no paying yourself), asked before the PIN check: a transfer it would refuse costs no PIN attempt.
-      requireTransferTerms({
-        fromAccountId: user.id,
-        toAccountId: body.receiver,
-        amountPaise: body.amount,
-        reference: body.reference,
-      });
-      // The payee (active, or 404) is read with the PIN row, before any PIN attempt is counted.
-      await requirePin(deps, user.id, body.transactionPin, { payeeId: body.receiver });
-      const result = await deps.ledger.transfer(
-        {
-          transferId: newId(),
-          fromAccountId: user.id,
-          toAccountId: body.receiver,
-          amountPaise: body.amount,
-          reference: body.reference,
-        },
-        commandContext(request, user.id),
+      return ok(
+        reply,
+        TRANSFER_SUCCESS_MESSAGE,
+        await transferFromSession(deps, request, user.id, { ...body, receiverId: body.receiver }),
       );
-      return ok(reply, TRANSFER_SUCCESS_MESSAGE, {
-        transactionId: result.transferId,
-        _id: result.transferId,
-        sender: user.id,
-        receiver: body.receiver,
-        amount: rupeesFromPaise(body.amount),
-        reference: body.reference,
-        status: 'success',
-        checkpoint: result.checkpoint,
-        replayed: result.replayed,
-      });
     },
   );
+}
+
+/**
+ * A transfer from the signed-in user's wallet to an account the server chose (transfer-funds'
+ * `receiver`, or the account a mobile number or handle names): the ledger's terms, the PIN,
+ * the command, and the reply's data.
+ */
+export async function transferFromSession(
+  deps: MoneyDependencies,
+  request: FastifyRequest,
+  userId: string,
+  payment: { receiverId: string; amount: bigint; reference: string; transactionPin: string },
+) {
+  // The ledger's own rules (no paying yourself), asked before the PIN check: a transfer it would refuse costs no PIN attempt.
+  requireTransferTerms({
+    fromAccountId: userId,
+    toAccountId: payment.receiverId,
+    amountPaise: payment.amount,
+    reference: payment.reference,
+  });
+  // The payee (active, or 404) is read with the PIN row, before any PIN attempt is counted.
+  await requirePin(deps, userId, payment.transactionPin, { payeeId: payment.receiverId });
+  const result = await deps.ledger.transfer(
+    {
+      transferId: newId(),
+      fromAccountId: userId,
+      toAccountId: payment.receiverId,
+      amountPaise: payment.amount,
+      reference: payment.reference,
+    },
+    commandContext(request, userId),
+  );
+  return {
+    transactionId: result.transferId,
+    _id: result.transferId,
+    sender: userId,
+    receiver: payment.receiverId,
+    amount: rupeesFromPaise(payment.amount),
+    reference: payment.reference,
+    status: 'success' as const,
+    checkpoint: result.checkpoint,
+    replayed: result.replayed,
+  };
 }
 
 /** Deposits into the signed-in user's wallet: card (charged, then credited) or bank/UPI (pending review). */

@@ -216,7 +216,7 @@ export function registerUserRoutes(server: FastifyInstance, deps: UserRouteDepen
   // Any query (the spec's client sends ?url[userId]=...) is ignored: the code is always the caller's own.
   app.get('/api/users/generate-qr', { ...signedIn, ...DOCS.qr }, async (request, reply) => {
     const user = await requireUser(request);
-    const dataUrl = await QRCode.toDataURL(accountUrl(deps.publicUrl, user.id), {
+    const dataUrl = await QRCode.toDataURL(accountUrl(deps.publicUrl, user.id, user.handle), {
       width: 256,
       margin: 2,
       errorCorrectionLevel: 'M',

@@ -302,3 +302,46 @@ async function searchHistory(db: Kysely<ReadTables>, query: SearchQuery): Promis
     searchWay: rows[0]?.way,
   };
 }
+
+/** A payee of the user's own payments, newest first (issue 43: one tap fills the payee). */
+export interface RecentPayee {
+  accountId: string;
+  /** The name the newest payment to them was recorded with. */
+  name: string;
+  lastPaidAt: Date;
+}
+
+/**
+ * How many of the user's newest outgoing rows are read to find recent payees: a bound on the
+ * work of one call, whatever the history's length. A payee last paid before these is not recent.
+ */
+export const RECENT_PAYEES_SCAN_ROWS = 200;
+
+/**
+ * The distinct people the user paid most recently (transfers and accepted money requests;
+ * never reversals or deposits), up to `limit`. Reads the newest outgoing rows through the
+ * newest-first index, then groups them by payee.
+ */
+export async function readRecentPayees(
+  db: Kysely<ReadTables>,
+  query: { accountId: string; limit: number },
+): Promise<RecentPayee[]> {
+  const { rows } = await sql<{ counterparty_id: string; counterparty_name: string; last_paid_at: Date }>`
+    select counterparty_id,
+           (array_agg(counterparty_name order by created_at desc, position desc))[1] as counterparty_name,
+           max(created_at) as last_paid_at
+      from (select counterparty_id, counterparty_name, created_at, position, method
+              from read.history
+             where account_id = ${query.accountId} and type = 'debit'
+             order by created_at desc, position desc
+             limit ${RECENT_PAYEES_SCAN_ROWS}) as outgoing
+     where method in ('transfer', 'request')
+     group by counterparty_id
+     order by max(created_at) desc, counterparty_id
+     limit ${query.limit}`.execute(db);
+  return rows.map((row) => ({
+    accountId: row.counterparty_id,
+    name: row.counterparty_name,
+    lastPaidAt: row.last_paid_at,
+  }));
+}
