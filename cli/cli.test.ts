@@ -225,6 +225,15 @@ describe('balance, events and replay', () => {
     expect((await cli('verify')).code).toBe(EXIT_OK);
   });
 
+  it('rebuilds the balances alone with --balances, and they come out the same', async () => {
+    const before = await cli('balance', 'funding:upi');
+    const result = await cli('replay', '--balances');
+    expect(result.code, result.err).toBe(EXIT_OK);
+    expect(result.out).toMatch(/Replayed accounts: \d+ events in [\d.]+ s/);
+    expect((await cli('balance', 'funding:upi')).out).toBe(before.out);
+    expect((await cli('replay', '--balances', '--projection', 'history')).code).not.toBe(EXIT_OK);
+  });
+
   it('replays every projection at once and prints each rate and the total', async () => {
     const before = await cli('balance', 'funding:upi');
     const result = await cli('replay');

@@ -146,13 +146,21 @@ export function planBackup(args: string[]): BackupPlan | 'help' {
 export function planCommand(name: string, args: string[]): Command | 'help' {
   switch (name) {
     case 'replay': {
-      const parsed = parseCommand(name, args, { projection: { type: 'string' } }, 0);
+      // A flag without a value; the rest parse as every command's options do.
+      const balances = args.includes('--balances');
+      const parsed = parseCommand(
+        name,
+        args.filter((arg) => arg !== '--balances'),
+        { projection: { type: 'string' } },
+        0,
+      );
       if (!parsed) return 'help';
       const projection = parsed.values.projection;
       if (projection !== undefined && !isProjectionName(projection))
         throw new UsageError(`unknown projection "${projection}" (one of: ${PROJECTION_NAMES.join(', ')})`);
+      if (balances && projection !== undefined) throw new UsageError('--balances and --projection exclude each other');
       return async (db, io) => {
-        const outcome = await replayCommand(db, io, projection);
+        const outcome = await replayCommand(db, io, balances ? 'balances' : projection);
         return { exitCode: EXIT_OK, text: formatReplay(outcome), data: outcome };
       };
     }

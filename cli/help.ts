@@ -51,13 +51,15 @@ Run \`npm run ledger -- <command> --help\` for a command's options.
 Database: DATABASE_URL, or the embedded Postgres in var/ (the running one when npm start runs).
 
 ${COMMON}`,
-  replay: `Usage: npm run ledger -- replay [--projection NAME] [--json]
+  replay: `Usage: npm run ledger -- replay [--projection NAME | --balances] [--json]
 
 Rebuilds projections into fresh tables from position 0, then swaps them in atomically while
 the app keeps serving. Prints a progress bar per projection on a terminal's stderr (otherwise
 a JSON line each second and at each phase: load, indexes, swap, done - with events applied,
 events/s and seconds left), then the rate in events/s.
   --projection NAME   only this projection (${PROJECTION_NAMES.join(', ')}); default: all
+  --balances          only the balances (one aggregate over the postings, in seconds), up to the
+                      accounts projection's checkpoint; its statements and directory stay as they are
 
 ${COMMON}`,
   verify: `Usage: npm run ledger -- verify [--json]

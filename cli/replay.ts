@@ -9,6 +9,7 @@ import cliProgress from 'cli-progress';
 import type { Kysely } from 'kysely';
 import {
   PROJECTION_NAMES,
+  replayBalances,
   replayProjections,
   type ProjectionName,
   type ReplayProgress,
@@ -22,16 +23,22 @@ export interface ReplayOutcome {
   seconds: number;
 }
 
+/**
+ * `projection` names one projection; 'balances' rebuilds the balances alone (one aggregate
+ * over the postings, replayBalances); undefined, every projection.
+ */
 export async function replayCommand(
   db: Kysely<unknown>,
   io: CliIo,
-  projection: ProjectionName | undefined,
+  projection: ProjectionName | 'balances' | undefined,
 ): Promise<ReplayOutcome> {
-  const names = projection ? [projection] : [...PROJECTION_NAMES];
   const started = performance.now();
   const bars = io.progress ? progressBars() : progressLines(io);
   try {
-    const reports = await replayProjections(db, names, { onProgress: bars.update });
+    const reports =
+      projection === 'balances'
+        ? [await replayBalances(db, { onProgress: bars.update })]
+        : await replayProjections(db, projection ? [projection] : [...PROJECTION_NAMES], { onProgress: bars.update });
     return { reports, seconds: (performance.now() - started) / 1000 };
   } finally {
     bars.stop();

@@ -1534,6 +1534,53 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION projector.bulk_replay_balances(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET enable_nestloop TO 'off'
+ SET work_mem TO '256MB'
+AS $function$
+begin
+  with later as (
+    select e.position from ledger.events e where (e.tx_id, e.position) > (p_to_tx, p_to_position)
+  ),
+  lines as (
+    select p.account_id, p.amount, p.position
+      from ledger.postings p
+     where projector.account_part(p.account_id, p_parts) = p_part
+       and not exists (select 1 from later l where l.position = p.position)
+  ),
+  read_order as materialized (
+    -- Each line's event in read order as one sortable key: the transaction, then the position.
+    select l.account_id, l.amount, e.recorded_at, e.tx_id::text::numeric * 1e19 + e.position as read_key
+      from lines l
+      join ledger.events e on e.position = l.position
+  ),
+  sums as (
+    select r.account_id, sum(r.amount) as balance, count(*) as postings, max(r.read_key) as last_key
+      from read_order r
+     group by r.account_id
+  ),
+  opened as (
+    select e.data->>'accountId' as account_id, e.recorded_at
+      from ledger.events e
+     where e.type = 'WalletOpened'
+       and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
+       and projector.account_part(e.data->>'accountId', p_parts) = p_part
+  ),
+  last_lines as (
+    select distinct on (s.account_id) s.*, r.recorded_at
+      from sums s
+      join read_order r on r.account_id = s.account_id and r.read_key = s.last_key
+  )
+  insert into read_rebuild_accounts.balances (account_id, balance_paise, postings_count, last_position, updated_at)
+  select coalesce(s.account_id, o.account_id), coalesce(s.balance, 0), coalesce(s.postings, 0),
+         (s.last_key % 1e19)::bigint, coalesce(s.recorded_at, o.recorded_at)
+    from last_lines s
+    full join opened o on o.account_id = s.account_id;
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION projector.bulk_replay_history(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer)
  RETURNS void
  LANGUAGE plpgsql
@@ -1947,6 +1994,7 @@ grant execute on function projector.apply_statements__live(p_from_tx xid8, p_fro
 grant execute on function projector.apply_statements__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
 grant execute on function projector.assert_target(p_schema text, p_projection text) to wallet_runtime;
 grant execute on function projector.bulk_replay_accounts(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer) to wallet_runtime;
+grant execute on function projector.bulk_replay_balances(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer) to wallet_runtime;
 grant execute on function projector.bulk_replay_history(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer) to wallet_runtime;
 grant execute on function projector.events_in_range(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
 grant execute on function projector.funding_name(p_account_id text) to wallet_runtime;

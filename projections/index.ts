@@ -37,6 +37,7 @@ export {
 export {
   replayProjection,
   replayProjections,
+  replayBalances,
   countEvents,
   type ReplayOptions,
   type ReplayProgress,

@@ -226,6 +226,57 @@ async function rebuildAndSwap(
 }
 
 /**
+ * The balances alone, rebuilt for an operator who needs them now (issue 42): one aggregate over
+ * the postings (`projector.bulk_replay_balances`, projections/accounts/rules.sql), its parts at
+ * once on several connections, up to the accounts projection's own checkpoint - held locked
+ * from the load through the swap, so the live accounts projector pauses for those seconds and
+ * the new balances agree with the directory and statements beside them. Excludes a replay of
+ * accounts (the same lock). Statements and the directory are left as they are: `replayProjection`
+ * rebuilds those.
+ */
+export async function replayBalances(db: Kysely<unknown>, options: ReplayOptions = {}): Promise<ReplayReport> {
+  return withReplayLock(db, 'accounts', async () => {
+    const startedAt = performance.now();
+    const parts = Math.max(1, Math.floor(options.parallelism ?? availableParallelism()));
+    await db.transaction().execute(async (trx) => {
+      await sql`select replay.reset_rebuild_schema('accounts')`.execute(trx);
+      await sql`select replay.create_rebuild_table('accounts', 'balances', true)`.execute(trx);
+    });
+    return db.transaction().execute(async (trx) => {
+      const checkpoint = (await lockCheckpoint(trx, 'accounts', 'wait')) ?? START;
+      const { rows } = await sql<{ events: bigint }>`
+        select events_applied as events from read.checkpoints where projection = 'accounts'`.execute(trx);
+      const events = Number(rows[0]?.events ?? 0n);
+      options.onProgress?.({ projection: 'accounts', applied: 0, total: events, phase: 'load' });
+      await Promise.all(
+        Array.from({ length: parts }, (_, part) =>
+          db.transaction().execute(async (partTrx) => {
+            await sql`select projector.bulk_replay_balances(${checkpoint.txId.toString()}::xid8,
+              ${checkpoint.position.toString()}::bigint, ${parts}::integer, ${part}::integer)`.execute(partTrx);
+          }),
+        ),
+      );
+      const loadedAt = performance.now();
+      options.onProgress?.({ projection: 'accounts', applied: events, total: events, phase: 'indexes' });
+      for (const index of await liveIndexNames(trx, 'balances'))
+        await sql`select replay.build_rebuild_index('accounts', 'balances', ${index})`.execute(trx);
+      const indexedAt = performance.now();
+      options.onProgress?.({ projection: 'accounts', applied: events, total: events, phase: 'swap' });
+      await sql`select replay.swap_in_table('accounts', 'balances')`.execute(trx);
+      await sql`select replay.drop_rebuild_schema('accounts')`.execute(trx);
+      const endedAt = performance.now();
+      options.onProgress?.({ projection: 'accounts', applied: events, total: events, phase: 'done' });
+      const phases = {
+        loadSeconds: (loadedAt - startedAt) / 1000,
+        indexSeconds: (indexedAt - loadedAt) / 1000,
+        swapSeconds: (endedAt - indexedAt) / 1000,
+      };
+      return { projection: 'accounts', events, seconds: (endedAt - startedAt) / 1000, phases, checkpoint };
+    });
+  });
+}
+
+/**
  * The last event the xmin gate lets through (every event up to it in read order is committed
  * and final, projections/engine/event-range.ts) and how many events there are up to it.
  */
