@@ -15,7 +15,10 @@ import { PasswordField } from './Field.tsx';
 
 export interface Payee {
   name: string;
+  /** The number shown beside the name: an account number, or a masked number or a handle. */
   accountNumber: string;
+  /** That number's label when it is not the account ("Mobile", "Handle"). */
+  numberLabel?: string | undefined;
   bankName?: string | undefined;
 }
 
@@ -67,7 +70,7 @@ export function ConfirmPayment({
       </h3>
       <dl className={styles.details}>
         <div>
-          <dt>{t('payment.account')}</dt>
+          <dt>{payee.numberLabel ?? t('payment.account')}</dt>
           <dd className="mono">{payee.accountNumber}</dd>
         </div>
         {payee.bankName ? (

@@ -11,11 +11,14 @@ export function VerifiedPanel({
   name,
   accountNumber,
   bankName,
+  numberLabel,
   action,
 }: {
   title?: string;
   name: string;
   accountNumber: string;
+  /** The number's label when it is not the account ("Mobile", "Handle"). */
+  numberLabel?: string | undefined;
   bankName?: string | undefined;
   action?: ReactNode;
 }): ReactElement {
@@ -31,7 +34,7 @@ export function VerifiedPanel({
           <dd>{name}</dd>
         </div>
         <div>
-          <dt>{t('payment.account')}</dt>
+          <dt>{numberLabel ?? t('payment.account')}</dt>
           <dd className="mono">{accountNumber}</dd>
         </div>
         {bankName ? (

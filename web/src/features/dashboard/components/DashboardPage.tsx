@@ -1,7 +1,9 @@
 /**
  * The dashboard (spec section 2): greeting, the balance card (BalanceCard.tsx), quick actions,
  * own payment QR (after Send on a phone's single column; beside them on wide screens), profile fields ('N/A'), charts of the balance over time and money in /
- * out by month (ChartsCard.tsx), and the 3 newest transactions (RecentActivity.tsx).
+ * out by month (ChartsCard.tsx), and the 3 newest transactions (RecentActivity.tsx). The
+ * profile shows the user's handle, or a form to choose it (HandleForm.tsx); recent payees open
+ * the send dialog with one of them (issue 43).
  */
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,10 +11,13 @@ import { Link } from 'react-router-dom';
 import type { UserRecord } from '../../../../../contracts/users.ts';
 import { Icon, type IconName } from '../../../components/ui/icons.tsx';
 import { Card } from '../../../components/ui/misc.tsx';
+import { RecentPayeeLabel, RecentPayees } from '../../../components/ui/RecentPayees.tsx';
+import { useRecentPayees } from '../../../lib/api/recent-payees.ts';
 import { usePaymentQr } from '../api/generate-qr.ts';
 import { BalanceCard } from './BalanceCard.tsx';
 import styles from './DashboardPage.module.css';
 import { ChartsCard } from './ChartsCard.tsx';
+import { HandleForm } from './HandleForm.tsx';
 import { RecentActivity } from './RecentActivity.tsx';
 
 const QUICK_ACTIONS = [
@@ -44,6 +49,29 @@ function QrCard({ userId }: { userId: string }): ReactElement {
   );
 }
 
+/** The people the user paid last: one tap opens the send dialog with that payee verified. */
+function RecentPayeesCard(): ReactElement {
+  const { t } = useTranslation();
+  const payees = useRecentPayees();
+  return (
+    <Card title={t('payees.recent')}>
+      <RecentPayees
+        payees={payees.data}
+        emptyText={payees.isSuccess ? t('payees.none') : undefined}
+        action={(payee, className) => (
+          <Link
+            to={`/transactions?pay=${encodeURIComponent(payee.accountNumber)}`}
+            className={className}
+            aria-label={t('payees.pay', { name: payee.name })}
+          >
+            <RecentPayeeLabel payee={payee} />
+          </Link>
+        )}
+      />
+    </Card>
+  );
+}
+
 export function DashboardPage({ user }: { user: UserRecord }): ReactElement {
   const { t } = useTranslation();
   const notAvailable = t('dashboard.notAvailable');
@@ -54,6 +82,7 @@ export function DashboardPage({ user }: { user: UserRecord }): ReactElement {
     [t('dashboard.contactNo'), present(user.contactNo) ?? notAvailable],
     [t('dashboard.identity'), present(user.identification) ?? notAvailable],
     [t('dashboard.idNumber'), present(user.identificationNumber) ?? notAvailable],
+    [t('payees.yourHandle'), present(user.handle) ?? t('payees.notChosen')],
   ];
   return (
     <div className="page">
@@ -85,7 +114,9 @@ export function DashboardPage({ user }: { user: UserRecord }): ReactElement {
               </div>
             ))}
           </dl>
+          {user.handle ? null : <HandleForm />}
         </Card>
+        <RecentPayeesCard />
         <ChartsCard />
         <RecentActivity userId={user._id} />
       </div>

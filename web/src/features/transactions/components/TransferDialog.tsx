@@ -1,18 +1,24 @@
 /**
  * Transfer Funds (spec sections 2, 4, 5): verify the receiver first (the field then locks
  * and shows 'Verified' with name, account and bank), then amount and reference; Continue
- * shows "Pay ₹X to <verified name>" with Back / Confirm, and only then the PIN.
+ * shows "Pay ₹X to <verified name>" and the payee's number masked but for its last four (or
+ * their handle) with Back / Confirm, and only then the PIN. The receiver may be an account
+ * number, a mobile number or a handle (issue 43); a recent payee fills it with one tap.
  * `initialReceiver` (the /user/:accountNumber deep link) is verified as the dialog opens.
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { maskedTail } from '../../../../../contracts/payees.ts';
 import { SELF_TRANSFER_MESSAGE } from '../../../../../contracts/transactions.ts';
 import { Button } from '../../../components/ui/Button.tsx';
 import { TextField } from '../../../components/ui/Field.tsx';
 import { Modal } from '../../../components/ui/Modal.tsx';
 import { useToast } from '../../../components/ui/Toaster.tsx';
+import { RecentPayeeLabel, RecentPayees } from '../../../components/ui/RecentPayees.tsx';
 import { VerifiedPanel } from '../../../components/ui/VerifiedPanel.tsx';
-import { useRecipient } from '../../../lib/use-recipient.ts';
+import { useRecentPayees } from '../../../lib/api/recent-payees.ts';
+import { useRecipient, type RecipientAccount } from '../../../lib/use-recipient.ts';
 import { focusPayAmount, PayConfirmation, PayFields } from './PayFields.tsx';
 import styles from './TransferDialog.module.css';
 import { usePayment } from './usePayment.ts';
@@ -33,7 +39,8 @@ export function TransferDialog({
   initialReceiver,
 }: TransferDialogProps): ReactElement {
   const [receiver, setReceiver] = useState('');
-  const recipient = useRecipient();
+  const recipient = useRecipient({ payees: true });
+  const recentPayees = useRecentPayees();
   const notify = useToast();
   const { t } = useTranslation();
   const payment = usePayment({ userId, balance, onPaid: () => close(false) });
@@ -77,7 +84,14 @@ export function TransferDialog({
 
   function submit(event: FormEvent): void {
     event.preventDefault();
-    payment.review(receiver, recipient.status === 'verified');
+    payment.review(receiver, recipient.status === 'verified', recipient.account?.payee?.key);
+  }
+
+  /** A recent payee: fills the field and verifies it, as typing and Verify would. */
+  function pick(accountNumber: string): void {
+    setReceiver(accountNumber);
+    payment.setErrors((current) => ({ ...current, receiver: '' }));
+    void verify(accountNumber);
   }
 
   const verified = recipient.status === 'verified' && recipient.account;
@@ -90,9 +104,24 @@ export function TransferDialog({
       busy={payment.paying}
     >
       {payment.stage !== 'details' && recipient.account ? (
-        <PayConfirmation payment={payment} payee={recipient.account} />
+        <PayConfirmation payment={payment} payee={shownPayee(recipient.account, t)} />
       ) : (
         <form onSubmit={submit} noValidate className="form-stack" aria-label={t('send.formLabel')}>
+          {verified ? null : (
+            <RecentPayees
+              payees={recentPayees.data}
+              action={(payee, className) => (
+                <button
+                  type="button"
+                  className={className}
+                  aria-label={t('payees.pay', { name: payee.name })}
+                  onClick={() => pick(payee.accountNumber)}
+                >
+                  <RecentPayeeLabel payee={payee} />
+                </button>
+              )}
+            />
+          )}
           <div className="verify-row">
             <TextField
               label={t('send.receiver')}
@@ -105,6 +134,7 @@ export function TransferDialog({
               }}
               error={payment.errors.receiver}
               placeholder={t('send.receiverPlaceholder')}
+              hint={verified ? undefined : t('payees.receiverHint')}
               autoComplete="off"
               adornment={verified ? <span className={styles.verifiedBadge}>{t('send.verified')}</span> : null}
             />
@@ -128,7 +158,8 @@ export function TransferDialog({
             <VerifiedPanel
               title={t('send.verified')}
               name={recipient.account?.name ?? ''}
-              accountNumber={recipient.account?.accountNumber ?? ''}
+              accountNumber={recipient.account?.payee?.shown ?? recipient.account?.accountNumber ?? ''}
+              numberLabel={recipient.account?.payee ? t(`payees.${recipient.account.payee.kind}`) : undefined}
               bankName={recipient.account?.bankName}
             />
           ) : null}
@@ -143,4 +174,11 @@ export function TransferDialog({
       )}
     </Modal>
   );
+}
+
+/** The confirmation's payee: the name, and the number masked but for its last four (or the handle). */
+function shownPayee(account: RecipientAccount, t: TFunction) {
+  if (account.payee)
+    return { name: account.name, accountNumber: account.payee.shown, numberLabel: t(`payees.${account.payee.kind}`) };
+  return { name: account.name, accountNumber: maskedTail(account.accountNumber), bankName: account.bankName };
 }

@@ -19,6 +19,11 @@ const verified = () => ({
   },
 });
 
+/** The calls a dialog made, but the recent payees it reads as it opens. */
+function commands<Call extends { path: string }>(calls: Call[]): Call[] {
+  return calls.filter((call) => call.path !== '/api/transactions/recent-payees');
+}
+
 function renderTransfer(balance = 1000) {
   renderWithApp(<TransferDialog open onOpenChange={() => undefined} userId={USER._id} balance={balance} />);
 }
@@ -52,7 +57,7 @@ describe('transfer dialog', () => {
     expect(screen.getAllByText('Amount is required')).toHaveLength(1);
     expect(screen.queryAllByTestId('toast')).toHaveLength(0);
     expect(screen.queryByRole('button', { name: 'Confirm' })).toBeNull();
-    expect(calls).toHaveLength(0);
+    expect(commands(calls)).toHaveLength(0);
   });
 
   it('verifies and locks the account, checks the balance and the minimum', async () => {
@@ -63,7 +68,7 @@ describe('transfer dialog', () => {
     expect(await screen.findByText('Ravi Kumar')).toBeTruthy();
     expect(screen.getAllByText('Verified').length).toBeGreaterThan(0);
     expect((screen.getByLabelText('Receiver account number') as HTMLInputElement).readOnly).toBe(true);
-    expect(calls[0]?.body).toEqual({ receiver: 'user-ravi-2' });
+    expect(commands(calls)[0]?.body).toEqual({ receiver: 'user-ravi-2' });
     await userEvent.type(screen.getByLabelText('Amount (₹)'), '150');
     await userEvent.type(screen.getByLabelText('Reference'), 'rent');
     await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
@@ -72,7 +77,7 @@ describe('transfer dialog', () => {
     await userEvent.type(screen.getByLabelText('Amount (₹)'), '0.5');
     await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('Minimum transfer amount is ₹1')).toBeTruthy();
-    expect(calls).toHaveLength(1);
+    expect(commands(calls)).toHaveLength(1);
   });
 
   it('groups the amount as typed and confirms "Pay ₹X to <verified name>" before asking for the PIN', async () => {
@@ -107,6 +112,60 @@ describe('transfer dialog', () => {
     expect(await screen.findByText('Transaction successful')).toBeTruthy();
     const transfer = calls.find((call) => call.path === '/api/transactions/transfer-funds');
     expect(transfer?.body).toMatchObject({ amount: 100000.5, reference: 'deposit for flat', transactionPin: '1234' });
+  });
+
+  it('pays a handle: the confirmation shows the name and the handle, and the server is sent the handle (issue 43)', async () => {
+    const calls = fakeApi({
+      '/api/transactions/find-payee': () => ({
+        body: {
+          success: true,
+          message: 'ok',
+          data: { name: 'Ravi Kumar', kind: 'handle', shown: 'ravi.k@wallet', isOwnAccount: false },
+        },
+      }),
+      '/api/transactions/transfer-to-payee': () => ({
+        body: { success: true, message: 'Transfer completed successfully!', data: { checkpoint: '9.1' } },
+      }),
+    });
+    renderTransfer();
+    await userEvent.type(screen.getByLabelText('Receiver account number'), 'Ravi.K@wallet');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('Ravi Kumar')).toBeTruthy();
+    await userEvent.type(screen.getByLabelText('Amount (₹)'), '25');
+    await userEvent.type(screen.getByLabelText('Reference'), 'tea');
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect((await screen.findByTestId('confirm-pay-title')).textContent).toBe('Pay ₹25.00 to Ravi Kumar');
+    expect(screen.getByText('Handle')).toBeTruthy();
+    expect(screen.getByText('ravi.k@wallet')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    await userEvent.type(await screen.findByLabelText('Transaction PIN'), '1234');
+    await userEvent.click(screen.getByRole('button', { name: 'Pay' }));
+    expect(await screen.findByText('Transfer completed successfully!')).toBeTruthy();
+    expect(commands(calls).map((call) => [call.path, call.body])).toEqual([
+      ['/api/transactions/find-payee', { payee: 'Ravi.K@wallet' }],
+      [
+        '/api/transactions/transfer-to-payee',
+        { payee: 'ravi.k@wallet', amount: 25, reference: 'tea', transactionPin: '1234' },
+      ],
+    ]);
+  });
+
+  it('a recent payee fills the payee with one tap and verifies it', async () => {
+    const calls = fakeApi({
+      '/api/transactions/recent-payees': () => ({
+        body: {
+          success: true,
+          message: 'ok',
+          data: [{ accountNumber: 'user-ravi-2', name: 'Ravi Kumar', lastPaidAt: '2025-01-01T00:00:00.000Z' }],
+        },
+      }),
+      '/api/transactions/verify-account': verified,
+    });
+    renderTransfer();
+    await userEvent.click(await screen.findByRole('button', { name: 'Pay Ravi Kumar' }));
+    expect(await screen.findByText('Ravi Kumar')).toBeTruthy();
+    expect((screen.getByLabelText('Receiver account number') as HTMLInputElement).value).toBe('user-ravi-2');
+    expect(commands(calls)[0]?.body).toEqual({ receiver: 'user-ravi-2' });
   });
 
   it('pays with an Idempotency-Key, a new one after the server answered, and remembers the checkpoint', async () => {

@@ -17,6 +17,7 @@ import { useSubmissionKey } from '../../../lib/idempotency.ts';
 import { balancePaise, rupeesFromPaise } from '../../../lib/money-input.ts';
 import { refreshAfterCommand } from '../../../lib/query-client.ts';
 import { useTransferFunds } from '../api/transfer-funds.ts';
+import { useTransferToPayee } from '../api/transfer-to-payee.ts';
 
 export interface PayValues {
   amount: string;
@@ -29,6 +30,8 @@ export type PayStage = 'details' | 'confirm' | 'pin';
 /** What the confirmation shows and the payment sends: checked once, at Continue. */
 export interface ReviewedPayment {
   receiver: string;
+  /** A mobile number or a handle (its key): sent for the server to resolve, instead of `receiver`. */
+  payee?: string | undefined;
   amountPaise: bigint;
   reference: string;
 }
@@ -36,22 +39,33 @@ export interface ReviewedPayment {
 export const EMPTY_PAY: PayValues = { amount: '', reference: '', transactionPin: '' };
 
 const detailsSchema = transferSchema.omit({ transactionPin: true, sender: true });
+/** A payee found by mobile number or handle has no account number in the browser: the server resolves it. */
+const payeeDetailsSchema = detailsSchema.omit({ receiver: true });
 
 export function checkDetails(
-  input: { receiver: string; verified: boolean; balance: number } & Omit<PayValues, 'transactionPin'>,
+  input: { receiver: string; payee?: string | undefined; verified: boolean; balance: number } & Omit<
+    PayValues,
+    'transactionPin'
+  >,
 ): { ok: true; payment: ReviewedPayment } | { ok: false; errors: FieldErrors } {
-  const checked = validate(detailsSchema, {
-    receiver: input.receiver,
-    amount: input.amount,
-    reference: input.reference,
-  });
+  const details = { amount: input.amount, reference: input.reference };
+  const checked =
+    input.payee === undefined
+      ? validate(detailsSchema, { receiver: input.receiver, ...details })
+      : validate(payeeDetailsSchema, details);
   const errors: FieldErrors = checked.ok ? {} : { ...checked.errors };
   if (!errors.receiver && !input.verified) errors.receiver = i18next.t('send.verifyFirst');
   if (checked.ok && checked.data.amount > balancePaise(input.balance)) errors.amount = i18next.t('send.insufficient');
   if (!checked.ok || Object.keys(errors).length > 0) return { ok: false, errors };
   return {
     ok: true,
-    payment: { receiver: checked.data.receiver, amountPaise: checked.data.amount, reference: checked.data.reference },
+    payment: {
+      // The account number rule trims; the checked value is the trimmed text.
+      receiver: input.payee === undefined ? input.receiver.trim() : '',
+      payee: input.payee,
+      amountPaise: checked.data.amount,
+      reference: checked.data.reference,
+    },
   };
 }
 
@@ -61,6 +75,7 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
   const [stage, setStage] = useState<PayStage>('details');
   const [reviewed, setReviewed] = useState<ReviewedPayment | null>(null);
   const transfer = useTransferFunds();
+  const payeeTransfer = useTransferToPayee();
   const keys = useSubmissionKey();
   const notify = useToast();
   const client = useQueryClient();
@@ -79,8 +94,8 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
   }
 
   /** Details -> confirmation, when every rule but the PIN's passes. */
-  function review(receiver: string, verified: boolean): boolean {
-    const checked = checkDetails({ receiver, verified, balance: options.balance, ...values });
+  function review(receiver: string, verified: boolean, payee?: string): boolean {
+    const checked = checkDetails({ receiver, payee, verified, balance: options.balance, ...values });
     if (!checked.ok) {
       // The reasons are under their fields; a toast would only repeat them.
       setErrors(checked.errors);
@@ -106,17 +121,8 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
       return;
     }
     setErrors({});
-    const body = {
-      receiver: reviewed.receiver,
-      amount: rupeesFromPaise(reviewed.amountPaise),
-      reference: reviewed.reference,
-      transactionPin: values.transactionPin,
-      sender: options.userId,
-      type: 'debit' as const,
-      status: 'success' as const,
-    };
     try {
-      const reply = await transfer.mutateAsync({ body, idempotencyKey: keys.keyFor(body) });
+      const reply = await send(reviewed, values.transactionPin);
       keys.complete();
       if (reply.success) {
         notify({ tone: 'success', message: reply.message || i18next.t('send.success') });
@@ -137,6 +143,25 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
     }
   }
 
+  /** The payment: to an account number (the spec's transfer), or to a mobile number or handle. */
+  function send(payment: ReviewedPayment, transactionPin: string) {
+    const amount = rupeesFromPaise(payment.amountPaise);
+    if (payment.payee !== undefined) {
+      const body = { payee: payment.payee, amount, reference: payment.reference, transactionPin };
+      return payeeTransfer.mutateAsync({ body, idempotencyKey: keys.keyFor(body) });
+    }
+    const body = {
+      receiver: payment.receiver,
+      amount,
+      reference: payment.reference,
+      transactionPin,
+      sender: options.userId,
+      type: 'debit' as const,
+      status: 'success' as const,
+    };
+    return transfer.mutateAsync({ body, idempotencyKey: keys.keyFor(body) });
+  }
+
   return {
     values,
     errors,
@@ -148,7 +173,7 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
     pay,
     stage,
     reviewed,
-    paying: transfer.isPending,
+    paying: transfer.isPending || payeeTransfer.isPending,
     setErrors,
   };
 }
