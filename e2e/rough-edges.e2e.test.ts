@@ -6,12 +6,12 @@
  * Unverified tab is on screen, and a toast does not cover the top bar's buttons.
  * Runs after the story files (e2e/vitest.config.ts), with a customer of its own.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { activeCustomer, apiClient, type Customer } from './helpers/api.ts';
 import { launchBrowser, VIEWPORTS } from './helpers/browser.ts';
 import { serialRun } from './helpers/serial-run.ts';
-import { dashboardBalance, expectText, textOf } from './helpers/wallet.ts';
+import { confirmAndPay, dashboardBalance, expectText, textOf, verifyReceiver } from './helpers/wallet.ts';
 
 const base = inject('baseUrl');
 const ADMIN = { email: inject('adminEmail'), password: inject('adminPassword') };
@@ -26,6 +26,10 @@ const BAD_AMOUNTS = [
 let browser: Browser;
 let adminToken = '';
 let meera: Customer;
+// Issue 43's payer: wrong PINs of their own, so Meera's PIN is never near a lock.
+let kabir: Customer;
+const KABIR_PIN = '2468';
+const WRONG_PIN = '9999';
 
 const api = apiClient(base);
 
@@ -60,7 +64,37 @@ beforeAll(async () => {
     paymentMethod: 'card',
     paymentMethodId: 'pm_sandbox_4242',
   });
+  kabir = await activeCustomer(api, adminToken, {
+    firstName: 'Kabir',
+    lastName: 'Sethi',
+    email: 'kabir.sethi.rough@example.in',
+    password: 'rough-edges-pass-43',
+    pin: KABIR_PIN,
+    address: '9 Park Street, Kolkata 700016',
+  });
+  await api('POST', '/api/transactions/deposit-funds', kabir.token, {
+    amount: 5000,
+    reference: 'card top up',
+    transactionPin: KABIR_PIN,
+    paymentMethod: 'card',
+    paymentMethodId: 'pm_sandbox_4242',
+  });
 }, 120_000);
+
+/** A page in Hindi from its first load (the language the switch would have stored). */
+async function hindiSession(viewport: (typeof VIEWPORT_NAMES)[number], token: string): Promise<Page> {
+  const { context, page } = await session(viewport, token);
+  await context.addInitScript(() => window.localStorage.setItem('language', 'hi'));
+  return page;
+}
+
+/** The PIN field of a refused payment: the reason under it (its aria-describedby), and empty for the next try. */
+async function expectPinRefused(scope: Locator, label: string, reason: string): Promise<void> {
+  const pin = scope.getByLabel(label, { exact: true });
+  await expect.poll(() => pin.getAttribute('aria-invalid')).toBe('true');
+  await expectText(scope.locator(`#${await pin.getAttribute('aria-describedby')}`), reason);
+  expect(await pin.inputValue()).toBe('');
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -130,5 +164,62 @@ describe('rough edges, in a real browser', () => {
     expect(box && box.x >= 0 && box.x + box.width <= VIEWPORTS.phone.width).toBe(true);
     await unverified.click();
     expect(await textOf(page.getByRole('tab', { selected: true }))).toMatch(/^Unverified/);
+  });
+});
+
+describe("issue 43's rough edges, in a real browser", () => {
+  // Each wrong PIN counts (five before a lock): the three dialogs below see 4, 3, then 2 left.
+  step('desktop: a wrong PIN on Transfer says its reason under the PIN field, which clears', async () => {
+    const { page } = await session('desktop', kabir.token);
+    await page.goto('/transactions');
+    await page.getByRole('button', { name: 'SEND', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Transfer Funds' });
+    await verifyReceiver(dialog, 'Receiver account number', meera.id);
+    await dialog.getByLabel('Amount (₹)').fill('25');
+    await dialog.getByLabel('Reference', { exact: true }).fill('lunch');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await confirmAndPay(dialog, 'Pay ₹25.00 to Meera Iyer', WRONG_PIN);
+    await expectPinRefused(
+      dialog,
+      'Transaction PIN',
+      'Invalid transaction PIN. 4 attempts remaining before a 15-minute lock.',
+    );
+    // Refused on the field: no toast repeats it.
+    expect(await page.getByTestId('toast').filter({ hasText: 'Invalid transaction PIN' }).count()).toBe(0);
+  });
+
+  step('phone, Hindi: a wrong PIN on Deposit says its reason in Hindi under the PIN field, which clears', async () => {
+    const page = await hindiSession('phone', kabir.token);
+    await page.goto('/transactions');
+    await page.getByRole('button', { name: 'पैसे जोड़ें', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'पैसे जोड़ें' });
+    await dialog.getByRole('radio', { name: /^UPI/ }).check();
+    await dialog.getByLabel('UPI ID').fill('kabir@okbank');
+    await dialog.getByLabel('राशि (₹)').fill('300');
+    await dialog.getByLabel('संदर्भ', { exact: true }).fill('top up');
+    await dialog.getByLabel('ट्रांज़ैक्शन PIN', { exact: true }).fill(WRONG_PIN);
+    await dialog.getByRole('button', { name: 'जमा अनुरोध भेजें' }).click();
+    await expectPinRefused(dialog, 'ट्रांज़ैक्शन PIN', 'ट्रांज़ैक्शन PIN गलत है। 3 प्रयास बाकी हैं।');
+  });
+
+  step('desktop: a wrong PIN when approving a request says its reason; the right one then pays', async () => {
+    await api('POST', '/api/requests/send-request', meera.token, {
+      receiver: kabir.id,
+      amount: 150,
+      reference: 'concert ticket',
+    });
+    const { page } = await session('desktop', kabir.token);
+    await page.goto('/requests');
+    await page.getByRole('button', { name: 'Approve' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Approve request' });
+    await confirmAndPay(dialog, 'Pay ₹150.00 to Meera Iyer', WRONG_PIN, 'Approve and pay');
+    await expectPinRefused(
+      dialog,
+      'Transaction PIN',
+      'Invalid transaction PIN. 2 attempts remaining before a 15-minute lock.',
+    );
+    await dialog.getByLabel('Transaction PIN', { exact: true }).fill(KABIR_PIN);
+    await dialog.getByRole('button', { name: 'Approve and pay' }).click();
+    await dialog.waitFor({ state: 'hidden' });
   });
 });

@@ -82,6 +82,13 @@ export const en = {
     pinPlaceholder: '4-6 digits',
     pay: 'Pay',
   },
+  // English shows the API's own reason (attempts left, the lock that follows) as it is.
+  pinRefusal: {
+    wrong: '{{message}}',
+    attempts: '{{message}}',
+    locked: '{{message}}',
+    resetRequired: '{{message}}',
+  },
   auth: {
     brandTitle: 'Banking-grade payments, in your pocket.',
     brandInstant: 'Instant transfers between wallet accounts',

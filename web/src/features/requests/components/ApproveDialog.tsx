@@ -14,6 +14,7 @@ import { Notice } from '../../../components/ui/misc.tsx';
 import { balancePaise } from '../../../lib/money-input.ts';
 import { useRecipient } from '../../../lib/use-recipient.ts';
 import type { MoneyRequestRecord } from '../api/get-requests.ts';
+import type { DecisionOutcome } from './useDecision.ts';
 
 export function ApproveDialog({
   request,
@@ -24,7 +25,7 @@ export function ApproveDialog({
   request: MoneyRequestRecord | null;
   busy: boolean;
   onCancel: () => void;
-  onApprove: (pin: string) => Promise<boolean>;
+  onApprove: (pin: string) => Promise<DecisionOutcome>;
 }): ReactElement {
   const { t } = useTranslation();
   const [stage, setStage] = useState<'confirm' | 'pin'>('confirm');
@@ -55,7 +56,13 @@ export function ApproveDialog({
       setError(checked.error.issues[0]?.message ?? t('send.pinRequired'));
       return;
     }
-    if (await onApprove(pin)) close();
+    const outcome = await onApprove(pin);
+    if (outcome.ok) close();
+    else if (outcome.pinReason) {
+      // The reason under the PIN field, and the field empty for the next try.
+      setPin('');
+      setError(outcome.pinReason);
+    }
   }
   const payee = requester.status === 'verified' ? requester.account : null;
   return (

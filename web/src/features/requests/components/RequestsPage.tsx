@@ -94,7 +94,9 @@ export function RequestsPage({ userId }: { userId: string }): ReactElement {
         request={approving}
         busy={decision.pending}
         onCancel={() => setApproving(null)}
-        onApprove={(pin) => (approving ? decision.decide(approving._id, 'accepted', pin) : Promise.resolve(false))}
+        onApprove={(pin) =>
+          approving ? decision.decide(approving._id, 'accepted', pin) : Promise.resolve({ ok: false })
+        }
       />
     </div>
   );

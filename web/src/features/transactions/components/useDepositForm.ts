@@ -15,6 +15,7 @@ import { useAppConfig } from '../../../lib/api/app-config.ts';
 import { validate, type FieldErrors } from '../../../lib/forms.ts';
 import { formatRupees } from '../../../lib/format.ts';
 import { useSubmissionKey } from '../../../lib/idempotency.ts';
+import { pinRefusal } from '../../../lib/pin-refusal.ts';
 import { rupeesFromPaise } from '../../../lib/money-input.ts';
 import { refreshAfterCommand } from '../../../lib/query-client.ts';
 import { useDepositFunds, type DepositBody } from '../api/deposit-funds.ts';
@@ -186,6 +187,10 @@ export function useDepositForm(options: { user: DepositUser; onOpenChange: (open
         await refreshAfterCommand(client);
       } else if (reply.code === 'PIN_NOT_SET') {
         notify({ tone: 'error', message: i18next.t('deposit.pinNotSet'), durationMs: 5000 });
+      } else if (pinRefusal(reply)) {
+        // The reason under the PIN field, and the field empty for the next try.
+        setValues((current) => ({ ...current, transactionPin: '' }));
+        setErrors({ transactionPin: pinRefusal(reply) ?? '' });
       } else {
         notify({
           tone: 'error',

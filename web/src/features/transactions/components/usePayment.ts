@@ -14,6 +14,7 @@ import { useToast } from '../../../components/ui/Toaster.tsx';
 import { NetworkError } from '../../../lib/api-client.ts';
 import { validate, type FieldErrors } from '../../../lib/forms.ts';
 import { useSubmissionKey } from '../../../lib/idempotency.ts';
+import { pinRefusal } from '../../../lib/pin-refusal.ts';
 import { balancePaise, rupeesFromPaise } from '../../../lib/money-input.ts';
 import { refreshAfterCommand } from '../../../lib/query-client.ts';
 import { useTransferFunds } from '../api/transfer-funds.ts';
@@ -113,6 +114,12 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
     setStage((current) => (current === 'pin' ? 'confirm' : 'details'));
   }
 
+  /** A refused PIN: its reason under the field, and the field empty for the next try. */
+  function refusePin(reason: string): void {
+    setValues((current) => ({ ...current, transactionPin: '' }));
+    setErrors({ transactionPin: reason });
+  }
+
   async function pay(): Promise<void> {
     if (!reviewed) return;
     const pin = transactionPin.safeParse(values.transactionPin);
@@ -131,6 +138,8 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
         await refreshAfterCommand(client);
       } else if (reply.code === 'PIN_NOT_SET') {
         notify({ tone: 'error', message: i18next.t('deposit.pinNotSet'), durationMs: 5000 });
+      } else if (pinRefusal(reply)) {
+        refusePin(pinRefusal(reply) ?? '');
       } else {
         notify({ tone: 'error', message: reply.message || i18next.t('send.failed') });
       }
