@@ -1,17 +1,22 @@
 /**
- * Lint: typescript-eslint's recommended rules, no import cycles (type imports included:
- * scripts/lint/no-import-cycle.js), and the code map of ARCHITECTURE.md as import zones -
+ * Lint: typescript-eslint's recommended rules, and the code map of ARCHITECTURE.md as import zones -
  * `CODE_MAP` below is the one statement of which folder may import which; the zones are
  * generated from it, so the map and the check cannot drift.
  * No regular expression may backtrack super-linearly (eslint-plugin-regexp), and request
  * strings get their rules only after their bound (`boundedText`, contracts/fields.ts).
- * Formatting is Prettier's (`npm run format:check`), so no style rule lives here.
+ * Formatting is Prettier's (`npm run format:check`), so no style rule lives here. Import cycles,
+ * type-only imports included, are dpdm's to refuse (dpdm.config.ts, run by `npm run lint`).
  */
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import prettier from 'eslint-config-prettier';
 import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
-import cycles from './scripts/lint/no-import-cycle.js';
+
+/** dpdm does not see `import('./x').T` in a type: a type comes in through `import type`. */
+const NO_IMPORT_TYPE_EXPRESSION = {
+  selector: 'TSImportType',
+  message: "Import the type with `import type` (the cycle check, dpdm, does not follow `import('...')` in a type).",
+};
 
 /** What the code of each top-level folder may import of ours (besides itself). */
 export const CODE_MAP = {
@@ -138,12 +143,11 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts', '**/*.tsx', '**/*.js'],
-    plugins: { 'import-x': importX, cycles },
+    plugins: { 'import-x': importX },
     settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })] },
     rules: {
       'import-x/no-restricted-paths': ['error', { zones: [...codeMapZones(), ...webZones()] }],
-      // Instead of import-x/no-cycle, which does not follow type-only imports.
-      'cycles/no-import-cycle': 'error',
+      'no-restricted-syntax': ['error', NO_IMPORT_TYPE_EXPRESSION],
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
@@ -198,6 +202,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
+        NO_IMPORT_TYPE_EXPRESSION,
         {
           selector:
             "CallExpression[callee.property.name!=/^(meta|describe|optional|nullable|nullish)$/] > MemberExpression.callee > CallExpression.object[callee.object.name='z'][callee.property.name='string']",

@@ -3,7 +3,6 @@
  * refuse a wrong-way import. Linted as if the text were a file at that path, so nothing is
  * written to the tree.
  */
-import { readFileSync } from 'node:fs';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -45,26 +44,5 @@ describe('the code map', () => {
     expect(
       await zoneErrors('api/right-way.ts', "import { createLedger } from '../ledger/index.ts';\nvoid createLedger;\n"),
     ).toEqual([]);
-  });
-});
-
-describe('import cycles', () => {
-  async function cycleErrors(filePath: string, source: string): Promise<string[]> {
-    const [result] = await eslint.lintText(source, { filePath });
-    return (result?.messages ?? [])
-      .filter((message) => message.ruleId === 'cycles/no-import-cycle')
-      .map((message) => message.message);
-  }
-  const money = readFileSync(new URL('../contracts/money.ts', import.meta.url), 'utf8');
-
-  it('refuses a cycle made of type-only imports', async () => {
-    const planted = `${money}\nimport type { CARD_WEBHOOK_PATH } from './transactions.ts';\nexport type Planted = typeof CARD_WEBHOOK_PATH;\n`;
-    expect(await cycleErrors('contracts/money.ts', planted)).toEqual([
-      expect.stringContaining('contracts/money.ts -> contracts/transactions.ts -> contracts/money.ts'),
-    ]);
-  });
-
-  it('finds none in the tree as it is', async () => {
-    expect(await cycleErrors('contracts/money.ts', money)).toEqual([]);
   });
 });
