@@ -231,5 +231,21 @@ describe("the customer's live stream", () => {
         dataOf(event).status === 'success',
     );
     expect(dataOf(success)).toEqual({ depositId: settling.transactionId, status: 'success', amountPaise: '8000' });
+
+    // The history keeps the reason too, for a customer who was away when it failed.
+    const page = await h.call({
+      method: 'POST',
+      url: '/api/transactions/get-all-transactions-by-user',
+      headers: bearer(asha.token),
+      payload: { page: 1, minPosition: (settled.json().data as { checkpoint: string }).checkpoint },
+    });
+    expect(page.statusCode, page.body).toBe(200);
+    const items = (page.json().data as { items: { _id: string; status: string; failureReason?: string }[] }).items;
+    expect(items.find((item) => item._id === failing.transactionId)).toMatchObject({
+      status: 'failed',
+      failureReason: 'No matching credit on the bank statement',
+    });
+    expect(items.find((item) => item._id === settling.transactionId)).toMatchObject({ status: 'success' });
+    expect(items.find((item) => item._id === settling.transactionId)).not.toHaveProperty('failureReason');
   });
 });

@@ -221,6 +221,8 @@ export const transactionRecordSchema = z.object({
   method: z.string().nullable(),
   counterpartyId: z.string().nullable(),
   counterpartyName: z.string().nullable(),
+  /** Why a failed deposit failed, as the admin said it; absent otherwise. */
+  failureReason: z.string().optional(),
   createdAt: isoTime,
 });
 export type TransactionRecord = z.output<typeof transactionRecordSchema>;

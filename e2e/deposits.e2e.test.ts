@@ -206,5 +206,14 @@ for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
     await dialog.getByRole('button', { name: 'Mark failed' }).click();
     await toast(admin, 'Deposit marked as failed');
     await toast(customerPage, `Your deposit was not accepted: ${FAILURE_REASON}`);
+    // And the history keeps it, for whoever reads it later.
+    await customerPage.reload();
+    await expectText(
+      customerPage
+        .locator(viewport === 'phone' ? '.card-list' : '.only-desktop')
+        .locator('.failure-reason')
+        .first(),
+      `Reason: ${FAILURE_REASON}`,
+    );
   });
 }

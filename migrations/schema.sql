@@ -262,6 +262,7 @@ create table read.history (
   updated_at timestamp with time zone not null,
   tx_id xid8 not null,
   "position" bigint not null,
+  failure_reason text,
   constraint history_amount_paise_check CHECK ((amount_paise > 0)),
   constraint history_pkey PRIMARY KEY (account_id, stream_id, "position"),
   constraint history_status_check CHECK ((status = ANY (ARRAY['success'::text, 'pending'::text, 'failed'::text]))),
@@ -980,10 +981,11 @@ begin
   -- Settlements and failures of deposits requested before this range. First, so that a
   -- reversal row this range adds on the same stream keeps its own status and time.
   update read.history h
-     set status = c.status, updated_at = c.recorded_at
+     set status = c.status, updated_at = c.recorded_at, failure_reason = c.failure_reason
     from (select distinct on (e.data->>'walletId', e.stream_id)
                  e.data->>'walletId' as account_id, e.stream_id,
-                 case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at
+                 case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at,
+                 case when e.type = 'DepositFailed' then e.data->>'reason' end as failure_reason
             from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
            where e.type in ('DepositSettled', 'DepositFailed')
            order by e.data->>'walletId', e.stream_id, e.tx_id desc, e.position desc) c
@@ -1037,7 +1039,8 @@ begin
   -- A deposit settled or failed in this range, after its request in this range.
   answers as (
     select distinct on (e.stream_id) e.stream_id,
-           case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at
+           case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at,
+           case when e.type = 'DepositFailed' then e.data->>'reason' end as failure_reason
       from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
      where e.type in ('DepositSettled', 'DepositFailed')
      order by e.stream_id, e.tx_id desc, e.position desc
@@ -1053,13 +1056,13 @@ begin
   inserted as (
     insert into read.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id, counterparty_id,
                               counterparty_name, amount_paise, reference, status, method, created_at, updated_at,
-                              tx_id, position)
+                              tx_id, position, failure_reason)
     select r.account_id, r.stream_id, r.transaction_id, r.row_type, r.sender_id, r.receiver_id, r.counterparty_id,
            n.display_name, r.amount_paise, r.reference,
            case when r.type = 'DepositRequested' then coalesce(a.status, 'pending') else 'success' end,
            r.method, r.recorded_at,
            case when r.type = 'DepositRequested' then coalesce(a.recorded_at, r.recorded_at) else r.recorded_at end,
-           r.tx_id, r.position
+           r.tx_id, r.position, case when r.type = 'DepositRequested' then a.failure_reason end
       from rows r
       join names n on n.account_id = r.counterparty_id
       left join answers a on r.type = 'DepositRequested' and a.stream_id = r.stream_id
@@ -1088,10 +1091,11 @@ begin
   -- Settlements and failures of deposits requested before this range. First, so that a
   -- reversal row this range adds on the same stream keeps its own status and time.
   update read_rebuild_history.history h
-     set status = c.status, updated_at = c.recorded_at
+     set status = c.status, updated_at = c.recorded_at, failure_reason = c.failure_reason
     from (select distinct on (e.data->>'walletId', e.stream_id)
                  e.data->>'walletId' as account_id, e.stream_id,
-                 case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at
+                 case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at,
+                 case when e.type = 'DepositFailed' then e.data->>'reason' end as failure_reason
             from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
            where e.type in ('DepositSettled', 'DepositFailed')
            order by e.data->>'walletId', e.stream_id, e.tx_id desc, e.position desc) c
@@ -1145,7 +1149,8 @@ begin
   -- A deposit settled or failed in this range, after its request in this range.
   answers as (
     select distinct on (e.stream_id) e.stream_id,
-           case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at
+           case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at,
+           case when e.type = 'DepositFailed' then e.data->>'reason' end as failure_reason
       from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
      where e.type in ('DepositSettled', 'DepositFailed')
      order by e.stream_id, e.tx_id desc, e.position desc
@@ -1161,13 +1166,13 @@ begin
   inserted as (
     insert into read_rebuild_history.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id, counterparty_id,
                               counterparty_name, amount_paise, reference, status, method, created_at, updated_at,
-                              tx_id, position)
+                              tx_id, position, failure_reason)
     select r.account_id, r.stream_id, r.transaction_id, r.row_type, r.sender_id, r.receiver_id, r.counterparty_id,
            n.display_name, r.amount_paise, r.reference,
            case when r.type = 'DepositRequested' then coalesce(a.status, 'pending') else 'success' end,
            r.method, r.recorded_at,
            case when r.type = 'DepositRequested' then coalesce(a.recorded_at, r.recorded_at) else r.recorded_at end,
-           r.tx_id, r.position
+           r.tx_id, r.position, case when r.type = 'DepositRequested' then a.failure_reason end
       from rows r
       join names n on n.account_id = r.counterparty_id
       left join answers a on r.type = 'DepositRequested' and a.stream_id = r.stream_id
@@ -1637,7 +1642,8 @@ begin
   ),
   answers as (
     select distinct on (e.stream_id) e.stream_id,
-           case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at
+           case e.type when 'DepositSettled' then 'success' else 'failed' end as status, e.recorded_at,
+           case when e.type = 'DepositFailed' then e.data->>'reason' end as failure_reason
       from ledger.events e
      where e.type in ('DepositSettled', 'DepositFailed')
        and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
@@ -1654,13 +1660,13 @@ begin
   inserted as (
     insert into read_rebuild_history.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id,
                               counterparty_id, counterparty_name, amount_paise, reference, status, method, created_at,
-                              updated_at, tx_id, position)
+                              updated_at, tx_id, position, failure_reason)
     select r.account_id, r.stream_id, r.transaction_id, r.row_type, r.sender_id, r.receiver_id, r.counterparty_id,
            n.display_name, r.amount_paise, r.reference,
            case when r.type = 'DepositRequested' then coalesce(a.status, 'pending') else 'success' end,
            r.method, r.recorded_at,
            case when r.type = 'DepositRequested' then coalesce(a.recorded_at, r.recorded_at) else r.recorded_at end,
-           r.tx_id, r.position
+           r.tx_id, r.position, case when r.type = 'DepositRequested' then a.failure_reason end
       from rows r
       join names n on n.account_id = r.counterparty_id
       left join answers a on r.type = 'DepositRequested' and a.stream_id = r.stream_id

@@ -100,6 +100,26 @@ async function allRows(ownerUrl: string): Promise<Record<string, string[]>> {
   });
 }
 
+/**
+ * Each table's rows cut to the columns its rows had in `before`: a later migration may add a
+ * column (migration 0007's read.history.failure_reason), and a row is kept when every value it
+ * had is still there.
+ */
+function withColumnsOf(before: Record<string, string[]>, after: Record<string, string[]>): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(after).map(([table, rows]) => {
+      const first = before[table]?.[0];
+      if (!first) return [table, rows];
+      const columns = Object.keys(JSON.parse(first) as Record<string, unknown>);
+      const cut = (row: string) => {
+        const values = JSON.parse(row) as Record<string, unknown>;
+        return JSON.stringify(Object.fromEntries(columns.map((column) => [column, values[column]])));
+      };
+      return [table, rows.map(cut)];
+    }),
+  );
+}
+
 async function schemaOf(url: string): Promise<string> {
   return withClient(url, (client) => dumpSchema(client));
 }
@@ -166,10 +186,12 @@ describe('a database migrated before the squash', () => {
     const { ['read.event_actors']: actors, ...kept } = await allRows(legacy.ownerUrl);
     // Every row kept; migration 0003 registered its table with the history projection's others.
     const registered = '{"projection": "history", "table_name": "event_actors"}';
-    expect({
-      ...kept,
-      'replay.projection_tables': kept['replay.projection_tables']?.filter((row) => row !== registered),
-    }).toEqual(before);
+    expect(
+      withColumnsOf(before, {
+        ...kept,
+        'replay.projection_tables': (kept['replay.projection_tables'] ?? []).filter((row) => row !== registered),
+      }),
+    ).toEqual(withColumnsOf(before, before));
     expect(kept['replay.projection_tables']).toContain(registered);
     // Migration 0003 filled who made each event from the log, up to the history projection's checkpoint (all of it here).
     const actorsFromLog = await withClient(legacy.ownerUrl, async (client) => {
@@ -200,7 +222,7 @@ describe('a database migrated before the squash', () => {
       ),
     );
     expect(upgraded).toEqual(created);
-    expect(upgraded?.length).toBe(39);
+    expect(upgraded?.length).toBe(43);
     const seeds = `
       select (select json_agg(projection order by projection) from read.checkpoints) as checkpoints,
              (select json_agg(table_name order by table_name) from replay.projection_tables) as replay_tables,

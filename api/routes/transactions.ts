@@ -381,6 +381,7 @@ export function toTransactionRecord(row: Selectable<HistoryRow>): TransactionRec
     method: row.method,
     counterpartyId: row.counterparty_id,
     counterpartyName: row.counterparty_name,
+    ...(row.failure_reason === null ? {} : { failureReason: row.failure_reason }),
     createdAt: row.created_at.toISOString(),
   };
 }

@@ -23,6 +23,8 @@ export interface HistoryRow {
   created_at: Date;
   updated_at: Date;
   tx_id: Xid8;
+  /** A failed deposit's reason, as the admin gave it; null otherwise. */
+  failure_reason: string | null;
   position: bigint;
 }
 

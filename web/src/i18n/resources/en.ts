@@ -333,6 +333,7 @@ export const en = {
     statusSuccess: 'Success',
     statusPending: 'Pending',
     statusFailed: 'Failed',
+    failureReason: 'Reason: {{reason}}',
     self: 'Self',
     date: 'Date',
     transactionId: 'Transaction ID',

@@ -332,6 +332,7 @@ export const hi: Messages = {
     statusSuccess: 'सफल',
     statusPending: 'लंबित',
     statusFailed: 'विफल',
+    failureReason: 'कारण: {{reason}}',
     self: 'स्वयं',
     date: 'तारीख़',
     transactionId: 'ट्रांज़ैक्शन ID',

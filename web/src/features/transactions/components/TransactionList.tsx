@@ -42,6 +42,21 @@ function StatusBadge({ status }: { status: TransactionRecord['status'] }): React
   );
 }
 
+/** The status, and under a failed deposit the admin's reason (the customer may have missed the toast). */
+function StatusCell({ transaction }: { transaction: TransactionRecord }): ReactElement {
+  const { t } = useTranslation();
+  return (
+    <>
+      <StatusBadge status={transaction.status} />
+      {transaction.failureReason ? (
+        <span className="muted small failure-reason">
+          {t('transactions.failureReason', { reason: transaction.failureReason })}
+        </span>
+      ) : null}
+    </>
+  );
+}
+
 function AmountCell({ transaction, userId }: { transaction: TransactionRecord; userId: string }): ReactElement {
   const sign = isMoneyOut(transaction, userId) ? '−' : '+';
   return (
@@ -83,7 +98,7 @@ function columnsFor(userId: string): Column<TransactionRecord>[] {
     },
     { id: 'to', header: i18next.t('transactions.sentTo'), cell: (row) => sentTo(row, userId) },
     { id: 'reference', header: i18next.t('transactions.reference'), cell: (row) => row.reference },
-    { id: 'status', header: i18next.t('transactions.status'), cell: (row) => <StatusBadge status={row.status} /> },
+    { id: 'status', header: i18next.t('transactions.status'), cell: (row) => <StatusCell transaction={row} /> },
   ];
 }
 
@@ -111,7 +126,7 @@ export function TransactionList({ items, userId }: { items: TransactionRecord[];
               <span className="mono small" title={row._id}>
                 {idTail(row._id)}
               </span>
-              <StatusBadge status={row.status} />
+              <StatusCell transaction={row} />
             </div>
           </>
         )}

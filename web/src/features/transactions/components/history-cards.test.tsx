@@ -1,9 +1,11 @@
 /**
  * The history's phone cards (TransactionList.tsx) in people's words: "Paid to Ravi Kumar"
- * rather than "Debit", "Added by card", a pending deposit's amount drawn as pending (not in
- * the green of settled money), and the app's one date format (en-IN, India Standard Time).
+ * rather than "Debit", "Added by card", "UPI deposit, pending", "To ..." and "From ..." (not
+ * "Sent to" for money received), a pending deposit's amount drawn as pending (not in the
+ * green of settled money), and the app's one date format (en-IN, India Standard Time).
  */
-import { render, within } from '@testing-library/react';
+import { cleanup, render, within } from '@testing-library/react';
+import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 import type { TransactionRecord } from '../../../../../contracts/transactions.ts';
 import { TransactionList } from './TransactionList.tsx';
@@ -63,10 +65,32 @@ describe('history cards', () => {
       'Paid to Ravi Kumar',
       'Received from Ravi Kumar',
       'Added by card',
-      'Added by UPI',
+      'UPI deposit, pending',
     ]);
     // 14:05 UTC is 7:35 pm in India.
     expect(within(shown[0] as HTMLElement).getByText(/27 Nov 2026, 7:35 pm/)).toBeTruthy();
+  });
+
+  it('say who the money went to, and who sent money received ("From", not "Sent to"), in both languages', async () => {
+    const line = (card: HTMLElement | undefined) => card?.querySelector('.muted.small')?.textContent ?? '';
+    const [paid, received, card] = cards();
+    expect(line(paid)).toBe('27 Nov 2026, 7:35 pm · To Ravi Kumar (user-rav)');
+    expect(line(received)).toBe('27 Nov 2026, 7:35 pm · From Ravi Kumar (user-rav)');
+    expect(line(card)).toBe('27 Nov 2026, 7:35 pm · Self');
+    cleanup();
+    await i18next.changeLanguage('hi');
+    const [paidHindi, receivedHindi, , pendingHindi] = cards();
+    expect(line(paidHindi)).toContain('Ravi Kumar (user-rav) को');
+    expect(line(receivedHindi)).toContain('Ravi Kumar (user-rav) से');
+    expect(pendingHindi?.querySelector('.history-title')?.textContent).toBe('UPI से जमा, लंबित');
+  });
+
+  it('head the desktop column "To / From" in English and Hindi', async () => {
+    const header = () => render(<TransactionList items={ITEMS} userId={ME} />).getAllByRole('columnheader')[4];
+    expect(header()?.textContent).toBe('To / From');
+    cleanup();
+    await i18next.changeLanguage('hi');
+    expect(header()?.textContent).toBe('किसे / किससे');
   });
 
   it('draw a pending deposit as pending, settled money in green, money out in red', () => {
@@ -91,5 +115,27 @@ describe('a card’s transaction id', () => {
     const ids = [...container.querySelectorAll<HTMLElement>('.list-card .mono')];
     expect(ids.map((id) => id.textContent)).toEqual(['...0b2c3d4e', '...d7f8a0b1']);
     expect(ids.map((id) => id.title)).toEqual([first, second]);
+  });
+});
+
+describe('a failed deposit', () => {
+  it("shows the admin's reason under its status, on the card and in the table", () => {
+    const failed = record({
+      _id: 'tx-upi-0005',
+      receiver: ME,
+      type: 'deposit',
+      method: 'upi',
+      status: 'failed',
+      counterpartyId: 'funding:upi',
+      counterpartyName: 'UPI',
+      amount: 120,
+      failureReason: 'No matching credit on the bank statement',
+    });
+    const { container } = render(<TransactionList items={[failed, record({})]} userId={ME} />);
+    const reasons = [...container.querySelectorAll('.failure-reason')].map((node) => node.textContent);
+    expect(reasons).toEqual([
+      'Reason: No matching credit on the bank statement',
+      'Reason: No matching credit on the bank statement',
+    ]);
   });
 });
