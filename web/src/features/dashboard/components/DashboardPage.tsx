@@ -59,11 +59,7 @@ function RecentPayeesCard(): ReactElement {
         payees={payees.data}
         emptyText={payees.isSuccess ? t('payees.none') : undefined}
         action={(payee, className) => (
-          <Link
-            to={`/transactions?pay=${encodeURIComponent(payee.accountNumber)}`}
-            className={className}
-            aria-label={t('payees.pay', { name: payee.name })}
-          >
+          <Link to={`/transactions?pay=${encodeURIComponent(payee.accountNumber)}`} className={className}>
             <RecentPayeeLabel payee={payee} />
           </Link>
         )}

@@ -18,6 +18,7 @@ import { useToast } from '../../../components/ui/Toaster.tsx';
 import { RecentPayeeLabel, RecentPayees } from '../../../components/ui/RecentPayees.tsx';
 import { VerifiedPanel } from '../../../components/ui/VerifiedPanel.tsx';
 import { useRecentPayees } from '../../../lib/api/recent-payees.ts';
+import { focusFirstInvalid } from '../../../lib/focus.ts';
 import { useRecipient, type RecipientAccount } from '../../../lib/use-recipient.ts';
 import { focusPayAmount, PayConfirmation, PayFields } from './PayFields.tsx';
 import styles from './TransferDialog.module.css';
@@ -84,7 +85,8 @@ export function TransferDialog({
 
   function submit(event: FormEvent): void {
     event.preventDefault();
-    payment.review(receiver, recipient.status === 'verified', recipient.account?.payee?.key);
+    const reviewed = payment.review(receiver, recipient.status === 'verified', recipient.account?.payee?.key);
+    if (!reviewed) focusFirstInvalid(event.currentTarget as HTMLElement);
   }
 
   /** A recent payee: fills the field and verifies it, as typing and Verify would. */
@@ -111,12 +113,7 @@ export function TransferDialog({
             <RecentPayees
               payees={recentPayees.data}
               action={(payee, className) => (
-                <button
-                  type="button"
-                  className={className}
-                  aria-label={t('payees.pay', { name: payee.name })}
-                  onClick={() => pick(payee.accountNumber)}
-                >
+                <button type="button" className={className} onClick={() => pick(payee.accountNumber)}>
                   <RecentPayeeLabel payee={payee} />
                 </button>
               )}
