@@ -9,13 +9,14 @@
  * kilobytes at the limit) so the reply carries its length.
  *
  * Text is set in Noto Sans (SIL Open Font License 1.1; the TTFs of the
- * @expo-google-fonts/noto-sans package), embedded as a subset of the glyphs used: the PDF
+ * @embedpdf/fonts-latin package, made for embedding in PDFs), as a subset of the glyphs used: the PDF
  * standard fonts have no rupee sign (U+20B9), Noto Sans has it and the Latin text. Lines say
  * what the CSV says (./statement-words.ts): IST time, description in people's words, the
  * reference and transaction id, debit or credit, and the running balance.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import type { Kysely } from 'kysely';
 import { dayEnd, dayStart } from '../contracts/statements.ts';
@@ -43,18 +44,20 @@ export interface StatementPdfRequest {
   now?: Date;
 }
 
-const FONT_FILES = {
-  body: '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf',
-  bold: '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf',
-} as const;
+/** Beside the package's entry (dist/): its exports name no font file, so they are found from there. */
+const FONT_PACKAGE = '@embedpdf/fonts-latin';
+const FONT_FILES = { body: '../fonts/NotoSans-Regular.ttf', bold: '../fonts/NotoSans-Bold.ttf' } as const;
 
 let fontBytes: Promise<{ body: Buffer; bold: Buffer }> | undefined;
 
 /** The two TTFs, read once per process (pdfkit subsets them per document). */
 function fonts(): Promise<{ body: Buffer; bold: Buffer }> {
   if (!fontBytes) {
-    const require = createRequire(import.meta.url);
-    fontBytes = Promise.all([readFile(require.resolve(FONT_FILES.body)), readFile(require.resolve(FONT_FILES.bold))])
+    const entry = path.dirname(createRequire(import.meta.url).resolve(FONT_PACKAGE));
+    fontBytes = Promise.all([
+      readFile(path.resolve(entry, FONT_FILES.body)),
+      readFile(path.resolve(entry, FONT_FILES.bold)),
+    ])
       .then(([body, bold]) => ({ body, bold }))
       .catch((error: unknown) => {
         fontBytes = undefined;
