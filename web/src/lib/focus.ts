@@ -1,0 +1,19 @@
+/**
+ * Where keyboard focus goes in a form: a dialog opens on its first field (not on its close
+ * button, which comes first in the page and which radix-ui would focus), and a Continue that
+ * fails lands on the first field whose reason is shown, so the reason is read out and the
+ * field is ready to be fixed.
+ */
+
+/** Fields a person types into or chooses in; locked (read-only) ones and file pickers are skipped. */
+const FIELD =
+  'input:not([type="hidden"]):not([type="file"]):not([readonly]):not([disabled]), select:not([disabled]), textarea:not([readonly]):not([disabled])';
+
+export function firstField(root: ParentNode | null): HTMLElement | null {
+  return root?.querySelector<HTMLElement>(FIELD) ?? null;
+}
+
+/** After React has drawn the reasons (their fields carry aria-invalid), focuses the first. */
+export function focusFirstInvalid(root: HTMLElement | null): void {
+  requestAnimationFrame(() => root?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+}
