@@ -1,16 +1,14 @@
 /**
- * The upgrade from before the squash: a database migrated by the 23 migrations the baseline
- * replaced (frozen in test/fixtures/legacy-migrations/), with money moved and projected through
- * their functions, is migrated by today's code. Nothing is lost, its history says it is at the
+ * The upgrade from before the squash: a database as the last release before it left it (its
+ * schema, functions and history dumped in test/fixtures/before-the-squash.sql), with money moved
+ * and projected through the functions of that time, is migrated by today's code. Nothing is lost, its history says it is at the
  * baseline, its schema, functions and the runtime role's privileges are a fresh database's, and
  * the ledger and projectors keep working on it. A history that stops part-way is refused.
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kysely, sql } from 'kysely';
-import { FileMigrationProvider, Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createLedger, type LedgerTables, type Paise } from '../ledger/index.ts';
 import { allQueues } from '../runtime/queues.ts';
@@ -23,7 +21,7 @@ import { runtimePrivilegeProblems } from './runtime-privileges.ts';
 import { applyRuntimeGrants, ensureRuntimeRole } from './runtime-role.ts';
 import { DUMPED_SCHEMAS, dumpSchema } from './schema-dump.ts';
 
-const LEGACY_MIGRATIONS = fileURLToPath(new URL('../test/fixtures/legacy-migrations/', import.meta.url));
+const BEFORE_THE_SQUASH = new URL('../test/fixtures/before-the-squash.sql', import.meta.url);
 const PROJECTIONS = ['accounts', 'history', 'money_requests', 'statements'];
 /** The versioned migrations after the baseline: an upgraded database runs them like any other. */
 const AFTER_BASELINE = (await fs.readdir(fileURLToPath(new URL('../migrations/', import.meta.url))))
@@ -48,18 +46,21 @@ async function emptyDatabase(): Promise<Scratch> {
   };
 }
 
-/** What `npm run migrate` did before the squash (platform/migrate.ts then), up to `target` if given. */
-async function migrateAsBeforeTheSquash(ownerUrl: string, target?: string): Promise<void> {
+/**
+ * What `npm run migrate` of the last release before the squash left: the runtime role, that
+ * release's schema and history, pg-boss's queues and the runtime's grants. With `stoppedAfter`,
+ * a history that ends at that migration (only the history is read to refuse such a database).
+ */
+async function restoreAsBeforeTheSquash(ownerUrl: string, stoppedAfter?: string): Promise<void> {
   const db = createDatabase<unknown>({ connectionString: ownerUrl, maxConnections: 1 });
   try {
     await ensureRuntimeRole(db);
-    const migrator = new Migrator({
-      db,
-      provider: new FileMigrationProvider({ fs, path, migrationFolder: LEGACY_MIGRATIONS }),
-    });
-    const { error } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
-    if (error) throw error;
-    if (target) return;
+    const dump = await fs.readFile(BEFORE_THE_SQUASH, 'utf8');
+    await withClient(ownerUrl, (client) => client.query(dump));
+    if (stoppedAfter) {
+      await sql`delete from public.kysely_migration where name > ${stoppedAfter}`.execute(db);
+      return;
+    }
     await installJobQueues(ownerUrl, allQueues);
     await applyRuntimeGrants(db);
   } finally {
@@ -164,7 +165,7 @@ describe('a database migrated before the squash', () => {
 
   beforeAll(async () => {
     legacy = await emptyDatabase();
-    await migrateAsBeforeTheSquash(legacy.ownerUrl);
+    await restoreAsBeforeTheSquash(legacy.ownerUrl);
     await moveMoney(legacy.runtimeUrl, 'old');
     before = await allRows(legacy.ownerUrl);
     fresh = await createTestDatabase({ as: 'owner' });
@@ -260,7 +261,7 @@ describe('a database that stopped part-way through the squashed migrations', () 
   it('is refused, saying to migrate it with a release from before the squash first', async () => {
     const partial = await emptyDatabase();
     try {
-      await migrateAsBeforeTheSquash(partial.ownerUrl, '0010_runtime_role');
+      await restoreAsBeforeTheSquash(partial.ownerUrl, '0010_runtime_role');
       await expect(migrateDatabase(partial.ownerUrl, allQueues)).rejects.toThrow(
         /stopped before migration 0011_pin_verifier, which is now part of 0001_baseline/,
       );
