@@ -235,6 +235,8 @@ export const moneyRequestRecordSchema = z.object({
   reference: z.string(),
   status: z.enum(['pending', 'accepted', 'rejected']),
   createdAt: isoTime,
+  /** When the payer accepted or rejected it; null while it waits (beyond the spec: its list showed only the asking date). */
+  decidedAt: isoTime.nullable(),
   sender: requestParty.meta({ description: 'Who asked for the money' }),
   receiver: requestParty.meta({ description: 'Who is asked to pay' }),
 });

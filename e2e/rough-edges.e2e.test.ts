@@ -223,3 +223,112 @@ describe("issue 43's rough edges, in a real browser", () => {
     await dialog.waitFor({ state: 'hidden' });
   });
 });
+
+/** The app's one date format (lib/format.ts): en-IN, India Standard Time, 12-hour. */
+const IST = new Intl.DateTimeFormat('en-IN', {
+  timeZone: 'Asia/Kolkata',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  hour12: true,
+});
+
+describe("issue 43's rough edges: history and requests", () => {
+  step('desktop: the history says who money came from ("From"), and who it went to', async () => {
+    const { page } = await session('desktop', meera.token);
+    await page.goto('/transactions');
+    const table = page.getByRole('table', { name: 'Transactions' });
+    await expectText(table.getByRole('columnheader').nth(4), 'To / From');
+    const received = table.locator('tbody tr', { hasText: 'concert ticket' });
+    await expectText(received.locator('td').nth(4), `From Kabir Sethi (${kabir.id.slice(0, 8)})`);
+    const payer = (await session('desktop', kabir.token)).page;
+    await payer.goto('/transactions');
+    const paid = payer.getByRole('table', { name: 'Transactions' }).locator('tbody tr', { hasText: 'concert ticket' });
+    await expectText(paid.locator('td').nth(4), `To Meera Iyer (${meera.id.slice(0, 8)})`);
+  });
+
+  step('phone, Hindi: a card of money received names its sender', async () => {
+    const page = await hindiSession('phone', meera.token);
+    await page.goto('/transactions');
+    const card = page.locator('.list-card', { hasText: 'concert ticket' });
+    await card.waitFor();
+    await expect
+      .poll(() => textOf(card.locator('.muted.small')))
+      .toMatch(new RegExp(`· Kabir Sethi \\(${kabir.id.slice(0, 8)}\\) से$`));
+  });
+
+  step('phone: a pending UPI deposit card reads "UPI deposit, pending", in Hindi too', async () => {
+    await api('POST', '/api/transactions/deposit-funds', kabir.token, {
+      amount: 700,
+      reference: 'upi top up',
+      transactionPin: KABIR_PIN,
+      paymentMethod: 'upi',
+      upiDetails: { upiId: 'kabir@okbank' },
+    });
+    const { page } = await session('phone', kabir.token);
+    await page.goto('/transactions');
+    const card = page.locator('.list-card', { hasText: 'upi top up' });
+    await expectText(card.locator('.history-title'), 'UPI deposit, pending');
+    const hindi = await hindiSession('phone', kabir.token);
+    await hindi.goto('/transactions');
+    await expectText(
+      hindi.locator('.list-card', { hasText: 'upi top up' }).locator('.history-title'),
+      'UPI से जमा, लंबित',
+    );
+  });
+
+  step('desktop: after sending a request the Sent tab is open, showing it', async () => {
+    const { page } = await session('desktop', kabir.token);
+    await page.goto('/requests');
+    await expectText(page.getByRole('tab', { selected: true }), 'Received (1)');
+    await page.getByRole('button', { name: 'REQUEST MONEY' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Send Request' });
+    await verifyReceiver(dialog, 'Account Number', meera.id);
+    await dialog.getByLabel('Amount (₹)').fill('80');
+    await dialog.getByLabel('Reference', { exact: true }).fill('cab fare');
+    await dialog.getByRole('button', { name: 'Send Request', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expectText(page.getByRole('tab', { selected: true }), 'Sent (1)');
+    const row = page.getByRole('table', { name: 'Sent requests' }).locator('tbody tr', { hasText: 'cab fare' });
+    await expectText(row.locator('td').nth(4), 'Pending');
+  });
+
+  step('phone: Reject asks to confirm; Keep it keeps the request, Reject rejects it', async () => {
+    const { page } = await session('phone', meera.token);
+    await page.goto('/requests');
+    const card = () => page.locator('.list-card', { hasText: 'Kabir Sethi' }).filter({ hasText: '₹80' });
+    await card().getByRole('button', { name: 'Reject' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Reject request' });
+    await expectText(confirm.getByTestId('reject-question'), 'Reject ₹80 asked by Kabir Sethi?');
+    await confirm.getByRole('button', { name: 'Keep it' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await card().getByRole('button', { name: 'Approve' }).waitFor();
+    await card().getByRole('button', { name: 'Reject' }).click();
+    await page.getByRole('dialog', { name: 'Reject request' }).getByRole('button', { name: 'Reject' }).click();
+    await page.getByRole('dialog', { name: 'Reject request' }).waitFor({ state: 'detached' });
+    await expectText(card().locator('.badge'), 'Rejected');
+  });
+
+  step('desktop: an answered request is dated when it was answered, with when it was asked beneath', async () => {
+    const requests = await api<{ reference: string; createdAt: string; decidedAt: string | null }[]>(
+      'GET',
+      '/api/requests/get-all-requests-by-user',
+      meera.token,
+    );
+    const answered = requests.find((request) => request.reference === 'concert ticket');
+    expect(answered?.decidedAt).toBeTruthy();
+    const { page } = await session('desktop', meera.token);
+    await page.goto('/requests');
+    await page.getByRole('tab', { name: /^Sent/ }).click();
+    const row = page.getByRole('table', { name: 'Sent requests' }).locator('tbody tr', { hasText: 'concert ticket' });
+    // innerText: the two dates are lines of their own.
+    const cell = async () => (await row.locator('td').nth(5).innerText()).replace(/\s+/g, ' ').trim();
+    await expect
+      .poll(cell)
+      .toBe(
+        `${IST.format(new Date(answered?.decidedAt ?? ''))} Asked ${IST.format(new Date(answered?.createdAt ?? ''))}`,
+      );
+  });
+});

@@ -188,6 +188,8 @@ async function toRequestRecords(
     reference: row.reference,
     status: row.status,
     createdAt: row.created_at.toISOString(),
+    // The projection moves updated_at only with the accept or reject event.
+    decidedAt: row.status === 'pending' ? null : row.updated_at.toISOString(),
     sender: party(row.requester_id, row.requester_name),
     receiver: party(row.payer_id, row.payer_name),
   }));

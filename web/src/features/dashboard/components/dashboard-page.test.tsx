@@ -76,7 +76,8 @@ describe('dashboard', () => {
     const paid = (await screen.findByText('Paid to Ravi Kumar')).closest('li');
     if (!paid) throw new Error('no recent item');
     expect(within(paid).getByText(/dinner split/).textContent).toBe('dinner split · 27 Nov 2026, 5:15 am');
-    const added = screen.getByText('Added by UPI').closest('li');
+    // Not "Added by UPI": nothing is added until the money comes.
+    const added = screen.getByText('UPI deposit, pending').closest('li');
     if (!added) throw new Error('no recent item');
     expect(within(added).getByText('+₹250').className).toContain('amount-pending');
   });

@@ -10,6 +10,7 @@ import { DataTable, type Column } from '../../../components/ui/DataTable.tsx';
 import { Badge, type BadgeTone } from '../../../components/ui/misc.tsx';
 import { formatDateTime, formatRupees, idTail } from '../../../lib/format.ts';
 import type { MoneyRequestRecord } from '../api/get-requests.ts';
+import styles from './RequestList.module.css';
 
 export type RequestTab = 'sent' | 'received';
 
@@ -26,6 +27,18 @@ function StatusBadge({ status }: { status: MoneyRequestRecord['status'] }): Reac
 
 function person(party: { firstName: string; lastName: string }): string {
   return `${party.firstName} ${party.lastName}`.trim();
+}
+
+/** An answered request's date is when it was answered, with when it was asked beneath it. */
+function RequestDate({ request }: { request: MoneyRequestRecord }): ReactElement {
+  const { t } = useTranslation();
+  if (!request.decidedAt) return <>{formatDateTime(request.createdAt)}</>;
+  return (
+    <span className={styles.dates}>
+      <span>{formatDateTime(request.decidedAt)}</span>
+      <span className="muted small">{t('requests.askedOn', { date: formatDateTime(request.createdAt) })}</span>
+    </span>
+  );
 }
 
 export interface RequestListProps {
@@ -76,7 +89,7 @@ export function RequestList(props: RequestListProps): ReactElement {
     {
       id: 'action',
       header: t('requests.dateAction'),
-      cell: (row) => (canDecide(row) ? actions(row) : formatDateTime(row.createdAt)),
+      cell: (row) => (canDecide(row) ? actions(row) : <RequestDate request={row} />),
     },
   ];
 
@@ -97,7 +110,7 @@ export function RequestList(props: RequestListProps): ReactElement {
               open={cards.isOpen(row._id)}
               onToggle={() => cards.toggle(row._id)}
               title={counterparty(row)}
-              subtitle={formatDateTime(row.createdAt)}
+              subtitle={formatDateTime(row.decidedAt ?? row.createdAt)}
               end={
                 <>
                   <strong>{formatRupees(row.amount)}</strong>
@@ -111,6 +124,9 @@ export function RequestList(props: RequestListProps): ReactElement {
               <p>
                 <span className="muted">{t('requests.idLabel')}</span> <span className="mono">{row._id}</span>
               </p>
+              {row.decidedAt ? (
+                <p className="muted">{t('requests.askedOn', { date: formatDateTime(row.createdAt) })}</p>
+              ) : null}
             </ExpandableCard>
             {/* A request waiting for an answer shows its buttons without being opened. */}
             {canDecide(row) ? actions(row) : null}

@@ -1,7 +1,7 @@
 /**
  * The requests screen (spec section 2): REQUEST MONEY, Sent/Received tabs with counts,
- * desktop table and expandable mobile cards (RequestList.tsx), Approve (PIN) / Reject for
- * received pending requests, summary tiles and empty states. While the rate limit holds the
+ * desktop table and expandable mobile cards (RequestList.tsx), Approve (PIN) / Reject (asked
+ * to confirm) for received pending requests, summary tiles and empty states. While the rate limit holds the
  * list's read, a notice says so and the requests already loaded stay.
  */
 import { Tabs } from 'radix-ui';
@@ -14,6 +14,7 @@ import { EmptyState, PageHeader, SummaryTile } from '../../../components/ui/misc
 import { HeldReadNotice, useHeldSeconds } from '../../../components/ui/RateLimitNotice.tsx';
 import { useRequests, type MoneyRequestRecord } from '../api/get-requests.ts';
 import { ApproveDialog } from './ApproveDialog.tsx';
+import { RejectDialog } from './RejectDialog.tsx';
 import { RequestList, type RequestTab } from './RequestList.tsx';
 import { SendRequestDialog } from './SendRequestDialog.tsx';
 import { useDecision } from './useDecision.ts';
@@ -28,6 +29,7 @@ export function RequestsPage({ userId }: { userId: string }): ReactElement {
   const [tab, setTab] = useState<RequestTab>('received');
   const [sendOpen, setSendOpen] = useState(false);
   const [approving, setApproving] = useState<MoneyRequestRecord | null>(null);
+  const [rejecting, setRejecting] = useState<MoneyRequestRecord | null>(null);
   const cards = useExpandedCard();
   const requests = useRequests();
   const decision = useDecision();
@@ -52,7 +54,7 @@ export function RequestsPage({ userId }: { userId: string }): ReactElement {
         rows={rows}
         cards={cards}
         onApprove={setApproving}
-        onReject={(request) => void decision.decide(request._id, 'rejected')}
+        onReject={setRejecting}
         busyId={decision.pending ? decision.pendingId : undefined}
       />
     );
@@ -89,7 +91,16 @@ export function RequestsPage({ userId }: { userId: string }): ReactElement {
           </Tabs.Content>
         </Tabs.Root>
       </section>
-      <SendRequestDialog open={sendOpen} onOpenChange={setSendOpen} userId={userId} />
+      {/* The request just sent is in the Sent tab: show it there. */}
+      <SendRequestDialog open={sendOpen} onOpenChange={setSendOpen} userId={userId} onSent={() => setTab('sent')} />
+      <RejectDialog
+        request={rejecting}
+        busy={decision.pending}
+        onCancel={() => setRejecting(null)}
+        onReject={(request) =>
+          void decision.decide(request._id, 'rejected').then((outcome) => outcome.ok && setRejecting(null))
+        }
+      />
       <ApproveDialog
         request={approving}
         busy={decision.pending}

