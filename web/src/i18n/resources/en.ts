@@ -873,6 +873,8 @@ export const en = {
     replayOf: 'Replay of {{name}}',
     replayQueued: 'Replay of {{name}} queued',
     replayFailed: 'Replay of {{name}} could not be started',
+    replayPace: '{{rate}} events/s · {{left}} s left',
+    replayFinishing: 'building indexes, swapping in',
     loadingProjections: 'Loading projections...',
     projectionsFailed: 'Failed to fetch projection status',
     heldBack: '{{count}} event(s) held back by an open transaction.',

@@ -871,6 +871,8 @@ export const hi: Messages = {
     replayOf: '{{name}} का रीप्ले',
     replayQueued: '{{name}} का रीप्ले कतार में है',
     replayFailed: '{{name}} का रीप्ले शुरू नहीं हो सका',
+    replayPace: '{{rate}} इवेंट/सेकंड · {{left}} सेकंड बाकी',
+    replayFinishing: 'इंडेक्स बन रहे हैं, तालिकाएँ बदली जा रही हैं',
     loadingProjections: 'प्रोजेक्शन लोड हो रहे हैं...',
     projectionsFailed: 'प्रोजेक्शन की स्थिति नहीं मिल सकी',
     heldBack: 'एक खुले ट्रांज़ैक्शन ने {{count}} इवेंट रोक रखे हैं।',
