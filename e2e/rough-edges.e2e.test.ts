@@ -9,7 +9,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { activeCustomer, apiClient, type Customer } from './helpers/api.ts';
-import { launchBrowser, VIEWPORTS } from './helpers/browser.ts';
+import { launchBrowser, openPage, VIEWPORTS } from './helpers/browser.ts';
 import { serialRun } from './helpers/serial-run.ts';
 import { confirmAndPay, dashboardBalance, expectText, textOf, verifyReceiver } from './helpers/wallet.ts';
 
@@ -82,7 +82,7 @@ beforeAll(async () => {
 }, 120_000);
 
 /** A page in Hindi from its first load (the language the switch would have stored). */
-async function hindiSession(viewport: (typeof VIEWPORT_NAMES)[number], token: string): Promise<Page> {
+async function hindiSession(viewport: (typeof VIEWPORT_NAMES)[number], token?: string): Promise<Page> {
   const { context, page } = await session(viewport, token);
   await context.addInitScript(() => window.localStorage.setItem('language', 'hi'));
   return page;
@@ -331,4 +331,109 @@ describe("issue 43's rough edges: history and requests", () => {
         `${IST.format(new Date(answered?.decidedAt ?? ''))} Asked ${IST.format(new Date(answered?.createdAt ?? ''))}`,
       );
   });
+});
+
+/** Whether this field has the keyboard focus now (polled: radix-ui moves focus after the open animation's first frame). */
+async function expectFocused(field: Locator): Promise<void> {
+  await expect.poll(() => field.evaluate((element) => element === document.activeElement)).toBe(true);
+}
+
+/** WCAG contrast of two rgb() colours. */
+function contrast(first: string, second: string): number {
+  const luminance = (color: string) => {
+    const [red = 0, green = 0, blue = 0] = (color.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map(Number);
+    const linear = (channel: number) => {
+      const value = channel / 255;
+      return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue);
+  };
+  const [light, dark] = [luminance(first), luminance(second)].sort((a, b) => b - a);
+  return ((light ?? 0) + 0.05) / ((dark ?? 0) + 0.05);
+}
+
+/**
+ * The focused element's ring (the last of its shadows: "rgb(...) 0px 0px 0px 4px") against the
+ * page's background and the cards' surface: the lower of the two contrasts.
+ */
+async function ringContrast(page: Page): Promise<number> {
+  const seen = await page.evaluate(() => {
+    const active = document.activeElement;
+    const probe = document.createElement('div');
+    probe.style.color = getComputedStyle(document.documentElement).getPropertyValue('--surface').trim();
+    document.body.append(probe);
+    const surface = getComputedStyle(probe).color;
+    probe.remove();
+    return {
+      ring: active ? getComputedStyle(active).boxShadow : '',
+      page: getComputedStyle(document.body).backgroundColor,
+      surface,
+    };
+  });
+  const ring = /rgba?\([^)]*\)(?=[^(]*$)/.exec(seen.ring)?.[0];
+  if (!ring) return 0;
+  // A translucent ring is seen blended with what is behind it.
+  return Math.min(contrast(over(ring, seen.page), seen.page), contrast(over(ring, seen.surface), seen.surface));
+}
+
+/** The colour `top` (rgb or rgba) shows over an opaque `bottom`, as rgb(). */
+function over(top: string, bottom: string): string {
+  const [red = 0, green = 0, blue = 0, alpha = 1] = (top.match(/\d+(\.\d+)?/g) ?? []).map(Number);
+  const [underRed = 0, underGreen = 0, underBlue = 0] = (bottom.match(/\d+(\.\d+)?/g) ?? []).map(Number);
+  const mix = (upper: number, lower: number) => Math.round(alpha * upper + (1 - alpha) * lower);
+  return `rgb(${mix(red, underRed)}, ${mix(green, underGreen)}, ${mix(blue, underBlue)})`;
+}
+
+describe("issue 43's rough edges: focus", () => {
+  step('desktop: Transfer opens on its first field; a failed Continue lands on the field it refused', async () => {
+    const { page } = await session('desktop', kabir.token);
+    await page.goto('/transactions');
+    await page.getByRole('button', { name: 'SEND', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Transfer Funds' });
+    await expectFocused(dialog.getByLabel('Receiver account number'));
+    await verifyReceiver(dialog, 'Receiver account number', meera.id);
+    await dialog.getByLabel('Amount (₹)').fill('20');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    // The reference is missing: its reason is under it and the cursor is in it.
+    const reference = dialog.getByLabel('Reference', { exact: true });
+    expect(await reference.getAttribute('aria-invalid')).toBe('true');
+    await expectFocused(reference);
+  });
+
+  step('phone: Deposit opens on the amount; a refused PIN leaves the cursor in the emptied PIN field', async () => {
+    const { page } = await session('phone', kabir.token);
+    await page.goto('/transactions');
+    await page.getByRole('button', { name: 'DEPOSIT' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Deposit Funds' });
+    await expectFocused(dialog.getByLabel('Amount (₹)'));
+    await dialog.getByRole('radio', { name: /^UPI/ }).check();
+    await dialog.getByLabel('UPI ID').fill('kabir@okbank');
+    await dialog.getByLabel('Amount (₹)').fill('100');
+    await dialog.getByLabel('Reference', { exact: true }).fill('top up');
+    await dialog.getByLabel('Transaction PIN', { exact: true }).fill(WRONG_PIN);
+    await dialog.getByRole('button', { name: 'Submit deposit' }).click();
+    // The approve step's right PIN reset the count: this is the first wrong one again.
+    await expectPinRefused(
+      dialog,
+      'Transaction PIN',
+      'Invalid transaction PIN. 4 attempts remaining before a 15-minute lock.',
+    );
+    await expectFocused(dialog.getByLabel('Transaction PIN', { exact: true }));
+  });
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    step(`desktop, ${colorScheme}: the focus ring is at least 3:1 against the page and the cards`, async () => {
+      const { context, page } = await openPage(browser, base, 'desktop', kabir.token, { colorScheme });
+      await page.goto('/transactions');
+      await page.getByRole('button', { name: 'DEPOSIT' }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(colorScheme);
+      // From the keyboard, so :focus-visible applies as it does for a keyboard user.
+      await page.getByRole('button', { name: 'SEND', exact: true }).focus();
+      await page.keyboard.press('Shift+Tab');
+      expect(await page.evaluate(() => (document.activeElement?.textContent ?? '').trim())).toBe('DEPOSIT');
+      // Polled: the theme's colours settle after the first paint; what counts is the ring as it stays.
+      await expect.poll(() => ringContrast(page), { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+      await context.close();
+    });
+  }
 });

@@ -5,7 +5,7 @@
  * amount is exact paise with both decimals, so what is confirmed is what is sent.
  */
 import i18next from 'i18next';
-import { useId, type FormEvent, type ReactElement } from 'react';
+import { useEffect, useId, useRef, type FormEvent, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatPaise } from '../../../../contracts/money.ts';
 import { digitsOnly } from '../../lib/forms.ts';
@@ -58,6 +58,11 @@ export function ConfirmPayment({
 }: ConfirmPaymentProps): ReactElement {
   const titleId = useId();
   const { t } = useTranslation();
+  const pinField = useRef<HTMLInputElement>(null);
+  // A refused PIN (empty again, its reason under it) is where the next try is typed.
+  useEffect(() => {
+    if (pinError) pinField.current?.focus();
+  }, [pinError]);
   function submit(event: FormEvent): void {
     event.preventDefault();
     onPay();
@@ -106,6 +111,7 @@ export function ConfirmPayment({
             error={pinError}
             placeholder={t('payment.pinPlaceholder')}
             autoFocus
+            ref={pinField}
           />
           <div className="modal-actions">
             <Button variant="secondary" onClick={onBack} disabled={busy}>

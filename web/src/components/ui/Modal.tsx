@@ -1,10 +1,11 @@
 /**
  * A dialog on radix-ui Dialog: focus trap, Escape and outside click close, title and
- * description announced. `busy` shows the processing overlay and blocks closing.
+ * description announced, focus on its first field as it opens (lib/focus.ts). `busy` shows the processing overlay and blocks closing.
  */
 import { Dialog } from 'radix-ui';
-import type { ReactElement, ReactNode } from 'react';
+import { useRef, type ReactElement, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { firstField } from '../../lib/focus.ts';
 import { Icon } from './icons.tsx';
 import styles from './Modal.module.css';
 
@@ -30,6 +31,7 @@ export function Modal({
   size = 'md',
 }: ModalProps): ReactElement {
   const { t } = useTranslation();
+  const body = useRef<HTMLDivElement>(null);
   return (
     <Dialog.Root open={open} onOpenChange={(next) => (busy && !next ? undefined : onOpenChange(next))}>
       <Dialog.Portal>
@@ -38,6 +40,13 @@ export function Modal({
           className={size === 'lg' ? `${styles.modal} ${styles.lg}` : styles.modal}
           aria-describedby={description ? undefined : undefined}
           onInteractOutside={(event) => busy && event.preventDefault()}
+          // The first field, not the close button radix-ui would pick; a dialog without fields keeps radix-ui's choice.
+          onOpenAutoFocus={(event) => {
+            const field = firstField(body.current);
+            if (!field) return;
+            event.preventDefault();
+            field.focus();
+          }}
         >
           <header className={styles.header}>
             <div>
@@ -52,7 +61,9 @@ export function Modal({
               <Icon name="x" />
             </Dialog.Close>
           </header>
-          <div className={styles.body}>{children}</div>
+          <div className={styles.body} ref={body}>
+            {children}
+          </div>
           {busy ? (
             <div className={styles.busy} role="status" aria-live="assertive">
               <span className="spinner" aria-hidden="true" />

@@ -12,6 +12,7 @@ import { Button } from '../../../components/ui/Button.tsx';
 import { TextAreaField, TextField } from '../../../components/ui/Field.tsx';
 import { Modal } from '../../../components/ui/Modal.tsx';
 import { VerifiedPanel } from '../../../components/ui/VerifiedPanel.tsx';
+import { focusFirstInvalid } from '../../../lib/focus.ts';
 import { formatRupees } from '../../../lib/format.ts';
 import { useSendRequestForm } from './useSendRequestForm.ts';
 
@@ -39,7 +40,15 @@ export function SendRequestDialog({
       busy={form.sending}
       busyLabel={t('requests.sending')}
     >
-      <form onSubmit={form.submit} noValidate className="form-stack" aria-label={t('requests.sendFormLabel')}>
+      <form
+        onSubmit={(event) => {
+          const formElement = event.currentTarget;
+          void form.submit(event).then(() => focusFirstInvalid(formElement));
+        }}
+        noValidate
+        className="form-stack"
+        aria-label={t('requests.sendFormLabel')}
+      >
         <div className="verify-row">
           <TextField
             label={t('requests.accountNumber')}

@@ -11,6 +11,7 @@ import { AmountField } from '../../../components/ui/AmountField.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { PasswordField, TextAreaField } from '../../../components/ui/Field.tsx';
 import { Modal } from '../../../components/ui/Modal.tsx';
+import { focusFirstInvalid } from '../../../lib/focus.ts';
 import { digitsOnly } from '../../../lib/forms.ts';
 import { formatRupees } from '../../../lib/format.ts';
 import { DepositInstructions } from './DepositInstructions.tsx';
@@ -39,7 +40,15 @@ export function DepositDialog({ open, onOpenChange, user }: DepositDialogProps):
       {form.instructions ? (
         <DepositInstructions instructions={form.instructions} onDone={() => form.close(false)} />
       ) : (
-        <form onSubmit={form.submit} noValidate className="form-stack" aria-label={t('deposit.formLabel')}>
+        <form
+          onSubmit={(event) => {
+            const formElement = event.currentTarget;
+            void form.submit(event).then(() => focusFirstInvalid(formElement));
+          }}
+          noValidate
+          className="form-stack"
+          aria-label={t('deposit.formLabel')}
+        >
           <AmountField
             label={t('deposit.amount')}
             value={values.amount}

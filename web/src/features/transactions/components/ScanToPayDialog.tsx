@@ -14,6 +14,7 @@ import { PayConfirmation, PayFields } from './PayFields.tsx';
 import { QrScanner } from './QrScanner.tsx';
 import styles from './ScanToPayDialog.module.css';
 import { useScanToPay } from './useScanToPay.ts';
+import { focusFirstInvalid } from '../../../lib/focus.ts';
 
 export interface ScanToPayDialogProps {
   open: boolean;
@@ -57,7 +58,7 @@ export function ScanToPayDialog({ open, onOpenChange, userId, balance }: ScanToP
           <form
             onSubmit={(event) => {
               event.preventDefault();
-              payment.review(scan.receiver, account !== null);
+              if (!payment.review(scan.receiver, account !== null)) focusFirstInvalid(event.currentTarget);
             }}
             noValidate
             className="form-stack"

@@ -83,10 +83,10 @@ export function TransferDialog({
     // verify is recreated each render; the ref, not the dependency list, guards against repeats.
   }, [open, initialReceiver]);
 
-  function submit(event: FormEvent): void {
+  function submit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
     const reviewed = payment.review(receiver, recipient.status === 'verified', recipient.account?.payee?.key);
-    if (!reviewed) focusFirstInvalid(event.currentTarget as HTMLElement);
+    if (!reviewed) focusFirstInvalid(event.currentTarget);
   }
 
   /** A recent payee: fills the field and verifies it, as typing and Verify would. */

@@ -207,9 +207,10 @@ export function useDepositForm(options: { user: DepositUser; onOpenChange: (open
     return { status: 'done' };
   }
 
-  function submit(event: FormEvent): void {
+  /** Resolves once the deposit is answered, for the view to focus a field it refused. */
+  async function submit(event: FormEvent): Promise<void> {
     event.preventDefault();
-    if (method !== 'card') void send();
+    if (method !== 'card') await send();
   }
 
   const cardProps: CardFormProps = {
