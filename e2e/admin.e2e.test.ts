@@ -133,8 +133,8 @@ describe('admin and operator screens in a real browser', () => {
     const transferRow = rows.filter({ hasText: 'TransferCompleted' });
     expect(await textOf(transferRow.locator('td').nth(3))).toBe(kabir.name);
     expect(await textOf(transferRow.locator('td').nth(4))).toBe('-₹500');
-    expect(await textOf(transferRow.locator('td').nth(5))).toBe('₹1,500');
-    expect(await textOf(rows.filter({ hasText: 'DepositSettled' }).locator('td').nth(5))).toBe('₹2,000');
+    expect(await textOf(transferRow.locator('td').nth(5))).toBe('₹1,500.00');
+    expect(await textOf(rows.filter({ hasText: 'DepositSettled' }).locator('td').nth(5))).toBe('₹2,000.00');
 
     const download = admin.waitForEvent('download');
     await admin.getByRole('button', { name: 'Download CSV' }).click();
@@ -172,7 +172,7 @@ describe('admin and operator screens in a real browser', () => {
     await expect.poll(() => rows.count(), { timeout: 15_000, interval: 200 }).toBe(3);
     const reversal = rows.filter({ hasText: 'TransferReversed' });
     expect(await textOf(reversal.locator('td').nth(4))).toBe('+₹500');
-    expect(await textOf(reversal.locator('td').nth(5))).toBe('₹2,000');
+    expect(await textOf(reversal.locator('td').nth(5))).toBe('₹2,000.00');
     // The reversed transfer offers no second reversal.
     expect(await rows.filter({ hasText: 'TransferCompleted' }).getByRole('button').count()).toBe(0);
   });

@@ -156,7 +156,7 @@ afterAll(async () => {
 
 describe('what users expect, in a real browser', () => {
   for (const [viewport, typed, shown, confirmation, balanceAfter] of [
-    ['desktop', '100000', '1,00,000', 'Pay ₹1,00,000.00 to Vikram Nair', '₹5,000'],
+    ['desktop', '100000', '1,00,000', 'Pay ₹1,00,000.00 to Vikram Nair', '₹5,000.00'],
     ['phone', '1500.5', '1,500.5', 'Pay ₹1,500.50 to Vikram Nair', '₹3,499.50'],
   ] as const) {
     step(

@@ -202,7 +202,7 @@ describe('the wallet in a real browser', () => {
   });
 
   step('card deposit with the sandbox card 4242 4242 4242 4242 credits at once', async () => {
-    await expectTransactions(asha, '₹0', '0 of 0 transactions');
+    await expectTransactions(asha, '₹0.00', '0 of 0 transactions');
     await asha.getByText('No transactions found').waitFor();
     await asha.getByRole('button', { name: 'DEPOSIT' }).click();
     const deposit = dialog(asha, 'Deposit Funds');
@@ -219,7 +219,7 @@ describe('the wallet in a real browser', () => {
     await pay.click();
     await toast(asha, 'Card deposit successful! Your account has been credited.');
     await deposit.waitFor({ state: 'detached' });
-    await expectTransactions(asha, '₹1,500', '1 of 1 transactions');
+    await expectTransactions(asha, '₹1,500.00', '1 of 1 transactions');
     expect(await historyRows(asha)).toEqual([
       expect.objectContaining({
         amount: '+₹1,500',
@@ -248,7 +248,7 @@ describe('the wallet in a real browser', () => {
     await deposit.getByTestId('deposit-instructions').waitFor();
     await deposit.getByRole('button', { name: 'Done' }).click();
     await deposit.waitFor({ state: 'detached' });
-    await expectTransactions(asha, '₹1,500', '2 of 2 transactions');
+    await expectTransactions(asha, '₹1,500.00', '2 of 2 transactions');
     const [upi] = await historyRows(asha);
     expect(upi).toEqual(
       expect.objectContaining({ amount: '+₹250', type: 'Deposit', reference: 'upi top up', status: 'Pending' }),
@@ -264,7 +264,7 @@ describe('the wallet in a real browser', () => {
     await toast(admin, 'Deposit settled: the wallet has been credited');
     await row.waitFor({ state: 'detached' });
 
-    await reloadUntilText(asha, () => transactionsBalance(asha), '₹1,750');
+    await reloadUntilText(asha, () => transactionsBalance(asha), '₹1,750.00');
     await expectText(historyCounter(asha), '2 of 2 transactions');
     expect((await historyRows(asha)).map((row) => [row.amount, row.status])).toEqual([
       ['+₹250', 'Success'],
@@ -290,7 +290,7 @@ describe('the wallet in a real browser', () => {
       ASHA.pin,
       'Pay ₹400.00 to Vikram Nair',
     );
-    await expectTransactions(asha, '₹1,350', '3 of 3 transactions');
+    await expectTransactions(asha, '₹1,350.00', '3 of 3 transactions');
     expect((await historyRows(asha))[0]).toEqual(
       expect.objectContaining({
         amount: '−₹400',
@@ -302,7 +302,7 @@ describe('the wallet in a real browser', () => {
     );
 
     await vikram.goto('/transactions');
-    await reloadUntilText(vikram, () => transactionsBalance(vikram), '₹400');
+    await reloadUntilText(vikram, () => transactionsBalance(vikram), '₹400.00');
     await expectText(historyCounter(vikram), '1 of 1 transactions');
     expect(await historyRows(vikram)).toEqual([
       expect.objectContaining({
@@ -515,7 +515,7 @@ describe('the wallet in a real browser', () => {
       await asha.keyboard.press('Enter');
       await toast(asha, 'Transfer completed successfully!');
       await send.waitFor({ state: 'detached' });
-      await expectTransactions(asha, '₹1,150', '6 of 6 transactions');
+      await expectTransactions(asha, '₹1,150.00', '6 of 6 transactions');
       expect((await historyRows(asha))[0]).toEqual(
         expect.objectContaining({ amount: '−₹24.25', type: 'Debit', reference: 'keyboard pay' }),
       );
@@ -526,7 +526,7 @@ describe('the wallet in a real browser', () => {
     await asha.goto('/dashboard');
     await expectText(dashboardBalance(asha), '₹1,150.00');
     await vikram.goto('/transactions');
-    await reloadUntilText(vikram, () => transactionsBalance(vikram), '₹600');
+    await reloadUntilText(vikram, () => transactionsBalance(vikram), '₹600.00');
     await expectText(historyCounter(vikram), '4 of 4 transactions');
     expect((await historyRows(vikram)).map((row) => row.amount)).toEqual(['+₹24.25', '+₹50', '+₹125.75', '+₹400']);
     await vikram.goto('/dashboard');

@@ -11,7 +11,14 @@ import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { activeCustomer, apiClient, type Customer } from './helpers/api.ts';
 import { launchBrowser, openPage, VIEWPORTS } from './helpers/browser.ts';
 import { serialRun } from './helpers/serial-run.ts';
-import { confirmAndPay, dashboardBalance, expectText, textOf, verifyReceiver } from './helpers/wallet.ts';
+import {
+  confirmAndPay,
+  dashboardBalance,
+  expectText,
+  textOf,
+  transactionsBalance,
+  verifyReceiver,
+} from './helpers/wallet.ts';
 
 const base = inject('baseUrl');
 const ADMIN = { email: inject('adminEmail'), password: inject('adminPassword') };
@@ -91,7 +98,7 @@ async function hindiSession(viewport: (typeof VIEWPORT_NAMES)[number], token?: s
 /** The PIN field of a refused payment: the reason under it (its aria-describedby), and empty for the next try. */
 async function expectPinRefused(scope: Locator, label: string, reason: string): Promise<void> {
   const pin = scope.getByLabel(label, { exact: true });
-  await expect.poll(() => pin.getAttribute('aria-invalid')).toBe('true');
+  await expect.poll(() => pin.getAttribute('aria-invalid'), { timeout: 15_000 }).toBe('true');
   await expectText(scope.locator(`#${await pin.getAttribute('aria-describedby')}`), reason);
   expect(await pin.inputValue()).toBe('');
 }
@@ -255,7 +262,7 @@ describe("issue 43's rough edges: history and requests", () => {
     const card = page.locator('.list-card', { hasText: 'concert ticket' });
     await card.waitFor();
     await expect
-      .poll(() => textOf(card.locator('.muted.small')))
+      .poll(() => textOf(card.locator('.muted.small')), { timeout: 15_000 })
       .toMatch(new RegExp(`· Kabir Sethi \\(${kabir.id.slice(0, 8)}\\) से$`));
   });
 
@@ -326,7 +333,7 @@ describe("issue 43's rough edges: history and requests", () => {
     // innerText: the two dates are lines of their own.
     const cell = async () => (await row.locator('td').nth(5).innerText()).replace(/\s+/g, ' ').trim();
     await expect
-      .poll(cell)
+      .poll(cell, { timeout: 15_000 })
       .toBe(
         `${IST.format(new Date(answered?.decidedAt ?? ''))} Asked ${IST.format(new Date(answered?.createdAt ?? ''))}`,
       );
@@ -335,7 +342,9 @@ describe("issue 43's rough edges: history and requests", () => {
 
 /** Whether this field has the keyboard focus now (polled: radix-ui moves focus after the open animation's first frame). */
 async function expectFocused(field: Locator): Promise<void> {
-  await expect.poll(() => field.evaluate((element) => element === document.activeElement)).toBe(true);
+  await expect
+    .poll(() => field.evaluate((element) => element === document.activeElement), { timeout: 15_000 })
+    .toBe(true);
 }
 
 /** WCAG contrast of two rgb() colours. */
@@ -436,4 +445,43 @@ describe("issue 43's rough edges: focus", () => {
       await context.close();
     });
   }
+});
+
+/** Rupees in en-IN grouping with both decimals: ₹4,850.00. */
+const PAISA = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+describe("issue 43's rough edges: one format", () => {
+  for (const viewport of VIEWPORT_NAMES) {
+    step(
+      `${viewport}: the balance reads to the paisa (₹4,850.00) on the dashboard and on Transactions alike`,
+      async () => {
+        const me = await api<{ balance: number }>('POST', '/api/users/get-user-info', kabir.token);
+        const expected = `₹${PAISA.format(me.balance)}`;
+        const { page } = await session(viewport, kabir.token);
+        await page.goto('/dashboard');
+        await expectText(dashboardBalance(page), expected);
+        await page.goto('/transactions');
+        await expectText(transactionsBalance(page), expected);
+      },
+    );
+  }
+
+  step('desktop: a pasted note past 200 characters is kept, counted, and refused with its reason', async () => {
+    const { page } = await session('desktop', kabir.token);
+    await page.goto('/transactions');
+    await page.getByRole('button', { name: 'SEND', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Transfer Funds' });
+    await verifyReceiver(dialog, 'Receiver account number', meera.id);
+    await dialog.getByLabel('Amount (₹)').fill('20');
+    const reference = dialog.getByLabel('Reference', { exact: true });
+    await reference.fill('x'.repeat(205));
+    expect((await reference.inputValue()).length).toBe(205);
+    await expectText(dialog.locator('.field-counter'), '205/200');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await expectText(
+      dialog.locator(`#${await reference.getAttribute('aria-describedby')}`),
+      'Reference must be at most 200 characters',
+    );
+    await expectFocused(reference);
+  });
 });

@@ -3,9 +3,10 @@
  * Standard Time), and short ids (first 8 characters). In Hindi the same format with Hindi
  * month names (numbers keep Latin digits and Indian grouping in both).
  */
-import { formatRupees as formatRupeesShared } from '../../../contracts/money.ts';
+import { formatPaise, formatRupees as formatRupeesShared } from '../../../contracts/money.ts';
 import { currentLanguage } from '../i18n/i18n.ts';
 import { formatLocale } from '../i18n/language.ts';
+import { balancePaise } from './money-input.ts';
 
 const paiseFormat = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
@@ -13,6 +14,14 @@ const paiseFormat = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, m
 export function formatRupees(rupees: number, options: { whole?: boolean } = {}): string {
   if (options.whole || Number.isInteger(rupees)) return formatRupeesShared(rupees, options);
   return `${rupees < 0 ? '-' : ''}₹${paiseFormat.format(Math.abs(rupees))}`;
+}
+
+/**
+ * A balance, on every page the same way and to the paisa: ₹8,001.00, never ₹8,001 on one
+ * page and ₹8,001.00 on another (amounts of single payments keep formatRupees).
+ */
+export function formatBalance(rupees: number): string {
+  return formatPaise(balancePaise(rupees));
 }
 
 /**

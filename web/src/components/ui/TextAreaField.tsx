@@ -1,6 +1,8 @@
 /**
  * A labelled textarea with a character counter (n/max, announced politely) and its error
- * message; input past the maximum is cut.
+ * message. Text past the maximum is kept, never cut: a pasted note that lost its end without a
+ * word would be sent as something the payer did not write. The counter turns red past it, and
+ * the form's rule (contracts/) refuses it with its reason when the form is sent.
  */
 import { useId, type ReactElement, type TextareaHTMLAttributes } from 'react';
 import { FieldShell } from './FieldShell.tsx';
@@ -30,7 +32,7 @@ export function TextAreaField({
       label={label}
       error={error}
       trailing={
-        <span className="field-counter" aria-live="polite">
+        <span className={`field-counter${value.length > maxLength ? ' field-counter-over' : ''}`} aria-live="polite">
           {value.length}/{maxLength}
         </span>
       }
@@ -39,10 +41,9 @@ export function TextAreaField({
         id={fieldId}
         className="input textarea"
         value={value}
-        maxLength={maxLength}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${fieldId}-error` : undefined}
-        onChange={(event) => onValueChange(event.target.value.slice(0, maxLength))}
+        onChange={(event) => onValueChange(event.target.value)}
         rows={3}
         {...rest}
       />

@@ -12,7 +12,7 @@ import { Button } from '../../../components/ui/Button.tsx';
 import { SelectField, TextField } from '../../../components/ui/Field.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { Card, EmptyState, PageHeader, SummaryTile } from '../../../components/ui/misc.tsx';
-import { formatRupees, shortId } from '../../../lib/format.ts';
+import { formatBalance, shortId } from '../../../lib/format.ts';
 import { FilterForm } from './FilterForm.tsx';
 import { LoadMore } from './LoadMore.tsx';
 import { ReverseDialog } from './ReverseDialog.tsx';
@@ -53,7 +53,7 @@ export function AccountAuditPage(): ReactElement {
             <SummaryTile label={t('audit.account')} value={head?.displayName ?? shortId(accountId)} tone="info" />
             <SummaryTile
               label={t('audit.balance')}
-              value={head?.balance === null || head?.balance === undefined ? '-' : formatRupees(head.balance)}
+              value={head?.balance === null || head?.balance === undefined ? '-' : formatBalance(head.balance)}
               tone="success"
             />
             <SummaryTile label={t('audit.postingsShown')} value={audit.lines.length} tone="neutral" />

@@ -8,7 +8,7 @@ import { ResponsiveTable } from '../../../components/ResponsiveTable/ResponsiveT
 import type { Column } from '../../../components/ui/DataTable.tsx';
 import { Modal } from '../../../components/ui/Modal.tsx';
 import { EmptyState } from '../../../components/ui/misc.tsx';
-import { formatDateTime, formatRupees } from '../../../lib/format.ts';
+import { formatBalance, formatDateTime, formatRupees } from '../../../lib/format.ts';
 import { useEvent } from '../api/get-events.ts';
 import type { EventPosting } from '../api/types.ts';
 import { SignedAmount } from './LoadMore.tsx';
@@ -39,7 +39,7 @@ export function EventDialog({ position, onClose }: { position: string | null; on
       id: 'balance',
       header: t('audit.balanceAfter'),
       align: 'right',
-      cell: (row) => (row.balanceAfter === null ? '-' : formatRupees(row.balanceAfter)),
+      cell: (row) => (row.balanceAfter === null ? '-' : formatBalance(row.balanceAfter)),
     },
   ];
   return (

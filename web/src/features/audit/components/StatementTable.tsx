@@ -9,7 +9,7 @@ import { ResponsiveTable } from '../../../components/ResponsiveTable/ResponsiveT
 import { Button } from '../../../components/ui/Button.tsx';
 import type { Column } from '../../../components/ui/DataTable.tsx';
 import { Badge, EmptyState } from '../../../components/ui/misc.tsx';
-import { formatDateTime, formatRupees } from '../../../lib/format.ts';
+import { formatBalance, formatDateTime, formatRupees } from '../../../lib/format.ts';
 import type { useStatement } from '../api/get-statement.ts';
 import type { StatementLine } from '../api/types.ts';
 import { LoadMore, SignedAmount } from './LoadMore.tsx';
@@ -58,7 +58,7 @@ function statementColumns(
       align: 'right',
       cell: (row) => <SignedAmount rupees={row.amount} format={formatRupees} />,
     },
-    { id: 'balance', header: t('audit.balance'), align: 'right', cell: (row) => formatRupees(row.balanceAfter) },
+    { id: 'balance', header: t('audit.balance'), align: 'right', cell: (row) => formatBalance(row.balanceAfter) },
     {
       id: 'actions',
       header: t('audit.actions'),

@@ -8,7 +8,7 @@ import { ResponsiveTable } from '../../../components/ResponsiveTable/ResponsiveT
 import { Button } from '../../../components/ui/Button.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { Card, EmptyState, Notice, SummaryTile } from '../../../components/ui/misc.tsx';
-import { formatDateTime, formatRupees } from '../../../lib/format.ts';
+import { formatBalance, formatDateTime } from '../../../lib/format.ts';
 import { useTrialBalance } from '../api/trial-balance.ts';
 import type { TrialBalance } from '../api/types.ts';
 import { useVerifyRun } from './useVerifyRun.ts';
@@ -42,7 +42,7 @@ export function TrialBalanceCard(): ReactElement {
           <div className="tiles">
             <SummaryTile
               label={t('audit.totalPostings')}
-              value={formatRupees(balance.data.total)}
+              value={formatBalance(balance.data.total)}
               tone={balance.data.balanced ? 'success' : 'danger'}
             />
             <SummaryTile
@@ -89,7 +89,7 @@ export function TrialBalanceCard(): ReactElement {
             columns={[
               { id: 'kind', header: t('audit.kind'), cell: (row) => row.kind },
               { id: 'accounts', header: t('audit.accounts'), align: 'right', cell: (row) => row.accounts },
-              { id: 'balance', header: t('audit.balance'), align: 'right', cell: (row) => formatRupees(row.balance) },
+              { id: 'balance', header: t('audit.balance'), align: 'right', cell: (row) => formatBalance(row.balance) },
             ]}
           />
           <h3 className={`card-title ${styles.auditSubtitle}`}>{t('audit.fundingSources')}</h3>
@@ -99,7 +99,7 @@ export function TrialBalanceCard(): ReactElement {
             columns={[
               { id: 'method', header: t('audit.depositMethod'), cell: (row) => row.method },
               { id: 'postings', header: t('audit.postings'), align: 'right', cell: (row) => row.postings },
-              { id: 'balance', header: t('audit.balance'), align: 'right', cell: (row) => formatRupees(row.balance) },
+              { id: 'balance', header: t('audit.balance'), align: 'right', cell: (row) => formatBalance(row.balance) },
             ]}
           />
         </>

@@ -7,8 +7,7 @@ import { useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { useToast } from '../../../components/ui/Toaster.tsx';
-import { formatPaise } from '../../../../../contracts/money.ts';
-import { balancePaise } from '../../../lib/money-input.ts';
+import { formatBalance } from '../../../lib/format.ts';
 import styles from './BalanceCard.module.css';
 
 export function BalanceCard({ accountNumber, balance }: { accountNumber: string; balance: number }): ReactElement {
@@ -40,7 +39,7 @@ export function BalanceCard({ accountNumber, balance }: { accountNumber: string;
         </button>
       </div>
       <p className={styles.value} data-testid="balance">
-        {hidden ? '****' : formatPaise(balancePaise(balance))}
+        {hidden ? '****' : formatBalance(balance)}
       </p>
       <div className={styles.accountRow}>
         <div>

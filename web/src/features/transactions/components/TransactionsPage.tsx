@@ -13,7 +13,7 @@ import { Button } from '../../../components/ui/Button.tsx';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { EmptyState, PageHeader } from '../../../components/ui/misc.tsx';
 import { HeldReadNotice, useHeldSeconds } from '../../../components/ui/RateLimitNotice.tsx';
-import { formatRupees } from '../../../lib/format.ts';
+import { formatBalance } from '../../../lib/format.ts';
 import { DepositDialog } from './DepositDialog.tsx';
 import { HistoryPagination, HistoryToolbar } from './HistoryToolbar.tsx';
 import { ScanToPayDialog } from './ScanToPayDialog.tsx';
@@ -48,7 +48,7 @@ export function TransactionsPage({ user, onResetPin, payTo, onPayToHandled }: Tr
         subtitle={
           <>
             {t('transactions.currentBalance')}{' '}
-            <strong className={`balance-inline ${styles.balance}`}>{formatRupees(user.balance)}</strong> ·{' '}
+            <strong className={`balance-inline ${styles.balance}`}>{formatBalance(user.balance)}</strong> ·{' '}
             <button type="button" className={styles.linkButton} onClick={onResetPin}>
               {t('transactions.resetPin')}
             </button>
