@@ -15,6 +15,7 @@ import {
   confirmAndPay,
   dashboardBalance,
   expectText,
+  register,
   textOf,
   transactionsBalance,
   verifyReceiver,
@@ -483,5 +484,88 @@ describe("issue 43's rough edges: one format", () => {
       'Reference must be at most 200 characters',
     );
     await expectFocused(reference);
+  });
+});
+
+describe("issue 43's rough edges: small ones", () => {
+  for (const [viewport, language, reason] of [
+    ['desktop', 'en', 'Google sign-in is not configured on this server.'],
+    ['phone', 'hi', 'इस सर्वर पर Google साइन-इन सेट नहीं है।'],
+  ] as const) {
+    step(`${viewport}, ${language}: Continue with Google is disabled, with the reason as its description`, async () => {
+      const page = language === 'hi' ? await hindiSession(viewport) : (await session(viewport)).page;
+      await page.goto('/login');
+      const google = page.getByRole('button', { name: /Google/ });
+      await expect.poll(() => google.isDisabled(), { timeout: 15_000 }).toBe(true);
+      await expectText(page.locator(`#${await google.getAttribute('aria-describedby')}`), reason);
+    });
+  }
+
+  step("phone: the dashboard's Add Money opens the deposit dialog, on its amount", async () => {
+    const { page } = await session('phone', kabir.token);
+    await page.goto('/dashboard');
+    await page.getByRole('link', { name: 'Add Money' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Deposit Funds' });
+    await expectFocused(dialog.getByLabel('Amount (₹)'));
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    // Closed, it stays closed on a reload.
+    await page.reload();
+    await page.getByRole('button', { name: 'DEPOSIT' }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+  });
+
+  step('desktop: the register page links to the Terms and Privacy pages, in a new tab', async () => {
+    const { context, page } = await session('desktop');
+    await page.goto('/register');
+    for (const [name, heading] of [
+      ['Terms of Service', 'Terms of Service'],
+      ['Privacy Policy', 'Privacy Policy'],
+    ] as const) {
+      const opened = context.waitForEvent('page');
+      await page.getByRole('link', { name: new RegExp(`^${name}`) }).click();
+      const tab = await opened;
+      await tab.getByRole('heading', { level: 1, name: heading }).waitFor();
+      await tab.close();
+    }
+    // The form stayed where it was.
+    await page.getByRole('form', { name: 'Register' }).waitFor();
+  });
+
+  step('phone: "Registration successful" is said once, without "!."', async () => {
+    const { page } = await session('phone');
+    const said: string[] = [];
+    await page.exposeFunction('noteToast', (text: string) => said.push(text));
+    await page.addInitScript(() => {
+      new MutationObserver(() => {
+        for (const toast of document.querySelectorAll('[data-testid="toast"]'))
+          if (!toast.hasAttribute('data-noted')) {
+            toast.setAttribute('data-noted', '');
+            (window as unknown as { noteToast: (text: string) => void }).noteToast(
+              (toast.textContent ?? '').replace('×', '').trim(),
+            );
+          }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await register(page, {
+      firstName: 'Ira',
+      lastName: 'Menon',
+      email: 'ira.menon.rough@example.in',
+      contactNo: '+91 98222 33445',
+      identification: 'PAN Card',
+      identificationNumber: 'ABCDE9876F',
+      address: '12 Hill Road, Shillong 793001',
+      password: 'rough-edges-pass-43b',
+      pin: '4826',
+    });
+    expect(said.filter((text) => /registration successful/i.test(text))).toEqual(['Registration successful']);
+    // The page after it goes on to what happens next (the toast, still up, is not the page).
+    const pageText = await page.evaluate(() => {
+      const copy = document.body.cloneNode(true) as HTMLElement;
+      for (const toast of copy.querySelectorAll('.toast-viewport, [data-testid="toast"]')) toast.remove();
+      return copy.textContent ?? '';
+    });
+    expect(pageText).not.toMatch(/registration successful/i);
+    expect(pageText).toContain('Almost there');
   });
 });

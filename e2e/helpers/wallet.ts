@@ -64,7 +64,7 @@ export async function register(page: Page, person: Person): Promise<void> {
   for (const [label, value] of fields) await form.getByLabel(label, { exact: true }).fill(value);
   await form.getByLabel('Identification type').selectOption(person.identification);
   await form.getByRole('button', { name: 'Create account' }).click();
-  await toast(page, 'Registration successful!.');
+  await toast(page, 'Registration successful');
   await page.waitForURL('**/user-not-verified');
   await page.getByRole('heading', { name: 'Verification Required' }).waitFor();
 }

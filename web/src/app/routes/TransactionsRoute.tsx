@@ -1,6 +1,7 @@
 /**
  * /transactions: the transactions feature with the Reset Transaction PIN dialog (reset);
- * ?pay=<account> (from /user/:accountNumber) opens the pay flow with that recipient.
+ * ?pay=<account> (from /user/:accountNumber) opens the pay flow with that recipient, and
+ * ?open=deposit (the dashboard's Add Money) opens Deposit.
  */
 import { useState, type ReactElement } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -21,6 +22,7 @@ export default function TransactionsRoute(): ReactElement {
         onResetPin={() => setResetOpen(true)}
         payTo={payTo}
         onPayToHandled={() => setParams({}, { replace: true })}
+        openDeposit={params.get('open') === 'deposit'}
       />
       <ResetSecretDialog kind="pin" open={resetOpen} onOpenChange={setResetOpen} defaultEmail={user.email} />
     </AppShell>

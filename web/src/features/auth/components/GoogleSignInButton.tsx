@@ -1,8 +1,8 @@
 /**
- * Continue with Google: starts the Google sign-in (with this tab's nonce), and says so when
- * the server has no Google sign-in configured.
+ * Continue with Google: starts the Google sign-in (with this tab's nonce); disabled, with the
+ * reason beside it, when the server has no Google sign-in configured (GET /api/config).
  */
-import type { ReactElement } from 'react';
+import { useId, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button.tsx';
 import { useAppConfig } from '../../../lib/api/app-config.ts';
@@ -34,14 +34,25 @@ function GoogleLogo(): ReactElement {
 export function GoogleSignInButton(): ReactElement {
   const config = useAppConfig();
   const { t } = useTranslation();
+  const reasonId = useId();
+  // Without Google configured the button would only lead to an error page: it is disabled,
+  // and the reason beside it is its description.
+  const missing = config.data !== undefined && !config.data.googleSignIn;
   return (
     <>
-      <Button variant="secondary" block size="lg" onClick={() => window.location.assign(startGoogleSignInUrl())}>
+      <Button
+        variant="secondary"
+        block
+        size="lg"
+        disabled={missing}
+        aria-describedby={missing ? reasonId : undefined}
+        onClick={() => window.location.assign(startGoogleSignInUrl())}
+      >
         <GoogleLogo />
         {t('auth.google')}
       </Button>
-      {config.data && !config.data.googleSignIn ? (
-        <p className="field-hint" role="note">
+      {missing ? (
+        <p className="field-hint" role="note" id={reasonId}>
           {t('auth.googleMissing')}
         </p>
       ) : null}

@@ -1,7 +1,7 @@
 /**
  * /user-not-verified (spec section 2): verification pending. Right after registering (the
- * form passes its success message) it says the registration succeeded, with the message and
- * a 60 s countdown; reached from sign-in (or opened directly) it says the account is awaiting
+ * form says so in its state) it says the wallet was created, with a 60 s countdown - the
+ * toast already said "Registration successful", once; reached from sign-in (or opened directly) it says the account is awaiting
  * an administrator's verification, since nothing was just registered.
  */
 import { useEffect, type ReactElement } from 'react';
@@ -16,7 +16,8 @@ import styles from './PendingVerificationPage.module.css';
 export const PENDING_COUNTDOWN_S = 60;
 
 interface PendingState {
-  message?: string;
+  /** Set by the registration form: the account was just made. */
+  registered?: boolean;
   error?: string;
 }
 
@@ -26,12 +27,12 @@ export default function PendingVerificationPage(): ReactElement {
   const { t } = useTranslation();
   const { start } = countdown;
   useEffect(() => {
-    if (state.message) start(PENDING_COUNTDOWN_S);
-  }, [state.message, start]);
+    if (state.registered) start(PENDING_COUNTDOWN_S);
+  }, [state.registered, start]);
   return (
     <AuthLayout
-      title={state.message ? t('pending.title') : t('pending.awaitingTitle')}
-      subtitle={state.message ? t('pending.subtitle') : t('pending.awaitingSubtitle')}
+      title={state.registered ? t('pending.title') : t('pending.awaitingTitle')}
+      subtitle={state.registered ? t('pending.subtitle') : t('pending.awaitingSubtitle')}
     >
       <div className={styles.pending}>
         <span className={styles.icon} aria-hidden="true">
@@ -40,12 +41,10 @@ export default function PendingVerificationPage(): ReactElement {
         <h2 className={styles.title}>{t('pending.heading')}</h2>
         <p>{t('pending.wait')}</p>
         <p className="muted">{t('pending.estimate')}</p>
-        {state.message ? (
+        {/* Only the countdown: "Registration successful" was the toast's, said once. */}
+        {state.registered && countdown.remaining > 0 ? (
           <Notice tone="success">
-            {state.message}
-            {countdown.remaining > 0 ? (
-              <span className="countdown"> {t('pending.checkAgain', { seconds: countdown.remaining })}</span>
-            ) : null}
+            <span className="countdown">{t('pending.checkAgain', { seconds: countdown.remaining })}</span>
           </Notice>
         ) : null}
         {state.error ? <Notice tone="danger">{state.error}</Notice> : null}

@@ -1,21 +1,33 @@
 /**
  * The registration screen (spec sections 2, 3, 5): every identity field, password and PIN
- * with confirmations, Terms and Privacy, link to /login. Success shows a toast and goes to
+ * with confirmations, links to the Terms and Privacy pages, link to /login. Success shows a toast and goes to
  * /user-not-verified after 1.5 s. The view; state and submission are useRegisterForm.ts.
  */
-import { useState, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/Button.tsx';
 import { AuthLayout, AuthSwitch } from './AuthLayout.tsx';
-import { PolicyDialog, type Policy } from './PolicyDialog.tsx';
 import { IdentityFields, SecretFields } from './RegisterFields.tsx';
 import styles from './RegisterPage.module.css';
 import { useRegisterForm } from './useRegisterForm.ts';
 
+/**
+ * The whole Terms or Privacy page (features/legal), not the old two-line summary in a pop-up;
+ * in a new tab, so the form filled so far stays.
+ */
+function PolicyLink({ to, text }: { to: '/terms' | '/privacy'; text: string }): ReactElement {
+  const { t } = useTranslation();
+  return (
+    <Link to={to} target="_blank" rel="noopener">
+      {text}
+      <span className="sr-only"> {t('register.newTab')}</span>
+    </Link>
+  );
+}
+
 export default function RegisterPage(): ReactElement {
   const form = useRegisterForm();
-  const [policy, setPolicy] = useState<Policy | null>(null);
   const { t } = useTranslation();
   return (
     <AuthLayout title={t('register.title')} subtitle={t('register.subtitle')} wide>
@@ -24,13 +36,8 @@ export default function RegisterPage(): ReactElement {
         <SecretFields form={form} />
         <p className={`span-2 ${styles.finePrint}`}>
           {t('register.agreeBefore')}{' '}
-          <Button variant="link" onClick={() => setPolicy('terms')}>
-            {t('register.terms')}
-          </Button>{' '}
-          {t('register.agreeAnd')}{' '}
-          <Button variant="link" onClick={() => setPolicy('privacy')}>
-            {t('register.privacy')}
-          </Button>
+          <PolicyLink to="/terms" text={t('register.terms')} />
+          {t('register.agreeAnd')} <PolicyLink to="/privacy" text={t('register.privacy')} />
           {t('register.agreeAfter')}
         </p>
         <div className="span-2">
@@ -42,7 +49,6 @@ export default function RegisterPage(): ReactElement {
       <AuthSwitch>
         {t('register.haveAccount')} <Link to="/login">{t('register.signIn')}</Link>
       </AuthSwitch>
-      <PolicyDialog policy={policy} onClose={() => setPolicy(null)} />
     </AuthLayout>
   );
 }

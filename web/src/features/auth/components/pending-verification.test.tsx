@@ -28,10 +28,10 @@ async function signInUnverified(): Promise<void> {
 }
 
 describe('pending verification page', () => {
-  it('reached from sign-in, is titled awaiting verification, not "Registration Successful!"', async () => {
+  it('reached from sign-in, is titled awaiting verification, not as just registered', async () => {
     await signInUnverified();
     expect(await screen.findByRole('heading', { name: 'Awaiting Verification' })).toBeTruthy();
-    expect(screen.queryByText('Registration Successful!')).toBeNull();
+    expect(screen.queryByText('Almost there')).toBeNull();
   });
 
   it('says the same in Hindi', async () => {
@@ -39,16 +39,19 @@ describe('pending verification page', () => {
     fakeApi({});
     renderWithApp(<PendingVerificationPage />, { path: '/user-not-verified' });
     expect(await screen.findByRole('heading', { name: 'सत्यापन बाकी है' })).toBeTruthy();
-    expect(screen.queryByText('रजिस्ट्रेशन सफल!')).toBeNull();
+    expect(screen.queryByText('बस एक कदम बाकी')).toBeNull();
   });
 
-  it('right after registering, says the registration succeeded', async () => {
+  it('right after registering, says the wallet was made and counts down, without saying "Registration successful" again', async () => {
     fakeApi({});
-    renderWithApp(<Navigate to="/user-not-verified" state={{ message: 'Registration successful!' }} />, {
+    renderWithApp(<Navigate to="/user-not-verified" state={{ registered: true }} />, {
       path: '/register-done',
       extraRoutes: [PENDING_ROUTE],
     });
-    expect(await screen.findByRole('heading', { name: 'Registration Successful!' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Almost there' })).toBeTruthy();
     expect(screen.getByText('Your wallet has been created.')).toBeTruthy();
+    expect(screen.getByText('You can check again in 60s.')).toBeTruthy();
+    // The registration form's toast said it, once.
+    expect(document.body.textContent).not.toMatch(/registration successful/i);
   });
 });

