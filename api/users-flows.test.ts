@@ -130,6 +130,8 @@ describe('registration and activation', () => {
         isVerified: true,
         authProvider: 'local',
         pinSet: true,
+        // Chosen once on the dashboard (issue 43): none yet.
+        handle: null,
         createdAt: row.created_at.toISOString(),
       },
     });
