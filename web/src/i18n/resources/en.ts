@@ -82,12 +82,12 @@ export const en = {
     pinPlaceholder: '4-6 digits',
     pay: 'Pay',
   },
-  // English shows the API's own reason (attempts left, the lock that follows) as it is.
+  // lib/pin-refusal.ts shows the API's own words in English; these are its fallbacks.
   pinRefusal: {
-    wrong: '{{message}}',
-    attempts: '{{message}}',
-    locked: '{{message}}',
-    resetRequired: '{{message}}',
+    wrong: 'Invalid transaction PIN.',
+    attempts: 'Invalid transaction PIN. {{attempts}} attempts remaining.',
+    locked: 'Too many wrong PIN attempts. Transfers and deposits are locked for a while; please try again later.',
+    resetRequired: 'Too many wrong PIN attempts. Reset your transaction PIN by e-mail to unlock transfers and deposits.',
   },
   auth: {
     brandTitle: 'Banking-grade payments, in your pocket.',
