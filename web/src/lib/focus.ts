@@ -13,7 +13,17 @@ export function firstField(root: ParentNode | null): HTMLElement | null {
   return root?.querySelector<HTMLElement>(FIELD) ?? null;
 }
 
-/** After React has drawn the reasons (their fields carry aria-invalid), focuses the first. */
-export function focusFirstInvalid(root: HTMLElement | null): void {
-  requestAnimationFrame(() => root?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+/**
+ * Frames to wait for React to draw the reasons: a refusal that comes back from the server is
+ * rendered in a task of its own, which can come a frame or two after the reply's promise.
+ */
+const MAX_FRAMES_TO_WAIT = 10;
+
+/** Once React has drawn the reasons (their fields carry aria-invalid), focuses the first. */
+export function focusFirstInvalid(root: HTMLElement | null, framesLeft = MAX_FRAMES_TO_WAIT): void {
+  requestAnimationFrame(() => {
+    const invalid = root?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (invalid) invalid.focus();
+    else if (framesLeft > 1 && root?.isConnected) focusFirstInvalid(root, framesLeft - 1);
+  });
 }
