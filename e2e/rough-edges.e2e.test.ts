@@ -9,6 +9,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { activeCustomer, apiClient, type Customer } from './helpers/api.ts';
+import { seriousViolations } from './helpers/axe.ts';
 import { launchBrowser, openPage, VIEWPORTS } from './helpers/browser.ts';
 import { serialRun } from './helpers/serial-run.ts';
 import {
@@ -568,4 +569,61 @@ describe("issue 43's rough edges: small ones", () => {
     expect(pageText).not.toMatch(/registration successful/i);
     expect(pageText).toContain('Almost there');
   });
+});
+
+describe("issue 43's rough edges: Hindi", () => {
+  step('phone, Hindi: the ID type, the time of day and the chart months are in Hindi', async () => {
+    const page = await hindiSession('phone', kabir.token);
+    await page.goto('/dashboard');
+    const profile = page.locator('.profile-list');
+    await expect.poll(() => textOf(profile), { timeout: 15_000 }).toContain('पैन कार्ड');
+    expect(await textOf(profile)).not.toContain('PAN Card');
+    // The money in / out bars are labelled by month in Hindi ("नव॰ 26", not "Nov 26").
+    const ticks = page.getByTestId('money-in-out-chart').locator('.recharts-cartesian-axis-tick-value');
+    const tickText = async () => (await ticks.allTextContents()).join(' ');
+    await expect.poll(tickText, { timeout: 15_000 }).toMatch(/[\u0900-\u097F]/);
+    expect(await tickText()).not.toMatch(/\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b/);
+    await page.goto('/transactions');
+    const when = page.locator('.list-card', { hasText: 'concert ticket' }).locator('.muted.small');
+    await expect.poll(() => textOf(when), { timeout: 15_000 }).toMatch(/(पूर्वाह्न|अपराह्न) ·/);
+    expect(await textOf(when)).not.toMatch(/\b(am|pm)\b/);
+  });
+});
+
+describe("issue 43's rough edges: axe", () => {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    step(
+      `desktop, ${colorScheme}: axe finds nothing serious on the Reject confirmation and the sign-in page`,
+      async () => {
+        const found: string[] = [];
+        const report = async (where: string, page: Page) => {
+          for (const violation of await seriousViolations(page))
+            found.push(`${where}: ${violation.id} ${violation.help} ${violation.targets.join(' ')}`);
+        };
+        await api('POST', '/api/requests/send-request', kabir.token, {
+          receiver: meera.id,
+          amount: 60,
+          reference: `axe ${colorScheme}`,
+        });
+        const { context, page } = await openPage(browser, base, 'desktop', meera.token, {
+          colorScheme,
+          bypassCSP: true,
+        });
+        await page.goto('/requests');
+        const row = page.getByRole('table', { name: 'Received requests' }).locator('tbody tr', {
+          hasText: `axe ${colorScheme}`,
+        });
+        await row.getByRole('button', { name: 'Reject' }).click();
+        await page.getByRole('dialog', { name: 'Reject request' }).waitFor();
+        await report('reject confirmation', page);
+        const guest = await openPage(browser, base, 'desktop', undefined, { colorScheme, bypassCSP: true });
+        await guest.page.goto('/login');
+        await guest.page.getByRole('button', { name: /Google/ }).waitFor();
+        await report('sign-in', guest.page);
+        await guest.context.close();
+        await context.close();
+        expect(found.join('\n')).toBe('');
+      },
+    );
+  }
 });

@@ -1,8 +1,10 @@
 /**
  * Display formats: rupees in en-IN (contracts/money.ts), one date format (en-IN, India
- * Standard Time), and short ids (first 8 characters). In Hindi the same format with Hindi
- * month names (numbers keep Latin digits and Indian grouping in both).
+ * Standard Time), chart days and months, and short ids (first 8 characters). In Hindi the same
+ * format with Hindi month names and am/pm in Hindi (numbers keep Latin digits and Indian
+ * grouping in both).
  */
+import i18next from 'i18next';
 import { formatPaise, formatRupees as formatRupeesShared } from '../../../contracts/money.ts';
 import { currentLanguage } from '../i18n/i18n.ts';
 import { formatLocale } from '../i18n/language.ts';
@@ -57,7 +59,31 @@ function localized(english: Intl.DateTimeFormat): Intl.DateTimeFormat {
 
 export function formatDateTime(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '-' : localized(dateTime).format(date);
+  if (Number.isNaN(date.getTime())) return '-';
+  if (currentLanguage() === 'en') return dateTime.format(date);
+  // Hindi's Intl data keeps "am"/"pm" in Latin letters: said in Hindi instead.
+  return localized(dateTime)
+    .formatToParts(date)
+    .map((part) => (part.type === 'dayPeriod' ? dayPeriodWords(part.value) : part.value))
+    .join('');
+}
+
+function dayPeriodWords(value: string): string {
+  return i18next.t(value.toLowerCase().startsWith('a') ? 'time.am' : 'time.pm');
+}
+
+/** Chart labels: a calendar day as "27 Nov", a month as "Nov 26", in the chosen language. */
+const dayOfMonth = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const monthOfYear = new Intl.DateTimeFormat('en-IN', { month: 'short', year: '2-digit', timeZone: 'UTC' });
+
+/** "2026-11-27" -> "27 Nov" (English), "27 नव॰" (Hindi). */
+export function formatDay(day: string): string {
+  return localized(dayOfMonth).format(new Date(`${day}T00:00:00Z`));
+}
+
+/** "2026-11" -> "Nov 26" (English), "नव॰ 26" (Hindi). */
+export function formatMonth(month: string): string {
+  return localized(monthOfYear).format(new Date(`${month}-01T00:00:00Z`));
 }
 
 export function shortId(id: string): string {

@@ -66,6 +66,17 @@ export const en = {
     staleText: 'This tab is running an older version. Reload to continue; your money and history are safe.',
     errorText: 'This page could not be shown. Reload to try again; your money and history are safe.',
   },
+  time: {
+    am: 'am',
+    pm: 'pm',
+  },
+  idTypes: {
+    passport: 'Passport',
+    drivingLicence: "Driver's License",
+    nationalId: 'National ID',
+    aadhaar: 'Aadhaar Card',
+    pan: 'PAN Card',
+  },
   payment: {
     checkBeforePay: 'Check before you pay',
     enterPin: 'Enter your PIN to pay',

@@ -9,6 +9,7 @@ import { IDENTIFICATION_TYPES } from '../../../../../contracts/users.ts';
 import { PasswordField, SelectField, TextField } from '../../../components/ui/Field.tsx';
 import { digitsOnly } from '../../../lib/forms.ts';
 import type { RegisterFormState } from './useRegisterForm.ts';
+import { idTypeLabel } from '../../../lib/id-type.ts';
 
 const pinInput = (value: string) => digitsOnly(value, 6);
 
@@ -54,7 +55,7 @@ export function IdentityFields({ form }: { form: RegisterFormState }): ReactElem
         onValueChange={set('identification')}
         error={errors.identification}
         placeholder={t('register.identificationPlaceholder')}
-        options={IDENTIFICATION_TYPES.map((type) => ({ value: type, label: type }))}
+        options={IDENTIFICATION_TYPES.map((type) => ({ value: type, label: idTypeLabel(type) }))}
       />
       <TextField
         label={t('register.identificationNumber')}

@@ -8,7 +8,7 @@ import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 import type { StatementCharts } from '../../../../../contracts/statements.ts';
-import { formatRupees } from '../../../lib/format.ts';
+import { formatDay, formatMonth, formatRupees } from '../../../lib/format.ts';
 import { useElementWidth } from '../../../lib/use-element-width.ts';
 import styles from './DashboardCharts.module.css';
 
@@ -16,16 +16,9 @@ const CHART_HEIGHT = 220;
 export const MONEY_IN_COLOR = '#059669';
 export const MONEY_OUT_COLOR = '#dc2626';
 
-const dayLabel = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', timeZone: 'UTC' });
-const monthLabel = new Intl.DateTimeFormat('en-IN', { month: 'short', year: '2-digit', timeZone: 'UTC' });
-
-function day(text: string): string {
-  return dayLabel.format(new Date(`${text}T00:00:00Z`));
-}
-
-function month(text: string): string {
-  return monthLabel.format(new Date(`${text}-01T00:00:00Z`));
-}
+// Days and months in the chosen language (they were English in Hindi too).
+const day = formatDay;
+const month = formatMonth;
 
 function rupeesTick(value: number): string {
   return formatRupees(value, { whole: true });

@@ -19,6 +19,7 @@ import styles from './DashboardPage.module.css';
 import { ChartsCard } from './ChartsCard.tsx';
 import { HandleForm } from './HandleForm.tsx';
 import { RecentActivity } from './RecentActivity.tsx';
+import { idTypeLabel } from '../../../lib/id-type.ts';
 
 const QUICK_ACTIONS = [
   { label: 'dashboard.sendMoney', to: '/transactions', icon: 'send' },
@@ -77,7 +78,7 @@ export function DashboardPage({ user }: { user: UserRecord }): ReactElement {
     [t('dashboard.lastName'), present(user.lastName) ?? notAvailable],
     [t('dashboard.email'), present(user.email) ?? notAvailable],
     [t('dashboard.contactNo'), present(user.contactNo) ?? notAvailable],
-    [t('dashboard.identity'), present(user.identification) ?? notAvailable],
+    [t('dashboard.identity'), present(user.identification ? idTypeLabel(user.identification) : '') ?? notAvailable],
     [t('dashboard.idNumber'), present(user.identificationNumber) ?? notAvailable],
     [t('payees.yourHandle'), present(user.handle) ?? t('payees.notChosen')],
   ];

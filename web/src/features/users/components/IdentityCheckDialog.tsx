@@ -12,6 +12,7 @@ import { Modal } from '../../../components/ui/Modal.tsx';
 import type { UserRecord } from '../api/get-all-users.ts';
 import { useRevealIdentification } from '../api/reveal-identification.ts';
 import styles from './IdentityCheckDialog.module.css';
+import { idTypeLabel } from '../../../lib/id-type.ts';
 
 export function IdentityCheckDialog({
   user,
@@ -58,7 +59,7 @@ function CheckForm({
     [t('identityCheck.email'), user.email],
     [t('identityCheck.contact'), user.contactNo || '-'],
     [t('identityCheck.address'), user.address || '-'],
-    [t('identityCheck.idType'), user.identification || '-'],
+    [t('identityCheck.idType'), user.identification ? idTypeLabel(user.identification) : '-'],
     [t('identityCheck.idNumber'), <IdNumber key="number" user={user} />],
   ];
   return (
