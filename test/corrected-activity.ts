@@ -78,4 +78,3 @@ export async function correctedActivity(ledger: Ledger): Promise<void> {
     as('carol'),
   );
 }
-
