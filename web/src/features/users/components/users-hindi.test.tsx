@@ -41,6 +41,9 @@ const DEPOSIT = {
   reference: 'top up',
   requestedAt: '2026-11-27T05:00:00.000Z',
   position: '42',
+  // As the API sends it (contracts/admin-replies.ts, pendingDepositSchema).
+  payer: { upiId: 'ravi@okbank', accountNumber: null, ifscCode: null, bankName: null },
+  awaitingApproval: null,
 };
 
 describe('the Users page in Hindi', () => {
