@@ -98,7 +98,8 @@ export const en = {
     wrong: 'Invalid transaction PIN.',
     attempts: 'Invalid transaction PIN. {{attempts}} attempts remaining.',
     locked: 'Too many wrong PIN attempts. Transfers and deposits are locked for a while; please try again later.',
-    resetRequired: 'Too many wrong PIN attempts. Reset your transaction PIN by e-mail to unlock transfers and deposits.',
+    resetRequired:
+      'Too many wrong PIN attempts. Reset your transaction PIN by e-mail to unlock transfers and deposits.',
   },
   auth: {
     brandTitle: 'Banking-grade payments, in your pocket.',
@@ -716,13 +717,13 @@ export const en = {
       'Your account: first and last name, e-mail address, contact number, address, the type and number of the identity document you registered with, and whether an administrator has verified the account.\nYour secrets, never in clear: the password as an argon2id hash, the transaction PIN as a bcrypt hash and a keyed check value, one-time codes only as keyed hashes.\nYour money: every deposit, payment, money request and correction as a ledger entry with its amount, reference, the other party and the time; for a bank transfer or UPI deposit, the account number, IFSC, bank name or UPI ID you entered.\nSecurity records: which account made each command, with a request id and the key that makes a repeated command apply once; how many requests your account or address made in the current rate-limit window.',
     keepTitle: 'How long we keep it',
     keepText:
-      'Ledger entries are never changed or deleted: a correction is a new entry, so every balance can be explained line by line.\nYour account details are kept while the account exists.\nThe keys that make a repeated payment apply once are deleted after 7 days.\nOne-time codes expire after 15 minutes (password) or 10 minutes (PIN) and are deleted within a day.\nA sign-in lasts 12 hours, or 24 hours with Remember me; signing out ends every session of the account at once.\nRate-limit counters last for their 15-minute window.\nAdministrators\' actions (activations, suspensions, reveals of an ID number, settlements, reversals) stay in the audit trail with no end date.\nBackups hold a copy of all of this: the two latest weekly full backups and the changes since.',
+      "Ledger entries are never changed or deleted: a correction is a new entry, so every balance can be explained line by line.\nYour account details are kept while the account exists.\nThe keys that make a repeated payment apply once are deleted after 7 days.\nOne-time codes expire after 15 minutes (password) or 10 minutes (PIN) and are deleted within a day.\nA sign-in lasts 12 hours, or 24 hours with Remember me; signing out ends every session of the account at once.\nRate-limit counters last for their 15-minute window.\nAdministrators' actions (activations, suspensions, reveals of an ID number, settlements, reversals) stay in the audit trail with no end date.\nBackups hold a copy of all of this: the two latest weekly full backups and the changes since.",
     whoTitle: 'Who sees it',
     whoText:
       'You see your own account, with your ID number masked but for its last four characters.\nAnother customer sees your name and account number when they check your account before paying you or asking you for money, and then in their own history.\nAdministrators see account details and histories to verify accounts and review deposits. Your full ID number is shown to an administrator only when they press Reveal, and each reveal is recorded with who and when. An administrator cannot act on a payment they take part in, and a large correction needs a second administrator.\nThe card provider (Stripe) receives card details directly from its own fields; we never see or store a card number. The e-mail service delivers the codes and notices we send you.\nThe app shows no advertising and loads no analytics or tracking scripts.',
     deviceTitle: 'Cookies and storage on your device',
     deviceText:
-      'The app keeps your session token, your language and your theme in your browser\'s local storage, and a one-time value in session storage during a Google sign-in.\nGoogle sign-in sets short-lived cookies on /auth/google for the length of the sign-in. The app sets no other cookies.',
+      "The app keeps your session token, your language and your theme in your browser's local storage, and a one-time value in session storage during a Google sign-in.\nGoogle sign-in sets short-lived cookies on /auth/google for the length of the sign-in. The app sets no other cookies.",
     logsTitle: 'Server logs',
     logsText:
       'Each request is logged with its method, path (never the query string), IP address, status and a request id. Passwords, PINs, codes, tokens and ID numbers are never logged. How long logs are kept is set by whoever runs the server.',
@@ -733,7 +734,7 @@ export const en = {
       'Register with your real name, contact details, address and identity document. An administrator compares them with the document before activating the account; until then you cannot sign in.\nAn administrator may suspend an account; a suspension ends its sessions at once.',
     moneyTitle: 'Your money',
     moneyText:
-      'Balances are in Indian rupees, to the paisa. A transfer or an accepted money request moves the money at once, and you cannot undo it yourself: check the recipient\'s name before you pay.\nA bank transfer or UPI deposit is credited when an administrator matches it with the money received; a card deposit when the card provider confirms the payment. A deposit is at most ₹1,00,000.\nThe wallet charges no fees.',
+      "Balances are in Indian rupees, to the paisa. A transfer or an accepted money request moves the money at once, and you cannot undo it yourself: check the recipient's name before you pay.\nA bank transfer or UPI deposit is credited when an administrator matches it with the money received; a card deposit when the card provider confirms the payment. A deposit is at most ₹1,00,000.\nThe wallet charges no fees.",
     pinTitle: 'Your PIN and password',
     pinText:
       'Every payment and deposit needs your transaction PIN. Keep it and your password secret.\nFive wrong PINs in a row lock payments for 15 minutes, ten for an hour, fifteen until you reset the PIN by e-mail.',

@@ -35,8 +35,7 @@ export default function RegisterPage(): ReactElement {
         <IdentityFields form={form} />
         <SecretFields form={form} />
         <p className={`span-2 ${styles.finePrint}`}>
-          {t('register.agreeBefore')}{' '}
-          <PolicyLink to="/terms" text={t('register.terms')} />
+          {t('register.agreeBefore')} <PolicyLink to="/terms" text={t('register.terms')} />
           {t('register.agreeAnd')} <PolicyLink to="/privacy" text={t('register.privacy')} />
           {t('register.agreeAfter')}
         </p>
