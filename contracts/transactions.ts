@@ -186,12 +186,10 @@ export const HISTORY_TYPES = ['credit', 'debit', 'deposit'] as const;
 
 export const historyQuerySchema = z
   .object({
-    search: boundedText({ max: 200, trim: true })
-      .optional()
-      .meta({
-        description:
-          "Found anywhere in the reference or the other party's name, as the amount when it is one ('4,000.50', '₹4000.5'), or at the start or end of the transaction id; any case",
-      }),
+    search: boundedText({ max: 200, trim: true }).optional().meta({
+      description:
+        "Found anywhere in the reference or the other party's name, as the amount when it is one ('4,000.50', '₹4000.5'), or at the start or end of the transaction id; any case",
+    }),
     type: z.enum([...HISTORY_TYPES, 'all']).optional(),
     page: z.coerce.number().int().min(1).max(100_000).optional(),
     pageSize: z.coerce.number().int().min(1).max(100).optional(),
