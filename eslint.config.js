@@ -139,7 +139,7 @@ function webZones() {
 }
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'web/dist/', 'var/', 'test-output/', 'bench/results/', '**/*.tmp.ts'] },
+  { ignores: ['node_modules/', 'web/dist/', 'var/', 'test-output/', 'bench/results/', 'scratch/', '**/*.tmp.ts'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts', '**/*.tsx', '**/*.js'],

@@ -36,6 +36,8 @@ export type Command = (db: Kysely<unknown>, io: CliIo) => Promise<CommandResult>
 
 interface Parsed {
   values: Record<string, string | undefined>;
+  /** The flags (options without a value) that were given. */
+  flags: Set<string>;
   positionals: string[];
 }
 
@@ -60,7 +62,7 @@ function parseLimit(value: string | undefined): number {
 function parseCommand(
   name: string,
   args: string[],
-  options: Record<string, { type: 'string' }>,
+  options: Record<string, { type: 'string' | 'boolean' }>,
   positionals: number,
 ): Parsed | undefined {
   const parsed = parseArgs({
@@ -78,8 +80,12 @@ function parseCommand(
     );
   }
   const values: Record<string, string | undefined> = {};
-  for (const [key, value] of Object.entries(parsed.values)) if (typeof value === 'string') values[key] = value;
-  return { values, positionals: parsed.positionals };
+  const flags = new Set<string>();
+  for (const [key, value] of Object.entries(parsed.values)) {
+    if (typeof value === 'string') values[key] = value;
+    else if (value === true) flags.add(key);
+  }
+  return { values, flags, positionals: parsed.positionals };
 }
 
 const verify: Command = async (db, io) => {
@@ -146,15 +152,9 @@ export function planBackup(args: string[]): BackupPlan | 'help' {
 export function planCommand(name: string, args: string[]): Command | 'help' {
   switch (name) {
     case 'replay': {
-      // A flag without a value; the rest parse as every command's options do.
-      const balances = args.includes('--balances');
-      const parsed = parseCommand(
-        name,
-        args.filter((arg) => arg !== '--balances'),
-        { projection: { type: 'string' } },
-        0,
-      );
+      const parsed = parseCommand(name, args, { projection: { type: 'string' }, balances: { type: 'boolean' } }, 0);
       if (!parsed) return 'help';
+      const balances = parsed.flags.has('balances');
       const projection = parsed.values.projection;
       if (projection !== undefined && !isProjectionName(projection))
         throw new UsageError(`unknown projection "${projection}" (one of: ${PROJECTION_NAMES.join(', ')})`);

@@ -994,32 +994,12 @@ begin
   with movements as (
     select e.position, e.tx_id, e.stream_id, e.type, e.recorded_at,
            projector.transaction_id(e.type, e.data) as transaction_id,
-           case e.type
-             when 'TransferCompleted' then e.data->>'fromAccountId'
-             when 'MoneyRequestAccepted' then e.data->>'payerId'
-             when 'TransferReversed' then e.data->>'toAccountId'        -- the receiver gives it back
-             when 'MoneyRequestPaymentReversed' then e.data->>'requesterId'
-             else e.data->>'walletId'                                   -- deposits and their reversals
-           end as sender_id,
-           case e.type
-             when 'TransferCompleted' then e.data->>'toAccountId'
-             when 'MoneyRequestAccepted' then e.data->>'requesterId'
-             when 'TransferReversed' then e.data->>'fromAccountId'
-             when 'MoneyRequestPaymentReversed' then e.data->>'payerId'
-             when 'DepositRequested' then e.data->>'walletId'
-             when 'DepositReversed' then 'funding:' || (e.data->>'method')
-           end as receiver_id,
-           case when e.type in ('DepositRequested', 'DepositReversed') then 'funding:' || (e.data->>'method') end
-             as funding_id,
+           projector.history_sender(e.type, e.data) as sender_id,
+           projector.history_receiver(e.type, e.data) as receiver_id,
+           projector.history_funding(e.type, e.data) as funding_id,
            (e.data->>'amountPaise')::bigint as amount_paise,
-           case when e.type in ('TransferReversed', 'DepositReversed', 'MoneyRequestPaymentReversed')
-                then 'Reversal: ' || (e.data->>'reason') else e.data->>'reference' end as reference,
-           case e.type
-             when 'TransferCompleted' then 'transfer'
-             when 'MoneyRequestAccepted' then 'request'
-             when 'DepositRequested' then e.data->>'method'
-             else 'reversal'
-           end as method
+           projector.history_reference(e.type, e.data) as reference,
+           projector.history_method(e.type, e.data) as method
       from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
      where e.type in ('DepositRequested', 'DepositReversed', 'TransferCompleted', 'TransferReversed',
                       'MoneyRequestAccepted', 'MoneyRequestPaymentReversed')
@@ -1104,32 +1084,12 @@ begin
   with movements as (
     select e.position, e.tx_id, e.stream_id, e.type, e.recorded_at,
            projector.transaction_id(e.type, e.data) as transaction_id,
-           case e.type
-             when 'TransferCompleted' then e.data->>'fromAccountId'
-             when 'MoneyRequestAccepted' then e.data->>'payerId'
-             when 'TransferReversed' then e.data->>'toAccountId'        -- the receiver gives it back
-             when 'MoneyRequestPaymentReversed' then e.data->>'requesterId'
-             else e.data->>'walletId'                                   -- deposits and their reversals
-           end as sender_id,
-           case e.type
-             when 'TransferCompleted' then e.data->>'toAccountId'
-             when 'MoneyRequestAccepted' then e.data->>'requesterId'
-             when 'TransferReversed' then e.data->>'fromAccountId'
-             when 'MoneyRequestPaymentReversed' then e.data->>'payerId'
-             when 'DepositRequested' then e.data->>'walletId'
-             when 'DepositReversed' then 'funding:' || (e.data->>'method')
-           end as receiver_id,
-           case when e.type in ('DepositRequested', 'DepositReversed') then 'funding:' || (e.data->>'method') end
-             as funding_id,
+           projector.history_sender(e.type, e.data) as sender_id,
+           projector.history_receiver(e.type, e.data) as receiver_id,
+           projector.history_funding(e.type, e.data) as funding_id,
            (e.data->>'amountPaise')::bigint as amount_paise,
-           case when e.type in ('TransferReversed', 'DepositReversed', 'MoneyRequestPaymentReversed')
-                then 'Reversal: ' || (e.data->>'reason') else e.data->>'reference' end as reference,
-           case e.type
-             when 'TransferCompleted' then 'transfer'
-             when 'MoneyRequestAccepted' then 'request'
-             when 'DepositRequested' then e.data->>'method'
-             else 'reversal'
-           end as method
+           projector.history_reference(e.type, e.data) as reference,
+           projector.history_method(e.type, e.data) as method
       from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
      where e.type in ('DepositRequested', 'DepositReversed', 'TransferCompleted', 'TransferReversed',
                       'MoneyRequestAccepted', 'MoneyRequestPaymentReversed')
@@ -1596,32 +1556,12 @@ begin
   with movements as (
     select e.position, e.tx_id, e.stream_id, e.type, e.recorded_at,
            projector.transaction_id(e.type, e.data) as transaction_id,
-           case e.type
-             when 'TransferCompleted' then e.data->>'fromAccountId'
-             when 'MoneyRequestAccepted' then e.data->>'payerId'
-             when 'TransferReversed' then e.data->>'toAccountId'
-             when 'MoneyRequestPaymentReversed' then e.data->>'requesterId'
-             else e.data->>'walletId'
-           end as sender_id,
-           case e.type
-             when 'TransferCompleted' then e.data->>'toAccountId'
-             when 'MoneyRequestAccepted' then e.data->>'requesterId'
-             when 'TransferReversed' then e.data->>'fromAccountId'
-             when 'MoneyRequestPaymentReversed' then e.data->>'payerId'
-             when 'DepositRequested' then e.data->>'walletId'
-             when 'DepositReversed' then 'funding:' || (e.data->>'method')
-           end as receiver_id,
-           case when e.type in ('DepositRequested', 'DepositReversed') then 'funding:' || (e.data->>'method') end
-             as funding_id,
+           projector.history_sender(e.type, e.data) as sender_id,
+           projector.history_receiver(e.type, e.data) as receiver_id,
+           projector.history_funding(e.type, e.data) as funding_id,
            (e.data->>'amountPaise')::bigint as amount_paise,
-           case when e.type in ('TransferReversed', 'DepositReversed', 'MoneyRequestPaymentReversed')
-                then 'Reversal: ' || (e.data->>'reason') else e.data->>'reference' end as reference,
-           case e.type
-             when 'TransferCompleted' then 'transfer'
-             when 'MoneyRequestAccepted' then 'request'
-             when 'DepositRequested' then e.data->>'method'
-             else 'reversal'
-           end as method
+           projector.history_reference(e.type, e.data) as reference,
+           projector.history_method(e.type, e.data) as method
       from ledger.events e
      where e.type in ('DepositRequested', 'DepositReversed', 'TransferCompleted', 'TransferReversed',
                       'MoneyRequestAccepted', 'MoneyRequestPaymentReversed')
@@ -1721,6 +1661,36 @@ AS $function$
            order by e.tx_id, e.position
            limit 1) is not null
 $function$;
+
+CREATE OR REPLACE FUNCTION projector.history_funding(p_type text, p_data jsonb)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+RETURN CASE WHEN (p_type = ANY (ARRAY['DepositRequested'::text, 'DepositReversed'::text])) THEN ('funding:'::text || (p_data ->> 'method'::text)) ELSE NULL::text END;
+
+CREATE OR REPLACE FUNCTION projector.history_method(p_type text, p_data jsonb)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+RETURN CASE p_type WHEN 'TransferCompleted'::text THEN 'transfer'::text WHEN 'MoneyRequestAccepted'::text THEN 'request'::text WHEN 'DepositRequested'::text THEN (p_data ->> 'method'::text) ELSE 'reversal'::text END;
+
+CREATE OR REPLACE FUNCTION projector.history_receiver(p_type text, p_data jsonb)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+RETURN CASE p_type WHEN 'TransferCompleted'::text THEN (p_data ->> 'toAccountId'::text) WHEN 'MoneyRequestAccepted'::text THEN (p_data ->> 'requesterId'::text) WHEN 'TransferReversed'::text THEN (p_data ->> 'fromAccountId'::text) WHEN 'MoneyRequestPaymentReversed'::text THEN (p_data ->> 'payerId'::text) WHEN 'DepositRequested'::text THEN (p_data ->> 'walletId'::text) WHEN 'DepositReversed'::text THEN ('funding:'::text || (p_data ->> 'method'::text)) ELSE NULL::text END;
+
+CREATE OR REPLACE FUNCTION projector.history_reference(p_type text, p_data jsonb)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+RETURN CASE WHEN (p_type = ANY (ARRAY['TransferReversed'::text, 'DepositReversed'::text, 'MoneyRequestPaymentReversed'::text])) THEN ('Reversal: '::text || (p_data ->> 'reason'::text)) ELSE (p_data ->> 'reference'::text) END;
+
+CREATE OR REPLACE FUNCTION projector.history_sender(p_type text, p_data jsonb)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+RETURN CASE p_type WHEN 'TransferCompleted'::text THEN (p_data ->> 'fromAccountId'::text) WHEN 'MoneyRequestAccepted'::text THEN (p_data ->> 'payerId'::text) WHEN 'TransferReversed'::text THEN (p_data ->> 'toAccountId'::text) WHEN 'MoneyRequestPaymentReversed'::text THEN (p_data ->> 'requesterId'::text) ELSE (p_data ->> 'walletId'::text) END;
 
 CREATE OR REPLACE FUNCTION projector.next_range(p_after_tx xid8, p_after_position bigint, p_limit integer)
  RETURNS TABLE(tx_id xid8, "position" bigint, events integer)
@@ -2005,6 +1975,11 @@ grant execute on function projector.bulk_replay_history(p_to_tx xid8, p_to_posit
 grant execute on function projector.events_in_range(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
 grant execute on function projector.funding_name(p_account_id text) to wallet_runtime;
 grant execute on function projector.has_events_after(p_tx xid8, p_position bigint) to wallet_runtime;
+grant execute on function projector.history_funding(p_type text, p_data jsonb) to wallet_runtime;
+grant execute on function projector.history_method(p_type text, p_data jsonb) to wallet_runtime;
+grant execute on function projector.history_receiver(p_type text, p_data jsonb) to wallet_runtime;
+grant execute on function projector.history_reference(p_type text, p_data jsonb) to wallet_runtime;
+grant execute on function projector.history_sender(p_type text, p_data jsonb) to wallet_runtime;
 grant execute on function projector.next_range(p_after_tx xid8, p_after_position bigint, p_limit integer) to wallet_runtime;
 grant execute on function projector.run_batch(p_projection text, p_limit integer) to wallet_runtime;
 grant execute on function projector.save_checkpoint(p_projection text, p_tx xid8, p_position bigint, p_applied bigint, p_add boolean) to wallet_runtime;

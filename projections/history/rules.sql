@@ -10,6 +10,50 @@
 -- Names and postings are looked up as in the accounts rule (projections/accounts/rules.sql).
 -- The rule is instantiated by pg_temp.define_rule (projections/engine/rules.sql): `{schema}` is
 -- `read` or `read_rebuild_history`.
+-- How a money movement reads in history, one event at a time: written once for the rule below
+-- and replay's bulk load (projector.bulk_replay_history). Plain SQL expressions, immutable, so
+-- the planner inlines them where they are called (as projector.transaction_id).
+-- Who gives the money (in a reversal, whoever received the original).
+create or replace function projector.history_sender(p_type text, p_data jsonb) returns text
+language sql immutable parallel safe
+return case p_type
+         when 'TransferCompleted' then p_data->>'fromAccountId'
+         when 'MoneyRequestAccepted' then p_data->>'payerId'
+         when 'TransferReversed' then p_data->>'toAccountId'          -- the receiver gives it back
+         when 'MoneyRequestPaymentReversed' then p_data->>'requesterId'
+         else p_data->>'walletId'                                     -- deposits and their reversals
+       end;
+
+create or replace function projector.history_receiver(p_type text, p_data jsonb) returns text
+language sql immutable parallel safe
+return case p_type
+         when 'TransferCompleted' then p_data->>'toAccountId'
+         when 'MoneyRequestAccepted' then p_data->>'requesterId'
+         when 'TransferReversed' then p_data->>'fromAccountId'
+         when 'MoneyRequestPaymentReversed' then p_data->>'payerId'
+         when 'DepositRequested' then p_data->>'walletId'
+         when 'DepositReversed' then 'funding:' || (p_data->>'method')
+       end;
+
+-- The funding account of a deposit or its reversal; null for money between wallets.
+create or replace function projector.history_funding(p_type text, p_data jsonb) returns text
+language sql immutable parallel safe
+return case when p_type in ('DepositRequested', 'DepositReversed') then 'funding:' || (p_data->>'method') end;
+
+create or replace function projector.history_reference(p_type text, p_data jsonb) returns text
+language sql immutable parallel safe
+return case when p_type in ('TransferReversed', 'DepositReversed', 'MoneyRequestPaymentReversed')
+            then 'Reversal: ' || (p_data->>'reason') else p_data->>'reference' end;
+
+create or replace function projector.history_method(p_type text, p_data jsonb) returns text
+language sql immutable parallel safe
+return case p_type
+         when 'TransferCompleted' then 'transfer'
+         when 'MoneyRequestAccepted' then 'request'
+         when 'DepositRequested' then p_data->>'method'
+         else 'reversal'
+       end;
+
 select pg_temp.define_rule('history', $rule$
   -- Settlements and failures of deposits requested before this range. First, so that a
   -- reversal row this range adds on the same stream keeps its own status and time.
@@ -27,32 +71,12 @@ select pg_temp.define_rule('history', $rule$
   with movements as (
     select e.position, e.tx_id, e.stream_id, e.type, e.recorded_at,
            projector.transaction_id(e.type, e.data) as transaction_id,
-           case e.type
-             when 'TransferCompleted' then e.data->>'fromAccountId'
-             when 'MoneyRequestAccepted' then e.data->>'payerId'
-             when 'TransferReversed' then e.data->>'toAccountId'        -- the receiver gives it back
-             when 'MoneyRequestPaymentReversed' then e.data->>'requesterId'
-             else e.data->>'walletId'                                   -- deposits and their reversals
-           end as sender_id,
-           case e.type
-             when 'TransferCompleted' then e.data->>'toAccountId'
-             when 'MoneyRequestAccepted' then e.data->>'requesterId'
-             when 'TransferReversed' then e.data->>'fromAccountId'
-             when 'MoneyRequestPaymentReversed' then e.data->>'payerId'
-             when 'DepositRequested' then e.data->>'walletId'
-             when 'DepositReversed' then 'funding:' || (e.data->>'method')
-           end as receiver_id,
-           case when e.type in ('DepositRequested', 'DepositReversed') then 'funding:' || (e.data->>'method') end
-             as funding_id,
+           projector.history_sender(e.type, e.data) as sender_id,
+           projector.history_receiver(e.type, e.data) as receiver_id,
+           projector.history_funding(e.type, e.data) as funding_id,
            (e.data->>'amountPaise')::bigint as amount_paise,
-           case when e.type in ('TransferReversed', 'DepositReversed', 'MoneyRequestPaymentReversed')
-                then 'Reversal: ' || (e.data->>'reason') else e.data->>'reference' end as reference,
-           case e.type
-             when 'TransferCompleted' then 'transfer'
-             when 'MoneyRequestAccepted' then 'request'
-             when 'DepositRequested' then e.data->>'method'
-             else 'reversal'
-           end as method
+           projector.history_reference(e.type, e.data) as reference,
+           projector.history_method(e.type, e.data) as method
       from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
      where e.type in ('DepositRequested', 'DepositReversed', 'TransferCompleted', 'TransferReversed',
                       'MoneyRequestAccepted', 'MoneyRequestPaymentReversed')
@@ -131,32 +155,12 @@ begin
   with movements as (
     select e.position, e.tx_id, e.stream_id, e.type, e.recorded_at,
            projector.transaction_id(e.type, e.data) as transaction_id,
-           case e.type
-             when 'TransferCompleted' then e.data->>'fromAccountId'
-             when 'MoneyRequestAccepted' then e.data->>'payerId'
-             when 'TransferReversed' then e.data->>'toAccountId'
-             when 'MoneyRequestPaymentReversed' then e.data->>'requesterId'
-             else e.data->>'walletId'
-           end as sender_id,
-           case e.type
-             when 'TransferCompleted' then e.data->>'toAccountId'
-             when 'MoneyRequestAccepted' then e.data->>'requesterId'
-             when 'TransferReversed' then e.data->>'fromAccountId'
-             when 'MoneyRequestPaymentReversed' then e.data->>'payerId'
-             when 'DepositRequested' then e.data->>'walletId'
-             when 'DepositReversed' then 'funding:' || (e.data->>'method')
-           end as receiver_id,
-           case when e.type in ('DepositRequested', 'DepositReversed') then 'funding:' || (e.data->>'method') end
-             as funding_id,
+           projector.history_sender(e.type, e.data) as sender_id,
+           projector.history_receiver(e.type, e.data) as receiver_id,
+           projector.history_funding(e.type, e.data) as funding_id,
            (e.data->>'amountPaise')::bigint as amount_paise,
-           case when e.type in ('TransferReversed', 'DepositReversed', 'MoneyRequestPaymentReversed')
-                then 'Reversal: ' || (e.data->>'reason') else e.data->>'reference' end as reference,
-           case e.type
-             when 'TransferCompleted' then 'transfer'
-             when 'MoneyRequestAccepted' then 'request'
-             when 'DepositRequested' then e.data->>'method'
-             else 'reversal'
-           end as method
+           projector.history_reference(e.type, e.data) as reference,
+           projector.history_method(e.type, e.data) as method
       from ledger.events e
      where e.type in ('DepositRequested', 'DepositReversed', 'TransferCompleted', 'TransferReversed',
                       'MoneyRequestAccepted', 'MoneyRequestPaymentReversed')
