@@ -6,6 +6,7 @@
  * pg-boss and wires the ledger to the projections' wake-ups, all on the runtime role's
  * connection. Every process (API, worker, operator commands) starts from this.
  */
+import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Config } from '../platform/config.ts';
 import type pg from 'pg';
@@ -145,6 +146,6 @@ async function prepareSchema(server: DatabaseServer, log: Logger): Promise<void>
 }
 
 /** Where the data is, for the start-up line of each process. */
-export function databaseDescription(config: Pick<Config, 'DATABASE_URL'>): string {
-  return config.DATABASE_URL ? 'DATABASE_URL' : 'embedded Postgres in var/postgres';
+export function databaseDescription(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): string {
+  return config.DATABASE_URL ? 'DATABASE_URL' : `embedded Postgres in ${path.join(config.DATA_DIR, 'postgres')}`;
 }
