@@ -46,6 +46,7 @@ import { registerUserRoutes } from './routes/users.ts';
 import { registerCardWebhook } from './routes/card-webhook.ts';
 import { registerRequestRoutes } from './routes/requests.ts';
 import { registerStatementRoutes } from './routes/statements.ts';
+import { registerTransactionDetailRoutes } from './routes/transaction-detail.ts';
 import { registerTransactionRoutes } from './routes/transactions.ts';
 import { registerPayeeRoutes } from './routes/payees.ts';
 import { registerAdminRoutes } from './routes/admin/index.ts';
@@ -295,6 +296,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerPayeeRoutes(app, money);
   await registerRequestRoutes(app, money);
   registerStatementRoutes(app, money);
+  registerTransactionDetailRoutes(app, money);
   await registerCardWebhook(app, money);
   registerEventRoutes(app, deps.live ? liveHub(app, deps, deps.live) : undefined);
   await registerAdminRoutes(app, {

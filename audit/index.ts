@@ -36,6 +36,7 @@ export {
 export type { RawEvent, RawEventPage } from '../contracts/admin.ts';
 export { readStatementPage, statementCsv, type StatementFilter } from './statements.ts';
 export { statementPdf, MAX_PDF_LINES, type StatementPdfRequest } from './statement-pdf.ts';
+export { receiptPdf, type ReceiptPdfRequest } from './receipt-pdf.ts';
 export { ownStatementCsv, PEOPLE_CSV_COLUMNS, type OwnStatementRequest } from './statement-csv.ts';
 export { accountBalance, type BalanceReport } from './account-balance.ts';
 export { listPendingDeposits } from './pending-deposits.ts';

@@ -50,8 +50,8 @@ const FONT_FILES = { body: '../fonts/NotoSans-Regular.ttf', bold: '../fonts/Noto
 
 let fontBytes: Promise<{ body: Buffer; bold: Buffer }> | undefined;
 
-/** The two TTFs, read once per process (pdfkit subsets them per document). */
-function fonts(): Promise<{ body: Buffer; bold: Buffer }> {
+/** The two TTFs, read once per process (pdfkit subsets them per document); the receipt uses them too. */
+export function fonts(): Promise<{ body: Buffer; bold: Buffer }> {
   if (!fontBytes) {
     const entry = path.dirname(createRequire(import.meta.url).resolve(FONT_PACKAGE));
     fontBytes = Promise.all([
@@ -67,8 +67,8 @@ function fonts(): Promise<{ body: Buffer; bold: Buffer }> {
   return fontBytes;
 }
 
-const BODY = 'NotoSans';
-const BOLD = 'NotoSans-Bold';
+export const BODY = 'NotoSans';
+export const BOLD = 'NotoSans-Bold';
 
 const longDay = new Intl.DateTimeFormat('en-IN', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
 

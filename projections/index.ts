@@ -53,6 +53,7 @@ export {
   readWalletBalance,
   type StatementFilters,
 } from './accounts/queries.ts';
+export { readHistoryEntry, REVERSAL_ID_SUFFIX, type HistoryEntry } from './history/entry.ts';
 export {
   HISTORY_PAGE_SIZE,
   readHistoryPage,
