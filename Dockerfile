@@ -12,9 +12,8 @@ RUN npm run build:web && npm prune --omit=dev
 RUN mkdir -p var && chown node:node var
 USER node
 ENV NODE_ENV=production
-# V8 young generation capped at 3 x 16 MiB (Node sizes it from the host's memory): see reliability/processes.ts NODE_FLAGS.
+# The Node flags are stated in runtime/node-flags.ts (runtime/node-flags.test.ts checks these lines against it):
+# every process's here, the API's own on its command, as NODE_OPTIONS refuses that flag.
 ENV NODE_OPTIONS=--max-semi-space-size=16
 EXPOSE 3000
-# The API's old generation grows 1.5x between full collections (reliability/processes.ts
-# API_NODE_FLAGS); NODE_OPTIONS refuses that flag, so the API's commands carry it.
 CMD ["node", "--heap-growing-percent=50", "bin/server.ts"]

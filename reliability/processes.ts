@@ -17,26 +17,6 @@ export const RELIABILITY_ADMIN = { email: 'admin@reliability.test', password: 'r
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
 
-/**
- * The Node flags the API and worker run with everywhere (package.json start/worker, the
- * Dockerfile, these child processes): a semi-space of 16 MiB caps V8's young generation
- * (Node 24 sizes it from the machine's memory, and on a large machine it grew under load and
- * raised the API's peak resident memory by about a third, for no throughput; bench/RESULTS.md).
- */
-export const NODE_FLAGS: readonly string[] = ['--max-semi-space-size=16'];
-
-/**
- * The API's on top (its commands in the Dockerfile and docker-compose.yml too; NODE_OPTIONS
- * refuses this flag): the old generation grows to 1.5x what survived the last full collection
- * before the next one. V8's own factor (up to 4x when it judges collection cheap) let the
- * API's old space fill with ~100 MiB of garbage under B2's load (live data ~47 MiB after a
- * full collection) and the API peak at 288-394 MiB; with 1.5x, 264-281, throughput within
- * the machine's noise. Not the worker's (its peak is ~160 MiB): with the flag there too, B2's
- * transfers (which wait for its projections) ran 192-241/s and B3's lag p99 was 98-120 ms,
- * against 258-298/s and 73-75 ms without (two runs each on a loaded machine: a hint, kept out).
- */
-export const API_NODE_FLAGS: readonly string[] = [...NODE_FLAGS, '--heap-growing-percent=50'];
-
 export type Role = 'api' | 'worker';
 
 export interface ManagedProcess {
@@ -117,11 +97,10 @@ async function managedProcess(
     child: undefined,
     start: async () => {
       log ??= createWriteStream(logFile, { flags: 'w' });
-      const child = spawnEntryPoint(
-        role === 'api' ? 'bin/server.ts' : 'bin/worker.ts',
-        { ...baseEnv(databaseUrl, dataDir, port), ...env },
-        role === 'api' ? API_NODE_FLAGS : NODE_FLAGS,
-      );
+      const child = spawnEntryPoint(role === 'api' ? 'bin/server.ts' : 'bin/worker.ts', {
+        ...baseEnv(databaseUrl, dataDir, port),
+        ...env,
+      });
       child.stdout?.pipe(log, { end: false });
       child.stderr?.pipe(log, { end: false });
       managed.child = child;

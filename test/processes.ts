@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ENTRY_NODE_FLAGS } from '../runtime/node-flags.ts';
 import { WaitTimeout, waitUntil } from './wait.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -30,12 +31,16 @@ export function processEnvironment(settings: Record<string, string>, unset: read
   return env;
 }
 
-/** `node [flags] <entry>` from the repository root, stdout and stderr piped for the test to read. */
+/**
+ * `node <flags> <entry>` from the repository root, stdout and stderr piped for the test to read;
+ * with the Node flags the entry runs with in production (runtime/node-flags.ts), so a test's
+ * process has the memory behaviour of a deployed one.
+ */
 export function spawnEntryPoint(
   entry: 'bin/server.ts' | 'bin/worker.ts' | 'bin/migrate.ts',
   env: NodeJS.ProcessEnv,
-  nodeFlags: readonly string[] = [],
 ): ChildProcess {
+  const nodeFlags = entry === 'bin/migrate.ts' ? [] : ENTRY_NODE_FLAGS[entry];
   return spawn(process.execPath, [...nodeFlags, entry], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
