@@ -1,7 +1,7 @@
 /**
- * Lint: typescript-eslint's recommended rules, and the code map of ARCHITECTURE.md as import zones -
- * `CODE_MAP` below is the one statement of which folder may import which; the zones are
- * generated from it, so the map and the check cannot drift.
+ * Lint: typescript-eslint's recommended rules, and the code map as import zones - `CODE_MAP`
+ * (contracts/code-map.ts) is the one statement of which folder may import which; the zones are
+ * generated from it, as is ARCHITECTURE.md's table, so the map, the check and the words cannot drift.
  * No regular expression may backtrack super-linearly (eslint-plugin-regexp), and request
  * strings get their rules only after their bound (`boundedText`, contracts/fields.ts).
  * Formatting is Prettier's (`npm run format:check`), so no style rule lives here. Import cycles,
@@ -11,6 +11,8 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import prettier from 'eslint-config-prettier';
 import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
+// Plain data in TypeScript, loaded by Node's type stripping: the web app's page reads it too.
+import { CODE_MAP, PUBLIC_ENTRIES } from './contracts/code-map.ts';
 
 /** dpdm does not see `import('./x').T` in a type: a type comes in through `import type`. */
 const NO_IMPORT_TYPE_EXPRESSION = {
@@ -18,84 +20,18 @@ const NO_IMPORT_TYPE_EXPRESSION = {
   message: "Import the type with `import type` (the cycle check, dpdm, does not follow `import('...')` in a type).",
 };
 
-/** What the code of each top-level folder may import of ours (besides itself). */
-export const CODE_MAP = {
-  ledger: [],
-  platform: [],
-  migrations: [],
-  scripts: [],
-  contracts: ['ledger'],
-  projections: ['ledger', 'platform', 'contracts'],
-  notifications: ['platform', 'contracts'],
-  identity: ['ledger', 'platform', 'contracts', 'notifications'],
-  providers: ['ledger', 'platform', 'contracts'],
-  payments: ['ledger', 'providers', 'platform', 'contracts'],
-  audit: ['ledger', 'projections', 'platform', 'contracts'],
-  'admin-actions': ['audit', 'ledger', 'platform', 'contracts'],
-  api: [
-    'ledger',
-    'projections',
-    'identity',
-    'notifications',
-    'providers',
-    'payments',
-    'audit',
-    'admin-actions',
-    'contracts',
-    'platform',
-  ],
-  cli: ['audit', 'ledger', 'projections', 'platform', 'contracts'],
-  runtime: [
-    'api',
-    'audit',
-    'cli',
-    'contracts',
-    'identity',
-    'ledger',
-    'notifications',
-    'payments',
-    'platform',
-    'projections',
-    'providers',
-  ],
-  bin: ['runtime', 'platform', 'cli'],
-  web: ['contracts'],
-  test: [
-    'api',
-    'audit',
-    'cli',
-    'contracts',
-    'identity',
-    'ledger',
-    'notifications',
-    'payments',
-    'platform',
-    'projections',
-    'providers',
-    'runtime',
-  ],
-  e2e: ['test', 'platform', 'contracts'],
-  reliability: ['test', 'platform', 'contracts', 'runtime', 'audit', 'ledger'],
-  bench: ['runtime', 'ledger', 'platform', 'projections', 'identity', 'reliability', 'test', 'audit'],
-};
-
-/** Only these files of a folder may be imported from outside it (its public entry). */
-const PUBLIC_ENTRIES = {
-  ledger: ['index.ts', 'limits.ts'],
-};
-
 const FOLDERS = Object.keys(CODE_MAP);
 
 function codeMapZones() {
   const zones = [];
-  for (const [folder, allowed] of Object.entries(CODE_MAP)) {
+  for (const [folder, { mayImport: allowed }] of Object.entries(CODE_MAP)) {
     for (const other of FOLDERS) {
       if (other === folder) continue;
       if (!allowed.includes(other)) {
         zones.push({
           target: `./${folder}`,
           from: `./${other}`,
-          message: `${folder}/ may not import ${other}/ (code map, ARCHITECTURE.md; eslint.config.js CODE_MAP)`,
+          message: `${folder}/ may not import ${other}/ (code map: contracts/code-map.ts)`,
         });
       } else if (PUBLIC_ENTRIES[other]) {
         zones.push({
