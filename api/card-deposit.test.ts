@@ -18,13 +18,10 @@ let user: { id: string; token: string };
 
 beforeAll(async () => {
   stripe = await startFakeStripeServer();
-  const card = createCardProvider({
-    STRIPE_SECRET_KEY: 'sk_test_fake',
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_HOST: stripe.host,
-    STRIPE_API_PORT: stripe.port,
-    STRIPE_API_PROTOCOL: 'http',
-  });
+  const card = createCardProvider(
+    { STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET },
+    { stripeApi: { host: stripe.host, port: stripe.port, protocol: 'http' } },
+  );
   harness = await startHarness({}, { card });
   const registered = await registeredUser(harness, 'card@example.in');
   user = { id: registered.id, token: registered.token ?? '' };

@@ -108,10 +108,6 @@ const configSchema = z.object({
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
-  // Only to point the Stripe SDK at another host (a local fake in tests).
-  STRIPE_API_HOST: z.string().min(1).optional(),
-  STRIPE_API_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-  STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
   // `npm start` runs the projection and mail workers in-process unless this is false.
   RUN_WORKERS: z
     .enum(['true', 'false'])

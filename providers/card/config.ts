@@ -3,11 +3,11 @@
  * STRIPE_SECRET_KEY); otherwise Stripe when STRIPE_SECRET_KEY is set and the local sandbox
  * when not - except in production mode, where the sandbox (it credits test cards without any
  * payment) is used only when chosen explicitly with CARD_PROVIDER=sandbox. The composition
- * root passes its parsed config.
+ * root passes its parsed config; only tests pass the second argument, which no setting reaches.
  */
 import { z } from 'zod';
 import { createSandboxCardProvider } from './sandbox-provider.ts';
-import { createStripeCardProvider } from './stripe-provider.ts';
+import { createStripeCardProvider, type StripeProviderOptions } from './stripe-provider.ts';
 import type { CardProvider } from './port.ts';
 
 export interface CardProviderEnv {
@@ -16,23 +16,23 @@ export interface CardProviderEnv {
   PRODUCTION?: boolean | undefined;
   STRIPE_SECRET_KEY?: string | undefined;
   STRIPE_WEBHOOK_SECRET?: string | undefined;
-  /** Only to point the SDK somewhere else than api.stripe.com (a local fake server). */
-  STRIPE_API_HOST?: string | undefined;
-  STRIPE_API_PORT?: string | number | undefined;
-  STRIPE_API_PROTOCOL?: string | undefined;
 }
 
-/** The card keys as zod fields, to spread into platform/config.ts's schema. */
-export const cardConfigShape = {
+const cardConfigSchema = z.object({
   CARD_PROVIDER: z.enum(['stripe', 'sandbox']).optional(),
   PRODUCTION: z.boolean().optional(),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
-  STRIPE_API_HOST: z.string().min(1).optional(),
-  STRIPE_API_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-  STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
-};
-const cardConfigSchema = z.object(cardConfigShape);
+});
+
+/**
+ * Test wiring only: where the Stripe SDK sends its requests (a local fake server) instead of
+ * api.stripe.com. It is a parameter, not a setting, so no environment can point a deployed
+ * wallet's card payments at another host.
+ */
+export interface CardProviderTestHooks {
+  stripeApi?: Pick<StripeProviderOptions, 'host' | 'port' | 'protocol'>;
+}
 
 export interface CardSetup {
   provider: CardProvider;
@@ -41,7 +41,7 @@ export interface CardSetup {
 }
 
 /** Throws on malformed values, so a bad deployment fails at boot, not at the first deposit. */
-export function createCardProvider(env: CardProviderEnv): CardSetup {
+export function createCardProvider(env: CardProviderEnv, testHooks: CardProviderTestHooks = {}): CardSetup {
   const parsed = cardConfigSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
@@ -62,11 +62,6 @@ export function createCardProvider(env: CardProviderEnv): CardSetup {
   }
   if (config.STRIPE_SECRET_KEY === undefined)
     throw new Error('Invalid card provider configuration: CARD_PROVIDER=stripe needs STRIPE_SECRET_KEY');
-  const provider = createStripeCardProvider({
-    secretKey: config.STRIPE_SECRET_KEY,
-    host: config.STRIPE_API_HOST,
-    port: config.STRIPE_API_PORT,
-    protocol: config.STRIPE_API_PROTOCOL,
-  });
+  const provider = createStripeCardProvider({ ...testHooks.stripeApi, secretKey: config.STRIPE_SECRET_KEY });
   return { provider, webhookSecret };
 }

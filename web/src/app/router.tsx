@@ -17,6 +17,7 @@ const RegisterPage = lazy(() => import('../features/auth/components/RegisterPage
 const PendingVerificationPage = lazy(() => import('../features/auth/components/PendingVerificationPage.tsx'));
 const DashboardRoute = lazy(() => import('./routes/DashboardRoute.tsx'));
 const TransactionsRoute = lazy(() => import('./routes/TransactionsRoute.tsx'));
+const TransactionDetailRoute = lazy(() => import('./routes/TransactionDetailRoute.tsx'));
 const RequestsRoute = lazy(() => import('./routes/RequestsRoute.tsx'));
 const ReceiveRoute = lazy(() => import('./routes/ReceiveRoute.tsx'));
 const UsersRoute = lazy(() => import('./routes/UsersRoute.tsx'));
@@ -50,6 +51,7 @@ const PAGE_ROUTES: readonly PageRoute[] = [
   { path: '/logout', page: LogoutRoute, access: 'public' },
   { path: '/dashboard', page: DashboardRoute, access: 'user' },
   { path: '/transactions', page: TransactionsRoute, access: 'user' },
+  { path: '/transactions/:transactionId', page: TransactionDetailRoute, access: 'user' },
   { path: '/requests', page: RequestsRoute, access: 'user' },
   { path: '/receive', page: ReceiveRoute, access: 'user' },
   { path: '/users', page: UsersRoute, access: 'admin' },

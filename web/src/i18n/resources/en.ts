@@ -954,6 +954,25 @@ export const en = {
     reversalFailed: 'The reversal failed',
     cancel: 'Cancel',
   },
+  paymentDetail: {
+    title: 'Payment details',
+    back: 'Back to transactions',
+    loading: 'Loading the payment...',
+    notFound: 'This payment was not found in your history.',
+    from: 'From',
+    to: 'To',
+    note: 'Note',
+    time: 'Date and time',
+    timeIst: '{{time}} IST',
+    reference: 'Reference',
+    status: 'Status',
+    failureReason: 'Reason',
+    reversedTitle: 'Reversed',
+    reversedText: 'This payment was reversed on {{time}} IST.',
+    downloadPdf: 'Download receipt (PDF)',
+    print: 'Print receipt',
+    downloadFailed: 'Failed to download the receipt',
+  },
 } as const;
 
 /** The shape every language's texts must have: en's keys, any strings. */

@@ -6,6 +6,7 @@
 import i18next from 'i18next';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { CardList } from '../../../components/CardList/CardList.tsx';
 import { DataTable, type Column } from '../../../components/ui/DataTable.tsx';
 import { Badge } from '../../../components/ui/misc.tsx';
@@ -67,16 +68,22 @@ function AmountCell({ transaction, userId }: { transaction: TransactionRecord; u
   );
 }
 
+/** A history row's own page (/transactions/:transactionId). */
+function detailPath(id: string): string {
+  return `/transactions/${encodeURIComponent(id)}`;
+}
+
 function columnsFor(userId: string): Column<TransactionRecord>[] {
   return [
     { id: 'date', header: i18next.t('transactions.date'), cell: (row) => formatDateTime(row.createdAt) },
     {
       id: 'id',
       header: i18next.t('transactions.transactionId'),
+      // The id opens the payment's own page (a link: click or Enter).
       cell: (row) => (
-        <span className="mono" title={row._id}>
+        <Link to={detailPath(row._id)} className="mono" title={row._id}>
           {row._id}
-        </span>
+        </Link>
       ),
     },
     {
@@ -110,7 +117,9 @@ export function TransactionList({ items, userId }: { items: TransactionRecord[];
         renderCard={(row) => (
           <>
             <div className="row-between">
-              <strong className="history-title">{historyTitle(row, userId)}</strong>
+              <Link to={detailPath(row._id)} className="history-title">
+                <strong>{historyTitle(row, userId)}</strong>
+              </Link>
               <AmountCell transaction={row} userId={userId} />
             </div>
             <p className="muted small">

@@ -6,6 +6,7 @@
  */
 import { cleanup, render, within } from '@testing-library/react';
 import i18next from 'i18next';
+import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import type { TransactionRecord } from '../../../../../contracts/transactions.ts';
 import { TransactionList } from './TransactionList.tsx';
@@ -54,7 +55,7 @@ const ITEMS = [
 ];
 
 function cards(): HTMLElement[] {
-  const { container } = render(<TransactionList items={ITEMS} userId={ME} />);
+  const { container } = render(<TransactionList items={ITEMS} userId={ME} />, { wrapper: MemoryRouter });
   return [...container.querySelectorAll<HTMLElement>('.card-list .list-card')];
 }
 
@@ -86,7 +87,8 @@ describe('history cards', () => {
   });
 
   it('head the desktop column "To / From" in English and Hindi', async () => {
-    const header = () => render(<TransactionList items={ITEMS} userId={ME} />).getAllByRole('columnheader')[4];
+    const header = () =>
+      render(<TransactionList items={ITEMS} userId={ME} />, { wrapper: MemoryRouter }).getAllByRole('columnheader')[4];
     expect(header()?.textContent).toBe('To / From');
     cleanup();
     await i18next.changeLanguage('hi');
@@ -111,6 +113,7 @@ describe('a card’s transaction id', () => {
     const second = '019ac6b1-7e2b-7f02-8a6c-91e4d7f8a0b1';
     const { container } = render(
       <TransactionList items={[record({ _id: first }), record({ _id: second })]} userId={ME} />,
+      { wrapper: MemoryRouter },
     );
     const ids = [...container.querySelectorAll<HTMLElement>('.list-card .mono')];
     expect(ids.map((id) => id.textContent)).toEqual(['...0b2c3d4e', '...d7f8a0b1']);
@@ -131,7 +134,9 @@ describe('a failed deposit', () => {
       amount: 120,
       failureReason: 'No matching credit on the bank statement',
     });
-    const { container } = render(<TransactionList items={[failed, record({})]} userId={ME} />);
+    const { container } = render(<TransactionList items={[failed, record({})]} userId={ME} />, {
+      wrapper: MemoryRouter,
+    });
     const reasons = [...container.querySelectorAll('.failure-reason')].map((node) => node.textContent);
     expect(reasons).toEqual([
       'Reason: No matching credit on the bank statement',
