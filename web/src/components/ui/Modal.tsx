@@ -1,11 +1,12 @@
 /**
  * A dialog on radix-ui Dialog: focus trap, Escape and outside click close, title and
- * description announced, focus on its first field as it opens (lib/focus.ts). `busy` shows the processing overlay and blocks closing.
+ * description announced, focus on its first field as it opens and on the result of what it did
+ * as it closes (lib/focus.ts). `busy` shows the processing overlay and blocks closing.
  */
 import { Dialog } from 'radix-ui';
 import { useRef, type ReactElement, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { firstField } from '../../lib/focus.ts';
+import { firstField, focusArrivedResult } from '../../lib/focus.ts';
 import { Icon } from './icons.tsx';
 import styles from './Modal.module.css';
 
@@ -46,6 +47,10 @@ export function Modal({
             if (!field) return;
             event.preventDefault();
             field.focus();
+          }}
+          // After paying, focus goes to what came of it (the success message), not back to the button.
+          onCloseAutoFocus={(event) => {
+            if (focusArrivedResult()) event.preventDefault();
           }}
         >
           <header className={styles.header}>

@@ -7,6 +7,7 @@
 import { Toast } from 'radix-ui';
 import { createContext, useCallback, useContext, useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RESULT_ATTRIBUTE } from '../../lib/focus.ts';
 import { nextToasts, type ToastTone } from './toast-queue.ts';
 import styles from './Toaster.module.css';
 
@@ -16,6 +17,11 @@ export interface ToastInput {
   tone: ToastTone;
   message: string;
   durationMs?: number;
+  /**
+   * How the action of a dialog that is closing ended ("Transfer completed successfully!"):
+   * the dialog hands focus to it instead of to the button that opened it (Modal, lib/focus.ts).
+   */
+  result?: boolean;
 }
 
 interface ToastItem extends ToastInput {
@@ -55,6 +61,7 @@ export function Toaster({ children }: { children: ReactNode }): ReactElement {
             type={item.tone === 'error' || item.tone === 'warning' ? 'foreground' : 'background'}
             onOpenChange={(open) => (open ? undefined : remove(item.id))}
             data-testid="toast"
+            {...(item.result ? { [RESULT_ATTRIBUTE]: 'arrived' } : {})}
           >
             <span className={styles.mark} aria-hidden="true" />
             <Toast.Description className={styles.message}>{item.message}</Toast.Description>

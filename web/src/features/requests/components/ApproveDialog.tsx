@@ -4,6 +4,7 @@
  * the one stored on the request), "Pay ₹X to <verified name>" with Back / Confirm, and only
  * then the transaction PIN.
  */
+import i18next from 'i18next';
 import { useEffect, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { transactionPin } from '../../../../../contracts/fields.ts';
@@ -16,18 +17,15 @@ import { useRecipient } from '../../../lib/use-recipient.ts';
 import type { MoneyRequestRecord } from '../api/get-requests.ts';
 import type { DecisionOutcome } from './useDecision.ts';
 
-export function ApproveDialog({
-  request,
-  busy,
-  onCancel,
-  onApprove,
-}: {
+interface ApproveDialogProps {
   request: MoneyRequestRecord | null;
   busy: boolean;
   onCancel: () => void;
   onApprove: (pin: string) => Promise<DecisionOutcome>;
-}): ReactElement {
-  const { t } = useTranslation();
+}
+
+/** The approval's state: the requester verified as the dialog opens, the stage, and the PIN with its reason. */
+function useApproval({ request, onCancel, onApprove }: ApproveDialogProps) {
   const [stage, setStage] = useState<'confirm' | 'pin'>('confirm');
   const [pin, setPin] = useState('');
   const [error, setError] = useState('');
@@ -53,7 +51,7 @@ export function ApproveDialog({
   async function pay(): Promise<void> {
     const checked = transactionPin.safeParse(pin);
     if (!checked.success) {
-      setError(checked.error.issues[0]?.message ?? t('send.pinRequired'));
+      setError(checked.error.issues[0]?.message ?? i18next.t('send.pinRequired'));
       return;
     }
     const outcome = await onApprove(pin);
@@ -64,7 +62,19 @@ export function ApproveDialog({
       setError(outcome.pinReason);
     }
   }
+  function typePin(value: string): void {
+    setPin(value);
+    setError('');
+  }
   const payee = requester.status === 'verified' ? requester.account : null;
+  return { stage, setStage, pin, typePin, error, problem, payee, close, pay };
+}
+
+export function ApproveDialog(props: ApproveDialogProps): ReactElement {
+  const { request, busy } = props;
+  const { t } = useTranslation();
+  const approval = useApproval(props);
+  const { stage, payee, close } = approval;
   return (
     <Modal
       open={request !== null}
@@ -79,22 +89,19 @@ export function ApproveDialog({
           amountPaise={balancePaise(request.amount)}
           payee={payee}
           reference={request.reference}
-          pin={pin}
-          pinError={error}
+          pin={approval.pin}
+          pinError={approval.error}
           busy={busy}
           payLabel={t('requests.approveAndPay')}
-          onPinChange={(value) => {
-            setPin(value);
-            setError('');
-          }}
-          onBack={() => (stage === 'pin' ? setStage('confirm') : close())}
-          onConfirm={() => setStage('pin')}
-          onPay={() => void pay()}
+          onPinChange={approval.typePin}
+          onBack={() => (stage === 'pin' ? approval.setStage('confirm') : close())}
+          onConfirm={() => approval.setStage('pin')}
+          onPay={() => void approval.pay()}
         />
       ) : (
         <div className="form-stack">
-          {problem ? (
-            <Notice tone="danger">{problem}</Notice>
+          {approval.problem ? (
+            <Notice tone="danger">{approval.problem}</Notice>
           ) : (
             <p className="muted" role="status">
               {t('requests.verifyingRequester')}

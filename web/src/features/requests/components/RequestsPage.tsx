@@ -15,7 +15,7 @@ import { HeldReadNotice, useHeldSeconds } from '../../../components/ui/RateLimit
 import { useRequests, type MoneyRequestRecord } from '../api/get-requests.ts';
 import { ApproveDialog } from './ApproveDialog.tsx';
 import { RejectDialog } from './RejectDialog.tsx';
-import { RequestList, type RequestTab } from './RequestList.tsx';
+import { RequestList, type RequestListProps, type RequestTab } from './RequestList.tsx';
 import { SendRequestDialog } from './SendRequestDialog.tsx';
 import { useDecision } from './useDecision.ts';
 
@@ -23,6 +23,67 @@ const EMPTY_TEXT = {
   sent: ['requests.noSent', 'requests.noSentText'],
   received: ['requests.noReceived', 'requests.noReceivedText'],
 } as const satisfies Record<RequestTab, readonly [string, string]>;
+
+/** What one tab shows: its requests, or why there are none to show (loading, held, failed, empty). */
+function RequestPanel({
+  which,
+  rows,
+  requests,
+  heldSeconds,
+  list,
+}: {
+  which: RequestTab;
+  rows: MoneyRequestRecord[];
+  requests: ReturnType<typeof useRequests>;
+  heldSeconds: number;
+  list: Omit<RequestListProps, 'which' | 'rows'>;
+}): ReactElement {
+  const { t } = useTranslation();
+  // Held by the rate limit: what was loaded stays (below the notice); nothing loaded says when.
+  if (heldSeconds > 0 && !requests.data) return <HeldReadNotice seconds={heldSeconds} hasData={false} />;
+  if (requests.isPending) return <p className="muted pad">{t('requests.loading')}</p>;
+  if (requests.isError && heldSeconds === 0)
+    return <EmptyState title={t('requests.fetchFailed')} text={requests.error.message} />;
+  if (rows.length === 0)
+    return <EmptyState title={t(EMPTY_TEXT[which][0])} text={t(EMPTY_TEXT[which][1])} icon="requests" />;
+  return <RequestList which={which} rows={rows} {...list} />;
+}
+
+/** Reject (asked to confirm) and Approve (with the PIN) of the request chosen on the list. */
+function DecisionDialogs({
+  approving,
+  rejecting,
+  setApproving,
+  setRejecting,
+  decision,
+}: {
+  approving: MoneyRequestRecord | null;
+  rejecting: MoneyRequestRecord | null;
+  setApproving: (request: MoneyRequestRecord | null) => void;
+  setRejecting: (request: MoneyRequestRecord | null) => void;
+  decision: ReturnType<typeof useDecision>;
+}): ReactElement {
+  return (
+    <>
+      <RejectDialog
+        request={rejecting}
+        busy={decision.pending}
+        onCancel={() => setRejecting(null)}
+        onReject={(request) =>
+          void decision.decide(request._id, 'rejected').then((outcome) => outcome.ok && setRejecting(null))
+        }
+      />
+      <ApproveDialog
+        request={approving}
+        busy={decision.pending}
+        onCancel={() => setApproving(null)}
+        onApprove={(pin) =>
+          approving ? decision.decide(approving._id, 'accepted', pin) : Promise.resolve({ ok: false })
+        }
+      />
+    </>
+  );
+}
 
 export function RequestsPage({ userId }: { userId: string }): ReactElement {
   const { t } = useTranslation();
@@ -37,28 +98,13 @@ export function RequestsPage({ userId }: { userId: string }): ReactElement {
   const sent = all.filter((request) => request.sender._id === userId);
   const received = all.filter((request) => request.receiver._id === userId);
   const pending = all.filter((request) => request.status === 'pending').length;
-
   const heldSeconds = useHeldSeconds(requests);
-
-  function panel(which: RequestTab, rows: MoneyRequestRecord[]): ReactElement {
-    // Held by the rate limit: what was loaded stays (below the notice); nothing loaded says when.
-    if (heldSeconds > 0 && !requests.data) return <HeldReadNotice seconds={heldSeconds} hasData={false} />;
-    if (requests.isPending) return <p className="muted pad">{t('requests.loading')}</p>;
-    if (requests.isError && heldSeconds === 0)
-      return <EmptyState title={t('requests.fetchFailed')} text={requests.error.message} />;
-    if (rows.length === 0)
-      return <EmptyState title={t(EMPTY_TEXT[which][0])} text={t(EMPTY_TEXT[which][1])} icon="requests" />;
-    return (
-      <RequestList
-        which={which}
-        rows={rows}
-        cards={cards}
-        onApprove={setApproving}
-        onReject={setRejecting}
-        busyId={decision.pending ? decision.pendingId : undefined}
-      />
-    );
-  }
+  const list = {
+    cards,
+    onApprove: setApproving,
+    onReject: setRejecting,
+    busyId: decision.pending ? decision.pendingId : undefined,
+  };
 
   return (
     <div className="page">
@@ -84,31 +130,16 @@ export function RequestsPage({ userId }: { userId: string }): ReactElement {
             </Tabs.Trigger>
           </Tabs.List>
           <Tabs.Content value="sent" className="tab-panel">
-            {panel('sent', sent)}
+            <RequestPanel which="sent" rows={sent} requests={requests} heldSeconds={heldSeconds} list={list} />
           </Tabs.Content>
           <Tabs.Content value="received" className="tab-panel">
-            {panel('received', received)}
+            <RequestPanel which="received" rows={received} requests={requests} heldSeconds={heldSeconds} list={list} />
           </Tabs.Content>
         </Tabs.Root>
       </section>
       {/* The request just sent is in the Sent tab: show it there. */}
       <SendRequestDialog open={sendOpen} onOpenChange={setSendOpen} userId={userId} onSent={() => setTab('sent')} />
-      <RejectDialog
-        request={rejecting}
-        busy={decision.pending}
-        onCancel={() => setRejecting(null)}
-        onReject={(request) =>
-          void decision.decide(request._id, 'rejected').then((outcome) => outcome.ok && setRejecting(null))
-        }
-      />
-      <ApproveDialog
-        request={approving}
-        busy={decision.pending}
-        onCancel={() => setApproving(null)}
-        onApprove={(pin) =>
-          approving ? decision.decide(approving._id, 'accepted', pin) : Promise.resolve({ ok: false })
-        }
-      />
+      <DecisionDialogs {...{ approving, rejecting, setApproving, setRejecting, decision }} />
     </div>
   );
 }

@@ -14,7 +14,7 @@ import { Modal } from '../../../components/ui/Modal.tsx';
 import { VerifiedPanel } from '../../../components/ui/VerifiedPanel.tsx';
 import { focusFirstInvalid } from '../../../lib/focus.ts';
 import { formatRupees } from '../../../lib/format.ts';
-import { useSendRequestForm } from './useSendRequestForm.ts';
+import { useSendRequestForm, type SendRequestForm } from './useSendRequestForm.ts';
 
 export function SendRequestDialog({
   open,
@@ -30,7 +30,6 @@ export function SendRequestDialog({
   const form = useSendRequestForm({ userId, onOpenChange, onSent });
   const { values, errors, set, verified } = form;
   const { t } = useTranslation();
-  const verifyLabel = form.verifying ? t('requests.verifying') : verified ? t('send.verified') : t('send.verify');
   return (
     <Modal
       open={open}
@@ -49,39 +48,10 @@ export function SendRequestDialog({
         className="form-stack"
         aria-label={t('requests.sendFormLabel')}
       >
-        <div className="verify-row">
-          <TextField
-            label={t('requests.accountNumber')}
-            placeholder={t('requests.accountPlaceholder')}
-            value={values.receiver}
-            readOnly={Boolean(verified)}
-            onValueChange={set('receiver')}
-            error={errors.receiver}
-            autoComplete="off"
-          />
-          <Button
-            variant={verified ? 'success' : 'secondary'}
-            onClick={() => void form.verify()}
-            disabled={!form.canVerify}
-          >
-            {verifyLabel}
-          </Button>
-        </div>
-        {verified ? (
-          <VerifiedPanel
-            name={verified.name}
-            accountNumber={verified.accountNumber}
-            bankName={verified.bankName}
-            action={
-              <Button variant="link" onClick={form.changeAccount}>
-                {t('requests.changeAccount')}
-              </Button>
-            }
-          />
-        ) : null}
+        <RequestReceiver form={form} />
         <AmountField
           label={t('deposit.amount')}
-          hint={t('requests.upTo', { amount: formatRupees(FORM_LIMITS.requestMaxRupees) })}
+          hint={t('requests.upTo', { amount: formatRupees(FORM_LIMITS.requestMaxRupees, { whole: true }) })}
           value={values.amount}
           onValueChange={set('amount')}
           error={errors.amount}
@@ -105,5 +75,46 @@ export function SendRequestDialog({
         </div>
       </form>
     </Modal>
+  );
+}
+
+/** The account asked: its field with Verify (locked once verified), then who it is, with Change. */
+function RequestReceiver({ form }: { form: SendRequestForm }): ReactElement {
+  const { t } = useTranslation();
+  const { verified } = form;
+  const verifyLabel = form.verifying ? t('requests.verifying') : verified ? t('send.verified') : t('send.verify');
+  return (
+    <>
+      <div className="verify-row">
+        <TextField
+          label={t('requests.accountNumber')}
+          placeholder={t('requests.accountPlaceholder')}
+          value={form.values.receiver}
+          readOnly={Boolean(verified)}
+          onValueChange={form.set('receiver')}
+          error={form.errors.receiver}
+          autoComplete="off"
+        />
+        <Button
+          variant={verified ? 'success' : 'secondary'}
+          onClick={() => void form.verify()}
+          disabled={!form.canVerify}
+        >
+          {verifyLabel}
+        </Button>
+      </div>
+      {verified ? (
+        <VerifiedPanel
+          name={verified.name}
+          accountNumber={verified.accountNumber}
+          bankName={verified.bankName}
+          action={
+            <Button variant="link" onClick={form.changeAccount}>
+              {t('requests.changeAccount')}
+            </Button>
+          }
+        />
+      ) : null}
+    </>
   );
 }

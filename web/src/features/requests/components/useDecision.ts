@@ -47,7 +47,7 @@ export function useDecision() {
         notify({ tone: 'error', message: reply.message || i18next.t(TEXT[status].failed), durationMs: 5000 });
         return { ok: false };
       }
-      notify({ tone: 'success', message: i18next.t(TEXT[status].ok), durationMs: 3000 });
+      notify({ tone: 'success', message: i18next.t(TEXT[status].ok), durationMs: 3000, result: true });
       await refreshAfterCommand(client);
       return { ok: true };
     } catch {

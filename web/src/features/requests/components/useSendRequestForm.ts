@@ -20,6 +20,53 @@ import { useSendRequest } from '../api/send-request.ts';
 const EMPTY = { receiver: '', amount: '', reference: '' };
 export type SendRequestValues = typeof EMPTY;
 
+type RequestBody = { receiver: string; amount: number; reference: string };
+
+/** The form checked as Send would send it: the shared schema, then the two rules that need the dialog's state. */
+function checkRequest(
+  values: SendRequestValues,
+  userId: string,
+  verified: boolean,
+): { ok: true; body: RequestBody } | { ok: false; errors: FieldErrors } {
+  const checked = validate(sendRequestSchema, values);
+  const found: FieldErrors = checked.ok ? {} : { ...checked.errors };
+  if (!found.receiver && values.receiver.trim() === userId) found.receiver = SELF_REQUEST_MESSAGE;
+  if (!found.receiver && !verified) found.receiver = i18next.t('send.verifyFirst');
+  if (!checked.ok || Object.values(found).some(Boolean)) return { ok: false, errors: found };
+  const { receiver, amount, reference } = checked.data;
+  return { ok: true, body: { receiver, amount: rupeesFromPaise(amount), reference } };
+}
+
+/**
+ * The send-request command, one Idempotency-Key per submission; `onSent` runs once the
+ * server has recorded the request, before the reads refresh.
+ */
+function useRequestCommand() {
+  const send = useSendRequest();
+  const keys = useSubmissionKey();
+  const notify = useToast();
+  const client = useQueryClient();
+
+  async function sendRequest(body: RequestBody, onSent: () => void): Promise<void> {
+    try {
+      const reply = await send.mutateAsync({ body, idempotencyKey: keys.keyFor(body) });
+      keys.complete();
+      if (!reply.success) {
+        notify({ tone: 'error', message: reply.message || i18next.t('requests.sendFailed'), durationMs: 5000 });
+        return;
+      }
+      notify({ tone: 'success', message: reply.message || i18next.t('requests.sent'), durationMs: 3000, result: true });
+      onSent();
+      await refreshAfterCommand(client);
+    } catch (error) {
+      const message = error instanceof NetworkError ? 'requests.sendNetworkFailed' : 'requests.sendFailed';
+      notify({ tone: 'error', message: i18next.t(message), durationMs: 5000 });
+    }
+  }
+
+  return { sendRequest, sending: send.isPending, forget: keys.complete, notify };
+}
+
 export function useSendRequestForm(options: {
   userId: string;
   onOpenChange: (open: boolean) => void;
@@ -30,17 +77,14 @@ export function useSendRequestForm(options: {
   const [values, setValues] = useState(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
   const recipient = useRecipient();
-  const send = useSendRequest();
-  const keys = useSubmissionKey();
-  const notify = useToast();
-  const client = useQueryClient();
+  const command = useRequestCommand();
 
   function close(next: boolean): void {
     if (!next) {
       setValues(EMPTY);
       setErrors({});
       recipient.clear();
-      keys.complete();
+      command.forget();
     }
     options.onOpenChange(next);
   }
@@ -53,65 +97,31 @@ export function useSendRequestForm(options: {
     recipient.clear();
     setValues((current) => ({ ...current, receiver: '' }));
   }
+  const refuseReceiver = (message: string) => setErrors((current) => ({ ...current, receiver: message }));
 
   async function verify(): Promise<void> {
     const receiver = values.receiver.trim();
     const problem = !receiver ? i18next.t('send.accountRequired') : receiver === userId ? SELF_REQUEST_MESSAGE : null;
-    if (problem) {
-      setErrors((current) => ({ ...current, receiver: problem }));
-      return;
-    }
+    if (problem) return refuseReceiver(problem);
     const outcome = await recipient.verify(receiver);
     if (outcome.ok) {
-      notify({ tone: 'success', message: i18next.t('send.accountVerified'), durationMs: 3000 });
-      setErrors((current) => ({ ...current, receiver: '' }));
+      command.notify({ tone: 'success', message: i18next.t('send.accountVerified'), durationMs: 3000 });
+      refuseReceiver('');
     } else {
-      const message = outcome.network ? i18next.t('requests.verifyError') : outcome.message;
-      setErrors((current) => ({ ...current, receiver: message }));
+      refuseReceiver(outcome.network ? i18next.t('requests.verifyError') : outcome.message);
     }
   }
 
   async function submit(event: FormEvent): Promise<void> {
     event.preventDefault();
-    const checked = validate(sendRequestSchema, values);
-    const found: FieldErrors = checked.ok ? {} : { ...checked.errors };
-    if (!found.receiver && values.receiver.trim() === userId) found.receiver = SELF_REQUEST_MESSAGE;
-    if (!found.receiver && recipient.status !== 'verified') found.receiver = i18next.t('send.verifyFirst');
-    const first = Object.values(found).find(Boolean);
-    if (!checked.ok || first) {
-      // The reasons are under their fields; a toast would only repeat them.
-      setErrors(found);
-      return;
-    }
-    setErrors({});
-    const body = {
-      receiver: checked.data.receiver,
-      amount: rupeesFromPaise(checked.data.amount),
-      reference: checked.data.reference,
-    };
-    try {
-      const reply = await send.mutateAsync({ body, idempotencyKey: keys.keyFor(body) });
-      keys.complete();
-      if (reply.success) {
-        notify({ tone: 'success', message: reply.message || i18next.t('requests.sent'), durationMs: 3000 });
-        close(false);
-        options.onSent?.();
-        await refreshAfterCommand(client);
-      } else {
-        notify({
-          tone: 'error',
-          message: reply.message || i18next.t('requests.sendFailed'),
-          durationMs: 5000,
-        });
-      }
-    } catch (error) {
-      notify({
-        tone: 'error',
-        message:
-          error instanceof NetworkError ? i18next.t('requests.sendNetworkFailed') : i18next.t('requests.sendFailed'),
-        durationMs: 5000,
-      });
-    }
+    const checked = checkRequest(values, userId, recipient.status === 'verified');
+    // The reasons are under their fields; a toast would only repeat them.
+    setErrors(checked.ok ? {} : checked.errors);
+    if (!checked.ok) return;
+    await command.sendRequest(checked.body, () => {
+      close(false);
+      options.onSent?.();
+    });
   }
 
   const verified = recipient.status === 'verified' && recipient.account ? recipient.account : null;
@@ -126,6 +136,8 @@ export function useSendRequestForm(options: {
     verified,
     verifying: recipient.status === 'verifying',
     canVerify: recipient.status === 'unverified',
-    sending: send.isPending,
+    sending: command.sending,
   };
 }
+
+export type SendRequestForm = ReturnType<typeof useSendRequestForm>;

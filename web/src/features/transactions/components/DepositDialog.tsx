@@ -54,10 +54,12 @@ export function DepositDialog({ open, onOpenChange, user }: DepositDialogProps):
             value={values.amount}
             onValueChange={set('amount')}
             error={errors.amount || form.liveAmountError}
-            placeholder={t('deposit.amountRange', {
-              min: formatRupees(FORM_LIMITS.depositMinRupees),
-              max: formatRupees(FORM_LIMITS.depositMaxRupees),
+            // The limits stay in sight while typing, under the field as Send and Request say theirs.
+            hint={t('deposit.amountRange', {
+              min: formatRupees(FORM_LIMITS.depositMinRupees, { whole: true }),
+              max: formatRupees(FORM_LIMITS.depositMaxRupees, { whole: true }),
             })}
+            placeholder="0.00"
           />
           <TextAreaField
             label={t('payment.reference')}

@@ -4,7 +4,7 @@
  * QR code and a link that opens a UPI app with the amount and the reference filled in, and
  * the reference to quote, which is what the admin matches the bank statement against.
  */
-import type { ReactElement } from 'react';
+import { useEffect, useRef, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DepositInstructions as Instructions } from '../../../../../contracts/deposit-instructions.ts';
 import { Button } from '../../../components/ui/Button.tsx';
@@ -19,6 +19,9 @@ export function DepositInstructions({
   onDone: () => void;
 }): ReactElement {
   const { t } = useTranslation();
+  const title = useRef<HTMLHeadingElement>(null);
+  // The form that was submitted is gone: what it led to is where the keyboard and the screen reader go.
+  useEffect(() => title.current?.focus(), []);
   const amount = formatRupees(instructions.amount);
   const rows: [string, string, boolean][] = [
     [t('topUp.payee'), instructions.accountName, false],
@@ -30,7 +33,7 @@ export function DepositInstructions({
   ];
   return (
     <section className={styles.panel} aria-labelledby="deposit-instructions-title" data-testid="deposit-instructions">
-      <h3 className={styles.title} id="deposit-instructions-title">
+      <h3 className={styles.title} id="deposit-instructions-title" tabIndex={-1} ref={title}>
         {t('topUp.title', { amount })}
       </h3>
       <div className={styles.body}>

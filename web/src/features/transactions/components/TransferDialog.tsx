@@ -5,102 +5,31 @@
  * their handle) with Back / Confirm, and only then the PIN. The receiver may be an account
  * number, a mobile number or a handle (issue 43); a recent payee fills it with one tap.
  * `initialReceiver` (the /user/:accountNumber deep link) is verified as the dialog opens.
+ * The view; state and Continue are useTransferDialog.ts, the payment usePayment.ts.
  */
-import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { maskedTail } from '../../../../../contracts/payees.ts';
-import { SELF_TRANSFER_MESSAGE } from '../../../../../contracts/transactions.ts';
 import { Button } from '../../../components/ui/Button.tsx';
 import { TextField } from '../../../components/ui/Field.tsx';
 import { Modal } from '../../../components/ui/Modal.tsx';
-import { useToast } from '../../../components/ui/Toaster.tsx';
 import { RecentPayeeLabel, RecentPayees } from '../../../components/ui/RecentPayees.tsx';
 import { VerifiedPanel } from '../../../components/ui/VerifiedPanel.tsx';
 import { useRecentPayees } from '../../../lib/api/recent-payees.ts';
-import { focusFirstInvalid } from '../../../lib/focus.ts';
-import { useRecipient, type RecipientAccount } from '../../../lib/use-recipient.ts';
-import { focusPayAmount, PayConfirmation, PayFields } from './PayFields.tsx';
+import type { RecipientAccount } from '../../../lib/use-recipient.ts';
+import { PayConfirmation, PayFields } from './PayFields.tsx';
 import styles from './TransferDialog.module.css';
-import { usePayment } from './usePayment.ts';
+import { useTransferDialog, type TransferDialogProps, type TransferDialogState } from './useTransferDialog.ts';
 
-export interface TransferDialogProps {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  userId: string;
-  balance: number;
-  initialReceiver?: string | undefined;
-}
-
-export function TransferDialog({
-  open,
-  onOpenChange,
-  userId,
-  balance,
-  initialReceiver,
-}: TransferDialogProps): ReactElement {
-  const [receiver, setReceiver] = useState('');
-  const recipient = useRecipient({ payees: true });
-  const recentPayees = useRecentPayees();
-  const notify = useToast();
+export function TransferDialog(props: TransferDialogProps): ReactElement {
+  const dialog = useTransferDialog(props);
+  const { payment, recipient } = dialog;
   const { t } = useTranslation();
-  const payment = usePayment({ userId, balance, onPaid: () => close(false) });
-  const autoVerified = useRef<string | null>(null);
-
-  function close(next: boolean): void {
-    if (!next) {
-      setReceiver('');
-      recipient.clear();
-      payment.reset();
-    }
-    onOpenChange(next);
-  }
-
-  async function verify(value: string = receiver): Promise<void> {
-    if (!value.trim()) {
-      payment.setErrors((current) => ({ ...current, receiver: t('send.accountRequired') }));
-      return;
-    }
-    if (value.trim() === userId) {
-      payment.setErrors((current) => ({ ...current, receiver: SELF_TRANSFER_MESSAGE }));
-      return;
-    }
-    const outcome = await recipient.verify(value);
-    if (outcome.ok) {
-      payment.setErrors((current) => ({ ...current, receiver: '' }));
-      notify({ tone: 'success', message: t('send.accountVerified'), durationMs: 3000 });
-      focusPayAmount();
-    } else {
-      payment.setErrors((current) => ({ ...current, receiver: outcome.message }));
-    }
-  }
-
-  useEffect(() => {
-    if (!open || !initialReceiver || autoVerified.current === initialReceiver) return;
-    autoVerified.current = initialReceiver;
-    setReceiver(initialReceiver);
-    void verify(initialReceiver);
-    // verify is recreated each render; the ref, not the dependency list, guards against repeats.
-  }, [open, initialReceiver]);
-
-  function submit(event: FormEvent<HTMLFormElement>): void {
-    event.preventDefault();
-    const reviewed = payment.review(receiver, recipient.status === 'verified', recipient.account?.payee?.key);
-    if (!reviewed) focusFirstInvalid(event.currentTarget);
-  }
-
-  /** A recent payee: fills the field and verifies it, as typing and Verify would. */
-  function pick(accountNumber: string): void {
-    setReceiver(accountNumber);
-    payment.setErrors((current) => ({ ...current, receiver: '' }));
-    void verify(accountNumber);
-  }
-
-  const verified = recipient.status === 'verified' && recipient.account;
   return (
     <Modal
-      open={open}
-      onOpenChange={close}
+      open={props.open}
+      onOpenChange={dialog.close}
       title={t('send.title')}
       description={t('send.description')}
       busy={payment.paying}
@@ -108,68 +37,78 @@ export function TransferDialog({
       {payment.stage !== 'details' && recipient.account ? (
         <PayConfirmation payment={payment} payee={shownPayee(recipient.account, t)} />
       ) : (
-        <form onSubmit={submit} noValidate className="form-stack" aria-label={t('send.formLabel')}>
-          {verified ? null : (
-            <RecentPayees
-              payees={recentPayees.data}
-              action={(payee, className) => (
-                <button type="button" className={className} onClick={() => pick(payee.accountNumber)}>
-                  <RecentPayeeLabel payee={payee} />
-                </button>
-              )}
-            />
-          )}
-          <div className="verify-row">
-            <TextField
-              label={t('send.receiver')}
-              value={receiver}
-              readOnly={Boolean(verified)}
-              onValueChange={(value) => {
-                setReceiver(value);
-                recipient.clear();
-                payment.setErrors((current) => ({ ...current, receiver: '' }));
-              }}
-              error={payment.errors.receiver}
-              placeholder={t('send.receiverPlaceholder')}
-              hint={verified ? undefined : t('payees.receiverHint')}
-              autoComplete="off"
-              adornment={verified ? <span className={styles.verifiedBadge}>{t('send.verified')}</span> : null}
-            />
-            {verified ? (
-              <Button
-                variant="secondary"
-                onClick={() => {
-                  recipient.clear();
-                  setReceiver('');
-                }}
-              >
-                {t('send.change')}
-              </Button>
-            ) : (
-              <Button variant="secondary" onClick={() => void verify()} disabled={recipient.status === 'verifying'}>
-                {recipient.status === 'verifying' ? t('send.verifying') : t('send.verify')}
-              </Button>
-            )}
-          </div>
-          {verified ? (
-            <VerifiedPanel
-              title={t('send.verified')}
-              name={recipient.account?.name ?? ''}
-              accountNumber={recipient.account?.payee?.shown ?? recipient.account?.accountNumber ?? ''}
-              numberLabel={recipient.account?.payee ? t(`payees.${recipient.account.payee.kind}`) : undefined}
-              bankName={recipient.account?.bankName}
-            />
-          ) : null}
-          <PayFields values={payment.values} errors={payment.errors} onChange={payment.set} />
-          <div className="modal-actions">
-            <Button variant="secondary" onClick={() => close(false)}>
-              {t('deposit.cancel')}
-            </Button>
-            <Button type="submit">{t('send.continue')}</Button>
-          </div>
-        </form>
+        <TransferForm dialog={dialog} />
       )}
     </Modal>
+  );
+}
+
+/** The details stage: the payee (recent ones while none is verified), then amount and reference. */
+function TransferForm({ dialog }: { dialog: TransferDialogState }): ReactElement {
+  const { t } = useTranslation();
+  const recentPayees = useRecentPayees();
+  const { payment, recipient } = dialog;
+  const verified = recipient.status === 'verified' ? recipient.account : null;
+  return (
+    <form onSubmit={dialog.submit} noValidate className="form-stack" aria-label={t('send.formLabel')}>
+      {verified ? null : (
+        <RecentPayees
+          payees={recentPayees.data}
+          action={(payee, className) => (
+            <button type="button" className={className} onClick={() => dialog.pick(payee.accountNumber)}>
+              <RecentPayeeLabel payee={payee} />
+            </button>
+          )}
+        />
+      )}
+      <ReceiverRow dialog={dialog} verified={verified !== null} />
+      {verified ? (
+        <VerifiedPanel
+          title={t('send.verified')}
+          name={verified.name}
+          accountNumber={verified.payee?.shown ?? verified.accountNumber}
+          numberLabel={verified.payee ? t(`payees.${verified.payee.kind}`) : undefined}
+          bankName={verified.bankName}
+        />
+      ) : null}
+      <PayFields values={payment.values} errors={payment.errors} onChange={payment.set} />
+      <div className="modal-actions">
+        <Button variant="secondary" onClick={() => dialog.close(false)}>
+          {t('deposit.cancel')}
+        </Button>
+        <Button type="submit">{t('send.continue')}</Button>
+      </div>
+    </form>
+  );
+}
+
+/** The payee field with Verify, or locked with Change once verified. */
+function ReceiverRow({ dialog, verified }: { dialog: TransferDialogState; verified: boolean }): ReactElement {
+  const { t } = useTranslation();
+  const verifying = dialog.recipient.status === 'verifying';
+  return (
+    <div className="verify-row">
+      <TextField
+        label={t('send.receiver')}
+        value={dialog.receiver}
+        readOnly={verified}
+        onValueChange={dialog.edit}
+        error={dialog.payment.errors.receiver}
+        placeholder={t('send.receiverPlaceholder')}
+        hint={verified ? undefined : t('payees.receiverHint')}
+        autoComplete="off"
+        adornment={verified ? <span className={styles.verifiedBadge}>{t('send.verified')}</span> : null}
+      />
+      {verified ? (
+        <Button variant="secondary" onClick={dialog.change}>
+          {t('send.change')}
+        </Button>
+      ) : (
+        <Button variant="secondary" onClick={() => void dialog.verify()} disabled={verifying}>
+          {verifying ? t('send.verifying') : t('send.verify')}
+        </Button>
+      )}
+    </div>
   );
 }
 

@@ -270,6 +270,15 @@ async function fillBase(amount = '500') {
 }
 
 describe('deposit dialog', () => {
+  it('says its limits under the amount, as Send says its minimum, in the same rupee format', async () => {
+    fakeApi({});
+    renderDeposit();
+    const amount = screen.getByLabelText('Amount (₹)');
+    await userEvent.type(amount, '500');
+    // Still in sight while typing: a description of the field, not a placeholder.
+    expect(screen.getByText('Between ₹1 and ₹1,00,000').id).toBe(amount.getAttribute('aria-describedby'));
+  });
+
   it('bank transfer: digits-only account, upper-case IFSC, the spec messages', async () => {
     const calls = fakeApi({
       '/api/config': () => ({

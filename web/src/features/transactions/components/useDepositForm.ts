@@ -6,13 +6,13 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
-import { useState, type FormEvent } from 'react';
+import { useState, type Dispatch, type FormEvent, type SetStateAction } from 'react';
 import type { z } from 'zod';
 import { DEPOSIT_METHODS, depositSchema } from '../../../../../contracts/transactions.ts';
 import { useToast } from '../../../components/ui/Toaster.tsx';
 import { NetworkError } from '../../../lib/api-client.ts';
 import { useAppConfig } from '../../../lib/api/app-config.ts';
-import { validate, type FieldErrors } from '../../../lib/forms.ts';
+import { validate, type FieldErrors, type Validation } from '../../../lib/forms.ts';
 import { formatRupees } from '../../../lib/format.ts';
 import { useSubmissionKey } from '../../../lib/idempotency.ts';
 import { pinRefusal } from '../../../lib/pin-refusal.ts';
@@ -110,6 +110,84 @@ function bodyFor(userId: string, data: z.output<typeof depositSchema>): DepositB
   }
 }
 
+/** What the deposit's answer changes in the form it came from. */
+interface DepositFormHandles {
+  user: DepositUser;
+  method: DepositMethod;
+  values: DepositValues;
+  setValues: Dispatch<SetStateAction<DepositValues>>;
+  setErrors: Dispatch<SetStateAction<FieldErrors>>;
+  setInstructions: (instructions: DepositInstructions) => void;
+  close: (open: boolean) => void;
+  keys: ReturnType<typeof useSubmissionKey>;
+}
+
+type DepositReply = Awaited<ReturnType<ReturnType<typeof useDepositFunds>['mutateAsync']>>;
+
+/**
+ * The deposit command: the checked payload sent once per Idempotency-Key, and its answer -
+ * a card's verification step, where to pay (bank transfer, UPI), a closed dialog, or the
+ * reason where it belongs (a refused PIN under its field).
+ */
+function useDepositCommand(form: DepositFormHandles) {
+  const deposit = useDepositFunds();
+  const notify = useToast();
+  const client = useQueryClient();
+
+  async function answer(reply: DepositReply, card: boolean): Promise<CardOutcome> {
+    const action = reply.data as
+      { status?: string; clientSecret?: string; instructions?: DepositInstructions } | undefined;
+    const pinReason = pinRefusal(reply);
+    if (reply.success && action?.status === 'requires_action' && action.clientSecret) {
+      notify({ tone: 'info', message: reply.message || i18next.t('deposit.completeVerification') });
+      return { status: 'requires_action', clientSecret: action.clientSecret };
+    }
+    if (reply.success) {
+      notify({
+        tone: 'success',
+        message: card ? i18next.t('deposit.cardSuccess') : i18next.t('deposit.requestSubmitted'),
+        durationMs: 5000,
+        // Bank transfer and UPI stay open on where to pay, which is their result.
+        result: !action?.instructions,
+      });
+      // Bank transfer and UPI: the money is still to be sent, so say where before closing.
+      if (action?.instructions) form.setInstructions(action.instructions);
+      else form.close(false);
+      await refreshAfterCommand(client);
+    } else if (reply.code === 'PIN_NOT_SET') {
+      notify({ tone: 'error', message: i18next.t('deposit.pinNotSet'), durationMs: 5000 });
+    } else if (pinReason) {
+      // The reason under the PIN field, and the field empty for the next try.
+      form.setValues((current) => ({ ...current, transactionPin: '' }));
+      form.setErrors({ transactionPin: pinReason });
+    } else {
+      const fallback = card ? 'deposit.cardFailed' : 'deposit.requestFailed';
+      notify({ tone: 'error', message: reply.message || i18next.t(fallback), durationMs: 5000 });
+    }
+    return { status: 'done' };
+  }
+
+  async function send(paymentMethodId?: string): Promise<CardOutcome> {
+    const checked = validate(depositSchema, payloadFor(form.method, form.values, paymentMethodId));
+    // The reasons are under their fields; a toast would only repeat them.
+    form.setErrors(checked.ok ? {} : flatten(checked.errors));
+    if (!checked.ok) return { status: 'done' };
+    const body = bodyFor(form.user._id, checked.data);
+    const { timestamp: _timestamp, ...stable } = body;
+    try {
+      const reply = await deposit.mutateAsync({ body, idempotencyKey: form.keys.keyFor(stable) });
+      form.keys.complete();
+      return await answer(reply, checked.data.paymentMethod === 'card');
+    } catch (error) {
+      const message = error instanceof NetworkError ? 'deposit.networkError' : 'deposit.requestFailed';
+      notify({ tone: 'error', message: i18next.t(message) });
+      return { status: 'done' };
+    }
+  }
+
+  return { send, pending: deposit.isPending, notify, client };
+}
+
 export function useDepositForm(options: { user: DepositUser; onOpenChange: (open: boolean) => void }) {
   const { user, onOpenChange } = options;
   const [method, setMethod] = useState<DepositMethod>('bank_transfer');
@@ -118,10 +196,8 @@ export function useDepositForm(options: { user: DepositUser; onOpenChange: (open
   // Set once a bank-transfer or UPI deposit is recorded: the dialog then shows where to pay.
   const [instructions, setInstructions] = useState<DepositInstructions | null>(null);
   const config = useAppConfig();
-  const deposit = useDepositFunds();
   const keys = useSubmissionKey();
-  const notify = useToast();
-  const client = useQueryClient();
+  const command = useDepositCommand({ user, method, values, setValues, setErrors, setInstructions, close, keys });
 
   function close(next: boolean): void {
     if (!next) {
@@ -145,92 +221,13 @@ export function useDepositForm(options: { user: DepositUser; onOpenChange: (open
   }
 
   const cardCheck = validate(depositSchema, payloadFor('card', values));
-  // No amount on the button until there is a payable one ("Pay ₹0" explained nothing).
-  const payLabel = cardCheck.ok
-    ? i18next.t('deposit.payAmount', { amount: formatRupees(rupeesFromPaise(cardCheck.data.amount)) })
-    : i18next.t('payment.pay');
-  const blockedReason = cardCheck.ok ? undefined : cardBlockedReason(cardCheck.errors);
-
-  async function send(paymentMethodId?: string): Promise<CardOutcome> {
-    const checked = validate(depositSchema, payloadFor(method, values, paymentMethodId));
-    if (!checked.ok) {
-      // The reasons are under their fields; a toast would only repeat them.
-      setErrors(flatten(checked.errors));
-      return { status: 'done' };
-    }
-    setErrors({});
-    const data = checked.data;
-    const body = bodyFor(user._id, data);
-    const { timestamp: _timestamp, ...stable } = body;
-    const card = data.paymentMethod === 'card';
-    try {
-      const reply = await deposit.mutateAsync({ body, idempotencyKey: keys.keyFor(stable) });
-      keys.complete();
-      const action = reply.data as
-        { status?: string; clientSecret?: string; instructions?: DepositInstructions } | undefined;
-      if (reply.success && action?.status === 'requires_action' && action.clientSecret) {
-        notify({
-          tone: 'info',
-          message: reply.message || i18next.t('deposit.completeVerification'),
-        });
-        return { status: 'requires_action', clientSecret: action.clientSecret };
-      }
-      if (reply.success) {
-        notify({
-          tone: 'success',
-          message: card ? i18next.t('deposit.cardSuccess') : i18next.t('deposit.requestSubmitted'),
-          durationMs: 5000,
-        });
-        // Bank transfer and UPI: the money is still to be sent, so say where before closing.
-        if (action?.instructions) setInstructions(action.instructions);
-        else close(false);
-        await refreshAfterCommand(client);
-      } else if (reply.code === 'PIN_NOT_SET') {
-        notify({ tone: 'error', message: i18next.t('deposit.pinNotSet'), durationMs: 5000 });
-      } else if (pinRefusal(reply)) {
-        // The reason under the PIN field, and the field empty for the next try.
-        setValues((current) => ({ ...current, transactionPin: '' }));
-        setErrors({ transactionPin: pinRefusal(reply) ?? '' });
-      } else {
-        notify({
-          tone: 'error',
-          message: reply.message || (card ? i18next.t('deposit.cardFailed') : i18next.t('deposit.requestFailed')),
-          durationMs: 5000,
-        });
-      }
-    } catch (error) {
-      notify({
-        tone: 'error',
-        message: error instanceof NetworkError ? i18next.t('deposit.networkError') : i18next.t('deposit.requestFailed'),
-      });
-    }
-    return { status: 'done' };
-  }
 
   /** Resolves once the deposit is answered, for the view to focus a field it refused. */
   async function submit(event: FormEvent): Promise<void> {
     event.preventDefault();
-    if (method !== 'card') await send();
+    if (method !== 'card') await command.send();
   }
 
-  const cardProps: CardFormProps = {
-    payLabel,
-    depositValid: cardCheck.ok,
-    blockedReason,
-    busy: deposit.isPending,
-    billing: { name: `${user.firstName} ${user.lastName}`.trim(), email: user.email },
-    onPaymentMethod: (paymentMethodId: string) => send(paymentMethodId),
-    onVerified: () => {
-      notify({
-        tone: 'success',
-        message: i18next.t('deposit.cardVerified'),
-        durationMs: 5000,
-      });
-      close(false);
-      void refreshAfterCommand(client);
-    },
-    onError: (message: string) => notify({ tone: 'error', message, durationMs: 5000 }),
-  };
   const stripeKey = config.data?.cardProvider === 'stripe' ? config.data.stripePublishableKey : undefined;
 
   return {
@@ -242,12 +239,39 @@ export function useDepositForm(options: { user: DepositUser; onOpenChange: (open
     set,
     close,
     submit,
-    pending: deposit.isPending,
+    pending: command.pending,
     // A card deposit has no submit step to show the amount's reason at: say it as it is typed.
     liveAmountError:
       method === 'card' && values.amount.trim() !== '' && !cardCheck.ok ? cardCheck.errors.amount : undefined,
-    cardProps,
+    cardProps: cardFormProps({ user, cardCheck, command, close }),
     stripeKey,
+  };
+}
+
+/** What the card form needs: the Pay label and why it is disabled, the billing details, and the deposit to send. */
+function cardFormProps(input: {
+  user: DepositUser;
+  cardCheck: Validation<z.output<typeof depositSchema>>;
+  command: ReturnType<typeof useDepositCommand>;
+  close: (open: boolean) => void;
+}): CardFormProps {
+  const { user, cardCheck, command, close } = input;
+  return {
+    // No amount on the button until there is a payable one ("Pay ₹0" explained nothing).
+    payLabel: cardCheck.ok
+      ? i18next.t('deposit.payAmount', { amount: formatRupees(rupeesFromPaise(cardCheck.data.amount)) })
+      : i18next.t('payment.pay'),
+    depositValid: cardCheck.ok,
+    blockedReason: cardCheck.ok ? undefined : cardBlockedReason(cardCheck.errors),
+    busy: command.pending,
+    billing: { name: `${user.firstName} ${user.lastName}`.trim(), email: user.email },
+    onPaymentMethod: (paymentMethodId: string) => command.send(paymentMethodId),
+    onVerified: () => {
+      command.notify({ tone: 'success', message: i18next.t('deposit.cardVerified'), durationMs: 5000, result: true });
+      close(false);
+      void refreshAfterCommand(command.client);
+    },
+    onError: (message: string) => command.notify({ tone: 'error', message, durationMs: 5000 }),
   };
 }
 

@@ -70,14 +70,43 @@ export function checkDetails(
   };
 }
 
+/**
+ * The payment command: to an account number (the spec's transfer), or to a mobile number or
+ * handle, with one Idempotency-Key per submission (kept after a network failure, so a retry
+ * cannot pay twice).
+ */
+function usePaymentCommand(userId: string) {
+  const transfer = useTransferFunds();
+  const payeeTransfer = useTransferToPayee();
+  const keys = useSubmissionKey();
+
+  function send(payment: ReviewedPayment, transactionPin: string) {
+    const amount = rupeesFromPaise(payment.amountPaise);
+    if (payment.payee !== undefined) {
+      const body = { payee: payment.payee, amount, reference: payment.reference, transactionPin };
+      return payeeTransfer.mutateAsync({ body, idempotencyKey: keys.keyFor(body) });
+    }
+    const body = {
+      receiver: payment.receiver,
+      amount,
+      reference: payment.reference,
+      transactionPin,
+      sender: userId,
+      type: 'debit' as const,
+      status: 'success' as const,
+    };
+    return transfer.mutateAsync({ body, idempotencyKey: keys.keyFor(body) });
+  }
+
+  return { send, answered: keys.complete, paying: transfer.isPending || payeeTransfer.isPending };
+}
+
 export function usePayment(options: { userId: string; balance: number; onPaid: () => void }) {
   const [values, setValues] = useState<PayValues>(EMPTY_PAY);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [stage, setStage] = useState<PayStage>('details');
   const [reviewed, setReviewed] = useState<ReviewedPayment | null>(null);
-  const transfer = useTransferFunds();
-  const payeeTransfer = useTransferToPayee();
-  const keys = useSubmissionKey();
+  const command = usePaymentCommand(options.userId);
   const notify = useToast();
   const client = useQueryClient();
 
@@ -91,18 +120,15 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
     setErrors({});
     setStage('details');
     setReviewed(null);
-    keys.complete();
+    command.answered();
   }
 
   /** Details -> confirmation, when every rule but the PIN's passes. */
   function review(receiver: string, verified: boolean, payee?: string): boolean {
     const checked = checkDetails({ receiver, payee, verified, balance: options.balance, ...values });
-    if (!checked.ok) {
-      // The reasons are under their fields; a toast would only repeat them.
-      setErrors(checked.errors);
-      return false;
-    }
-    setErrors({});
+    // The reasons are under their fields; a toast would only repeat them.
+    setErrors(checked.ok ? {} : checked.errors);
+    if (!checked.ok) return false;
     setReviewed(checked.payment);
     setStage('confirm');
     return true;
@@ -114,10 +140,23 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
     setStage((current) => (current === 'pin' ? 'confirm' : 'details'));
   }
 
-  /** A refused PIN: its reason under the field, and the field empty for the next try. */
-  function refusePin(reason: string): void {
-    setValues((current) => ({ ...current, transactionPin: '' }));
-    setErrors({ transactionPin: reason });
+  /** The server's answer: paid (focus goes to the message), or why not, where it belongs. */
+  async function answer(reply: { success: boolean; message: string; code?: string | undefined }): Promise<void> {
+    const pinReason = pinRefusal(reply);
+    if (reply.success) {
+      notify({ tone: 'success', message: reply.message || i18next.t('send.success'), result: true });
+      reset();
+      options.onPaid();
+      await refreshAfterCommand(client);
+    } else if (reply.code === 'PIN_NOT_SET') {
+      notify({ tone: 'error', message: i18next.t('deposit.pinNotSet'), durationMs: 5000 });
+    } else if (pinReason) {
+      // Under the PIN field, and the field empty for the next try.
+      setValues((current) => ({ ...current, transactionPin: '' }));
+      setErrors({ transactionPin: pinReason });
+    } else {
+      notify({ tone: 'error', message: reply.message || i18next.t('send.failed') });
+    }
   }
 
   async function pay(): Promise<void> {
@@ -129,46 +168,14 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
     }
     setErrors({});
     try {
-      const reply = await send(reviewed, values.transactionPin);
-      keys.complete();
-      if (reply.success) {
-        notify({ tone: 'success', message: reply.message || i18next.t('send.success') });
-        reset();
-        options.onPaid();
-        await refreshAfterCommand(client);
-      } else if (reply.code === 'PIN_NOT_SET') {
-        notify({ tone: 'error', message: i18next.t('deposit.pinNotSet'), durationMs: 5000 });
-      } else if (pinRefusal(reply)) {
-        refusePin(pinRefusal(reply) ?? '');
-      } else {
-        notify({ tone: 'error', message: reply.message || i18next.t('send.failed') });
-      }
+      const reply = await command.send(reviewed, values.transactionPin);
+      command.answered();
+      await answer(reply);
     } catch (error) {
       // The key is kept: retrying the same payment must not pay twice.
-      notify({
-        tone: 'error',
-        message: error instanceof NetworkError ? i18next.t('send.networkFailed') : i18next.t('send.failed'),
-      });
+      const message = error instanceof NetworkError ? 'send.networkFailed' : 'send.failed';
+      notify({ tone: 'error', message: i18next.t(message) });
     }
-  }
-
-  /** The payment: to an account number (the spec's transfer), or to a mobile number or handle. */
-  function send(payment: ReviewedPayment, transactionPin: string) {
-    const amount = rupeesFromPaise(payment.amountPaise);
-    if (payment.payee !== undefined) {
-      const body = { payee: payment.payee, amount, reference: payment.reference, transactionPin };
-      return payeeTransfer.mutateAsync({ body, idempotencyKey: keys.keyFor(body) });
-    }
-    const body = {
-      receiver: payment.receiver,
-      amount,
-      reference: payment.reference,
-      transactionPin,
-      sender: options.userId,
-      type: 'debit' as const,
-      status: 'success' as const,
-    };
-    return transfer.mutateAsync({ body, idempotencyKey: keys.keyFor(body) });
   }
 
   return {
@@ -182,7 +189,7 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
     pay,
     stage,
     reviewed,
-    paying: transfer.isPending || payeeTransfer.isPending,
+    paying: command.paying,
     setErrors,
   };
 }

@@ -20,19 +20,17 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 export type ScanMode = 'camera' | 'upload';
 
-export function useScanToPay(options: { userId: string; balance: number; onOpenChange: (open: boolean) => void }) {
-  const [mode, setMode] = useState<ScanMode>('camera');
+/**
+ * The rear camera, one frame a second decoded until a code is read; `onText` says whether
+ * it named a payee that verified, and when not the camera starts again after RETRY_AFTER_MS.
+ */
+function useQrCamera(onText: (text: string) => Promise<boolean>, onProblem: (message: string | null) => void) {
   const [cameraOn, setCameraOn] = useState(false);
-  const [scanMessage, setScanMessage] = useState<string | null>(null);
-  const [receiver, setReceiver] = useState('');
   const videoRef = useRef<HTMLVideoElement | null>(null);
   const streamRef = useRef<MediaStream | null>(null);
   const timerRef = useRef<number | null>(null);
   const retryRef = useRef<number | null>(null);
   const busyRef = useRef(false);
-  const recipient = useRecipient();
-  const notify = useToast();
-  const payment = usePayment({ userId: options.userId, balance: options.balance, onPaid: () => close(false) });
 
   const stopCamera = useCallback(() => {
     if (timerRef.current !== null) window.clearInterval(timerRef.current);
@@ -42,6 +40,79 @@ export function useScanToPay(options: { userId: string; balance: number; onOpenC
     if (videoRef.current) videoRef.current.srcObject = null;
     setCameraOn(false);
   }, []);
+
+  const startCamera = useCallback(async () => {
+    onProblem(null);
+    try {
+      const stream = await navigator.mediaDevices.getUserMedia({
+        video: { facingMode: { ideal: 'environment' } },
+        audio: false,
+      });
+      streamRef.current = stream;
+      if (videoRef.current) {
+        videoRef.current.srcObject = stream;
+        await videoRef.current.play().catch(() => undefined);
+      }
+      setCameraOn(true);
+      timerRef.current = window.setInterval(() => {
+        const video = videoRef.current;
+        if (!video || busyRef.current) return;
+        busyRef.current = true;
+        void decodeQrFrom(video)
+          .then(async (text) => {
+            if (!text) return;
+            stopCamera();
+            const verified = await onText(text);
+            if (!verified) retryRef.current = window.setTimeout(() => void startCameraRef.current?.(), RETRY_AFTER_MS);
+          })
+          .finally(() => {
+            busyRef.current = false;
+          });
+      }, FRAME_INTERVAL_MS);
+    } catch (error) {
+      console.warn('Unable to access camera. Please check permissions.', error);
+      onProblem(i18next.t('scan.noCamera'));
+      setCameraOn(false);
+    }
+  }, [onText, onProblem, stopCamera]);
+  const startCameraRef = useRef<(() => Promise<void>) | null>(null);
+  startCameraRef.current = startCamera;
+
+  /** Stops the camera and any restart still to come. */
+  const stopAll = useCallback(() => {
+    stopCamera();
+    if (retryRef.current !== null) window.clearTimeout(retryRef.current);
+  }, [stopCamera]);
+
+  useEffect(() => () => stopCamera(), [stopCamera]);
+
+  return { cameraOn, videoRef, startCamera, stopCamera, stopAll };
+}
+
+/** An uploaded image's QR text (null when it holds none), or why it cannot be read. */
+async function uploadedQrText(file: File): Promise<{ text: string | null } | { problem: string }> {
+  if (!file.type.startsWith('image/')) return { problem: i18next.t('scan.badImage') };
+  if (file.size > MAX_UPLOAD_BYTES) return { problem: i18next.t('scan.tooLarge') };
+  let image: HTMLImageElement;
+  try {
+    image = await loadImage(file);
+  } catch {
+    return { problem: i18next.t('scan.badImage') };
+  }
+  try {
+    return { text: await decodeQrFrom(image) };
+  } catch {
+    return { problem: i18next.t('scan.processFailed') };
+  }
+}
+
+export function useScanToPay(options: { userId: string; balance: number; onOpenChange: (open: boolean) => void }) {
+  const [mode, setMode] = useState<ScanMode>('camera');
+  const [scanMessage, setScanMessage] = useState<string | null>(null);
+  const [receiver, setReceiver] = useState('');
+  const recipient = useRecipient();
+  const notify = useToast();
+  const payment = usePayment({ userId: options.userId, balance: options.balance, onPaid: () => close(false) });
 
   /** A decoded text: extract the account number, verify it, report. Returns whether verified. */
   const handleText = useCallback(
@@ -65,70 +136,21 @@ export function useScanToPay(options: { userId: string; balance: number; onOpenC
     },
     [recipient, notify],
   );
-
-  const startCamera = useCallback(async () => {
-    setScanMessage(null);
-    try {
-      const stream = await navigator.mediaDevices.getUserMedia({
-        video: { facingMode: { ideal: 'environment' } },
-        audio: false,
-      });
-      streamRef.current = stream;
-      if (videoRef.current) {
-        videoRef.current.srcObject = stream;
-        await videoRef.current.play().catch(() => undefined);
-      }
-      setCameraOn(true);
-      timerRef.current = window.setInterval(() => {
-        const video = videoRef.current;
-        if (!video || busyRef.current) return;
-        busyRef.current = true;
-        void decodeQrFrom(video)
-          .then(async (text) => {
-            if (!text) return;
-            stopCamera();
-            const verified = await handleText(text);
-            if (!verified) retryRef.current = window.setTimeout(() => void startCameraRef.current?.(), RETRY_AFTER_MS);
-          })
-          .finally(() => {
-            busyRef.current = false;
-          });
-      }, FRAME_INTERVAL_MS);
-    } catch (error) {
-      console.warn('Unable to access camera. Please check permissions.', error);
-      setScanMessage(i18next.t('scan.noCamera'));
-      setCameraOn(false);
-    }
-  }, [handleText, stopCamera]);
-  const startCameraRef = useRef<(() => Promise<void>) | null>(null);
-  startCameraRef.current = startCamera;
+  const camera = useQrCamera(handleText, setScanMessage);
 
   async function upload(file: File | undefined): Promise<void> {
     if (!file) return;
-    if (!file.type.startsWith('image/')) {
-      setScanMessage(i18next.t('scan.badImage'));
-      return;
-    }
-    if (file.size > MAX_UPLOAD_BYTES) {
-      setScanMessage(i18next.t('scan.tooLarge'));
-      return;
-    }
-    let image: HTMLImageElement;
+    const read = await uploadedQrText(file);
+    if ('problem' in read) return setScanMessage(read.problem);
     try {
-      image = await loadImage(file);
-    } catch {
-      setScanMessage(i18next.t('scan.badImage'));
-      return;
-    }
-    try {
-      await handleText(await decodeQrFrom(image));
+      await handleText(read.text);
     } catch {
       setScanMessage(i18next.t('scan.processFailed'));
     }
   }
 
   function chooseMode(next: ScanMode): void {
-    stopCamera();
+    camera.stopCamera();
     setMode(next);
     setScanMessage(null);
   }
@@ -142,23 +164,20 @@ export function useScanToPay(options: { userId: string; balance: number; onOpenC
 
   function close(next: boolean): void {
     if (!next) {
-      stopCamera();
-      if (retryRef.current !== null) window.clearTimeout(retryRef.current);
+      camera.stopAll();
       scanAgain();
       setMode('camera');
     }
     options.onOpenChange(next);
   }
 
-  useEffect(() => () => stopCamera(), [stopCamera]);
-
   return {
     mode,
     chooseMode,
-    cameraOn,
-    startCamera,
-    stopCamera,
-    videoRef,
+    cameraOn: camera.cameraOn,
+    startCamera: camera.startCamera,
+    stopCamera: camera.stopCamera,
+    videoRef: camera.videoRef,
     upload,
     scanMessage,
     receiver,
