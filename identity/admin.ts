@@ -3,7 +3,8 @@
  * (when none is configured a generated password is written to
  * `<DATA_DIR>/first-admin-password`, mode 0600, never to the log - in production mode only
  * with ALLOW_GENERATED_ADMIN_PASSWORD=true), and `npm run admin:create` for more. An admin
- * is a verified local account with its own wallet.
+ * is a verified local account with its own wallet, named by ADMIN_NAME (the first admin),
+ * --first-name/--last-name (admin:create) or else its e-mail's name part.
  *
  * Promoting an existing account hands it the operator's credential and keeps none of the
  * registrant's: registration never proves who owns an address, so whoever registered the
@@ -50,6 +51,28 @@ export type AdminOutcome =
     }
   | { status: 'exists'; userId: string; email: string };
 
+/** The most characters of a name from ADMIN_NAME or an e-mail (a registrant's names have the same bound). */
+const MAX_NAME_LENGTH = 100;
+
+/**
+ * An admin's names when the operator gave none: the e-mail's name part in words
+ * ("priya.sharma@bank.in" -> Priya / Sharma), so the app greets them by a name of their own
+ * rather than the placeholder "Wallet Admin" it used to give every admin.
+ */
+export function namesFromEmail(email: string): { firstName: string; lastName: string } {
+  const words = (email.split('@')[0] ?? '')
+    .split(/[._+\-\d]+/)
+    .filter(Boolean)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase());
+  return splitName(words.join(' ') || 'Admin');
+}
+
+/** "Priya Sharma" -> Priya / Sharma (the first word, then the rest), as ADMIN_NAME is read. */
+export function splitName(name: string): { firstName: string; lastName: string } {
+  const [firstName = '', ...rest] = name.trim().slice(0, MAX_NAME_LENGTH).split(/\s+/);
+  return { firstName, lastName: rest.join(' ') };
+}
+
 export function generatePassword(): string {
   return randomBytes(15).toString('base64url');
 }
@@ -95,8 +118,9 @@ export async function createAdmin(db: Kysely<unknown>, ledger: Ledger, input: Ad
       return generatedPassword ? { ...promoted, generatedPassword } : promoted;
     }
     const userId = randomUUID();
-    const firstName = input.firstName ?? 'Wallet';
-    const lastName = input.lastName ?? 'Admin';
+    const derived = namesFromEmail(email);
+    const firstName = input.firstName ?? derived.firstName;
+    const lastName = input.lastName ?? (input.firstName === undefined ? derived.lastName : '');
     await identityDb(trx)
       .insertInto('identity.users')
       .values({
@@ -117,7 +141,10 @@ export async function createAdmin(db: Kysely<unknown>, ledger: Ledger, input: Ad
       .execute();
     await ledger
       .within(transactionView<LedgerTables>(trx))
-      .openWallet({ accountId: userId, displayName: `${firstName} ${lastName}` }, { actorId: 'system:admin-create' });
+      .openWallet(
+        { accountId: userId, displayName: `${firstName} ${lastName}`.trim() },
+        { actorId: 'system:admin-create' },
+      );
     return generatedPassword
       ? { status: 'created', userId, email, generatedPassword }
       : { status: 'created', userId, email };
@@ -127,6 +154,8 @@ export async function createAdmin(db: Kysely<unknown>, ledger: Ledger, input: Ad
 export interface FirstAdminConfig {
   ADMIN_EMAIL: string;
   ADMIN_PASSWORD?: string | undefined;
+  /** The first admin's name ("Priya Sharma"); without it, the name part of ADMIN_EMAIL. */
+  ADMIN_NAME?: string | undefined;
   PRODUCTION?: boolean | undefined;
   ALLOW_GENERATED_ADMIN_PASSWORD?: boolean | undefined;
   /** Where a generated password is kept for the operator (FIRST_ADMIN_PASSWORD_FILE). */
@@ -200,7 +229,11 @@ async function createFirstAdminUnlessAny(
   const generated = config.ADMIN_PASSWORD === undefined ? generatePassword() : undefined;
   // Kept before the admin exists: a failed write leaves no admin whose password nobody knows.
   const passwordFile = generated ? await keepGeneratedPassword(config.DATA_DIR, generated) : undefined;
-  const outcome = await createAdmin(db, ledger, { email, password: config.ADMIN_PASSWORD ?? generated });
+  const outcome = await createAdmin(db, ledger, {
+    email,
+    password: config.ADMIN_PASSWORD ?? generated,
+    ...(config.ADMIN_NAME ? splitName(config.ADMIN_NAME) : {}),
+  });
   if (outcome.status !== 'created') return outcome;
   log.info(
     { component: 'identity', email, ...(passwordFile ? { passwordFile } : {}) },

@@ -54,6 +54,40 @@ describe("the first admin's generated password file", () => {
   });
 });
 
+describe("an admin's name", () => {
+  it('regression: the first admin is named by ADMIN_NAME, another by its e-mail, never the placeholder "Wallet Admin"', async () => {
+    const own = await createTestDatabase<unknown>();
+    try {
+      const ownLedger = createLedger({ db: tablesView<LedgerTables>(own.db) });
+      const config = {
+        ADMIN_EMAIL: 'ops@wallet.test',
+        ADMIN_PASSWORD: 'first-admin-pw',
+        ADMIN_NAME: '  Priya   Devi Sharma ',
+        DATA_DIR: await mkdtemp(join(tmpdir(), 'wallet-admin-')),
+      };
+      expect((await ensureFirstAdmin(own.db, ownLedger, config, capturedLog().log)).status).toBe('created');
+      await createAdmin(own.db, ownLedger, { email: 'ravi.kumar2@wallet.test', password: 'second-admin-pw' });
+      await createAdmin(own.db, ownLedger, {
+        email: 'team@wallet.test',
+        password: 'third-admin-pw',
+        firstName: 'Asha',
+      });
+      const names = await identityDb(own.db)
+        .selectFrom('identity.users')
+        .select(['email', 'first_name', 'last_name'])
+        .orderBy('email')
+        .execute();
+      expect(names).toEqual([
+        { email: 'ops@wallet.test', first_name: 'Priya', last_name: 'Devi Sharma' },
+        { email: 'ravi.kumar2@wallet.test', first_name: 'Ravi', last_name: 'Kumar' },
+        { email: 'team@wallet.test', first_name: 'Asha', last_name: '' },
+      ]);
+    } finally {
+      await own.drop();
+    }
+  });
+});
+
 describe('server secret', () => {
   it('uses JWT_SECRET when set', async () => {
     expect(await resolveJwtSecret({ JWT_SECRET: 'x'.repeat(40), DATA_DIR: '/nonexistent' })).toBe('x'.repeat(40));
