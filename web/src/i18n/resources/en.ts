@@ -213,6 +213,12 @@ export const en = {
     noNegative: 'No balance below zero, even under concurrent payments',
     idempotent: 'Idempotent commands: a retried payment runs once',
     readYourWrites: 'Read-your-writes: screens refresh exactly after your command',
+    whereItLives: 'Where it lives',
+    codeMapTitle: 'The code map',
+    codeMapIntro:
+      'Each folder of the code, what it owns and which of our folders it may import. Lint refuses an import the map does not allow.',
+    mayImport: 'may import:',
+    nothingOfOurs: 'nothing of ours',
   },
   receive: {
     title: 'RECEIVE MONEY',

@@ -1,7 +1,8 @@
 /**
  * The architecture overview (spec section 2): an interactive diagram of the spec's boxes -
- * each a button that shows its detail in the panel - plus feature lists and Get Started.
- * Informational only. The chrome is translated; the diagram's boxes and details stay English.
+ * each a button that shows its detail and the folders it lives in in the panel - plus feature
+ * lists, the code map (contracts/code-map.ts) and Get Started. Informational only. The chrome
+ * is translated; the diagram's boxes, details and the map's lines stay English.
  */
 import { useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +10,7 @@ import { Link } from 'react-router-dom';
 import { SiteHeader } from '../../../components/SiteHeader/SiteHeader.tsx';
 import { ALL_BOXES, LAYERS } from './architecture-layers.ts';
 import { ArchitectureFeatures } from './ArchitectureFeatures.tsx';
+import { CodeMap, WhereItLives } from './CodeMap.tsx';
 import styles from './ArchitecturePage.module.css';
 
 export default function ArchitecturePage(): ReactElement {
@@ -57,9 +59,11 @@ export default function ArchitecturePage(): ReactElement {
             </p>
             <h2>{box?.label}</h2>
             <p>{box?.detail}</p>
+            {box && <WhereItLives folders={box.where} />}
           </aside>
         </div>
         <ArchitectureFeatures />
+        <CodeMap />
         <p className="center">
           <Link to="/register" className="btn btn-primary btn-lg">
             {t('publicPages.getStarted')}
