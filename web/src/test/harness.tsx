@@ -48,7 +48,7 @@ export function renderWithApp(
   options: { path?: string; extraRoutes?: { path: string; element: ReactElement }[]; client?: QueryClient } = {},
 ): RenderResult {
   const path = options.path ?? '/';
-  const router = createMemoryRouter([{ path: path.split('?')[0] ?? '/', element }, ...(options.extraRoutes ?? [])], {
+  const router = createMemoryRouter([{ path: path.split(/[?#]/)[0] ?? '/', element }, ...(options.extraRoutes ?? [])], {
     initialEntries: [path],
   });
   return render(

@@ -1,10 +1,11 @@
 /**
  * /docs: the product explained for users, and a link to the API reference at /api/docs.
- * The chrome and section titles are translated; the sections' prose stays English.
+ * The chrome and section titles are translated; the sections' prose stays English. A link to
+ * a section (/docs#deposit) opens the page at that section.
  */
-import type { ReactElement } from 'react';
+import { useEffect, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { SiteHeader } from '../../../components/SiteHeader/SiteHeader.tsx';
 import type { Messages } from '../../../i18n/resources/en.ts';
 import styles from './DocsPage.module.css';
@@ -98,6 +99,13 @@ const SECTIONS: { id: string; title: `docs.${keyof Messages['docs']}`; body: Rea
 
 export default function DocsPage(): ReactElement {
   const { t } = useTranslation();
+  const { hash } = useLocation();
+  // The browser looks for the #section as the document loads, before this lazily loaded page
+  // exists, so a direct visit stayed at the top: scroll once the sections are drawn.
+  useEffect(() => {
+    if (!hash) return;
+    document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView();
+  }, [hash]);
   return (
     <div className="docs">
       <SiteHeader>
