@@ -1,5 +1,5 @@
 /**
- * Entry: the stylesheets (tokens, then base rules, then components), the colour theme and the
+ * Entry: Hindi's font and the stylesheets (tokens, then base rules, then components), the colour theme and the
  * language, then providers (react-query, session, toasts) around the router, and the one
  * rate-limit notice.
  */
@@ -15,6 +15,11 @@ import { createRouter } from './app/router.tsx';
 import { startI18n } from './i18n/i18n.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { startTheme } from './lib/theme.ts';
+// Hindi's own font, shipped with the app (Devanagari is no system font everywhere: it showed
+// as boxes); the font stack (tokens.css) reaches it only for text the fonts before it lack.
+import '@fontsource/noto-sans-devanagari/devanagari-400.css';
+import '@fontsource/noto-sans-devanagari/devanagari-600.css';
+import '@fontsource/noto-sans-devanagari/devanagari-700.css';
 import './styles/tokens.css';
 import './styles/global.css';
 import './styles.css';
