@@ -56,6 +56,7 @@ export async function setup(project: TestProject): Promise<void> {
       PUBLIC_URL: baseUrl,
       ADMIN_EMAIL: E2E_ADMIN.email,
       ADMIN_PASSWORD: E2E_ADMIN.password,
+      ADMIN_NAME: E2E_ADMIN.name,
       // One browser makes many calls from one IP; the spec's 100 / 10 per 15 min would refuse them.
       RATE_LIMIT_MAX: '100000',
       RATE_LIMIT_AUTH_MAX: '100000',

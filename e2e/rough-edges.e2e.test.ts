@@ -627,3 +627,92 @@ describe("issue 43's rough edges: axe", () => {
     );
   }
 });
+
+describe("issue 43's rough edges: focus after paying, Hindi form errors and font, /docs#section", () => {
+  step('desktop: after paying, focus is on the success message, not back on SEND', async () => {
+    const { page } = await session('desktop', kabir.token);
+    await page.goto('/transactions');
+    await page.getByRole('button', { name: 'SEND', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Transfer Funds' });
+    await verifyReceiver(dialog, 'Receiver account number', meera.id);
+    await dialog.getByLabel('Amount (₹)').fill('12');
+    await dialog.getByLabel('Reference', { exact: true }).fill('focus after paying');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await confirmAndPay(dialog, 'Pay ₹12.00 to Meera Iyer', KABIR_PIN);
+    await dialog.waitFor({ state: 'detached' });
+    const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '');
+    await expect.poll(focused, { timeout: 15_000 }).toContain('Transfer completed successfully!');
+    // Focused, the message stays up (radix-ui pauses its timer) past its 4 s.
+    await page.waitForTimeout(4_500);
+    expect(await focused()).toContain('Transfer completed successfully!');
+  });
+
+  step('phone, Hindi: a refused Continue says the shared rules in Hindi under their fields', async () => {
+    const page = await hindiSession('phone', kabir.token);
+    await page.goto('/transactions');
+    await page.getByRole('button', { name: 'भेजें', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'पैसे भेजें' });
+    await dialog.getByLabel('संदर्भ', { exact: true }).fill('ab');
+    await dialog.getByRole('button', { name: 'आगे बढ़ें' }).click();
+    const reasonOf = async (label: string) =>
+      textOf(dialog.locator(`#${await dialog.getByLabel(label, { exact: true }).getAttribute('aria-describedby')}`));
+    await expect.poll(() => reasonOf('राशि (₹)'), { timeout: 15_000 }).toBe('राशि डालना ज़रूरी है');
+    expect(await reasonOf('संदर्भ')).toBe('संदर्भ कम से कम 3 अक्षरों का होना चाहिए');
+  });
+
+  step('phone, Hindi: the app ships its own Devanagari font and draws Hindi with it', async () => {
+    const page = await hindiSession('phone', kabir.token);
+    await page.goto('/dashboard');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const loaded = async () =>
+      page.evaluate(async () => {
+        await document.fonts.ready;
+        return [...document.fonts]
+          .filter((face) => face.family.replace(/"/g, '') === 'Noto Sans Devanagari' && face.status === 'loaded')
+          .map((face) => face.weight);
+      });
+    await expect.poll(loaded, { timeout: 15_000 }).toContain('400');
+    // Served by the app itself: nothing is fetched from a font host.
+    const sources = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((entry) => entry.name)
+        .filter((name) => name.endsWith('.woff2')),
+    );
+    expect(sources.length).toBeGreaterThan(0);
+    for (const source of sources) expect(new URL(source).origin).toBe(new URL(page.url()).origin);
+  });
+
+  for (const [viewport, language, heading] of [
+    ['desktop', 'en', 'Adding money'],
+    ['phone', 'hi', 'पैसे जोड़ना'],
+  ] as const) {
+    step(`${viewport}, ${language}: /docs#deposit opened directly starts at the deposit section`, async () => {
+      const page = language === 'hi' ? await hindiSession(viewport) : (await session(viewport)).page;
+      await page.goto('/docs#deposit');
+      const section = page.locator('section#deposit');
+      const title = section.getByRole('heading', { level: 2 });
+      await title.waitFor();
+      expect(await textOf(title)).toBe(heading);
+      await expect.poll(() => page.evaluate(() => window.scrollY), { timeout: 15_000 }).toBeGreaterThan(0);
+      const box = await title.boundingBox();
+      const height = VIEWPORTS[viewport].height;
+      // Below the sticky top bar and on screen.
+      expect(box && box.y >= 56 && box.y + box.height <= height).toBe(true);
+    });
+  }
+});
+
+describe("issue 43's rough edges: the admin's own name", () => {
+  for (const [viewport, language, greeting] of [
+    ['desktop', 'en', 'Hi Priya, Welcome'],
+    ['phone', 'hi', 'नमस्ते Priya, स्वागत है'],
+  ] as const) {
+    step(`${viewport}, ${language}: the first admin is greeted by the name ADMIN_NAME gave, not "Wallet"`, async () => {
+      const page =
+        language === 'hi' ? await hindiSession(viewport, adminToken) : (await session(viewport, adminToken)).page;
+      await page.goto('/dashboard');
+      await expectText(page.getByRole('heading', { level: 1 }), greeting);
+    });
+  }
+});

@@ -3,7 +3,11 @@
  * creates at start (ADMIN_EMAIL / ADMIN_PASSWORD), the second admin the setup adds with
  * `admin:create`, and where the suite writes its output.
  */
-export const E2E_ADMIN = { email: 'admin@wallet-e2e.example', password: 'e2e-admin-pass-1' } as const;
+export const E2E_ADMIN = {
+  email: 'admin@wallet-e2e.example',
+  password: 'e2e-admin-pass-1',
+  name: 'Priya Sharma',
+} as const;
 
 /**
  * The second admin: it activates the customers, so that the first admin settles their UPI
