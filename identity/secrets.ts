@@ -6,17 +6,16 @@
  *
  * PIN bcrypt runs on a pool of worker threads, one per core, first come first served, each
  * thread at a lower scheduling priority (nice 10, set by the thread on itself) than the event
- * loop, Postgres and the projection workers: a cost-12 bcrypt is a large fraction of a second
- * of CPU in bcryptjs, and on the event loop a burst of them starved every other request and,
- * interleaved, finished all together late (under the HTTP benchmark no transfer completed for
- * seconds).
+ * loop, Postgres and the projection workers: a cost-12 bcrypt is CPU-bound and long, and on the
+ * event loop a burst of them starved every other request and, interleaved, finished all
+ * together late (the figures: bench/RESULTS.md, "PIN and password hashing costs").
  * Queued, each finishes at the pool's pace and the API keeps answering everything else;
- * niced, the pool uses every core the rest leaves idle (on 2 cores, one thread at normal
- * priority left a core idle under transfer load) and yields it when the rest needs it.
+ * niced, the pool uses every core the rest leaves idle (a thread at normal priority left one
+ * idle under transfer load) and yields it when the rest needs it.
  *
  * Password hashes (argon2id, node-argon2's defaults: 64 MiB, 3 passes, 4 lanes) take 64 MiB
- * each while they run, and libuv ran four at once: a burst of sign-ins more than doubled the
- * API's resident memory. One hash already runs its four lanes on four threads,
+ * each while they run, and libuv ran four at once, so a burst of sign-ins multiplied the API's
+ * resident memory. One hash already runs its four lanes on four threads,
  * so more hashes at once than cores / 4 buy no throughput: they are queued to that many
  * (at least one), and a burst costs 64 MiB per running hash, not per request.
  */
