@@ -14,6 +14,7 @@ import {
   systemClock,
   type BalanceReader,
   type Clock,
+  type PinKeys,
 } from '../identity/index.ts';
 import { createSandboxCardProvider, type CardSetup } from '../providers/card/index.ts';
 import {
@@ -52,6 +53,7 @@ import { registerPayeeRoutes } from './routes/payees.ts';
 import { registerAdminRoutes } from './routes/admin/index.ts';
 import { DEFAULT_APPROVAL_THRESHOLD_PAISE } from '../admin-actions/index.ts';
 import { registerWebApp } from './web-app.ts';
+import type { MoneyDependencies } from './money-context.ts';
 import { createLiveHub, type LiveHub } from './live/hub.ts';
 import { registerEventRoutes } from './routes/events.ts';
 import { installReadAfterReply, READS_CATCH_UP, type ReadAfterReplyObserver } from './read-after-reply.ts';
@@ -190,7 +192,60 @@ export function appConfigFrom(config: Config, secrets: { jwtSecret: string; pinP
 }
 
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
-  const behindProxy = (deps.config.trustedProxies?.hops ?? 0) > 0;
+  const { app, processLog } = createServer(deps);
+  const metrics = createApiMetrics(deps.metrics ?? createMetricsRegistry(), deps.db);
+  await installGuards(app, deps, metrics);
+  const wiring = wire(deps, metrics, processLog);
+  registerConfigRoutes(app, {
+    googleSignIn: deps.config.google !== undefined,
+    cardProvider: wiring.card.provider.name,
+    ...(wiring.card.provider.name === 'stripe' && deps.config.stripePublishableKey
+      ? { stripePublishableKey: deps.config.stripePublishableKey }
+      : {}),
+  });
+  registerStatsRoutes(app, {
+    readFigures: () => wiring.reads.read('accounts', readInstanceFigures),
+    countCustomers: () => countCustomers(deps.db),
+    clock: wiring.clock,
+  });
+  installReadAfterReply(app, {
+    checkpoints: wiring.checkpoints,
+    timeoutMs: deps.config.readAfterReplyTimeoutMs ?? DEFAULT_READ_AFTER_REPLY_TIMEOUT_MS,
+    observer: bothObservers(metrics.readAfterReply, deps.readAfterReply),
+  });
+  await registerSignInRoutes(app, deps, wiring);
+  await registerMoneyRoutes(app, deps, wiring);
+  registerHealthRoutes(app, {
+    db: deps.db,
+    maxProjectionLagSeconds: deps.config.readyMaxProjectionLagSeconds ?? DEFAULT_READY_MAX_PROJECTION_LAG_SECONDS,
+    metricsToken: deps.config.metricsToken,
+    behindProxy: isBehindProxy(deps.config),
+    clock: wiring.clock,
+  });
+
+  if (deps.config.webDistDir) await registerWebApp(app, { distDir: deps.config.webDistDir });
+  return app;
+}
+
+/** What the routes share, made once from the dependencies and the configuration's defaults. */
+interface AppWiring {
+  /** The counted ledger: appends and refusals feed /metrics. */
+  ledger: Ledger;
+  card: CardSetup;
+  pinKeys: PinKeys;
+  checkpoints: Pick<CheckpointWaiter, 'wait'>;
+  reads: ReadRouter;
+  balances: BalanceReader;
+  clock: Clock;
+  readYourWritesTimeoutMs: number;
+}
+
+function isBehindProxy(config: AppConfig): boolean {
+  return (config.trustedProxies?.hops ?? 0) > 0;
+}
+
+/** The Fastify instance with its logger, request ids, the reply envelope and the JSON parser. */
+function createServer(deps: AppDependencies): { app: FastifyInstance; processLog: Logger } {
   // The process's pino (platform/logger.ts: its redaction paths cover authorization and cookies,
   // and a request is logged by its path, never its query: a given logger gets that serializer
   // here too), typed as Fastify's base logger so the instance keeps the type every route expects.
@@ -206,13 +261,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   installRequestIdHeader(app);
   installEnvelope(app);
   installJsonParser(app);
+  return { app, processLog };
+}
+
+/** What every request passes before its route: headers, docs, metrics, CORS, auth, rate limits, 404s. */
+async function installGuards(app: FastifyInstance, deps: AppDependencies, metrics: ApiMetrics): Promise<void> {
   // Before any route: its hook runs first, so replies refused later (429, 404) carry the headers too.
   await installSecurityHeaders(app, { publicUrl: deps.config.publicUrl });
   await installDocs(app, { publicUrl: deps.config.publicUrl, serve: deps.config.apiDocs ?? true });
-  const metrics = createApiMetrics(deps.metrics ?? createMetricsRegistry(), deps.db);
-  installMetrics(app, { metrics, token: deps.config.metricsToken, behindProxy });
-  // Every route below sees the counted ledger: appends and refusals feed /metrics.
-  const ledger = instrumentLedger(deps.ledger, metrics);
+  installMetrics(app, { metrics, token: deps.config.metricsToken, behindProxy: isBehindProxy(deps.config) });
   await app.register(cors, {
     origin: (origin, callback) =>
       callback(null, origin !== undefined && deps.config.corsOrigins.includes(origin) ? origin : false),
@@ -225,15 +282,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await installAuth(app, { db: deps.db, jwtSecret: deps.config.jwtSecret });
   await installRateLimit(app, { settings: deps.config.rateLimit, db: deps.db });
   installNotFoundEnvelope(app, { preHandler: notFoundRateLimit(app) });
-  const card = deps.card ?? { provider: createSandboxCardProvider(), webhookSecret: null };
-  registerConfigRoutes(app, {
-    googleSignIn: deps.config.google !== undefined,
-    cardProvider: card.provider.name,
-    ...(card.provider.name === 'stripe' && deps.config.stripePublishableKey
-      ? { stripePublishableKey: deps.config.stripePublishableKey }
-      : {}),
-  });
-  const pinKeys = pinKeysFrom(deps.config.pinPepper);
+}
+
+/** The ledger, readers and waits the routes share, each default of the configuration applied once. */
+function wire(deps: AppDependencies, metrics: ApiMetrics, processLog: Logger): AppWiring {
   const checkpoints = deps.checkpoints ?? {
     wait: (projection, token, timeoutMs) => waitForCheckpoint(deps.pool, projection, token, timeoutMs),
   };
@@ -242,53 +294,59 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     projections: READS_CATCH_UP,
     wait: (projection, token) => checkpoints.wait(projection, token, readYourWritesTimeoutMs),
   });
-  const balances = deps.balances ?? {
-    ofAccount: (accountId: string) => reads.read('accounts', (tables) => readWalletBalance(tables, accountId)),
-  };
-  registerStatsRoutes(app, {
-    readFigures: () => reads.read('accounts', readInstanceFigures),
-    countCustomers: () => countCustomers(deps.db),
-    clock: deps.clock ?? systemClock,
-  });
-  installReadAfterReply(app, {
+  return {
+    ledger: instrumentLedger(deps.ledger, metrics),
+    card: deps.card ?? { provider: createSandboxCardProvider(), webhookSecret: null },
+    pinKeys: pinKeysFrom(deps.config.pinPepper),
     checkpoints,
-    timeoutMs: deps.config.readAfterReplyTimeoutMs ?? DEFAULT_READ_AFTER_REPLY_TIMEOUT_MS,
-    observer: bothObservers(metrics.readAfterReply, deps.readAfterReply),
-  });
+    reads,
+    balances: deps.balances ?? {
+      ofAccount: (accountId: string) => reads.read('accounts', (tables) => readWalletBalance(tables, accountId)),
+    },
+    clock: deps.clock ?? systemClock,
+    readYourWritesTimeoutMs,
+  };
+}
+
+/** Registration, sign-in (password, one-time codes, Google) and the user's own account. */
+async function registerSignInRoutes(app: FastifyInstance, deps: AppDependencies, wiring: AppWiring): Promise<void> {
   registerUserRoutes(app, {
     db: deps.db,
     boss: deps.boss,
-    ledger,
-    balances,
-    clock: deps.clock ?? systemClock,
+    ledger: wiring.ledger,
+    balances: wiring.balances,
+    clock: wiring.clock,
     publicUrl: deps.config.publicUrl,
     rateLimit: deps.config.rateLimit,
     keys: {
       otpPepper: deriveKey(deps.config.jwtSecret, 'otp-pepper'),
       sealKey: deriveKey(deps.config.jwtSecret, 'mail-seal'),
-      pinKeys,
+      pinKeys: wiring.pinKeys,
     },
-    awaitBalances: (checkpoint) => checkpoints.wait('accounts', checkpoint, readYourWritesTimeoutMs),
+    awaitBalances: (checkpoint) => wiring.checkpoints.wait('accounts', checkpoint, wiring.readYourWritesTimeoutMs),
   });
   await registerOAuthRoutes(app, {
     db: deps.db,
-    ledger,
+    ledger: wiring.ledger,
     webUrl: deps.config.publicUrl,
     google: deps.config.google,
     rateLimit: deps.config.rateLimit,
   });
+}
 
+/** Payments, deposits, requests, statements, live updates and the admins' money routes. */
+async function registerMoneyRoutes(app: FastifyInstance, deps: AppDependencies, wiring: AppWiring): Promise<void> {
   const approvalThresholdPaise = deps.config.adminApprovalThresholdPaise ?? DEFAULT_APPROVAL_THRESHOLD_PAISE;
-  const money = {
+  const money: MoneyDependencies = {
     approvalThresholdPaise,
-    pinKeys,
+    pinKeys: wiring.pinKeys,
     db: deps.db,
-    reads,
-    checkpoints,
-    ledger,
-    clock: deps.clock ?? systemClock,
-    card,
-    readYourWritesTimeoutMs,
+    reads: wiring.reads,
+    checkpoints: wiring.checkpoints,
+    ledger: wiring.ledger,
+    clock: wiring.clock,
+    card: wiring.card,
+    readYourWritesTimeoutMs: wiring.readYourWritesTimeoutMs,
     rateLimit: deps.config.rateLimit,
     collection: deps.config.collectionAccount ?? COLLECTION_DEFAULTS,
   };
@@ -301,22 +359,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerEventRoutes(app, deps.live ? liveHub(app, deps, deps.live) : undefined);
   await registerAdminRoutes(app, {
     db: deps.db,
-    ledger,
+    ledger: wiring.ledger,
     boss: deps.boss,
     approvalThresholdPaise,
-    awaitStatements: (checkpoint) => checkpoints.wait('accounts', checkpoint, readYourWritesTimeoutMs),
+    awaitStatements: (checkpoint) => wiring.checkpoints.wait('accounts', checkpoint, wiring.readYourWritesTimeoutMs),
   });
-
-  registerHealthRoutes(app, {
-    db: deps.db,
-    maxProjectionLagSeconds: deps.config.readyMaxProjectionLagSeconds ?? DEFAULT_READY_MAX_PROJECTION_LAG_SECONDS,
-    metricsToken: deps.config.metricsToken,
-    behindProxy,
-    clock: deps.clock ?? systemClock,
-  });
-
-  if (deps.config.webDistDir) await registerWebApp(app, { distDir: deps.config.webDistDir });
-  return app;
 }
 
 /** The live updates hub, ended before the server closes (open streams would hold it). */
