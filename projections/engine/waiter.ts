@@ -38,75 +38,42 @@ interface Waiter {
 }
 
 export function createCheckpointWaiter(options: { connectionString: string }): CheckpointWaiter {
-  const known = new Map<string, Checkpoint>();
+  const known = createKnownCheckpoints();
   const waiters = new Set<Waiter>();
-  let client: Promise<pg.Client> | undefined;
   let ticker: NodeJS.Timeout | undefined;
   let closed = false;
   const listeners = new Set<(lowest: Checkpoint) => void>();
   let announced: Checkpoint | undefined;
 
-  const learn = (projection: string, checkpoint: Checkpoint): void => {
-    const current = known.get(projection);
-    if (!current || compareCheckpoints(checkpoint, current) > 0) known.set(projection, checkpoint);
-  };
-  const reached = (waiter: Pick<Waiter, 'projection' | 'target'>): boolean => {
-    const names = waiter.projection === 'all' ? [...known.keys()] : [waiter.projection].flat();
-    const checkpoints = names.map((name) => known.get(name));
-    return (
-      checkpoints.length > 0 &&
-      checkpoints.every((checkpoint) => checkpoint !== undefined && hasReached(checkpoint, waiter.target))
-    );
-  };
   const announce = (): void => {
-    let lowest: Checkpoint | undefined;
-    for (const checkpoint of known.values())
-      if (!lowest || compareCheckpoints(checkpoint, lowest) < 0) lowest = checkpoint;
+    const lowest = known.lowest();
     if (!lowest || (announced && compareCheckpoints(lowest, announced) <= 0)) return;
     announced = lowest;
     for (const listener of listeners) listener(lowest);
   };
   const settle = (): void => {
-    for (const waiter of waiters) if (reached(waiter)) waiter.done(true);
+    for (const waiter of waiters) if (known.reached(waiter)) waiter.done(true);
     announce();
     if (waiters.size === 0 && listeners.size === 0 && ticker) {
       clearInterval(ticker);
       ticker = undefined;
     }
   };
-  const connect = (): Promise<pg.Client> => {
-    client ??= (async () => {
-      const fresh = new pg.Client({
-        connectionString: options.connectionString,
-        application_name: 'wallet-checkpoint-waiter',
-      });
-      const drop = (): void => {
-        client = undefined;
-      };
-      fresh.on('error', drop);
-      fresh.on('end', drop);
-      fresh.on('notification', (message) => {
-        if (message.channel !== CHECKPOINT_CHANNEL || !message.payload) return;
-        const { projection, checkpoint } = JSON.parse(message.payload) as { projection: string; checkpoint: string };
-        learn(projection, parseCheckpoint(checkpoint));
-        settle();
-      });
-      await fresh.connect();
-      await fresh.query(`listen ${CHECKPOINT_CHANNEL}`);
-      // After LISTEN: whatever moves from here on is notified, so this read and the
-      // notifications together miss nothing.
-      for (const [projection, checkpoint] of await readCheckpoints(fresh)) learn(projection, checkpoint);
+  const connection = openOnDemand(options.connectionString, {
+    notified: (projection, checkpoint) => {
+      known.learn(projection, checkpoint);
       settle();
-      return fresh;
-    })().catch((error: unknown) => {
-      client = undefined;
-      throw error;
-    });
-    return client;
-  };
+    },
+    // After LISTEN: whatever moves from here on is notified, so this read and the
+    // notifications together miss nothing.
+    listening: async (fresh) => {
+      for (const [projection, checkpoint] of await readCheckpoints(fresh)) known.learn(projection, checkpoint);
+      settle();
+    },
+  });
   const refresh = async (): Promise<void> => {
-    const connection = await connect();
-    for (const [projection, checkpoint] of await readCheckpoints(connection)) learn(projection, checkpoint);
+    const client = await connection.open();
+    for (const [projection, checkpoint] of await readCheckpoints(client)) known.learn(projection, checkpoint);
   };
   const tick = (): void => {
     refresh().then(settle, () => undefined);
@@ -118,22 +85,11 @@ export function createCheckpointWaiter(options: { connectionString: string }): C
       if (closed || waiters.size >= MAX_WAITERS) return false;
       // Checkpoints only move forward (a replay swaps in one at least as far), so what is
       // known answers the wait, or the notification that moves it past the target will.
-      await connect();
-      if (reached({ projection, target })) return true;
-      return new Promise<boolean>((resolve) => {
-        const waiter: Waiter = {
-          projection,
-          target,
-          done: (result) => {
-            clearTimeout(timer);
-            waiters.delete(waiter);
-            resolve(result);
-          },
-        };
-        const timer = setTimeout(() => waiter.done(false), timeoutMs);
-        waiters.add(waiter);
-        ticker ??= setInterval(tick, RECHECK_INTERVAL_MS);
-      });
+      await connection.open();
+      if (known.reached({ projection, target })) return true;
+      const reached = addWaiter(waiters, { projection, target }, timeoutMs);
+      ticker ??= setInterval(tick, RECHECK_INTERVAL_MS);
+      return reached;
     },
     onAdvance(listener) {
       listeners.add(listener);
@@ -149,6 +105,108 @@ export function createCheckpointWaiter(options: { connectionString: string }): C
       listeners.clear();
       for (const waiter of waiters) waiter.done(false);
       if (ticker) clearInterval(ticker);
+      await connection.close();
+    },
+  };
+}
+
+/** Resolves true when the waiter is settled as reached, false after `timeoutMs`. */
+function addWaiter(
+  waiters: Set<Waiter>,
+  wanted: Pick<Waiter, 'projection' | 'target'>,
+  timeoutMs: number,
+): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const waiter: Waiter = {
+      ...wanted,
+      done: (result) => {
+        clearTimeout(timer);
+        waiters.delete(waiter);
+        resolve(result);
+      },
+    };
+    const timer = setTimeout(() => waiter.done(false), timeoutMs);
+    waiters.add(waiter);
+  });
+}
+
+interface KnownCheckpoints {
+  /** Keeps `checkpoint` if it is further than the one known for `projection`. */
+  learn(projection: string, checkpoint: Checkpoint): void;
+  reached(waiter: Pick<Waiter, 'projection' | 'target'>): boolean;
+  /** The slowest projection's checkpoint; undefined while none is known. */
+  lowest(): Checkpoint | undefined;
+}
+
+/** The furthest checkpoint heard of each projection (from the table or a notification). */
+function createKnownCheckpoints(): KnownCheckpoints {
+  const known = new Map<string, Checkpoint>();
+  return {
+    learn(projection, checkpoint) {
+      const current = known.get(projection);
+      if (!current || compareCheckpoints(checkpoint, current) > 0) known.set(projection, checkpoint);
+    },
+    reached(waiter) {
+      const names = waiter.projection === 'all' ? [...known.keys()] : [waiter.projection].flat();
+      const checkpoints = names.map((name) => known.get(name));
+      return (
+        checkpoints.length > 0 &&
+        checkpoints.every((checkpoint) => checkpoint !== undefined && hasReached(checkpoint, waiter.target))
+      );
+    },
+    lowest() {
+      let lowest: Checkpoint | undefined;
+      for (const checkpoint of known.values())
+        if (!lowest || compareCheckpoints(checkpoint, lowest) < 0) lowest = checkpoint;
+      return lowest;
+    },
+  };
+}
+
+interface ListenConnection {
+  /** The connection, opened (LISTEN in place, `listening` done) if it is not open. */
+  open(): Promise<pg.Client>;
+  close(): Promise<void>;
+}
+
+/**
+ * The one LISTEN connection, opened on first use and re-opened on the next use after it
+ * drops; `listening` runs on each fresh connection once LISTEN is in place.
+ */
+function openOnDemand(
+  connectionString: string,
+  handlers: {
+    notified(projection: string, checkpoint: Checkpoint): void;
+    listening(client: pg.Client): Promise<void>;
+  },
+): ListenConnection {
+  let client: Promise<pg.Client> | undefined;
+  const connect = async (): Promise<pg.Client> => {
+    const fresh = new pg.Client({ connectionString, application_name: 'wallet-checkpoint-waiter' });
+    const drop = (): void => {
+      client = undefined;
+    };
+    fresh.on('error', drop);
+    fresh.on('end', drop);
+    fresh.on('notification', (message) => {
+      if (message.channel !== CHECKPOINT_CHANNEL || !message.payload) return;
+      const { projection, checkpoint } = JSON.parse(message.payload) as { projection: string; checkpoint: string };
+      handlers.notified(projection, parseCheckpoint(checkpoint));
+    });
+    await fresh.connect();
+    await fresh.query(`listen ${CHECKPOINT_CHANNEL}`);
+    await handlers.listening(fresh);
+    return fresh;
+  };
+  return {
+    open() {
+      client ??= connect().catch((error: unknown) => {
+        client = undefined;
+        throw error;
+      });
+      return client;
+    },
+    async close() {
       const open = client;
       client = undefined;
       if (open) await (await open.catch(() => undefined))?.end();
