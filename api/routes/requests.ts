@@ -33,7 +33,7 @@ import { requireUser } from '../auth/authenticate.ts';
 import { routeSchema, withData } from '../docs.ts';
 import { ok } from '../envelope.ts';
 import { ApiError } from '../errors.ts';
-import type { ZodTypeProvider } from '../request-validation.ts';
+import type { ZodRoutes, ZodTypeProvider } from '../request-validation.ts';
 import {
   awaitCheckpoint,
   commandContext,
@@ -84,8 +84,14 @@ const ANSWER_DOCS = routeSchema({
 
 export async function registerRequestRoutes(app: FastifyInstance, deps: MoneyDependencies): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
+  registerListRequests(routes, deps);
+  registerSendRequest(routes, deps);
+  registerAnswerRequest(routes, deps);
+}
+
+function registerListRequests(app: ZodRoutes, deps: MoneyDependencies): void {
   const list = { preValidation: app.authenticate, ...LIST_DOCS };
-  routes.get('/api/requests/get-all-requests-by-user', list, async (request, reply) => {
+  app.get('/api/requests/get-all-requests-by-user', list, async (request, reply) => {
     const user = await requireUser(request);
     const query = request.query;
     await awaitCheckpoint(deps, 'money_requests', query.minPosition);
@@ -95,8 +101,10 @@ export async function registerRequestRoutes(app: FastifyInstance, deps: MoneyDep
     if (!rows) throw new ApiError('validation_failed', '`before` is not one of your requests');
     return ok(reply, 'Requests fetched successfully', await toRequestRecords(deps, rows));
   });
+}
 
-  routes.post(
+function registerSendRequest(app: ZodRoutes, deps: MoneyDependencies): void {
+  app.post(
     '/api/requests/send-request',
     { preValidation: app.authenticate, ...SEND_DOCS, config: { readAfterReply: REPLY_WAITS_FOR.moneyRequestSent } },
     async (request, reply) => {
@@ -128,13 +136,15 @@ export async function registerRequestRoutes(app: FastifyInstance, deps: MoneyDep
       }
     },
   );
+}
 
+function registerAnswerRequest(app: ZodRoutes, deps: MoneyDependencies): void {
   const answer = {
     preValidation: app.authenticate,
     ...ANSWER_DOCS,
     config: { readAfterReply: REPLY_WAITS_FOR.moneyRequestAnswered },
   };
-  routes.post('/api/requests/update-request-status', answer, async (request, reply) => {
+  app.post('/api/requests/update-request-status', answer, async (request, reply) => {
     const user = await requireUser(request);
     const body = request.body;
     const ctx = commandContext(request, user.id);

@@ -2,7 +2,7 @@
  * What the API reads of projection "history": a user's page of transactions, by type or by
  * a search of the reference and transaction id, with the total the page is out of.
  */
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { searchedAmountPaise } from '../../contracts/amount-input.ts';
 import type { ReadTables } from '../tables.ts';
 import type { HistoryRow, HistoryType } from './tables.ts';
@@ -220,28 +220,11 @@ const WALK_WHEN_SHARE_SQUARED_TIMES_ROWS = 120;
  * first (the total stays "1,000+").
  */
 async function searchHistory(db: Kysely<ReadTables>, query: SearchQuery): Promise<HistoryPage> {
-  const { accountId, type, since, until, text, pageSize, offset, countLimit, headRows, lookupRows } = query;
-  const filters = sql`account_id = ${accountId} ${type ? sql`and type = ${type}` : sql``}
-       ${since ? sql`and created_at >= ${since}` : sql``} ${until ? sql`and created_at < ${until}` : sql``}`;
-  const isIdMatch = sql`(lower(transaction_id) like ${query.transactionIdPrefix}
-                         or reverse(lower(transaction_id)) like ${query.transactionIdTail})`;
-  const { amountPaise } = query;
-  const inWords = sql`(reference ilike ${query.referencePattern} or counterparty_name ilike ${query.referencePattern})`;
-  const isAmount = amountPaise === null ? sql`false` : sql`amount_paise = ${amountPaise}`;
-  const isMatch = sql`(${inWords} or ${isAmount} or ${isIdMatch})`;
+  const { accountId, type, pageSize, offset, countLimit, headRows, lookupRows } = query;
+  const { filters, isMatch, isKeyed, textKeys } = searchConditions(query);
   const newestFirst = sql`order by created_at desc, position desc`;
   const walk = sql`select stream_id, created_at, position from read.history where ${filters} and ${isMatch}`;
   const pageSource = offset + pageSize > countLimit ? sql`(${walk} ${newestFirst})` : sql`matches`;
-  // The same expression as the index history_search_keys (migration 0004), so the planner uses it.
-  const rowKeys = sql`read.history_search_keys(account_id, reference, counterparty_name, amount_paise)`;
-  const textKeys = sql`read.search_text_keys(${accountId}, ${text})`;
-  // Taken only for a text with trigrams (see \`keyed\` below: "@> '{}'" would read the whole index);
-  // an amount's key finds the rows of that amount beside the rows the words find.
-  const amountKeyed =
-    amountPaise === null
-      ? sql`false`
-      : sql`(${rowKeys} @> read.amount_search_key(${accountId}, ${amountPaise}::bigint) and ${isAmount})`;
-  const isKeyed = sql`((${rowKeys} @> ${textKeys} and ${inWords}) or ${amountKeyed} or ${isIdMatch})`;
   const chosen = sql`(select way from chosen)`;
   const { rows } = await sql<Selectable<HistoryRow> & { matched: bigint; way: SearchWay }>`
     with head as materialized (
@@ -293,6 +276,48 @@ async function searchHistory(db: Kysely<ReadTables>, query: SearchQuery): Promis
                    on row.account_id = ${accountId} and row.stream_id = page.stream_id and row.position = page.position)
         on true
      order by page.created_at desc, page.position desc`.execute(db);
+  return searchPage(rows, countLimit);
+}
+
+/** The SQL conditions of a search, each the same in every way the search can take. */
+interface SearchConditions {
+  /** The user's rows of the type and dates asked for. */
+  filters: RawBuilder<unknown>;
+  /** The row matches the text: words, amount or transaction id. */
+  isMatch: RawBuilder<unknown>;
+  /** The row matches, found through the search keys' index or the id's (the 'keys' way). */
+  isKeyed: RawBuilder<unknown>;
+  /** The text's trigram keys; empty when it has none. */
+  textKeys: RawBuilder<unknown>;
+}
+
+function searchConditions(query: SearchQuery): SearchConditions {
+  const { accountId, type, since, until, text, amountPaise } = query;
+  const filters = sql`account_id = ${accountId} ${type ? sql`and type = ${type}` : sql``}
+       ${since ? sql`and created_at >= ${since}` : sql``} ${until ? sql`and created_at < ${until}` : sql``}`;
+  const isIdMatch = sql`(lower(transaction_id) like ${query.transactionIdPrefix}
+                         or reverse(lower(transaction_id)) like ${query.transactionIdTail})`;
+  const inWords = sql`(reference ilike ${query.referencePattern} or counterparty_name ilike ${query.referencePattern})`;
+  const isAmount = amountPaise === null ? sql`false` : sql`amount_paise = ${amountPaise}`;
+  const isMatch = sql`(${inWords} or ${isAmount} or ${isIdMatch})`;
+  // The same expression as the index history_search_keys (migration 0004), so the planner uses it.
+  const rowKeys = sql`read.history_search_keys(account_id, reference, counterparty_name, amount_paise)`;
+  const textKeys = sql`read.search_text_keys(${accountId}, ${text})`;
+  // Taken only for a text with trigrams (see the statement's `keyed`: "@> '{}'" would read the
+  // whole index); an amount's key finds the rows of that amount beside the rows the words find.
+  const amountKeyed =
+    amountPaise === null
+      ? sql`false`
+      : sql`(${rowKeys} @> read.amount_search_key(${accountId}, ${amountPaise}::bigint) and ${isAmount})`;
+  const isKeyed = sql`((${rowKeys} @> ${textKeys} and ${inWords}) or ${amountKeyed} or ${isIdMatch})`;
+  return { filters, isMatch, isKeyed, textKeys };
+}
+
+/** The page from the statement's rows: each carries the count and the way (an empty page: one row of nulls besides). */
+function searchPage(
+  rows: readonly (Selectable<HistoryRow> & { matched: bigint; way: SearchWay })[],
+  countLimit: number,
+): HistoryPage {
   const matched = Number(rows[0]?.matched ?? 0n);
   const found = rows.filter((row) => row.account_id !== null).map(({ matched: _matched, way: _way, ...row }) => row);
   return {
