@@ -5,7 +5,6 @@
  * here: typed inputs, typed results, refusals as ApprovalRejection codes (or the ledger's).
  */
 export {
-  DEFAULT_APPROVAL_THRESHOLD_PAISE,
   approveRequest,
   failDepositAsAdmin,
   listApprovalRequests,
@@ -17,6 +16,15 @@ export {
   type ApprovalCause,
   type ApprovalListQuery,
 } from './money-actions.ts';
+export {
+  listDisputes,
+  raiseDispute,
+  readDispute,
+  readDisputeOfPayment,
+  rejectDispute,
+  reverseDisputedPayment,
+  type DisputeListQuery,
+} from './disputes.ts';
 export {
   APPROVAL_REJECTION_CODES,
   ApprovalRejection,

@@ -42,9 +42,6 @@ import { recordAdminAction } from '../audit/index.ts';
 import { runAudited } from './audited.ts';
 import { ApprovalRejection } from './rejections.ts';
 
-/** Default: amounts above ₹10,000 need a second admin (ADMIN_APPROVAL_THRESHOLD). */
-export const DEFAULT_APPROVAL_THRESHOLD_PAISE: Paise = 10_000n * 100n;
-
 export interface AdminMoneyDependencies {
   db: Kysely<unknown>;
   ledger: Ledger;
@@ -249,6 +246,7 @@ async function runAction(
   const { reversal } = action;
   const reversed = await commands.reverseTransaction(reversal, ctx);
   if (!reversed.replayed) {
+    await closeDisputeByReversal(trx, reversed.streamId, ctx.actorId, reversal.reason);
     await recordAdminAction(trx, {
       actorId: ctx.actorId,
       action: 'reverse',
@@ -269,6 +267,22 @@ async function runAction(
     positions: reversed.positions,
     replayed: reversed.replayed,
   };
+}
+
+/**
+ * A reversal resolves the payment's open dispute (admin-actions/disputes.ts), in the reversal's
+ * transaction: whichever way the reversal came - from the disputes queue, the explorer, or a
+ * second admin's approval - the queue says so together with the ledger.
+ */
+async function closeDisputeByReversal(
+  trx: Transaction<unknown>,
+  streamId: string,
+  adminId: string,
+  reason: string,
+): Promise<void> {
+  await sql`
+    update audit.disputes set status = 'reversed', decided_by = ${adminId}, decided_at = now(), decision_reason = ${reason.trim()}
+     where stream_id = ${streamId} and status = 'open'`.execute(trx);
 }
 
 // ---- approval requests ---------------------------------------------------------------

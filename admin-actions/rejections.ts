@@ -11,6 +11,8 @@ export const APPROVAL_REJECTION_CODES = [
   'approval_changed_concurrently',
   /** Four eyes: whoever filed a request cannot approve it. */
   'approver_is_requester',
+  /** No dispute has this id (admin-actions/disputes.ts). */
+  'dispute_not_found',
 ] as const;
 
 export type ApprovalRejectionCode = (typeof APPROVAL_REJECTION_CODES)[number];

@@ -57,6 +57,9 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, ErrorEntry>> = {
   actor_is_party: { status: 403, message: 'You cannot act on a transaction you take part in' },
   not_reviewable_by_hand: { status: 409, message: 'Card deposits are settled by the card provider, not by hand' },
   payment_mismatch: { status: 409, message: 'The confirmed payment does not match the recorded deposit' },
+  not_disputable: { status: 403, message: 'Only the payer of a completed payment can dispute it' },
+  dispute_already_open: { status: 409, message: 'This payment already has an open dispute' },
+  dispute_not_open: { status: 409, message: 'This dispute is no longer open' },
   // The approval flow's codes answer with the generic codes these replies had before
   // admin-actions/ named its refusals, so clients that match on `code` see no change.
   approval_not_found: { status: 404, message: 'Approval request not found', publicCode: 'not_found' },
@@ -68,6 +71,7 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, ErrorEntry>> = {
     publicCode: 'conflict',
   },
   approver_is_requester: { status: 403, message: 'A second admin must approve this request', publicCode: 'forbidden' },
+  dispute_not_found: { status: 404, message: 'Dispute not found', publicCode: 'not_found' },
   email_taken: { status: 409, message: 'An account with this email already exists' },
   invalid_credentials: { status: 401, message: 'Invalid email or password' },
   OAUTH_USER: { status: 400, message: 'Please use Google to sign in to your account' },

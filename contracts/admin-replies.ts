@@ -19,6 +19,8 @@ export const ADMIN_ACTIONS = [
   'reject_approval',
   // An admin read a customer's full ID number (contracts/identity-check.ts).
   'reveal_identification',
+  // An admin rejected a customer's dispute of a payment, with a reason (contracts/disputes.ts).
+  'reject_dispute',
 ] as const;
 export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 

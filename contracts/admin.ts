@@ -34,6 +34,8 @@ export const EVENT_TYPES = [
   'TransferReversed',
   'DepositReversed',
   'MoneyRequestPaymentReversed',
+  'DisputeRaised',
+  'DisputeRejected',
 ] as const;
 
 export const PROJECTION_NAMES = ['accounts', 'history', 'money_requests', 'statements'] as const;

@@ -35,6 +35,10 @@ export const liveEventSchemas = {
     /** A failure: the reason the admin gave, for the customer to read. */
     reason: z.string().optional(),
   }),
+  /** A dispute of this user's payment was raised or rejected (a reversal also moves the balance). */
+  dispute: z.object({ transactionId: z.string(), status: z.enum(['open', 'rejected']) }),
+  /** Admins: a dispute was raised or rejected, or a payment reversed (the disputes queue changed). */
+  'admin-disputes': z.object({ transactionId: z.string() }),
   /** Admins: a wallet was opened (a new user may be awaiting verification). */
   'admin-users': z.object({ accountId: z.string() }),
   /** Admins: a deposit was requested, settled or failed (the pending deposits list changed). */

@@ -4,6 +4,7 @@
  * user's own history entries are ever found; anyone else's id answers 404 like an unknown one.
  */
 import { z } from 'zod';
+import { disputeRecordSchema } from './disputes.ts';
 import { boundedText } from './fields.ts';
 
 /** A history row's `_id`: a transaction id, or `<id>-reversal` for the row of its reversal. */
@@ -35,6 +36,10 @@ export const transactionDetailSchema = z.object({
   createdAt: isoTime,
   /** When the movement was reversed (on the original's page); null when it was not. */
   reversedAt: isoTime.nullable(),
+  /** The newest dispute of this payment (its payer's, or against the payee); null when none. */
+  dispute: disputeRecordSchema.nullable(),
+  /** Whether the signed-in user may raise a dispute now: the payer of a completed payment with none open. */
+  canDispute: z.boolean(),
 });
 export type TransactionDetail = z.output<typeof transactionDetailSchema>;
 

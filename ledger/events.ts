@@ -122,6 +122,37 @@ export interface MoneyRequestPaymentReversed {
   postings: Posting[];
 }
 
+/**
+ * Disputes (ledger/disputes/): the payer of a completed transfer or of a paid money request
+ * says it was wrong, on the payment's own stream, so the stream's state says "disputed" and
+ * one open dispute per payment holds by the expected-version append. No money moves: an admin
+ * resolves a dispute either by reversing the payment (the stream's reversal event, through
+ * the four-eyes rules) or by rejecting it with a reason (DisputeRejected).
+ */
+export interface DisputeRaised {
+  type: 'DisputeRaised';
+  data: {
+    disputeId: string;
+    kind: 'transfer' | 'request';
+    transactionId: string;
+    payerId: AccountId;
+    payeeId: AccountId;
+    amountPaise: Paise;
+    reason: string;
+  };
+}
+export interface DisputeRejected {
+  type: 'DisputeRejected';
+  data: {
+    disputeId: string;
+    kind: 'transfer' | 'request';
+    transactionId: string;
+    payerId: AccountId;
+    reason: string;
+    rejectedBy: string;
+  };
+}
+
 export type LedgerEvent =
   | WalletOpened
   | DepositRequested
@@ -133,7 +164,9 @@ export type LedgerEvent =
   | MoneyRequestRejected
   | TransferReversed
   | DepositReversed
-  | MoneyRequestPaymentReversed;
+  | MoneyRequestPaymentReversed
+  | DisputeRaised
+  | DisputeRejected;
 
 export type LedgerEventType = LedgerEvent['type'];
 

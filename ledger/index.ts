@@ -22,6 +22,7 @@ import { completeCardDeposit, failDeposit, requestDeposit, settleDeposit } from 
 import { transfer } from './transfers/transfer.ts';
 import { acceptMoneyRequest, rejectMoneyRequest, requestMoney } from './money-requests/money-request.ts';
 import { reverseTransaction } from './corrections/reverse.ts';
+import { raiseDispute, rejectDispute } from './disputes/dispute.ts';
 
 export * from './accounts.ts';
 export { expireIdempotencyKeys, IDEMPOTENCY_KEY_RETENTION_DAYS } from './idempotency-retention.ts';
@@ -52,6 +53,7 @@ export { walletStream } from './wallet-accounts/open-wallet.ts';
 export { REVERSAL_KINDS, MIN_REASON_LENGTH, MAX_REASON_LENGTH, streamOfReversal } from './corrections/reverse.ts';
 export type { ReversalKind, ReverseInput, ReversalResult } from './corrections/reverse.ts';
 export { previewAdminAction } from './corrections/preview.ts';
+export type { DisputeKind, DisputeResult, RaiseDisputeInput, RejectDisputeInput } from './disputes/dispute.ts';
 export type { AdminMoneyAction, AdminActionPreview } from './corrections/preview.ts';
 
 const commands = {
@@ -65,6 +67,8 @@ const commands = {
   acceptMoneyRequest,
   rejectMoneyRequest,
   reverseTransaction,
+  raiseDispute,
+  rejectDispute,
 };
 
 type Commands = typeof commands;

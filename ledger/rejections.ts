@@ -24,6 +24,9 @@ export const REJECTION_CODES = [
   'actor_is_party',
   'not_reviewable_by_hand',
   'payment_mismatch',
+  'not_disputable',
+  'dispute_already_open',
+  'dispute_not_open',
 ] as const;
 
 export type RejectionCode = (typeof REJECTION_CODES)[number];

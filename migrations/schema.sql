@@ -21,7 +21,7 @@ create table audit.admin_actions (
   reason text,
   details jsonb default '{}'::jsonb not null,
   recorded_at timestamp with time zone default now() not null,
-  constraint admin_actions_action_check CHECK ((action = ANY (ARRAY['suspend'::text, 'activate'::text, 'settle'::text, 'fail'::text, 'reverse'::text, 'replay'::text, 'request_approval'::text, 'reject_approval'::text, 'reveal_identification'::text]))),
+  constraint admin_actions_action_check CHECK ((action = ANY (ARRAY['suspend'::text, 'activate'::text, 'settle'::text, 'fail'::text, 'reverse'::text, 'replay'::text, 'request_approval'::text, 'reject_approval'::text, 'reveal_identification'::text, 'reject_dispute'::text]))),
   constraint admin_actions_pkey PRIMARY KEY (id)
 );
 
@@ -44,6 +44,26 @@ create table audit.approval_requests (
   constraint approval_requests_state_check CHECK ((state = ANY (ARRAY['pending'::text, 'approved'::text, 'rejected'::text]))),
   constraint approved_by_a_second_admin CHECK (((state <> 'approved'::text) OR (decided_by <> requested_by))),
   constraint decided_unless_pending CHECK (((state = 'pending'::text) = (decided_by IS NULL)))
+);
+
+create table audit.disputes (
+  id text not null,
+  stream_id text not null,
+  kind text not null,
+  transaction_id text not null,
+  payer_id text not null,
+  payee_id text not null,
+  amount_paise bigint not null,
+  reason text not null,
+  status text default 'open'::text not null,
+  raised_at timestamp with time zone default now() not null,
+  decided_by text,
+  decided_at timestamp with time zone,
+  decision_reason text,
+  constraint disputes_amount_paise_check CHECK ((amount_paise > 0)),
+  constraint disputes_kind_check CHECK ((kind = ANY (ARRAY['transfer'::text, 'request'::text]))),
+  constraint disputes_pkey PRIMARY KEY (id),
+  constraint disputes_status_check CHECK ((status = ANY (ARRAY['open'::text, 'rejected'::text, 'reversed'::text])))
 );
 
 create table audit.replay_runs (
@@ -337,6 +357,10 @@ CREATE INDEX admin_actions_by_actor ON audit.admin_actions USING btree (actor_id
 CREATE INDEX admin_actions_newest ON audit.admin_actions USING btree (id DESC);
 CREATE INDEX approval_requests_newest ON audit.approval_requests USING btree (requested_at DESC, id DESC);
 CREATE UNIQUE INDEX approval_requests_one_pending ON audit.approval_requests USING btree (target) WHERE (state = 'pending'::text);
+CREATE INDEX disputes_by_transaction ON audit.disputes USING btree (transaction_id);
+CREATE INDEX disputes_newest ON audit.disputes USING btree (raised_at DESC, id DESC);
+CREATE UNIQUE INDEX disputes_one_open ON audit.disputes USING btree (stream_id) WHERE (status = 'open'::text);
+CREATE INDEX disputes_queue ON audit.disputes USING btree (status, raised_at DESC, id DESC);
 CREATE INDEX replay_runs_by_projection ON audit.replay_runs USING btree (projection, id DESC);
 CREATE INDEX solo_money_actions_by_admin ON audit.solo_money_actions USING btree (admin_id, recorded_at);
 CREATE INDEX solo_money_actions_by_wallet ON audit.solo_money_actions USING btree (wallet_id, recorded_at) WHERE (wallet_id IS NOT NULL);
@@ -2009,6 +2033,7 @@ grant select, usage on sequence audit.solo_money_actions_id_seq to wallet_runtim
 grant select, usage on sequence audit.verify_runs_id_seq to wallet_runtime;
 grant insert, select on table audit.admin_actions to wallet_runtime;
 grant insert, select, update on table audit.approval_requests to wallet_runtime;
+grant insert, select, update on table audit.disputes to wallet_runtime;
 grant insert, select, update on table audit.replay_runs to wallet_runtime;
 grant insert, select on table audit.solo_money_actions to wallet_runtime;
 grant insert, select on table audit.verify_runs to wallet_runtime;

@@ -41,8 +41,14 @@ export const SCHEMA_POLICIES: readonly SchemaPolicy[] = [
   { schema: 'identity', tables: DML, functions: false },
   { schema: 'ratelimit', tables: DML, functions: false },
   { schema: 'pgboss', tables: DML, functions: true },
-  // Approval requests move from pending to approved or rejected; every other audit row is append-only.
-  { schema: 'audit', tables: ['select', 'insert'], updatable: ['replay_runs', 'approval_requests'], functions: false },
+  // Approval requests move from pending to approved or rejected, disputes from open to rejected or
+  // reversed; every other audit row is append-only.
+  {
+    schema: 'audit',
+    tables: ['select', 'insert'],
+    updatable: ['replay_runs', 'approval_requests', 'disputes'],
+    functions: false,
+  },
   { schema: 'replay', tables: [], functions: true },
   { schema: 'projector', tables: [], functions: true },
 ];

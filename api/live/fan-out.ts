@@ -1,8 +1,9 @@
 /**
  * Which live event each ledger change means for whom (pure): the receiver of a transfer or of
  * an accepted request's payment gets `money-received`, both sides of a request `request`, a
- * deposit's owner `deposit`, every wallet whose money moved `balance`, and admins
- * `admin-users` (a wallet opened at registration) and `admin-deposits`. Names and balances are
+ * deposit's owner `deposit`, the payer of a disputed payment `dispute`, every wallet whose
+ * money moved `balance`, and admins `admin-users` (a wallet opened at registration),
+ * `admin-deposits` and `admin-disputes`. Names and balances are
  * filled in afterwards from the read tables (./changes.ts), once for all streams.
  */
 import type { LiveEventData, LiveEventName } from '../../contracts/live.ts';
@@ -60,6 +61,10 @@ function planChange(plan: Plan, change: LedgerChange): void {
     toUser(text('walletId'), { event: 'deposit', data: { depositId, status, ...said } });
     plan.admins.push({ checkpoint, event: 'admin-deposits', data: { depositId } });
   };
+  // A reversal may resolve a dispute: the admins' queue is refreshed on every one.
+  const disputes = (transactionId: string): void => {
+    plan.admins.push({ checkpoint, event: 'admin-disputes', data: { transactionId } });
+  };
   switch (change.type) {
     case 'WalletOpened':
       plan.admins.push({ checkpoint, event: 'admin-users', data: { accountId: text('accountId') } });
@@ -83,11 +88,22 @@ function planChange(plan: Plan, change: LedgerChange): void {
     case 'DepositFailed':
       return deposit('failed');
     case 'TransferReversed':
+      disputes(text('transferId'));
       return moved(text('fromAccountId'), text('toAccountId'));
     case 'DepositReversed':
       return moved(text('walletId'));
     case 'MoneyRequestPaymentReversed':
+      disputes(text('requestId'));
       return moved(text('requesterId'), text('payerId'));
+    case 'DisputeRaised':
+    case 'DisputeRejected': {
+      const transactionId = text('transactionId');
+      toUser(text('payerId'), {
+        event: 'dispute',
+        data: { transactionId, status: change.type === 'DisputeRaised' ? 'open' : 'rejected' },
+      });
+      return disputes(transactionId);
+    }
     default:
       return;
   }

@@ -56,6 +56,8 @@ export function evolveDeposit(state: DepositState, event: RecordedEvent): Deposi
     case 'MoneyRequested':
     case 'MoneyRequestAccepted':
     case 'MoneyRequestRejected':
+    case 'DisputeRaised':
+    case 'DisputeRejected':
       return state;
     default:
       return assertNever(event);

@@ -9,6 +9,7 @@ import { registerAccountRoutes } from './accounts.ts';
 import type { AdminRouteDependencies } from './admin-route.ts';
 import type { ZodTypeProvider } from '../../request-validation.ts';
 import { registerCorrectionRoutes } from './corrections.ts';
+import { registerDisputeRoutes } from './disputes.ts';
 import { registerExplorerRoutes } from './explorer.ts';
 import { registerIdentityRoutes } from './identity.ts';
 import { registerOperationsRoutes } from './operations.ts';
@@ -19,6 +20,7 @@ export { AWAITING_APPROVAL_REPLY, awaitingApproval } from './corrections.ts';
 export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRouteDependencies): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   registerCorrectionRoutes(routes, deps);
+  registerDisputeRoutes(routes, deps);
   registerAccountRoutes(routes, deps);
   registerExplorerRoutes(routes, deps);
   registerOperationsRoutes(routes, deps);

@@ -65,8 +65,12 @@ export async function applyLiveEvent(
       if (toast) notify(toast);
       return invalidateLedgerReads(client);
     }
+    case 'dispute':
+      return invalidateLedgerReads(client);
     case 'admin-users':
       return client.invalidateQueries({ queryKey: ['admin', 'users'] });
+    case 'admin-disputes':
+      return client.invalidateQueries({ queryKey: ['admin', 'disputes'] });
     case 'admin-deposits':
       await client.invalidateQueries({ queryKey: ['admin'] });
       return invalidateLedgerReads(client);

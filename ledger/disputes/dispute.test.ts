@@ -1,0 +1,102 @@
+/**
+ * The dispute deciders, pure (given a payment stream's events, when a command, then the event
+ * or the refusal): only the payer disputes, once at a time, never a reversed payment; a
+ * rejection needs the open dispute and an admin who is no party; a reversal closes it.
+ */
+import { describe, expect, it } from 'vitest';
+import type { RecordedEvent } from '../events.ts';
+import { decideRaiseDispute, decideRejectDispute } from './dispute.ts';
+
+let position = 0n;
+function recorded(event: Pick<RecordedEvent, 'type' | 'data'>): RecordedEvent {
+  position += 1n;
+  return {
+    ...event,
+    position,
+    txId: '1',
+    streamId: 'transfer-t1',
+    streamVersion: Number(position),
+    metadata: {},
+    recordedAt: new Date(0),
+  } as RecordedEvent;
+}
+
+const completed = recorded({
+  type: 'TransferCompleted',
+  data: { transferId: 't1', fromAccountId: 'asha', toAccountId: 'ravi', amountPaise: 12_050n, reference: 'rent' },
+});
+const raise = { disputeId: 'd1', kind: 'transfer' as const, transactionId: 't1', reason: 'paid twice' };
+const raised = recorded(decideRaiseDispute([completed], raise, 'asha'));
+
+describe('raising a dispute', () => {
+  it("records the payment's parties and amount with the payer's reason", () => {
+    expect(raised.type).toBe('DisputeRaised');
+    expect(raised.data).toEqual({
+      disputeId: 'd1',
+      kind: 'transfer',
+      transactionId: 't1',
+      payerId: 'asha',
+      payeeId: 'ravi',
+      amountPaise: 12_050n,
+      reason: 'paid twice',
+    });
+  });
+
+  it.each([
+    ['the payee', [completed], 'ravi', raise, 'not_disputable'],
+    ['no payment', [], 'asha', raise, 'transaction_not_found'],
+    ['the wrong kind', [completed], 'asha', { ...raise, kind: 'request' as const }, 'transaction_not_found'],
+    ['a dispute already open', [completed, raised], 'asha', raise, 'dispute_already_open'],
+    ['a short reason', [completed], 'asha', { ...raise, reason: ' x ' }, 'invalid_reason'],
+  ])('is refused for %s', (_name, events, actor, input, code) => {
+    expect(() => decideRaiseDispute(events, input, actor)).toThrow(expect.objectContaining({ code }));
+  });
+
+  it('is refused once the payment is reversed (the reversal resolved the dispute)', () => {
+    const reversed = recorded({
+      type: 'TransferReversed',
+      data: {
+        transferId: 't1',
+        fromAccountId: 'asha',
+        toAccountId: 'ravi',
+        amountPaise: 12_050n,
+        reason: 'refund',
+        reversedBy: 'admin',
+        reversesPosition: '1',
+      },
+    });
+    expect(() => decideRaiseDispute([completed, raised, reversed], raise, 'asha')).toThrow(
+      expect.objectContaining({ code: 'already_reversed' }),
+    );
+    expect(() => decideRejectDispute([completed, raised, reversed], { ...raise, reason: 'too late' }, 'admin')).toThrow(
+      expect.objectContaining({ code: 'dispute_not_open' }),
+    );
+  });
+});
+
+describe('rejecting a dispute', () => {
+  const input = { kind: 'transfer' as const, transactionId: 't1', disputeId: 'd1', reason: 'delivered' };
+
+  it('closes the open dispute with the admin and the reason; the payer may raise another', () => {
+    const rejected = recorded(decideRejectDispute([completed, raised], input, 'admin'));
+    expect(rejected.data).toEqual({
+      disputeId: 'd1',
+      kind: 'transfer',
+      transactionId: 't1',
+      payerId: 'asha',
+      reason: 'delivered',
+      rejectedBy: 'admin',
+    });
+    expect(decideRaiseDispute([completed, raised, rejected], { ...raise, disputeId: 'd2' }, 'asha').type).toBe(
+      'DisputeRaised',
+    );
+  });
+
+  it.each([
+    ['no open dispute', [completed], 'admin', input, 'dispute_not_open'],
+    ['another dispute id', [completed, raised], 'admin', { ...input, disputeId: 'd9' }, 'dispute_not_open'],
+    ['an admin who was paid', [completed, raised], 'ravi', input, 'actor_is_party'],
+  ])('is refused for %s', (_name, events, actor, request, code) => {
+    expect(() => decideRejectDispute(events, request, actor)).toThrow(expect.objectContaining({ code }));
+  });
+});
