@@ -1,12 +1,35 @@
 /**
- * The code map is enforced: ESLint's import zones (eslint.config.js, generated from CODE_MAP)
- * refuse a wrong-way import. Linted as if the text were a file at that path, so nothing is
- * written to the tree.
+ * The code map is enforced: ESLint's import zones (eslint.config.js, generated from CODE_MAP in
+ * contracts/code-map.ts) refuse a wrong-way import. Linted as if the text were a file at that
+ * path, so nothing is written to the tree.
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import { CODE_MAP, PUBLIC_ENTRIES, type CodeFolder } from '../contracts/code-map.ts';
 
-const eslint = new ESLint({ cwd: new URL('..', import.meta.url).pathname });
+const root = new URL('..', import.meta.url).pathname;
+const eslint = new ESLint({ cwd: root });
+
+/** A real module of `folder` (its public entry when it has one), relative to the root. */
+function moduleOf(folder: CodeFolder): string {
+  const entry = PUBLIC_ENTRIES[folder]?.[0];
+  if (entry) return `${folder}/${entry}`;
+  const walk = (path: string): string | undefined => {
+    for (const item of readdirSync(join(root, path), { withFileTypes: true })) {
+      const child = `${path}/${item.name}`;
+      if (item.isDirectory() && item.name !== 'node_modules' && item.name !== 'dist') {
+        const found = walk(child);
+        if (found) return found;
+      } else if (/\.tsx?$/.test(item.name) && !/\.test\.tsx?$/.test(item.name)) return child;
+    }
+    return undefined;
+  };
+  const found = walk(folder);
+  if (!found) throw new Error(`no module in ${folder}/`);
+  return found;
+}
 
 async function zoneErrors(filePath: string, source: string): Promise<string[]> {
   const [result] = await eslint.lintText(source, { filePath });
@@ -44,5 +67,29 @@ describe('the code map', () => {
     expect(
       await zoneErrors('api/right-way.ts', "import { createLedger } from '../ledger/index.ts';\nvoid createLedger;\n"),
     ).toEqual([]);
+  });
+
+  it('follows CODE_MAP for every folder: the first folder it may not import is refused, the first it may is not', async () => {
+    const folders = Object.keys(CODE_MAP) as CodeFolder[];
+    const outcomes: Record<string, { refused?: boolean; allowed?: boolean }> = {};
+    for (const folder of folders) {
+      const rule = CODE_MAP[folder];
+      const refused = folders.find((other) => other !== folder && !rule.mayImport.includes(other));
+      const allowed = rule.mayImport[0];
+      const importing = async (other: CodeFolder) =>
+        zoneErrors(`${folder}/wrong-way.ts`, `import '../${moduleOf(other)}';\n`);
+      outcomes[folder] = {
+        ...(refused && {
+          refused: (await importing(refused)).some((error) => error.includes(`may not import ${refused}/`)),
+        }),
+        ...(allowed && { allowed: (await importing(allowed)).length === 0 }),
+      };
+    }
+    for (const [folder, outcome] of Object.entries(outcomes)) {
+      expect(outcome, folder).toEqual({
+        ...(outcome.refused !== undefined && { refused: true }),
+        ...(outcome.allowed !== undefined && { allowed: true }),
+      });
+    }
   });
 });
