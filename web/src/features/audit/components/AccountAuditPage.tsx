@@ -17,7 +17,7 @@ import { FilterForm } from './FilterForm.tsx';
 import { LoadMore } from './LoadMore.tsx';
 import { ReverseDialog } from './ReverseDialog.tsx';
 import { StatementTable } from './StatementTable.tsx';
-import { useAccountAudit } from './useAccountAudit.ts';
+import { useAccountAudit, type AccountAudit } from './useAccountAudit.ts';
 import styles from './Audit.module.css';
 
 const TYPE_OPTIONS = [
@@ -32,7 +32,7 @@ const TYPE_OPTIONS = [
 export function AccountAuditPage(): ReactElement {
   const { t } = useTranslation();
   const audit = useAccountAudit();
-  const { accountId, draft, setDraft, head, events } = audit;
+  const { accountId, head } = audit;
   return (
     <div className="page">
       <PageHeader title={t('audit.accountTitle')} subtitle={t('audit.accountSubtitle')} />
@@ -58,56 +58,74 @@ export function AccountAuditPage(): ReactElement {
             />
             <SummaryTile label={t('audit.postingsShown')} value={audit.lines.length} tone="neutral" />
           </div>
-          <Card
-            title={t('audit.statement')}
-            actions={
-              <Button variant="secondary" size="sm" onClick={() => void audit.download()} disabled={audit.downloading}>
-                <Icon name="download" size={16} /> {audit.downloading ? t('audit.downloading') : t('audit.downloadCsv')}
-              </Button>
-            }
-          >
-            <FilterForm label={t('audit.statementFilters')} onApply={audit.applyFilters} onClear={audit.clearFilters}>
-              <TextField
-                label={t('audit.from')}
-                type="date"
-                value={draft.from}
-                onValueChange={(from) => setDraft({ ...draft, from })}
-              />
-              <TextField
-                label={t('audit.to')}
-                type="date"
-                value={draft.to}
-                onValueChange={(to) => setDraft({ ...draft, to })}
-              />
-              <SelectField
-                label={t('audit.eventType')}
-                value={draft.type}
-                options={TYPE_OPTIONS}
-                placeholder={t('audit.allTypes')}
-                onValueChange={(type) => setDraft({ ...draft, type })}
-              />
-            </FilterForm>
-            <StatementTable statement={audit.statement} lines={audit.lines} onReverse={audit.setTarget} />
-          </Card>
-          <Card title={t('audit.rawEvents')} className={styles.auditSection}>
-            {events.isPending ? (
-              <p className="muted pad">{t('audit.loadingEvents')}</p>
-            ) : events.isError ? (
-              <EmptyState title={t('audit.eventsOfAccountFailed')} text={events.error.message} />
-            ) : (
-              <>
-                <EventTable events={audit.eventRows} caption={t('audit.accountEvents')} withRequestKeys />
-                <LoadMore
-                  hasMore={events.hasNextPage}
-                  loading={events.isFetchingNextPage}
-                  onLoad={() => void events.fetchNextPage()}
-                />
-              </>
-            )}
-          </Card>
+          <StatementCard audit={audit} />
+          <RawEventsCard audit={audit} />
         </>
       )}
       <ReverseDialog target={audit.target} onClose={() => audit.setTarget(null)} />
     </div>
+  );
+}
+
+/** The statement with its filters, its CSV download and each row's Reverse. */
+function StatementCard({ audit }: { audit: AccountAudit }): ReactElement {
+  const { t } = useTranslation();
+  const { draft, setDraft } = audit;
+  return (
+    <Card
+      title={t('audit.statement')}
+      actions={
+        <Button variant="secondary" size="sm" onClick={() => void audit.download()} disabled={audit.downloading}>
+          <Icon name="download" size={16} /> {audit.downloading ? t('audit.downloading') : t('audit.downloadCsv')}
+        </Button>
+      }
+    >
+      <FilterForm label={t('audit.statementFilters')} onApply={audit.applyFilters} onClear={audit.clearFilters}>
+        <TextField
+          label={t('audit.from')}
+          type="date"
+          value={draft.from}
+          onValueChange={(from) => setDraft({ ...draft, from })}
+        />
+        <TextField
+          label={t('audit.to')}
+          type="date"
+          value={draft.to}
+          onValueChange={(to) => setDraft({ ...draft, to })}
+        />
+        <SelectField
+          label={t('audit.eventType')}
+          value={draft.type}
+          options={TYPE_OPTIONS}
+          placeholder={t('audit.allTypes')}
+          onValueChange={(type) => setDraft({ ...draft, type })}
+        />
+      </FilterForm>
+      <StatementTable statement={audit.statement} lines={audit.lines} onReverse={audit.setTarget} />
+    </Card>
+  );
+}
+
+/** The account's raw events with their metadata, page by page. */
+function RawEventsCard({ audit }: { audit: AccountAudit }): ReactElement {
+  const { t } = useTranslation();
+  const { events } = audit;
+  return (
+    <Card title={t('audit.rawEvents')} className={styles.auditSection}>
+      {events.isPending ? (
+        <p className="muted pad">{t('audit.loadingEvents')}</p>
+      ) : events.isError ? (
+        <EmptyState title={t('audit.eventsOfAccountFailed')} text={events.error.message} />
+      ) : (
+        <>
+          <EventTable events={audit.eventRows} caption={t('audit.accountEvents')} withRequestKeys />
+          <LoadMore
+            hasMore={events.hasNextPage}
+            loading={events.isFetchingNextPage}
+            onLoad={() => void events.fetchNextPage()}
+          />
+        </>
+      )}
+    </Card>
   );
 }

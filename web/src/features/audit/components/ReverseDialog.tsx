@@ -27,22 +27,78 @@ export interface ReverseTarget {
   summary: string;
 }
 
-export function ReverseDialog({
-  target,
-  onClose,
-  onReversed,
-}: {
+interface ReverseDialogProps {
   target: ReverseTarget | null;
   onClose: () => void;
   onReversed?: (position: string | null) => void;
-}): ReactElement {
+}
+
+export function ReverseDialog(props: ReverseDialogProps): ReactElement {
+  const { target } = props;
+  const { t } = useTranslation();
+  const form = useReverseForm(props);
+  return (
+    <Modal
+      open={target !== null}
+      onOpenChange={(open) => (open ? undefined : form.close())}
+      title={t('audit.reverseTitle')}
+      description={t('audit.reverseDescription')}
+      busy={form.pending}
+      busyLabel={t('audit.reversing')}
+    >
+      <form onSubmit={(event) => void form.submit(event)} aria-label={t('audit.reverseTitle')} noValidate>
+        <p className="small">
+          <span className="muted">{t('audit.reversingLabel')}</span> {target?.summary}{' '}
+          <span className="mono">({target?.streamId})</span>
+        </p>
+        <TextAreaField
+          label={t('audit.reason')}
+          value={form.reason}
+          maxLength={MAX_REASON_LENGTH}
+          onValueChange={form.setReason}
+          onBlur={form.touch}
+          error={form.error}
+          required
+        />
+        {form.refusal ? (
+          <Notice tone="danger" title={t('audit.reversalRefused')}>
+            {form.refusal}
+          </Notice>
+        ) : null}
+        <div className="modal-actions">
+          <Button variant="secondary" onClick={form.close}>
+            {t('audit.cancel')}
+          </Button>
+          <Button type="submit" variant="danger" disabled={form.pending}>
+            {t('audit.reverse')}
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+interface ReverseForm {
+  reason: string;
+  setReason: (reason: string) => void;
+  /** Shows the reason's error from now on (after a blur or a submit). */
+  touch: () => void;
+  error: string | undefined;
+  /** The API's refusal (or the network's), shown above the buttons. */
+  refusal: string | null;
+  pending: boolean;
+  close: () => void;
+  submit: (event: FormEvent) => Promise<void>;
+}
+
+/** The reason, its check, the call with its toast, and the refusal; closing forgets them. */
+function useReverseForm({ target, onClose, onReversed }: ReverseDialogProps): ReverseForm {
   const { t } = useTranslation();
   const [reason, setReason] = useState('');
   const [touched, setTouched] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const reverse = useReverseTransaction();
   const notify = useToast();
-  const error = touched ? reasonError(reason) : undefined;
 
   function close(): void {
     setReason('');
@@ -71,43 +127,14 @@ export function ReverseDialog({
     }
   }
 
-  return (
-    <Modal
-      open={target !== null}
-      onOpenChange={(open) => (open ? undefined : close())}
-      title={t('audit.reverseTitle')}
-      description={t('audit.reverseDescription')}
-      busy={reverse.isPending}
-      busyLabel={t('audit.reversing')}
-    >
-      <form onSubmit={(event) => void submit(event)} aria-label={t('audit.reverseTitle')} noValidate>
-        <p className="small">
-          <span className="muted">{t('audit.reversingLabel')}</span> {target?.summary}{' '}
-          <span className="mono">({target?.streamId})</span>
-        </p>
-        <TextAreaField
-          label={t('audit.reason')}
-          value={reason}
-          maxLength={MAX_REASON_LENGTH}
-          onValueChange={setReason}
-          onBlur={() => setTouched(true)}
-          error={error}
-          required
-        />
-        {refusal ? (
-          <Notice tone="danger" title={t('audit.reversalRefused')}>
-            {refusal}
-          </Notice>
-        ) : null}
-        <div className="modal-actions">
-          <Button variant="secondary" onClick={close}>
-            {t('audit.cancel')}
-          </Button>
-          <Button type="submit" variant="danger" disabled={reverse.isPending}>
-            {t('audit.reverse')}
-          </Button>
-        </div>
-      </form>
-    </Modal>
-  );
+  return {
+    reason,
+    setReason,
+    touch: () => setTouched(true),
+    error: touched ? reasonError(reason) : undefined,
+    refusal,
+    pending: reverse.isPending,
+    close,
+    submit,
+  };
 }

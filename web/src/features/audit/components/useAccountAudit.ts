@@ -72,3 +72,5 @@ export function useAccountAudit() {
     setTarget,
   };
 }
+
+export type AccountAudit = ReturnType<typeof useAccountAudit>;
