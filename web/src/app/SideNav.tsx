@@ -33,6 +33,7 @@ const ADMIN_ITEMS: NavItem[] = [
   { id: 'audit', label: 'nav.audit', icon: 'search', path: '/admin/audit' },
   { id: 'ledger', label: 'nav.ledger', icon: 'history', path: '/admin/ledger' },
   { id: 'operations', label: 'nav.operations', icon: 'chart', path: '/admin/operations' },
+  { id: 'disputes', label: 'nav.disputes', icon: 'shield', path: '/admin/disputes' },
 ];
 const LOGOUT_ITEM: NavItem = { id: 'logout', label: 'nav.logout', icon: 'logout', path: '/logout' };
 /** The items a user sees, in order. */

@@ -24,6 +24,7 @@ const UsersRoute = lazy(() => import('./routes/UsersRoute.tsx'));
 const AdminAuditRoute = lazy(() => import('./routes/AdminAuditRoute.tsx'));
 const AdminLedgerRoute = lazy(() => import('./routes/AdminLedgerRoute.tsx'));
 const AdminOperationsRoute = lazy(() => import('./routes/AdminOperationsRoute.tsx'));
+const AdminDisputesRoute = lazy(() => import('./routes/AdminDisputesRoute.tsx'));
 const DocsPage = lazy(() => import('../features/docs/components/DocsPage.tsx'));
 const ArchitecturePage = lazy(() => import('../features/architecture/components/ArchitecturePage.tsx'));
 const LogoutRoute = lazy(() => import('./routes/LogoutRoute.tsx'));
@@ -58,6 +59,7 @@ const PAGE_ROUTES: readonly PageRoute[] = [
   { path: '/admin/audit', page: AdminAuditRoute, access: 'admin' },
   { path: '/admin/ledger', page: AdminLedgerRoute, access: 'admin' },
   { path: '/admin/operations', page: AdminOperationsRoute, access: 'admin' },
+  { path: '/admin/disputes', page: AdminDisputesRoute, access: 'admin' },
 ];
 
 function Page({ children }: { children: ReactNode }): ReactElement {

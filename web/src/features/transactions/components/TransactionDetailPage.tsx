@@ -14,6 +14,7 @@ import { formatDateTime, formatRupees } from '../../../lib/format.ts';
 import { historyTitle } from '../../../lib/history-words.ts';
 import { downloadReceipt } from '../api/download-receipt.ts';
 import { useTransaction, type TransactionDetail } from '../api/get-transaction.ts';
+import { DisputePanel } from './DisputePanel.tsx';
 import styles from './TransactionDetailPage.module.css';
 
 const STATUS_WORDS = {
@@ -111,12 +112,9 @@ function ReceiptActions({ transactionId }: { transactionId: string }): ReactElem
 export function TransactionDetailPage({
   transactionId,
   userId,
-  children,
 }: {
   transactionId: string;
   userId: string;
-  /** Below the receipt: the dispute panel, given the loaded payment. */
-  children?: (detail: TransactionDetail) => ReactNode;
 }): ReactElement {
   const { t } = useTranslation();
   const query = useTransaction(transactionId);
@@ -133,7 +131,7 @@ export function TransactionDetailPage({
         <>
           <Receipt detail={query.data} userId={userId} />
           <ReceiptActions transactionId={query.data._id} />
-          {children?.(query.data)}
+          <DisputePanel detail={query.data} />
         </>
       ) : null}
     </div>
