@@ -179,7 +179,7 @@ describe('GET /api/transactions/statement.csv', () => {
     expect(lines[0]).toBe(header);
     expect(lines).toHaveLength(2);
     // 05:00 UTC is 10:30 IST; the deposit's reference is its request's (history's row).
-    expect(lines[1]).toBe('"10 Mar 2025, 10:30",Added by UPI,top up asha-march,asha-march,,10000.00,10000.00');
+    expect(lines[1]).toBe('"10 Mar 2025, 10:30 am",Added by UPI,top up asha-march,asha-march,,10000.00,10000.00');
     expect(march.body).not.toContain('ravi-777');
 
     const april = await get(asha.token, '/api/transactions/statement.csv?from=2025-04-01&to=2025-04-30');
@@ -187,7 +187,7 @@ describe('GET /api/transactions/statement.csv', () => {
     expect(aprilLines).toHaveLength(2);
     // 31 March 20:00 UTC is 1 April 01:30 IST; the payer's note; the transaction id the history shows.
     expect(aprilLines[1]).toBe(
-      `"1 Apr 2025, 01:30",Paid to ${await displayName(ravi.id)},Dinner at Koramangala,asha-ravi,1500.00,,8500.00`,
+      `"1 Apr 2025, 1:30 am",Paid to ${await displayName(ravi.id)},Dinner at Koramangala,asha-ravi,1500.00,,8500.00`,
     );
     // A period without postings: the header alone.
     const empty = await get(asha.token, '/api/transactions/statement.csv?from=2024-01-01&to=2024-12-31');
@@ -240,9 +240,9 @@ describe('GET /api/transactions/statement.csv', () => {
     const response = await get(carol.token, '/api/transactions/statement.csv?from=2025-05-01&to=2025-05-31');
     const devName = await displayName(dev.id);
     expect(response.body.trim().split('\n').slice(1)).toEqual([
-      '"1 May 2025, 10:30",Added by UPI,top up carol-may,carol-may,,500.00,500.00',
-      `"5 May 2025, 14:30",Paid to ${devName},Books,carol-dev,200.00,,300.00`,
-      `"6 May 2025, 09:30",Payment reversed: refund from ${devName},Reversal: Sent twice,carol-dev,,200.00,500.00`,
+      '"1 May 2025, 10:30 am",Added by UPI,top up carol-may,carol-may,,500.00,500.00',
+      `"5 May 2025, 2:30 pm",Paid to ${devName},Books,carol-dev,200.00,,300.00`,
+      `"6 May 2025, 9:30 am",Payment reversed: refund from ${devName},Reversal: Sent twice,carol-dev,,200.00,500.00`,
     ]);
   });
 
@@ -250,8 +250,8 @@ describe('GET /api/transactions/statement.csv', () => {
     const response = await get(ravi.token, '/api/transactions/statement.csv?from=2025-03-01&to=2025-04-30');
     const lines = response.body.trim().split('\n');
     expect(lines.slice(1)).toEqual([
-      '"15 Mar 2025, 10:30",Added by UPI,top up ravi-777,ravi-777,,777.00,777.00',
-      `"1 Apr 2025, 01:30",Received from ${await displayName(asha.id)},Dinner at Koramangala,asha-ravi,,1500.00,2277.00`,
+      '"15 Mar 2025, 10:30 am",Added by UPI,top up ravi-777,ravi-777,,777.00,777.00',
+      `"1 Apr 2025, 1:30 am",Received from ${await displayName(asha.id)},Dinner at Koramangala,asha-ravi,,1500.00,2277.00`,
     ]);
   });
 });
@@ -271,10 +271,10 @@ describe('GET /api/transactions/statement.pdf', () => {
     expect(text).toContain('Money out: ₹1,500.00');
     expect(text).toContain('Closing balance: ₹8,500.00');
     expect(text).toContain('Transactions: 2');
-    expect(text).toContain('10 Mar 2025, 10:30');
+    expect(text).toContain('10 Mar 2025, 10:30 am');
     expect(text).toContain('Added by UPI');
     expect(text).toContain('Ref: top up asha-march');
-    expect(text).toContain('1 Apr 2025, 01:30');
+    expect(text).toContain('1 Apr 2025, 1:30 am');
     expect(text).toContain(`Paid to ${await displayName(ravi.id)}`);
     expect(text).toContain('Ref: Dinner at Koramangala');
     expect(text).toContain('Txn ID: asha-ravi');

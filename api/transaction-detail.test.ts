@@ -111,7 +111,7 @@ describe('GET /api/transactions/:transactionId/receipt.pdf', () => {
     expect(text).toContain('From: Asha Verma');
     expect(text).toContain('To: Asha Verma');
     expect(text).toContain('Note: Dinner at Koramangala');
-    expect(text).toMatch(/Date and time: \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} IST/);
+    expect(text).toMatch(/Date and time: \d{1,2} [A-Z][a-z]{2} \d{4}, \d{1,2}:\d{2} [ap]m IST/);
     expect(text).toContain(`Transaction ID: ${transferId}`);
     expect(text).toContain('Status: Successful');
   });

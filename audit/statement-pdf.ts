@@ -99,9 +99,10 @@ async function statementLines(
   return { rows: rows.slice(0, MAX_PDF_LINES), more: rows.length > MAX_PDF_LINES };
 }
 
+// The date takes 100 pt: '31 Dec 2025, 12:59 pm' on one line at 8.5 pt, as the CSV writes it.
 const COLUMNS = [
-  { title: 'Date (IST)', x: 40, width: 80, align: 'left' },
-  { title: 'Description', x: 125, width: 190, align: 'left' },
+  { title: 'Date (IST)', x: 40, width: 100, align: 'left' },
+  { title: 'Description', x: 145, width: 170, align: 'left' },
   { title: 'Debit', x: 320, width: 75, align: 'right' },
   { title: 'Credit', x: 400, width: 75, align: 'right' },
   { title: 'Balance', x: 480, width: 75, align: 'right' },

@@ -43,10 +43,11 @@ describe('describeLine', () => {
 });
 
 describe('istTime', () => {
-  it('writes India Standard Time, 24-hour, across the UTC day boundary', () => {
-    expect(istTime(new Date('2025-03-31T18:29:00Z'))).toBe('31 Mar 2025, 23:59');
-    expect(istTime(new Date('2025-03-31T18:30:00Z'))).toBe('1 Apr 2025, 00:00');
-    expect(istTime(new Date('2026-11-26T08:35:00Z'))).toBe('26 Nov 2026, 14:05');
+  it('writes India Standard Time as the web app does, 12-hour with am/pm (statements said 23:59), across the UTC day boundary', () => {
+    expect(istTime(new Date('2025-03-31T18:29:00Z'))).toBe('31 Mar 2025, 11:59 pm');
+    expect(istTime(new Date('2025-03-31T18:30:00Z'))).toBe('1 Apr 2025, 12:00 am');
+    expect(istTime(new Date('2026-11-26T08:35:00Z'))).toBe('26 Nov 2026, 2:05 pm');
+    expect(istTime(new Date('2026-11-26T06:35:00Z'))).toBe('26 Nov 2026, 12:05 pm');
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * How a wallet's own statement says its lines, in people's words, the same way in the CSV
  * and the PDF: what happened and with whom ("Paid to Ravi Kumar", "Received from Asha Rao",
- * "Added by card"), when in India Standard Time ("1 Apr 2025, 01:30"), and rupees with the
+ * "Added by card"), when in India Standard Time ("1 Apr 2025, 1:30 am", the web app's format), and rupees with the
  * sign (₹1,23,456.78, Indian digit grouping). Computed from the statement line alone: the
  * event type, the amount's sign and the counterparty the accounts projection recorded.
  */
@@ -64,16 +64,21 @@ const istParts = new Intl.DateTimeFormat('en-IN', {
   day: 'numeric',
   month: 'short',
   year: 'numeric',
-  hour: '2-digit',
+  hour: 'numeric',
   minute: '2-digit',
-  hourCycle: 'h23',
+  hourCycle: 'h12',
 });
 
-/** "1 Apr 2025, 01:30": India Standard Time, 24-hour, built from parts so the shape is ours and not ICU's. */
+/**
+ * "1 Apr 2025, 1:30 am": India Standard Time, 12-hour - the web app's one date format
+ * (web/src/lib/format.ts), so a statement, a receipt and the history say a moment the same way
+ * (statements said 01:30 where the app said 1:30 am). Built from parts so the shape is ours
+ * and not ICU's.
+ */
 export function istTime(instant: Date): string {
   const parts = istParts.formatToParts(instant);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((item) => item.type === type)?.value ?? '';
-  return `${part('day')} ${part('month')} ${part('year')}, ${part('hour')}:${part('minute')}`;
+  return `${part('day')} ${part('month')} ${part('year')}, ${part('hour')}:${part('minute')} ${part('dayPeriod').toLowerCase()}`;
 }
 
 const enIn = new Intl.NumberFormat('en-IN');

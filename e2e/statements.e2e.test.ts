@@ -160,7 +160,7 @@ describe('statements and charts in a real browser', () => {
     expect(csv).toHaveLength(3);
     expect(csv[0]).toBe('Date (IST),Description,Reference / note,Transaction ID,Debit (₹),Credit (₹),Balance (₹)');
     expect(csv[1]).toMatch(
-      /^"\d{1,2} \w{3,4} \d{4}, \d{2}:\d{2}",Added by UPI,salary top up,[^,]+,,5000\.00,5000\.00$/,
+      /^"\d{1,2} \w{3,4} \d{4}, \d{1,2}:\d{2} [ap]m",Added by UPI,salary top up,[^,]+,,5000\.00,5000\.00$/,
     );
     expect(csv[2]).toMatch(new RegExp(`^"[^"]+",Paid to ${arjun.name},rent share,[^,]+,1250\\.50,,3749\\.50$`));
 
