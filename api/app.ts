@@ -27,7 +27,7 @@ import {
   type ReadRouter,
 } from '../projections/index.ts';
 import type { Ledger } from '../ledger/index.ts';
-import { COLLECTION_DEFAULTS, type Config } from '../platform/config.ts';
+import { COLLECTION_DEFAULTS, CONFIG_DEFAULTS, type Config } from '../platform/config.ts';
 import type { CollectionAccount } from '../contracts/deposit-instructions.ts';
 import type { JobBoss } from '../platform/jobs.ts';
 import { createLogger, serializeRequestForLog, type LogLevel, type Logger } from '../platform/logger.ts';
@@ -51,17 +51,12 @@ import { registerTransactionDetailRoutes } from './routes/transaction-detail.ts'
 import { registerTransactionRoutes } from './routes/transactions.ts';
 import { registerPayeeRoutes } from './routes/payees.ts';
 import { registerAdminRoutes } from './routes/admin/index.ts';
-import { DEFAULT_APPROVAL_THRESHOLD_PAISE } from '../admin-actions/index.ts';
 import { registerWebApp } from './web-app.ts';
 import type { MoneyDependencies } from './money-context.ts';
 import { createLiveHub, type LiveHub } from './live/hub.ts';
 import { registerEventRoutes } from './routes/events.ts';
 import { installReadAfterReply, READS_CATCH_UP, type ReadAfterReplyObserver } from './read-after-reply.ts';
 import { installRequestIdHeader, requestIdGenerator } from './request-id.ts';
-
-const DEFAULT_READ_AFTER_REPLY_TIMEOUT_MS = 2_000;
-const DEFAULT_READY_MAX_PROJECTION_LAG_SECONDS = 30;
-const DEFAULT_READ_REPLICA_MAX_WAIT_MS = 200;
 
 export interface AppConfig {
   publicUrl: string;
@@ -78,22 +73,25 @@ export interface AppConfig {
   google?: GoogleSignInConfig | undefined;
   /** Given to the web app so it can mount Stripe Elements; absent with the sandbox provider. */
   stripePublishableKey?: string | undefined;
-  /** How long a read waits for its projection to reach the caller's checkpoint. */
+  /**
+   * How long a read waits for its projection to reach the caller's checkpoint. Each optional
+   * setting absent here takes its setting's default (platform/config-groups.ts, CONFIG_DEFAULTS).
+   */
   readYourWritesTimeoutMs?: number;
   /**
    * How long a command's reply waits for every projection to apply the command (reads after
-   * the reply are then consistent for everyone); 0: no wait. Default 2 s.
+   * the reply are then consistent for everyone); 0: no wait.
    */
   readAfterReplyTimeoutMs?: number;
   /** The built web app (web/dist) to serve, if any. */
   webDistDir?: string | undefined;
   /** METRICS_TOKEN: a bearer token that may scrape /metrics from off the host (or through a proxy). */
   metricsToken?: string | undefined;
-  /** An admin's settlement or reversal above this amount waits for a second admin (default ₹10,000). */
+  /** An admin's settlement or reversal above this amount waits for a second admin. */
   adminApprovalThresholdPaise?: bigint | undefined;
   /** TRUST_PROXY_HOPS / TRUST_PROXY_ADDRESSES: the reverse proxies whose X-Forwarded-For is believed. */
   trustedProxies?: TrustedProxies | undefined;
-  /** READY_MAX_PROJECTION_LAG_SECONDS: /api/health/ready fails past this projection lag (default 30 s). */
+  /** READY_MAX_PROJECTION_LAG_SECONDS: /api/health/ready fails past this projection lag. */
   readyMaxProjectionLagSeconds?: number;
   /** READ_REPLICA_MAX_WAIT_MS: how long a read waits for a replica to catch up before it reads the primary. */
   readReplicaMaxWaitMs?: number;
@@ -210,14 +208,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   installReadAfterReply(app, {
     checkpoints: wiring.checkpoints,
-    timeoutMs: deps.config.readAfterReplyTimeoutMs ?? DEFAULT_READ_AFTER_REPLY_TIMEOUT_MS,
+    timeoutMs: deps.config.readAfterReplyTimeoutMs ?? CONFIG_DEFAULTS.READ_AFTER_REPLY_TIMEOUT_MS,
     observer: bothObservers(metrics.readAfterReply, deps.readAfterReply),
   });
   await registerSignInRoutes(app, deps, wiring);
   await registerMoneyRoutes(app, deps, wiring);
   registerHealthRoutes(app, {
     db: deps.db,
-    maxProjectionLagSeconds: deps.config.readyMaxProjectionLagSeconds ?? DEFAULT_READY_MAX_PROJECTION_LAG_SECONDS,
+    maxProjectionLagSeconds:
+      deps.config.readyMaxProjectionLagSeconds ?? CONFIG_DEFAULTS.READY_MAX_PROJECTION_LAG_SECONDS,
     metricsToken: deps.config.metricsToken,
     behindProxy: isBehindProxy(deps.config),
     clock: wiring.clock,
@@ -289,7 +288,7 @@ function wire(deps: AppDependencies, metrics: ApiMetrics, processLog: Logger): A
   const checkpoints = deps.checkpoints ?? {
     wait: (projection, token, timeoutMs) => waitForCheckpoint(deps.pool, projection, token, timeoutMs),
   };
-  const readYourWritesTimeoutMs = deps.config.readYourWritesTimeoutMs ?? 3_000;
+  const readYourWritesTimeoutMs = deps.config.readYourWritesTimeoutMs ?? CONFIG_DEFAULTS.READ_YOUR_WRITES_TIMEOUT_MS;
   const reads = readRouter(deps, metrics, processLog, {
     projections: READS_CATCH_UP,
     wait: (projection, token) => checkpoints.wait(projection, token, readYourWritesTimeoutMs),
@@ -336,7 +335,7 @@ async function registerSignInRoutes(app: FastifyInstance, deps: AppDependencies,
 
 /** Payments, deposits, requests, statements, live updates and the admins' money routes. */
 async function registerMoneyRoutes(app: FastifyInstance, deps: AppDependencies, wiring: AppWiring): Promise<void> {
-  const approvalThresholdPaise = deps.config.adminApprovalThresholdPaise ?? DEFAULT_APPROVAL_THRESHOLD_PAISE;
+  const approvalThresholdPaise = deps.config.adminApprovalThresholdPaise ?? CONFIG_DEFAULTS.ADMIN_APPROVAL_THRESHOLD;
   const money: MoneyDependencies = {
     approvalThresholdPaise,
     pinKeys: wiring.pinKeys,
@@ -392,7 +391,7 @@ function readRouter(deps: AppDependencies, metrics: ApiMetrics, log: Logger, cat
     primary: deps.db,
     catchUp,
     replicas: deps.replicas ?? [],
-    maxWaitMs: deps.config.readReplicaMaxWaitMs ?? DEFAULT_READ_REPLICA_MAX_WAIT_MS,
+    maxWaitMs: deps.config.readReplicaMaxWaitMs ?? CONFIG_DEFAULTS.READ_REPLICA_MAX_WAIT_MS,
     observer: {
       served: (outcome, { waitedMs, replica, error }) => {
         metrics.replicaReads.inc({ outcome });

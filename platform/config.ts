@@ -78,3 +78,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 function withoutEmptyValues(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
 }
+
+/**
+ * Every setting's default, from the schema itself: what a part built without the process's
+ * configuration (a test's wiring of buildApp) falls back to, so no default is written twice.
+ */
+export const CONFIG_DEFAULTS: Config = loadConfig({});

@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CONFIG_DEFAULTS } from './config.ts';
 import { createDatabase, withClient } from './database.ts';
 import { ensureRuntimeLogin, ensureRuntimeRole, loginOf } from './runtime-role.ts';
 import {
@@ -29,12 +30,11 @@ export interface DatabaseServer {
   stop(): Promise<void>;
 }
 
-export const DEFAULT_EMBEDDED_PORT = 54329;
-
 export interface DatabaseServerOptions {
   databaseUrl?: string | undefined;
   databaseOwnerUrl?: string | undefined;
   dataDir: string;
+  /** EMBEDDED_POSTGRES_PORT; absent (operator commands), its default. */
   embeddedPort?: number | undefined;
   /** For the embedded server's errors. */
   log?: Logger | undefined;
@@ -47,7 +47,7 @@ export async function openDatabaseServer(options: DatabaseServerOptions): Promis
   // `npm start` (admin:create, ledger, backup) uses the server that is already there.
   const running = runningEmbeddedPort(options.dataDir);
   if (running !== undefined) return runningEmbeddedServer(options.dataDir, running);
-  const port = options.embeddedPort ?? DEFAULT_EMBEDDED_PORT;
+  const port = options.embeddedPort ?? CONFIG_DEFAULTS.EMBEDDED_POSTGRES_PORT;
   // Imported only when needed: the embedded-postgres package installs SIGINT/SIGTERM handlers
   // on import that exit the process (code 143 on SIGTERM) while the server's graceful shutdown
   // is still draining - with DATABASE_URL (every deployment) nothing may cut that short.

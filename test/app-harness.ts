@@ -11,6 +11,7 @@ import { SMTPServer } from 'smtp-server';
 import { buildApp, type AppConfig, type AppDependencies, type LiveSettings } from '../api/app.ts';
 import { createLedger, type Ledger, type LedgerTables } from '../ledger/index.ts';
 import { createMailer } from '../notifications/mailer.ts';
+import { CONFIG_DEFAULTS } from '../platform/config.ts';
 import { createLogger } from '../platform/logger.ts';
 import { startMailWorker } from '../notifications/worker.ts';
 import { openReadReplica, tablesView } from '../platform/database.ts';
@@ -118,7 +119,7 @@ export async function startHarness(
     logLevel: 'silent',
     jwtSecret: TEST_SECRET,
     pinPepper: TEST_PIN_PEPPER,
-    rateLimit: { windowMs: 15 * 60 * 1000, max: 100_000, authMax: 100_000 },
+    rateLimit: { windowMs: CONFIG_DEFAULTS.RATE_LIMIT_WINDOW_MS, max: 100_000, authMax: 100_000 },
     // No projection workers run here, so a command's reply has nothing to wait for;
     // startProjectedHarness turns the wait on.
     readAfterReplyTimeoutMs: 0,
