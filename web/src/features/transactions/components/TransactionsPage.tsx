@@ -22,6 +22,8 @@ import { TransferDialog } from './TransferDialog.tsx';
 import styles from './TransactionsPage.module.css';
 import { useTransactionHistory } from './useTransactionHistory.ts';
 
+type TransactionHistory = ReturnType<typeof useTransactionHistory>;
+
 export interface TransactionsPageProps {
   user: UserRecord;
   onResetPin: () => void;
@@ -44,9 +46,6 @@ export function TransactionsPage({
     payTo ? 'send' : openDeposit ? 'deposit' : null,
   );
   const list = useTransactionHistory();
-  const { history, items } = list;
-  const heldSeconds = useHeldSeconds(history);
-  const held = heldSeconds > 0;
   useEffect(() => {
     if (payTo) setDialog('send');
   }, [payTo]);
@@ -75,19 +74,7 @@ export function TransactionsPage({
           <Icon name="qr" size={18} /> {t('transactions.scanToPay')}
         </Button>
       </PageHeader>
-      <section className="card">
-        <HistoryToolbar list={list} />
-        <HeldReadNotice seconds={heldSeconds} hasData={items.length > 0} />
-        {history.isError && !held ? (
-          <EmptyState title={t('dashboard.fetchFailed')} text={history.error.message} />
-        ) : null}
-        {history.isPending && !held ? <p className="muted pad">{t('transactions.loading')}</p> : null}
-        {history.isSuccess && !history.isPlaceholderData && !held && items.length === 0 ? (
-          <EmptyState title={t('transactions.noneFound')} text={t('transactions.adjustFilters')} icon="search" />
-        ) : null}
-        {items.length > 0 ? <TransactionList items={items} userId={user._id} /> : null}
-        <HistoryPagination list={list} />
-      </section>
+      <HistorySection list={list} userId={user._id} />
       <DepositDialog
         open={dialog === 'deposit'}
         onOpenChange={(open) => {
@@ -114,5 +101,29 @@ export function TransactionsPage({
         balance={user.balance}
       />
     </div>
+  );
+}
+
+/**
+ * The list with its toolbar and pages; while the rate limit holds its read, the held notice
+ * instead of an error or "loading", over the rows it had.
+ */
+function HistorySection({ list, userId }: { list: TransactionHistory; userId: string }): ReactElement {
+  const { t } = useTranslation();
+  const { history, items } = list;
+  const heldSeconds = useHeldSeconds(history);
+  const held = heldSeconds > 0;
+  return (
+    <section className="card">
+      <HistoryToolbar list={list} />
+      <HeldReadNotice seconds={heldSeconds} hasData={items.length > 0} />
+      {history.isError && !held ? <EmptyState title={t('dashboard.fetchFailed')} text={history.error.message} /> : null}
+      {history.isPending && !held ? <p className="muted pad">{t('transactions.loading')}</p> : null}
+      {history.isSuccess && !history.isPlaceholderData && !held && items.length === 0 ? (
+        <EmptyState title={t('transactions.noneFound')} text={t('transactions.adjustFilters')} icon="search" />
+      ) : null}
+      {items.length > 0 ? <TransactionList items={items} userId={userId} /> : null}
+      <HistoryPagination list={list} />
+    </section>
   );
 }
