@@ -7,6 +7,7 @@
  * Formatting is Prettier's (`npm run format:check`), so no style rule lives here. Import cycles,
  * type-only imports included, are dpdm's to refuse (dpdm.config.ts, run by `npm run lint`).
  */
+import { readdirSync } from 'node:fs';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import prettier from 'eslint-config-prettier';
 import regexp from 'eslint-plugin-regexp';
@@ -46,20 +47,15 @@ function codeMapZones() {
   return zones;
 }
 
-/** Web features never import each other; shared components and the api client import no feature. */
+/**
+ * Web features never import each other; shared components and the api client import no feature.
+ * The features are read from the folder, so a new one is fenced in without an edit here (a
+ * hand-kept list had missed one).
+ */
 function webZones() {
-  const features = [
-    'architecture',
-    'audit',
-    'auth',
-    'dashboard',
-    'docs',
-    'landing',
-    'requests',
-    'reset',
-    'transactions',
-    'users',
-  ];
+  const features = readdirSync(new URL('./web/src/features/', import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
   return [
     ...features.map((feature) => ({
       target: `./web/src/features/${feature}`,
@@ -156,9 +152,19 @@ export default tseslint.config(
     },
   },
   {
-    // Route files register handlers; a registration function longer than this hides a route's logic.
-    files: ['api/routes/**/*.ts'],
-    rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
+    // Functions of one job (issue 44): a function longer than a screen mixes concerns (a route
+    // registration hiding a route's logic, a hub that also schedules and re-checks sessions, a
+    // form hook holding state, validation, calls and toasts). Blank lines and comments count.
+    // Tests are exempt: a scenario reads top to bottom.
+    files: ['{api,projections,ledger,runtime}/**/*.{ts,tsx}', 'web/src/**/*.{ts,tsx}'],
+    ignores: [
+      '**/*.test.ts',
+      '**/*.test.tsx',
+      // TEMPORARY: split by the helper working on issue 43, removed when they land
+      'web/src/features/transactions/components/usePayment.ts',
+      'web/src/features/transactions/components/useScanToPay.ts',
+    ],
+    rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false }] },
   },
   prettier,
 );

@@ -12,23 +12,22 @@ import { CODE_MAP, PUBLIC_ENTRIES, type CodeFolder } from '../contracts/code-map
 const root = new URL('..', import.meta.url).pathname;
 const eslint = new ESLint({ cwd: root });
 
-/** A real module of `folder` (its public entry when it has one), relative to the root. */
+/** The first module (not a test) found under `path`, relative to the root. */
+function someModule(path: string): string {
+  for (const item of readdirSync(join(root, path), { withFileTypes: true })) {
+    const child = `${path}/${item.name}`;
+    if (item.isDirectory() && item.name !== 'node_modules' && item.name !== 'dist') {
+      const found = someModule(child);
+      if (found) return found;
+    } else if (/\.tsx?$/.test(item.name) && !/\.test\.tsx?$/.test(item.name)) return child;
+  }
+  return '';
+}
+
+/** A real module of `folder`: its public entry when it has one. */
 function moduleOf(folder: CodeFolder): string {
   const entry = PUBLIC_ENTRIES[folder]?.[0];
-  if (entry) return `${folder}/${entry}`;
-  const walk = (path: string): string | undefined => {
-    for (const item of readdirSync(join(root, path), { withFileTypes: true })) {
-      const child = `${path}/${item.name}`;
-      if (item.isDirectory() && item.name !== 'node_modules' && item.name !== 'dist') {
-        const found = walk(child);
-        if (found) return found;
-      } else if (/\.tsx?$/.test(item.name) && !/\.test\.tsx?$/.test(item.name)) return child;
-    }
-    return undefined;
-  };
-  const found = walk(folder);
-  if (!found) throw new Error(`no module in ${folder}/`);
-  return found;
+  return entry ? `${folder}/${entry}` : someModule(folder);
 }
 
 async function zoneErrors(filePath: string, source: string): Promise<string[]> {
@@ -61,6 +60,22 @@ describe('the code map', () => {
       "import { DashboardPage } from '../../dashboard/components/DashboardPage.tsx';\nvoid DashboardPage;\n",
     );
     expect(errors).toEqual([expect.stringContaining('web features never import each other')]);
+  });
+
+  it('fences in every web feature, whichever folder it is', async () => {
+    const features = readdirSync(join(root, 'web/src/features'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    const unfenced = [];
+    for (const [index, feature] of features.entries()) {
+      const other = features[(index + 1) % features.length]!;
+      const errors = await zoneErrors(
+        `web/src/features/${feature}/components/Wrong.tsx`,
+        `import '../../../../../${someModule(`web/src/features/${other}`)}';\n`,
+      );
+      if (!errors.some((error) => error.includes('web features never import each other'))) unfenced.push(feature);
+    }
+    expect(unfenced).toEqual([]);
   });
 
   it('lets code import what the map allows', async () => {
