@@ -52,7 +52,7 @@ export const CODE_MAP: Readonly<Record<CodeFolder, FolderRule>> = {
     mayImport: [],
   },
   scripts: {
-    owns: 'build and repository helpers: `ensure-web-build.ts`, `test-prerequisites.ts`, `architecture-map.ts` (this table), `node24.sh`',
+    owns: 'build and repository helpers: `ensure-web-build.ts`, `test-prerequisites.ts`, `architecture-map.ts` (the generated parts of ARCHITECTURE.md), `node24.sh`',
     mayImport: ['contracts', 'platform'],
   },
   contracts: {
