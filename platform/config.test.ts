@@ -1,11 +1,13 @@
 /**
  * The configuration's shape: every setting in exactly one group, no test hook among them, and
  * README.md's settings table in step with the schema - every setting documented with its
- * default, no documented variable the schema does not read - so the two cannot drift.
+ * default, no documented variable the schema does not read - so the two cannot drift; and
+ * docker-compose.yml passing settings through without writing their defaults again.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
+import { COMPOSE_FILE, variableReferences } from '../test/compose.ts';
 import { CONFIG_GROUPS, configSchema, loadConfig } from './config.ts';
 
 const README = new URL('../README.md', import.meta.url);
@@ -101,5 +103,16 @@ describe("README.md's settings table", () => {
       if (!agrees) wrong.push(`${name}: schema ${JSON.stringify(fallback)}, README "${setting.documentedDefault}"`);
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+describe('docker-compose.yml', () => {
+  it("passes settings through without restating the schema's defaults (an empty value is unset)", () => {
+    const defaults = schemaDefaults();
+    const restated = variableReferences(readFileSync(COMPOSE_FILE, 'utf8'))
+      .filter(({ name, operator, argument }) => operator === ':-' && argument !== '' && defaults.has(name))
+      .filter(({ name, argument }) => argument === String(defaults.get(name)))
+      .map(({ name, argument }) => `\${${name}:-${argument}}`);
+    expect(restated).toEqual([]);
   });
 });

@@ -164,8 +164,8 @@ describe('docker-compose.yml, the ha profile (README, "Running at scale")', () =
     expect(service(compose, 'migrate-ha').depends_on).toEqual({ haproxy: { condition: 'service_healthy' } });
     expect(containerEnvironment(compose, 'api-ha', dotEnv).RUN_WORKERS).toBe('false');
     const api = service(compose, 'api-ha').environment ?? {};
-    expect(String(api.TRUST_PROXY_HOPS)).toMatch(/^\$\{TRUST_PROXY_HOPS:-\d+\}$/);
-    expect(String(api.TRUST_PROXY_ADDRESSES)).toMatch(/^\$\{TRUST_PROXY_ADDRESSES:-[^}]+\}$/);
+    expect(String(api.TRUST_PROXY_HOPS)).toMatch(/^\$\{TRUST_PROXY_HOPS:-\d*\}$/);
+    expect(String(api.TRUST_PROXY_ADDRESSES)).toMatch(/^\$\{TRUST_PROXY_ADDRESSES:-[^}]*\}$/);
   });
 
   it('gives no secret of the profile a default, and stops compose naming each missing one', () => {

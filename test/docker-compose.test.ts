@@ -275,9 +275,9 @@ describe('docker-compose.yml, the client address behind proxies (rate-limit keys
     expect(API_SERVICES).toEqual(['api', 'api-scaled', 'api-ha']);
     for (const name of API_SERVICES) {
       const environment = service(compose, name).environment ?? {};
-      expect(String(environment.TRUST_PROXY_HOPS), `${name} TRUST_PROXY_HOPS`).toMatch(/^\$\{TRUST_PROXY_HOPS:-\d+\}$/);
+      expect(String(environment.TRUST_PROXY_HOPS), `${name} TRUST_PROXY_HOPS`).toMatch(/^\$\{TRUST_PROXY_HOPS:-\d*\}$/);
       expect(String(environment.TRUST_PROXY_ADDRESSES), `${name} TRUST_PROXY_ADDRESSES`).toMatch(
-        /^\$\{TRUST_PROXY_ADDRESSES:-[^}]+\}$/,
+        /^\$\{TRUST_PROXY_ADDRESSES:-[^}]*\}$/,
       );
     }
   });
