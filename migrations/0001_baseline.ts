@@ -45,7 +45,7 @@ async function applyDefinition(db: Kysely<unknown>, file: string): Promise<void>
 
 /**
  * The ledger write model: events, their double-entry postings, account heads and idempotency
- * keys, with every invariant the database can hold enforced here (ARCHITECTURE.md, "Guarantees").
+ * keys, with every invariant the database can hold enforced here (ARCHITECTURE.md, "Invariants").
  */
 async function ledger(db: Kysely<unknown>): Promise<void> {
   await sql`

@@ -2,7 +2,7 @@
  * /api/requests/*: ask another account holder for money, list sent and received requests,
  * and answer one. Accepting pays in the same ledger event, so it needs the payer's
  * transaction PIN - a deliberate hardening of the spec, whose client approves without one
- * (see ARCHITECTURE.md).
+ * (docs/decisions/0012-deviations-from-the-spec.md).
  *
  * The list is bounded: newest first, REQUESTS_PAGE_SIZE (100) by default - what the spec's
  * client, which sends no parameter, gets, in the same shape - and up to MAX_REQUESTS_PAGE_SIZE
