@@ -9,7 +9,7 @@
  * One hook for every command route: a successful envelope whose `data.checkpoint` is set is a
  * command's reply (reads and refusals carry none). It waits for what the route says
  * (`config.readAfterReply`, one of REPLY_WAITS_FOR), all the projections otherwise. The wait is bounded
- * (`READ_AFTER_REPLY_TIMEOUT_MS`, default 2 s): past it the reply still says success - the
+ * (`READ_AFTER_REPLY_TIMEOUT_MS`): past it the reply still says success - the
  * command did commit - and the timeout is logged and counted, because the reads behind it
  * may be stale.
  */
