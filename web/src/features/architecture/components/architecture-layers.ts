@@ -23,7 +23,7 @@ export const LAYERS: { title: string; boxes: Box[] }[] = [
         where: ['web', 'api', 'identity'],
         label: 'Login',
         detail:
-          'E-mail and password or Google sign-in. A signed token valid for 24 hours is kept in the browser and sent as a bearer header.',
+          'E-mail and password or Google sign-in. A signed token (valid 12 hours, 24 with Remember me) is kept in the browser and sent as a bearer header.',
       },
       {
         id: 'dashboard',
@@ -72,7 +72,7 @@ export const LAYERS: { title: string; boxes: Box[] }[] = [
         where: ['api', 'identity'],
         label: 'Auth',
         detail:
-          'Sign-in, registration and Google OAuth. Tokens expire after 24 hours; suspended users are refused on every request.',
+          'Sign-in, registration and Google OAuth. Tokens expire after 12 hours (24 with Remember me); suspended users are refused on every request.',
       },
       {
         id: 'user-management',
@@ -97,20 +97,22 @@ export const LAYERS: { title: string; boxes: Box[] }[] = [
         id: 'pin',
         where: ['identity'],
         label: 'PIN Verification',
-        detail: 'The transaction PIN is hashed (12 rounds) and checked before every payment.',
+        detail:
+          'The transaction PIN is stored as a bcrypt hash (cost 12) with a peppered verifier beside it and checked before every payment; wrong guesses lock it for longer each time.',
       },
       {
         id: 'otp',
         where: ['identity', 'notifications'],
         label: 'OTP Service',
-        detail: '6-digit one-time codes for password and PIN reset, valid 10-15 minutes, 5 attempts, stored hashed.',
+        detail:
+          '6-digit one-time codes for password and PIN reset, valid 15 minutes (password) or 10 (PIN), 5 attempts, stored as keyed hashes (HMAC).',
       },
       {
         id: 'middleware',
         where: ['api', 'contracts'],
         label: 'Middleware',
         detail:
-          'Authentication, rate limits (100 requests per 15 minutes; 10 on authentication routes), validation with shared schemas and one error table.',
+          'Authentication, rate limits per 15 minutes counted in the database (10 per address on each sign-in route, 100 per account for commands and per address elsewhere, 600 per account for reads), validation with shared schemas and one error table.',
       },
     ],
   },
