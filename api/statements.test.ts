@@ -246,6 +246,36 @@ describe('GET /api/transactions/statement.csv', () => {
     ]);
   });
 
+  it('regression: a deposit settled hours after its request says the request time the history shows, named as such', async () => {
+    const meena = await registeredUser(harness, 'meena@example.in');
+    const events = deposit('meena-june', meena.id, 120_000n);
+    const client = new pg.Client(harness.database.url);
+    await client.connect();
+    try {
+      // Requested 12 June 10:00 IST, settled by an admin 15:00 IST.
+      await appendRecordedAt(client, new Date('2025-06-12T04:30:00Z'), 'deposit-meena-june', -1, events.slice(0, 1));
+      await appendRecordedAt(client, new Date('2025-06-12T09:30:00Z'), 'deposit-meena-june', 0, events.slice(1));
+    } finally {
+      await client.end();
+    }
+    await waitForProjections();
+    const history = await harness.call({
+      method: 'POST',
+      url: '/api/transactions/get-all-transactions-by-user',
+      headers: { authorization: `Bearer ${meena.token}` },
+      payload: { page: 1 },
+    });
+    expect(history.statusCode, history.body).toBe(200);
+    const row = (history.json().data as { items: { reference: string; createdAt: string }[] }).items.find(
+      (entry) => entry.reference === 'top up meena-june',
+    );
+    expect(row?.createdAt).toBe('2025-06-12T04:30:00.000Z');
+    const response = await get(meena.token, '/api/transactions/statement.csv?from=2025-06-01&to=2025-06-30');
+    expect(response.body.trim().split('\n').slice(1)).toEqual([
+      '"12 Jun 2025, 3:00 pm","Added by UPI (requested 12 Jun 2025, 10:00 am)",top up meena-june,meena-june,,1200.00,1200.00',
+    ]);
+  });
+
   it('gives the receiver the same transaction, received from the payer, on its own running balance', async () => {
     const response = await get(ravi.token, '/api/transactions/statement.csv?from=2025-03-01&to=2025-04-30');
     const lines = response.body.trim().split('\n');

@@ -22,7 +22,7 @@ import type { Kysely } from 'kysely';
 import { rupeesText } from '../contracts/money.ts';
 import { tablesView } from '../platform/database.ts';
 import { readStatementWithReferences, type ReadTables, type StatementLineWithReference } from '../projections/index.ts';
-import { describeLine, istTime } from './statement-words.ts';
+import { describeLine, istTime, requestedNote } from './statement-words.ts';
 import { CSV_BATCH_ROWS, spreadsheetSafe } from './statements.ts';
 
 export const BYTE_ORDER_MARK = '\uFEFF';
@@ -48,7 +48,7 @@ function csvRow(line: StatementLineWithReference): string[] {
   const out = line.amount_paise < 0n;
   return [
     istTime(line.recorded_at),
-    spreadsheetSafe(describeLine(line)),
+    spreadsheetSafe(describeLine(line) + requestedNote(line)),
     spreadsheetSafe(line.reference ?? ''),
     spreadsheetSafe(line.transaction_id),
     out ? rupeesText(-line.amount_paise) : '',

@@ -29,7 +29,7 @@ import {
   type ReadTables,
   type StatementLineWithReference,
 } from '../projections/index.ts';
-import { describeLine, istTime, rupeeText } from './statement-words.ts';
+import { describeLine, istTime, requestedNote, rupeeText } from './statement-words.ts';
 
 export const MAX_PDF_LINES = 2_000;
 const BATCH_ROWS = 500;
@@ -124,7 +124,7 @@ function tableHeader(doc: PDFKit.PDFDocument): void {
 /** The description cell: what happened, then the payer's note and the transaction id in small grey type. */
 function descriptionCell(doc: PDFKit.PDFDocument, row: StatementLineWithReference, y: number): number {
   const column = COLUMNS[1];
-  doc.text(describeLine(row), column.x, y, { width: column.width });
+  doc.text(describeLine(row) + requestedNote(row), column.x, y, { width: column.width });
   doc.fontSize(7.5).fillColor(MUTED);
   if (row.reference) doc.text(`Ref: ${row.reference}`, column.x, doc.y, { width: column.width });
   doc.text(`Txn ID: ${row.transaction_id}`, column.x, doc.y, { width: column.width });

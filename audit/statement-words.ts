@@ -81,6 +81,21 @@ export function istTime(instant: Date): string {
   return `${part('day')} ${part('month')} ${part('year')}, ${part('hour')}:${part('minute')} ${part('dayPeriod').toLowerCase()}`;
 }
 
+/**
+ * A settled deposit's line is dated when the money landed; the history lists the deposit at
+ * its request. Where the two differ, the line says the request's time too, and which time it
+ * is: ' (requested 10 Mar 2025, 10:00 am)'. Empty for any other line.
+ */
+export function requestedNote(line: {
+  event_type: string;
+  recorded_at: Date;
+  history_created_at: Date | null;
+}): string {
+  if (line.event_type !== 'DepositSettled' || !line.history_created_at) return '';
+  const requested = istTime(line.history_created_at);
+  return requested === istTime(line.recorded_at) ? '' : ` (requested ${requested})`;
+}
+
 const enIn = new Intl.NumberFormat('en-IN');
 
 /** "₹1,00,000.50" / "-₹12.05": exact from paise (the whole part grouped as a bigint). */

@@ -65,6 +65,8 @@ export async function readStatement(
 export type StatementLineWithReference = Selectable<StatementRow> & {
   /** The payer's note or the deposit's reference (history's), null where the history has no row. */
   reference: string | null;
+  /** When history's row was made, the time the history shows: for a deposit, when it was requested. */
+  history_created_at: Date | null;
 };
 
 /**
@@ -85,7 +87,7 @@ export async function readStatementWithReferences(
       (eb) =>
         eb
           .selectFrom('read.history as h')
-          .select('h.reference')
+          .select(['h.reference', 'h.created_at as history_created_at'])
           .whereRef('h.account_id', '=', 's.account_id')
           .whereRef('h.stream_id', '=', 's.stream_id')
           .where((where) =>
@@ -100,7 +102,7 @@ export async function readStatementWithReferences(
       (join) => join.onTrue(),
     )
     .selectAll('s')
-    .select('h.reference')
+    .select(['h.reference', 'h.history_created_at'])
     .execute();
 }
 
