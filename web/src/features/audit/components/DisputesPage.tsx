@@ -14,6 +14,7 @@ import { Button } from '../../../components/ui/Button.tsx';
 import { Badge, Card, EmptyState, Notice, PageHeader, type BadgeTone } from '../../../components/ui/misc.tsx';
 import { SelectField } from '../../../components/ui/SelectField.tsx';
 import { TextAreaField } from '../../../components/ui/TextAreaField.tsx';
+import { useToast } from '../../../components/ui/Toaster.tsx';
 import { formatDateTime, formatRupees } from '../../../lib/format.ts';
 import { useDecideDispute, useDisputes, type DisputeFilter, type DisputeRecord } from '../api/disputes.ts';
 import styles from './DisputesPage.module.css';
@@ -28,20 +29,21 @@ const STATUS_TONES: Record<DisputeRecord['status'], BadgeTone> = {
 function useDisputeDecision(dispute: DisputeRecord) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | undefined>();
-  const [said, setSaid] = useState<string | undefined>();
   const decide = useDecideDispute();
+  // A toast, not a line in the card: a decided dispute leaves the "open" list it was in.
+  const notify = useToast();
   async function run(decision: 'reverse' | 'reject'): Promise<void> {
     const parsed = resolveDisputeSchema.safeParse({ reason });
     if (!parsed.success) return setError(parsed.error.issues[0]?.message);
     setError(undefined);
     try {
       const outcome = await decide.mutateAsync({ id: dispute.id, decision, reason: parsed.data.reason });
-      setSaid(outcome.message);
+      notify({ tone: outcome.awaitingApproval ? 'info' : 'success', message: outcome.message, durationMs: 6000 });
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : undefined);
     }
   }
-  return { reason, setReason, error, said, run, pending: decide.isPending };
+  return { reason, setReason, error, run, pending: decide.isPending };
 }
 
 function DecisionForm({ dispute }: { dispute: DisputeRecord }): ReactElement {
@@ -65,11 +67,6 @@ function DecisionForm({ dispute }: { dispute: DisputeRecord }): ReactElement {
           {t('disputes.reject')}
         </Button>
       </div>
-      {form.said ? (
-        <p role="status" className="small">
-          {form.said}
-        </p>
-      ) : null}
     </div>
   );
 }
