@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedServer } from '../platform/embedded-postgres.ts';
 import { migrateDatabase } from '../platform/migrate.ts';
-import { allQueues } from '../runtime/queues.ts';
+import { installation } from '../runtime/installation.ts';
 import { ensureDatabase } from '../platform/database-server.ts';
 import { withLogin } from '../platform/runtime-role.ts';
 
@@ -39,7 +39,7 @@ export async function startBenchDatabase(): Promise<BenchDatabase> {
     // Over the Unix socket, as the app reaches the embedded server by default (BENCH_TCP=1: loopback TCP, to compare).
     const url = process.env['BENCH_TCP'] === '1' ? server.url(name) : server.socketUrl(name);
     const runtimeUrl = withLogin(url, BENCH_RUNTIME_LOGIN);
-    await migrateDatabase(url, allQueues, { runtimeUrl, resetRuntimePassword: true });
+    await migrateDatabase(url, installation, { runtimeUrl, resetRuntimePassword: true });
     return { url, runtimeUrl, server, fresh, stop };
   };
   return fresh('bench');

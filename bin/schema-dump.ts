@@ -10,7 +10,7 @@ import { withClient } from '../platform/database.ts';
 import { startEmbeddedPostgres } from '../platform/embedded-postgres.ts';
 import { migrateDatabase } from '../platform/migrate.ts';
 import { schemaFileText } from '../platform/schema-dump.ts';
-import { allQueues } from '../runtime/queues.ts';
+import { installation } from '../runtime/installation.ts';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../migrations/schema.sql', import.meta.url));
 
@@ -19,7 +19,7 @@ const server = await startEmbeddedPostgres({ dataDir: join(dataRoot, 'data'), pe
 try {
   await withClient(server.url('postgres'), (client) => client.query('create database wallet_schema'));
   const url = server.url('wallet_schema');
-  await migrateDatabase(url, allQueues);
+  await migrateDatabase(url, installation);
   const text = await withClient(url, (client) => schemaFileText(client));
   writeFileSync(SCHEMA_FILE, text);
   console.log(`wrote ${SCHEMA_FILE}`);

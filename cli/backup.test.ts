@@ -18,7 +18,7 @@ import { ensureDatabase } from '../platform/database-server.ts';
 import { EMBEDDED_DATABASE } from '../platform/embedded-login.ts';
 import { startEmbeddedPostgres, type EmbeddedServer } from '../platform/embedded-postgres.ts';
 import { migrateDatabase } from '../platform/migrate.ts';
-import { allQueues } from '../runtime/queues.ts';
+import { installation } from '../runtime/installation.ts';
 import type { BackupManifest } from './backup.ts';
 import { capturedIo } from './io.ts';
 import { EXIT_OK, runCli } from './main.ts';
@@ -72,7 +72,7 @@ beforeAll(async () => {
   root = tempRoot();
   server = await startEmbeddedPostgres({ dataDir: join(root, 'postgres'), persistent: true });
   await ensureDatabase(server.url('postgres'), EMBEDDED_DATABASE);
-  await migrateDatabase(server.url(EMBEDDED_DATABASE), allQueues);
+  await migrateDatabase(server.url(EMBEDDED_DATABASE), installation);
   db = createDatabase<unknown>({ connectionString: server.url(EMBEDDED_DATABASE), maxConnections: 4 });
   ledger = createLedger({ db: tablesView<LedgerTables>(db) });
   await openFundedWallets(ledger, ['alice', 'bob'], rupees(10_000));

@@ -44,7 +44,7 @@ export const CODE_MAP: Readonly<Record<CodeFolder, FolderRule>> = {
     mayImport: [],
   },
   platform: {
-    owns: 'config parsed once, production mode, database pools, the database server (embedded Postgres or `DATABASE_URL`), the runtime role, secret files, pg-boss, the migration runner and SQL registry, the schema dump, metrics registry, logger',
+    owns: 'config parsed once, production mode, database pools, the database server (embedded Postgres or `DATABASE_URL`), the runtime role, secret files, pg-boss, the migration runner (it applies the SQL definitions and queues it is handed), the schema dump, metrics registry, logger',
     mayImport: [],
   },
   migrations: {
@@ -53,7 +53,7 @@ export const CODE_MAP: Readonly<Record<CodeFolder, FolderRule>> = {
   },
   scripts: {
     owns: 'build and repository helpers: `ensure-web-build.ts`, `test-prerequisites.ts`, `architecture-map.ts` (the generated parts of ARCHITECTURE.md), `node24.sh`',
-    mayImport: ['contracts', 'platform'],
+    mayImport: ['contracts', 'platform', 'runtime'],
   },
   contracts: {
     owns: 'what the server and the web app share: zod schemas of the wire format (the OpenAPI document is generated from them), the spec’s messages, this code map',
@@ -107,7 +107,7 @@ export const CODE_MAP: Readonly<Record<CodeFolder, FolderRule>> = {
     mayImport: ['audit', 'ledger', 'projections', 'platform', 'contracts'],
   },
   runtime: {
-    owns: 'the composition root: the API and worker processes, the operator commands, their shared system, graceful stop',
+    owns: 'the composition root: the API and worker processes, the operator commands, their shared system, graceful stop, what the migration run installs (each domain’s SQL definition files and queues)',
     mayImport: [
       'api',
       'audit',

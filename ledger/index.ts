@@ -30,6 +30,7 @@ export * from './events.ts';
 export * from './limits.ts';
 export * from './money.ts';
 export * from './rejections.ts';
+export { LEDGER_SQL_DEFINITIONS } from './sql/definitions.ts';
 export type { AppendResult } from './event-store/append.ts';
 export { DEFAULT_BATCHING, type BatchingOptions } from './event-store/batch.ts';
 // The group-commit policy itself, so a benchmark's batched baseline batches exactly like the ledger.

@@ -12,6 +12,7 @@ import { Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createLedger, type LedgerTables, type Paise } from '../ledger/index.ts';
 import { allQueues } from '../runtime/queues.ts';
+import { installation } from '../runtime/installation.ts';
 import { adminQuery, createTestDatabase, inDatabase, type TestDatabase } from '../test/database.ts';
 import { openFundedWallets } from '../test/funded-wallets.ts';
 import { createDatabase, withClient } from './database.ts';
@@ -181,7 +182,7 @@ describe('a database migrated before the squash', () => {
     expect(before['read.history']?.length).toBeGreaterThan(4);
     expect(await pendingMigrations(legacy.ownerUrl)).toEqual([BASELINE_MIGRATION, ...AFTER_BASELINE]);
 
-    const report = await migrateDatabase(legacy.ownerUrl, allQueues, { runtimeUrl: legacy.runtimeUrl });
+    const report = await migrateDatabase(legacy.ownerUrl, installation, { runtimeUrl: legacy.runtimeUrl });
 
     expect(report.applied).toEqual(AFTER_BASELINE);
     const { ['read.event_actors']: actors, ...kept } = await allRows(legacy.ownerUrl);
@@ -252,7 +253,9 @@ describe('a database migrated before the squash', () => {
     });
     expect(balances).toEqual({ agree: true, wallets: 8 });
     const schema = await schemaOf(legacy.ownerUrl);
-    expect((await migrateDatabase(legacy.ownerUrl, allQueues, { runtimeUrl: legacy.runtimeUrl })).applied).toEqual([]);
+    expect((await migrateDatabase(legacy.ownerUrl, installation, { runtimeUrl: legacy.runtimeUrl })).applied).toEqual(
+      [],
+    );
     expect(await schemaOf(legacy.ownerUrl)).toBe(schema);
   });
 });
@@ -262,7 +265,7 @@ describe('a database that stopped part-way through the squashed migrations', () 
     const partial = await emptyDatabase();
     try {
       await restoreAsBeforeTheSquash(partial.ownerUrl, '0010_runtime_role');
-      await expect(migrateDatabase(partial.ownerUrl, allQueues)).rejects.toThrow(
+      await expect(migrateDatabase(partial.ownerUrl, installation)).rejects.toThrow(
         /stopped before migration 0011_pin_verifier, which is now part of 0001_baseline/,
       );
     } finally {

@@ -17,7 +17,7 @@ import { assertMigrationsCurrent, migrateDatabase, pendingMigrations } from './m
 import { runtimePrivilegeProblems } from './runtime-privileges.ts';
 import { scramVerifier } from './runtime-role.ts';
 import { startSystem } from '../runtime/system.ts';
-import { allQueues } from '../runtime/queues.ts';
+import { installation } from '../runtime/installation.ts';
 import { adminQuery, createTestDatabase, inDatabase } from '../test/database.ts';
 import { withLogin } from '../test/logins.ts';
 
@@ -43,14 +43,14 @@ describe('a migration run with DATABASE_OWNER_URL and another DATABASE_URL user'
     const runtimeUrl = withLogin(ownerUrl, login);
     try {
       await expect(assertMigrationsCurrent(ownerUrl)).rejects.toThrow(/needs migrations .*run `npm run migrate`/);
-      await migrateDatabase(ownerUrl, allQueues, { runtimeUrl });
+      await migrateDatabase(ownerUrl, installation, { runtimeUrl });
       expect(await currentUser(runtimeUrl)).toBe(login.user);
       expect(await pendingMigrations(runtimeUrl)).toEqual([]);
       const runtime = createDatabase<unknown>({ connectionString: runtimeUrl, maxConnections: 1 });
       expect(await runtimePrivilegeProblems(runtime)).toEqual([]);
       await runtime.destroy();
       // A second run finds the role and changes nothing it should not.
-      await migrateDatabase(ownerUrl, allQueues, { runtimeUrl });
+      await migrateDatabase(ownerUrl, installation, { runtimeUrl });
       expect(await currentUser(runtimeUrl)).toBe(login.user);
     } finally {
       await adminQuery(`drop database if exists ${name} with (force)`);

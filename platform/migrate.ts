@@ -1,8 +1,8 @@
 /**
  * Schema migrations, run as the owner: the runtime role (platform/runtime-role.ts); then, in one
  * transaction, the forward-only Kysely migrations from migrations/ (tables, indexes, data) and
- * the SQL definition files (platform/sql-definitions.ts: every function, replaced on each run);
- * then pg-boss's own schema and the project's queues, the runtime's grants by schema policy and,
+ * the SQL definition files it is handed (./sql-definitions.ts: every function, replaced on each
+ * run); then pg-boss's own schema and the queues it is handed, the runtime's grants by schema policy and,
  * when the app connects as another user, that login as a member of the runtime role.
  * Also the check a runtime start makes instead (it may not migrate): are migrations current?
  */
@@ -69,9 +69,19 @@ export interface MigrateOptions {
   resetRuntimePassword?: boolean;
 }
 
+/**
+ * What the domains install beyond the versioned migrations, put together by the composition
+ * root (runtime/installation.ts): the runner names no domain's files.
+ */
+export interface Installation {
+  /** SQL definition files, in the order they are applied. */
+  sqlDefinitions: readonly URL[];
+  queues: readonly QueueSpec[];
+}
+
 export async function migrateDatabase(
   ownerUrl: string,
-  queues: readonly QueueSpec[],
+  installation: Installation,
   options: MigrateOptions = {},
 ): Promise<MigrationReport> {
   const db = openMigrationDatabase(ownerUrl);
@@ -89,10 +99,10 @@ export async function migrateDatabase(
           { cause: error },
         );
       }
-      await applySqlDefinitions(trx);
+      await applySqlDefinitions(trx, installation.sqlDefinitions);
       return results ?? [];
     });
-    await installJobQueues(ownerUrl, queues, options.log);
+    await installJobQueues(ownerUrl, installation.queues, options.log);
     await applyRuntimeGrants(db);
     if (options.runtimeUrl && isSeparateLogin(ownerUrl, options.runtimeUrl)) {
       await ensureRuntimeLogin(db, loginOf(options.runtimeUrl), {

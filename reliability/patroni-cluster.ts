@@ -40,7 +40,7 @@ import { fileURLToPath } from 'node:url';
 import { withClient } from '../platform/database.ts';
 import { freePort } from '../platform/embedded-postgres.ts';
 import { migrateDatabase } from '../platform/migrate.ts';
-import { allQueues } from '../runtime/queues.ts';
+import { installation } from '../runtime/installation.ts';
 import { LOG_DIR } from './processes.ts';
 import { waitUntil } from '../test/wait.ts';
 
@@ -376,7 +376,7 @@ export async function startPatroniCluster(options: PatroniClusterOptions = {}): 
 
     // The database and the roles are post-bootstrap.sh's; the owner migrates.
     const primaryUrl = url(RUNTIME_LOGIN, secrets.runtime, primaryPort);
-    await migrateDatabase(primaryOwnerUrl, allQueues, { runtimeUrl: primaryUrl });
+    await migrateDatabase(primaryOwnerUrl, installation, { runtimeUrl: primaryUrl });
     progress(`database migrated through HAProxy as ${OWNER}`);
 
     const restOf = (name: string): number => {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase, withClient } from '../platform/database.ts';
 import { freePort, startEmbeddedPostgres, type EmbeddedServer } from '../platform/embedded-postgres.ts';
 import { migrateDatabase } from '../platform/migrate.ts';
-import { allQueues } from '../runtime/queues.ts';
+import { installation } from '../runtime/installation.ts';
 import { TEST_RUNTIME_LOGIN, withLogin } from '../test/logins.ts';
 import { WaitTimeout, waitUntil } from '../test/wait.ts';
 import { checkInvariants, createFundedWallets, runTransferClients, waitForProjections } from './money-load.ts';
@@ -46,7 +46,7 @@ beforeAll(async () => {
   // Migrated as the owner (the superuser); the processes and the checks below run as the runtime login.
   const ownerUrl = (postgres as EmbeddedServer).url('wallet_restart');
   databaseUrl = withLogin(ownerUrl, TEST_RUNTIME_LOGIN);
-  await migrateDatabase(ownerUrl, allQueues, { runtimeUrl: databaseUrl, resetRuntimePassword: true });
+  await migrateDatabase(ownerUrl, installation, { runtimeUrl: databaseUrl, resetRuntimePassword: true });
   cluster = createCluster(databaseUrl);
   [api, worker] = await Promise.all([
     cluster.spawn('api', 'pg-restart-api'),

@@ -21,7 +21,7 @@ import { createLogger, lifecycleLog } from '../platform/logger.ts';
 import { migrateDatabase } from '../platform/migrate.ts';
 import { ProductionRefusal } from '../platform/production.ts';
 import { writeSecretFile } from '../platform/secret-file.ts';
-import { allQueues } from './queues.ts';
+import { installation } from './installation.ts';
 import { startSystem } from './system.ts';
 
 /**
@@ -40,7 +40,7 @@ export async function migrateCommand(config: Config): Promise<void> {
     log,
   });
   try {
-    const report = await migrateDatabase(server.ownerUrl ?? server.url, allQueues, { runtimeUrl: server.url, log });
+    const report = await migrateDatabase(server.ownerUrl ?? server.url, installation, { runtimeUrl: server.url, log });
     lifecycleLog(log).info(
       { applied: report.applied },
       report.applied.length ? `Applied: ${report.applied.join(', ')}` : 'Database is up to date.',

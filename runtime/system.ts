@@ -18,7 +18,7 @@ import type { Ledger, LedgerTables } from '../ledger/index.ts';
 import { openDatabaseServer, type DatabaseServer } from '../platform/database-server.ts';
 import { createLogger, stderrDestination, type Logger } from '../platform/logger.ts';
 import { createWiredLedger, type WiredLedgerOptions } from './ledger.ts';
-import { allQueues } from './queues.ts';
+import { installation } from './installation.ts';
 
 export interface System {
   config: Config;
@@ -141,7 +141,7 @@ export async function startProcess<Process>(
 
 /** The runtime role may not change the schema: only a process with the owner's connection migrates. */
 async function prepareSchema(server: DatabaseServer, log: Logger): Promise<void> {
-  if (server.ownerUrl) await migrateDatabase(server.ownerUrl, allQueues, { runtimeUrl: server.url, log });
+  if (server.ownerUrl) await migrateDatabase(server.ownerUrl, installation, { runtimeUrl: server.url, log });
   else await assertMigrationsCurrent(server.url);
 }
 

@@ -1,14 +1,15 @@
 /**
  * The generated parts of ARCHITECTURE.md: the code-map table, rendered from CODE_MAP
  * (contracts/code-map.ts, which ESLint's import zones come from too), and the list of SQL
- * definition files, rendered from the registry the migration run applies
- * (platform/sql-definitions.ts) and the functions each file defines. Each sits between marker
- * comments; `node scripts/architecture-map.ts --write` rewrites them, and
+ * definition files, rendered from the list the migration run applies (runtime/installation.ts,
+ * each domain's own files put together) and the functions each file defines. Each sits
+ * between marker comments; `node scripts/architecture-map.ts --write` rewrites them, and
  * test/architecture-map.test.ts fails while the file differs from what this renders.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { CODE_MAP, OTHER_FOLDERS, PUBLIC_ENTRIES, type CodeFolder } from '../contracts/code-map.ts';
-import { readSqlDefinition, SQL_DEFINITION_FILES } from '../platform/sql-definitions.ts';
+import { definitionName, readSqlDefinition } from '../platform/sql-definitions.ts';
+import { installation } from '../runtime/installation.ts';
 
 export const ARCHITECTURE_FILE = new URL('../ARCHITECTURE.md', import.meta.url);
 
@@ -54,9 +55,9 @@ export function definedFunctions(sqlText: string): string[] {
 }
 
 export function renderSqlList(): string {
-  const rows = SQL_DEFINITION_FILES.map((file, index) => {
+  const rows = installation.sqlDefinitions.map((file, index) => {
     const functions = definedFunctions(readSqlDefinition(file));
-    return `| ${index + 1} | \`${file}\` | ${functions.map((name) => `\`${name}\``).join(', ') || '-'} |`;
+    return `| ${index + 1} | \`${definitionName(file)}\` | ${functions.map((name) => `\`${name}\``).join(', ') || '-'} |`;
   });
   return ['| order | file | functions it defines |', '|---|---|---|', ...rows].join('\n');
 }

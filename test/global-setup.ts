@@ -12,7 +12,7 @@ import type { TestProject } from 'vitest/node';
 import { withClient } from '../platform/database.ts';
 import { startEmbeddedPostgres, type EmbeddedServer } from '../platform/embedded-postgres.ts';
 import { migrateDatabase } from '../platform/migrate.ts';
-import { allQueues } from '../runtime/queues.ts';
+import { installation } from '../runtime/installation.ts';
 import { TEST_RUNTIME_LOGIN, withLogin } from './logins.ts';
 import { startXminHolder } from './xmin-holder.ts';
 
@@ -49,7 +49,7 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
   const templateUrl = new URL(adminUrl);
   templateUrl.pathname = `/${template}`;
   const runtimeUrl = withLogin(templateUrl.toString(), TEST_RUNTIME_LOGIN);
-  await migrateDatabase(templateUrl.toString(), allQueues, { runtimeUrl, resetRuntimePassword: true });
+  await migrateDatabase(templateUrl.toString(), installation, { runtimeUrl, resetRuntimePassword: true });
   project.provide('adminDatabaseUrl', adminUrl);
   project.provide('runtimeDatabaseUrl', withLogin(adminUrl, TEST_RUNTIME_LOGIN));
   project.provide('templateDatabase', template);

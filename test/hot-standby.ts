@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { withClient } from '../platform/database.ts';
 import { freePort } from '../platform/embedded-postgres.ts';
 import { migrateDatabase } from '../platform/migrate.ts';
-import { allQueues } from '../runtime/queues.ts';
+import { installation } from '../runtime/installation.ts';
 import { TEST_RUNTIME_LOGIN, withLogin } from './logins.ts';
 import { waitUntil } from './wait.ts';
 
@@ -179,7 +179,7 @@ async function startMigratedServer(
   await withClient(adminUrl, (client) => client.query(`create database ${DATABASE}`));
   const primaryOwnerUrl = `postgres://postgres@127.0.0.1:${server.port}/${DATABASE}`;
   const primaryUrl = withLogin(primaryOwnerUrl, TEST_RUNTIME_LOGIN);
-  await migrateDatabase(primaryOwnerUrl, allQueues, { runtimeUrl: primaryUrl, resetRuntimePassword: true });
+  await migrateDatabase(primaryOwnerUrl, installation, { runtimeUrl: primaryUrl, resetRuntimePassword: true });
   return { server, primaryUrl, primaryOwnerUrl };
 }
 

@@ -22,7 +22,7 @@ import { sql, type Kysely } from 'kysely';
 import { openDatabase, withClient } from '../../platform/database.ts';
 import { freePort } from '../../platform/embedded-postgres.ts';
 import { migrateDatabase } from '../../platform/migrate.ts';
-import { allQueues } from '../../runtime/queues.ts';
+import { installation } from '../../runtime/installation.ts';
 import { POSTGRES_15_BIN, postgresUser, run, startServer, stopServer, type Server } from '../../test/hot-standby.ts';
 import { ROOT } from '../../test/processes.ts';
 import { TEST_RUNTIME_LOGIN, withLogin } from '../../test/logins.ts';
@@ -136,7 +136,7 @@ export async function runRestoreDrill(
     await withClient(adminUrl, (client) => client.query(`create database ${DATABASE}`));
     const ownerUrl = `postgres://postgres@127.0.0.1:${port}/${DATABASE}`;
     const databaseUrl = withLogin(ownerUrl, TEST_RUNTIME_LOGIN);
-    await migrateDatabase(ownerUrl, allQueues, { runtimeUrl: databaseUrl, resetRuntimePassword: true });
+    await migrateDatabase(ownerUrl, installation, { runtimeUrl: databaseUrl, resetRuntimePassword: true });
     progress('pgbackrest stanza-create, check');
     await pgbackrest('stanza-create');
     await pgbackrest('check');
