@@ -1,6 +1,7 @@
 /**
  * The dashboard's Recent Activity: the 3 newest transactions, each in people's words from
- * the user's side ("Paid to Vikram Nair", lib/history-words.ts), with View All.
+ * the user's side ("Paid to Vikram Nair", lib/history-words.ts), each opening the payment's own
+ * page, with View All.
  */
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -37,7 +38,12 @@ export function RecentActivity({ userId }: { userId: string }): ReactElement {
                 <Icon name={out ? 'send' : 'download'} size={18} />
               </span>
               <div className="recent-main">
-                <p className={`recent-title ${styles.title}`}>{historyTitle(transaction, userId)}</p>
+                <p className={`recent-title ${styles.title}`}>
+                  {/* Each entry opens the payment's own page, as a history row does. */}
+                  <Link to={`/transactions/${encodeURIComponent(transaction._id)}`}>
+                    {historyTitle(transaction, userId)}
+                  </Link>
+                </p>
                 <p className="muted small">
                   {transaction.reference} · {formatDateTime(transaction.createdAt)}
                 </p>

@@ -144,3 +144,14 @@ describe('a failed deposit', () => {
     ]);
   });
 });
+
+describe("a row's own page", () => {
+  it('is linked from every row: the id in the table, the title on the phone card', () => {
+    const { container } = render(<TransactionList items={ITEMS} userId={ME} />, { wrapper: MemoryRouter });
+    const targets = (selector: string) =>
+      [...container.querySelectorAll<HTMLAnchorElement>(selector)].map((link) => link.getAttribute('href'));
+    const pages = ITEMS.map((item) => `/transactions/${item._id}`);
+    expect(targets('table tbody a')).toEqual(pages);
+    expect(targets('.card-list a.history-title')).toEqual(pages);
+  });
+});
