@@ -716,3 +716,24 @@ describe("issue 43's rough edges: the admin's own name", () => {
     });
   }
 });
+
+describe("issue 43's rough edges: the deposit dialog at 1280x800", () => {
+  step('desktop: Submit deposit is on screen, not under the fold, for a bank transfer and for UPI', async () => {
+    const { page } = await session('desktop', kabir.token);
+    await page.goto('/transactions');
+    await page.getByRole('button', { name: 'DEPOSIT' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Deposit Funds' });
+    const submit = dialog.getByRole('button', { name: 'Submit deposit' });
+    /** The button's middle is inside the window and is the button itself (nothing drawn over it). */
+    const inSight = () =>
+      submit.evaluate((button) => {
+        const box = button.getBoundingClientRect();
+        const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
+        return y > 0 && y < window.innerHeight && button.contains(document.elementFromPoint(x, y));
+      });
+    await submit.waitFor();
+    await expect.poll(inSight, { timeout: 10_000 }).toBe(true);
+    await dialog.getByRole('radio', { name: /^UPI/ }).check();
+    await expect.poll(inSight, { timeout: 10_000 }).toBe(true);
+  });
+});

@@ -2,7 +2,8 @@
  * Deposit Funds (spec sections 2, 4, 5, 8): amount, reference, PIN and a method - bank
  * transfer (account, IFSC, bank), UPI (id) or card ('Pay ₹{amount}' through the configured
  * provider). Bank transfer and UPI are submitted as pending; the dialog then says where to pay
- * (DepositInstructions.tsx). The view; state and submission are useDepositForm.ts.
+ * (DepositInstructions.tsx); Cancel / Submit stay in sight while the fields scroll. The view;
+ * state and submission are useDepositForm.ts.
  */
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +15,7 @@ import { Modal } from '../../../components/ui/Modal.tsx';
 import { focusFirstInvalid } from '../../../lib/focus.ts';
 import { digitsOnly } from '../../../lib/forms.ts';
 import { formatRupees } from '../../../lib/format.ts';
+import styles from './DepositDialog.module.css';
 import { DepositInstructions } from './DepositInstructions.tsx';
 import { MethodChoice, MethodFields } from './DepositMethodFields.tsx';
 import { useDepositForm, type DepositUser } from './useDepositForm.ts';
@@ -79,7 +81,7 @@ export function DepositDialog({ open, onOpenChange, user }: DepositDialogProps):
           <MethodChoice form={form} />
           <MethodFields form={form} />
           {form.method !== 'card' ? (
-            <div className="modal-actions">
+            <div className={`modal-actions ${styles.actions}`}>
               <Button variant="secondary" onClick={() => form.close(false)}>
                 {t('deposit.cancel')}
               </Button>
