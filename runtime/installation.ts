@@ -1,14 +1,19 @@
 /**
  * What the wallet installs beyond the versioned migrations, put together from what each domain
  * owns: the ledger's SQL definition files, then the read side's (which name the ledger's
- * tables), and every pg-boss queue. `npm run migrate` and each test database get exactly this.
+ * tables), every pg-boss queue, and the schemas the schema dump covers, each named by the code
+ * that owns its tables. `npm run migrate` and each test database get exactly this.
  */
-import { LEDGER_SQL_DEFINITIONS } from '../ledger/index.ts';
+import { RATE_LIMIT_SCHEMAS } from '../api/auth/rate-limit-store.ts';
+import { AUDIT_SCHEMAS } from '../audit/index.ts';
+import { IDENTITY_SCHEMAS } from '../identity/index.ts';
+import { LEDGER_SCHEMAS, LEDGER_SQL_DEFINITIONS } from '../ledger/index.ts';
 import type { Installation } from '../platform/migrate.ts';
-import { PROJECTION_SQL_DEFINITIONS } from '../projections/index.ts';
+import { PROJECTION_SCHEMAS, PROJECTION_SQL_DEFINITIONS } from '../projections/index.ts';
 import { allQueues } from './queues.ts';
 
 export const installation: Installation = {
   sqlDefinitions: [...LEDGER_SQL_DEFINITIONS, ...PROJECTION_SQL_DEFINITIONS],
   queues: allQueues,
+  schemas: [...AUDIT_SCHEMAS, ...IDENTITY_SCHEMAS, ...LEDGER_SCHEMAS, ...PROJECTION_SCHEMAS, ...RATE_LIMIT_SCHEMAS],
 };

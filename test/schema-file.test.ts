@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withClient } from '../platform/database.ts';
 import { schemaFileMajor, schemaFileText, serverMajor } from '../platform/schema-dump.ts';
+import { installation } from '../runtime/installation.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 const SCHEMA_FILE = new URL('../migrations/schema.sql', import.meta.url);
@@ -36,7 +37,7 @@ describe('migrations/schema.sql', () => {
   it('is what a fresh migration run gives (else run `npm run schema:dump` and review the diff)', async (context) => {
     const file = readFileSync(SCHEMA_FILE, 'utf8');
     const { actual, major } = await withClient(database.ownerUrl, async (client) => ({
-      actual: await schemaFileText(client),
+      actual: await schemaFileText(client, installation.schemas),
       major: await serverMajor(client),
     }));
     // Function bodies and index definitions are printed by the server; another major prints them differently.

@@ -23,6 +23,9 @@ export const SWEEP_INTERVAL_MS = 60_000;
 /** ...and at most this many per sweep, so a sweep is a short index range delete. */
 export const SWEEP_BATCH_ROWS = 5_000;
 
+/** The schema of the counters (the schema dump lists it: runtime/installation.ts). */
+export const RATE_LIMIT_SCHEMAS: readonly string[] = ['ratelimit'];
+
 /** The scope of the shared API-wide limit; routes with a limit of their own use "METHOD /url". */
 const SHARED_SCOPE = 'api';
 

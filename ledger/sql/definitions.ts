@@ -1,8 +1,12 @@
 /**
- * The ledger's SQL definition files, in the order they are applied (the migration run applies
- * them after the versioned migrations; runtime/installation.ts hands them to it): the trigger
- * functions first, then `append_batch`, which `append` calls as a batch of one.
+ * What the ledger installs beyond its tables: its schema's name, and its SQL definition files
+ * in the order they are applied (the migration run applies them after the versioned
+ * migrations; runtime/installation.ts hands them to it): the trigger functions first, then
+ * `append_batch`, which `append` calls as a batch of one.
  */
+/** The schema of the ledger's tables and functions (migrations/0001_baseline.ts creates it). */
+export const LEDGER_SCHEMAS: readonly string[] = ['ledger'];
+
 export const LEDGER_SQL_DEFINITIONS: readonly URL[] = [
   new URL('./invariants.sql', import.meta.url),
   new URL('./append-batch.sql', import.meta.url),
