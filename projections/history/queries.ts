@@ -52,6 +52,13 @@ function reversed(text: string): string {
   return [...text].reverse().join('');
 }
 
+/**
+ * What a transaction id never holds: ids are tokens (the server mints UUIDv7, platform/ids.ts),
+ * so a text with a space, a rupee sign or a comma - a name, a phrase, an amount as typed - is
+ * never part of one, and the id is not tested for it.
+ */
+const ID_NEVER_HOLDS = /[\s₹,]/u;
+
 /** `text` with LIKE's wildcards and escape character taken literally. */
 function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
@@ -73,6 +80,8 @@ export async function readHistoryPage(db: Kysely<ReadTables>, query: HistoryQuer
       amountPaise: searchedAmountPaise(search),
       transactionIdPrefix: `${likeLiteral(search.toLowerCase())}%`,
       transactionIdTail: `${likeLiteral(reversed(search.toLowerCase()))}%`,
+      transactionIdEnd: `%${likeLiteral(search.toLowerCase())}`,
+      mayBeInId: !ID_NEVER_HOLDS.test(search),
       pageSize,
       offset,
       countLimit: query.searchCountLimit ?? SEARCH_COUNT_LIMIT,
@@ -164,6 +173,10 @@ interface SearchQuery {
    * shows and people copy their random tail.
    */
   transactionIdTail: string;
+  /** LIKE pattern over lower(transaction_id): the text at its end (transactionIdTail's test, without the index). */
+  transactionIdEnd: string;
+  /** False when the text holds what no transaction id does (see ID_NEVER_HOLDS): the id is not tested. */
+  mayBeInId: boolean;
   pageSize: number;
   offset: number;
   countLimit: number;
@@ -212,7 +225,11 @@ const WALK_WHEN_SHARE_SQUARED_TIMES_ROWS = 120;
  *   key, among this user's rows only (`read.history_search_keys`,
  *   projections/history/search-keys.sql) or the id's prefix B-tree give the candidates, then
  *   sorted; more than SEARCH_LOOKUP_ROWS of them, and it walks instead. A text with no three
- *   letters or digits in a row has no trigrams to look up, and walks.
+ *   letters or digits in a row has no trigrams to look up, and walks - unless it names an
+ *   amount ("38.63", "₹5"): then the amount's key and the id's B-trees find its matches in the
+ *   whole history, and the head's matches are added, so such a text is found in a note or a
+ *   name among the newest SEARCH_HEAD_ROWS rows only (walking the whole history for that
+ *   cost a search of 100,000 rows ~180 ms: bench/RESULTS.md, 13:45 entry).
  * The planner cannot make this choice itself: it estimates a match's likelihood from all
  * users' rows and multiplies the trigrams' likelihoods as if independent (it took 20,000
  * matches for 227 and fetched them all from the heap). Ways not taken are not run (each is
@@ -221,7 +238,7 @@ const WALK_WHEN_SHARE_SQUARED_TIMES_ROWS = 120;
  */
 async function searchHistory(db: Kysely<ReadTables>, query: SearchQuery): Promise<HistoryPage> {
   const { accountId, type, pageSize, offset, countLimit, headRows, lookupRows } = query;
-  const { filters, isMatch, isKeyed, textKeys } = searchConditions(query);
+  const { filters, isMatch, isKeyed, hasKeys } = searchConditions(query);
   const newestFirst = sql`order by created_at desc, position desc`;
   const walk = sql`select stream_id, created_at, position from read.history where ${filters} and ${isMatch}`;
   const pageSource = offset + pageSize > countLimit ? sql`(${walk} ${newestFirst})` : sql`matches`;
@@ -238,7 +255,7 @@ async function searchHistory(db: Kysely<ReadTables>, query: SearchQuery): Promis
                else 'keys'
              end as way
         from (select count(*) filter (where hit) as hits, count(*) as seen,
-                     cardinality(${textKeys}) > 0 as keyed,
+                     ${hasKeys} as keyed,
                      (select coalesce(sum(rows), 0) from read.history_counts
                        where account_id = ${accountId} ${type ? sql`and type = ${type}` : sql``}) as rows
                 from head) as probe
@@ -260,8 +277,11 @@ async function searchHistory(db: Kysely<ReadTables>, query: SearchQuery): Promis
             and (created_at, position) < (select created_at, position from head order by created_at, position limit 1)
           ${newestFirst} limit ${countLimit + 1})
         union all
-        (select stream_id, created_at, position from keyed
-          where ${chosen} = 'keys' ${newestFirst} limit ${countLimit + 1})
+        (select stream_id, created_at, position from (
+           select stream_id, created_at, position from keyed where ${chosen} = 'keys'
+           union
+           select stream_id, created_at, position from head where hit and ${chosen} = 'keys'
+         ) as looked_up ${newestFirst} limit ${countLimit + 1})
       ) as found ${newestFirst} limit ${countLimit + 1}
     ),
     page as (
@@ -287,30 +307,43 @@ interface SearchConditions {
   isMatch: RawBuilder<unknown>;
   /** The row matches, found through the search keys' index or the id's (the 'keys' way). */
   isKeyed: RawBuilder<unknown>;
-  /** The text's trigram keys; empty when it has none. */
-  textKeys: RawBuilder<unknown>;
+  /** Whether the keys can find the matches: the text has trigrams, or it names an amount. */
+  hasKeys: RawBuilder<unknown>;
 }
 
 function searchConditions(query: SearchQuery): SearchConditions {
   const { accountId, type, since, until, text, amountPaise } = query;
   const filters = sql`account_id = ${accountId} ${type ? sql`and type = ${type}` : sql``}
        ${since ? sql`and created_at >= ${since}` : sql``} ${until ? sql`and created_at < ${until}` : sql``}`;
-  const isIdMatch = sql`(lower(transaction_id) like ${query.transactionIdPrefix}
-                         or reverse(lower(transaction_id)) like ${query.transactionIdTail})`;
-  const inWords = sql`(reference ilike ${query.referencePattern} or counterparty_name ilike ${query.referencePattern})`;
+  // Two forms of one test. The keys way's reads the ids' B-trees (their expressions); a row
+  // read anyway (the head, the walk) is tested by the cheaper one: lower() once, and LIKE of
+  // lower() being what ILIKE does in a multibyte encoding without lowering the pattern per row.
+  // Together ~40% of a head's cost (bench/RESULTS.md, the 13:45 entry).
+  const isIdMatch = query.mayBeInId
+    ? sql`(lower(transaction_id) like ${query.transactionIdPrefix}
+           or reverse(lower(transaction_id)) like ${query.transactionIdTail})`
+    : sql`false`;
+  const isInId = query.mayBeInId
+    ? sql`lower(transaction_id) like any (array[${query.transactionIdPrefix}, ${query.transactionIdEnd}])`
+    : sql`false`;
+  const lowerPattern = sql`lower(${query.referencePattern})`;
+  const inWords = sql`(lower(reference) like ${lowerPattern} or lower(counterparty_name) like ${lowerPattern})`;
   const isAmount = amountPaise === null ? sql`false` : sql`amount_paise = ${amountPaise}`;
-  const isMatch = sql`(${inWords} or ${isAmount} or ${isIdMatch})`;
+  const isMatch = sql`(${inWords} or ${isAmount} or ${isInId})`;
   // The same expression as the index history_search_keys (migration 0004), so the planner uses it.
   const rowKeys = sql`read.history_search_keys(account_id, reference, counterparty_name, amount_paise)`;
   const textKeys = sql`read.search_text_keys(${accountId}, ${text})`;
-  // Taken only for a text with trigrams (see the statement's `keyed`: "@> '{}'" would read the
-  // whole index); an amount's key finds the rows of that amount beside the rows the words find.
+  // The words' keys only for a text with trigrams ("@> '{}'" would read the whole index; the
+  // planner folds the text's keys, a constant, so the condition goes when they are empty). An
+  // amount's key finds the rows of that amount beside the rows the words find.
+  const hasTextKeys = sql`cardinality(${textKeys}) > 0`;
   const amountKeyed =
     amountPaise === null
       ? sql`false`
       : sql`(${rowKeys} @> read.amount_search_key(${accountId}, ${amountPaise}::bigint) and ${isAmount})`;
-  const isKeyed = sql`((${rowKeys} @> ${textKeys} and ${inWords}) or ${amountKeyed} or ${isIdMatch})`;
-  return { filters, isMatch, isKeyed, textKeys };
+  const isKeyed = sql`((${hasTextKeys} and ${rowKeys} @> ${textKeys} and ${inWords}) or ${amountKeyed} or ${isIdMatch})`;
+  const hasKeys = amountPaise === null ? hasTextKeys : sql`true`;
+  return { filters, isMatch, isKeyed, hasKeys };
 }
 
 /** The page from the statement's rows: each carries the count and the way (an empty page: one row of nulls besides). */
