@@ -4,10 +4,12 @@
  * admin forms for the same messages. Its reply shapes are contracts/admin-replies.ts,
  * re-exported here (the web app imports wire types from contracts/ only, never from server code).
  *
- * The lists and limits below restate the ledger's and the projections' (contracts/ imports no
- * server code); contracts/admin.test.ts fails when they part.
+ * The event types are the ledger's own lists (ledger/event-types.ts: pure data, like
+ * ledger/limits.ts); the other lists and limits below restate the ledger's and the projections'
+ * (contracts/ imports no other server code); contracts/admin.test.ts fails when they part.
  */
 import { z } from 'zod';
+import { LEDGER_EVENT_TYPES, POSTING_EVENT_TYPES, REVERSED_BY } from '../ledger/event-types.ts';
 import { ADMIN_ACTIONS, APPROVAL_STATES } from './admin-replies.ts';
 import { boundedText, checkpointToken } from './fields.ts';
 
@@ -21,22 +23,9 @@ export type ReversalKind = (typeof REVERSAL_KINDS)[number];
 export const MIN_REASON_LENGTH = 3;
 export const MAX_REASON_LENGTH = 500;
 
-/** Every event type the ledger appends (ledger/events.ts). */
-export const EVENT_TYPES = [
-  'WalletOpened',
-  'DepositRequested',
-  'DepositSettled',
-  'DepositFailed',
-  'TransferCompleted',
-  'MoneyRequested',
-  'MoneyRequestAccepted',
-  'MoneyRequestRejected',
-  'TransferReversed',
-  'DepositReversed',
-  'MoneyRequestPaymentReversed',
-  'DisputeRaised',
-  'DisputeRejected',
-] as const;
+/** Every event type the ledger appends; those that move money; each reversible one with its reversal. */
+export const EVENT_TYPES = LEDGER_EVENT_TYPES;
+export { POSTING_EVENT_TYPES, REVERSED_BY };
 
 export const PROJECTION_NAMES = ['accounts', 'history', 'money_requests', 'statements'] as const;
 

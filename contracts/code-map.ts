@@ -163,7 +163,7 @@ export const CODE_MAP: Readonly<Record<CodeFolder, FolderRule>> = {
 
 /** Only these files of a folder may be imported from outside it: its public entry. */
 export const PUBLIC_ENTRIES: Readonly<Partial<Record<CodeFolder, readonly string[]>>> = {
-  ledger: ['index.ts', 'limits.ts'],
+  ledger: ['index.ts', 'limits.ts', 'event-types.ts'],
 };
 
 /** Folders without code of ours, so without import rules. */

@@ -27,6 +27,7 @@ import { raiseDispute, rejectDispute, upholdDispute } from './disputes/dispute.t
 export * from './accounts.ts';
 export { expireIdempotencyKeys, IDEMPOTENCY_KEY_RETENTION_DAYS } from './idempotency-retention.ts';
 export * from './events.ts';
+export * from './event-types.ts';
 export * from './limits.ts';
 export * from './money.ts';
 export * from './rejections.ts';

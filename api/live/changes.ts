@@ -5,11 +5,13 @@
  * show. Read from the primary: the checkpoint that announced the range is the primary's.
  */
 import { sql, type Kysely } from 'kysely';
+import type { LedgerEventType } from '../../ledger/index.ts';
 import type { Checkpoint } from '../../projections/index.ts';
 
 export interface LedgerChange {
   checkpoint: Checkpoint;
-  type: string;
+  /** The ledger's type, so a case that names a type the ledger does not have fails to compile. */
+  type: LedgerEventType;
   data: Record<string, unknown>;
 }
 
@@ -22,7 +24,7 @@ export async function readChanges(
 ): Promise<LedgerChange[]> {
   const fromTx = from.txId.toString();
   const toTx = to.txId.toString();
-  const { rows } = await sql<{ tx_id: string; position: string; type: string; data: Record<string, unknown> }>`
+  const { rows } = await sql<{ tx_id: string; position: string; type: LedgerEventType; data: Record<string, unknown> }>`
     select e.tx_id::text as tx_id, e.position::text as position, e.type, e.data
       from ledger.events e
      where e.tx_id between ${fromTx}::xid8 and ${toTx}::xid8

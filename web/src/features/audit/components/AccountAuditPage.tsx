@@ -7,6 +7,7 @@
  */
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
+import { POSTING_EVENT_TYPES } from '../../../../../contracts/admin.ts';
 import { EventTable } from '../../../components/EventTable/EventTable.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import { SelectField, TextField } from '../../../components/ui/Field.tsx';
@@ -20,14 +21,8 @@ import { StatementTable } from './StatementTable.tsx';
 import { useAccountAudit, type AccountAudit } from './useAccountAudit.ts';
 import styles from './Audit.module.css';
 
-const TYPE_OPTIONS = [
-  'DepositSettled',
-  'TransferCompleted',
-  'MoneyRequestAccepted',
-  'TransferReversed',
-  'DepositReversed',
-  'MoneyRequestPaymentReversed',
-].map((type) => ({ value: type, label: type }));
+/** A statement lists only what moves money: the event types that carry postings. */
+const TYPE_OPTIONS = POSTING_EVENT_TYPES.map((type) => ({ value: type, label: type }));
 
 export function AccountAuditPage(): ReactElement {
   const { t } = useTranslation();

@@ -5,6 +5,7 @@
 import type { TFunction } from 'i18next';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
+import { REVERSED_BY } from '../../../../../contracts/admin.ts';
 import { ResponsiveTable } from '../../../components/ResponsiveTable/ResponsiveTable.tsx';
 import { Button } from '../../../components/ui/Button.tsx';
 import type { Column } from '../../../components/ui/DataTable.tsx';
@@ -15,17 +16,9 @@ import type { StatementLine } from '../api/types.ts';
 import { LoadMore, SignedAmount } from './LoadMore.tsx';
 import type { ReverseTarget } from './ReverseDialog.tsx';
 
-/** Event types an admin can reverse (a completed transfer, a settled deposit, a paid request). */
-export const REVERSIBLE_TYPES: ReadonlySet<string> = new Set([
-  'TransferCompleted',
-  'DepositSettled',
-  'MoneyRequestAccepted',
-]);
-export const REVERSAL_TYPES: ReadonlySet<string> = new Set([
-  'TransferReversed',
-  'DepositReversed',
-  'MoneyRequestPaymentReversed',
-]);
+/** Event types an admin can reverse (a completed transfer, a settled deposit, a paid request), and their reversals. */
+export const REVERSIBLE_TYPES: ReadonlySet<string> = new Set(Object.keys(REVERSED_BY));
+export const REVERSAL_TYPES: ReadonlySet<string> = new Set(Object.values(REVERSED_BY));
 
 type StatementRow = StatementLine & { _id: string };
 
