@@ -11,6 +11,7 @@ import type { DisputeRecord, DisputeStatus } from '../contracts/disputes.ts';
 import { rupeesFromPaise } from '../contracts/money.ts';
 import { newId } from '../platform/ids.ts';
 import {
+  isLedgerRejection,
   LedgerRejection,
   type CommandContext,
   type DisputeKind,
@@ -145,11 +146,39 @@ export async function reverseDisputedPayment(
   ctx: CommandContext,
 ): Promise<AdminMoneyOutcome> {
   const dispute = await requireOpenDispute(deps.db, disputeId);
-  return performAdminMoneyAction(
+  const outcome = await performAdminMoneyAction(
     deps,
     { action: 'reverse', reversal: { kind: dispute.kind, transactionId: dispute.transaction_id, reason } },
     ctx,
   );
+  if (outcome.status === 'awaiting_approval')
+    await recordUpheld(deps.ledger, dispute, reason, outcome.approval.id, ctx);
+  return outcome;
+}
+
+/**
+ * The decision as a ledger event (DisputeUpheld), so the payer hears of it on the live stream
+ * while the reversal waits. After the filing, not with it (the filing is the approval flow's
+ * own transaction): if this append failed, the queue still says "awaiting approval" from the
+ * filed request; only the payer's live notice would be missing. A repeated uphold of the same
+ * filing appends nothing.
+ */
+async function recordUpheld(
+  ledger: Ledger,
+  dispute: DisputeRow,
+  reason: string,
+  approvalId: string,
+  ctx: CommandContext,
+): Promise<void> {
+  try {
+    await ledger.upholdDispute(
+      { kind: dispute.kind, transactionId: dispute.transaction_id, disputeId: dispute.id, reason, approvalId },
+      ctx,
+    );
+  } catch (error) {
+    if (isLedgerRejection(error) && error.code === 'dispute_already_upheld') return;
+    throw error;
+  }
 }
 
 export interface DisputeListQuery {

@@ -184,7 +184,13 @@ describe('resolving a dispute', () => {
     expect(filed.statusCode, filed.body).toBe(202);
     expect(filed.json().data).toMatchObject({ status: 'awaiting_approval', dispute: { status: 'awaiting_approval' } });
     const approvalId = (filed.json().data as { dispute: { approvalId: string } }).dispute.approvalId;
-    expect(await streamEvents(transferId)).toEqual(['TransferCompleted', 'DisputeRaised']);
+    // The decision is recorded for the payer (and their live stream); no money has moved yet.
+    expect(await streamEvents(transferId)).toEqual(['TransferCompleted', 'DisputeRaised', 'DisputeUpheld']);
+    const again = await call(adminToken, 'POST', `/api/admin/disputes/${disputeId}/reverse`, {
+      reason: 'Seller unreachable, refund',
+    });
+    expect(again.statusCode, again.body).toBe(202);
+    expect(await streamEvents(transferId)).toEqual(['TransferCompleted', 'DisputeRaised', 'DisputeUpheld']);
     const waiting = (await call(asha.token, 'GET', `/api/transactions/${transferId}`)).json().data;
     expect(waiting.dispute.status).toBe('awaiting_approval');
     const selfApproval = await call(adminToken, 'POST', `/api/admin/approvals/${approvalId}/approve`);
@@ -199,6 +205,12 @@ describe('resolving a dispute', () => {
       decisionReason: 'Seller unreachable, refund',
       approvalId: null,
     });
+    expect(await streamEvents(transferId)).toEqual([
+      'TransferCompleted',
+      'DisputeRaised',
+      'DisputeUpheld',
+      'TransferReversed',
+    ]);
     const detail = (await call(asha.token, 'GET', `/api/transactions/${transferId}`)).json().data;
     expect(detail.dispute.status).toBe('reversed');
     expect(detail.reversedAt).not.toBeNull();

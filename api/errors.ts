@@ -60,6 +60,10 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, ErrorEntry>> = {
   not_disputable: { status: 403, message: 'Only the payer of a completed payment can dispute it' },
   dispute_already_open: { status: 409, message: 'This payment already has an open dispute' },
   dispute_not_open: { status: 409, message: 'This dispute is no longer open' },
+  dispute_already_upheld: {
+    status: 409,
+    message: "This dispute is already upheld: its reversal waits for a second admin's approval",
+  },
   // The approval flow's codes answer with the generic codes these replies had before
   // admin-actions/ named its refusals, so clients that match on `code` see no change.
   approval_not_found: { status: 404, message: 'Approval request not found', publicCode: 'not_found' },

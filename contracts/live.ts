@@ -35,8 +35,11 @@ export const liveEventSchemas = {
     /** A failure: the reason the admin gave, for the customer to read. */
     reason: z.string().optional(),
   }),
-  /** A dispute of this user's payment was raised or rejected (a reversal also moves the balance). */
-  dispute: z.object({ transactionId: z.string(), status: z.enum(['open', 'rejected']) }),
+  /**
+   * A dispute of this user's payment was raised, upheld (its reversal waiting for a second
+   * admin) or rejected; the reversal itself moves the balance (`balance`).
+   */
+  dispute: z.object({ transactionId: z.string(), status: z.enum(['open', 'awaiting_approval', 'rejected']) }),
   /** Admins: a dispute was raised or rejected, or a payment reversed (the disputes queue changed). */
   'admin-disputes': z.object({ transactionId: z.string() }),
   /** Admins: a wallet was opened (a new user may be awaiting verification). */

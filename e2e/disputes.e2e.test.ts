@@ -5,9 +5,10 @@
  * note, the IST time, the id and the status, and the page prints the receipt alone; the payer
  * raises a dispute with a reason; the first admin upholds it from the disputes queue, which
  * files the reversal for a second admin (₹12,000.50 is above the approval threshold); the second
- * admin approves it on the Operations page, and the payer's open page shows the refund and the
- * resolved dispute without a reload (the live stream). The axe scan of the payment page and the
- * queue is clean in the light and dark themes.
+ * admin approves it on the Operations page. The payer's page, open all along and never reloaded,
+ * shows each step as it happens (the live stream): the refund waiting for approval, then the
+ * refund and the resolved dispute. The axe scan of the payment page and the queue is clean in
+ * the light and dark themes.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -40,6 +41,7 @@ const WORDS = {
     reason: 'What went wrong?',
     submit: 'Submit dispute',
     open: 'Dispute open',
+    awaiting: 'Refund awaiting approval',
     reversed: 'Refunded (payment reversed)',
     reversedTitle: 'Reversed',
   },
@@ -52,6 +54,7 @@ const WORDS = {
     reason: 'क्या गलत हुआ?',
     submit: 'विवाद भेजें',
     open: 'विवाद खुला है',
+    awaiting: 'रिफ़ंड मंज़ूरी की प्रतीक्षा में',
     reversed: 'रिफ़ंड हो गया (भुगतान रिवर्स हुआ)',
     reversedTitle: 'रिवर्स किया गया',
   },
@@ -206,7 +209,7 @@ describe("a payment's page, its receipt and its dispute", () => {
     });
 
     step(
-      `${tag}: the first admin upholds it from the disputes queue; the reversal waits for a second admin`,
+      `${tag}: the first admin upholds it from the queue; the payer sees the refund await a second admin`,
       async () => {
         const { page } = await session('desktop', adminToken);
         await page.goto('/admin/disputes');
@@ -217,6 +220,8 @@ describe("a payment's page, its receipt and its dispute", () => {
         await card.getByLabel('Reason for your decision', { exact: true }).fill('Seller unreachable: refund the payer');
         await card.getByRole('button', { name: 'Reverse payment', exact: true }).click();
         await toast(page, "Awaiting a second admin's approval");
+        // The payer's open page hears of the decision (DisputeUpheld on the live stream).
+        await expectText(disputeStatus(must(run.page)), words.awaiting);
         await screenshot(page, SCREENSHOT_DIR, `disputes-queue-${run.language}`, 'desktop');
         await page.context().close();
       },

@@ -141,6 +141,23 @@ export interface DisputeRaised {
     reason: string;
   };
 }
+/**
+ * An admin upheld the open dispute but its reversal waits for a second admin (the four-eyes
+ * rules filed it as approval `approvalId`): the payer is told, and the money moves when the
+ * reversal is appended. A reversal done at once needs no such event: it is the resolution.
+ */
+export interface DisputeUpheld {
+  type: 'DisputeUpheld';
+  data: {
+    disputeId: string;
+    kind: 'transfer' | 'request';
+    transactionId: string;
+    payerId: AccountId;
+    reason: string;
+    upheldBy: string;
+    approvalId: string;
+  };
+}
 export interface DisputeRejected {
   type: 'DisputeRejected';
   data: {
@@ -166,6 +183,7 @@ export type LedgerEvent =
   | DepositReversed
   | MoneyRequestPaymentReversed
   | DisputeRaised
+  | DisputeUpheld
   | DisputeRejected;
 
 export type LedgerEventType = LedgerEvent['type'];

@@ -27,6 +27,7 @@ export const REJECTION_CODES = [
   'not_disputable',
   'dispute_already_open',
   'dispute_not_open',
+  'dispute_already_upheld',
 ] as const;
 
 export type RejectionCode = (typeof REJECTION_CODES)[number];

@@ -25,6 +25,13 @@ export interface Plan {
   senders: Set<string>;
 }
 
+/** What each dispute event tells the payer about their dispute. */
+const DISPUTE_STATUS = {
+  DisputeRaised: 'open',
+  DisputeUpheld: 'awaiting_approval',
+  DisputeRejected: 'rejected',
+} as const;
+
 export function planDeliveries(changes: readonly LedgerChange[]): Plan {
   const plan: Plan = { byUser: new Map(), admins: [], balances: new Map(), senders: new Set() };
   for (const change of changes) planChange(plan, change);
@@ -96,12 +103,10 @@ function planChange(plan: Plan, change: LedgerChange): void {
       disputes(text('requestId'));
       return moved(text('requesterId'), text('payerId'));
     case 'DisputeRaised':
+    case 'DisputeUpheld':
     case 'DisputeRejected': {
       const transactionId = text('transactionId');
-      toUser(text('payerId'), {
-        event: 'dispute',
-        data: { transactionId, status: change.type === 'DisputeRaised' ? 'open' : 'rejected' },
-      });
+      toUser(text('payerId'), { event: 'dispute', data: { transactionId, status: DISPUTE_STATUS[change.type] } });
       return disputes(transactionId);
     }
     default:

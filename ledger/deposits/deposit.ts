@@ -57,6 +57,7 @@ export function evolveDeposit(state: DepositState, event: RecordedEvent): Deposi
     case 'MoneyRequestAccepted':
     case 'MoneyRequestRejected':
     case 'DisputeRaised':
+    case 'DisputeUpheld':
     case 'DisputeRejected':
       return state;
     default:

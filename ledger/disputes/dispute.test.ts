@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '../events.ts';
-import { decideRaiseDispute, decideRejectDispute } from './dispute.ts';
+import { decideRaiseDispute, decideRejectDispute, decideUpholdDispute } from './dispute.ts';
 
 let position = 0n;
 function recorded(event: Pick<RecordedEvent, 'type' | 'data'>): RecordedEvent {
@@ -98,5 +98,36 @@ describe('rejecting a dispute', () => {
     ['an admin who was paid', [completed, raised], 'ravi', input, 'actor_is_party'],
   ])('is refused for %s', (_name, events, actor, request, code) => {
     expect(() => decideRejectDispute(events, request, actor)).toThrow(expect.objectContaining({ code }));
+  });
+});
+
+describe('upholding a dispute (its reversal filed for a second admin)', () => {
+  const input = { kind: 'transfer' as const, transactionId: 't1', disputeId: 'd1', reason: 'refund', approvalId: 'a1' };
+
+  it('records the admin, the reason and the approval the reversal waits for, once per approval', () => {
+    const upheld = recorded(decideUpholdDispute([completed, raised], input, 'admin'));
+    expect(upheld.data).toEqual({
+      disputeId: 'd1',
+      kind: 'transfer',
+      transactionId: 't1',
+      payerId: 'asha',
+      reason: 'refund',
+      upheldBy: 'admin',
+      approvalId: 'a1',
+    });
+    expect(() => decideUpholdDispute([completed, raised, upheld], input, 'admin')).toThrow(
+      expect.objectContaining({ code: 'dispute_already_upheld' }),
+    );
+    // The approval turned down, another admin files a new one: it is upheld again.
+    expect(decideUpholdDispute([completed, raised, upheld], { ...input, approvalId: 'a2' }, 'admin').type).toBe(
+      'DisputeUpheld',
+    );
+  });
+
+  it.each([
+    ['no open dispute', [completed], 'admin', 'dispute_not_open'],
+    ['an admin who paid', [completed, raised], 'asha', 'actor_is_party'],
+  ])('is refused for %s', (_name, events, actor, code) => {
+    expect(() => decideUpholdDispute(events, input, actor)).toThrow(expect.objectContaining({ code }));
   });
 });

@@ -9,7 +9,7 @@
  */
 import type { AppendResult } from '../event-store/append.ts';
 import { readStream } from '../event-store/read.ts';
-import type { DisputeRaised, DisputeRejected, RecordedEvent } from '../events.ts';
+import type { DisputeRaised, DisputeRejected, DisputeUpheld, RecordedEvent } from '../events.ts';
 import {
   idempotencyClaim,
   metadataFor,
@@ -36,6 +36,8 @@ export interface DisputeState {
   payment?: DisputedPayment;
   reversed: boolean;
   open?: DisputeRaised['data'];
+  /** The approval the open dispute's reversal waits for, once an admin upheld it. */
+  upheldApprovalId?: string;
 }
 
 export interface RaiseDisputeInput {
@@ -50,6 +52,14 @@ export interface RejectDisputeInput {
   transactionId: string;
   disputeId: string;
   reason: string;
+}
+
+export interface UpholdDisputeInput {
+  kind: DisputeKind;
+  transactionId: string;
+  disputeId: string;
+  reason: string;
+  approvalId: string;
 }
 
 export type DisputeResult = AppendResult & { disputeId: string; transactionId: string };
@@ -77,11 +87,13 @@ export function evolveDispute(state: DisputeState, event: RecordedEvent): Disput
     // A reversal gives the money back: it resolves the dispute that asked for it.
     case 'TransferReversed':
     case 'MoneyRequestPaymentReversed':
-      return { ...state, reversed: true, open: undefined };
+      return { ...state, reversed: true, open: undefined, upheldApprovalId: undefined };
     case 'DisputeRaised':
-      return { ...state, open: event.data };
+      return { ...state, open: event.data, upheldApprovalId: undefined };
+    case 'DisputeUpheld':
+      return { ...state, upheldApprovalId: event.data.approvalId };
     case 'DisputeRejected':
-      return { ...state, open: undefined };
+      return { ...state, open: undefined, upheldApprovalId: undefined };
     default:
       return state;
   }
@@ -121,12 +133,32 @@ export function decideRejectDispute(
   return { type: 'DisputeRejected', data: { disputeId, kind, transactionId, payerId, reason, rejectedBy: adminId } };
 }
 
+/** Pure: the open dispute upheld by an admin who is no party, once per approval its reversal waits for. */
+export function decideUpholdDispute(
+  events: readonly RecordedEvent[],
+  input: UpholdDisputeInput,
+  adminId: string,
+): DisputeUpheld {
+  const reason = requireReason(input.reason);
+  const { open, upheldApprovalId } = stateOf(events);
+  if (!open || open.disputeId !== input.disputeId) reject('dispute_not_open', 'This dispute is no longer open');
+  if (adminId === open.payerId || adminId === open.payeeId)
+    reject('actor_is_party', 'You cannot decide a dispute about a payment you take part in');
+  if (upheldApprovalId === input.approvalId)
+    reject('dispute_already_upheld', 'This dispute is already upheld; its reversal waits for a second admin');
+  const { disputeId, kind, transactionId, payerId } = open;
+  return {
+    type: 'DisputeUpheld',
+    data: { disputeId, kind, transactionId, payerId, reason, upheldBy: adminId, approvalId: input.approvalId },
+  };
+}
+
 async function appendDisputeEvent(
   store: EventStore,
   command: string,
   input: { kind: DisputeKind; transactionId: string; disputeId: string },
   ctx: CommandContext,
-  decide: (events: readonly RecordedEvent[]) => DisputeRaised | DisputeRejected,
+  decide: (events: readonly RecordedEvent[]) => DisputeRaised | DisputeUpheld | DisputeRejected,
   fingerprint: unknown,
 ): Promise<DisputeResult> {
   const claim = idempotencyClaim(command, ctx, fingerprint);
@@ -170,6 +202,21 @@ export function rejectDispute(
     input,
     ctx,
     (events) => decideRejectDispute(events, input, ctx.actorId),
+    input,
+  );
+}
+
+export function upholdDispute(
+  store: EventStore,
+  input: UpholdDisputeInput,
+  ctx: CommandContext,
+): Promise<DisputeResult> {
+  return appendDisputeEvent(
+    store,
+    'upholdDispute',
+    input,
+    ctx,
+    (events) => decideUpholdDispute(events, input, ctx.actorId),
     input,
   );
 }

@@ -48,6 +48,7 @@ export function evolveMoneyRequest(state: MoneyRequestState, event: RecordedEven
       return state.status === 'absent' ? state : { ...state, status: 'reversed', version: event.streamVersion };
     // A dispute of the request's payment (on this stream) leaves it paid; the version moves on.
     case 'DisputeRaised':
+    case 'DisputeUpheld':
     case 'DisputeRejected':
       return state.status === 'absent' ? state : { ...state, version: event.streamVersion };
     case 'WalletOpened':
