@@ -5,11 +5,13 @@
  * (projections/accounts/rules.sql); a replay loads it in one set-based pass,
  * `projector.bulk_replay_accounts` (same file).
  */
+import { POSTING_EVENT_TYPES } from '../../ledger/index.ts';
 import type { Projection } from '../engine/definition.ts';
 
 export const accountsProjection: Projection = {
   name: 'accounts',
   tables: ['directory', 'balances', 'statements'],
+  handles: ['WalletOpened', ...POSTING_EVENT_TYPES],
   insertOnlyTables: ['statements'],
   bulkReplay: 'bulk_replay_accounts',
 };

@@ -6,6 +6,7 @@
  * The live projector and replay call the same function, inside the batch's transaction.
  */
 import { sql } from 'kysely';
+import type { LedgerEventType } from '../../ledger/index.ts';
 import type { AnyTransaction, EventRange } from './event-range.ts';
 
 export interface Projection {
@@ -13,6 +14,11 @@ export interface Projection {
   /** The read tables it owns, in the order a replay's swap locks them (readers that take
    * several in one transaction must take them in this order). */
   tables: readonly string[];
+  /**
+   * The event types its rules read: those its rules.sql names, and every type that carries
+   * postings when the rules read the postings (projections/handles.test.ts holds the two equal).
+   */
+  handles: readonly LedgerEventType[];
   /**
    * Tables the projection only ever inserts into (no upsert, update or lookup by key): a
    * replay loads them without their primary and unique keys and adds those after (the same

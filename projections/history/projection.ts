@@ -15,5 +15,17 @@ import type { Projection } from '../engine/definition.ts';
 export const historyProjection: Projection = {
   name: 'history',
   tables: ['history_counts', 'history', 'event_actors'],
+  // WalletOpened only as a lookup: a counterparty's name as it was when the wallet opened.
+  handles: [
+    'DepositRequested',
+    'DepositSettled',
+    'DepositFailed',
+    'DepositReversed',
+    'TransferCompleted',
+    'TransferReversed',
+    'MoneyRequestAccepted',
+    'MoneyRequestPaymentReversed',
+    'WalletOpened',
+  ],
   bulkReplay: 'bulk_replay_history',
 };

@@ -5,4 +5,9 @@
  */
 import type { Projection } from '../engine/definition.ts';
 
-export const moneyRequestsProjection: Projection = { name: 'money_requests', tables: ['money_requests'] };
+export const moneyRequestsProjection: Projection = {
+  name: 'money_requests',
+  tables: ['money_requests'],
+  // WalletOpened only as a lookup: the two parties' names.
+  handles: ['MoneyRequested', 'MoneyRequestAccepted', 'MoneyRequestRejected', 'WalletOpened'],
+};

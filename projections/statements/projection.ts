@@ -7,6 +7,11 @@
  * Not to be confused with read.statements, projection "accounts"' one row per posting with
  * its running balance: a downloaded statement lists those lines and takes its totals here.
  */
+import { POSTING_EVENT_TYPES } from '../../ledger/index.ts';
 import type { Projection } from '../engine/definition.ts';
 
-export const statementsProjection: Projection = { name: 'statements', tables: ['statement_days'] };
+export const statementsProjection: Projection = {
+  name: 'statements',
+  tables: ['statement_days'],
+  handles: POSTING_EVENT_TYPES,
+};
