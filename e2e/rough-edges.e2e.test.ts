@@ -647,6 +647,25 @@ describe("issue 43's rough edges: focus after paying, Hindi form errors and font
     expect(await focused()).toContain('Transfer completed successfully!');
   });
 
+  step('phone, Hindi: after paying, focus is on the success message', async () => {
+    const page = await hindiSession('phone', kabir.token);
+    await page.goto('/transactions');
+    await page.getByRole('button', { name: 'भेजें', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'पैसे भेजें' });
+    await dialog.getByLabel('पाने वाले की खाता संख्या', { exact: true }).fill(meera.id);
+    await dialog.getByRole('button', { name: 'सत्यापित करें', exact: true }).click();
+    await dialog.locator('.verified-panel').waitFor();
+    await dialog.getByLabel('राशि (₹)').fill('11');
+    await dialog.getByLabel('संदर्भ', { exact: true }).fill('focus after paying, Hindi');
+    await dialog.getByRole('button', { name: 'आगे बढ़ें' }).click();
+    await dialog.getByRole('button', { name: 'पुष्टि करें', exact: true }).click();
+    await dialog.getByLabel('ट्रांज़ैक्शन PIN', { exact: true }).fill(KABIR_PIN);
+    await dialog.getByRole('button', { name: 'भुगतान करें', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '');
+    await expect.poll(focused, { timeout: 15_000 }).toBe('toast');
+  });
+
   step('phone, Hindi: a refused Continue says the shared rules in Hindi under their fields', async () => {
     const page = await hindiSession('phone', kabir.token);
     await page.goto('/transactions');
