@@ -29,8 +29,15 @@ function safeEnv(): Record<string, string> {
     SMTP_URL: 'smtp://mailer:s3cret-smtp@smtp.internal:587',
     STRIPE_SECRET_KEY: 'sk_live_abc123',
     ADMIN_PASSWORD: secret(),
+    COLLECTION_ACCOUNT_NAME: 'Wallet Test Collections',
+    COLLECTION_ACCOUNT_NUMBER: '00998877665544',
+    COLLECTION_IFSC: 'TEST0000042',
+    COLLECTION_UPI_ID: 'collections@testbank',
   };
 }
+
+/** The variable a problem starts with (a problem about several starts with a list of them). */
+const variableOf = (problem: string) => /^\w+/.exec(problem)?.[0];
 
 function problemsWith(
   overrides: Record<string, string | undefined>,
@@ -127,6 +134,28 @@ describe('productionProblems', () => {
     expect(() => loadConfig({ CARD_PROVIDER: 'paypal' })).toThrow(/CARD_PROVIDER/);
   });
 
+  it("refuses the local demo's collection account (deposits would send customers' money to it), naming each variable still the demo's", () => {
+    const demo = {
+      COLLECTION_ACCOUNT_NAME: undefined,
+      COLLECTION_ACCOUNT_NUMBER: undefined,
+      COLLECTION_IFSC: undefined,
+      COLLECTION_UPI_ID: undefined,
+    };
+    expect(onlyProblem(demo)).toMatch(
+      /^COLLECTION_ACCOUNT_NUMBER, COLLECTION_IFSC, and COLLECTION_UPI_ID are still the local demo's collection account.*: set COLLECTION_ACCOUNT_NAME, COLLECTION_ACCOUNT_NUMBER, COLLECTION_IFSC and COLLECTION_UPI_ID to the wallet's own collection account$/,
+    );
+    // Set explicitly to the demo's values, each is refused on its own.
+    expect(onlyProblem({ COLLECTION_ACCOUNT_NUMBER: '50200012345678' })).toMatch(/^COLLECTION_ACCOUNT_NUMBER is still/);
+    expect(onlyProblem({ COLLECTION_IFSC: 'WLTB0000001' })).toMatch(/^COLLECTION_IFSC is still/);
+    expect(onlyProblem({ COLLECTION_UPI_ID: 'rupeewallet@upi' })).toMatch(/^COLLECTION_UPI_ID is still/);
+    // The name identifies no account: the operator's to choose.
+    expect(problemsWith({ COLLECTION_ACCOUNT_NAME: undefined })).toEqual([]);
+    // Only a process that serves the API shows the account.
+    expect(problemsWith(demo, 'worker')).toEqual([]);
+    expect(problemsWith(demo, 'cli')).toEqual([]);
+    expect(onlyProblem(demo, 'api')).toMatch(/^COLLECTION_ACCOUNT_NUMBER/);
+  });
+
   it('refuses the outbox mailer (it prints one-time codes) unless ALLOW_OUTBOX_MAILER=true', () => {
     expect(onlyProblem({ SMTP_URL: undefined })).toMatch(
       /^SMTP_URL is not set.*one-time codes.*ALLOW_OUTBOX_MAILER=true/,
@@ -183,20 +212,27 @@ describe('productionProblems', () => {
 
   it('lists every problem at once, each starting with its variable', () => {
     const problems = productionProblems(loadConfig({ NODE_ENV: 'production' }));
-    expect(problems.map((problem) => problem.split(' ')[0])).toEqual([
+    expect(problems.map(variableOf)).toEqual([
       'DATABASE_URL',
       'CARD_PROVIDER',
+      'COLLECTION_ACCOUNT_NUMBER',
       'SMTP_URL',
       'JWT_SECRET',
       'PIN_PEPPER',
     ]);
   });
 
-  it('asks each process only for what it uses: cards on the API, mail on the worker, secrets on both, the database everywhere', () => {
+  it('asks each process only for what it uses: cards and the collection account on the API, mail on the worker, secrets on both, the database everywhere', () => {
     const unsafe = { NODE_ENV: 'production' };
     const variables = (role: Parameters<typeof productionProblems>[1]) =>
-      productionProblems(loadConfig(unsafe), role).map((problem) => problem.split(' ')[0]);
-    expect(variables('api')).toEqual(['DATABASE_URL', 'CARD_PROVIDER', 'JWT_SECRET', 'PIN_PEPPER']);
+      productionProblems(loadConfig(unsafe), role).map(variableOf);
+    expect(variables('api')).toEqual([
+      'DATABASE_URL',
+      'CARD_PROVIDER',
+      'COLLECTION_ACCOUNT_NUMBER',
+      'JWT_SECRET',
+      'PIN_PEPPER',
+    ]);
     expect(variables('worker')).toEqual(['DATABASE_URL', 'SMTP_URL', 'JWT_SECRET', 'PIN_PEPPER']);
     expect(variables('cli')).toEqual(['DATABASE_URL']);
   });

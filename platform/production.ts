@@ -2,7 +2,8 @@
  * Production mode's startup refusals: with NODE_ENV=production (config.PRODUCTION) a process
  * will not start on a default that is only safe on a developer's machine - the embedded
  * Postgres and its postgres/postgres superuser, the sandbox card provider (it credits test
- * cards without any payment), the outbox mailer (it prints one-time codes to the log), weak,
+ * cards without any payment), the outbox mailer (it prints one-time codes to the log), the
+ * local demo's collection account (deposits would tell customers to pay into it), weak,
  * placeholder or per-container generated secrets. Each default is refused unless it is
  * replaced or explicitly allowed, and every problem names its variable and the fix.
  *
@@ -13,7 +14,7 @@
  * generated password would be kept in the container (ensureFirstAdmin, identity/admin.ts).
  */
 import type { Kysely } from 'kysely';
-import type { Config } from './config.ts';
+import { COLLECTION_DEFAULTS, type Config } from './config.ts';
 import { runtimePrivilegeProblems } from './runtime-privileges.ts';
 
 /** What a process runs decides what it needs: the worker sends mail, the API takes card payments. */
@@ -85,6 +86,7 @@ export function productionProblems(config: Config, role: ProcessRole = 'all'): s
   return [
     ...databaseProblems(config),
     ...(servesApi ? cardProblems(config) : []),
+    ...(servesApi ? collectionProblems(config) : []),
     ...(sendsMail ? mailProblems(config) : []),
     ...(usesSecrets ? secretProblems(config) : []),
     // Any process given a placeholder admin password refuses it: the API at first start, admin:create always.
@@ -188,6 +190,23 @@ function cardProblems(config: Config): string[] {
     ];
   }
   return [];
+}
+
+/**
+ * The API shows the collection account as where to pay a bank-transfer or UPI deposit; the
+ * demo's account is nobody's, so money sent there never reaches the wallet. No allowance: a
+ * staging deployment sets an account of its own too. The name alone is left to the operator:
+ * it identifies no account.
+ */
+function collectionProblems(config: Config): string[] {
+  const demo: string[] = [];
+  if (config.COLLECTION_ACCOUNT_NUMBER === COLLECTION_DEFAULTS.accountNumber) demo.push('COLLECTION_ACCOUNT_NUMBER');
+  if (config.COLLECTION_IFSC === COLLECTION_DEFAULTS.ifsc) demo.push('COLLECTION_IFSC');
+  if (config.COLLECTION_UPI_ID === COLLECTION_DEFAULTS.upiId) demo.push('COLLECTION_UPI_ID');
+  if (demo.length === 0) return [];
+  return [
+    `${new Intl.ListFormat('en').format(demo)} ${demo.length === 1 ? 'is' : 'are'} still the local demo's collection account (not a real bank), which bank-transfer and UPI deposits tell customers to pay into: set COLLECTION_ACCOUNT_NAME, COLLECTION_ACCOUNT_NUMBER, COLLECTION_IFSC and COLLECTION_UPI_ID to the wallet's own collection account`,
+  ];
 }
 
 function mailProblems(config: Config): string[] {

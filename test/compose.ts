@@ -157,5 +157,9 @@ export function editedDotEnv(): Record<string, string> {
     SMTP_URL: `smtp://apikey:${randomBytes(16).toString('hex')}@smtp.provider.test:587`,
     ADMIN_PASSWORD: randomBytes(18).toString('base64url'),
     STRIPE_SECRET_KEY: 'sk_live_0123456789abcdef',
+    COLLECTION_ACCOUNT_NAME: 'Wallet Test Collections',
+    COLLECTION_ACCOUNT_NUMBER: '00998877665544',
+    COLLECTION_IFSC: 'TEST0000042',
+    COLLECTION_UPI_ID: 'collections@testbank',
   };
 }

@@ -29,8 +29,23 @@ const composeText = readFileSync(COMPOSE_FILE, 'utf8');
 const envExample = readEnvFile(ENV_EXAMPLE_FILE);
 
 const APP_SERVICES = ['api', 'worker'] as const;
+/** Where customers pay deposits: the app's defaults are a local demo's account, refused in production. */
+const COLLECTION_VARIABLES = [
+  'COLLECTION_ACCOUNT_NAME',
+  'COLLECTION_ACCOUNT_NUMBER',
+  'COLLECTION_IFSC',
+  'COLLECTION_UPI_ID',
+];
 const LONG_RUNNING = ['postgres', 'api', 'worker'] as const;
-const REQUIRED = ['POSTGRES_PASSWORD', 'APP_DB_PASSWORD', 'JWT_SECRET', 'PIN_PEPPER', 'PUBLIC_URL', 'SMTP_URL'];
+const REQUIRED = [
+  'POSTGRES_PASSWORD',
+  'APP_DB_PASSWORD',
+  'JWT_SECRET',
+  'PIN_PEPPER',
+  'PUBLIC_URL',
+  'SMTP_URL',
+  ...COLLECTION_VARIABLES,
+];
 /** Secret-looking names; ALLOW_* are switches, not secrets. */
 const SECRET_NAME = /^(?!ALLOW_).*(SECRET|PASSWORD|PEPPER|TOKEN|KEY)/;
 
@@ -157,6 +172,19 @@ describe('docker-compose.yml', () => {
     const dotEnv = { ...editedDotEnv(), METRICS_TOKEN: 'a-metrics-token-0123456789abcdef' };
     for (const name of APP_SERVICES)
       expect(containerEnvironment(compose, name, dotEnv).METRICS_TOKEN, name).toBe(dotEnv.METRICS_TOKEN);
+  });
+
+  it("gives every service that runs the API the collection account of .env (regression: production showed the demo's)", () => {
+    const dotEnv = editedDotEnv();
+    const apiServices = Object.entries(compose.services)
+      .filter(([, definition]) => definition.command?.includes('bin/server.ts'))
+      .map(([name]) => name);
+    expect(apiServices).toEqual(['api', 'api-scaled', 'api-ha']);
+    for (const name of apiServices) {
+      const environment = containerEnvironment(compose, name, dotEnv);
+      for (const variable of COLLECTION_VARIABLES)
+        expect(environment[variable], `${name} ${variable}`).toBe(dotEnv[variable]);
+    }
   });
 
   it('starts in production mode once .env is edited as .env.example says (the sandbox only when chosen)', () => {
@@ -341,9 +369,17 @@ describe('.env.example', () => {
   });
 
   it('copied without editing, is refused at startup, naming every secret still to set', () => {
-    const api = problemsOf('api', envExample).map((problem) => problem.split(' ')[0]);
-    const worker = problemsOf('worker', envExample).map((problem) => problem.split(' ')[0]);
-    expect(api).toEqual(['DATABASE_URL', 'CARD_PROVIDER', 'JWT_SECRET', 'PIN_PEPPER', 'ADMIN_PASSWORD']);
+    const variableOf = (problem: string) => /^\w+/.exec(problem)?.[0];
+    const api = problemsOf('api', envExample).map(variableOf);
+    const worker = problemsOf('worker', envExample).map(variableOf);
+    expect(api).toEqual([
+      'DATABASE_URL',
+      'CARD_PROVIDER',
+      'COLLECTION_ACCOUNT_NUMBER',
+      'JWT_SECRET',
+      'PIN_PEPPER',
+      'ADMIN_PASSWORD',
+    ]);
     expect(worker).toEqual(['DATABASE_URL', 'SMTP_URL', 'JWT_SECRET', 'PIN_PEPPER']);
   });
 });

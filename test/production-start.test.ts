@@ -7,7 +7,8 @@
  * without JWT_SECRET (a per-container generated secret is how reset codes stopped arriving).
  * Regression: a DATABASE_URL naming a superuser (or the schema owner) started normally,
  * giving the app the power to rewrite the ledger; both refuse it now, naming the problem, and
- * start as a runtime login (a member of wallet_runtime).
+ * start as a runtime login (a member of wallet_runtime). The server refuses the local demo's
+ * collection account, which deposits would otherwise tell customers to pay into.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -114,6 +115,11 @@ function productionEnv(port: number): Record<string, string> {
     PIN_PEPPER: randomBytes(48).toString('base64'),
     ADMIN_EMAIL: 'admin@production.test',
     ADMIN_PASSWORD: randomBytes(18).toString('base64url'),
+    // Not the local demo's collection account, which the server refuses.
+    COLLECTION_ACCOUNT_NAME: 'Wallet Test Collections',
+    COLLECTION_ACCOUNT_NUMBER: '00998877665544',
+    COLLECTION_IFSC: 'TEST0000042',
+    COLLECTION_UPI_ID: 'collections@testbank',
     LOG_LEVEL: 'warn',
   };
 }
@@ -153,6 +159,20 @@ describe('production mode at startup', () => {
     // The one problem of this environment, told plainly: no stack trace.
     expect(run.stderr.match(/^ {2}- /gm)).toHaveLength(1);
     expect(run.stderr).not.toMatch(/\n[ \t]+at /);
+    expect(run.stdout).not.toContain('Wallet is running');
+  });
+
+  it("refuses the local demo's collection account (deposits would send customers' money to it), naming the variables", async () => {
+    const env: Record<string, string> = { ...productionEnv(await freePort()), CARD_PROVIDER: 'sandbox' };
+    delete env.COLLECTION_ACCOUNT_NUMBER;
+    delete env.COLLECTION_IFSC;
+    delete env.COLLECTION_UPI_ID;
+    const run = await runEntryPoint('bin/server.ts', env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^Refusing to start in production mode \(NODE_ENV=production\):\n {2}- COLLECTION_ACCOUNT_NUMBER, COLLECTION_IFSC, and COLLECTION_UPI_ID are still the local demo's collection account/,
+    );
+    expect(run.stderr.match(/^ {2}- /gm)).toHaveLength(1);
     expect(run.stdout).not.toContain('Wallet is running');
   });
 
