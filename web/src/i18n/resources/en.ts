@@ -1042,7 +1042,7 @@ export const en = {
     note: 'Note',
     time: 'Date and time',
     timeIst: '{{time}} IST',
-    reference: 'Reference',
+    reference: 'Transaction ID (reference)',
     status: 'Status',
     failureReason: 'Reason',
     reversedTitle: 'Reversed',

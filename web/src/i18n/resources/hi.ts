@@ -1035,7 +1035,7 @@ export const hi: Messages = {
     note: 'नोट',
     time: 'तारीख और समय',
     timeIst: '{{time}} IST',
-    reference: 'संदर्भ',
+    reference: 'लेन-देन आईडी (संदर्भ)',
     status: 'स्थिति',
     failureReason: 'कारण',
     reversedTitle: 'रिवर्स किया गया',
