@@ -217,12 +217,12 @@ describe("a payment's page, its receipt and its dispute", () => {
         await card.getByText(REASON).waitFor();
         expect(await card.getByRole('link', { name: `${must(run.payer).name}'s history (payer)` }).count()).toBe(1);
         expect(await card.getByRole('link', { name: `${must(run.payee).name}'s history (payee)` }).count()).toBe(1);
+        await screenshot(page, SCREENSHOT_DIR, `disputes-queue-${run.language}`, 'desktop');
         await card.getByLabel('Reason for your decision', { exact: true }).fill('Seller unreachable: refund the payer');
         await card.getByRole('button', { name: 'Reverse payment', exact: true }).click();
         await toast(page, "Awaiting a second admin's approval");
         // The payer's open page hears of the decision (DisputeUpheld on the live stream).
         await expectText(disputeStatus(must(run.page)), words.awaiting);
-        await screenshot(page, SCREENSHOT_DIR, `disputes-queue-${run.language}`, 'desktop');
         await page.context().close();
       },
     );
