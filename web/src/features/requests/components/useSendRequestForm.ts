@@ -14,6 +14,7 @@ import { validate, type FieldErrors } from '../../../lib/forms.ts';
 import { useSubmissionKey } from '../../../lib/idempotency.ts';
 import { rupeesFromPaise } from '../../../lib/money-input.ts';
 import { refreshAfterCommand } from '../../../lib/query-client.ts';
+import { successWords } from '../../../lib/server-words.ts';
 import { useRecipient } from '../../../lib/use-recipient.ts';
 import { useSendRequest } from '../api/send-request.ts';
 
@@ -55,7 +56,8 @@ function useRequestCommand() {
         notify({ tone: 'error', message: reply.message || i18next.t('requests.sendFailed'), durationMs: 5000 });
         return;
       }
-      notify({ tone: 'success', message: reply.message || i18next.t('requests.sent'), durationMs: 3000, result: true });
+      const message = successWords(reply.message, i18next.t('requests.sent'));
+      notify({ tone: 'success', message, durationMs: 3000, result: true });
       onSent();
       await refreshAfterCommand(client);
     } catch (error) {

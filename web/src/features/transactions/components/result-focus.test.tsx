@@ -1,12 +1,13 @@
 /**
  * After paying, focus goes to the result (issue 43 item 4): the transfer's success message as
  * the dialog closes (not back to the SEND button), and a bank/UPI deposit's "where to pay"
- * heading, which replaces the submitted form.
+ * heading, which replaces the submitted form. In Hindi that message is the app's own text.
  */
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { useState, type ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
+import { setLanguage } from '../../../i18n/i18n.ts';
 import { fakeApi, renderWithApp, USER } from '../../../test/harness.tsx';
 import { DepositDialog } from './DepositDialog.tsx';
 import { TransferDialog } from './TransferDialog.tsx';
@@ -24,31 +25,73 @@ function TransferPage(): ReactElement {
   );
 }
 
+/** Verifies Ravi, fills ₹25 for lunch, confirms and pays with 1234. */
+async function payRavi(labels = ENGLISH): Promise<void> {
+  await userEvent.click(screen.getByRole('button', { name: 'SEND' }));
+  await userEvent.type(await screen.findByLabelText(labels.receiver), 'user-ravi-2');
+  await userEvent.click(screen.getByRole('button', { name: labels.verify }));
+  await screen.findByText('Ravi Kumar');
+  await userEvent.type(screen.getByLabelText(labels.amount), '25');
+  await userEvent.type(screen.getByLabelText(labels.reference), 'lunch');
+  await userEvent.click(screen.getByRole('button', { name: labels.continue }));
+  await userEvent.click(await screen.findByRole('button', { name: labels.confirm }));
+  await userEvent.type(await screen.findByLabelText(labels.pin), '1234');
+  await userEvent.click(screen.getByRole('button', { name: labels.pay }));
+}
+
+const ENGLISH = {
+  receiver: 'Receiver account number',
+  verify: 'Verify',
+  amount: 'Amount (₹)',
+  reference: 'Reference',
+  continue: 'Continue',
+  confirm: 'Confirm',
+  pin: 'Transaction PIN',
+  pay: 'Pay',
+};
+
+const HINDI = {
+  receiver: 'पाने वाले की खाता संख्या',
+  verify: 'सत्यापित करें',
+  amount: 'राशि (₹)',
+  reference: 'संदर्भ',
+  continue: 'आगे बढ़ें',
+  confirm: 'पुष्टि करें',
+  pin: 'ट्रांज़ैक्शन PIN',
+  pay: 'भुगतान करें',
+};
+
+function paymentApi(): void {
+  fakeApi({
+    '/api/transactions/verify-account': () => ({
+      body: {
+        success: true,
+        message: 'ok',
+        data: { name: 'Ravi Kumar', accountNumber: 'user-ravi-2', bankName: 'Rupee Wallet' },
+      },
+    }),
+    '/api/transactions/transfer-funds': () => ({
+      body: { success: true, message: 'Transfer completed successfully!', data: { checkpoint: '9.1' } },
+    }),
+  });
+}
+
+describe('the success message in Hindi', () => {
+  it("is the app's Hindi text, not the server's English", async () => {
+    paymentApi();
+    act(() => setLanguage('hi'));
+    renderWithApp(<TransferPage />);
+    await payRavi(HINDI);
+    await waitFor(() => expect(document.activeElement?.textContent).toContain('पैसे भेज दिए गए!'));
+    expect(screen.queryByText('Transfer completed successfully!')).toBeNull();
+  });
+});
+
 describe('focus after paying', () => {
   it('a transfer: the dialog closes onto its success message, which holds focus', async () => {
-    fakeApi({
-      '/api/transactions/verify-account': () => ({
-        body: {
-          success: true,
-          message: 'ok',
-          data: { name: 'Ravi Kumar', accountNumber: 'user-ravi-2', bankName: 'Rupee Wallet' },
-        },
-      }),
-      '/api/transactions/transfer-funds': () => ({
-        body: { success: true, message: 'Transfer completed successfully!', data: { checkpoint: '9.1' } },
-      }),
-    });
+    paymentApi();
     renderWithApp(<TransferPage />);
-    await userEvent.click(screen.getByRole('button', { name: 'SEND' }));
-    await userEvent.type(await screen.findByLabelText('Receiver account number'), 'user-ravi-2');
-    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
-    await screen.findByText('Ravi Kumar');
-    await userEvent.type(screen.getByLabelText('Amount (₹)'), '25');
-    await userEvent.type(screen.getByLabelText('Reference'), 'lunch');
-    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
-    await userEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
-    await userEvent.type(await screen.findByLabelText('Transaction PIN'), '1234');
-    await userEvent.click(screen.getByRole('button', { name: 'Pay' }));
+    await payRavi();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => {
       const focused = document.activeElement;

@@ -17,6 +17,7 @@ import { useSubmissionKey } from '../../../lib/idempotency.ts';
 import { pinRefusal } from '../../../lib/pin-refusal.ts';
 import { balancePaise, rupeesFromPaise } from '../../../lib/money-input.ts';
 import { refreshAfterCommand } from '../../../lib/query-client.ts';
+import { successWords } from '../../../lib/server-words.ts';
 import { useTransferFunds } from '../api/transfer-funds.ts';
 import { useTransferToPayee } from '../api/transfer-to-payee.ts';
 
@@ -144,7 +145,7 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
   async function answer(reply: { success: boolean; message: string; code?: string | undefined }): Promise<void> {
     const pinReason = pinRefusal(reply);
     if (reply.success) {
-      notify({ tone: 'success', message: reply.message || i18next.t('send.success'), result: true });
+      notify({ tone: 'success', message: successWords(reply.message, i18next.t('send.success')), result: true });
       reset();
       options.onPaid();
       await refreshAfterCommand(client);
