@@ -5,7 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { describeLine, istTime, rupeeText, type DescribedLine } from './statement-words.ts';
 
-function line(event_type: string, amount_paise: bigint, counterparty_id: string, counterparty_name: string) {
+function line(
+  event_type: DescribedLine['event_type'],
+  amount_paise: bigint,
+  counterparty_id: string,
+  counterparty_name: string,
+) {
   return { event_type, amount_paise, counterparty_id, counterparty_name } satisfies DescribedLine;
 }
 

@@ -6,10 +6,11 @@
  * event type, the amount's sign and the counterparty the accounts projection recorded.
  */
 import { STATEMENT_TIME_ZONE } from '../contracts/statements.ts';
+import type { LedgerEventType } from '../ledger/index.ts';
 
 /** What describeLine reads of a statement line. */
 export interface DescribedLine {
-  event_type: string;
+  event_type: LedgerEventType;
   amount_paise: bigint;
   counterparty_id: string | null;
   counterparty_name: string | null;
@@ -87,7 +88,7 @@ export function istTime(instant: Date): string {
  * is: ' (requested 10 Mar 2025, 10:00 am)'. Empty for any other line.
  */
 export function requestedNote(line: {
-  event_type: string;
+  event_type: LedgerEventType;
   recorded_at: Date;
   history_created_at: Date | null;
 }): string {

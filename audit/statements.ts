@@ -15,6 +15,7 @@ import { stringify } from 'csv-stringify/sync';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { StatementLine, StatementPage } from '../contracts/admin.ts';
 import { rupeesFromPaise, rupeesText } from '../contracts/money.ts';
+import type { LedgerEventType } from '../ledger/index.ts';
 import { tablesView } from '../platform/database.ts';
 import { readStatement, type ReadTables, type StatementRow } from '../projections/index.ts';
 import { keysetPage, type PageRequest } from './paging.ts';
@@ -24,7 +25,7 @@ export interface StatementFilter {
   from?: Date | undefined;
   to?: Date | undefined;
   /** Event types to keep (e.g. TransferCompleted, DepositReversed). */
-  eventTypes?: readonly string[] | undefined;
+  eventTypes?: readonly LedgerEventType[] | undefined;
   direction?: 'credit' | 'debit' | undefined;
 }
 

@@ -139,11 +139,13 @@ export const statementQuerySchema = z.object({
         .split(',')
         .map((part) => part.trim())
         .filter(Boolean);
+      const known: (typeof EVENT_TYPES)[number][] = [];
       for (const type of types) {
-        if (!eventTypeSchema.safeParse(type).success)
-          context.addIssue({ code: 'custom', message: `Unknown event type ${type}` });
+        const checked = eventTypeSchema.safeParse(type);
+        if (checked.success) known.push(checked.data);
+        else context.addIssue({ code: 'custom', message: `Unknown event type ${type}` });
       }
-      return types;
+      return known;
     }),
   direction: z.enum(['credit', 'debit']).optional(),
   after: positionSchema.optional(),

@@ -3,6 +3,7 @@
  * and statements with running balances.
  */
 import type { Kysely, Selectable } from 'kysely';
+import type { LedgerEventType } from '../../ledger/index.ts';
 import type { ReadTables } from '../tables.ts';
 import type { BalanceRow, StatementRow } from './tables.ts';
 
@@ -28,7 +29,7 @@ export interface StatementFilters {
   /** Recorded before. */
   until?: Date | undefined;
   /** Event types to keep (e.g. TransferCompleted, DepositReversed); none given: every type. */
-  eventTypes?: readonly string[] | undefined;
+  eventTypes?: readonly LedgerEventType[] | undefined;
   /** Money in (a positive amount) or out. */
   direction?: 'credit' | 'debit' | undefined;
   /** Keyset paging: lines after this sequence (the last one of the previous page). */

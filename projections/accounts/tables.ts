@@ -2,6 +2,7 @@
  * Row types of projection "accounts"' read tables (migrations/0001_baseline.ts), as Kysely
  * sees them. Only its rules (projector.apply_accounts) write them.
  */
+import type { LedgerEventType } from '../../ledger/index.ts';
 import type { Xid8 } from '../column-types.ts';
 
 export interface DirectoryRow {
@@ -24,7 +25,8 @@ export interface StatementRow {
   position: bigint;
   tx_id: Xid8;
   sequence: bigint;
-  event_type: string;
+  /** The ledger's type: a query or a switch that names a type the ledger lacks fails to compile. */
+  event_type: LedgerEventType;
   stream_id: string;
   transaction_id: string;
   counterparty_id: string | null;
