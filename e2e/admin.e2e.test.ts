@@ -234,11 +234,12 @@ describe('admin and operator screens in a real browser', () => {
       const texts = await trail.allTextContents();
       expect(
         texts.some(
-          (text) => text.includes('reverse') && text.includes(`transfer-${transferId}`) && text.includes(REASON),
+          (text) =>
+            text.includes('Reversed transaction') && text.includes(`transfer-${transferId}`) && text.includes(REASON),
         ),
       ).toBe(true);
-      expect(texts.some((text) => text.includes('replay') && text.includes(REPLAYED))).toBe(true);
-      expect(texts.some((text) => text.includes('settle'))).toBe(true);
+      expect(texts.some((text) => text.includes('Replayed projection') && text.includes(REPLAYED))).toBe(true);
+      expect(texts.some((text) => text.includes('Settled deposit'))).toBe(true);
       await screenshot(admin, SCREENSHOT_DIR, 'admin-operations', 'desktop');
     },
     90_000,

@@ -143,7 +143,8 @@ describe('trust: the identity check and an honest landing page', () => {
       await trail.first().waitFor();
       const entry = admin
         .locator('tr:visible, li:visible')
-        .filter({ hasText: 'reveal_identification' })
+        // Named in words (the code is in the name's tooltip): 'reveal_identification'.
+        .filter({ hasText: 'Revealed an ID number' })
         .filter({ hasText: customer.id });
       await entry.first().waitFor();
     });

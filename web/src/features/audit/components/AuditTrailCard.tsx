@@ -1,6 +1,6 @@
 /**
  * The admin audit trail: every admin action (who, what, on what, why), newest first, with
- * "Load more".
+ * "Load more". Each action is shown by its name in the reader's language, never its code.
  */
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -28,7 +28,16 @@ export function AuditTrailCard(): ReactElement {
       header: t('audit.actor'),
       cell: (row) => <span title={row.actorId}>{row.actorName ?? shortId(row.actorId)}</span>,
     },
-    { id: 'action', header: t('audit.action'), cell: (row) => <Badge tone="info">{row.action}</Badge> },
+    {
+      id: 'action',
+      header: t('audit.action'),
+      // The code as the API and its CSV name it stays in the tooltip, for matching the two.
+      cell: (row) => (
+        <Badge tone="info">
+          <span title={row.action}>{t(`audit.actionNames.${row.action}`)}</span>
+        </Badge>
+      ),
+    },
     { id: 'target', header: t('audit.target'), cell: (row) => <span className="mono-wrap">{row.target}</span> },
     { id: 'reason', header: t('audit.reason'), cell: (row) => row.reason ?? '-' },
   ];
