@@ -194,9 +194,9 @@ function cardProblems(config: Config): string[] {
 
 /**
  * The API shows the collection account as where to pay a bank-transfer or UPI deposit; the
- * demo's account is nobody's, so money sent there never reaches the wallet. No allowance: a
- * staging deployment sets an account of its own too. The name alone is left to the operator:
- * it identifies no account.
+ * demo's account is made up, and its UPI ID could be a stranger's (`@upi` is a real handle),
+ * so money sent there would never reach the wallet. No allowance: a staging deployment sets
+ * an account of its own too. The name alone is left to the operator: it identifies no account.
  */
 function collectionProblems(config: Config): string[] {
   const demo: string[] = [];
