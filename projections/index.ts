@@ -44,7 +44,7 @@ export {
   type ReplayProgress,
   type ReplayReport,
 } from './engine/replay.ts';
-export { latestReplayRun, requestReplay, type ReplayRun } from './engine/replay-jobs.ts';
+export { latestReplayRun, replayQueues, requestReplay, type ReplayRun } from './engine/replay-jobs.ts';
 export {
   readBalances,
   readDisplayName,
