@@ -1,6 +1,6 @@
 /**
  * ARCHITECTURE.md stays a short map whose facts are checked: its code-map table and SQL list
- * are what scripts/architecture-map.ts renders from CODE_MAP and the SQL registry (else run
+ * are what scripts/architecture-map.ts renders from CODE_MAP and the installation's SQL list (else run
  * `node scripts/architecture-map.ts --write` and review the diff), every file it names exists,
  * and it stays within its word budget.
  */
