@@ -9,7 +9,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AdminAction, AuditTrailPage } from '../contracts/admin.ts';
 import { keysetPage } from './paging.ts';
 
-/** The schema of the admins' trail, approvals and verify runs (the schema dump lists it: runtime/installation.ts). */
+/** The schema of the admins' trail, approvals and verify runs (runtime/installation.ts lists it). */
 export const AUDIT_SCHEMAS: readonly string[] = ['audit'];
 
 export interface AdminActionEntry {

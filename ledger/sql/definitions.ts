@@ -4,6 +4,7 @@
  * migrations; runtime/installation.ts hands them to it): the trigger functions first, then
  * `append_batch`, which `append` calls as a batch of one.
  */
+
 /** The schema of the ledger's tables and functions (migrations/0001_baseline.ts creates it). */
 export const LEDGER_SCHEMAS: readonly string[] = ['ledger'];
 
