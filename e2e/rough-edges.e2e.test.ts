@@ -702,6 +702,28 @@ describe("issue 43's rough edges: focus after paying, Hindi form errors and font
     for (const source of sources) expect(new URL(source).origin).toBe(new URL(page.url()).origin);
   });
 
+  step("desktop, English: the language choice 'हिन्दी' is drawn with the shipped font, its one face alone", async () => {
+    const { page } = await session('desktop', kabir.token);
+    await page.goto('/transactions');
+    await transactionsBalance(page).waitFor();
+    const seen = await page.evaluate(async () => {
+      await document.fonts.ready;
+      return {
+        // The only Devanagari on an English page is the language switch's own name for Hindi.
+        devanagari: [...document.querySelectorAll('body *')]
+          .filter((element) => element.children.length === 0 && /[\u0900-\u097F]/.test(element.textContent ?? ''))
+          .map((element) => element.textContent),
+        fetched: performance
+          .getEntriesByType('resource')
+          .map((entry) => entry.name)
+          .filter((name) => name.includes('devanagari')),
+      };
+    });
+    expect(seen.devanagari).toEqual(['हिन्दी']);
+    // One face (the switch's weight), not the three a Hindi page uses.
+    expect(seen.fetched).toHaveLength(1);
+  });
+
   for (const [viewport, language, heading] of [
     ['desktop', 'en', 'Adding money'],
     ['phone', 'hi', 'पैसे जोड़ना'],
