@@ -17,6 +17,7 @@ import {
   type DisputeKind,
   type DisputeResult,
   type Ledger,
+  type LedgerCommands,
 } from '../ledger/index.ts';
 import { recordAdminAction } from '../audit/index.ts';
 import { runAudited } from './audited.ts';
@@ -146,32 +147,30 @@ export async function reverseDisputedPayment(
   ctx: CommandContext,
 ): Promise<AdminMoneyOutcome> {
   const dispute = await requireOpenDispute(deps.db, disputeId);
-  const outcome = await performAdminMoneyAction(
+  return performAdminMoneyAction(
     deps,
     { action: 'reverse', reversal: { kind: dispute.kind, transactionId: dispute.transaction_id, reason } },
     ctx,
+    (approval, commands) => recordUpheld(commands, dispute, reason, approval.id, ctx),
   );
-  if (outcome.status === 'awaiting_approval')
-    await recordUpheld(deps.ledger, dispute, reason, outcome.approval.id, ctx);
-  return outcome;
 }
 
 /**
  * The decision as a ledger event (DisputeUpheld), so the payer hears of it on the live stream
- * while the reversal waits. After the filing, not with it (the filing is the approval flow's
- * own transaction): if this append failed, the queue still says "awaiting approval" from the
- * filed request; only the payer's live notice would be missing. A repeated uphold of the same
- * filing appends nothing.
+ * while the reversal waits. In the transaction that files the request: if the append fails,
+ * no request is filed either, and the queue cannot say "awaiting approval" without the
+ * ledger's event. A repeated uphold of the same filing appends nothing (the refusal comes
+ * from the decider, before any write, so the transaction goes on).
  */
 async function recordUpheld(
-  ledger: Ledger,
+  commands: LedgerCommands,
   dispute: DisputeRow,
   reason: string,
   approvalId: string,
   ctx: CommandContext,
 ): Promise<void> {
   try {
-    await ledger.upholdDispute(
+    await commands.upholdDispute(
       { kind: dispute.kind, transactionId: dispute.transaction_id, disputeId: dispute.id, reason, approvalId },
       ctx,
     );

@@ -67,6 +67,9 @@ export type ApprovalCause = 'amount' | 'admin_daily_total' | 'wallet_daily_total
 export type AdminMoneyOutcome =
   ActionDone | { status: 'awaiting_approval'; approval: ApprovalRecord; cause: ApprovalCause };
 
+/** A caller's step that must commit with a filed approval request (or not at all). */
+export type OnFiled = (approval: ApprovalRecord, commands: LedgerCommands, trx: Transaction<unknown>) => Promise<void>;
+
 /** The window over which an admin's (and a wallet's) actions without a second admin add up. */
 export const SOLO_WINDOW_HOURS = 24;
 
@@ -82,6 +85,8 @@ export async function performAdminMoneyAction(
   deps: AdminMoneyDependencies,
   action: AdminMoneyAction,
   ctx: CommandContext,
+  /** Runs in the transaction that files the request, with the ledger bound to it: both commit or neither. */
+  onFiled: OnFiled = async () => {},
 ): Promise<AdminMoneyOutcome> {
   let preview: AdminActionPreview;
   try {
@@ -96,20 +101,15 @@ export async function performAdminMoneyAction(
     }
     throw error;
   }
-  if (preview.amountPaise > deps.approvalThresholdPaise) {
-    const approval = await deps.db
-      .transaction()
-      .execute((trx) => fileApprovalRequest(trx, action, preview, ctx.actorId, 'amount'));
-    return { status: 'awaiting_approval', approval, cause: 'amount' };
-  }
   return runAudited(deps.db, deps.ledger, async (commands, trx): Promise<AdminMoneyOutcome> => {
-    const cause = await soloApprovalCause(trx, preview, ctx.actorId, deps.approvalThresholdPaise);
+    const cause =
+      preview.amountPaise > deps.approvalThresholdPaise
+        ? 'amount'
+        : await soloApprovalCause(trx, preview, ctx.actorId, deps.approvalThresholdPaise);
     if (cause) {
-      return {
-        status: 'awaiting_approval',
-        approval: await fileApprovalRequest(trx, action, preview, ctx.actorId, cause),
-        cause,
-      };
+      const approval = await fileApprovalRequest(trx, action, preview, ctx.actorId, cause);
+      await onFiled(approval, commands, trx);
+      return { status: 'awaiting_approval', approval, cause };
     }
     const done = await runAction(commands, trx, action, ctx, {});
     if (!done.replayed) await recordSoloAction(trx, action, preview, ctx.actorId);

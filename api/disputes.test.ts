@@ -16,6 +16,7 @@ import {
   verifierToken,
   type Harness,
 } from '../test/app-harness.ts';
+import { withClient } from '../platform/database.ts';
 import { eventCount } from '../test/database.ts';
 
 let harness: Harness;
@@ -173,6 +174,43 @@ describe('resolving a dispute', () => {
     const detail = (await call(asha.token, 'GET', `/api/transactions/${transferId}`)).json().data;
     expect(detail).toMatchObject({ canDispute: false, dispute: { status: 'reversed' } });
     expect(detail.reversedAt).not.toBeNull();
+  });
+
+  it('upheld above the threshold: the filing and DisputeUpheld commit together or not at all', async () => {
+    const transferId = await pay(1_100, 'phone repair');
+    const disputeId = await dispute(transferId, 'the repair was never done');
+    const db = harness.database.db;
+    // The ledger refuses DisputeUpheld for a moment (a trigger only the owner may add): the
+    // append inside the filing's transaction fails.
+    const asOwner = (statement: string) =>
+      withClient(harness.database.ownerUrl, async (client) => {
+        await client.query(statement);
+      });
+    await asOwner(`
+      create function public.test_refuse_upheld() returns trigger language plpgsql as $$
+      begin raise exception 'DisputeUpheld refused by the test'; end $$;
+      create trigger refuse_upheld before insert on ledger.events for each row
+        when (new.type = 'DisputeUpheld') execute function public.test_refuse_upheld()`);
+    try {
+      const failed = await call(adminToken, 'POST', `/api/admin/disputes/${disputeId}/reverse`, {
+        reason: 'Repair shop closed, refund',
+      });
+      expect(failed.statusCode, failed.body).toBe(500);
+    } finally {
+      await asOwner('drop trigger refuse_upheld on ledger.events; drop function public.test_refuse_upheld()');
+    }
+    const { rows: filed } = await sql<{ id: string }>`
+      select id from audit.approval_requests where target = ${`transfer-${transferId}`}`.execute(db);
+    expect(filed).toEqual([]);
+    expect(await streamEvents(transferId)).toEqual(['TransferCompleted', 'DisputeRaised']);
+    const open = (await call(adminToken, 'GET', `/api/admin/disputes/${disputeId}`)).json().data;
+    expect(open).toMatchObject({ status: 'open', approvalId: null });
+    // With the ledger willing again, the same uphold files the request and the event together.
+    const retried = await call(adminToken, 'POST', `/api/admin/disputes/${disputeId}/reverse`, {
+      reason: 'Repair shop closed, refund',
+    });
+    expect(retried.statusCode, retried.body).toBe(202);
+    expect(await streamEvents(transferId)).toEqual(['TransferCompleted', 'DisputeRaised', 'DisputeUpheld']);
   });
 
   it('by a reversal above the threshold: it waits for a second admin, whose approval resolves it', async () => {
