@@ -143,6 +143,10 @@ export const ADMIN_ROUTES: readonly { method: 'GET' | 'POST'; url: string; paylo
   { method: 'POST', url: '/api/admin/approvals/x/approve', payload: {} },
   { method: 'POST', url: '/api/admin/approvals/x/reject', payload: {} },
   { method: 'POST', url: '/api/admin/users/someuser/identification/reveal' },
+  { method: 'GET', url: '/api/admin/disputes' },
+  { method: 'GET', url: '/api/admin/disputes/x' },
+  { method: 'POST', url: '/api/admin/disputes/x/reverse', payload: { reason: 'test' } },
+  { method: 'POST', url: '/api/admin/disputes/x/reject', payload: { reason: 'test' } },
 ];
 
 /** "METHOD /path" of every documented route (the OpenAPI document is generated from the routes). */
@@ -165,7 +169,13 @@ it('the access list names every /api/admin route the app has', async () => {
   const listed = new Set(
     ADMIN_ROUTES.map(
       (route) =>
-        `${route.method} ${route.url.replace('/someone/', '/:accountId/').replace('/events/1', '/events/:position').replace('/projections/history/', '/projections/:name/').replace('/approvals/x/', '/approvals/:id/').replace('/users/someuser/', '/users/:userId/')}`,
+        `${route.method} ${route.url
+          .replace('/someone/', '/:accountId/')
+          .replace('/events/1', '/events/:position')
+          .replace('/projections/history/', '/projections/:name/')
+          .replace('/approvals/x/', '/approvals/:id/')
+          .replace('/users/someuser/', '/users/:userId/')
+          .replace(/\/disputes\/x(\/|$)/, '/disputes/:disputeId$1')}`,
     ),
   );
   const admin = (await documentedRoutes()).filter((entry) => entry.route.includes(' /api/admin/'));
