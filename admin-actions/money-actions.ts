@@ -438,14 +438,18 @@ export async function approveRequest(
   return { approval: toApprovalRecord(approval), done };
 }
 
-/** Any admin may turn a request down, the requester included (withdrawing it). */
+/**
+ * Any admin may turn a request down, the requester included (withdrawing it). A turned-down
+ * reversal that an upheld dispute waited for reopens that dispute, in the same transaction.
+ */
 export async function rejectRequest(
-  db: Kysely<unknown>,
+  deps: Pick<AdminMoneyDependencies, 'db' | 'ledger'>,
   approvalId: string,
-  adminId: string,
+  ctx: CommandContext,
   reason: string | null,
 ): Promise<ApprovalRecord> {
-  await db.transaction().execute(async (trx) => {
+  const adminId = ctx.actorId;
+  await runAudited(deps.db, deps.ledger, async (commands, trx) => {
     const row = await readApproval(trx, approvalId, { lock: true });
     requireDecidable(row, adminId, 'reject');
     await sql`update audit.approval_requests set state = 'rejected', decided_by = ${adminId}, decided_at = now(), decision_reason = ${reason} where id = ${approvalId}`.execute(
@@ -458,10 +462,40 @@ export async function rejectRequest(
       reason,
       details: { approvalId, requestedBy: row.requested_by },
     });
+    if (row.action === 'reverse') await reopenUpheldDispute(commands, trx, row, reason, ctx);
   });
-  const approval = await readApproval(db, approvalId);
+  const approval = await readApproval(deps.db, approvalId);
   if (!approval) throw new ApprovalRejection('approval_not_found', `No approval request ${approvalId}`);
   return toApprovalRecord(approval);
+}
+
+/**
+ * The payment's open dispute, upheld with this request as its reversal, is open again: a
+ * ledger event (DisputeReopened) tells the payer, whose page said "awaiting approval". The
+ * queue's row stays `open` (audit.disputes): only the waiting request made it "awaiting
+ * approval", and that request is rejected now. A reversal filed from the explorer while a
+ * dispute was open was never the dispute's (no DisputeUpheld names it): nothing to reopen.
+ */
+async function reopenUpheldDispute(
+  commands: LedgerCommands,
+  trx: Transaction<unknown>,
+  approval: ApprovalRow,
+  reason: string | null,
+  ctx: CommandContext,
+): Promise<void> {
+  const { rows } = await sql<{ id: string; kind: 'transfer' | 'request'; transaction_id: string }>`
+    select id, kind, transaction_id from audit.disputes where stream_id = ${approval.target} and status = 'open'`.execute(
+    trx,
+  );
+  const dispute = rows[0];
+  if (!dispute) return;
+  const input = { kind: dispute.kind, transactionId: dispute.transaction_id, disputeId: dispute.id };
+  try {
+    await commands.reopenDispute({ ...input, reason, approvalId: approval.id }, ctx);
+  } catch (error) {
+    if (isLedgerRejection(error) && error.code === 'dispute_not_upheld') return;
+    throw error;
+  }
 }
 
 function requireDecidable(

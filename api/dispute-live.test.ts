@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { EventSourceMessage } from 'eventsource-parser';
+import { sql } from 'kysely';
 import {
   ADMIN,
   registeredUser,
@@ -112,6 +113,42 @@ it('tells the payer each step - raised, upheld awaiting approval, rejected - and
     (event) => event.event === 'money-received' && event.data.includes(rejectedId),
   );
   expect(payee.events.filter((event) => event.event === 'dispute')).toEqual([]);
+});
+
+it('tells the payer that their upheld dispute is open again when a second admin turns the reversal down', async () => {
+  const payer = await open(asha.token);
+  const transferId = await pay(1_200);
+  const disputeId = await raise(transferId);
+  const filed = await call(adminToken, 'POST', `/api/admin/disputes/${disputeId}/reverse`, { reason: 'refund it' });
+  expect(filed.statusCode, filed.body).toBe(202);
+  const approvalId = (filed.json().data as { dispute: { approvalId: string } }).dispute.approvalId;
+  await payer.next('upheld, awaiting approval', disputeEvent(transferId, 'awaiting_approval'));
+  const from = payer.events.length;
+
+  const turnedDown = await call(await verifierToken(h), 'POST', `/api/admin/approvals/${approvalId}/reject`, {
+    reason: 'Goods were delivered',
+  });
+  expect(turnedDown.statusCode, turnedDown.body).toBe(200);
+  await payer.next('open again', disputeEvent(transferId, 'open'), from);
+
+  // The ledger says so, with the second admin's reason; no money moved.
+  const { rows } = await sql<{ type: string; data: { reason: string | null; approvalId: string } }>`
+    select type, data from ledger.events where stream_id = ${`transfer-${transferId}`} order by stream_version`.execute(
+    h.database.db,
+  );
+  expect(rows.map((row) => row.type)).toEqual([
+    'TransferCompleted',
+    'DisputeRaised',
+    'DisputeUpheld',
+    'DisputeReopened',
+  ]);
+  expect(rows[3]?.data).toMatchObject({ reason: 'Goods were delivered', approvalId });
+  const detail = (await call(asha.token, 'GET', `/api/transactions/${transferId}`)).json().data;
+  expect(detail).toMatchObject({ dispute: { status: 'open', approvalId: null }, reversedAt: null });
+  // Open plainly: an admin may uphold it again, which files a new request.
+  const again = await call(adminToken, 'POST', `/api/admin/disputes/${disputeId}/reverse`, { reason: 'refund it' });
+  expect(again.statusCode, again.body).toBe(202);
+  await payer.next('upheld again', disputeEvent(transferId, 'awaiting_approval'), from);
 });
 
 async function openDisputeOf(transactionId: string): Promise<{ id: string }> {

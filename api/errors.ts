@@ -64,6 +64,7 @@ export const API_ERRORS: Readonly<Record<ApiErrorCode, ErrorEntry>> = {
     status: 409,
     message: "This dispute is already upheld: its reversal waits for a second admin's approval",
   },
+  dispute_not_upheld: { status: 409, message: 'This dispute is not waiting for that approval' },
   // The approval flow's codes answer with the generic codes these replies had before
   // admin-actions/ named its refusals, so clients that match on `code` see no change.
   approval_not_found: { status: 404, message: 'Approval request not found', publicCode: 'not_found' },

@@ -37,7 +37,8 @@ export const liveEventSchemas = {
   }),
   /**
    * A dispute of this user's payment was raised, upheld (its reversal waiting for a second
-   * admin) or rejected; the reversal itself moves the balance (`balance`).
+   * admin), reopened (`open` again: the second admin turned that reversal down) or rejected;
+   * the reversal itself moves the balance (`balance`).
    */
   dispute: z.object({ transactionId: z.string(), status: z.enum(['open', 'awaiting_approval', 'rejected']) }),
   /** Admins: a dispute was raised or rejected, or a payment reversed (the disputes queue changed). */

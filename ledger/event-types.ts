@@ -22,6 +22,7 @@ export const LEDGER_EVENT_TYPES = [
   'MoneyRequestPaymentReversed',
   'DisputeRaised',
   'DisputeUpheld',
+  'DisputeReopened',
   'DisputeRejected',
 ] as const satisfies readonly LedgerEventType[];
 

@@ -158,6 +158,23 @@ export interface DisputeUpheld {
     approvalId: string;
   };
 }
+/**
+ * A second admin turned down the reversal an upheld dispute waited for (approval
+ * `approvalId`): the dispute is open again, undecided, and the payer is told. No money moves;
+ * the reason is the rejecting admin's, when they gave one.
+ */
+export interface DisputeReopened {
+  type: 'DisputeReopened';
+  data: {
+    disputeId: string;
+    kind: 'transfer' | 'request';
+    transactionId: string;
+    payerId: AccountId;
+    reason: string | null;
+    reopenedBy: string;
+    approvalId: string;
+  };
+}
 export interface DisputeRejected {
   type: 'DisputeRejected';
   data: {
@@ -184,6 +201,7 @@ export type LedgerEvent =
   | MoneyRequestPaymentReversed
   | DisputeRaised
   | DisputeUpheld
+  | DisputeReopened
   | DisputeRejected;
 
 export type LedgerEventType = LedgerEvent['type'];

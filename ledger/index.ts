@@ -22,7 +22,7 @@ import { completeCardDeposit, failDeposit, requestDeposit, settleDeposit } from 
 import { transfer } from './transfers/transfer.ts';
 import { acceptMoneyRequest, rejectMoneyRequest, requestMoney } from './money-requests/money-request.ts';
 import { reverseTransaction } from './corrections/reverse.ts';
-import { raiseDispute, rejectDispute, upholdDispute } from './disputes/dispute.ts';
+import { raiseDispute, rejectDispute, reopenDispute, upholdDispute } from './disputes/dispute.ts';
 
 export * from './accounts.ts';
 export { expireIdempotencyKeys, IDEMPOTENCY_KEY_RETENTION_DAYS } from './idempotency-retention.ts';
@@ -55,7 +55,13 @@ export { walletStream } from './wallet-accounts/open-wallet.ts';
 export { REVERSAL_KINDS, MIN_REASON_LENGTH, MAX_REASON_LENGTH, streamOfReversal } from './corrections/reverse.ts';
 export type { ReversalKind, ReverseInput, ReversalResult } from './corrections/reverse.ts';
 export { previewAdminAction } from './corrections/preview.ts';
-export type { DisputeKind, DisputeResult, RaiseDisputeInput, RejectDisputeInput } from './disputes/dispute.ts';
+export type {
+  DisputeKind,
+  DisputeResult,
+  RaiseDisputeInput,
+  RejectDisputeInput,
+  ReopenDisputeInput,
+} from './disputes/dispute.ts';
 export type { AdminMoneyAction, AdminActionPreview } from './corrections/preview.ts';
 
 const commands = {
@@ -71,6 +77,7 @@ const commands = {
   reverseTransaction,
   raiseDispute,
   upholdDispute,
+  reopenDispute,
   rejectDispute,
 };
 

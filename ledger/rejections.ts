@@ -28,6 +28,7 @@ export const REJECTION_CODES = [
   'dispute_already_open',
   'dispute_not_open',
   'dispute_already_upheld',
+  'dispute_not_upheld',
 ] as const;
 
 export type RejectionCode = (typeof REJECTION_CODES)[number];

@@ -29,6 +29,7 @@ export interface Plan {
 const DISPUTE_STATUS = {
   DisputeRaised: 'open',
   DisputeUpheld: 'awaiting_approval',
+  DisputeReopened: 'open',
   DisputeRejected: 'rejected',
 } as const;
 
@@ -104,6 +105,7 @@ function planChange(plan: Plan, change: LedgerChange): void {
       return moved(text('requesterId'), text('payerId'));
     case 'DisputeRaised':
     case 'DisputeUpheld':
+    case 'DisputeReopened':
     case 'DisputeRejected': {
       const transactionId = text('transactionId');
       toUser(text('payerId'), { event: 'dispute', data: { transactionId, status: DISPUTE_STATUS[change.type] } });

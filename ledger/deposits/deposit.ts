@@ -58,6 +58,7 @@ export function evolveDeposit(state: DepositState, event: RecordedEvent): Deposi
     case 'MoneyRequestRejected':
     case 'DisputeRaised':
     case 'DisputeUpheld':
+    case 'DisputeReopened':
     case 'DisputeRejected':
       return state;
     default:

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '../events.ts';
-import { decideRaiseDispute, decideRejectDispute, decideUpholdDispute } from './dispute.ts';
+import { decideRaiseDispute, decideRejectDispute, decideReopenDispute, decideUpholdDispute } from './dispute.ts';
 
 let position = 0n;
 function recorded(event: Pick<RecordedEvent, 'type' | 'data'>): RecordedEvent {
@@ -129,5 +129,55 @@ describe('upholding a dispute (its reversal filed for a second admin)', () => {
     ['an admin who paid', [completed, raised], 'asha', 'actor_is_party'],
   ])('is refused for %s', (_name, events, actor, code) => {
     expect(() => decideUpholdDispute(events, input, actor)).toThrow(expect.objectContaining({ code }));
+  });
+});
+
+describe('reopening a dispute (a second admin turned its reversal down)', () => {
+  const uphold = {
+    kind: 'transfer' as const,
+    transactionId: 't1',
+    disputeId: 'd1',
+    reason: 'refund',
+    approvalId: 'a1',
+  };
+  const upheld = recorded(decideUpholdDispute([completed, raised], uphold, 'admin'));
+  const input = {
+    kind: 'transfer' as const,
+    transactionId: 't1',
+    disputeId: 'd1',
+    reason: ' delivered ',
+    approvalId: 'a1',
+  };
+
+  it('records the rejecting admin, their reason (or none) and the approval; the dispute may be upheld again', () => {
+    const reopened = recorded(decideReopenDispute([completed, raised, upheld], input, 'second'));
+    expect(reopened.data).toEqual({
+      disputeId: 'd1',
+      kind: 'transfer',
+      transactionId: 't1',
+      payerId: 'asha',
+      reason: 'delivered',
+      reopenedBy: 'second',
+      approvalId: 'a1',
+    });
+    expect(
+      decideReopenDispute([completed, raised, upheld], { ...input, reason: null }, 'second').data.reason,
+    ).toBeNull();
+    expect(() => decideReopenDispute([completed, raised, upheld, reopened], input, 'second')).toThrow(
+      expect.objectContaining({ code: 'dispute_not_upheld' }),
+    );
+  });
+
+  it.each([
+    ['no open dispute', [completed], 'dispute_not_open'],
+    ['a dispute never upheld', [completed, raised], 'dispute_not_upheld'],
+  ])('is refused for %s', (_name, events, code) => {
+    expect(() => decideReopenDispute(events, input, 'second')).toThrow(expect.objectContaining({ code }));
+  });
+
+  it('is refused for another approval than the one the dispute waits for', () => {
+    expect(() => decideReopenDispute([completed, raised, upheld], { ...input, approvalId: 'a2' }, 'second')).toThrow(
+      expect.objectContaining({ code: 'dispute_not_upheld' }),
+    );
   });
 });

@@ -9,7 +9,7 @@
  */
 import type { AppendResult } from '../event-store/append.ts';
 import { readStream } from '../event-store/read.ts';
-import type { DisputeRaised, DisputeRejected, DisputeUpheld, RecordedEvent } from '../events.ts';
+import type { DisputeRaised, DisputeRejected, DisputeReopened, DisputeUpheld, RecordedEvent } from '../events.ts';
 import {
   idempotencyClaim,
   metadataFor,
@@ -62,6 +62,15 @@ export interface UpholdDisputeInput {
   approvalId: string;
 }
 
+export interface ReopenDisputeInput {
+  kind: DisputeKind;
+  transactionId: string;
+  disputeId: string;
+  /** The rejecting admin's reason, if they gave one. */
+  reason: string | null;
+  approvalId: string;
+}
+
 export type DisputeResult = AppendResult & { disputeId: string; transactionId: string };
 
 /** Pure: what a payment's stream says about its disputes. */
@@ -92,6 +101,8 @@ export function evolveDispute(state: DisputeState, event: RecordedEvent): Disput
       return { ...state, open: event.data, upheldApprovalId: undefined };
     case 'DisputeUpheld':
       return { ...state, upheldApprovalId: event.data.approvalId };
+    case 'DisputeReopened':
+      return { ...state, upheldApprovalId: undefined };
     case 'DisputeRejected':
       return { ...state, open: undefined, upheldApprovalId: undefined };
     default:
@@ -153,12 +164,33 @@ export function decideUpholdDispute(
   };
 }
 
+/**
+ * Pure: the upheld dispute whose reversal (approval `approvalId`) a second admin turned down
+ * is open again. Any admin may turn a request down (the approvals' rule), so no party check.
+ */
+export function decideReopenDispute(
+  events: readonly RecordedEvent[],
+  input: ReopenDisputeInput,
+  adminId: string,
+): DisputeReopened {
+  const { open, upheldApprovalId } = stateOf(events);
+  if (!open || open.disputeId !== input.disputeId) reject('dispute_not_open', 'This dispute is no longer open');
+  if (upheldApprovalId !== input.approvalId)
+    reject('dispute_not_upheld', 'This dispute is not waiting for that approval');
+  const { disputeId, kind, transactionId, payerId } = open;
+  const reason = input.reason?.trim() || null;
+  return {
+    type: 'DisputeReopened',
+    data: { disputeId, kind, transactionId, payerId, reason, reopenedBy: adminId, approvalId: input.approvalId },
+  };
+}
+
 async function appendDisputeEvent(
   store: EventStore,
   command: string,
   input: { kind: DisputeKind; transactionId: string; disputeId: string },
   ctx: CommandContext,
-  decide: (events: readonly RecordedEvent[]) => DisputeRaised | DisputeUpheld | DisputeRejected,
+  decide: (events: readonly RecordedEvent[]) => DisputeRaised | DisputeUpheld | DisputeReopened | DisputeRejected,
   fingerprint: unknown,
 ): Promise<DisputeResult> {
   const claim = idempotencyClaim(command, ctx, fingerprint);
@@ -217,6 +249,21 @@ export function upholdDispute(
     input,
     ctx,
     (events) => decideUpholdDispute(events, input, ctx.actorId),
+    input,
+  );
+}
+
+export function reopenDispute(
+  store: EventStore,
+  input: ReopenDisputeInput,
+  ctx: CommandContext,
+): Promise<DisputeResult> {
+  return appendDisputeEvent(
+    store,
+    'reopenDispute',
+    input,
+    ctx,
+    (events) => decideReopenDispute(events, input, ctx.actorId),
     input,
   );
 }

@@ -49,6 +49,7 @@ export function evolveMoneyRequest(state: MoneyRequestState, event: RecordedEven
     // A dispute of the request's payment (on this stream) leaves it paid; the version moves on.
     case 'DisputeRaised':
     case 'DisputeUpheld':
+    case 'DisputeReopened':
     case 'DisputeRejected':
       return state.status === 'absent' ? state : { ...state, version: event.streamVersion };
     case 'WalletOpened':

@@ -178,7 +178,11 @@ function registerApprovalRoutes(app: ZodRoutes, deps: CorrectionDependencies): v
       const admin = await requireAdmin(request);
       const { id } = request.params;
       const { reason } = request.body;
-      return ok(reply, 'Request rejected', await rejectRequest(deps.db, id, admin.id, reason || null));
+      return ok(
+        reply,
+        'Request rejected',
+        await rejectRequest(deps, id, commandContext(request, admin.id), reason || null),
+      );
     },
   );
 }
