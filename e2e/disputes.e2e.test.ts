@@ -5,9 +5,10 @@
  * note, the IST time, the id and the status, and the page prints the receipt alone; the payer
  * raises a dispute with a reason; the first admin upholds it from the disputes queue, which
  * files the reversal for a second admin (₹12,000.50 is above the approval threshold); the second
- * admin approves it on the Operations page. The payer's page, open all along and never reloaded,
- * shows each step as it happens (the live stream): the refund waiting for approval, then the
- * refund and the resolved dispute. The axe scan of the payment page and the queue is clean in
+ * admin turns it down on the Operations page, the first upholds it again, and the second
+ * approves it. The payer's page, open all along and never reloaded, shows each step as it
+ * happens (the live stream): the refund waiting for approval, the dispute open again, waiting
+ * again, then the refund and the resolved dispute. The axe scan of the payment page and the queue is clean in
  * the light and dark themes.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -222,6 +223,32 @@ describe("a payment's page, its receipt and its dispute", () => {
         await card.getByRole('button', { name: 'Reverse payment', exact: true }).click();
         await toast(page, "Awaiting a second admin's approval");
         // The payer's open page hears of the decision (DisputeUpheld on the live stream).
+        await expectText(disputeStatus(must(run.page)), words.awaiting);
+        await page.context().close();
+      },
+    );
+
+    step(
+      `${tag}: the second admin turns the refund down; the payer's open page shows the dispute open again, upheld again`,
+      async () => {
+        const reviewer = await session('desktop', reviewerToken);
+        await reviewer.page.goto('/admin/operations');
+        const reject = reviewer.page.locator(
+          `button[aria-label="Reject reverse of transfer-${must(run.transferId)}"]:visible`,
+        );
+        await reject.click();
+        await reject.waitFor({ state: 'detached' });
+        await reviewer.page.context().close();
+        // DisputeReopened on the live stream: open again, without a reload.
+        await expectText(disputeStatus(must(run.page)), words.open);
+        expect(run.navigations, 'the page was not reloaded').toBe(0);
+
+        const { page } = await session('desktop', adminToken);
+        await page.goto('/admin/disputes');
+        const card = page.locator('li.dispute-card').filter({ hasText: must(run.transferId) });
+        await card.getByLabel('Reason for your decision', { exact: true }).fill('Seller unreachable: refund the payer');
+        await card.getByRole('button', { name: 'Reverse payment', exact: true }).click();
+        await toast(page, "Awaiting a second admin's approval");
         await expectText(disputeStatus(must(run.page)), words.awaiting);
         await page.context().close();
       },
