@@ -18,6 +18,7 @@ describe('approval rejections in the envelope', () => {
       'The approval request changed at the same time. Please try again.',
     ],
     ['approver_is_requester', 403, 'forbidden', 'A second admin must approve this request'],
+    ['dispute_not_found', 404, 'not_found', 'Dispute not found'],
   ] as const)('%s -> %i %s', (code, status, publicCode, message) => {
     expect(toEnvelopeError(new ApprovalRejection(code, 'for the log'))).toEqual({
       status,
@@ -26,6 +27,6 @@ describe('approval rejections in the envelope', () => {
   });
 
   it('covers every code', () => {
-    expect(APPROVAL_REJECTION_CODES).toHaveLength(5);
+    expect(APPROVAL_REJECTION_CODES).toHaveLength(6);
   });
 });
