@@ -157,13 +157,7 @@ export default tseslint.config(
     // form hook holding state, validation, calls and toasts). Blank lines and comments count.
     // Tests are exempt: a scenario reads top to bottom.
     files: ['{api,projections,ledger,runtime}/**/*.{ts,tsx}', 'web/src/**/*.{ts,tsx}'],
-    ignores: [
-      '**/*.test.ts',
-      '**/*.test.tsx',
-      // TEMPORARY: split by the helper working on issue 43, removed when they land
-      'web/src/features/transactions/components/usePayment.ts',
-      'web/src/features/transactions/components/useScanToPay.ts',
-    ],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
     rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false }] },
   },
   prettier,

@@ -71,15 +71,24 @@ export function checkDetails(
   };
 }
 
+/** What a payment's answer does in the dialog that sent it. */
+interface PaymentOutcomes {
+  paid: () => void;
+  pinRefused: (reason: string) => void;
+}
+
 /**
  * The payment command: to an account number (the spec's transfer), or to a mobile number or
  * handle, with one Idempotency-Key per submission (kept after a network failure, so a retry
- * cannot pay twice).
+ * cannot pay twice), and its answer: paid (the message is the dialog's result, and takes the
+ * focus), or why not, where it belongs.
  */
 function usePaymentCommand(userId: string) {
   const transfer = useTransferFunds();
   const payeeTransfer = useTransferToPayee();
   const keys = useSubmissionKey();
+  const notify = useToast();
+  const client = useQueryClient();
 
   function send(payment: ReviewedPayment, transactionPin: string) {
     const amount = rupeesFromPaise(payment.amountPaise);
@@ -99,7 +108,30 @@ function usePaymentCommand(userId: string) {
     return transfer.mutateAsync({ body, idempotencyKey: keys.keyFor(body) });
   }
 
-  return { send, answered: keys.complete, paying: transfer.isPending || payeeTransfer.isPending };
+  async function submit(payment: ReviewedPayment, transactionPin: string, on: PaymentOutcomes): Promise<void> {
+    try {
+      const reply = await send(payment, transactionPin);
+      keys.complete();
+      const pinReason = pinRefusal(reply);
+      if (reply.success) {
+        notify({ tone: 'success', message: successWords(reply.message, i18next.t('send.success')), result: true });
+        on.paid();
+        await refreshAfterCommand(client);
+      } else if (reply.code === 'PIN_NOT_SET') {
+        notify({ tone: 'error', message: i18next.t('deposit.pinNotSet'), durationMs: 5000 });
+      } else if (pinReason) {
+        on.pinRefused(pinReason);
+      } else {
+        notify({ tone: 'error', message: reply.message || i18next.t('send.failed') });
+      }
+    } catch (error) {
+      // The key is kept: retrying the same payment must not pay twice.
+      const message = error instanceof NetworkError ? 'send.networkFailed' : 'send.failed';
+      notify({ tone: 'error', message: i18next.t(message) });
+    }
+  }
+
+  return { submit, answered: keys.complete, paying: transfer.isPending || payeeTransfer.isPending };
 }
 
 export function usePayment(options: { userId: string; balance: number; onPaid: () => void }) {
@@ -108,8 +140,6 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
   const [stage, setStage] = useState<PayStage>('details');
   const [reviewed, setReviewed] = useState<ReviewedPayment | null>(null);
   const command = usePaymentCommand(options.userId);
-  const notify = useToast();
-  const client = useQueryClient();
 
   function set(field: keyof PayValues, value: string): void {
     setValues((current) => ({ ...current, [field]: value }));
@@ -141,56 +171,25 @@ export function usePayment(options: { userId: string; balance: number; onPaid: (
     setStage((current) => (current === 'pin' ? 'confirm' : 'details'));
   }
 
-  /** The server's answer: paid (focus goes to the message), or why not, where it belongs. */
-  async function answer(reply: { success: boolean; message: string; code?: string | undefined }): Promise<void> {
-    const pinReason = pinRefusal(reply);
-    if (reply.success) {
-      notify({ tone: 'success', message: successWords(reply.message, i18next.t('send.success')), result: true });
-      reset();
-      options.onPaid();
-      await refreshAfterCommand(client);
-    } else if (reply.code === 'PIN_NOT_SET') {
-      notify({ tone: 'error', message: i18next.t('deposit.pinNotSet'), durationMs: 5000 });
-    } else if (pinReason) {
-      // Under the PIN field, and the field empty for the next try.
-      setValues((current) => ({ ...current, transactionPin: '' }));
-      setErrors({ transactionPin: pinReason });
-    } else {
-      notify({ tone: 'error', message: reply.message || i18next.t('send.failed') });
-    }
-  }
-
   async function pay(): Promise<void> {
     if (!reviewed) return;
     const pin = transactionPin.safeParse(values.transactionPin);
-    if (!pin.success) {
-      setErrors({ transactionPin: pin.error.issues[0]?.message ?? i18next.t('send.pinRequired') });
-      return;
-    }
-    setErrors({});
-    try {
-      const reply = await command.send(reviewed, values.transactionPin);
-      command.answered();
-      await answer(reply);
-    } catch (error) {
-      // The key is kept: retrying the same payment must not pay twice.
-      const message = error instanceof NetworkError ? 'send.networkFailed' : 'send.failed';
-      notify({ tone: 'error', message: i18next.t(message) });
-    }
+    setErrors(pin.success ? {} : { transactionPin: pin.error.issues[0]?.message ?? i18next.t('send.pinRequired') });
+    if (!pin.success) return;
+    await command.submit(reviewed, values.transactionPin, {
+      paid: () => {
+        reset();
+        options.onPaid();
+      },
+      // Under the PIN field, and the field empty for the next try.
+      pinRefused: (reason) => {
+        setValues((current) => ({ ...current, transactionPin: '' }));
+        setErrors({ transactionPin: reason });
+      },
+    });
   }
 
-  return {
-    values,
-    errors,
-    set,
-    reset,
-    review,
-    confirm: () => setStage('pin'),
-    back,
-    pay,
-    stage,
-    reviewed,
-    paying: command.paying,
-    setErrors,
-  };
+  const confirm = () => setStage('pin');
+  const paying = command.paying;
+  return { values, errors, set, reset, review, confirm, back, pay, stage, reviewed, paying, setErrors };
 }

@@ -106,13 +106,12 @@ async function uploadedQrText(file: File): Promise<{ text: string | null } | { p
   }
 }
 
-export function useScanToPay(options: { userId: string; balance: number; onOpenChange: (open: boolean) => void }) {
-  const [mode, setMode] = useState<ScanMode>('camera');
+/** The payee a scanned code names: its account read from the code and verified, and the scan's message. */
+function useScannedPayee() {
   const [scanMessage, setScanMessage] = useState<string | null>(null);
   const [receiver, setReceiver] = useState('');
   const recipient = useRecipient();
   const notify = useToast();
-  const payment = usePayment({ userId: options.userId, balance: options.balance, onPaid: () => close(false) });
 
   /** A decoded text: extract the account number, verify it, report. Returns whether verified. */
   const handleText = useCallback(
@@ -136,6 +135,21 @@ export function useScanToPay(options: { userId: string; balance: number; onOpenC
     },
     [recipient, notify],
   );
+
+  function clear(): void {
+    recipient.clear();
+    setReceiver('');
+    setScanMessage(null);
+  }
+
+  return { scanMessage, setScanMessage, receiver, recipient, handleText, clear };
+}
+
+export function useScanToPay(options: { userId: string; balance: number; onOpenChange: (open: boolean) => void }) {
+  const [mode, setMode] = useState<ScanMode>('camera');
+  const scanned = useScannedPayee();
+  const { setScanMessage, handleText, recipient } = scanned;
+  const payment = usePayment({ userId: options.userId, balance: options.balance, onPaid: () => close(false) });
   const camera = useQrCamera(handleText, setScanMessage);
 
   async function upload(file: File | undefined): Promise<void> {
@@ -156,10 +170,8 @@ export function useScanToPay(options: { userId: string; balance: number; onOpenC
   }
 
   function scanAgain(): void {
-    recipient.clear();
-    setReceiver('');
+    scanned.clear();
     payment.reset();
-    setScanMessage(null);
   }
 
   function close(next: boolean): void {
@@ -179,8 +191,8 @@ export function useScanToPay(options: { userId: string; balance: number; onOpenC
     stopCamera: camera.stopCamera,
     videoRef: camera.videoRef,
     upload,
-    scanMessage,
-    receiver,
+    scanMessage: scanned.scanMessage,
+    receiver: scanned.receiver,
     verifying: recipient.status === 'verifying',
     account: recipient.status === 'verified' ? recipient.account : null,
     scanAgain,
