@@ -168,6 +168,13 @@ describe('reopening a dispute (a second admin turned its reversal down)', () => 
     );
   });
 
+  it('is refused to a party to the payment: the payee (an admin too) cannot keep the refund from running', () => {
+    for (const party of ['ravi', 'asha'])
+      expect(() => decideReopenDispute([completed, raised, upheld], input, party)).toThrow(
+        expect.objectContaining({ code: 'actor_is_party' }),
+      );
+  });
+
   it.each([
     ['no open dispute', [completed], 'dispute_not_open'],
     ['a dispute never upheld', [completed, raised], 'dispute_not_upheld'],

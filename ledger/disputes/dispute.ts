@@ -166,7 +166,8 @@ export function decideUpholdDispute(
 
 /**
  * Pure: the upheld dispute whose reversal (approval `approvalId`) a second admin turned down
- * is open again. Any admin may turn a request down (the approvals' rule), so no party check.
+ * is open again. Any admin may turn an approval request down (withdrawing it, too) - but not a
+ * party to the payment: a payee who is an admin would otherwise keep the refund from ever running.
  */
 export function decideReopenDispute(
   events: readonly RecordedEvent[],
@@ -177,6 +178,8 @@ export function decideReopenDispute(
   if (!open || open.disputeId !== input.disputeId) reject('dispute_not_open', 'This dispute is no longer open');
   if (upheldApprovalId !== input.approvalId)
     reject('dispute_not_upheld', 'This dispute is not waiting for that approval');
+  if (adminId === open.payerId || adminId === open.payeeId)
+    reject('actor_is_party', 'You cannot decide a dispute about a payment you take part in');
   const { disputeId, kind, transactionId, payerId } = open;
   const reason = input.reason?.trim() || null;
   return {
