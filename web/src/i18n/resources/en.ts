@@ -356,6 +356,7 @@ export const en = {
     failureReason: 'Reason: {{reason}}',
     self: 'Self',
     date: 'Date',
+    requestedAt: 'Requested {{time}}',
     transactionId: 'Transaction ID',
     amount: 'Amount',
     type: 'Type',

@@ -354,6 +354,7 @@ export const hi: Messages = {
     failureReason: 'कारण: {{reason}}',
     self: 'स्वयं',
     date: 'तारीख़',
+    requestedAt: 'अनुरोध {{time}}',
     transactionId: 'ट्रांज़ैक्शन ID',
     amount: 'राशि',
     type: 'प्रकार',

@@ -73,9 +73,19 @@ function detailPath(id: string): string {
   return `/transactions/${encodeURIComponent(id)}`;
 }
 
+/**
+ * A row's time. A bank or UPI deposit's is when it was requested (it is settled later, by an
+ * admin): said so, as the statement says it, so the two never seem to disagree.
+ */
+function rowTime(row: TransactionRecord): string {
+  const time = formatDateTime(row.createdAt);
+  const requestedFirst = row.type === 'deposit' && (row.method === 'upi' || row.method === 'bank_transfer');
+  return requestedFirst ? i18next.t('transactions.requestedAt', { time }) : time;
+}
+
 function columnsFor(userId: string): Column<TransactionRecord>[] {
   return [
-    { id: 'date', header: i18next.t('transactions.date'), cell: (row) => formatDateTime(row.createdAt) },
+    { id: 'date', header: i18next.t('transactions.date'), cell: (row) => rowTime(row) },
     {
       id: 'id',
       header: i18next.t('transactions.transactionId'),
@@ -123,7 +133,7 @@ export function TransactionList({ items, userId }: { items: TransactionRecord[];
               <AmountCell transaction={row} userId={userId} />
             </div>
             <p className="muted small">
-              {formatDateTime(row.createdAt)} · {counterpartyWords(row, userId)}
+              {rowTime(row)} · {counterpartyWords(row, userId)}
             </p>
             <p>{row.reference}</p>
             <div className="row-between">

@@ -72,6 +72,19 @@ describe('history cards', () => {
     expect(within(shown[0] as HTMLElement).getByText(/27 Nov 2026, 7:35 pm/)).toBeTruthy();
   });
 
+  it("say a bank or UPI deposit's time is when it was requested, as the statement does, in both languages", async () => {
+    const shown = cards();
+    expect(within(shown[3] as HTMLElement).getByText(/^Requested 27 Nov 2026, 7:35 pm · /)).toBeTruthy();
+    expect(shown[2]?.textContent).not.toMatch(/Requested/);
+    cleanup();
+    await i18next.changeLanguage('hi');
+    try {
+      expect(within(cards()[3] as HTMLElement).getByText(/^अनुरोध 27/)).toBeTruthy();
+    } finally {
+      await i18next.changeLanguage('en');
+    }
+  });
+
   it('say who the money went to, and who sent money received ("From", not "Sent to"), in both languages', async () => {
     const line = (card: HTMLElement | undefined) => card?.querySelector('.muted.small')?.textContent ?? '';
     const [paid, received, card] = cards();
