@@ -186,17 +186,19 @@ interface SearchQuery {
 }
 
 /**
- * A search's total is exact up to this many matches; beyond, the page says "of 1,000+" (an
- * exact count of tens of thousands of matches costs a scan of all of them on every page).
+ * A search's total is exact up to this many matches; beyond, the page says "of 500+" (an exact
+ * count of tens of thousands of matches costs a scan of all of them on every page). 50 pages of
+ * 10: past them people narrow the words or the dates. 1,000 cost B5's search p99 21 ms, 500
+ * halves the walk of a common word (bench/RESULTS.md, the 14:50 entry).
  */
-export const SEARCH_COUNT_LIMIT = 1_000;
+export const SEARCH_COUNT_LIMIT = 500;
 
 /**
  * How many of the user's newest rows a search reads first (cheap: the newest-first index
- * carries the reference and the id): enough to find the first 1,001 matches of a common
- * word, or to tell a rare one, or the whole history of most users.
+ * carries what a search tests): enough to find the first 501 matches of a common word, or to
+ * tell a rare one, or the whole history of most users.
  */
-export const SEARCH_HEAD_ROWS = 4_000;
+export const SEARCH_HEAD_ROWS = 2_000;
 
 /**
  * At most this many rows are fetched by a trigram lookup (each from the heap, then sorted); a
@@ -207,20 +209,20 @@ export const SEARCH_LOOKUP_ROWS = 2_000;
 
 /**
  * Walk on, or look the trigrams up? With a share `d` of matches among the head's rows and `n`
- * rows in all, walking to the 1,001st match reads ~1,001/d index entries and the trigram lookup
+ * rows in all, walking to the 501st match reads ~501/d index entries and the trigram lookup
  * fetches ~d*n rows from the heap and sorts them, each about eight times an index entry's cost
- * (measured: bench/RESULTS.md, History search): walk when d^2 * n >= 1,001 / 8 ~ 120 (for
- * 100,000 rows: when more than ~3.5% match).
+ * (measured: bench/RESULTS.md, History search): walk when d^2 * n >= 501 / 8 ~ 63 (for 100,000
+ * rows: when more than ~2.5% match).
  */
-const WALK_WHEN_SHARE_SQUARED_TIMES_ROWS = 120;
+const WALK_WHEN_SHARE_SQUARED_TIMES_ROWS = Math.round((SEARCH_COUNT_LIMIT + 1) / 8);
 
 /**
  * One statement per search; its newest SEARCH_COUNT_LIMIT + 1 matches, collected once
  * (materialized), give both the page and the total. How they are found depends on what the
  * head (the user's newest SEARCH_HEAD_ROWS rows, read first) shows:
- * - 'head': the head holds 1,001 matches, or all of the user's rows - they are the answer;
+ * - 'head': the head holds 501 matches, or all of the user's rows - they are the answer;
  * - 'walk': matches are common - the head's and on down the newest-first index from the head's
- *   last row until 1,001 are found;
+ *   last row until 501 are found;
  * - 'keys': matches are rare - the trigrams of the reference and the name, and the amount's
  *   key, among this user's rows only (`read.history_search_keys`,
  *   projections/history/search-keys.sql) or the id's prefix B-tree give the candidates, then
@@ -234,7 +236,7 @@ const WALK_WHEN_SHARE_SQUARED_TIMES_ROWS = 120;
  * users' rows and multiplies the trigrams' likelihoods as if independent (it took 20,000
  * matches for 227 and fetched them all from the heap). Ways not taken are not run (each is
  * gated by a one-time filter). A page past the count limit walks the user's matches newest
- * first (the total stays "1,000+").
+ * first (the total stays "500+").
  */
 async function searchHistory(db: Kysely<ReadTables>, query: SearchQuery): Promise<HistoryPage> {
   const { accountId, type, pageSize, offset, countLimit, headRows, lookupRows } = query;
