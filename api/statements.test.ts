@@ -14,7 +14,7 @@ import { allCaughtUp } from '../test/read-model.ts';
 import { pdfText } from '../test/pdf-text.ts';
 import type { RawEvent } from '../test/raw-append.ts';
 import { waitUntil } from '../test/wait.ts';
-import { rupeeText } from '../audit/statement-words.ts';
+import { rupeeText } from '../user-statements/statement-words.ts';
 
 let harness: Harness;
 let asha: { id: string; token: string };

@@ -23,7 +23,8 @@ export { latestReplay, readProjectionsOverview, requestProjectionReplay, type Re
 export { checkReadiness, type ReadinessOptions, type ReadinessReport, type ReadinessCheck } from './readiness.ts';
 export { registerJobQueueGauges, registerProjectionGauges, registerVerifyGauges } from './metrics.ts';
 
-// The log and the accounts: explorer, statements, balances, pending deposits.
+// The log and the accounts: explorer, an account's statement as admins read it, balances,
+// pending deposits. (A user's own statement and receipts are user-statements/'s.)
 export type { PageRequest } from './paging.ts';
 export {
   listEvents,
@@ -35,13 +36,10 @@ export {
 } from './explorer.ts';
 export type { RawEvent, RawEventPage } from '../contracts/admin.ts';
 export { readStatementPage, statementCsv, type StatementFilter } from './statements.ts';
-export { statementPdf, MAX_PDF_LINES, type StatementPdfRequest } from './statement-pdf.ts';
-export { receiptPdf, type ReceiptPdfRequest } from './receipt-pdf.ts';
-export { ownStatementCsv, PEOPLE_CSV_COLUMNS, type OwnStatementRequest } from './statement-csv.ts';
 export { accountBalance, type BalanceReport } from './account-balance.ts';
 export { listPendingDeposits } from './pending-deposits.ts';
 export { pendingDepositsCsv, PENDING_DEPOSITS_CSV_COLUMNS } from './pending-deposits-csv.ts';
-/** Exact rupees from paise ("-12.05"), as the statement CSV writes them: for the CLI's printouts. */
+/** Exact rupees from paise ("-12.05"), as the statement CSVs write them: for the CLI's printouts. */
 export { rupeesText } from '../contracts/money.ts';
 
 // The trail of admins' actions (their money actions live in admin-actions/).

@@ -2,7 +2,7 @@
  * The pending deposits as CSV, for an admin to match against the collection account's bank
  * statement: one row per bank-transfer or UPI deposit still waiting, oldest first, with what
  * the payer entered (UPI ID, or account number, IFSC and bank), the reference they were asked
- * to quote and the UPI link's `tr`. Written as the statement CSVs are (./statement-csv.ts):
+ * to quote and the UPI link's `tr`. Written as the statement CSVs are (user-statements/statement-csv.ts):
  * csv-stringify, a byte order mark for Excel, plain decimal amounts, and every text a
  * customer typed made spreadsheet-safe (no formula injection). Read in keyset batches, so
  * memory holds one batch at a time however long the queue.
@@ -12,10 +12,8 @@ import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
 import { upiTransactionRef } from '../contracts/deposit-instructions.ts';
 import { rupeesText } from '../contracts/money.ts';
+import { BYTE_ORDER_MARK, CSV_BATCH_ROWS, istTime, spreadsheetSafe } from '../user-statements/index.ts';
 import { readPendingDepositRows, toPendingDeposit } from './pending-deposits.ts';
-import { BYTE_ORDER_MARK } from './statement-csv.ts';
-import { istTime } from './statement-words.ts';
-import { CSV_BATCH_ROWS, spreadsheetSafe } from './statements.ts';
 
 export const PENDING_DEPOSITS_CSV_COLUMNS = [
   'Requested (IST)',

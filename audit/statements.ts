@@ -18,6 +18,7 @@ import { rupeesFromPaise, rupeesText } from '../contracts/money.ts';
 import type { LedgerEventType } from '../ledger/index.ts';
 import { tablesView } from '../platform/database.ts';
 import { readStatement, type ReadTables, type StatementRow } from '../projections/index.ts';
+import { CSV_BATCH_ROWS, spreadsheetSafe } from '../user-statements/index.ts';
 import { keysetPage, type PageRequest } from './paging.ts';
 
 export interface StatementFilter {
@@ -87,8 +88,6 @@ export async function readStatementPage(
   };
 }
 
-export const CSV_BATCH_ROWS = 2_000;
-
 export const CSV_COLUMNS = [
   'sequence',
   'position',
@@ -101,15 +100,6 @@ export const CSV_COLUMNS = [
   'amount_rupees',
   'balance_after_rupees',
 ] as const;
-
-/**
- * A text cell a spreadsheet would run as a formula (=, +, -, @, or a leading tab or carriage
- * return) is prefixed with a quote, so it opens as text: display names are chosen by users.
- * Amounts are written by us as plain decimals and stay numbers.
- */
-export function spreadsheetSafe(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
 
 /**
  * One CSV text chunk per batch (csv-stringify's sync API on the batch's records): per-row

@@ -18,6 +18,7 @@ export type CodeFolder =
   | 'identity'
   | 'providers'
   | 'payments'
+  | 'user-statements'
   | 'audit'
   | 'admin-actions'
   | 'api'
@@ -79,9 +80,13 @@ export const CODE_MAP: Readonly<Record<CodeFolder, FolderRule>> = {
     owns: 'card deposits: charge through the card port, record in the ledger, settle each webhook event once',
     mayImport: ['ledger', 'providers', 'platform', 'contracts'],
   },
-  audit: {
-    owns: 'reads shared by the CLI and the admin API (verify, trial balance, explorer, projection status, balances, statements as CSV and PDF, pending deposits, readiness, gauges) and the audit trail; no HTTP',
+  'user-statements': {
+    owns: 'what users download of their own wallet: the statement as CSV and PDF and a payment’s receipt as PDF, worded alike, and the CSV cell rules the admins’ exports follow too; no HTTP',
     mayImport: ['ledger', 'projections', 'platform', 'contracts'],
+  },
+  audit: {
+    owns: 'reads shared by the CLI and the admin API (verify, trial balance, explorer, projection status, balances, an account’s statement for admins, pending deposits, readiness, gauges) and the audit trail; no HTTP',
+    mayImport: ['user-statements', 'ledger', 'projections', 'platform', 'contracts'],
   },
   'admin-actions': {
     owns: 'admins’ money actions (settle, fail, reverse) with four eyes, approvals and their refusals; no HTTP',
@@ -96,6 +101,7 @@ export const CODE_MAP: Readonly<Record<CodeFolder, FolderRule>> = {
       'notifications',
       'providers',
       'payments',
+      'user-statements',
       'audit',
       'admin-actions',
       'contracts',

@@ -182,7 +182,7 @@ describe("a payment's page, its receipt and its dispute", () => {
       expect(text).toContain(`From: ${payer.name}`);
       expect(text).toContain(`To: ${payee.name}`);
       expect(text).toContain(`Note: ${NOTE}`);
-      // The statements' IST format (audit/statement-words.ts), 24-hour or with am/pm.
+      // The statements' IST format (user-statements/statement-words.ts), 24-hour or with am/pm.
       expect(text).toMatch(/Date and time: \d{1,2} [A-Z][a-z]{2} \d{4}, \d{1,2}:\d{2}( [ap]m)? IST/);
       expect(text).toContain(`Transaction ID: ${transferId}`);
       expect(text).toContain('Status: Successful');

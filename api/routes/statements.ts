@@ -5,11 +5,10 @@
  * - statement/charts: JSON for the dashboard's charts (every day's closing balance, money
  *   in and out per month), from projection "statements";
  * - statement.csv: the statement's lines in people's words, IST times, references and the
- *   running balance (audit/statement-csv.ts);
- * - statement.pdf: summary and the same lines (audit/statement-pdf.ts).
+ *   running balance (user-statements/statement-csv.ts);
+ * - statement.pdf: summary and the same lines (user-statements/statement-pdf.ts).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ownStatementCsv, statementPdf } from '../../audit/index.ts';
 import { rupeesFromPaise } from '../../contracts/money.ts';
 import {
   dayEnd,
@@ -21,6 +20,7 @@ import {
   type StatementPeriodQuery,
 } from '../../contracts/statements.ts';
 import { dailyClosingBalances, monthlyTotals, periodSummary, readStatementDays } from '../../projections/index.ts';
+import { ownStatementCsv, statementPdf } from '../../user-statements/index.ts';
 import { requireUser } from '../auth/authenticate.ts';
 import { fileReply, routeSchema, withData, type ReplyDoc } from '../docs.ts';
 import { ok } from '../envelope.ts';

@@ -7,7 +7,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { raiseDispute, readDispute, readDisputeOfPayment } from '../../admin-actions/index.ts';
-import { receiptPdf } from '../../audit/index.ts';
 import { disputeRecordSchema, raiseDisputeSchema, type DisputeRecord } from '../../contracts/disputes.ts';
 import { rupeesFromPaise } from '../../contracts/money.ts';
 import {
@@ -18,6 +17,7 @@ import {
 } from '../../contracts/transaction-detail.ts';
 import { commandHeadersSchema } from '../../contracts/transactions.ts';
 import { readHistoryEntry, type HistoryEntry } from '../../projections/index.ts';
+import { receiptPdf } from '../../user-statements/index.ts';
 import { requireUser } from '../auth/authenticate.ts';
 import { fileReply, routeSchema, withData } from '../docs.ts';
 import { ok } from '../envelope.ts';

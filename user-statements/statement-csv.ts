@@ -3,7 +3,9 @@
  * posting, oldest first, with the time in India Standard Time, what happened in people's
  * words, the note the payer typed, the transaction id the app and the API show, the money
  * out or in, and the running balance after it (the accounts projection's, the same figure
- * as the PDF's). (The admin's export of any account keeps the audit columns: ./statements.ts.)
+ * as the PDF's). (The admin's export of any account keeps the audit columns:
+ * audit/statements.ts, which writes its cells by this file's rules, as the pending deposits'
+ * CSV does.)
  *
  * Choices a spreadsheet forces:
  * - Amounts are plain decimals with two paise digits and no thousands separators: a cell
@@ -23,9 +25,20 @@ import { rupeesText } from '../contracts/money.ts';
 import { tablesView } from '../platform/database.ts';
 import { readStatementWithReferences, type ReadTables, type StatementLineWithReference } from '../projections/index.ts';
 import { describeLine, istTime, requestedNote } from './statement-words.ts';
-import { CSV_BATCH_ROWS, spreadsheetSafe } from './statements.ts';
 
 export const BYTE_ORDER_MARK = '\uFEFF';
+
+/** Rows per keyset batch, for every CSV that streams (this one and the admins' exports). */
+export const CSV_BATCH_ROWS = 2_000;
+
+/**
+ * A text cell a spreadsheet would run as a formula (=, +, -, @, or a leading tab or carriage
+ * return) is prefixed with a quote, so it opens as text: display names are chosen by users.
+ * Amounts are written by us as plain decimals and stay numbers.
+ */
+export function spreadsheetSafe(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
 
 export const PEOPLE_CSV_COLUMNS = [
   'Date (IST)',
