@@ -16,7 +16,7 @@
 import { defineConfig } from 'vitest/config';
 
 const SERVER_FILES =
-  '{ledger,projections,identity,user-statements,audit,admin-actions,api,cli,platform,providers,payments,notifications,contracts,runtime,test}/**/*.test.ts';
+  '{ledger,projections,identity,user-statements,audit,operations,admin-actions,api,cli,platform,providers,payments,notifications,contracts,runtime,test}/**/*.test.ts';
 
 /** Each holds the cluster's xmin horizon back on purpose, or measures the gate itself. */
 export const HORIZON_FILES = [

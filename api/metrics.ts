@@ -4,7 +4,7 @@
  * and their latency by route template and status; ledger commands that appended, how long
  * each took, and refusals by reason; read-after-reply waits and their timeouts; the PIN
  * bcrypt pool's queue; reads of the read tables by where they were served (READ_DATABASE_URL's
- * replicas, or the primary when they lag or fail); and the operator gauges read at scrape time (audit/metrics.ts:
+ * replicas, or the primary when they lag or fail); and the operator gauges read at scrape time (operations/metrics.ts:
  * projection lag, the last verify run). The group-commit batch sizes are observed where the
  * ledger is built (runtime/metrics.ts), through the ledger's own callback.
  *
@@ -14,7 +14,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { registerProjectionGauges, registerVerifyGauges } from '../audit/index.ts';
+import { registerProjectionGauges, registerVerifyGauges } from '../operations/index.ts';
 import { pinPoolQueueSize } from '../identity/index.ts';
 import { isLedgerRejection, type AppendResult, type Ledger, type LedgerCommands } from '../ledger/index.ts';
 import { mayScrape, scrape, type MetricsRegistry } from '../platform/metrics.ts';

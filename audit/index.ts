@@ -1,27 +1,16 @@
 /**
- * The public entry of audit/: the operator and audit reads, and the trail of admins' actions,
- * that the CLI (cli/) and the admin API (api/routes/admin/) share. No HTTP here: typed inputs,
- * typed results.
+ * The public entry of audit/: checking the books - the ledger check and its recorded runs, the
+ * trial balance, the explorer, an account's statement and balance, the deposits waiting for
+ * review - and the trail of admins' actions, that the CLI (cli/) and the admin API
+ * (api/routes/admin/) share. No HTTP here: typed inputs, typed results. Nothing here serves a
+ * user: a user's own statement and receipts are user-statements/'s; health, gauges and
+ * projection status are operations/'s.
  */
 
 // The ledger check, its recorded runs and the trial balance.
 export { verifyLedger, type VerifyReport, type TrialBalanceLine } from './verify.ts';
 export { lastVerifyRun, recordVerifyRun, runVerify, startVerify, timedVerify } from './verify-runs.ts';
 export { readTrialBalance } from './trial-balance.ts';
-
-// Projections as operators see them.
-export {
-  projectionStatus,
-  HELD_BACK_WARNING_SECONDS,
-  type ProjectionStatus,
-  type StatusReport,
-  type XminHolder,
-} from './projection-status.ts';
-export { latestReplay, readProjectionsOverview, requestProjectionReplay, type ReplayRequest } from './projections.ts';
-
-// Health and metrics: readiness checks and the scrape-time gauges both processes serve.
-export { checkReadiness, type ReadinessOptions, type ReadinessReport, type ReadinessCheck } from './readiness.ts';
-export { registerJobQueueGauges, registerProjectionGauges, registerVerifyGauges } from './metrics.ts';
 
 // The log and the accounts: explorer, an account's statement as admins read it, balances,
 // pending deposits. (A user's own statement and receipts are user-statements/'s.)

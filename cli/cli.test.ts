@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { createDatabase, tablesView } from '../platform/database.ts';
 import { createLedger, rupees, type Ledger, type LedgerTables } from '../ledger/index.ts';
 import { drainAll } from '../projections/index.ts';
-import { HELD_BACK_WARNING_SECONDS } from '../audit/index.ts';
+import { HELD_BACK_WARNING_SECONDS } from '../operations/index.ts';
 import { allCaughtUp, drainUntil } from '../test/read-model.ts';
 import { capturedIo } from './io.ts';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCli } from './main.ts';

@@ -1,18 +1,12 @@
 /**
  * Each operator command: its arguments parsed into a function that runs it over the database
  * and answers its exit code, its human printout and its data (printed with --json). The reads
- * are audit/'s; parse errors throw UsageError (exit 2, nothing run).
+ * are audit/'s and operations/'s; parse errors throw UsageError (exit 2, nothing run).
  */
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
-import {
-  accountBalance,
-  listEvents,
-  projectionStatus,
-  readPostings,
-  recordVerifyRun,
-  timedVerify,
-} from '../audit/index.ts';
+import { accountBalance, listEvents, readPostings, recordVerifyRun, timedVerify } from '../audit/index.ts';
+import { projectionStatus } from '../operations/index.ts';
 import { isProjectionName, PROJECTION_NAMES } from '../projections/index.ts';
 import type { BackupPlan } from './backup.ts';
 import { DEFAULT_EVENT_LIMIT, EXIT_FAILED, EXIT_OK, MAX_EVENT_LIMIT } from './help.ts';

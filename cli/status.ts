@@ -1,9 +1,9 @@
 /**
  * `ledger status`'s printout: a line per projection (checkpoint, applied, lag, last error)
  * and, when committed events wait behind an open transaction, that transaction (the status
- * itself is audit/projection-status.ts).
+ * itself is operations/projection-status.ts).
  */
-import { HELD_BACK_WARNING_SECONDS, type StatusReport, type XminHolder } from '../audit/index.ts';
+import { HELD_BACK_WARNING_SECONDS, type StatusReport, type XminHolder } from '../operations/index.ts';
 
 function describeHolder(holder: XminHolder): string {
   const who = `pid ${holder.pid} (${holder.applicationName || 'no application name'}, role ${holder.role || 'unknown'}`;

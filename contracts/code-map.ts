@@ -20,6 +20,7 @@ export type CodeFolder =
   | 'payments'
   | 'user-statements'
   | 'audit'
+  | 'operations'
   | 'admin-actions'
   | 'api'
   | 'cli'
@@ -85,8 +86,12 @@ export const CODE_MAP: Readonly<Record<CodeFolder, FolderRule>> = {
     mayImport: ['ledger', 'projections', 'platform', 'contracts'],
   },
   audit: {
-    owns: 'reads shared by the CLI and the admin API (verify, trial balance, explorer, projection status, balances, an account’s statement for admins, pending deposits, readiness, gauges) and the audit trail; no HTTP',
+    owns: 'checking the books, for the CLI and the admin API: verify and its recorded runs, trial balance, explorer, an account’s statement and balance, pending deposits; and the audit trail; no HTTP',
     mayImport: ['user-statements', 'ledger', 'projections', 'platform', 'contracts'],
+  },
+  operations: {
+    owns: 'what operators watch of a running system: readiness checks, the Prometheus gauges read at scrape time, projection status and lag, replays requested from the admin pages; no HTTP',
+    mayImport: ['audit', 'projections', 'platform', 'contracts'],
   },
   'admin-actions': {
     owns: 'admins’ money actions (settle, fail, reverse) with four eyes, approvals and their refusals; no HTTP',
@@ -103,6 +108,7 @@ export const CODE_MAP: Readonly<Record<CodeFolder, FolderRule>> = {
       'payments',
       'user-statements',
       'audit',
+      'operations',
       'admin-actions',
       'contracts',
       'platform',
@@ -110,7 +116,7 @@ export const CODE_MAP: Readonly<Record<CodeFolder, FolderRule>> = {
   },
   cli: {
     owns: 'operator commands (`npm run ledger`) as plain, testable functions: parse and print',
-    mayImport: ['audit', 'ledger', 'projections', 'platform', 'contracts'],
+    mayImport: ['audit', 'operations', 'ledger', 'projections', 'platform', 'contracts'],
   },
   runtime: {
     owns: 'the composition root: the API and worker processes, the operator commands, their shared system, graceful stop, what the migration run installs (each domain’s SQL definition files and queues)',
@@ -122,6 +128,7 @@ export const CODE_MAP: Readonly<Record<CodeFolder, FolderRule>> = {
       'identity',
       'ledger',
       'notifications',
+      'operations',
       'payments',
       'platform',
       'projections',
@@ -163,7 +170,17 @@ export const CODE_MAP: Readonly<Record<CodeFolder, FolderRule>> = {
   },
   bench: {
     owns: 'benchmarks with same-run baselines; their results in `RESULTS.md`',
-    mayImport: ['runtime', 'ledger', 'platform', 'projections', 'identity', 'reliability', 'test', 'audit'],
+    mayImport: [
+      'runtime',
+      'ledger',
+      'platform',
+      'projections',
+      'identity',
+      'reliability',
+      'test',
+      'audit',
+      'operations',
+    ],
   },
 };
 

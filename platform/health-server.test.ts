@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { Counter } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkReadiness } from '../audit/index.ts';
+import { checkReadiness } from '../operations/index.ts';
 import { createLedger, type LedgerTables } from '../ledger/index.ts';
 import { drainAll } from '../projections/index.ts';
 import { tablesView } from './database.ts';

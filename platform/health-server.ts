@@ -2,7 +2,7 @@
  * The HTTP a process that serves no API has (the worker), on its own port:
  * - `GET /health/live`: 200 while the process answers at all (nothing is checked);
  * - `GET /health/ready`: 200 when every readiness check passes, else 503 naming each check
- *   and whether it passed (the checks themselves are the caller's: audit/readiness.ts);
+ *   and whether it passed (the checks themselves are the caller's: operations/readiness.ts);
  * - `GET /health`: the older probe, 200 while the process's `check` passes (its database);
  * - `GET /metrics`: Prometheus text from the process's registry, for a scraper that may
  *   (platform/metrics.ts: the token, or a direct loopback caller), 404 for anyone else.

@@ -6,7 +6,7 @@
  * gauges the API adds in buildApp (projection lag, the last verify run).
  */
 import { Histogram } from 'prom-client';
-import { registerJobQueueGauges, registerProjectionGauges, registerVerifyGauges } from '../audit/index.ts';
+import { registerJobQueueGauges, registerProjectionGauges, registerVerifyGauges } from '../operations/index.ts';
 import type { JobBoss } from '../platform/jobs.ts';
 import { createMetricsRegistry, type MetricsRegistry } from '../platform/metrics.ts';
 import { DEFAULT_BATCHING } from '../ledger/index.ts';

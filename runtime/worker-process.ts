@@ -6,7 +6,7 @@
  * probes container healthchecks use and its own /metrics (platform/health-server.ts).
  */
 import { sql } from 'kysely';
-import { checkReadiness } from '../audit/index.ts';
+import { checkReadiness } from '../operations/index.ts';
 import { resolveJwtSecret } from '../identity/index.ts';
 import type { Config } from '../platform/config.ts';
 import { lifecycleLog } from '../platform/logger.ts';

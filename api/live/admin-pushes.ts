@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { PROJECTION_NAMES, latestReplayRun } from '../../projections/index.ts';
-import { readProjectionsOverview } from '../../audit/projections.ts';
+import { readProjectionsOverview } from '../../operations/projections.ts';
 import { lastVerifyRun } from '../../audit/verify-runs.ts';
 import type { LiveStream } from './stream.ts';
 

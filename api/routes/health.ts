@@ -3,7 +3,7 @@
  * - GET /api/health: the original probe, 200 while the database answers (503 otherwise);
  * - GET /api/health/live: the process answers (nothing is checked: a restart cannot fix the database);
  * - GET /api/health/ready: the database answers, migrations are current and no projection lags
- *   past the limit (audit/readiness.ts); else 503 `not_ready`.
+ *   past the limit (operations/readiness.ts); else 503 `not_ready`.
  *
  * Readiness is public (load balancers and orchestrators ask it) and outside the rate limit, so:
  * - the public gets up or down only (`{success:true,message:'ready'}` or 503 `not_ready`); every
@@ -15,7 +15,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import { checkReadiness, type ReadinessReport } from '../../audit/index.ts';
+import { checkReadiness, type ReadinessReport } from '../../operations/index.ts';
 import { healthSchema, readinessSchema } from '../../contracts/system.ts';
 import type { Clock } from '../../identity/index.ts';
 import { mayScrape } from '../../platform/metrics.ts';

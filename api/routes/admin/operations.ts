@@ -1,6 +1,7 @@
 /**
  * Operations: the audit trail of admin actions, the trial balance and verify runs, pending
- * deposits waiting for review, projection status and replays (all read or run by audit/).
+ * deposits waiting for review (read or run by audit/), projection status and replays
+ * (operations/).
  */
 import {
   auditTrailPageSchema,
@@ -16,16 +17,14 @@ import {
   verifyStartedSchema,
 } from '../../../contracts/admin.ts';
 import {
-  latestReplay,
   listAdminActions,
   listPendingDeposits,
   pendingDepositsCsv,
-  readProjectionsOverview,
   readTrialBalance,
-  requestProjectionReplay,
   runVerify,
   startVerify,
 } from '../../../audit/index.ts';
+import { latestReplay, readProjectionsOverview, requestProjectionReplay } from '../../../operations/index.ts';
 import { requireAdmin } from '../../auth/authenticate.ts';
 import { fileReply, withData } from '../../docs.ts';
 import { ok } from '../../envelope.ts';

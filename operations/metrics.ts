@@ -11,9 +11,9 @@
  */
 import type { Kysely } from 'kysely';
 import { Gauge, type Registry } from 'prom-client';
+import { lastVerifyRun } from '../audit/index.ts';
 import type { JobBoss } from '../platform/jobs.ts';
 import { projectionStatus, type ProjectionStatus } from './projection-status.ts';
-import { lastVerifyRun } from './verify-runs.ts';
 
 /** Gauges of one family are read together: one query per scrape, not one per gauge. */
 const SHARED_READ_MS = 1_000;

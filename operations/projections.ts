@@ -4,10 +4,10 @@
  * alone is ./projection-status.ts; the replay jobs are projections/engine/replay-jobs.ts.)
  */
 import type { Kysely } from 'kysely';
+import { recordAdminAction } from '../audit/index.ts';
 import type { ProjectionsOverview, ReplayRun } from '../contracts/admin.ts';
 import type { JobBoss } from '../platform/jobs.ts';
 import { latestReplayRun, PROJECTION_NAMES, requestReplay, type ProjectionName } from '../projections/index.ts';
-import { recordAdminAction } from './audit-trail.ts';
 import { projectionStatus } from './projection-status.ts';
 
 export async function readProjectionsOverview(db: Kysely<unknown>): Promise<ProjectionsOverview> {
