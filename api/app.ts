@@ -50,7 +50,7 @@ import { registerStatementRoutes } from './routes/statements.ts';
 import { registerTransactionDetailRoutes } from './routes/transaction-detail.ts';
 import { registerTransactionRoutes } from './routes/transactions.ts';
 import { registerPayeeRoutes } from './routes/payees.ts';
-import { registerAdminRoutes } from './routes/admin/index.ts';
+import { registerAdminRoutes, registerDepositReviewRoutes } from './routes/admin/index.ts';
 import { registerWebApp } from './web-app.ts';
 import type { MoneyDependencies } from './money-context.ts';
 import { createLiveHub, type LiveHub } from './live/hub.ts';
@@ -350,6 +350,8 @@ async function registerMoneyRoutes(app: FastifyInstance, deps: AppDependencies, 
     collection: deps.config.collectionAccount ?? COLLECTION_DEFAULTS,
   };
   await registerTransactionRoutes(app, money);
+  // The admins' settle/fail, at their /api/transactions paths: registered where they always were.
+  registerDepositReviewRoutes(app, money);
   registerPayeeRoutes(app, money);
   await registerRequestRoutes(app, money);
   registerStatementRoutes(app, money);

@@ -1,20 +1,19 @@
 /**
  * /api/transactions/*: verify an account, transfer, deposit (bank transfer, UPI, card),
- * history, and the admin's settle/fail of pending deposits. Commands go to the ledger;
- * reads come from the projections. The signed-in user is always the one who pays and the
- * one whose history is read: nothing in the body chooses a sender, a wallet or a status.
+ * history. Commands go to the ledger; reads come from the projections. The signed-in user is
+ * always the one who pays and the one whose history is read: nothing in the body chooses a
+ * sender, a wallet or a status. (The admins' settle/fail of pending deposits share the
+ * prefix: api/routes/admin/deposits.ts.)
  */
 import { newId } from '../../platform/ids.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
-import { failDepositSchema, settleDepositSchema } from '../../contracts/admin.ts';
 import { rupeesFromPaise } from '../../contracts/money.ts';
 import {
   HISTORY_PAGE_SIZE,
   cardActionResultSchema,
   commandHeadersSchema,
   depositResultSchema,
-  depositReviewResultSchema,
   depositSchema,
   historyQuerySchema,
   historyReplySchema,
@@ -25,7 +24,7 @@ import {
   type TransactionRecord,
 } from '../../contracts/transactions.ts';
 import { dayEnd, dayStart } from '../../contracts/statements.ts';
-import { isLedgerRejection, requireTransferTerms } from '../../ledger/index.ts';
+import { requireTransferTerms } from '../../ledger/index.ts';
 import {
   CARD_DEPOSIT_PENDING_MESSAGE,
   CARD_DEPOSIT_SUCCESS_MESSAGE,
@@ -33,12 +32,10 @@ import {
   type CardDepositOutcome,
 } from '../../payments/index.ts';
 import { readHistoryPage, type HistoryRow } from '../../projections/index.ts';
-import { requireAdmin, requireUser } from '../auth/authenticate.ts';
+import { requireUser } from '../auth/authenticate.ts';
 import { accountLookupRateLimit } from '../auth/rate-limit.ts';
 import { routeSchema, withData } from '../docs.ts';
 import { ok } from '../envelope.ts';
-import { failDepositAsAdmin, performAdminMoneyAction } from '../../admin-actions/index.ts';
-import { AWAITING_APPROVAL_REPLY, awaitingApproval } from './admin/index.ts';
 import { ApiError } from '../errors.ts';
 import type { ZodRoutes, ZodTypeProvider } from '../request-validation.ts';
 import {
@@ -69,7 +66,6 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Mone
   registerTransfer(routes, deps);
   registerDeposit(routes, deps);
   registerHistoryRoute(routes, deps);
-  registerDepositReview(routes, deps);
 }
 
 /** Who owns an account number (name and bank), before paying or asking it. */
@@ -313,55 +309,6 @@ function registerHistoryRoute(app: ZodRoutes, deps: MoneyDependencies): void {
         page: query.page,
         pageSize,
       });
-    },
-  );
-}
-
-/** Admins settle or fail pending bank-transfer and UPI deposits. */
-function registerDepositReview(app: ZodRoutes, deps: MoneyDependencies): void {
-  const settleDocs = routeSchema({
-    summary: 'Settle a pending bank-transfer or UPI deposit (admins)',
-    body: settleDepositSchema,
-    replies: { 200: withData(depositReviewResultSchema, 'Settled'), 202: AWAITING_APPROVAL_REPLY },
-    errors: [404, 409],
-  });
-  app.post(
-    '/api/transactions/settle-deposit',
-    { preValidation: app.requireAdmin, ...settleDocs, ...PAYMENT },
-    async (request, reply) => {
-      const admin = await requireAdmin(request);
-      const { depositId } = request.body;
-      const outcome = await performAdminMoneyAction(
-        deps,
-        { action: 'settle', depositId },
-        commandContext(request, admin.id),
-      );
-      if (outcome.status === 'awaiting_approval')
-        return awaitingApproval(reply, outcome.approval, deps.approvalThresholdPaise, outcome.cause);
-      return ok(reply, 'Deposit settled: the wallet has been credited', { depositId, checkpoint: outcome.checkpoint });
-    },
-  );
-
-  const failDocs = routeSchema({
-    summary: 'Mark a pending bank-transfer or UPI deposit as failed (admins)',
-    body: failDepositSchema,
-    replies: { 200: withData(depositReviewResultSchema, 'Marked as failed') },
-    errors: [404, 409],
-  });
-  app.post(
-    '/api/transactions/fail-deposit',
-    { preValidation: app.requireAdmin, ...failDocs, ...PAYMENT },
-    async (request, reply) => {
-      const admin = await requireAdmin(request);
-      const { depositId, reason } = request.body;
-      try {
-        const result = await failDepositAsAdmin(deps, { depositId, reason }, commandContext(request, admin.id));
-        return ok(reply, 'Deposit marked as failed', { depositId, checkpoint: result.checkpoint });
-      } catch (error) {
-        if (isLedgerRejection(error) && error.code === 'invalid_reference')
-          throw new ApiError('validation_failed', 'A reason of at least 3 characters is required');
-        throw error;
-      }
     },
   );
 }

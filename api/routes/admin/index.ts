@@ -1,8 +1,11 @@
 /**
  * /api/admin/*: the admin and operator tools, by area - corrections and approvals, account
  * audit, the ledger explorer, operations (audit trail, trial balance, verify, pending
- * deposits, projections, replays), the identity check's reveal. Every route is admin-only. The routes are HTTP glue: the
- * schemas are contracts/admin.ts, the reads and actions audit/.
+ * deposits, projections, replays), the identity check's reveal; and the deposit review
+ * (deposits.ts), whose settle/fail keep their /api/transactions paths and are registered by
+ * api/app.ts beside the transactions routes. Every route is admin-only. The routes are HTTP
+ * glue: the schemas are contracts/admin.ts, the reads audit/'s and operations/', the money
+ * actions admin-actions/'.
  */
 import type { FastifyInstance } from 'fastify';
 import { registerAccountRoutes } from './accounts.ts';
@@ -15,7 +18,7 @@ import { registerIdentityRoutes } from './identity.ts';
 import { registerOperationsRoutes } from './operations.ts';
 
 export type { AdminRouteDependencies } from './admin-route.ts';
-export { AWAITING_APPROVAL_REPLY, awaitingApproval } from './corrections.ts';
+export { registerDepositReviewRoutes } from './deposits.ts';
 
 export async function registerAdminRoutes(app: FastifyInstance, deps: AdminRouteDependencies): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
