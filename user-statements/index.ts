@@ -5,9 +5,10 @@
  * api/routes/transaction-detail.ts serve them), and nothing of an admin's: the admins' reads
  * and exports are audit/'s, which writes its CSVs by the cell rules exported here.
  *
- * Named for whom it serves, not "statements": projections/ has a statements projection (the
- * daily summaries a PDF's period totals come from), and these files only read the projections'
- * tables; they write none.
+ * Named for whom it serves, not "statements": the statements' rows are the projections'
+ * (read.statement_lines, the accounts projection's; read.statement_days, projection
+ * "statement_days", the daily summaries a PDF's period totals come from), and these files only
+ * read them; they write none.
  */
 
 export { statementPdf, MAX_PDF_LINES, type StatementPdfRequest } from './statement-pdf.ts';
