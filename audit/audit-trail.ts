@@ -9,8 +9,20 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AdminAction, AuditTrailPage } from '../contracts/admin.ts';
 import { keysetPage } from './paging.ts';
 
-/** The schema of the admins' trail, approvals and verify runs (runtime/installation.ts lists it). */
-export const AUDIT_SCHEMAS: readonly string[] = ['audit'];
+/**
+ * The schema of the admins' trail, approvals and verify runs (runtime/installation.ts lists
+ * it). The trail is append-only by convention, so the runtime may insert; approval requests
+ * move from pending to approved or rejected, disputes from open to rejected or reversed, and
+ * replay progress rows are updated while a replay job runs.
+ */
+export const AUDIT_SCHEMAS = [
+  {
+    schema: 'audit',
+    tables: ['select', 'insert'],
+    updatable: ['replay_runs', 'approval_requests', 'disputes'],
+    functions: false,
+  },
+] as const;
 
 export interface AdminActionEntry {
   actorId: string;

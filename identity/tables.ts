@@ -4,8 +4,10 @@
  */
 import type { ColumnType, Generated } from 'kysely';
 
-/** The schema of these tables (the schema dump lists it: runtime/installation.ts). */
-export const IDENTITY_SCHEMAS: readonly string[] = ['identity'];
+/** The schema of these tables, which the runtime writes row by row (runtime/installation.ts lists it). */
+export const IDENTITY_SCHEMAS = [
+  { schema: 'identity', tables: ['select', 'insert', 'update', 'delete'], functions: false },
+] as const;
 
 export type AuthProvider = 'local' | 'google';
 export type CodePurpose = 'password' | 'pin';

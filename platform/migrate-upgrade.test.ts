@@ -63,7 +63,7 @@ async function restoreAsBeforeTheSquash(ownerUrl: string, stoppedAfter?: string)
       return;
     }
     await installJobQueues(ownerUrl, allQueues);
-    await applyRuntimeGrants(db);
+    await applyRuntimeGrants(db, installation.schemaPolicies);
   } finally {
     await db.destroy();
   }
@@ -239,7 +239,7 @@ describe('a database migrated before the squash', () => {
     expect(oldSeeds).toEqual(newSeeds);
     const runtime = createDatabase<unknown>({ connectionString: legacy.runtimeUrl, maxConnections: 1 });
     try {
-      expect(await runtimePrivilegeProblems(runtime)).toEqual([]);
+      expect(await runtimePrivilegeProblems(runtime, installation.schemaPolicies)).toEqual([]);
     } finally {
       await runtime.destroy();
     }

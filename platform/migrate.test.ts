@@ -47,7 +47,7 @@ describe('a migration run with DATABASE_OWNER_URL and another DATABASE_URL user'
       expect(await currentUser(runtimeUrl)).toBe(login.user);
       expect(await pendingMigrations(runtimeUrl)).toEqual([]);
       const runtime = createDatabase<unknown>({ connectionString: runtimeUrl, maxConnections: 1 });
-      expect(await runtimePrivilegeProblems(runtime)).toEqual([]);
+      expect(await runtimePrivilegeProblems(runtime, installation.schemaPolicies)).toEqual([]);
       await runtime.destroy();
       // A second run finds the role and changes nothing it should not.
       await migrateDatabase(ownerUrl, installation, { runtimeUrl });
@@ -108,7 +108,7 @@ describe('the embedded default', () => {
         system.db,
       );
       expect(rows[0]).toEqual({ user: 'wallet_app', member: true });
-      expect(await runtimePrivilegeProblems(system.db)).toEqual([]);
+      expect(await runtimePrivilegeProblems(system.db, installation.schemaPolicies)).toEqual([]);
       expect(statSync(join(dataDir, 'database-password')).mode & 0o777).toBe(0o600);
       await system.ledger.openWallet({ accountId: 'embedded-1', displayName: 'Embedded' }, { actorId: 'test' });
     } finally {

@@ -15,7 +15,14 @@ import { createPool } from './database.ts';
 import { installJobQueues, type QueueSpec } from './jobs.ts';
 import type { Logger } from './logger.ts';
 import { applySqlDefinitions } from './sql-definitions.ts';
-import { applyRuntimeGrants, ensureRuntimeLogin, ensureRuntimeRole, isSeparateLogin, loginOf } from './runtime-role.ts';
+import {
+  applyRuntimeGrants,
+  ensureRuntimeLogin,
+  ensureRuntimeRole,
+  isSeparateLogin,
+  loginOf,
+  type SchemaPolicy,
+} from './runtime-role.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 
@@ -77,7 +84,9 @@ export interface Installation {
   /** SQL definition files, in the order they are applied. */
   sqlDefinitions: readonly URL[];
   queues: readonly QueueSpec[];
-  /** The schemas the migrations create, each named by the code that owns its tables (the schema dump reads them). */
+  /** What the runtime role may do in each schema the migrations create (applyRuntimeGrants). */
+  schemaPolicies: readonly SchemaPolicy[];
+  /** The same schemas' names, each named by the code that owns its tables (the schema dump reads them). */
   schemas: readonly string[];
 }
 
@@ -105,7 +114,7 @@ export async function migrateDatabase(
       return results ?? [];
     });
     await installJobQueues(ownerUrl, installation.queues, options.log);
-    await applyRuntimeGrants(db);
+    await applyRuntimeGrants(db, installation.schemaPolicies);
     if (options.runtimeUrl && isSeparateLogin(ownerUrl, options.runtimeUrl)) {
       await ensureRuntimeLogin(db, loginOf(options.runtimeUrl), {
         resetPassword: options.resetRuntimePassword ?? false,

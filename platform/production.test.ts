@@ -16,6 +16,7 @@ import {
   assertSafeForProduction,
   runtimePrivilegeRefusals,
 } from './production.ts';
+import { installation } from '../runtime/installation.ts';
 
 const secret = () => randomBytes(48).toString('base64');
 
@@ -266,15 +267,17 @@ describe('runtimePrivilegeRefusals (checked by the API and the worker right afte
     const runtime = await createTestDatabase<unknown>({ maxConnections: 1 });
     try {
       const production = { PRODUCTION: true };
-      const refusals = await runtimePrivilegeRefusals(production, owner.db);
+      const refusals = await runtimePrivilegeRefusals(production, owner.db, installation.schemaPolicies);
       expect(refusals.length).toBeGreaterThan(0);
       for (const refusal of refusals) expect(refusal).toMatch(/^DATABASE_URL: \S+ /);
       expect(refusals.join('\n')).toMatch(/is a superuser/);
-      await expect(assertRuntimePrivileges(production, owner.db)).rejects.toThrow(ProductionRefusal);
-      expect(await runtimePrivilegeRefusals(production, runtime.db)).toEqual([]);
-      await assertRuntimePrivileges(production, runtime.db);
+      await expect(assertRuntimePrivileges(production, owner.db, installation.schemaPolicies)).rejects.toThrow(
+        ProductionRefusal,
+      );
+      expect(await runtimePrivilegeRefusals(production, runtime.db, installation.schemaPolicies)).toEqual([]);
+      await assertRuntimePrivileges(production, runtime.db, installation.schemaPolicies);
       // A developer's start is left as it was: their database, their roles.
-      expect(await runtimePrivilegeRefusals({ PRODUCTION: false }, owner.db)).toEqual([]);
+      expect(await runtimePrivilegeRefusals({ PRODUCTION: false }, owner.db, installation.schemaPolicies)).toEqual([]);
     } finally {
       await owner.drop();
       await runtime.drop();

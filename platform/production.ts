@@ -16,6 +16,7 @@
 import type { Kysely } from 'kysely';
 import { COLLECTION_DEFAULTS, type Config } from './config.ts';
 import { runtimePrivilegeProblems } from './runtime-privileges.ts';
+import type { SchemaPolicy } from './runtime-role.ts';
 
 /** What a process runs decides what it needs: the worker sends mail, the API takes card payments. */
 export type ProcessRole = 'all' | 'api' | 'worker' | 'cli';
@@ -109,14 +110,19 @@ export function assertSafeForProduction(config: Config, role: ProcessRole): void
 export async function runtimePrivilegeRefusals(
   config: Pick<Config, 'PRODUCTION'>,
   db: Kysely<unknown>,
+  policies: readonly SchemaPolicy[],
 ): Promise<string[]> {
   if (!config.PRODUCTION) return [];
-  return (await runtimePrivilegeProblems(db)).map((problem) => `DATABASE_URL: ${problem}`);
+  return (await runtimePrivilegeProblems(db, policies)).map((problem) => `DATABASE_URL: ${problem}`);
 }
 
 /** Throws ProductionRefusal listing every runtimePrivilegeRefusals line. */
-export async function assertRuntimePrivileges(config: Pick<Config, 'PRODUCTION'>, db: Kysely<unknown>): Promise<void> {
-  const problems = await runtimePrivilegeRefusals(config, db);
+export async function assertRuntimePrivileges(
+  config: Pick<Config, 'PRODUCTION'>,
+  db: Kysely<unknown>,
+  policies: readonly SchemaPolicy[],
+): Promise<void> {
+  const problems = await runtimePrivilegeRefusals(config, db, policies);
   if (problems.length > 0) throw new ProductionRefusal(problems);
 }
 

@@ -5,10 +5,9 @@
  * operator can act on. Read-only: it asks the catalog, it tries nothing.
  */
 import { sql, type Kysely } from 'kysely';
+import { JOB_QUEUE_SCHEMA_POLICY, type SchemaPolicy } from './runtime-role.ts';
 
-/** Schemas in which the runtime must not create objects. */
-const GUARDED_SCHEMAS = ['ledger', 'read', 'identity', 'audit', 'pgboss', 'ratelimit', 'replay', 'public'];
-const LEDGER_WRITES = ['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'TRIGGER', 'REFERENCES'];
+const TABLE_WRITES = ['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'TRIGGER', 'REFERENCES'];
 
 interface RoleRow {
   user: string;
@@ -18,7 +17,17 @@ interface RoleRow {
   replication: boolean;
 }
 
-export async function runtimePrivilegeProblems(db: Kysely<unknown>): Promise<string[]> {
+/**
+ * `policies`: the application's schemas with what the runtime may do in each (the installation
+ * a migration run is handed). The runtime must create objects in none of them (nor in pg-boss's
+ * or public), and must neither own nor write a table of a schema it may only read (the ledger).
+ */
+export async function runtimePrivilegeProblems(
+  db: Kysely<unknown>,
+  policies: readonly SchemaPolicy[],
+): Promise<string[]> {
+  const readOnly = policies.filter((policy) => isReadOnly(policy)).map((policy) => policy.schema);
+  const guarded = [...policies.map((policy) => policy.schema), JOB_QUEUE_SCHEMA_POLICY.schema, 'public'];
   const problems: string[] = [];
   const { rows } = await sql<RoleRow>`
     select current_user as user, rolsuper as superuser, rolcreaterole as create_role, rolbypassrls as bypass_rls, rolreplication as replication
@@ -35,49 +44,59 @@ export async function runtimePrivilegeProblems(db: Kysely<unknown>): Promise<str
     problems.push(`${role.user} has REPLICATION: it could stream every table, whatever its grants.`);
   if (role.bypass_rls)
     problems.push(`${role.user} has BYPASSRLS: a runtime role needs no exemption from row security.`);
-  problems.push(...(await ledgerOwnership(db, role.user)));
+  problems.push(...(await readOnlyOwnership(db, role.user, readOnly)));
   // A superuser passes every privilege check, so a line per table and schema would only
   // repeat the first problem, with advice (revoke ...) that does not bind it.
   if (role.superuser) return problems;
-  problems.push(...(await ledgerWrites(db, role.user)));
-  problems.push(...(await createRights(db, role.user)));
+  problems.push(...(await readOnlyWrites(db, role.user, readOnly)));
+  problems.push(...(await createRights(db, role.user, guarded)));
   return problems;
 }
 
+/** A schema whose tables the runtime may only read: it writes there through the schema's functions, if at all. */
+function isReadOnly(policy: SchemaPolicy): boolean {
+  return policy.tables.length === 1 && policy.tables[0] === 'select' && (policy.updatable ?? []).length === 0;
+}
+
 /** Owning a table (or being a member of its owner) allows ALTER TABLE ... DISABLE TRIGGER and DROP. */
-async function ledgerOwnership(db: Kysely<unknown>, user: string): Promise<string[]> {
-  const { rows } = await sql<{ owner: string; tables: string }>`
-    select pg_get_userbyid(c.relowner) as owner, string_agg(c.relname, ', ' order by c.relname) as tables
-      from pg_class c
-     where c.relnamespace = 'ledger'::regnamespace and c.relkind in ('r', 'p')
+async function readOnlyOwnership(db: Kysely<unknown>, user: string, schemas: readonly string[]): Promise<string[]> {
+  const { rows } = await sql<{ schema: string; owner: string; tables: string }>`
+    select n.nspname as schema, pg_get_userbyid(c.relowner) as owner, string_agg(c.relname, ', ' order by c.relname) as tables
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = any(${schemas}::text[]) and c.relkind in ('r', 'p')
        and pg_has_role(current_user, c.relowner, 'MEMBER')
-     group by c.relowner`.execute(db);
+     group by n.nspname, c.relowner
+     order by n.nspname`.execute(db);
   return rows.map(
     (row) =>
-      `${user} owns ledger tables (${row.tables}) as or through ${row.owner}: it could disable their triggers or drop them. Migrations run as the owner; the app must not.`,
+      `${user} owns ${row.schema} tables (${row.tables}) as or through ${row.owner}: it could disable their triggers or drop them. Migrations run as the owner; the app must not.`,
   );
 }
 
-async function ledgerWrites(db: Kysely<unknown>, user: string): Promise<string[]> {
-  const { rows } = await sql<{ relname: string; privilege: string }>`
-    select c.relname, w.privilege
-      from pg_class c cross join unnest(${LEDGER_WRITES}::text[]) as w(privilege)
-     where c.relnamespace = 'ledger'::regnamespace and c.relkind in ('r', 'p')
+async function readOnlyWrites(db: Kysely<unknown>, user: string, schemas: readonly string[]): Promise<string[]> {
+  const { rows } = await sql<{ schema: string; relname: string; privilege: string }>`
+    select n.nspname as schema, c.relname, w.privilege
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      cross join unnest(${TABLE_WRITES}::text[]) as w(privilege)
+     where n.nspname = any(${schemas}::text[]) and c.relkind in ('r', 'p')
        and (case when w.privilege in ('INSERT', 'UPDATE', 'REFERENCES') then has_any_column_privilege(c.oid, w.privilege)
                  else has_table_privilege(c.oid, w.privilege) end)
-     order by c.relname, w.privilege`.execute(db);
+     order by n.nspname, c.relname, w.privilege`.execute(db);
   const byTable = new Map<string, string[]>();
-  for (const row of rows) byTable.set(row.relname, [...(byTable.get(row.relname) ?? []), row.privilege]);
+  for (const row of rows) {
+    const table = `${row.schema}.${row.relname}`;
+    byTable.set(table, [...(byTable.get(table) ?? []), row.privilege]);
+  }
   return [...byTable].map(
     ([table, privileges]) =>
-      `${user} may ${privileges.join('/')} ledger.${table}: the ledger is written only through ledger.append.`,
+      `${user} may ${privileges.join('/')} ${table}: the runtime only reads that schema's tables and writes through its functions.`,
   );
 }
 
-async function createRights(db: Kysely<unknown>, user: string): Promise<string[]> {
+async function createRights(db: Kysely<unknown>, user: string, schemas: readonly string[]): Promise<string[]> {
   const { rows } = await sql<{ nspname: string }>`
     select nspname from pg_namespace
-     where nspname = any(${GUARDED_SCHEMAS}::text[]) and has_schema_privilege(oid, 'CREATE')
+     where nspname = any(${schemas}::text[]) and has_schema_privilege(oid, 'CREATE')
      order by nspname`.execute(db);
   const problems = rows.map(
     (row) => `${user} may create objects in schema ${row.nspname} (DDL): revoke CREATE on it from ${user} and PUBLIC.`,

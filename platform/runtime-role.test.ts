@@ -16,6 +16,7 @@ import { TEST_RUNTIME_LOGIN } from '../test/logins.ts';
 import { createDatabase, tablesView } from './database.ts';
 import { createJobBoss } from './jobs.ts';
 import { runtimePrivilegeProblems } from './runtime-privileges.ts';
+import { installation } from '../runtime/installation.ts';
 
 let testDb: TestDatabase<unknown>;
 let owner: Kysely<unknown>;
@@ -229,11 +230,11 @@ describe('allowed to the runtime role', () => {
 
 describe('runtimePrivilegeProblems', () => {
   it('finds none for the runtime role', async () => {
-    expect(await runtimePrivilegeProblems(testDb.db)).toEqual([]);
+    expect(await runtimePrivilegeProblems(testDb.db, installation.schemaPolicies)).toEqual([]);
   });
 
   it('names a superuser owner', async () => {
-    const problems = await runtimePrivilegeProblems(owner);
+    const problems = await runtimePrivilegeProblems(owner, installation.schemaPolicies);
     expect(problems.join('\n')).toMatch(/is a superuser/);
     expect(problems.join('\n')).toMatch(/owns ledger tables/);
   });
@@ -242,14 +243,14 @@ describe('runtimePrivilegeProblems', () => {
     await sql`grant update, delete on ledger.events to wallet_runtime`.execute(owner);
     await sql`grant create on schema read to wallet_runtime`.execute(owner);
     try {
-      const problems = (await runtimePrivilegeProblems(testDb.db)).join('\n');
+      const problems = (await runtimePrivilegeProblems(testDb.db, installation.schemaPolicies)).join('\n');
       expect(problems).toContain('may DELETE/UPDATE ledger.events');
       expect(problems).toContain('may create objects in schema read');
     } finally {
       await sql`revoke update, delete on ledger.events from wallet_runtime`.execute(owner);
       await sql`revoke create on schema read from wallet_runtime`.execute(owner);
     }
-    expect(await runtimePrivilegeProblems(testDb.db)).toEqual([]);
+    expect(await runtimePrivilegeProblems(testDb.db, installation.schemaPolicies)).toEqual([]);
   });
 });
 

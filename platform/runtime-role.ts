@@ -2,8 +2,10 @@
  * The runtime role: `wallet_runtime`, a NOLOGIN group role holding every privilege the API,
  * the workers and the operator CLI need, and nothing more. Owns:
  * - creating it (and the login role the app connects as, a member of it) when missing;
- * - its grants, by schema policy, re-applied after every migration run, so a table a later
- *   migration adds gets its schema's grants without anyone remembering to write them.
+ * - its grants, by the schema policies it is handed (each domain states its own:
+ *   runtime/installation.ts puts them together), re-applied after every migration run, so a
+ *   table a later migration adds gets its schema's grants without anyone remembering to write
+ *   them.
  * Everything here runs as the owner (the role that runs migrations). docs/security.md, "Least
  * privilege in the database", lists what each privilege is for and where the rest is enforced.
  */
@@ -14,8 +16,9 @@ export const RUNTIME_ROLE = 'wallet_runtime';
 
 type TablePrivilege = 'select' | 'insert' | 'update' | 'delete';
 
-interface SchemaPolicy {
+export interface SchemaPolicy {
   schema: string;
+  /** What the runtime may do to every table of the schema; `['select']` alone makes the schema read-only to it (runtime-privileges.ts checks that it owns and writes none of them). */
   tables: readonly TablePrivilege[];
   /** Tables of the schema that also get UPDATE (rows the runtime keeps up to date). */
   updatable?: readonly string[];
@@ -23,35 +26,17 @@ interface SchemaPolicy {
   functions: boolean;
 }
 
-const DML: readonly TablePrivilege[] = ['select', 'insert', 'update', 'delete'];
-
 /**
- * Per schema, what the runtime may do. A schema not listed gets nothing; a listed schema that
- * does not exist yet (added by a later migration) is skipped until it does.
- * - ledger: read only. Appends go through the ledger's SECURITY DEFINER functions.
- * - read, identity, ratelimit, pgboss: the runtime's own state, written row by row.
- * - audit: an append-only trail by convention, so insert; replay progress rows are updated
- *   while a replay job runs (projections/engine/replay-jobs.ts).
- * - replay: only its functions (replay's DDL, done as the owner on fixed tables).
- * - projector: only its functions (the projections' SQL rules; they run as the caller).
+ * pg-boss's schema (platform/jobs.ts): the runtime's job queues, written row by row, and the
+ * library's functions. Granted with the policies a migration run is handed; a schema in none
+ * of them gets nothing, and one that does not exist yet (added by a later migration) is
+ * skipped until it does.
  */
-export const SCHEMA_POLICIES: readonly SchemaPolicy[] = [
-  { schema: 'ledger', tables: ['select'], functions: true },
-  { schema: 'read', tables: DML, functions: false },
-  { schema: 'identity', tables: DML, functions: false },
-  { schema: 'ratelimit', tables: DML, functions: false },
-  { schema: 'pgboss', tables: DML, functions: true },
-  // Approval requests move from pending to approved or rejected, disputes from open to rejected or
-  // reversed; every other audit row is append-only.
-  {
-    schema: 'audit',
-    tables: ['select', 'insert'],
-    updatable: ['replay_runs', 'approval_requests', 'disputes'],
-    functions: false,
-  },
-  { schema: 'replay', tables: [], functions: true },
-  { schema: 'projector', tables: [], functions: true },
-];
+export const JOB_QUEUE_SCHEMA_POLICY: SchemaPolicy = {
+  schema: 'pgboss',
+  tables: ['select', 'insert', 'update', 'delete'],
+  functions: true,
+};
 
 /** The migrator's bookkeeping (schema public): read by a runtime start to see that migrations are current. */
 const MIGRATION_TABLES = ['kysely_migration', 'kysely_migration_lock'];
@@ -78,12 +63,12 @@ export async function ensureRuntimeRole(db: Kysely<unknown>): Promise<void> {
  * everything the runtime holds in each schema, grant what the policy says. Revoking first
  * means a policy that narrows takes effect on existing tables too.
  */
-export async function applyRuntimeGrants(db: Kysely<unknown>): Promise<void> {
+export async function applyRuntimeGrants(db: Kysely<unknown>, policies: readonly SchemaPolicy[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(hashtext(${GRANTS_LOCK}))`.execute(trx);
     const { rows } = await sql<{ nspname: string }>`select nspname from pg_namespace`.execute(trx);
     const existing = new Set(rows.map((row) => row.nspname));
-    for (const policy of SCHEMA_POLICIES) {
+    for (const policy of [...policies, JOB_QUEUE_SCHEMA_POLICY]) {
       if (existing.has(policy.schema)) await applySchemaPolicy(trx, policy);
     }
     await lockDownPublicSchema(trx);
@@ -114,8 +99,8 @@ async function applySchemaPolicy(db: Kysely<unknown>, policy: SchemaPolicy): Pro
   }
   if (policy.functions) {
     // Functions are executable by PUBLIC by default: the ledger's and replay's run as the owner,
-    // so only the runtime may call them.
-    if (policy.schema !== 'pgboss')
+    // so only the runtime may call them. pg-boss's are the library's own.
+    if (policy !== JOB_QUEUE_SCHEMA_POLICY)
       await sql`revoke execute on all functions in schema ${schema} from public`.execute(db);
     await sql`grant execute on all functions in schema ${schema} to ${role}`.execute(db);
   }

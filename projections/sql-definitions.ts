@@ -7,8 +7,16 @@
  * runtime/installation.ts hands them to.
  */
 
-/** The read tables (`read`), the projector's functions (`projector`) and replay's (`replay`). */
-export const PROJECTION_SCHEMAS: readonly string[] = ['projector', 'read', 'replay'];
+/**
+ * The projector's functions (`projector`: the rules, which run as their caller), the read
+ * tables (`read`: the runtime's own, written row by row) and replay's functions (`replay`: its
+ * DDL, done as the owner on fixed tables), with what the runtime role may do in each.
+ */
+export const PROJECTION_SCHEMAS = [
+  { schema: 'projector', tables: [], functions: true },
+  { schema: 'read', tables: ['select', 'insert', 'update', 'delete'], functions: false },
+  { schema: 'replay', tables: [], functions: true },
+] as const;
 
 export const PROJECTION_SQL_DEFINITIONS: readonly URL[] = [
   new URL('./engine/replay.sql', import.meta.url),

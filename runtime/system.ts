@@ -79,7 +79,7 @@ export async function startSystem(config: Config, options: SystemOptions): Promi
     // owner, a superuser), before it writes anything - pg-boss's schema included.
     if (options.role !== 'cli') {
       try {
-        await assertRuntimePrivileges(config, db);
+        await assertRuntimePrivileges(config, db, installation.schemaPolicies);
       } catch (error) {
         await db.destroy();
         throw error;

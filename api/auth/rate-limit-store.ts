@@ -23,8 +23,10 @@ export const SWEEP_INTERVAL_MS = 60_000;
 /** ...and at most this many per sweep, so a sweep is a short index range delete. */
 export const SWEEP_BATCH_ROWS = 5_000;
 
-/** The schema of the counters (the schema dump lists it: runtime/installation.ts). */
-export const RATE_LIMIT_SCHEMAS: readonly string[] = ['ratelimit'];
+/** The schema of the counters, which the runtime writes row by row (runtime/installation.ts lists it). */
+export const RATE_LIMIT_SCHEMAS = [
+  { schema: 'ratelimit', tables: ['select', 'insert', 'update', 'delete'], functions: false },
+] as const;
 
 /** The scope of the shared API-wide limit; routes with a limit of their own use "METHOD /url". */
 const SHARED_SCOPE = 'api';

@@ -5,8 +5,12 @@
  * `append_batch`, which `append` calls as a batch of one.
  */
 
-/** The schema of the ledger's tables and functions (migrations/0001_baseline.ts creates it). */
-export const LEDGER_SCHEMAS: readonly string[] = ['ledger'];
+/**
+ * The schema of the ledger's tables and functions (migrations/0001_baseline.ts creates it), and
+ * what the runtime role may do in it: read the tables and call the functions, never write a
+ * table (appends go through ledger.append, which runs as the owner).
+ */
+export const LEDGER_SCHEMAS = [{ schema: 'ledger', tables: ['select'], functions: true }] as const;
 
 export const LEDGER_SQL_DEFINITIONS: readonly URL[] = [
   new URL('./invariants.sql', import.meta.url),
