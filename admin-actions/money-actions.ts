@@ -34,6 +34,7 @@ import {
   type FailDepositInput,
   type Ledger,
   type LedgerCommands,
+  type LedgerEventType,
   type LedgerTables,
   type Paise,
 } from '../ledger/index.ts';
@@ -317,8 +318,9 @@ const APPROVAL_COLUMNS = sql`a.id, a.action, a.target, a.input, a.amount_paise, 
 const APPROVAL_JOINS = sql`left join read.directory r on r.account_id = a.requested_by left join read.directory d on d.account_id = a.decided_by
   left join lateral (
     select coalesce(e.data->>'walletId', e.data->>'fromAccountId', e.data->>'payerId') as customer_id,
-           case e.type when 'DepositRequested' then e.data->>'method' when 'TransferCompleted' then 'transfer'
-                       when 'MoneyRequested' then 'request' end as method
+           case e.type when ${sql.lit('DepositRequested' satisfies LedgerEventType)} then e.data->>'method'
+                       when ${sql.lit('TransferCompleted' satisfies LedgerEventType)} then 'transfer'
+                       when ${sql.lit('MoneyRequested' satisfies LedgerEventType)} then 'request' end as method
       from ledger.events e where e.stream_id = a.target order by e.stream_version limit 1) o on true
   left join read.directory c on c.account_id = o.customer_id`;
 

@@ -10,6 +10,7 @@
  * exactly that, see the read-side section; a browsing tool does not need it).
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { LedgerEventType } from '../ledger/index.ts';
 import type { EventDetail, RawEvent, RawEventPage } from '../contracts/admin.ts';
 import { rupeesFromPaise } from '../contracts/money.ts';
 import { keysetPage, type PageRequest } from './paging.ts';
@@ -104,7 +105,7 @@ function streamsOf(accountId: string): RawBuilder<unknown> {
     select ${`wallet-${accountId}`}::text
     union select e.stream_id from ledger.postings p join ledger.events e on e.position = p.position where p.account_id = ${accountId}
     union select stream_id from ledger.events
-           where type in ('DepositRequested', 'MoneyRequested')
+           where type in (${sql.lit('DepositRequested' satisfies LedgerEventType)}, ${sql.lit('MoneyRequested' satisfies LedgerEventType)})
              and (data->>'walletId' = ${accountId} or data->>'requesterId' = ${accountId} or data->>'payerId' = ${accountId})`;
 }
 

@@ -7,6 +7,7 @@
  * if one is filed - what an admin needs to match the deposit against a bank statement.
  */
 import { sql, type Kysely } from 'kysely';
+import type { LedgerEventType } from '../ledger/index.ts';
 import type { DepositPayer, PendingDeposit, PendingDepositPage } from '../contracts/admin.ts';
 import { rupeesFromPaise } from '../contracts/money.ts';
 import { keysetPage, type PageRequest } from './paging.ts';
@@ -41,7 +42,7 @@ export async function readPendingDepositRows(
       from read.history h
       left join read.directory d on d.account_id = h.account_id
       left join lateral (select e.data from ledger.events e
-                          where e.stream_id = h.stream_id and e.type = 'DepositRequested'
+                          where e.stream_id = h.stream_id and e.type = ${sql.lit('DepositRequested' satisfies LedgerEventType)}
                           order by e.stream_version limit 1) e on true
       left join audit.approval_requests a on a.target = h.stream_id and a.state = 'pending'
       left join read.directory r on r.account_id = a.requested_by
