@@ -24,8 +24,8 @@ beforeAll(async () => {
   // Read rows only (this file's database is its own): a statement of 100,000 postings of 1
   // rupee each, inserted in one statement.
   await sql`
-    insert into read.statements (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id, counterparty_id,
-                                 counterparty_name, amount_paise, balance_after_paise, recorded_at)
+    insert into read.statement_lines (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id, counterparty_id,
+                                      counterparty_name, amount_paise, balance_after_paise, recorded_at)
     select ${ACCOUNT}, 1000000 + n, '1'::xid8, n, 'TransferCompleted', 'transfer-bulk-' || n, 'bulk-' || n, 'someone', 'Some One',
            100, 100 * n, timestamptz '2026-01-01' + n * interval '1 second'
       from generate_series(1, ${ROWS}) as n`.execute(harness.database.db);

@@ -715,7 +715,7 @@ describe('projections', () => {
         lastError: string | null;
       }[];
     };
-    expect(data.projections.map((p) => p.name)).toEqual(['accounts', 'history', 'money_requests', 'statements']);
+    expect(data.projections.map((p) => p.name)).toEqual(['accounts', 'history', 'money_requests', 'statement_days']);
     for (const p of data.projections) {
       expect(p.checkpoint).toMatch(/^\d+\.\d+$/);
       expect(p.lagEvents).toBeGreaterThanOrEqual(0);

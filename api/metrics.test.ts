@@ -74,7 +74,7 @@ it('counts requests by route template, ledger appends by command and failures by
   expect(text).toMatch(/^wallet_ledger_appends_total\{command="openWallet"\} 2$/m);
   expect(text).toMatch(/^wallet_ledger_append_duration_seconds_count\{command="openWallet"\} 2$/m);
   expect(text).toMatch(/^wallet_command_failures_total\{command="transfer",reason="insufficient_funds"\} 1$/m);
-  for (const projection of ['accounts', 'history', 'money_requests', 'statements']) {
+  for (const projection of ['accounts', 'history', 'money_requests', 'statement_days']) {
     expect(text).toMatch(new RegExp(`^wallet_projection_lag_events\\{projection="${projection}"\\} \\d+$`, 'm'));
     expect(text).toMatch(new RegExp(`^wallet_projection_lag_seconds\\{projection="${projection}"\\} [\\d.]+$`, 'm'));
   }

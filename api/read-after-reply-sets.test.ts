@@ -1,9 +1,9 @@
 /**
  * A reply waits only for what its caller reads next (api/read-after-reply.ts, decision 0004):
  * a payment for the balances and the histories, not for the daily statement figures. With the
- * statements projection stalled (a constraint no row meets makes each of its batches fail), a
+ * statement_days projection stalled (a constraint no row meets makes each of its batches fail), a
  * transfer's reply still comes once the balances and histories have it - and a read of the
- * daily figures right after it waits until the statements projection has caught up, so it too
+ * daily figures right after it waits until the statement_days projection has caught up, so it too
  * shows the transfer.
  */
 import pg from 'pg';
@@ -77,12 +77,12 @@ it('answers a payment once the balances and histories have it, and a read of the
       payload: { receiver: ravi.id, amount: 123.45, reference: 'sets', transactionPin: '1234' },
     });
     expect(paid.statusCode, paid.body).toBe(200);
-    // Reached, not timed out: the reply did not wait for the stalled statements projection.
+    // Reached, not timed out: the reply did not wait for the stalled statement_days projection.
     expect({ reached: waits.reached - counted.reached, timedOut: waits.timedOut - counted.timedOut }).toEqual({
       reached: 1,
       timedOut: 0,
     });
-    // The statements projector fails until the constraint goes, a moment after the read began.
+    // The statement_days projector fails until the constraint goes, a moment after the read began.
     const read = moneyOutToday(asha.token);
     setTimeout(() => void stalled(false), 300);
     expect(await read).toBeCloseTo(before + 123.45, 2);

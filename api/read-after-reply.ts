@@ -19,7 +19,7 @@ import type { CheckpointWaiter, ProjectionName, WaitTarget } from '../projection
 /**
  * What a command's reply waits for (decision 0004): the projections whose rows the command
  * changes and that its caller reads next. Every projection a command changes is in its set but
- * the daily statement figures (`statements`), which no client reads right after a payment and
+ * the daily statement figures (`statement_days`), which no client reads right after a payment and
  * which a read catches up first instead (READS_CATCH_UP, the read router). A route names its set
  * in `config.readAfterReply`; a command route that names none waits for every projection.
  */
@@ -33,7 +33,7 @@ export const REPLY_WAITS_FOR = {
 } as const satisfies Record<string, readonly ProjectionName[]>;
 
 /** Projections no command's reply waits for: a read of one first catches up with the furthest projection. */
-export const READS_CATCH_UP: readonly ProjectionName[] = ['statements'];
+export const READS_CATCH_UP: readonly ProjectionName[] = ['statement_days'];
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,5 +1,5 @@
 /**
- * Account audit: one account's statement (read.statements, the accounts projection: every
+ * Account audit: one account's statement (read.statement_lines, the accounts projection: every
  * posting with its running balance, counterparty, event type and position), as keyset pages
  * or as a CSV that streams in bounded memory. (The raw events of the account's streams are
  * the explorer's: ./explorer.ts.)
@@ -17,7 +17,7 @@ import type { StatementLine, StatementPage } from '../contracts/admin.ts';
 import { rupeesFromPaise, rupeesText } from '../contracts/money.ts';
 import type { LedgerEventType } from '../ledger/index.ts';
 import { tablesView } from '../platform/database.ts';
-import { readStatement, type ReadTables, type StatementRow } from '../projections/index.ts';
+import { readStatement, type ReadTables, type StatementLineRow } from '../projections/index.ts';
 import { CSV_BATCH_ROWS, spreadsheetSafe } from '../user-statements/index.ts';
 import { keysetPage, type PageRequest } from './paging.ts';
 
@@ -30,9 +30,9 @@ export interface StatementFilter {
   direction?: 'credit' | 'debit' | undefined;
 }
 
-type StatementRowRead = Selectable<StatementRow>;
+type StatementRowRead = Selectable<StatementLineRow>;
 
-/** The one reader of read.statements (projections/accounts/queries.ts), with this module's filter. */
+/** The one reader of read.statement_lines (projections/accounts/queries.ts), with this module's filter. */
 async function statementRows(
   db: Kysely<unknown>,
   filter: StatementFilter,

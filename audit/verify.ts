@@ -1,13 +1,14 @@
 /**
  * The ledger check behind `npm run ledger -- verify` and the admin's "verify now": recomputes
  * every balance from the postings and compares it with the wallet heads (ledger.accounts
- * balance and seq), the balance projection and the statements; checks that all postings, and
+ * balance and seq), the balance projection and the statement lines; checks that all postings, and
  * each event's postings, sum to zero; and returns the differences with the trial balance
  * (cli/verify.ts prints them). Everything is read in one REPEATABLE READ snapshot, and the
  * read tables are compared with the postings of the events their checkpoint covers, so a
  * projection that is merely behind is not reported as wrong.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
+import type { ProjectionName } from '../projections/index.ts';
 
 export interface TrialBalanceLine {
   kind: string;
@@ -77,7 +78,7 @@ async function checkHeads(trx: Trx): Promise<string[]> {
 }
 
 /** Postings of the events a projection's checkpoint covers, per account. */
-function coveredPostings(projection: string) {
+function coveredPostings(projection: ProjectionName) {
   return sql`
     select p.account_id, sum(p.amount) as sum, count(*) as count
       from ledger.postings p
@@ -126,7 +127,7 @@ async function checkStatements(trx: Trx): Promise<string[]> {
     statements as (
       select account_id, sum(amount_paise) as sum, count(*) as count,
              (array_agg(balance_after_paise order by sequence desc))[1] as last_balance
-        from read.statements group by account_id
+        from read.statement_lines group by account_id
     ),
     everything as (select account_id, count(*) as count from ledger.postings group by account_id)
     select coalesce(s.account_id, c.account_id) as account_id, s.sum::text as statement_sum, s.count::text as statement_count,
@@ -143,15 +144,15 @@ async function checkStatements(trx: Trx): Promise<string[]> {
     'statement differs from postings',
     rows.map(
       (row) =>
-        `${row.account_id}: read.statements sum ${row.statement_sum ?? 'missing'} (${row.statement_count ?? 0} rows, last running balance ${row.last_balance ?? 'none'}), postings sum ${row.sum ?? 0} (${row.count ?? 0})`,
+        `${row.account_id}: read.statement_lines sum ${row.statement_sum ?? 'missing'} (${row.statement_count ?? 0} rows, last running balance ${row.last_balance ?? 'none'}), postings sum ${row.sum ?? 0} (${row.count ?? 0})`,
     ),
   );
 }
 
 /**
- * Projection "statements": per wallet, its days' money in minus money out and postings count
- * equal the postings the statements checkpoint covers, and so does the last day's closing
- * balance (a sum over all days, whatever order they were projected in).
+ * Projection "statement_days": per wallet, its days' money in minus money out and postings
+ * count equal the postings its checkpoint covers, and so does the last day's closing balance
+ * (a sum over all days, whatever order they were projected in).
  */
 async function checkStatementDays(trx: Trx): Promise<string[]> {
   const { rows } = await sql<{
@@ -162,7 +163,7 @@ async function checkStatementDays(trx: Trx): Promise<string[]> {
     sum: string | null;
     count: string | null;
   }>`
-    with covered as (${coveredPostings('statements')}),
+    with covered as (${coveredPostings('statement_days')}),
     wallets as (
       select c.* from covered c join ledger.accounts a on a.id = c.account_id where a.kind = 'wallet'
     ),

@@ -42,10 +42,22 @@ export interface ReplayRow {
 }
 
 /**
- * B4's rows by projection name, 'all' for the whole rebuild, 'balances' for the balances alone
- * rebuilt after it (replayBalances) (latest.json: b4Replay.projections.<name>).
+ * latest.json's key of each projection's B4 row. The keys stay those of the runs before
+ * projection "statements" was renamed "statement_days" (issue 44), so a run compares with
+ * earlier ones; the row's `projection` says the projection's name.
  */
-export type ReplayFigures = Record<'all' | 'balances' | ProjectionName, ReplayRow>;
+const REPLAY_KEYS = {
+  accounts: 'accounts',
+  history: 'history',
+  money_requests: 'money_requests',
+  statement_days: 'statements',
+} as const satisfies Record<ProjectionName, string>;
+
+/**
+ * B4's rows by projection (REPLAY_KEYS), 'all' for the whole rebuild, 'balances' for the
+ * balances alone rebuilt after it (replayBalances) (latest.json: b4Replay.projections.<key>).
+ */
+export type ReplayFigures = Record<'all' | 'balances' | (typeof REPLAY_KEYS)[ProjectionName], ReplayRow>;
 
 /** verifyLedger on the B4 database right after the replay, before B5's writes. */
 export interface LedgerVerifyFigures {
@@ -143,11 +155,11 @@ async function benchReplay(db: Kysely<unknown>, events: number, options: ReplayR
     PROJECTIONS.map((projection) => projection.name),
   );
   const seconds = (performance.now() - started) / 1000;
-  const rows = reports.map((report): ReplayRow => {
+  const rows = reports.map((report): [string, ReplayRow] => {
     options.log(
       `B4 replay ${report.projection}: ${report.events.toLocaleString()} events in ${report.seconds.toFixed(1)} s`,
     );
-    return {
+    const row: ReplayRow = {
       projection: report.projection,
       events: report.events,
       seconds: report.seconds,
@@ -158,6 +170,7 @@ async function benchReplay(db: Kysely<unknown>, events: number, options: ReplayR
       // The million a second is the balances' (the 'balances' row); a projection has none of its own.
       targetMet: false,
     };
+    return [REPLAY_KEYS[report.projection], row];
   });
   const eventsPerSecond = events / seconds;
   const all: ReplayRow = {
@@ -171,7 +184,7 @@ async function benchReplay(db: Kysely<unknown>, events: number, options: ReplayR
     targetMet: eventsPerSecond >= REPLAY_TARGET_EVENTS_PER_SECOND,
   };
   const balances = await benchBalances(db, options);
-  return Object.fromEntries([all, ...rows, balances].map((row) => [row.projection, row])) as ReplayFigures;
+  return Object.fromEntries([['all', all], ...rows, ['balances', balances]]) as ReplayFigures;
 }
 
 /** The balances alone, the operator's quick repair: one aggregate over the postings. */

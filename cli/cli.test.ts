@@ -68,11 +68,11 @@ describe('verify', () => {
   });
 
   it('fails naming the account when a statement row is tampered with', async () => {
-    await sql`update read.statements set amount_paise = amount_paise * 2 where account_id = 'funding:upi'`.execute(
+    await sql`update read.statement_lines set amount_paise = amount_paise * 2 where account_id = 'funding:upi'`.execute(
       testDb.db,
     );
     const result = await cli('verify');
-    await sql`update read.statements set amount_paise = amount_paise / 2 where account_id = 'funding:upi'`.execute(
+    await sql`update read.statement_lines set amount_paise = amount_paise / 2 where account_id = 'funding:upi'`.execute(
       testDb.db,
     );
     expect(result.code).toBe(EXIT_FAILED);
@@ -238,7 +238,7 @@ describe('balance, events and replay', () => {
     const before = await cli('balance', 'funding:upi');
     const result = await cli('replay');
     expect(result.code, result.err).toBe(EXIT_OK);
-    for (const name of ['accounts', 'history', 'money_requests', 'statements'])
+    for (const name of ['accounts', 'history', 'money_requests', 'statement_days'])
       expect(result.out).toMatch(new RegExp(`Replayed ${name}: \\d+ events in [\\d.]+ s`));
     expect(result.out).toMatch(/All 4 projections: \d+ events in [\d.]+ s \(\d+ events\/s\)/);
     expect((await cli('balance', 'funding:upi')).out).toBe(before.out);

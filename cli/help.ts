@@ -59,14 +59,14 @@ a JSON line each second and at each phase: load, indexes, swap, done - with even
 events/s and seconds left), then the rate in events/s.
   --projection NAME   only this projection (${PROJECTION_NAMES.join(', ')}); default: all
   --balances          only the balances (one aggregate over the postings, in seconds), up to the
-                      accounts projection's checkpoint; its statements and directory stay as they are
+                      accounts projection's checkpoint; its statement lines and directory stay as they are
 
 ${COMMON}`,
   verify: `Usage: npm run ledger -- verify [--json]
 
 Recomputes every balance from the postings and compares it with the wallet heads
-(ledger.accounts), the balance projection and the statements; checks that all postings and
-each event's postings sum to zero; prints the trial balance. Exits ${EXIT_FAILED} naming each difference.
+(ledger.accounts), the balance projection, the statement lines and the daily figures; checks
+that all postings and each event's postings sum to zero; prints the trial balance. Exits ${EXIT_FAILED} naming each difference.
 
 ${COMMON}`,
   status: `Usage: npm run ledger -- status [--json]

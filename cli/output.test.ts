@@ -98,7 +98,7 @@ describe('--json', () => {
       'accounts',
       'history',
       'money_requests',
-      'statements',
+      'statement_days',
     ]);
     expect(status.projections.every((p) => p.eventsBehind === '0' && p.updatedAt.endsWith('Z'))).toBe(true);
     const events = parsed<{ events: { type: string; recordedAt: string; postings: { amountPaise: string }[] }[] }>(

@@ -74,7 +74,7 @@ describe('admin requests', () => {
     ]);
     expect(messageOf(statementQuerySchema.safeParse({ type: 'NotAnEvent' }))).toBe('Unknown event type NotAnEvent');
     expect(messageOf(projectionParamsSchema.safeParse({ name: 'nope' }))).toBe(
-      'Unknown projection; one of accounts, history, money_requests, statements',
+      'Unknown projection; one of accounts, history, money_requests, statement_days',
     );
   });
 });

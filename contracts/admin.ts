@@ -27,7 +27,7 @@ export const MAX_REASON_LENGTH = 500;
 export const EVENT_TYPES = LEDGER_EVENT_TYPES;
 export { POSTING_EVENT_TYPES, REVERSED_BY };
 
-export const PROJECTION_NAMES = ['accounts', 'history', 'money_requests', 'statements'] as const;
+export const PROJECTION_NAMES = ['accounts', 'history', 'money_requests', 'statement_days'] as const;
 
 // ---- requests --------------------------------------------------------------------------
 

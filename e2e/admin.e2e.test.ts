@@ -53,7 +53,7 @@ async function customer(firstName: string, lastName: string, email: string): Pro
   });
 }
 
-/** The statements projection is asynchronous: wait (through the API) until it holds `count` lines of `type`. */
+/** The accounts projection's statement lines are asynchronous: wait (through the API) until it holds `count` lines of `type`. */
 async function statementHas(accountId: string, type: string, count = 1): Promise<void> {
   await readUntil(
     `the statement of ${accountId} to hold ${count} ${type}`,

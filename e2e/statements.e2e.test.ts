@@ -221,7 +221,7 @@ describe('statements and charts in a real browser', () => {
         expect(await lagLines.count()).toBe(4);
         for (const line of await lagLines.all())
           expect(pathPoints(await line.getAttribute('d')).length).toBeGreaterThanOrEqual(2);
-        for (const name of ['accounts', 'history', 'money_requests', 'statements'])
+        for (const name of ['accounts', 'history', 'money_requests', 'statement_days'])
           await lag.locator('.recharts-legend-item-text', { hasText: name }).waitFor();
         const trial = page.getByTestId('trial-balance-chart');
         // The trial balance is sampled every 30 s: at least its first sample, a dot per series.

@@ -326,7 +326,7 @@ create table read.statement_days (
   constraint statement_days_postings_count_check CHECK ((postings_count > 0))
 );
 
-create table read.statements (
+create table read.statement_lines (
   account_id text not null,
   "position" bigint not null,
   tx_id xid8 not null,
@@ -339,8 +339,8 @@ create table read.statements (
   amount_paise bigint not null,
   balance_after_paise bigint not null,
   recorded_at timestamp with time zone not null,
-  constraint statements_account_id_sequence_key UNIQUE (account_id, sequence),
-  constraint statements_pkey PRIMARY KEY (account_id, "position")
+  constraint statement_lines_account_id_sequence_key UNIQUE (account_id, sequence),
+  constraint statement_lines_pkey PRIMARY KEY (account_id, "position")
 );
 
 create table replay.projection_tables (
@@ -382,7 +382,7 @@ CREATE INDEX history_transaction_prefix ON read.history USING btree (account_id,
 CREATE INDEX history_transaction_tail ON read.history USING btree (account_id, reverse(lower(transaction_id)) text_pattern_ops);
 CREATE INDEX money_requests_by_payer ON read.money_requests USING btree (payer_id, created_at DESC);
 CREATE INDEX money_requests_by_requester ON read.money_requests USING btree (requester_id, created_at DESC);
-CREATE INDEX statements_by_time ON read.statements USING btree (account_id, recorded_at);
+CREATE INDEX statement_lines_by_time ON read.statement_lines USING btree (account_id, recorded_at);
 
 CREATE TRIGGER accounts_never_deleted BEFORE DELETE ON ledger.accounts FOR EACH ROW EXECUTE FUNCTION ledger.reject_account_removal();
 CREATE TRIGGER accounts_no_truncate BEFORE TRUNCATE ON ledger.accounts FOR EACH STATEMENT EXECUTE FUNCTION ledger.reject_account_removal();
@@ -856,8 +856,8 @@ begin
                           where e.stream_id = 'wallet-' || c.account_id and e.stream_version = 0 and e.type = 'WalletOpened'
                          offset 0) w on true
   )
-  insert into read.statements (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id,
-                               counterparty_id, counterparty_name, amount_paise, balance_after_paise, recorded_at)
+  insert into read.statement_lines (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id,
+                                    counterparty_id, counterparty_name, amount_paise, balance_after_paise, recorded_at)
   select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
          r.transaction_id, r.counterparty_id, n.display_name, r.amount,
          coalesce(r.balance_after, r.running_balance), r.recorded_at
@@ -948,8 +948,8 @@ begin
                           where e.stream_id = 'wallet-' || c.account_id and e.stream_version = 0 and e.type = 'WalletOpened'
                          offset 0) w on true
   )
-  insert into read_rebuild_accounts.statements (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id,
-                               counterparty_id, counterparty_name, amount_paise, balance_after_paise, recorded_at)
+  insert into read_rebuild_accounts.statement_lines (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id,
+                                    counterparty_id, counterparty_name, amount_paise, balance_after_paise, recorded_at)
   select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
          r.transaction_id, r.counterparty_id, n.display_name, r.amount,
          coalesce(r.balance_after, r.running_balance), r.recorded_at
@@ -1293,21 +1293,21 @@ begin
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION projector.apply_statements(p_schema text, p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+CREATE OR REPLACE FUNCTION projector.apply_statement_days(p_schema text, p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
 begin
-  perform projector.assert_target(p_schema, 'statements');
+  perform projector.assert_target(p_schema, 'statement_days');
   if p_schema = 'read' then
-    perform projector.apply_statements__live(p_from_tx, p_from_position, p_to_tx, p_to_position);
+    perform projector.apply_statement_days__live(p_from_tx, p_from_position, p_to_tx, p_to_position);
   else
-    perform projector.apply_statements__rebuild(p_from_tx, p_from_position, p_to_tx, p_to_position);
+    perform projector.apply_statement_days__rebuild(p_from_tx, p_from_position, p_to_tx, p_to_position);
   end if;
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION projector.apply_statements__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+CREATE OR REPLACE FUNCTION projector.apply_statement_days__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
  RETURNS void
  LANGUAGE plpgsql
  SET enable_seqscan TO 'off'
@@ -1362,7 +1362,7 @@ begin
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION projector.apply_statements__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+CREATE OR REPLACE FUNCTION projector.apply_statement_days__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
@@ -1379,7 +1379,7 @@ begin
            coalesce(sum(d.postings) filter (where d.day = k.day), 0) as postings
       from (select account_id, min(day) as first_day from deltas group by account_id) a
       cross join lateral (
-        select t.ctid as row_id, t.day from read_rebuild_statements.statement_days t
+        select t.ctid as row_id, t.day from read_rebuild_statement_days.statement_days t
          where t.account_id = a.account_id and t.day >= a.first_day
         offset 0
       ) k
@@ -1387,7 +1387,7 @@ begin
      group by k.row_id
   ),
   moved as (
-    update read_rebuild_statements.statement_days t
+    update read_rebuild_statement_days.statement_days t
        set money_in_paise = t.money_in_paise + s.money_in,
            money_out_paise = t.money_out_paise + s.money_out,
            closing_balance_paise = t.closing_balance_paise + s.net,
@@ -1398,18 +1398,18 @@ begin
   fresh as (
     select d.* from deltas d
      where not exists (
-       select 1 from read_rebuild_statements.statement_days t where t.account_id = d.account_id and t.day = d.day offset 0
+       select 1 from read_rebuild_statement_days.statement_days t where t.account_id = d.account_id and t.day = d.day offset 0
      )
   )
   -- New days (see the header for the closing balance).
-  insert into read_rebuild_statements.statement_days (account_id, day, money_in_paise, money_out_paise, closing_balance_paise, postings_count)
+  insert into read_rebuild_statement_days.statement_days (account_id, day, money_in_paise, money_out_paise, closing_balance_paise, postings_count)
   select f.account_id, f.day, f.money_in, f.money_out,
          coalesce(prior.closing_balance_paise, 0)
            + (select sum(d.net) from deltas d where d.account_id = f.account_id and d.day <= f.day),
          f.postings
     from fresh f
     left join lateral (
-      select t.closing_balance_paise from read_rebuild_statements.statement_days t
+      select t.closing_balance_paise from read_rebuild_statement_days.statement_days t
        where t.account_id = f.account_id and t.day < f.day
        order by t.day desc limit 1
     ) prior on true;
@@ -1491,9 +1491,9 @@ begin
                          offset 0) w on true
   ),
   statement_lines as (
-    insert into read_rebuild_accounts.statements (account_id, position, tx_id, sequence, event_type, stream_id,
-                                 transaction_id, counterparty_id, counterparty_name, amount_paise,
-                                 balance_after_paise, recorded_at)
+    insert into read_rebuild_accounts.statement_lines (account_id, position, tx_id, sequence, event_type, stream_id,
+                                                      transaction_id, counterparty_id, counterparty_name, amount_paise,
+                                                      balance_after_paise, recorded_at)
     select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
            r.transaction_id, r.counterparty_id, n.display_name, r.amount,
            coalesce(r.balance_after, r.running_balance), r.recorded_at
@@ -1989,9 +1989,9 @@ grant execute on function projector.apply_history__rebuild(p_from_tx xid8, p_fro
 grant execute on function projector.apply_money_requests(p_schema text, p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
 grant execute on function projector.apply_money_requests__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
 grant execute on function projector.apply_money_requests__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
-grant execute on function projector.apply_statements(p_schema text, p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
-grant execute on function projector.apply_statements__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
-grant execute on function projector.apply_statements__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
+grant execute on function projector.apply_statement_days(p_schema text, p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
+grant execute on function projector.apply_statement_days__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
+grant execute on function projector.apply_statement_days__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
 grant execute on function projector.assert_target(p_schema text, p_projection text) to wallet_runtime;
 grant execute on function projector.bulk_replay_accounts(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer) to wallet_runtime;
 grant execute on function projector.bulk_replay_balances(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer) to wallet_runtime;
@@ -2053,4 +2053,4 @@ grant delete, insert, select, update on table read.history to wallet_runtime;
 grant delete, insert, select, update on table read.history_counts to wallet_runtime;
 grant delete, insert, select, update on table read.money_requests to wallet_runtime;
 grant delete, insert, select, update on table read.statement_days to wallet_runtime;
-grant delete, insert, select, update on table read.statements to wallet_runtime;
+grant delete, insert, select, update on table read.statement_lines to wallet_runtime;

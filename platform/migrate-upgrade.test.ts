@@ -23,7 +23,9 @@ import { applyRuntimeGrants, ensureRuntimeRole } from './runtime-role.ts';
 import { dumpSchema } from './schema-dump.ts';
 
 const BEFORE_THE_SQUASH = new URL('../test/fixtures/before-the-squash.sql', import.meta.url);
-const PROJECTIONS = ['accounts', 'history', 'money_requests', 'statements'];
+/** The projections' names before migration 0009 (projection "statements" became "statement_days") and after. */
+const PROJECTIONS_BEFORE = ['accounts', 'history', 'money_requests', 'statements'];
+const PROJECTIONS = ['accounts', 'history', 'money_requests', 'statement_days'];
 /** The versioned migrations after the baseline: an upgraded database runs them like any other. */
 const AFTER_BASELINE = (await fs.readdir(fileURLToPath(new URL('../migrations/', import.meta.url))))
   .filter((file) => /^\d{4}_.+\.ts$/.test(file))
@@ -70,11 +72,11 @@ async function restoreAsBeforeTheSquash(ownerUrl: string, stoppedAfter?: string)
 }
 
 /** Every projection applied up to the end of the log (the projector's own call, as the runtime). */
-async function project(db: Kysely<unknown>): Promise<void> {
+async function project(db: Kysely<unknown>, projections: readonly string[]): Promise<void> {
   await vi.waitFor(
     async () => {
       let more = false;
-      for (const projection of PROJECTIONS) {
+      for (const projection of projections) {
         const { rows } = await sql<{ more: boolean; busy: boolean }>`
           select busy, more from projector.run_batch(${projection}, 1000)`.execute(db);
         more ||= rows[0]?.more !== false || rows[0]?.busy !== false;
@@ -103,6 +105,24 @@ async function allRows(ownerUrl: string): Promise<Record<string, string[]>> {
 }
 
 /**
+ * The rows as migration 0009 leaves them: read.statements is read.statement_lines, and projection
+ * "statements" is "statement_days" in the checkpoints and replay's table list.
+ */
+function renamedBy0009(rows: Record<string, string[]>): Record<string, string[]> {
+  const renamed = (row: string) =>
+    row
+      .replace('"projection": "statements"', '"projection": "statement_days"')
+      .replace('"table_name": "statements"', '"table_name": "statement_lines"');
+  return Object.fromEntries(
+    Object.entries(rows).map(([table, list]) => [
+      table === 'read.statements' ? 'read.statement_lines' : table,
+      // The new names sort where the old ones did (last of the projections, after 'directory').
+      list.map(renamed),
+    ]),
+  );
+}
+
+/**
  * Each table's rows cut to the columns its rows had in `before`: a later migration may add a
  * column (migration 0007's read.history.failure_reason), and a row is kept when every value it
  * had is still there.
@@ -126,7 +146,7 @@ async function schemaOf(url: string): Promise<string> {
   return withClient(url, (client) => dumpSchema(client, installation.schemas));
 }
 
-async function moveMoney(runtimeUrl: string, prefix: string): Promise<void> {
+async function moveMoney(runtimeUrl: string, prefix: string, projections: readonly string[]): Promise<void> {
   const db = createDatabase<LedgerTables>({ connectionString: runtimeUrl, maxConnections: 2 });
   try {
     for (const batching of [undefined, false] as const) {
@@ -153,7 +173,7 @@ async function moveMoney(runtimeUrl: string, prefix: string): Promise<void> {
         { actorId: a },
       );
     }
-    await project(db as Kysely<unknown>);
+    await project(db as Kysely<unknown>, projections);
   } finally {
     await db.destroy();
   }
@@ -167,8 +187,13 @@ describe('a database migrated before the squash', () => {
   beforeAll(async () => {
     legacy = await emptyDatabase();
     await restoreAsBeforeTheSquash(legacy.ownerUrl);
-    await moveMoney(legacy.runtimeUrl, 'old');
-    before = await allRows(legacy.ownerUrl);
+    await moveMoney(legacy.runtimeUrl, 'old', PROJECTIONS_BEFORE);
+    // What a replay of projection "statements" leaves: its run, and (had it crashed) its rebuild schema.
+    await withClient(legacy.ownerUrl, (client) =>
+      client.query(`insert into audit.replay_runs (projection, state, requested_by) values ('statements', 'done', 'admin');
+                    create schema read_rebuild_statements`),
+    );
+    before = renamedBy0009(await allRows(legacy.ownerUrl));
     fresh = await createTestDatabase({ as: 'owner' });
   });
 
@@ -197,6 +222,17 @@ describe('a database migrated before the squash', () => {
       }),
     ).toEqual(withColumnsOf(before, before));
     expect(kept['replay.projection_tables']).toContain(registered);
+    // Migration 0009 renamed the replay run's projection (above) and the crashed replay's rebuild schema.
+    expect(kept['audit.replay_runs']?.map((row) => (JSON.parse(row) as { projection: string }).projection)).toEqual([
+      'statement_days',
+    ]);
+    const rebuildSchemas = await withClient(legacy.ownerUrl, async (client) => {
+      const { rows } = await client.query<{ name: string }>(
+        `select nspname as name from pg_namespace where nspname like 'read\\_rebuild\\_%' order by 1`,
+      );
+      return rows.map((row) => row.name);
+    });
+    expect(rebuildSchemas).toEqual(['read_rebuild_statement_days']);
     // Migration 0003 filled who made each event from the log, up to the history projection's checkpoint (all of it here).
     const actorsFromLog = await withClient(legacy.ownerUrl, async (client) => {
       const { rows } = await client.query<{ events: number; matching: number }>(`
@@ -246,7 +282,7 @@ describe('a database migrated before the squash', () => {
   });
 
   it('keeps working: money moves and is projected through the new functions, and a second run changes nothing', async () => {
-    await moveMoney(legacy.runtimeUrl, 'new');
+    await moveMoney(legacy.runtimeUrl, 'new', PROJECTIONS);
     const balances = await withClient(legacy.ownerUrl, async (client) => {
       const { rows } = await client.query<{ agree: boolean; wallets: number }>(`
         select bool_and(b.balance_paise = a.balance) as agree, count(*)::int as wallets

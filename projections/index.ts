@@ -79,7 +79,7 @@ export {
   type StatementDay,
   type StatementDays,
   type StatementPeriod,
-} from './statements/queries.ts';
+} from './statement-days/queries.ts';
 export { readInstanceFigures, type InstanceFigures } from './instance-figures.ts';
 export { readProjectionCheckpoints } from './engine/checkpoint-rows.ts';
 export { PROJECTION_CATCH_UP_QUEUE, projectionQueues } from './engine/queues.ts';

@@ -149,7 +149,7 @@ describe('given deposits, a transfer, money requests and a card deposit, project
     ]);
   });
 
-  it('keeps statements with running balances for wallets and funding accounts', async () => {
+  it('keeps statement lines with running balances for wallets and funding accounts', async () => {
     const alice = await readStatement(read, 'alice');
     expect(alice.map((row) => [row.event_type, row.amount_paise, row.balance_after_paise])).toEqual([
       ['DepositSettled', rupees(500), rupees(500)],
@@ -164,7 +164,7 @@ describe('given deposits, a transfer, money requests and a card deposit, project
   });
 });
 
-describe('daily statements (projection "statements")', () => {
+describe('daily statements (projection "statement_days")', () => {
   // Yesterday to today (Kolkata): the events were recorded within seconds, maybe across midnight.
   const today = kolkataToday();
   const period = (accountId: string) => ({ accountId, from: addDays(today, -1), to: today });

@@ -5,13 +5,13 @@ import { accountsProjection } from './accounts/projection.ts';
 import type { Projection, ProjectionName } from './engine/definition.ts';
 import { historyProjection } from './history/projection.ts';
 import { moneyRequestsProjection } from './money-requests/projection.ts';
-import { statementsProjection } from './statements/projection.ts';
+import { statementDaysProjection } from './statement-days/projection.ts';
 
 export const PROJECTIONS: readonly Projection[] = [
   accountsProjection,
   historyProjection,
   moneyRequestsProjection,
-  statementsProjection,
+  statementDaysProjection,
 ];
 
 export function projectionNamed(name: ProjectionName): Projection {

@@ -25,6 +25,6 @@ export const PROJECTION_SQL_DEFINITIONS: readonly URL[] = [
   new URL('./accounts/rules.sql', import.meta.url),
   new URL('./history/rules.sql', import.meta.url),
   new URL('./money-requests/rules.sql', import.meta.url),
-  new URL('./statements/rules.sql', import.meta.url),
+  new URL('./statement-days/rules.sql', import.meta.url),
   new URL('./engine/run-batch.sql', import.meta.url),
 ];

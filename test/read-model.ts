@@ -11,7 +11,7 @@ import { waitUntil } from './wait.ts';
 const ORDER: Record<string, string> = {
   directory: 'account_id',
   balances: 'account_id',
-  statements: 'account_id, position',
+  statement_lines: 'account_id, position',
   history: 'account_id, stream_id, position',
   history_counts: 'account_id, type',
   event_actors: 'actor_id, position',

@@ -1,8 +1,8 @@
 /**
  * A wallet's statement for a period as a PDF (pdfkit), for its owner: the period's summary
- * (opening balance, money in, money out, closing balance; from projection "statements") and
- * its lines (every posting with its running balance; read.statements, the same rows as the
- * CSV). Times and days are India Standard Time, as the period is.
+ * (opening balance, money in, money out, closing balance; from projection "statement_days")
+ * and its lines (every posting with its running balance; read.statement_lines, the same rows
+ * as the CSV). Times and days are India Standard Time, as the period is.
  *
  * Bounded: at most MAX_PDF_LINES lines, read in keyset batches; a longer period says so and
  * points to the CSV, which has every line. The document is built in memory (a few hundred

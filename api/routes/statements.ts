@@ -3,7 +3,7 @@
  * names an account: it is always the caller's wallet. A period is whole Asia/Kolkata days,
  * `from` and `to` included, at most MAX_STATEMENT_DAYS; anything else is a 400 envelope.
  * - statement/charts: JSON for the dashboard's charts (every day's closing balance, money
- *   in and out per month), from projection "statements";
+ *   in and out per month), from projection "statement_days";
  * - statement.csv: the statement's lines in people's words, IST times, references and the
  *   running balance (user-statements/statement-csv.ts);
  * - statement.pdf: summary and the same lines (user-statements/statement-pdf.ts).
@@ -64,7 +64,7 @@ export function registerStatementRoutes(server: FastifyInstance, deps: Statement
     async (request, reply) => {
       const user = await requireUser(request);
       const period = request.query;
-      const days = await deps.reads.read('statements', (reads) =>
+      const days = await deps.reads.read('statement_days', (reads) =>
         readStatementDays(reads, { accountId: user.id, ...period }),
       );
       const summary = periodSummary(days);
@@ -120,7 +120,7 @@ export function registerStatementRoutes(server: FastifyInstance, deps: Statement
       const user = await requireUser(request);
       const period = request.query;
       // The daily figures, which no payment's reply waits for: caught up first, as `reads.read` does.
-      await deps.reads.catchUp('statements');
+      await deps.reads.catchUp('statement_days');
       const pdf = await statementPdf(deps.db, { accountId: user.id, ...period });
       download(reply, 'application/pdf', period, 'pdf');
       return reply.send(pdf);

@@ -1,11 +1,11 @@
 /**
  * What the API and the audit tools read of projection "accounts": balances, display names
- * and statements with running balances.
+ * and statement lines with running balances.
  */
 import type { Kysely, Selectable } from 'kysely';
 import type { LedgerEventType } from '../../ledger/index.ts';
 import type { ReadTables } from '../tables.ts';
-import type { BalanceRow, StatementRow } from './tables.ts';
+import type { BalanceRow, StatementLineRow } from './tables.ts';
 
 /** The most statement lines one read returns (the admin's pages and CSV export page by sequence). */
 export const MAX_STATEMENT_ROWS = 10_000;
@@ -39,7 +39,7 @@ export interface StatementFilters {
 
 /** The statement's rows for `filters`, in the running balance's order: the one filter both readers share. */
 function filteredStatement(db: Kysely<ReadTables>, accountId: string, filters: StatementFilters) {
-  let query = db.selectFrom('read.statements as s').where('s.account_id', '=', accountId);
+  let query = db.selectFrom('read.statement_lines as s').where('s.account_id', '=', accountId);
   if (filters.afterSequence !== undefined) query = query.where('s.sequence', '>', filters.afterSequence);
   if (filters.since) query = query.where('s.recorded_at', '>=', filters.since);
   if (filters.until) query = query.where('s.recorded_at', '<', filters.until);
@@ -59,11 +59,11 @@ export async function readStatement(
   db: Kysely<ReadTables>,
   accountId: string,
   filters: StatementFilters = {},
-): Promise<Selectable<StatementRow>[]> {
+): Promise<Selectable<StatementLineRow>[]> {
   return filteredStatement(db, accountId, filters).selectAll('s').execute();
 }
 
-export type StatementLineWithReference = Selectable<StatementRow> & {
+export type StatementLineWithReference = Selectable<StatementLineRow> & {
   /** The payer's note or the deposit's reference (history's), null where the history has no row. */
   reference: string | null;
   /** When history's row was made, the time the history shows: for a deposit, when it was requested. */
@@ -72,7 +72,7 @@ export type StatementLineWithReference = Selectable<StatementRow> & {
 
 /**
  * readStatement's lines with the reference the user typed, for the statements people read.
- * read.statements does not carry it; read.history does, one row per (account, stream,
+ * read.statement_lines does not carry it; read.history does, one row per (account, stream,
  * position) - its primary key, so each line's lookup is one index probe. A deposit's money
  * lands with DepositSettled but its history row is the request's ('deposit', at the request's
  * position): the one 'deposit' row of that stream. A line whose history row is not there

@@ -14,7 +14,7 @@ import { appendRandomActivity } from '../../test/random-ledger.ts';
 import { allCaughtUp, checkpointsOf, drainUntil, dumpReadTables } from '../../test/read-model.ts';
 import { correctedActivity } from '../../test/corrected-activity.ts';
 
-const ACCOUNTS_TABLES = ['directory', 'balances', 'statements'] as const;
+const ACCOUNTS_TABLES = ['directory', 'balances', 'statement_lines'] as const;
 const as = (actorId: string) => ({ actorId });
 
 let testDb: TestDatabase<unknown>;
@@ -51,7 +51,7 @@ describe('replaying projection accounts by its set-based load', () => {
       expect.arrayContaining(['TransferReversed', 'DepositReversed', 'MoneyRequestPaymentReversed', 'DepositFailed']),
     );
     expect(incremental.directory?.filter((row) => row.includes('"funding"'))).toHaveLength(3);
-    expect(incremental.statements?.length).toBeGreaterThan(1_000);
+    expect(incremental.statement_lines?.length).toBeGreaterThan(1_000);
 
     for (const parallelism of [1, 3]) {
       const report = await replayProjection(testDb.db, 'accounts', { parallelism });

@@ -1,10 +1,10 @@
 -- Projection "accounts" (projections/accounts/projection.ts): the directory of display names,
 -- every account's balance (funding accounts' balances exist only here) and per-account
--- statements with a running balance. A wallet posting's running balance and sequence are the
--- ledger's own (taken under the wallet's row lock); a funding posting's are counted here in
--- read order, which is the same for the live projector and a replay. Balances are sums of
--- amounts, never a last balance_after: read order is (tx_id, position), not the order of the
--- row locks.
+-- statement lines (read.statement_lines) with a running balance. A wallet posting's running
+-- balance and sequence are the ledger's own (taken under the wallet's row lock); a funding
+-- posting's are counted here in read order, which is the same for the live projector and a
+-- replay. Balances are sums of amounts, never a last balance_after: read order is (tx_id,
+-- position), not the order of the row locks.
 -- A wallet's name is in its WalletOpened event, the first of its stream (version 0): looked up
 -- per name by the full unique key (stream_id, stream_version), in a LATERAL ... OFFSET 0 the
 -- planner cannot turn into a join. As a join, with the log's statistics stale (a new ledger, a
@@ -70,8 +70,8 @@ select pg_temp.define_rule('accounts', $rule$
                           where e.stream_id = 'wallet-' || c.account_id and e.stream_version = 0 and e.type = 'WalletOpened'
                          offset 0) w on true
   )
-  insert into {schema}.statements (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id,
-                               counterparty_id, counterparty_name, amount_paise, balance_after_paise, recorded_at)
+  insert into {schema}.statement_lines (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id,
+                                    counterparty_id, counterparty_name, amount_paise, balance_after_paise, recorded_at)
   select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
          r.transaction_id, r.counterparty_id, n.display_name, r.amount,
          coalesce(r.balance_after, r.running_balance), r.recorded_at
@@ -105,7 +105,7 @@ $rule$);
 -- Replay's bulk load (projections/engine/replay.ts): the same rows the rule above gives when
 -- applied chunk by chunk from the first event, made in one set-based pass over the log up to
 -- (p_to_tx, p_to_position), a checkpoint behind the xmin gate. Not event by event: the
--- directory is two INSERT ... SELECTs, statements and balances one, over ledger.postings joined
+-- directory is two INSERT ... SELECTs, statement lines and balances one, over ledger.postings joined
 -- to their events, with the running
 -- figures of funding postings as window functions over each account's postings in read order
 -- (what the rule adds to the balance row as it was before each chunk: the sum and count of the
@@ -182,9 +182,9 @@ begin
                          offset 0) w on true
   ),
   statement_lines as (
-    insert into read_rebuild_accounts.statements (account_id, position, tx_id, sequence, event_type, stream_id,
-                                 transaction_id, counterparty_id, counterparty_name, amount_paise,
-                                 balance_after_paise, recorded_at)
+    insert into read_rebuild_accounts.statement_lines (account_id, position, tx_id, sequence, event_type, stream_id,
+                                                      transaction_id, counterparty_id, counterparty_name, amount_paise,
+                                                      balance_after_paise, recorded_at)
     select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
            r.transaction_id, r.counterparty_id, n.display_name, r.amount,
            coalesce(r.balance_after, r.running_balance), r.recorded_at

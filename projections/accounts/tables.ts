@@ -20,7 +20,7 @@ export interface BalanceRow {
   updated_at: Date;
 }
 
-export interface StatementRow {
+export interface StatementLineRow {
   account_id: string;
   position: bigint;
   tx_id: Xid8;

@@ -35,7 +35,7 @@ export interface Projection {
   bulkReplay?: string;
 }
 
-export const PROJECTION_NAMES = ['accounts', 'history', 'money_requests', 'statements'] as const;
+export const PROJECTION_NAMES = ['accounts', 'history', 'money_requests', 'statement_days'] as const;
 export type ProjectionName = (typeof PROJECTION_NAMES)[number];
 
 export function isProjectionName(value: string): value is ProjectionName {

@@ -96,7 +96,7 @@ async function expectEqualToReplay(): Promise<void> {
   for (const name of PROJECTION_NAMES) await replayProjection(testDb.db, name);
   const replayed = await dumpReadTables(testDb.db);
   for (const table of Object.keys(projected)) expect(replayed[table], table).toEqual(projected[table]);
-  expect(projected.statements?.length).toBeGreaterThan(500);
+  expect(projected.statement_lines?.length).toBeGreaterThan(500);
 }
 
 describe('given a worker killed with SIGKILL in the middle of a batch', () => {

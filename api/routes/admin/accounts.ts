@@ -33,7 +33,7 @@ export function registerAccountRoutes(app: ZodRoutes, deps: AccountDependencies)
     '/api/admin/accounts/:accountId/statement',
     adminRoute(app, {
       summary: "An account's statement",
-      description: `Every posting with running balance, counterparty, event type, position and time (read.statements). ${STATEMENT_FILTERS} Keyset paging: after=<nextAfter>, limit.`,
+      description: `Every posting with running balance, counterparty, event type, position and time (read.statement_lines). ${STATEMENT_FILTERS} Keyset paging: after=<nextAfter>, limit.`,
       ...statementInput,
       replies: { 200: withData(statementPageSchema, 'One page of the statement') },
     }),

@@ -26,7 +26,7 @@ function projection(name: string, lagEvents: number, checkpoint: string) {
 
 function overview(lagEvents: number, checkpoint: string) {
   return {
-    projections: [projection('history', lagEvents, checkpoint), projection('statements', 3, checkpoint)],
+    projections: [projection('history', lagEvents, checkpoint), projection('statement_days', 3, checkpoint)],
     heldBackEvents: 0,
     heldBackSeconds: 0,
     holder: null,
@@ -75,7 +75,7 @@ describe('operations charts', () => {
     expect(lagLines.length).toBe(2);
     for (const line of lagLines) expect((line.getAttribute('d') ?? '').split('L').length).toBeGreaterThanOrEqual(3);
     expect(container.querySelectorAll('[data-testid="trial-balance-chart"] .recharts-line-curve').length).toBe(3);
-    expect(screen.getByText('statements')).toBeTruthy();
+    expect(screen.getByText('statement_days')).toBeTruthy();
     expect(screen.getByText('wallet')).toBeTruthy();
   }, 30_000);
 });

@@ -1,6 +1,6 @@
 /**
  * The dashboard's charts (recharts): the balance at the end of every day, and money in / out
- * per month, from the statements projection. Loaded lazily (DashboardPage), so recharts is in
+ * per month, from the statement_days projection. Loaded lazily (DashboardPage), so recharts is in
  * a chunk of its own: neither the landing page nor the dashboard's first chunk carries it.
  * Each chart says in words what it shows (figcaption), for screen readers and at a glance.
  */

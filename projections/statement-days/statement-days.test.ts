@@ -1,5 +1,5 @@
 /**
- * Projection "statements" on events recorded across many Asia/Kolkata days, out of day order
+ * Projection "statement_days" on events recorded across many Asia/Kolkata days, out of day order
  * (a later-read event on an earlier day), with reversals: projected incrementally in batches
  * of random size that split days and streams, the rows equal a replay in small chunks, and
  * both equal the figures computed another way (window sums over the ledger's postings); the
@@ -94,7 +94,7 @@ describe('given random activity over several Kolkata days, out of day order, wit
       await appendRecordedAt(client, new Date(recordedAt), append.streamId, append.expectedVersion, append.events);
       index += 1;
       if (index % 37 === 0)
-        await drainProjection(testDb.db, 'statements', { batchSize: 1 + Math.floor(random() * 40) });
+        await drainProjection(testDb.db, 'statement_days', { batchSize: 1 + Math.floor(random() * 40) });
     }
     // Reversals (recorded today): every event type that moves a wallet counts.
     const { rows: transfers } = await sql<{ id: string }>`
@@ -114,7 +114,7 @@ describe('given random activity over several Kolkata days, out of day order, wit
       }
     }
     expect(reversed).toBeGreaterThan(0);
-    await drainProjection(testDb.db, 'statements', { batchSize: 3 });
+    await drainProjection(testDb.db, 'statement_days', { batchSize: 3 });
     await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
 
     const incremental = await dumpStatementDays();
@@ -122,7 +122,7 @@ describe('given random activity over several Kolkata days, out of day order, wit
     expect(incremental).toEqual(expected);
     expect(new Set(incremental.map((row) => (JSON.parse(row) as { day: string }).day)).size).toBeGreaterThanOrEqual(6);
 
-    await replayProjection(testDb.db, 'statements', { batchSize: 7 });
+    await replayProjection(testDb.db, 'statement_days', { batchSize: 7 });
     expect(await dumpStatementDays()).toEqual(incremental);
 
     const { rows: heads } = await sql<{ id: string; balance: string; closing: string }>`

@@ -1,5 +1,5 @@
 /**
- * What the API reads of projection "statements": a wallet's days within a period, with the
+ * What the API reads of projection "statement_days": a wallet's days within a period, with the
  * balance it opened the period with, and the shapes the charts and statements want of them
  * (every day's closing balance, money in and out per month).
  *

@@ -1,6 +1,6 @@
 /**
- * Row type of projection "statements"' read table (migrations/0001_baseline.ts),
- * as Kysely sees it. Only its rules (projector.apply_statements) write it.
+ * Row type of projection "statement_days"' read table (migrations/0001_baseline.ts),
+ * as Kysely sees it. Only its rules (projector.apply_statement_days) write it.
  */
 
 export interface StatementDayRow {

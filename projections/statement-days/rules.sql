@@ -1,5 +1,5 @@
--- Projection "statements" (projections/statements/projection.ts): per wallet and per calendar
--- day, money in, money out (paise), the closing balance and the number of postings. The day is
+-- Projection "statement_days" (projections/statement-days/projection.ts): per wallet and per
+-- calendar day, money in, money out (paise), the closing balance and the number of postings. The day is
 -- the Asia/Kolkata calendar day (UTC+05:30, no daylight saving): the product is for Indian
 -- consumers, and a statement "for 1 March" must mean their 1 March, whatever the server's time
 -- zone.
@@ -18,7 +18,7 @@
 -- transaction committing late) moves those later days' closing balances too.
 
 -- A range's wallet postings summed per wallet and day. A function so the two statements of
--- apply_statements read the range the same way (through events_in_range: the (tx_id,
+-- apply_statement_days read the range the same way (through events_in_range: the (tx_id,
 -- position) index and nothing else; postings joined per event, see projections/accounts/rules.sql).
 create or replace function projector.statement_deltas(
   p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint
@@ -49,8 +49,8 @@ $fn$;
 -- comparison is off by orders of magnitude, and without fresh statistics (a new ledger, a
 -- promoted standby) such joins read all of statement_days for a batch of a few events (on 10,000
 -- wallets, 4 ms of a 5.5 ms batch). Instantiated by pg_temp.define_rule
--- (projections/engine/rules.sql): `{schema}` is `read` or `read_rebuild_statements`.
-select pg_temp.define_rule('statements', $rule$
+-- (projections/engine/rules.sql): `{schema}` is `read` or `read_rebuild_statement_days`.
+select pg_temp.define_rule('statement_days', $rule$
   with deltas as materialized (select * from projector.statement_deltas(p_from_tx, p_from_position, p_to_tx, p_to_position)),
   -- Days already projected: each gains its own day's figures, and its closing balance every
   -- net amount of this range on that day or before it (usually only today's row of each
