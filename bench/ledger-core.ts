@@ -32,6 +32,13 @@ import { countEvents, seedTransfers, type SeededTransfers } from './seed-transfe
 import { measureThroughput, median, seededRandom, type BenchDatabase, type ThroughputResult } from './harness.ts';
 import { benchEmmettPeer, type B1PeerFigures } from './peers/emmett.ts';
 import { measureProjectionCosts, type ProjectionCostOptions, type ProjectionCostRow } from './projection-cost.ts';
+import {
+  openProfileWindow,
+  stopTimingFunctions,
+  timeWorkerFunctions,
+  type LiveProfile,
+  type ProfileWindow,
+} from './live-profile.ts';
 
 export interface LedgerCoreRow {
   /** 'small': the wallets' opening events and the runs before; 'large': grown to LedgerCoreOptions.large.events. */
@@ -98,6 +105,8 @@ export interface LiveProjectionFigures {
   secondsBehindAtEnd: number;
   /** From the load stopping until every projection had applied every event. */
   catchUpSeconds: number;
+  /** Where the machine went meanwhile (live-profile.ts); absent if it could not be read. */
+  profile?: LiveProfile;
 }
 
 export interface LedgerCoreOptions {
@@ -368,22 +377,29 @@ async function withProjectionsLive(
   clients: number,
 ): Promise<LiveProjectionFigures> {
   const cluster = createCluster(database.runtimeUrl);
+  let window: ProfileWindow | undefined;
+  let figures: LiveProjectionFigures | undefined;
+  let transfers = 0;
   try {
     options.log('B1 with projections live: starting the worker and waiting for it to catch up...');
-    await cluster.spawn('worker', 'bench-b1-worker');
+    await timeWorkerFunctions(db);
+    const worker = await cluster.spawn('worker', 'bench-b1-worker');
     await caughtUp(db);
     const pick = pairs(options.wallets, 7);
     const seconds = (options.durationMs * options.repeats) / 1000;
+    window = await openProfileWindow(db, database.url, { 'node: worker': worker.child?.pid });
     const result = await measureThroughput(clients, options.durationMs * options.repeats, () =>
       ledgerTransfer(ledger, pick()),
     );
+    await window.endLoad();
+    transfers = result.operations;
     await ledger.wakeUps.flush();
     const stopped = performance.now();
     const status = await projectionStatus(db);
     const eventsBehindAtEnd = Math.max(0, ...status.projections.map((p) => Number(p.eventsBehind)));
     const secondsBehindAtEnd = Math.max(0, ...status.projections.map((p) => p.secondsBehind));
     await caughtUp(db);
-    const figures: LiveProjectionFigures = {
+    figures = {
       clients,
       seconds,
       transfersPerSecond: result.operationsPerSecond,
@@ -397,10 +413,13 @@ async function withProjectionsLive(
       `B1 live x${clients}: ${figures.transfersPerSecond.toFixed(0)}/s (errors ${figures.errors}); at the end ${eventsBehindAtEnd} events / ` +
         `${secondsBehindAtEnd.toFixed(1)} s behind, caught up ${figures.catchUpSeconds.toFixed(1)} s later`,
     );
-    return figures;
   } finally {
     await cluster.stopAll();
+    await stopTimingFunctions(db);
   }
+  // After the worker stopped: its backends' function times reach the statistics as they exit.
+  if (window && transfers > 0) figures.profile = await window.finish(transfers);
+  return figures;
 }
 
 async function caughtUp(db: Kysely<unknown>): Promise<void> {

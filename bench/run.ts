@@ -13,6 +13,8 @@ import {
   type LiveProjectionFigures,
 } from './ledger-core.ts';
 import type { SeededTransfers } from './seed-transfers.ts';
+import type { LiveProfile } from './live-profile.ts';
+import { describeBreakdown } from './cpu-profile.ts';
 import type { B1PeerFigures } from './peers/emmett.ts';
 import { printProjectionCosts } from './projection-cost.ts';
 import { benchHttp, printHttp, type HttpFigures, type LagFigures, type RssFigures } from './http-load.ts';
@@ -287,7 +289,25 @@ function printLedgerCore(
       'caught up after s': live.catchUpSeconds.toFixed(2),
     },
   ]);
+  if (live.profile) printLiveProfile(live.profile);
   if (peers) printPeers(rows, peers);
+}
+
+/** Where the machine went in the live run: CPU by process group, then time in SQL functions (bench/live-profile.ts). */
+function printLiveProfile(profile: LiveProfile): void {
+  if (profile.cpu) {
+    console.log('B1 live, CPU by process during the load');
+    for (const line of describeBreakdown(profile.cpu, profile.transfers, 'transfer')) console.log(line);
+  }
+  console.log('B1 live, time per transfer in SQL functions (wall, waiting for the CPU included)');
+  console.table(
+    profile.functions.map((row) => ({
+      function: row.name,
+      calls: row.calls,
+      'us/transfer total': row.totalMicrosPerTransfer,
+      'us/transfer self': row.selfMicrosPerTransfer,
+    })),
+  );
 }
 
 /** B1's peer rows beside our ledger's rows of the same distribution and client count. */
