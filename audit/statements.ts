@@ -16,8 +16,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { StatementLine, StatementPage } from '../contracts/admin.ts';
 import { rupeesFromPaise, rupeesText } from '../contracts/money.ts';
 import type { LedgerEventType } from '../ledger/index.ts';
-import { tablesView } from '../platform/database.ts';
-import { readStatement, type ReadTables, type StatementLineRow } from '../projections/index.ts';
+import { readStatement, readViews, type StatementLineRow } from '../projections/index.ts';
 import { CSV_BATCH_ROWS, spreadsheetSafe } from '../user-statements/index.ts';
 import { keysetPage, type PageRequest } from './paging.ts';
 
@@ -39,7 +38,7 @@ async function statementRows(
   afterSequence: bigint | undefined,
   limit: number,
 ): Promise<StatementRowRead[]> {
-  return readStatement(tablesView<ReadTables>(db), filter.accountId, {
+  return readStatement(readViews(db), filter.accountId, {
     since: filter.from,
     until: filter.to,
     eventTypes: filter.eventTypes,

@@ -20,7 +20,7 @@ import type { ProjectionName } from '../projections/engine/definition.ts';
 import { verifyLedger } from '../audit/index.ts';
 import { replayBalances, replayProjections } from '../projections/engine/replay.ts';
 import { HISTORY_PAGE_SIZE, readHistoryPage } from '../projections/history/queries.ts';
-import type { ReadTables } from '../projections/tables.ts';
+import { readViews, type ReadViews } from '../projections/tables.ts';
 import { median, percentile, seededRandom, type BenchDatabase } from './harness.ts';
 import { seedLog } from './seed-log.ts';
 
@@ -132,9 +132,7 @@ export async function benchReplayAndReads(
     const ledgerVerify = await benchVerify(db, options);
     await sql`vacuum analyze read.history`.execute(db);
     const load = await startWriteLoad(database.url, seeded.hubAccountId);
-    const [measured, writes] = await underLoad(load, () =>
-      benchReads(tablesView<ReadTables>(db), seeded.hubAccountId, options),
-    );
+    const [measured, writes] = await underLoad(load, () => benchReads(readViews(db), seeded.hubAccountId, options));
     options.log(
       `B5 write load: ${writes.transfers.toLocaleString()} transfers in ${writes.seconds.toFixed(1)} s (${(writes.transfers / writes.seconds).toFixed(0)}/s), ${writes.errors} errors`,
     );
@@ -221,11 +219,7 @@ async function benchVerify(db: Kysely<unknown>, options: ReplayReadsOptions): Pr
 /** A read figure before the write load it ran under is known. */
 type MeasuredRead = Omit<ReadRow, 'writesPerSecond'>;
 
-async function benchReads(
-  db: Kysely<ReadTables>,
-  accountId: string,
-  options: ReplayReadsOptions,
-): Promise<MeasuredRead[]> {
+async function benchReads(db: ReadViews, accountId: string, options: ReplayReadsOptions): Promise<MeasuredRead[]> {
   const count = async (account?: string): Promise<number> => {
     let query = db.selectFrom('read.history').select((eb) => eb.fn.countAll<bigint>().as('n'));
     if (account) query = query.where('account_id', '=', account);

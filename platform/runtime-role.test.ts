@@ -9,7 +9,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLedger, rupees, type Ledger, type LedgerTables } from '../ledger/index.ts';
-import { drainAll, readHistoryPage, replayProjection, type ReadTables } from '../projections/index.ts';
+import { drainAll, readHistoryPage, replayProjection, readViews } from '../projections/index.ts';
 import { allCaughtUp, drainUntil } from '../test/read-model.ts';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { TEST_RUNTIME_LOGIN } from '../test/logins.ts';
@@ -194,7 +194,7 @@ describe('allowed to the runtime role', () => {
     await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
     await replayProjection(testDb.db, 'history');
     await replayProjection(testDb.db, 'accounts');
-    const page = await readHistoryPage(tablesView<ReadTables>(testDb.db), { accountId: 'meera', page: 1 });
+    const page = await readHistoryPage(readViews(testDb.db), { accountId: 'meera', page: 1 });
     expect(page.total).toBe(1);
     const { rows } = await sql<{
       owner: string;

@@ -3,6 +3,7 @@
  * read-your-writes waiting, the projector, the worker loop that runs it, and replay.
  */
 export type * from './tables.ts';
+export { readViews } from './tables.ts';
 export { PROJECTION_NAMES, isProjectionName, type ProjectionName, type Projection } from './engine/definition.ts';
 export { PROJECTIONS, projectionNamed } from './registry.ts';
 export { PROJECTION_SCHEMAS, PROJECTION_SQL_DEFINITIONS } from './sql-definitions.ts';

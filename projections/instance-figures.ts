@@ -6,7 +6,7 @@
  * identity counts (a wallet's events do not say whether its owner is an admin).
  */
 import { sql, type Kysely } from 'kysely';
-import type { ReadTables } from './tables.ts';
+import type { HistoryTables, StatementDaysTables } from './tables.ts';
 
 export interface InstanceFigures {
   payments: bigint;
@@ -14,7 +14,9 @@ export interface InstanceFigures {
 }
 
 /** One statement, so the two figures come from one snapshot. */
-export async function readInstanceFigures(db: Kysely<ReadTables>): Promise<InstanceFigures> {
+export async function readInstanceFigures(
+  db: Kysely<HistoryTables> & Kysely<StatementDaysTables>,
+): Promise<InstanceFigures> {
   const { rows } = await sql<{ payments: string; money_moved: string }>`
     select (select coalesce(sum(rows), 0) from read.history_counts where type = 'debit')::text as payments,
            (select coalesce(sum(money_out_paise), 0) from read.statement_days)::text as money_moved`.execute(db);

@@ -16,7 +16,8 @@ import {
   readWalletBalance,
   waitForCheckpoint,
   createCheckpointWaiter,
-  type ReadTables,
+  readViews,
+  type ReadViews,
 } from './index.ts';
 import { allCaughtUp, drainUntil } from '../test/read-model.ts';
 import { addDays, kolkataToday } from '../contracts/statements.ts';
@@ -24,7 +25,7 @@ import { addDays, kolkataToday } from '../contracts/statements.ts';
 let testDb: TestDatabase<unknown>;
 let boss: JobBoss;
 let ledger: Ledger;
-let read: ReturnType<typeof tablesView<ReadTables>>;
+let read: ReadViews;
 let pool: pg.Pool;
 const as = (actorId: string) => ({ actorId });
 
@@ -33,7 +34,7 @@ beforeAll(async () => {
   boss = createJobBoss(testDb.url, { supervise: false, schedule: false, max: 2 });
   await boss.start();
   ledger = createWiredLedger(tablesView<LedgerTables>(testDb.db));
-  read = tablesView<ReadTables>(testDb.db);
+  read = readViews(testDb.db);
   pool = new pg.Pool({ connectionString: testDb.url, max: 3 });
   await ledger.openWallet({ accountId: 'alice', displayName: 'Alice Rao' }, as('alice'));
   await ledger.openWallet({ accountId: 'bob', displayName: 'Bob Das' }, as('bob'));

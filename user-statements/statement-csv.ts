@@ -22,8 +22,7 @@ import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
 import { rupeesText } from '../contracts/money.ts';
-import { tablesView } from '../platform/database.ts';
-import { readStatementWithReferences, type ReadTables, type StatementLineWithReference } from '../projections/index.ts';
+import { readStatementWithReferences, readViews, type StatementLineWithReference } from '../projections/index.ts';
 import { describeLine, istTime, requestedNote } from './statement-words.ts';
 
 export const BYTE_ORDER_MARK = '\uFEFF';
@@ -76,7 +75,7 @@ async function* ownStatementChunks(
   batchRows: number,
 ): AsyncGenerator<string> {
   yield BYTE_ORDER_MARK + stringify([[...PEOPLE_CSV_COLUMNS]]);
-  const reads = tablesView<ReadTables>(db);
+  const reads = readViews(db);
   let after: bigint | undefined;
   for (;;) {
     const lines = await readStatementWithReferences(reads, request.accountId, {

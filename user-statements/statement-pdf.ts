@@ -20,13 +20,13 @@ import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import type { Kysely } from 'kysely';
 import { dayEnd, dayStart } from '../contracts/statements.ts';
-import { tablesView } from '../platform/database.ts';
 import {
   periodSummary,
   readDisplayName,
   readStatementDays,
   readStatementWithReferences,
-  type ReadTables,
+  readViews,
+  type ReadViews,
   type StatementLineWithReference,
 } from '../projections/index.ts';
 import { describeLine, istTime, requestedNote, rupeeText } from './statement-words.ts';
@@ -77,7 +77,7 @@ function dayText(day: string): string {
 }
 
 async function statementLines(
-  db: Kysely<ReadTables>,
+  db: ReadViews,
   request: StatementPdfRequest,
 ): Promise<{
   rows: StatementLineWithReference[];
@@ -158,7 +158,7 @@ function tableRow(doc: PDFKit.PDFDocument, row: StatementLineWithReference): voi
 
 /** The statement PDF as bytes. */
 export async function statementPdf(db: Kysely<unknown>, request: StatementPdfRequest): Promise<Buffer> {
-  const reads = tablesView<ReadTables>(db);
+  const reads = readViews(db);
   const period = { accountId: request.accountId, from: request.from, to: request.to };
   const [days, name, lines, fontData] = await Promise.all([
     readStatementDays(reads, period),

@@ -2,15 +2,15 @@
  * What the API and the audit tools read of projection "accounts": balances, display names
  * and statement lines with running balances.
  */
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { LedgerEventType } from '../../ledger/index.ts';
-import type { ReadTables } from '../tables.ts';
-import type { BalanceRow, StatementLineRow } from './tables.ts';
+import type { HistoryTables } from '../history/tables.ts';
+import type { AccountsTables, BalanceRow, StatementLineRow } from './tables.ts';
 
 /** The most statement lines one read returns (the admin's pages and CSV export page by sequence). */
 export const MAX_STATEMENT_ROWS = 10_000;
 
-export async function readWalletBalance(db: Kysely<ReadTables>, accountId: string): Promise<bigint> {
+export async function readWalletBalance(db: Kysely<AccountsTables>, accountId: string): Promise<bigint> {
   const row = await db
     .selectFrom('read.balances')
     .select('balance_paise')
@@ -19,7 +19,7 @@ export async function readWalletBalance(db: Kysely<ReadTables>, accountId: strin
   return row?.balance_paise ?? 0n;
 }
 
-export async function readBalances(db: Kysely<ReadTables>): Promise<Selectable<BalanceRow>[]> {
+export async function readBalances(db: Kysely<AccountsTables>): Promise<Selectable<BalanceRow>[]> {
   return db.selectFrom('read.balances').selectAll().orderBy('account_id').execute();
 }
 
@@ -38,7 +38,7 @@ export interface StatementFilters {
 }
 
 /** The statement's rows for `filters`, in the running balance's order: the one filter both readers share. */
-function filteredStatement(db: Kysely<ReadTables>, accountId: string, filters: StatementFilters) {
+function filteredStatement(db: Kysely<AccountsTables>, accountId: string, filters: StatementFilters) {
   let query = db.selectFrom('read.statement_lines as s').where('s.account_id', '=', accountId);
   if (filters.afterSequence !== undefined) query = query.where('s.sequence', '>', filters.afterSequence);
   if (filters.since) query = query.where('s.recorded_at', '>=', filters.since);
@@ -56,7 +56,7 @@ function filteredStatement(db: Kysely<ReadTables>, accountId: string, filters: S
  * (for audit: the admin's statement pages and CSV export read through here).
  */
 export async function readStatement(
-  db: Kysely<ReadTables>,
+  db: Kysely<AccountsTables>,
   accountId: string,
   filters: StatementFilters = {},
 ): Promise<Selectable<StatementLineRow>[]> {
@@ -79,11 +79,12 @@ export type StatementLineWithReference = Selectable<StatementLineRow> & {
  * (a funding account's, or history behind the accounts projection for a moment) has none.
  */
 export async function readStatementWithReferences(
-  db: Kysely<ReadTables>,
+  // history's table too: the join stays in this one statement (one index probe a line, on the statement's read).
+  db: Kysely<AccountsTables> & Kysely<HistoryTables>,
   accountId: string,
   filters: StatementFilters = {},
 ): Promise<StatementLineWithReference[]> {
-  return filteredStatement(db, accountId, filters)
+  return alsoHistory(filteredStatement(db, accountId, filters))
     .leftJoinLateral(
       (eb) =>
         eb
@@ -107,7 +108,14 @@ export async function readStatementWithReferences(
     .execute();
 }
 
-export async function readDisplayName(db: Kysely<ReadTables>, accountId: string): Promise<string | undefined> {
+/** `query` able to join history's table: its caller's Kysely has it (Kysely's types are invariant in the tables). */
+function alsoHistory<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+): SelectQueryBuilder<DB & HistoryTables, TB, O> {
+  return query as unknown as SelectQueryBuilder<DB & HistoryTables, TB, O>;
+}
+
+export async function readDisplayName(db: Kysely<AccountsTables>, accountId: string): Promise<string | undefined> {
   const row = await db
     .selectFrom('read.directory')
     .select('display_name')

@@ -5,6 +5,13 @@
 import type { LedgerEventType } from '../../ledger/index.ts';
 import type { Xid8 } from '../column-types.ts';
 
+/** Projection "accounts"' tables: what its queries may read. */
+export interface AccountsTables {
+  'read.directory': DirectoryRow;
+  'read.balances': BalanceRow;
+  'read.statement_lines': StatementLineRow;
+}
+
 export interface DirectoryRow {
   account_id: string;
   display_name: string;

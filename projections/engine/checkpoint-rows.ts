@@ -2,8 +2,8 @@
  * The projections' checkpoint rows as operators see them (status, last error).
  */
 import type { Kysely, Selectable } from 'kysely';
-import type { CheckpointRow, ReadTables } from '../tables.ts';
+import type { CheckpointRow, CheckpointTables } from '../tables.ts';
 
-export async function readProjectionCheckpoints(db: Kysely<ReadTables>): Promise<Selectable<CheckpointRow>[]> {
+export async function readProjectionCheckpoints(db: Kysely<CheckpointTables>): Promise<Selectable<CheckpointRow>[]> {
   return db.selectFrom('read.checkpoints').selectAll().orderBy('projection').execute();
 }

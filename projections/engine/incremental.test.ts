@@ -9,7 +9,7 @@ import { createTestDatabase, eventCount, type TestDatabase } from '../../test/da
 import { tablesView } from '../../platform/database.ts';
 import { createLedger, type LedgerTables } from '../../ledger/index.ts';
 import { sql } from 'kysely';
-import { drainAll, readHistoryPage, replayProjections, PROJECTION_NAMES, type ReadTables } from '../index.ts';
+import { drainAll, readHistoryPage, replayProjections, PROJECTION_NAMES, readViews } from '../index.ts';
 import { appendAll, generateAppends, seededRandom } from '../../test/random-ledger.ts';
 import { allCaughtUp, checkpointsOf, drainUntil, dumpReadTables } from '../../test/read-model.ts';
 
@@ -85,7 +85,7 @@ describe('given 10,000 random events from four concurrent writers', () => {
   // On the tables the test above built: every page - those counted from the newest end and
   // those past the middle, counted from the oldest - is its slice of the whole ordered history.
   it('pages a history from either end into exactly the ordered rows, with the counted total', async () => {
-    const read = tablesView<ReadTables>(testDb.db);
+    const read = readViews(testDb.db);
     for (const type of [undefined, 'debit', 'credit'] as const) {
       const { rows } = await sql<{ key: string }>`
         select stream_id || '/' || position as key from read.history

@@ -5,15 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, eventCount, type TestDatabase } from '../../test/database.ts';
-import { tablesView } from '../../platform/database.ts';
-import {
-  drainAll,
-  drainProjection,
-  replayProjection,
-  PROJECTION_NAMES,
-  readHistoryPage,
-  type ReadTables,
-} from '../index.ts';
+import { drainAll, drainProjection, replayProjection, PROJECTION_NAMES, readHistoryPage, readViews } from '../index.ts';
 import { depositRequested, rawAppend } from '../../test/raw-append.ts';
 import { allCaughtUp, checkpointsOf, drainUntil, dumpReadTables } from '../../test/read-model.ts';
 
@@ -42,7 +34,7 @@ function nextDeposit(): { id: string; stream: string } {
 }
 
 async function projectedIds(): Promise<string[]> {
-  const page = await readHistoryPage(tablesView<ReadTables>(testDb.db), { accountId: 'w', page: 1, pageSize: 100 });
+  const page = await readHistoryPage(readViews(testDb.db), { accountId: 'w', page: 1, pageSize: 100 });
   return page.rows.map((row) => row.transaction_id).sort();
 }
 

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
 import { tablesView } from '../../platform/database.ts';
 import { createLedger, type LedgerTables } from '../../ledger/index.ts';
-import { drainAll, PROJECTION_NAMES, readHistoryPage, replayProjection, type ReadTables } from '../index.ts';
+import { drainAll, PROJECTION_NAMES, readHistoryPage, replayProjection, readViews } from '../index.ts';
 import { appendAll, appendRandomActivity, generateAppends, seededRandom } from '../../test/random-ledger.ts';
 import { allCaughtUp, drainUntil, dumpReadTables } from '../../test/read-model.ts';
 
@@ -45,7 +45,7 @@ describe('given writers and a live projector running during a replay', () => {
     const live = (async () => {
       while (writing) await drainAll(testDb.db, { batchSize: 25 });
     })();
-    const read = tablesView<ReadTables>(testDb.db);
+    const read = readViews(testDb.db);
     const serving = (async () => {
       let reads = 0;
       while (writing) {

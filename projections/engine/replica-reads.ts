@@ -17,7 +17,7 @@
 import type { Kysely } from 'kysely';
 import { compareCheckpoints, formatCheckpoint, hasReached, type Checkpoint } from './checkpoint.ts';
 import type { ProjectionName } from './definition.ts';
-import type { ReadTables } from '../tables.ts';
+import { readViews, type CheckpointTables, type ReadViews } from '../tables.ts';
 
 /** How often a read waiting for a replica asks it again. */
 const POLL_INTERVAL_MS = 10;
@@ -37,7 +37,7 @@ export interface ReadRouter {
    * Runs `query` where it sees at least what the primary shows of `projection` now: on a
    * caught-up replica, else on the primary. Without replicas, on the primary directly.
    */
-  read<Result>(projection: ProjectionName, query: (reads: Kysely<ReadTables>) => Promise<Result>): Promise<Result>;
+  read<Result>(projection: ProjectionName, query: (reads: ReadViews) => Promise<Result>): Promise<Result>;
   /** For a read that goes to the primary on its own: the catch-up `read` does first (nothing for a projection replies wait for). */
   catchUp(projection: ProjectionName): Promise<void>;
 }
@@ -60,12 +60,12 @@ export interface ReadRouterOptions {
 
 interface Replica {
   index: number;
-  db: Kysely<ReadTables>;
+  db: ReadViews;
   skipUntil: number;
 }
 
 export function createReadRouter(options: ReadRouterOptions): ReadRouter {
-  const primary = options.primary as unknown as Kysely<ReadTables>;
+  const primary = readViews(options.primary);
   const catchUp = async (projection: ProjectionName): Promise<void> => {
     if (!options.catchUp?.projections.includes(projection)) return;
     const leader = await furthestCheckpoint(primary);
@@ -81,7 +81,7 @@ export function createReadRouter(options: ReadRouterOptions): ReadRouter {
     };
   const replicas: Replica[] = options.replicas.map((db, index) => ({
     index,
-    db: db as unknown as Kysely<ReadTables>,
+    db: readViews(db),
     skipUntil: 0,
   }));
   let turn = 0;
@@ -136,7 +136,7 @@ export function createReadRouter(options: ReadRouterOptions): ReadRouter {
 
 /** True once the replica's checkpoint of `projection` has reached `target`; false past `deadline`. */
 async function caughtUp(
-  replica: Kysely<ReadTables>,
+  replica: Kysely<CheckpointTables>,
   projection: ProjectionName,
   wait: { target: Checkpoint | undefined; current: Checkpoint | undefined; deadline: number },
 ): Promise<boolean> {
@@ -150,7 +150,7 @@ async function caughtUp(
   }
 }
 
-async function checkpointOf(db: Kysely<ReadTables>, projection: ProjectionName): Promise<Checkpoint | undefined> {
+async function checkpointOf(db: Kysely<CheckpointTables>, projection: ProjectionName): Promise<Checkpoint | undefined> {
   const row = await db
     .selectFrom('read.checkpoints')
     .select(['tx_id', 'position'])
@@ -160,7 +160,7 @@ async function checkpointOf(db: Kysely<ReadTables>, projection: ProjectionName):
 }
 
 /** The furthest of the projections' checkpoints (one read of their rows). */
-async function furthestCheckpoint(db: Kysely<ReadTables>): Promise<Checkpoint | undefined> {
+async function furthestCheckpoint(db: Kysely<CheckpointTables>): Promise<Checkpoint | undefined> {
   const rows = await db.selectFrom('read.checkpoints').select(['tx_id', 'position']).execute();
   let furthest: Checkpoint | undefined;
   for (const row of rows) {

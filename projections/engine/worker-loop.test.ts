@@ -15,7 +15,7 @@ import {
   readWalletBalance,
   startProjectionWorkers,
   waitForCheckpoint,
-  type ReadTables,
+  readViews,
   type StopWorkers,
 } from '../index.ts';
 
@@ -70,7 +70,7 @@ describe('given running projection workers', () => {
       { actorId: 'asha' },
     );
     expect(await waitForCheckpoint(pool, 'all', sent.checkpoint, 20_000)).toBe(true);
-    const read = tablesView<ReadTables>(testDb.db);
+    const read = readViews(testDb.db);
     expect(await readWalletBalance(read, 'ravi')).toBe(rupees(15));
     expect((await readHistoryPage(read, { accountId: 'ravi', page: 1 })).rows[0]?.counterparty_name).toBe('Asha');
   });

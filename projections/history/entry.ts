@@ -4,8 +4,8 @@
  * yours" from "no such payment"). Also whether the movement was reversed since.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { ReadTables } from '../tables.ts';
-import type { HistoryRow } from './tables.ts';
+import type { AccountsTables } from '../accounts/tables.ts';
+import type { HistoryRow, HistoryTables } from './tables.ts';
 
 /** The suffix of a reversal row's `_id` (api's toTransactionRecord gives it the original's id plus this). */
 export const REVERSAL_ID_SUFFIX = '-reversal';
@@ -24,7 +24,8 @@ export interface HistoryEntry {
  * the index over (account_id, lower(transaction_id)).
  */
 export async function readHistoryEntry(
-  db: Kysely<ReadTables>,
+  // accounts' directory too: the user's own name comes in the same statement as the rows.
+  db: Kysely<HistoryTables> & Kysely<AccountsTables>,
   accountId: string,
   entryId: string,
 ): Promise<HistoryEntry | undefined> {

@@ -12,7 +12,7 @@ import { tablesView } from '../../platform/database.ts';
 import { createLedger, rupees, type LedgerTables } from '../../ledger/index.ts';
 import { allCaughtUp, drainUntil } from '../../test/read-model.ts';
 import { openFundedWallets } from '../../test/funded-wallets.ts';
-import { readHistoryPage, type ReadTables } from '../index.ts';
+import { readHistoryPage, readViews, type ReadViews } from '../index.ts';
 import { newId } from '../../platform/ids.ts';
 import { searchedAmountPaise } from '../../contracts/amount-input.ts';
 
@@ -21,12 +21,12 @@ const FOOD_TRANSFERS = 5;
 const COUNT_LIMIT = 10;
 
 let testDb: TestDatabase<unknown>;
-let read: ReturnType<typeof tablesView<ReadTables>>;
+let read: ReadViews;
 
 beforeAll(async () => {
   testDb = await createTestDatabase<unknown>();
   const ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
-  read = tablesView<ReadTables>(testDb.db);
+  read = readViews(testDb.db);
   await ledger.openWallet({ accountId: 'asha', displayName: 'Asha Iyer' }, { actorId: 'asha' });
   await ledger.openWallet({ accountId: 'ravi', displayName: 'Ravi Kumar' }, { actorId: 'ravi' });
   await ledger.completeCardDeposit(

@@ -4,8 +4,7 @@
  */
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { searchedAmountPaise } from '../../contracts/amount-input.ts';
-import type { ReadTables } from '../tables.ts';
-import type { HistoryRow, HistoryType } from './tables.ts';
+import type { HistoryRow, HistoryTables, HistoryType } from './tables.ts';
 
 /** Pages are small and fixed by the UI; a caller cannot ask for unbounded pages. */
 export const HISTORY_PAGE_SIZE = 10;
@@ -64,7 +63,7 @@ function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
-export async function readHistoryPage(db: Kysely<ReadTables>, query: HistoryQuery): Promise<HistoryPage> {
+export async function readHistoryPage(db: Kysely<HistoryTables>, query: HistoryQuery): Promise<HistoryPage> {
   const pageSize = Math.min(Math.max(1, query.pageSize ?? HISTORY_PAGE_SIZE), MAX_PAGE_SIZE);
   const page = Math.max(1, Math.floor(query.page));
   const offset = (page - 1) * pageSize;
@@ -135,7 +134,7 @@ export async function readHistoryPage(db: Kysely<ReadTables>, query: HistoryQuer
 }
 
 /** The account's rows, of one type and within the dates if asked. */
-function filteredHistory(db: Kysely<ReadTables>, query: HistoryQuery) {
+function filteredHistory(db: Kysely<HistoryTables>, query: HistoryQuery) {
   let filtered = db.selectFrom('read.history').where('account_id', '=', query.accountId);
   if (query.type) filtered = filtered.where('type', '=', query.type);
   if (query.since) filtered = filtered.where('created_at', '>=', query.since);
@@ -144,7 +143,11 @@ function filteredHistory(db: Kysely<ReadTables>, query: HistoryQuery) {
 }
 
 /** The account's history rows (of one type), from the counts the projection keeps with them. */
-async function countHistory(db: Kysely<ReadTables>, accountId: string, type: HistoryType | undefined): Promise<number> {
+async function countHistory(
+  db: Kysely<HistoryTables>,
+  accountId: string,
+  type: HistoryType | undefined,
+): Promise<number> {
   let counts = db
     .selectFrom('read.history_counts')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<bigint>('rows'), eb.lit(0)).as('total'))
@@ -238,7 +241,7 @@ const WALK_WHEN_SHARE_SQUARED_TIMES_ROWS = Math.round((SEARCH_COUNT_LIMIT + 1) /
  * gated by a one-time filter). A page past the count limit walks the user's matches newest
  * first (the total stays "500+").
  */
-async function searchHistory(db: Kysely<ReadTables>, query: SearchQuery): Promise<HistoryPage> {
+async function searchHistory(db: Kysely<HistoryTables>, query: SearchQuery): Promise<HistoryPage> {
   const { accountId, type, pageSize, offset, countLimit, headRows, lookupRows } = query;
   const { filters, isMatch, isKeyed, hasKeys } = searchConditions(query);
   const newestFirst = sql`order by created_at desc, position desc`;
@@ -383,7 +386,7 @@ export const RECENT_PAYEES_SCAN_ROWS = 200;
  * newest-first index, then groups them by payee.
  */
 export async function readRecentPayees(
-  db: Kysely<ReadTables>,
+  db: Kysely<HistoryTables>,
   query: { accountId: string; limit: number },
 ): Promise<RecentPayee[]> {
   const { rows } = await sql<{ counterparty_id: string; counterparty_name: string; last_paid_at: Date }>`

@@ -7,6 +7,12 @@ import type { Xid8 } from '../column-types.ts';
 export type HistoryType = 'deposit' | 'debit' | 'credit';
 export type HistoryStatus = 'success' | 'pending' | 'failed';
 
+/** Projection "history"' tables: what its queries may read. */
+export interface HistoryTables {
+  'read.history': HistoryRow;
+  'read.history_counts': HistoryCountRow;
+}
+
 export interface HistoryRow {
   account_id: string;
   stream_id: string;

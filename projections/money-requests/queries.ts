@@ -2,8 +2,7 @@
  * What the API reads of projection "money_requests": a user's requests sent and received.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { ReadTables } from '../tables.ts';
-import type { MoneyRequestRow } from './tables.ts';
+import type { MoneyRequestRow, MoneyRequestsTables } from './tables.ts';
 
 export interface MoneyRequestLists {
   sent: Selectable<MoneyRequestRow>[];
@@ -11,7 +10,10 @@ export interface MoneyRequestLists {
 }
 
 /** Sent = the account asked for money; received = the account was asked. Newest first. */
-export async function readMoneyRequests(db: Kysely<ReadTables>, accountId: string): Promise<MoneyRequestLists> {
+export async function readMoneyRequests(
+  db: Kysely<MoneyRequestsTables>,
+  accountId: string,
+): Promise<MoneyRequestLists> {
   const [sent, received] = await Promise.all([
     db
       .selectFrom('read.money_requests')
@@ -45,7 +47,7 @@ export interface MoneyRequestPageQuery {
  * a JavaScript Date would lose). Undefined when `before` is not a request of this user.
  */
 export async function readMoneyRequestPage(
-  db: Kysely<ReadTables>,
+  db: Kysely<MoneyRequestsTables>,
   accountId: string,
   query: MoneyRequestPageQuery,
 ): Promise<Selectable<MoneyRequestRow>[] | undefined> {

@@ -4,6 +4,11 @@
  */
 export type MoneyRequestStatus = 'pending' | 'accepted' | 'rejected';
 
+/** Projection "money_requests"' table: what its queries may read. */
+export interface MoneyRequestsTables {
+  'read.money_requests': MoneyRequestRow;
+}
+
 export interface MoneyRequestRow {
   request_id: string;
   requester_id: string;

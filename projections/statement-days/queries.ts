@@ -7,7 +7,7 @@
  * UTC midnights, which has no daylight saving to skip a day.
  */
 import { sql, type Kysely } from 'kysely';
-import type { ReadTables } from '../tables.ts';
+import type { StatementDaysTables } from './tables.ts';
 
 /** A period of whole days, both ends included. */
 export interface StatementPeriod {
@@ -46,7 +46,10 @@ interface DayRow {
  * The period's days and the opening balance in one statement (one snapshot, so they agree
  * while the projector writes), both by the (account_id, day) primary key.
  */
-export async function readStatementDays(db: Kysely<ReadTables>, period: StatementPeriod): Promise<StatementDays> {
+export async function readStatementDays(
+  db: Kysely<StatementDaysTables>,
+  period: StatementPeriod,
+): Promise<StatementDays> {
   const { rows } = await sql<DayRow>`
     (select day::text as day, money_in_paise, money_out_paise, closing_balance_paise, postings_count,
             true as before_period

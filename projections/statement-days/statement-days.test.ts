@@ -23,7 +23,7 @@ import {
   periodSummary,
   readStatementDays,
   replayProjection,
-  type ReadTables,
+  readViews,
 } from '../index.ts';
 
 const WALLETS = ['w0', 'w1', 'w2', 'w3'];
@@ -178,7 +178,7 @@ describe('the queries', () => {
     await drainAll(testDb.db);
     await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
 
-    const read = tablesView<ReadTables>(testDb.db);
+    const read = readViews(testDb.db);
     const period = { accountId: 'q', from: '2025-06-01', to: '2025-07-01' };
     const days = await readStatementDays(read, period);
     expect(days.openingBalancePaise).toBe(rupees(1000));

@@ -3,6 +3,11 @@
  * as Kysely sees it. Only its rules (projector.apply_statement_days) write it.
  */
 
+/** Projection "statement_days"' table: what its queries may read. */
+export interface StatementDaysTables {
+  'read.statement_days': StatementDayRow;
+}
+
 export interface StatementDayRow {
   account_id: string;
   /** The Asia/Kolkata calendar day, as 'YYYY-MM-DD' (the date type parsed as text: no time zone shifts). */

@@ -27,8 +27,7 @@ import {
 } from '../../../contracts/admin.ts';
 import { formatRupees, rupeesFromPaise } from '../../../contracts/money.ts';
 import { isLedgerRejection, type LedgerRejection } from '../../../ledger/index.ts';
-import { tablesView } from '../../../platform/database.ts';
-import { readDisplayName, type ReadTables } from '../../../projections/index.ts';
+import { readDisplayName, readViews } from '../../../projections/index.ts';
 import { requireAdmin } from '../../auth/authenticate.ts';
 import { withData, type ReplyDoc } from '../../docs.ts';
 import { ok } from '../../envelope.ts';
@@ -119,7 +118,7 @@ function registerReverseRoute(app: ZodRoutes, deps: CorrectionDependencies): voi
 /** The ledger names the account a reversal would overdraw; the admin is told its owner's name. */
 async function overdrawRefusal(db: Kysely<unknown>, error: LedgerRejection): Promise<ApiError> {
   const account = error.details.account ?? '';
-  const name = (await readDisplayName(tablesView<ReadTables>(db), account)) ?? account;
+  const name = (await readDisplayName(readViews(db), account)) ?? account;
   return new ApiError('insufficient_funds', `Reversal would overdraw the wallet of ${name}`);
 }
 
