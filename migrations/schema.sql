@@ -1716,6 +1716,15 @@ CREATE OR REPLACE FUNCTION projector.history_sender(p_type text, p_data jsonb)
  IMMUTABLE PARALLEL SAFE
 RETURN CASE p_type WHEN 'TransferCompleted'::text THEN (p_data ->> 'fromAccountId'::text) WHEN 'MoneyRequestAccepted'::text THEN (p_data ->> 'payerId'::text) WHEN 'TransferReversed'::text THEN (p_data ->> 'toAccountId'::text) WHEN 'MoneyRequestPaymentReversed'::text THEN (p_data ->> 'requesterId'::text) ELSE (p_data ->> 'walletId'::text) END;
 
+CREATE OR REPLACE FUNCTION projector.merge_history_search_keys()
+ RETURNS bigint
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+  select gin_clean_pending_list(to_regclass('read.history_search_keys'))
+$function$;
+
 CREATE OR REPLACE FUNCTION projector.next_range(p_after_tx xid8, p_after_position bigint, p_limit integer)
  RETURNS TABLE(tx_id xid8, "position" bigint, events integer)
  LANGUAGE sql
@@ -2004,6 +2013,7 @@ grant execute on function projector.history_method(p_type text, p_data jsonb) to
 grant execute on function projector.history_receiver(p_type text, p_data jsonb) to wallet_runtime;
 grant execute on function projector.history_reference(p_type text, p_data jsonb) to wallet_runtime;
 grant execute on function projector.history_sender(p_type text, p_data jsonb) to wallet_runtime;
+grant execute on function projector.merge_history_search_keys() to wallet_runtime;
 grant execute on function projector.next_range(p_after_tx xid8, p_after_position bigint, p_limit integer) to wallet_runtime;
 grant execute on function projector.run_batch(p_projection text, p_limit integer) to wallet_runtime;
 grant execute on function projector.save_checkpoint(p_projection text, p_tx xid8, p_position bigint, p_applied bigint, p_add boolean) to wallet_runtime;
