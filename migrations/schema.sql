@@ -1648,6 +1648,30 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION projector.bulk_replay_statement_days(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET enable_nestloop TO 'off'
+ SET work_mem TO '256MB'
+AS $function$
+begin
+  insert into read_rebuild_statement_days.statement_days
+         (account_id, day, money_in_paise, money_out_paise, closing_balance_paise, postings_count)
+  select d.account_id, d.day, d.money_in, d.money_out,
+         (sum(d.net) over (partition by d.account_id order by d.day))::bigint, d.postings
+    from (select p.account_id, (e.recorded_at at time zone 'Asia/Kolkata')::date as day,
+                 coalesce(sum(p.amount) filter (where p.amount > 0), 0)::bigint as money_in,
+                 coalesce(-sum(p.amount) filter (where p.amount < 0), 0)::bigint as money_out,
+                 sum(p.amount) as net, count(*)::bigint as postings
+            from ledger.postings p
+            join ledger.events e on e.position = p.position
+           where p.account_seq is not null
+             and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
+             and projector.account_part(p.account_id, p_parts) = p_part
+           group by 1, 2) d;
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION projector.events_in_range(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
  RETURNS SETOF ledger.events
  LANGUAGE plpgsql
@@ -2005,6 +2029,7 @@ grant execute on function projector.assert_target(p_schema text, p_projection te
 grant execute on function projector.bulk_replay_accounts(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer) to wallet_runtime;
 grant execute on function projector.bulk_replay_balances(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer) to wallet_runtime;
 grant execute on function projector.bulk_replay_history(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer) to wallet_runtime;
+grant execute on function projector.bulk_replay_statement_days(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer) to wallet_runtime;
 grant execute on function projector.events_in_range(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
 grant execute on function projector.funding_name(p_account_id text) to wallet_runtime;
 grant execute on function projector.has_events_after(p_tx xid8, p_position bigint) to wallet_runtime;

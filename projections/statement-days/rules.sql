@@ -97,3 +97,34 @@ select pg_temp.define_rule('statement_days', $rule$
        order by t.day desc limit 1
     ) prior on true;
 $rule$);
+
+-- Replay's bulk load (projections/engine/replay.ts): the rows the rule above gives when applied
+-- chunk by chunk from the first event, in one set-based pass over the postings up to
+-- (p_to_tx, p_to_position), a checkpoint behind the xmin gate: each wallet's postings summed per
+-- Asia/Kolkata day, and each day's closing balance the running sum of its wallet's days in day
+-- order (the rule's closing(D) = closing(D - 1) + in(D) - out(D), in whatever order the events
+-- were read). The wallets are split into p_parts parts by a hash of their id
+-- (projector.account_part, as accounts' load); a call loads part p_part, so the parts load at
+-- once on several connections. Writes read_rebuild_statement_days only, as the runtime role
+-- (SECURITY INVOKER). Nested loops priced out and a large work_mem for the same reasons as
+-- accounts' load (projections/accounts/rules.sql).
+create or replace function projector.bulk_replay_statement_days(
+  p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer
+) returns void language plpgsql set enable_nestloop = off set work_mem = '256MB' as $fn$
+begin
+  insert into read_rebuild_statement_days.statement_days
+         (account_id, day, money_in_paise, money_out_paise, closing_balance_paise, postings_count)
+  select d.account_id, d.day, d.money_in, d.money_out,
+         (sum(d.net) over (partition by d.account_id order by d.day))::bigint, d.postings
+    from (select p.account_id, (e.recorded_at at time zone 'Asia/Kolkata')::date as day,
+                 coalesce(sum(p.amount) filter (where p.amount > 0), 0)::bigint as money_in,
+                 coalesce(-sum(p.amount) filter (where p.amount < 0), 0)::bigint as money_out,
+                 sum(p.amount) as net, count(*)::bigint as postings
+            from ledger.postings p
+            join ledger.events e on e.position = p.position
+           where p.account_seq is not null
+             and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
+             and projector.account_part(p.account_id, p_parts) = p_part
+           group by 1, 2) d;
+end
+$fn$;

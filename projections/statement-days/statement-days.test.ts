@@ -1,7 +1,8 @@
 /**
  * Projection "statement_days" on events recorded across many Asia/Kolkata days, out of day order
  * (a later-read event on an earlier day), with reversals: projected incrementally in batches
- * of random size that split days and streams, the rows equal a replay in small chunks, and
+ * of random size that split days and streams, the rows equal a replay (its set-based load, in
+ * one part and in three), and
  * both equal the figures computed another way (window sums over the ledger's postings); the
  * last day's closing balance is the wallet's balance. Then the queries the API reads.
  */
@@ -122,8 +123,12 @@ describe('given random activity over several Kolkata days, out of day order, wit
     expect(incremental).toEqual(expected);
     expect(new Set(incremental.map((row) => (JSON.parse(row) as { day: string }).day)).size).toBeGreaterThanOrEqual(6);
 
-    await replayProjection(testDb.db, 'statement_days', { batchSize: 7 });
-    expect(await dumpStatementDays()).toEqual(incremental);
+    // The set-based load (projector.bulk_replay_statement_days) in one part and in three, then
+    // the tail in chunks of 7.
+    for (const parallelism of [1, 3]) {
+      await replayProjection(testDb.db, 'statement_days', { batchSize: 7, parallelism });
+      expect(await dumpStatementDays()).toEqual(incremental);
+    }
 
     const { rows: heads } = await sql<{ id: string; balance: string; closing: string }>`
       select a.id, a.balance::text, (select closing_balance_paise::text from read.statement_days s
