@@ -86,7 +86,7 @@ describe('platform/', () => {
   it('the schema check sees a qualified, a quoted and a bare name, not a word in a sentence', () => {
     const planted = [
       '// select from ledger.events',
-      "const a = sql`select * from ledger.events`;",
+      'const a = sql`select * from ledger.events`;',
       "const b = `where c.relnamespace = 'read'::regnamespace`;",
       "const c = 'identity';",
       "const d = 'the runtime only reads that schema and audits nothing';",
