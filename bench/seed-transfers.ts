@@ -137,15 +137,13 @@ async function appendChunk(
         from (select account_id, sum(amount) as amount, count(*) as lines
                 from ledger.postings p join seed_events e using (position) group by account_id) s
        where a.id = s.account_id`.execute(trx);
-    // The key's result is what ledger.append_batch returns for a transfer.
+    // The key's record is what ledger.append_batch keeps for a transfer.
     await sql`
       insert into ledger.idempotency_keys (actor_id, key, command, request_hash, result)
       select t.from_id, t.idempotency_key, 'transfer',
-             encode(sha256(convert_to('transfer' || chr(10) || jsonb_build_object('fromAccountId', t.from_id, 'toAccountId', t.to_id,
-                                       'amountPaise', t.amount::text, 'reference', t.reference)::text, 'UTF8')), 'hex'),
-             jsonb_build_object('transferId', t.transfer_id, 'streamId', 'transfer-' || t.transfer_id, 'streamVersion', 0,
-                                'positions', jsonb_build_array(e.position),
-                                'checkpoint', pg_current_xact_id()::text || '.' || e.position, 'replayed', false)
+             sha256(convert_to('transfer' || chr(10) || jsonb_build_object('fromAccountId', t.from_id, 'toAccountId', t.to_id,
+                                'amountPaise', t.amount::text, 'reference', t.reference)::text, 'UTF8')),
+             jsonb_build_object('positions', jsonb_build_array(e.position))
         from seed_transfers t join seed_events e using (i)
        -- In key order, for the same reason.
        order by t.from_id, t.idempotency_key`.execute(trx);

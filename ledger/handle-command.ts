@@ -10,7 +10,7 @@
  * module adds the retry on a concurrent stream change, the hooks and the idempotency helpers.
  */
 import { createHash } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { appendToStream, type AppendRequest, type AppendResult, type IdempotencyClaim } from './event-store/append.ts';
 import { encodeJson } from './event-store/codec.ts';
 import type { LedgerTables } from './event-store/tables.ts';
@@ -80,7 +80,11 @@ export async function previousResult<Result extends AppendResult>(
   if (!claim) return undefined;
   const row = await db
     .selectFrom('ledger.idempotency_keys')
-    .select(['request_hash', 'result'])
+    // The record keeps what the events do not say; the SQL function adds the rest back.
+    .select([
+      sql<string>`encode(request_hash, 'hex')`.as('request_hash'),
+      sql<unknown>`ledger.recorded_result(result)`.as('result'),
+    ])
     .where('actor_id', '=', claim.actorId)
     .where('key', '=', claim.key)
     .executeTakeFirst();

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { createLedger, rupees, type Ledger, type LedgerTables } from './index.ts';
 
@@ -151,3 +152,55 @@ describe('a retried acceptance of a money request', () => {
     expect(rows[0]?.n).toBe(1);
   });
 });
+
+describe("an idempotency record (issue 40: a transfer's WAL)", () => {
+  it('keeps only what the events do not say, and its replay answers the whole first result', async () => {
+    const ctx = { actorId: 'alice', idempotencyKey: 'k-lean' };
+    const first = await ledger.transfer(
+      { transferId: 'lean', fromAccountId: 'alice', toAccountId: 'bob', amountPaise: rupees(3), reference: 'tea' },
+      ctx,
+    );
+    const { rows } = await sql<{ result: unknown; bytes: number }>`
+      select result, octet_length(request_hash) as bytes from ledger.idempotency_keys
+       where actor_id = 'alice' and key = 'k-lean'`.execute(testDb.db);
+    expect(rows[0]).toEqual({ result: { positions: first.positions }, bytes: 32 });
+    expect(first).toMatchObject({ streamId: 'transfer-lean', streamVersion: 0, replayed: false });
+    expect(await ledger.transfer({ ...inputOf('lean-2'), amountPaise: rupees(3), reference: 'tea' }, ctx)).toEqual({
+      ...first,
+      replayed: true,
+    });
+  });
+
+  it('kept whole, as before migration 0010, still answers as it was kept', async () => {
+    const kept = {
+      transferId: 'old',
+      streamId: 'transfer-old',
+      streamVersion: 0,
+      positions: [1],
+      checkpoint: '7.1',
+      replayed: false,
+    };
+    // Written as the owner: the runtime may not write the ledger's tables.
+    const owner = new pg.Client({ connectionString: testDb.ownerUrl });
+    await owner.connect();
+    try {
+      await owner.query(
+        `insert into ledger.idempotency_keys (actor_id, key, command, request_hash, result)
+         select 'alice', 'k-old', command, request_hash, $1::jsonb
+           from ledger.idempotency_keys where actor_id = 'alice' and key = 'k-lean'`,
+        [JSON.stringify(kept)],
+      );
+    } finally {
+      await owner.end();
+    }
+    const again = await ledger.transfer(
+      { ...inputOf('old-2'), amountPaise: rupees(3), reference: 'tea' },
+      { actorId: 'alice', idempotencyKey: 'k-old' },
+    );
+    expect(again).toEqual({ ...kept, replayed: true });
+  });
+});
+
+function inputOf(transferId: string) {
+  return { transferId, fromAccountId: 'alice', toAccountId: 'bob' };
+}

@@ -105,14 +105,17 @@ async function allRows(ownerUrl: string): Promise<Record<string, string[]>> {
 }
 
 /**
- * The rows as migration 0009 leaves them: read.statements is read.statement_lines, and projection
- * "statements" is "statement_days" in the checkpoints and replay's table list.
+ * The rows as migrations 0009 and 0010 leave them: read.statements is read.statement_lines,
+ * projection "statements" is "statement_days" in the checkpoints and replay's table list, and an
+ * idempotency record's request hash is bytes.
  */
 function renamedBy0009(rows: Record<string, string[]>): Record<string, string[]> {
+  // Migration 0010 keeps an idempotency record's request hash as bytes (to_jsonb shows them as \x and hex).
   const renamed = (row: string) =>
     row
       .replace('"projection": "statements"', '"projection": "statement_days"')
-      .replace('"table_name": "statements"', '"table_name": "statement_lines"');
+      .replace('"table_name": "statements"', '"table_name": "statement_lines"')
+      .replace(/"request_hash": "([0-9a-f]{64})"/, '"request_hash": "\\\\x$1"');
   return Object.fromEntries(
     Object.entries(rows).map(([table, list]) => [
       table === 'read.statements' ? 'read.statement_lines' : table,
@@ -262,7 +265,7 @@ describe('a database migrated before the squash', () => {
       ),
     );
     expect(upgraded).toEqual(created);
-    expect(upgraded?.length).toBe(50);
+    expect(upgraded?.length).toBe(52);
     const seeds = `
       select (select json_agg(projection order by projection) from read.checkpoints) as checkpoints,
              (select json_agg(table_name order by table_name) from replay.projection_tables) as replay_tables,

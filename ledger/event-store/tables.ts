@@ -35,7 +35,8 @@ export interface IdempotencyKeyRow {
   actor_id: string;
   key: string;
   command: string;
-  request_hash: string;
+  /** The request's SHA-256, 32 bytes (the SQL compares its hex form). */
+  request_hash: Buffer;
   result: unknown;
   recorded_at: Generated<Date>;
 }

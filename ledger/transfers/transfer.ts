@@ -46,18 +46,26 @@ export function decideTransfer(input: TransferInput): TransferCompleted {
 export async function transfer(store: EventStore, input: TransferInput, ctx: CommandContext): Promise<TransferResult> {
   const event = decideTransfer(input);
   const { transferId, ...fingerprint } = input;
-  // One round trip: the SQL function also answers a repeated idempotency key with the first result.
+  // One round trip: the SQL function also answers a repeated idempotency key with the first
+  // result. The transfer's id is read back from its stream's name rather than kept in the
+  // idempotency record (a replay answers the first transfer's id, never this request's).
   const result = await store.append({
     streamId: transferStream(transferId),
     expectedVersion: NO_STREAM,
     events: [event],
     metadata: metadataFor('transfer', ctx),
     idempotency: idempotencyClaim('transfer', ctx, fingerprint),
-    result: { transferId },
   });
-  return result as TransferResult;
+  return { ...result, transferId: transferIdOf(result.streamId) };
 }
 
+const TRANSFER_STREAM_PREFIX = 'transfer-';
+
 export function transferStream(transferId: string): string {
-  return `transfer-${transferId}`;
+  return `${TRANSFER_STREAM_PREFIX}${transferId}`;
+}
+
+function transferIdOf(streamId: string): string {
+  if (!streamId.startsWith(TRANSFER_STREAM_PREFIX)) throw new Error(`not a transfer's stream: ${streamId}`);
+  return streamId.slice(TRANSFER_STREAM_PREFIX.length);
 }
