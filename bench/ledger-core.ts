@@ -31,6 +31,7 @@ import { createCluster, sleep } from '../reliability/processes.ts';
 import { countEvents, seedTransfers, type SeededTransfers } from './seed-transfers.ts';
 import { measureThroughput, median, seededRandom, type BenchDatabase, type ThroughputResult } from './harness.ts';
 import { benchEmmettPeer, type B1PeerFigures } from './peers/emmett.ts';
+import { walByRelation, type WalRange, type WalRelationShare } from './wal-profile.ts';
 import { measureProjectionCosts, type ProjectionCostOptions, type ProjectionCostRow } from './projection-cost.ts';
 import {
   openProfileWindow,
@@ -73,6 +74,8 @@ export interface LedgerCoreRow {
    * touches are first touches, each logged as a full page image.
    */
   secondsSinceCheckpointAtStart: number;
+  /** Where the transfer runs' WAL went (bench/wal-profile.ts); on the rows at the most clients over all wallets. */
+  walByRelation?: WalRelationShare[] | undefined;
 }
 
 export interface LedgerVerifySummary {
@@ -260,6 +263,12 @@ async function measureMatrix(
         samples.transfer.push(await withWal(db, () => run(() => ledgerTransfer(ledger, pick()))));
       }
       const row = rowOf(size, start, distribution, clients, samples);
+      if (distribution === 'uniform' && clients === Math.max(...clientCounts))
+        row.walByRelation = await walByRelation(
+          db,
+          samples.transfer.map((sample) => sample.range),
+          samples.transfer.reduce((sum, sample) => sum + sample.result.operations, 0),
+        );
       options.log(
         `B1 ${size} ${distribution} x${clients}: ${row.transfersPerSecond.toFixed(0)}/s (minimal ${row.minimalTransferPerSecond.toFixed(0)}/s, ` +
           `batched minimal ${row.batchedMinimalPerSecond.toFixed(0)}/s, ceiling ${row.commitCeilingPerSecond.toFixed(0)}/s; errors ${row.transferErrors}/${row.baselineErrors}; ` +
@@ -309,6 +318,7 @@ interface WalSample {
   result: ThroughputResult;
   walBytes: number;
   checkpoints: number;
+  range: WalRange;
 }
 
 /** Runs `measure` between two reads of the WAL insert position (and of the checkpoints done). */
@@ -322,6 +332,7 @@ async function withWal(db: Kysely<unknown>, measure: () => Promise<ThroughputRes
     result,
     walBytes: Number(rows[0]?.bytes ?? Number.NaN),
     checkpoints: after.checkpoints - before.checkpoints,
+    range: { start: before.lsn, end: after.lsn },
   };
 }
 

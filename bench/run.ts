@@ -272,6 +272,16 @@ function printLedgerCore(
       'checkpoints: completed during those runs, and seconds since the last one when the row started ' +
       '(after a checkpoint the first touch of each page writes it whole, raising WAL)',
   );
+  for (const row of rows.filter((each) => each.walByRelation)) {
+    console.log(`B1 ${row.ledger} ${row.distribution} x${row.clients}: WAL per transfer by relation (pg_walinspect)`);
+    console.table(
+      (row.walByRelation ?? []).map((share) => ({
+        relation: share.relation,
+        'B/transfer': Math.round(share.bytesPerTransfer),
+        'of which full-page images': Math.round(share.fullPageImageBytesPerTransfer),
+      })),
+    );
+  }
   if (largeSeed)
     console.log(
       `large ledger${quick ? ' (quick: smaller)' : ''}: ${largeSeed.transfersAdded.toLocaleString()} transfers appended to reach ` +
