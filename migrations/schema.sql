@@ -1691,6 +1691,49 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION projector.bulk_replay_money_requests(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET enable_nestloop TO 'off'
+ SET work_mem TO '256MB'
+AS $function$
+begin
+  with requests as (
+    select e.data->>'requestId' as request_id, e.data->>'requesterId' as requester_id,
+           e.data->>'payerId' as payer_id, (e.data->>'amountPaise')::bigint as amount_paise,
+           e.data->>'reference' as reference, e.recorded_at, e.position
+      from ledger.events e
+     where e.type = 'MoneyRequested'
+       and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
+       and projector.account_part(e.data->>'requestId', p_parts) = p_part
+  ),
+  answers as (
+    select distinct on (e.data->>'requestId') e.data->>'requestId' as request_id,
+           case e.type when 'MoneyRequestAccepted' then 'accepted' else 'rejected' end as status,
+           e.recorded_at
+      from ledger.events e
+     where e.type in ('MoneyRequestAccepted', 'MoneyRequestRejected')
+       and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
+       and projector.account_part(e.data->>'requestId', p_parts) = p_part
+     order by e.data->>'requestId', e.tx_id desc, e.position desc
+  ),
+  names as (
+    select e.stream_id, e.data->>'displayName' as display_name
+      from ledger.events e
+     where e.type = 'WalletOpened' and e.stream_version = 0
+  )
+  insert into read_rebuild_money_requests.money_requests (request_id, requester_id, requester_name, payer_id,
+                                   payer_name, amount_paise, reference, status, created_at, updated_at, position)
+  select r.request_id, r.requester_id, coalesce(rn.display_name, r.requester_id), r.payer_id,
+         coalesce(pn.display_name, r.payer_id), r.amount_paise, r.reference,
+         coalesce(a.status, 'pending'), r.recorded_at, coalesce(a.recorded_at, r.recorded_at), r.position
+    from requests r
+    left join names rn on rn.stream_id = 'wallet-' || r.requester_id
+    left join names pn on pn.stream_id = 'wallet-' || r.payer_id
+    left join answers a on a.request_id = r.request_id;
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION projector.bulk_replay_statement_days(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer)
  RETURNS void
  LANGUAGE plpgsql
@@ -2074,6 +2117,7 @@ grant execute on function projector.assert_target(p_schema text, p_projection te
 grant execute on function projector.bulk_replay_accounts(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer) to wallet_runtime;
 grant execute on function projector.bulk_replay_balances(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer) to wallet_runtime;
 grant execute on function projector.bulk_replay_history(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer) to wallet_runtime;
+grant execute on function projector.bulk_replay_money_requests(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer) to wallet_runtime;
 grant execute on function projector.bulk_replay_statement_days(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer) to wallet_runtime;
 grant execute on function projector.events_in_range(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
 grant execute on function projector.funding_name(p_account_id text) to wallet_runtime;
