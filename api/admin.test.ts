@@ -594,6 +594,12 @@ describe('ledger explorer', () => {
     };
     expect(reversals.items.length).toBeGreaterThan(0);
     expect(reversals.items.every((event) => event.type === 'TransferReversed' && event.actorId === adminId)).toBe(true);
+    // Transfers are left out of the type index (migration 0011): the position scan finds them.
+    const transfers = (await get(adminToken, '/api/admin/events?type=TransferCompleted')).json().data as {
+      items: { type: string }[];
+    };
+    expect(transfers.items.length).toBeGreaterThan(0);
+    expect(transfers.items.every((event) => event.type === 'TransferCompleted')).toBe(true);
     // The actor filter reads the history projection's event_actors: every event the admin made, once projected.
     await caughtUp();
     const byActor = (await get(adminToken, `/api/admin/events?actor=${adminId}&limit=500`)).json().data as {

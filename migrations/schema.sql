@@ -371,7 +371,7 @@ CREATE UNIQUE INDEX users_email_unique ON identity.users USING btree (lower(emai
 CREATE UNIQUE INDEX users_handle_key ON identity.users USING btree (handle) WHERE (handle IS NOT NULL);
 CREATE INDEX users_mobile_key ON identity.users USING btree ("right"(regexp_replace(contact_no, '[^0-9]'::text, ''::text, 'g'::text), 10)) WHERE (contact_no IS NOT NULL);
 CREATE INDEX events_by_time ON ledger.events USING brin (recorded_at);
-CREATE INDEX events_by_type ON ledger.events USING btree (type, "position");
+CREATE INDEX events_by_type ON ledger.events USING btree (type, "position") WHERE (type <> 'TransferCompleted'::text);
 CREATE INDEX events_tx_order ON ledger.events USING btree (tx_id, "position");
 CREATE INDEX idempotency_keys_by_time ON ledger.idempotency_keys USING brin (recorded_at);
 CREATE INDEX counters_reset_at ON ratelimit.counters USING btree (reset_at);
