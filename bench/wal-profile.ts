@@ -43,8 +43,9 @@ export async function walByRelation(
       total as (select sum(pg_wal_lsn_diff(r.e, r.s)) as bytes from ranges r)
       select relation, bytes::text, fpi::text from blocks
       union all
-      select '(record headers)', (t.bytes - (select coalesce(sum(bytes), 0) from blocks))::text, '0' from total t
-      order by 2 desc`.execute(db);
+      select '(record headers)', (t.bytes - (select coalesce(sum(bytes), 0) from blocks))::text, '0' from total t`.execute(
+      db,
+    );
     const shares = rows
       .map((row) => ({
         relation: row.relation,

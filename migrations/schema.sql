@@ -479,7 +479,6 @@ declare
   k_command text[] := '{}';
   k_hash text[] := '{}';
   k_result jsonb[] := '{}';
-  v_moved integer;
 begin
   -- Every account and stream the batch names, as arrays: the lookups below then go through
   -- the primary and unique indexes ("= any(array)"), whatever the planner guesses of jsonb
@@ -490,20 +489,23 @@ begin
                           jsonb_array_elements(coalesce(e->'postings', '[]'::jsonb)) p);
   v_streams := array(select distinct x->>'stream' from jsonb_array_elements(p_appends) x);
 
-  -- The wallets of every posting, locked in key order and then read once; funding accounts
-  -- have no head and take no lock. The lock is a transaction-scoped advisory lock per wallet
-  -- (ledger.lock_wallet_heads), not FOR UPDATE: a row lock writes a WAL record for every
-  -- wallet of every batch (107 of a transfer's 2,349 bytes), an advisory lock none. Only this
-  -- function writes a head, so every writer takes the same locks; the read after them is a
-  -- statement of its own, so its snapshot sees every batch that held them before.
-  select coalesce(array_agg(a.id), '{}') into v_ids
-    from ledger.accounts a
-   where a.id = any(v_named) and a.kind = 'wallet';
-  perform ledger.lock_wallet_heads(v_ids);
+  -- The wallets of every posting, locked and then read once; funding accounts have no head
+  -- and take no lock. The lock is a transaction-scoped advisory lock per wallet, not FOR
+  -- UPDATE: a row lock writes a WAL record for every wallet of every batch (107 of a
+  -- transfer's 2,349 bytes), an advisory lock none. Only this function writes a head, so every
+  -- writer takes the same locks, in the order of their keys, so concurrent batches queue and
+  -- never deadlock (the two-key form in a class of its own, 1463897164 = 'WALL' in ASCII:
+  -- pg-boss's one-key locks are another space; two wallets whose ids hash alike share a lock
+  -- and only queue). The read after them is a statement of its own, so its snapshot sees every
+  -- batch that held them before; `unique (account_id, account_seq)` fails a batch whole if a
+  -- head was ever read without its lock (two batches would post the same next sequence).
+  perform pg_advisory_xact_lock(1463897164, w.key)
+     from (select distinct hashtext(a.id) as key from ledger.accounts a
+            where a.id = any(v_named) and a.kind = 'wallet' order by 1) w;
   select coalesce(array_agg(a.id order by a.id), '{}'), coalesce(array_agg(a.balance order by a.id), '{}'), coalesce(array_agg(a.seq order by a.id), '{}')
     into v_ids, v_balances, v_seqs
     from ledger.accounts a
-   where a.id = any(v_ids);
+   where a.id = any(v_named) and a.kind = 'wallet';
   v_start_seqs := v_seqs;
   select coalesce(array_agg(a.id), '{}') into v_funding
     from ledger.accounts a
@@ -674,17 +676,11 @@ begin
     select k.actor, k.key, k.command, decode(k.hash, 'hex'), k.result
       from unnest(k_actor, k_key, k_command, k_hash, k_result) as k(actor, key, command, hash, result);
 
-    -- Each touched wallet head once, with its final balance and sequence. The head must still
-    -- be where this batch read it (its lock says so; the check makes a broken lock fail the
-    -- batch whole rather than lose a posting).
+    -- Each touched wallet head once, with its final balance and sequence.
     update ledger.accounts a
        set balance = h.balance, seq = h.seq
       from unnest(v_ids, v_balances, v_seqs, v_start_seqs) as h(id, balance, seq, start_seq)
-     where a.id = h.id and h.seq <> h.start_seq and a.seq = h.start_seq;
-    get diagnostics v_moved = row_count;
-    if v_moved <> (select count(*) from unnest(v_seqs, v_start_seqs) as h(seq, start_seq) where h.seq <> h.start_seq) then
-      raise exception 'a wallet head moved while its batch held the lock' using errcode = '40001';
-    end if;
+     where a.id = h.id and h.seq <> h.start_seq;
   end if;
 
   -- A twin of a command in this batch answers that command's result, as a replay.
@@ -754,16 +750,6 @@ begin
   get diagnostics v_deleted = row_count;
   return v_deleted;
 end
-$function$;
-
-CREATE OR REPLACE FUNCTION ledger.lock_wallet_heads(p_wallets text[])
- RETURNS void
- LANGUAGE sql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'pg_temp'
-AS $function$
-  select count(pg_advisory_xact_lock(1463897164, k.key))   -- 1463897164 = 'WALL' in ASCII
-    from (select distinct hashtext(w) as key from unnest(p_wallets) as w order by 1) k
 $function$;
 
 CREATE OR REPLACE FUNCTION ledger.open_wallet_account(p_account_id text)
@@ -2095,7 +2081,6 @@ grant execute on function ledger.append(p_stream_id text, p_expected_version int
 grant execute on function ledger.append_batch(p_appends jsonb) to wallet_runtime;
 grant execute on function ledger.assert_postings_balanced() to wallet_runtime;
 grant execute on function ledger.expire_idempotency_keys(p_older_than interval, p_limit integer) to wallet_runtime;
-grant execute on function ledger.lock_wallet_heads(p_wallets text[]) to wallet_runtime;
 grant execute on function ledger.open_wallet_account(p_account_id text) to wallet_runtime;
 grant execute on function ledger.recorded_result(p_result jsonb) to wallet_runtime;
 grant execute on function ledger.reject_account_removal() to wallet_runtime;

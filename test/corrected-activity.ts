@@ -1,9 +1,15 @@
 /**
- * A ledger with every kind of event for the replay equality tests: wallets alice, bob and carol
- * (opened by the caller), deposits by each method (one failed, one pending), transfers, money
- * requests answered both ways, and a reversal of each kind.
+ * A ledger with every kind of event for the replay equality tests: wallets alice, bob and carol,
+ * deposits by each method (one failed, one pending), transfers, money requests answered both
+ * ways, and a reversal of each kind (`correctedActivity`); then random activity among eight more
+ * wallets, projected incrementally in small batches (`everyKindProjected`).
  */
-import { rupees, type Ledger } from '../ledger/index.ts';
+import type { Kysely } from 'kysely';
+import { createLedger, rupees, type Ledger, type LedgerTables } from '../ledger/index.ts';
+import { tablesView } from '../platform/database.ts';
+import { drainAll } from '../projections/index.ts';
+import { appendRandomActivity } from './random-ledger.ts';
+import { allCaughtUp, drainUntil } from './read-model.ts';
 
 const as = (actorId: string) => ({ actorId });
 
@@ -77,4 +83,26 @@ export async function correctedActivity(ledger: Ledger): Promise<void> {
     },
     as('carol'),
   );
+}
+
+/**
+ * The replay tests' ledger: `correctedActivity` among alice, bob and carol, then 1,500 random
+ * appends (`seed`) among w0..w7, all projected in batches of `batchSize` - small, so what a
+ * rule carries from batch to batch (running figures, answers to earlier requests and deposits)
+ * is exercised - until every projection has caught up.
+ */
+export async function everyKindProjected(
+  db: Kysely<unknown>,
+  url: string,
+  options: { seed: number; batchSize: number },
+): Promise<void> {
+  const ledger = createLedger({ db: tablesView<LedgerTables>(db) });
+  for (const id of ['alice', 'bob', 'carol'])
+    await ledger.openWallet({ accountId: id, displayName: `${id} name` }, as(id));
+  await correctedActivity(ledger);
+  const random = Array.from({ length: 8 }, (_, i) => `w${i}`);
+  for (const id of random) await ledger.openWallet({ accountId: id, displayName: `Wallet ${id}` }, as(id));
+  await appendRandomActivity(url, { prefix: 'x', wallets: random, count: 1_500, seed: options.seed });
+  await drainAll(db, { batchSize: options.batchSize });
+  await drainUntil(db, () => allCaughtUp(db));
 }

@@ -7,30 +7,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, eventCount, type TestDatabase } from '../../test/database.ts';
-import { tablesView } from '../../platform/database.ts';
-import { createLedger, type LedgerTables } from '../../ledger/index.ts';
-import { drainAll, replayProjection } from '../index.ts';
-import { appendRandomActivity } from '../../test/random-ledger.ts';
-import { allCaughtUp, checkpointsOf, drainUntil, dumpReadTables } from '../../test/read-model.ts';
-import { correctedActivity } from '../../test/corrected-activity.ts';
+import { replayProjection } from '../index.ts';
+import { checkpointsOf, dumpReadTables } from '../../test/read-model.ts';
+import { everyKindProjected } from '../../test/corrected-activity.ts';
 
 const HISTORY_TABLES = ['history_counts', 'history', 'event_actors'] as const;
-const as = (actorId: string) => ({ actorId });
 
 let testDb: TestDatabase<unknown>;
 
 beforeAll(async () => {
   testDb = await createTestDatabase<unknown>();
-  const ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
-  for (const id of ['alice', 'bob', 'carol'])
-    await ledger.openWallet({ accountId: id, displayName: `${id} name` }, as(id));
-  await correctedActivity(ledger);
-  const random = Array.from({ length: 8 }, (_, i) => `w${i}`);
-  for (const id of random) await ledger.openWallet({ accountId: id, displayName: `Wallet ${id}` }, as(id));
-  await appendRandomActivity(testDb.url, { prefix: 'x', wallets: random, count: 1_500, seed: 5 });
   // Small batches: deposits answered in a later batch than their request are updated in place.
-  await drainAll(testDb.db, { batchSize: 13 });
-  await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
+  await everyKindProjected(testDb.db, testDb.url, { seed: 5, batchSize: 13 });
 });
 
 afterAll(async () => {
