@@ -378,7 +378,7 @@ CREATE INDEX counters_reset_at ON ratelimit.counters USING btree (reset_at);
 CREATE INDEX history_by_type ON read.history USING btree (account_id, type, created_at DESC, "position" DESC) INCLUDE (stream_id);
 CREATE INDEX history_newest_first ON read.history USING btree (account_id, created_at DESC, "position" DESC) INCLUDE (stream_id, type, reference, transaction_id, counterparty_name, amount_paise);
 CREATE INDEX history_pending_deposits ON read.history USING btree ("position") WHERE ((status = 'pending'::text) AND (type = 'deposit'::text));
-CREATE INDEX history_search_keys ON read.history USING gin (read.history_search_keys(account_id, reference, counterparty_name, amount_paise)) WITH (gin_pending_list_limit='256');
+CREATE INDEX history_search_keys ON read.history USING gin (read.history_search_keys(account_id, reference, counterparty_name, amount_paise)) WITH (fastupdate=off);
 CREATE INDEX history_transaction_prefix ON read.history USING btree (account_id, lower(transaction_id) text_pattern_ops);
 CREATE INDEX history_transaction_tail ON read.history USING btree (account_id, reverse(lower(transaction_id)) text_pattern_ops);
 CREATE INDEX money_requests_by_payer ON read.money_requests USING btree (payer_id, created_at DESC);
@@ -1812,15 +1812,6 @@ CREATE OR REPLACE FUNCTION projector.history_sender(p_type text, p_data jsonb)
  IMMUTABLE PARALLEL SAFE
 RETURN CASE p_type WHEN 'TransferCompleted'::text THEN (p_data ->> 'fromAccountId'::text) WHEN 'MoneyRequestAccepted'::text THEN (p_data ->> 'payerId'::text) WHEN 'TransferReversed'::text THEN (p_data ->> 'toAccountId'::text) WHEN 'MoneyRequestPaymentReversed'::text THEN (p_data ->> 'requesterId'::text) ELSE (p_data ->> 'walletId'::text) END;
 
-CREATE OR REPLACE FUNCTION projector.merge_history_search_keys()
- RETURNS bigint
- LANGUAGE sql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'pg_temp'
-AS $function$
-  select gin_clean_pending_list(to_regclass('read.history_search_keys'))
-$function$;
-
 CREATE OR REPLACE FUNCTION projector.next_range(p_after_tx xid8, p_after_position bigint, p_limit integer)
  RETURNS TABLE(tx_id xid8, "position" bigint, events integer)
  LANGUAGE sql
@@ -2112,7 +2103,6 @@ grant execute on function projector.history_method(p_type text, p_data jsonb) to
 grant execute on function projector.history_receiver(p_type text, p_data jsonb) to wallet_runtime;
 grant execute on function projector.history_reference(p_type text, p_data jsonb) to wallet_runtime;
 grant execute on function projector.history_sender(p_type text, p_data jsonb) to wallet_runtime;
-grant execute on function projector.merge_history_search_keys() to wallet_runtime;
 grant execute on function projector.next_range(p_after_tx xid8, p_after_position bigint, p_limit integer) to wallet_runtime;
 grant execute on function projector.run_batch(p_projection text, p_limit integer) to wallet_runtime;
 grant execute on function projector.save_checkpoint(p_projection text, p_tx xid8, p_position bigint, p_applied bigint, p_add boolean) to wallet_runtime;

@@ -33,12 +33,6 @@ export interface Projection {
    * chunk by chunk.
    */
   bulkReplay?: string;
-  /**
-   * Upkeep of the projection's tables that no reply should wait for: `projector.<function>()`,
-   * called by every projection worker every `everyMs` (one call in flight per worker), outside
-   * the batches. History merges its search index's pending entries this way.
-   */
-  upkeep?: { function: string; everyMs: number };
 }
 
 export const PROJECTION_NAMES = ['accounts', 'history', 'money_requests', 'statement_days'] as const;

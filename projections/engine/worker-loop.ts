@@ -15,8 +15,6 @@ import { PROJECTION_NAMES, type ProjectionName } from './definition.ts';
 import { PROJECTION_CATCH_UP_QUEUE } from './queues.ts';
 import { startReplayWorker } from './replay-jobs.ts';
 import { listenForWakeUps } from './wake-up.ts';
-import { startUpkeep } from './upkeep.ts';
-import { PROJECTIONS } from '../registry.ts';
 
 /**
  * A drain finding events held back (an older transaction still open) or a busy peer retries
@@ -42,8 +40,6 @@ export interface ProjectionWorkerOptions {
   busySpacingMs?: number;
   /** The process's logger (a `projections` child is made of it). */
   log?: Logger;
-  /** Run the projections' upkeep (engine/upkeep.ts) on its timers; default true, false for a test that needs it still. */
-  upkeep?: boolean;
 }
 
 export type StopWorkers = () => Promise<void>;
@@ -142,8 +138,6 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
   // Operator-requested replays (POST /api/admin/projections/:name/replay).
   const stopReplays = await startReplayWorker(options.db, options.boss);
 
-  const stopUpkeep = options.upkeep === false ? async () => undefined : startUpkeep(options.db, PROJECTIONS, log);
-
   const intervalMs = options.intervalMs ?? 1_000;
   const timer = intervalMs > 0 ? setInterval(wakeUp, intervalMs) : undefined;
   timer?.unref();
@@ -152,7 +146,6 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
   return async () => {
     stopped = true;
     if (timer) clearInterval(timer);
-    await stopUpkeep();
     await stopListening();
     await options.boss.offWork(PROJECTION_CATCH_UP_QUEUE);
     await stopReplays();

@@ -28,6 +28,4 @@ export const historyProjection: Projection = {
     'WalletOpened',
   ],
   bulkReplay: 'bulk_replay_history',
-  // The search index's pending entries merged between batches rather than inside one (rules.sql).
-  upkeep: { function: 'merge_history_search_keys', everyMs: 250 },
 };

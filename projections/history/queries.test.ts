@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
 import { tablesView } from '../../platform/database.ts';
 import { createLedger, rupees, type LedgerTables } from '../../ledger/index.ts';
@@ -186,6 +187,24 @@ describe('whichever way a search finds its matches', () => {
     expect(id.rows.map((row) => row.transaction_id)).toEqual(['t10']);
     const none = await search('no such words', ways);
     expect([none.searchWay, none.total, none.rows]).toEqual(['keys', 0, []]);
+  });
+
+  it('finds the rows of the last batch in the index itself: no entry waits in a pending list', async () => {
+    // The index takes its keys with fastupdate off (migration 0012): had the rows above gone to
+    // a pending list, the owner's merge would find pages to empty.
+    const owner = new pg.Client({ connectionString: testDb.ownerUrl });
+    await owner.connect();
+    try {
+      const { rows } = await owner.query<{ pages: string }>(
+        `select gin_clean_pending_list('read.history_search_keys'::regclass)::text as pages`,
+      );
+      expect(rows[0]?.pages).toBe('0');
+    } finally {
+      await owner.end();
+    }
+    const food = await search('food', { ...ways, searchLookupRows: 10 });
+    expect(food.searchWay).toBe('keys');
+    expect(food.rows.map((row) => row.transaction_id)).toEqual(await allMatches('food'));
   });
 
   it('walks when a lookup finds more than it fetches, or the text has no trigram', async () => {

@@ -222,17 +222,3 @@ begin
      and projector.account_part(e.metadata->>'actorId', p_parts) = p_part;
 end
 $fn$;
-
--- Merges the pending entries of the search index (history_search_keys, fastupdate with a
--- 256 kB pending list: every search reads the whole list, so it stays short) into the index
--- proper; returns the pending pages it emptied. Called by the projection workers every 250 ms
--- between batches (the projection's upkeep, projections/engine/worker-loop.ts). Without it
--- the live batch whose rows pushed the list past its limit merged it itself, inside the
--- payment's read-after-reply wait: at a steady 450 transfers/s that wait's p99 was 68-85 ms
--- against 34-51 ms with the merge done here (bench/RESULTS.md, issue 40). Runs as its owner
--- (gin_clean_pending_list asks for the index's owner), with a pinned search_path; the index is
--- named at each call, since a replay swaps in a rebuilt one.
-create or replace function projector.merge_history_search_keys() returns bigint
-language sql volatile security definer set search_path = pg_catalog, pg_temp as $fn$
-  select gin_clean_pending_list(to_regclass('read.history_search_keys'))
-$fn$;
