@@ -1864,6 +1864,66 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION projector.run_round(p_projections text[], p_limit integer)
+ RETURNS TABLE(projection text, applied integer, tx_id xid8, "position" bigint, more boolean)
+ LANGUAGE plpgsql
+ SET jit TO 'off'
+AS $function$
+declare
+  v_from_tx xid8;
+  v_from_position bigint;
+  v_to_tx xid8;
+  v_to_position bigint;
+  v_events integer := 0;
+  v_behind text[];
+  v_name text;
+  v_locked text[];
+  v_last_tx xid8;
+  v_last_position bigint;
+  v_more boolean;
+begin
+  -- Locked in name order, so that two rounds never wait on each other's rows in a cycle.
+  with locked as materialized (
+    select c.projection, c.tx_id, c.position from read.checkpoints c
+     where c.projection = any (p_projections)
+     order by c.projection
+       for update skip locked
+  ),
+  earliest as (select l.tx_id, l.position from locked l order by l.tx_id, l.position limit 1)
+  select e.tx_id, e.position,
+         array(select l.projection from locked l where (l.tx_id, l.position) = (e.tx_id, e.position) order by 1),
+         array(select l.projection from locked l order by 1)
+    into v_from_tx, v_from_position, v_behind, v_locked
+    from earliest e;
+  if v_locked is null then
+    return;
+  end if;
+
+  select r.tx_id, r.position, r.events into v_to_tx, v_to_position, v_events
+    from projector.next_range(v_from_tx, v_from_position, p_limit) r;
+  if coalesce(v_events, 0) > 0 then
+    foreach v_name in array v_behind loop
+      execute format('select projector.%I($1, $2, $3, $4)', 'apply_' || v_name || '__live')
+        using v_from_tx, v_from_position, v_to_tx, v_to_position;
+      perform projector.save_checkpoint(v_name, v_to_tx, v_to_position, v_events, true);
+    end loop;
+  else
+    v_events := 0;
+  end if;
+
+  -- The earliest checkpoint after this round: the range's end, or a projection left ahead of
+  -- the range's start but behind its end.
+  select c.tx_id, c.position into v_last_tx, v_last_position
+    from read.checkpoints c where c.projection = any (v_locked)
+   order by c.tx_id, c.position limit 1;
+  v_more := projector.has_events_after(v_last_tx, v_last_position);
+  return query
+    select c.projection, case when c.projection = any (v_behind) then v_events else 0 end, c.tx_id, c.position, v_more
+      from read.checkpoints c where c.projection = any (v_locked)
+     order by c.projection;
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION projector.save_checkpoint(p_projection text, p_tx xid8, p_position bigint, p_applied bigint, p_add boolean)
  RETURNS void
  LANGUAGE plpgsql
@@ -2105,6 +2165,7 @@ grant execute on function projector.history_reference(p_type text, p_data jsonb)
 grant execute on function projector.history_sender(p_type text, p_data jsonb) to wallet_runtime;
 grant execute on function projector.next_range(p_after_tx xid8, p_after_position bigint, p_limit integer) to wallet_runtime;
 grant execute on function projector.run_batch(p_projection text, p_limit integer) to wallet_runtime;
+grant execute on function projector.run_round(p_projections text[], p_limit integer) to wallet_runtime;
 grant execute on function projector.save_checkpoint(p_projection text, p_tx xid8, p_position bigint, p_applied bigint, p_add boolean) to wallet_runtime;
 grant execute on function projector.statement_deltas(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
 grant execute on function projector.transaction_id(p_type text, p_data jsonb) to wallet_runtime;

@@ -20,9 +20,12 @@ export {
   DEFAULT_BATCH_SIZE,
   drainAll,
   drainProjection,
+  drainRounds,
   hasUnprojectedEvents,
   runProjectionBatch,
+  runProjectionRound,
   type BatchOutcome,
+  type RoundOutcome,
   type DrainReport,
   type ProjectorOptions,
 } from './engine/projector.ts';

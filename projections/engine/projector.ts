@@ -6,12 +6,14 @@
  * it with the projection's SQL rules, advances the checkpoint and NOTIFYs
  * `projection_checkpoint`; replay (./replay.ts) uses the same steps from Node. Applying and
  * advancing commit together, so a crash at any point leaves either the whole batch or none of
- * it: idempotent by construction.
+ * it: idempotent by construction. The workers run every projection's batch over one range in
+ * one transaction instead, a round (`projector.run_round`, drainRounds), and fall back to the
+ * batches of each when a round fails.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import { hasEventsAfter, nextEventRange, type AnyTransaction } from './event-range.ts';
-import type { Checkpoint } from './checkpoint.ts';
+import { compareCheckpoints, type Checkpoint } from './checkpoint.ts';
 import { applyRange, type Projection, type ProjectionName } from './definition.ts';
 import { PROJECTIONS, projectionNamed } from '../registry.ts';
 
@@ -122,6 +124,54 @@ export async function runProjectionBatch(
   }
 }
 
+/** What one round did (runProjectionRound): each projection it held, and whether events wait after the earliest. */
+export type RoundOutcome =
+  | { status: 'busy' }
+  | {
+      status: 'done';
+      /** Events of the round's range (0 when none was waiting), applied by every projection that was at its start. */
+      applied: number;
+      projections: { name: ProjectionName; applied: number; checkpoint: Checkpoint }[];
+      more: boolean;
+    };
+
+/**
+ * One live round (`projector.run_round`, projections/engine/run-batch.sql): the projections'
+ * batches over one range, in one round trip and one transaction, for every named projection
+ * whose checkpoint row no other worker holds. 'busy' when another holds them all. With the test
+ * hook it runs in an explicit transaction so the pause falls between applying and committing.
+ */
+export async function runProjectionRound(
+  db: Kysely<unknown>,
+  names: readonly ProjectionName[],
+  options: ProjectorOptions = {},
+): Promise<RoundOutcome> {
+  for (const name of names) projectionNamed(name); // throws for a name that is not a projection
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const call = sql<{ projection: ProjectionName; applied: number; tx_id: string; position: bigint; more: boolean }>`
+    select projection, applied, tx_id::text as tx_id, position, more
+      from projector.run_round(${sql.val([...names])}::text[], ${batchSize}::integer)`;
+  const pause = options.pauseBeforeCommitMs;
+  const { rows } = pause
+    ? await db.transaction().execute(async (trx) => {
+        const result = await call.execute(trx);
+        await sleep(pause);
+        return result;
+      })
+    : await call.execute(db);
+  if (rows.length === 0) return { status: 'busy' };
+  return {
+    status: 'done',
+    applied: Math.max(...rows.map((row) => row.applied)),
+    projections: rows.map((row) => ({
+      name: row.projection,
+      applied: row.applied,
+      checkpoint: { txId: BigInt(row.tx_id), position: row.position },
+    })),
+    more: rows.some((row) => row.more),
+  };
+}
+
 async function recordError(db: Kysely<unknown>, name: ProjectionName, error: unknown): Promise<void> {
   const message = (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH);
   try {
@@ -160,8 +210,61 @@ export async function drainProjection(
   return report;
 }
 
+/**
+ * Runs rounds of the named projections until they have caught up with what the xmin gate lets
+ * through. A round that fails (one projection's rule, most likely) is followed by each
+ * projection's own drain, so the others still move and the failing one records its error
+ * (read.checkpoints.last_error); the first error is then thrown.
+ */
+export async function drainRounds(
+  db: Kysely<unknown>,
+  names: readonly ProjectionName[],
+  options: ProjectorOptions = {},
+): Promise<DrainReport[]> {
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const reports = new Map<ProjectionName, DrainReport>(
+    names.map((name) => [
+      name,
+      { projection: name, applied: 0, batches: 0, busy: true, checkpoint: undefined, more: false },
+    ]),
+  );
+  try {
+    for (let rounds = 0; rounds < MAX_BATCHES_PER_DRAIN; rounds++) {
+      const outcome = await runProjectionRound(db, names, options);
+      if (outcome.status === 'busy') break;
+      for (const moved of outcome.projections) {
+        const report = reports.get(moved.name);
+        if (!report) continue;
+        report.busy = false;
+        report.batches += moved.applied > 0 ? 1 : 0;
+        report.applied += moved.applied;
+        report.checkpoint = moved.checkpoint;
+        report.more = outcome.more;
+      }
+      // Round again while the range was full, or while some projection is still behind others.
+      if (outcome.applied === 0) break;
+      if (outcome.applied < batchSize && inStep(outcome.projections.map((moved) => moved.checkpoint))) break;
+    }
+  } catch (roundError) {
+    const drained = await Promise.allSettled(names.map((name) => drainProjection(db, name, options)));
+    const failed = drained.find((result) => result.status === 'rejected');
+    throw failed ? failed.reason : roundError;
+  }
+  return [...reports.values()];
+}
+
+function inStep(checkpoints: readonly Checkpoint[]): boolean {
+  const first = checkpoints[0];
+  return !first || checkpoints.every((checkpoint) => compareCheckpoints(checkpoint, first) === 0);
+}
+
+/** Every projection caught up, in rounds (as the workers drain them). */
 export async function drainAll(db: Kysely<unknown>, options: ProjectorOptions = {}): Promise<DrainReport[]> {
-  return Promise.all(PROJECTIONS.map((projection) => drainProjection(db, projection.name, options)));
+  return drainRounds(
+    db,
+    PROJECTIONS.map((projection) => projection.name),
+    options,
+  );
 }
 
 /** True when some projection has committed events after its checkpoint (held back, or not yet read). */

@@ -95,3 +95,75 @@ begin
     projector.has_events_after(v_to_tx, v_to_position);
 end
 $fn$;
+
+-- One live round of several projections (`projector.run_round`, called by the projection
+-- workers, projections/engine/worker-loop.ts): the batches of run_batch above, over one range,
+-- in one transaction. A batch's fixed cost - the round trip, the checkpoint row's lock, the
+-- range lookup, the transaction and its commit - was paid once per projection and per batch,
+-- and under payments (batches of a few events each) it was most of the read side's CPU: 4
+-- projections a batch apart cost 1.3-1.6x the CPU of one round of the four (bench/RESULTS.md,
+-- issue 40).
+-- Locks the checkpoint rows it can (SKIP LOCKED: a row another worker or a replay holds is left
+-- to it); the projections among them at the earliest checkpoint apply the next range after it,
+-- and those already past it wait for a later round (they reach the same checkpoints in a round
+-- or two: a replay's swap leaves its projection ahead or behind the others). Each projection
+-- moved saves its checkpoint and NOTIFYs as in run_batch. One row per projection locked: what
+-- it applied and where it is; `more` (the same in every row) says whether committed events wait
+-- after the earliest of them. No row: every named projection was held elsewhere.
+create or replace function projector.run_round(p_projections text[], p_limit integer)
+returns table (projection text, applied integer, tx_id xid8, "position" bigint, more boolean)
+language plpgsql set jit = off as $fn$
+declare
+  v_from_tx xid8;
+  v_from_position bigint;
+  v_to_tx xid8;
+  v_to_position bigint;
+  v_events integer := 0;
+  v_behind text[];
+  v_name text;
+  v_locked text[];
+  v_last_tx xid8;
+  v_last_position bigint;
+  v_more boolean;
+begin
+  -- Locked in name order, so that two rounds never wait on each other's rows in a cycle.
+  with locked as materialized (
+    select c.projection, c.tx_id, c.position from read.checkpoints c
+     where c.projection = any (p_projections)
+     order by c.projection
+       for update skip locked
+  ),
+  earliest as (select l.tx_id, l.position from locked l order by l.tx_id, l.position limit 1)
+  select e.tx_id, e.position,
+         array(select l.projection from locked l where (l.tx_id, l.position) = (e.tx_id, e.position) order by 1),
+         array(select l.projection from locked l order by 1)
+    into v_from_tx, v_from_position, v_behind, v_locked
+    from earliest e;
+  if v_locked is null then
+    return;
+  end if;
+
+  select r.tx_id, r.position, r.events into v_to_tx, v_to_position, v_events
+    from projector.next_range(v_from_tx, v_from_position, p_limit) r;
+  if coalesce(v_events, 0) > 0 then
+    foreach v_name in array v_behind loop
+      execute format('select projector.%I($1, $2, $3, $4)', 'apply_' || v_name || '__live')
+        using v_from_tx, v_from_position, v_to_tx, v_to_position;
+      perform projector.save_checkpoint(v_name, v_to_tx, v_to_position, v_events, true);
+    end loop;
+  else
+    v_events := 0;
+  end if;
+
+  -- The earliest checkpoint after this round: the range's end, or a projection left ahead of
+  -- the range's start but behind its end.
+  select c.tx_id, c.position into v_last_tx, v_last_position
+    from read.checkpoints c where c.projection = any (v_locked)
+   order by c.tx_id, c.position limit 1;
+  v_more := projector.has_events_after(v_last_tx, v_last_position);
+  return query
+    select c.projection, case when c.projection = any (v_behind) then v_events else 0 end, c.tx_id, c.position, v_more
+      from read.checkpoints c where c.projection = any (v_locked)
+     order by c.projection;
+end
+$fn$;

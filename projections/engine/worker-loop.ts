@@ -1,5 +1,5 @@
 /**
- * The projection worker loop: drain every projection when woken (a NOTIFY after each append,
+ * The projection worker loop: drain every projection, in rounds of all four, when woken (a NOTIFY after each append,
  * see wake-up.ts), on an in-process interval, and on a pg-boss catch-up job scheduled every
  * minute; and take operator-requested replays. Any number of processes may run it (the
  * composition root starts it in the API process or the worker process): the projector's
@@ -10,8 +10,8 @@ import type { Kysely } from 'kysely';
 import type { JobBoss } from '../../platform/jobs.ts';
 import { fallbackLogger, type Logger } from '../../platform/logger.ts';
 import { formatCheckpoint } from './checkpoint.ts';
-import { drainProjection, type DrainReport, type ProjectorOptions } from './projector.ts';
-import { PROJECTION_NAMES, type ProjectionName } from './definition.ts';
+import { drainRounds, type DrainReport, type ProjectorOptions } from './projector.ts';
+import { PROJECTION_NAMES } from './definition.ts';
 import { PROJECTION_CATCH_UP_QUEUE } from './queues.ts';
 import { startReplayWorker } from './replay-jobs.ts';
 import { listenForWakeUps } from './wake-up.ts';
@@ -94,40 +94,41 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
   const log = (options.log ?? fallbackLogger).child({ component: 'projections' });
   let stopped = false;
 
-  // Drains one projection until nothing committed is left after its checkpoint, or the retry
-  // limit: a wake-up can arrive while an older transaction still holds the xmin back, or while
-  // a peer is mid-batch.
+  // Drains the projections in rounds (projector.ts, drainRounds: every projection's batch over
+  // one range, in one transaction) until nothing committed is left after their checkpoints, or
+  // the retry limit: a wake-up can arrive while an older transaction still holds the xmin back,
+  // or while a peer is mid-round.
   // Under load - the drain was asked for while the last one ran, or it goes round again for
-  // events waiting behind the batch it just applied - its batches start at least
-  // `busySpacingMs` apart, so that each carries more events: a batch's fixed cost (the round
-  // trip, the range lookup, the rule's statements, a commit and a NOTIFY) is paid per batch,
-  // and back-to-back batches of one or two events made the projector a large share of the
-  // machine's CPU under B2 and cut the payments it served. An idle
-  // projector starts at once.
+  // events waiting behind the round it just applied - its rounds start at least
+  // `busySpacingMs` apart, so that each carries more events: a round's fixed cost (the round
+  // trip, the range lookup, the rules' statements, a commit and the NOTIFYs) is paid per round,
+  // and back-to-back rounds of one or two events made the projector a large share of the
+  // machine's CPU under B2 and cut the payments it served. An idle projector starts at once.
+  // One round for all four rather than a drain each: a batch's fixed cost was most of the read
+  // side's CPU under payments (run-batch.sql), and every payment's reply waits for both of the
+  // two costliest projections (accounts, history) anyway. A projection whose rule fails does not
+  // hold the others: drainRounds then drains each on its own.
   const busySpacingMs = options.busySpacingMs ?? DEFAULT_BUSY_SPACING_MS;
-  const lastDrainStarted = new Map<ProjectionName, number>();
-  const drainUntilCaughtUp = async (name: ProjectionName, behind: boolean): Promise<void> => {
+  let lastDrainStarted = -Infinity;
+  const drainUntilCaughtUp = async (behind: boolean): Promise<void> => {
     let busy = behind;
     for (let attempt = 1; attempt <= WAKE_RETRY_LIMIT && !stopped; attempt++) {
       if (busy) {
-        const wait = (lastDrainStarted.get(name) ?? -Infinity) + busySpacingMs - performance.now();
+        const wait = lastDrainStarted + busySpacingMs - performance.now();
         if (wait > 0) await sleep(wait);
       }
-      lastDrainStarted.set(name, performance.now());
-      const report = await drainProjection(options.db, name, options.projector);
-      logDrain(log, report);
-      if (!report.busy && !report.more) return;
-      // Round again: busy once a batch applied events (more are waiting behind them); a drain
+      lastDrainStarted = performance.now();
+      const reports = await drainRounds(options.db, PROJECTION_NAMES, options.projector);
+      for (const report of reports) logDrain(log, report);
+      if (reports.every((report) => !report.busy && !report.more)) return;
+      // Round again: busy once a round applied events (more are waiting behind them); a drain
       // that found them all held back by an open transaction retries after the delay only.
-      busy ||= report.applied > 0;
+      busy ||= reports.some((report) => report.applied > 0);
       await sleep(WAKE_RETRY_DELAY_MS);
     }
   };
-  // Each projection drains on its own, so a slow one (history, with its trigram indexes) never
-  // holds the others back: under a heavy write load the accounts projection once waited a
-  // minute for history's long drain to end before it was drained again.
-  const drainers = PROJECTION_NAMES.map((name) => singleFlight((behind) => drainUntilCaughtUp(name, behind)));
-  const drain = (): Promise<void> => Promise.all(drainers.map((drainer) => drainer.run())).then(() => undefined);
+  const drainer = singleFlight(drainUntilCaughtUp);
+  const drain = (): Promise<void> => drainer.run();
 
   const wakeUp = (): void => void drain().catch((error: unknown) => log.error({ err: error }, 'drain failed'));
   const stopListening = await listenForWakeUps(options.connectionString, wakeUp, log);
@@ -149,7 +150,7 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
     await stopListening();
     await options.boss.offWork(PROJECTION_CATCH_UP_QUEUE);
     await stopReplays();
-    await Promise.allSettled(drainers.map((drainer) => drainer.idle()));
+    await drainer.idle();
   };
 }
 
