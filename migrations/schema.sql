@@ -1828,40 +1828,12 @@ $function$;
 
 CREATE OR REPLACE FUNCTION projector.run_batch(p_projection text, p_limit integer)
  RETURNS TABLE(busy boolean, applied integer, tx_id xid8, "position" bigint, more boolean)
- LANGUAGE plpgsql
+ LANGUAGE sql
  SET jit TO 'off'
 AS $function$
-declare
-  v_from_tx xid8;
-  v_from_position bigint;
-  v_to_tx xid8;
-  v_to_position bigint;
-  v_events integer := 0;
-begin
-  select c.tx_id, c.position into v_from_tx, v_from_position
-    from read.checkpoints c where c.projection = p_projection
-     for update skip locked;
-  if not found then
-    -- Another projector holds it (or no such projection: the caller names only known ones).
-    return query select true, 0, null::xid8, null::bigint, false;
-    return;
-  end if;
-
-  select r.tx_id, r.position, r.events into v_to_tx, v_to_position, v_events
-    from projector.next_range(v_from_tx, v_from_position, p_limit) r;
-  if coalesce(v_events, 0) > 0 then
-    execute format('select projector.%I($1, $2, $3, $4, $5)', 'apply_' || p_projection)
-      using 'read'::text, v_from_tx, v_from_position, v_to_tx, v_to_position;
-    perform projector.save_checkpoint(p_projection, v_to_tx, v_to_position, v_events, true);
-  else
-    v_events := 0;
-    v_to_tx := v_from_tx;
-    v_to_position := v_from_position;
-  end if;
-
-  return query select false, v_events, v_to_tx, v_to_position,
-    projector.has_events_after(v_to_tx, v_to_position);
-end
+  select r.projection is null, coalesce(r.applied, 0), r.tx_id, r.position, coalesce(r.more, false)
+    from (select) as one
+    left join projector.run_round(array[p_projection], p_limit) r on true
 $function$;
 
 CREATE OR REPLACE FUNCTION projector.run_round(p_projections text[], p_limit integer)

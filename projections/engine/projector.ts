@@ -11,7 +11,7 @@
  * batches of each when a round fails.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type QueryResult, type RawBuilder } from 'kysely';
 import { hasEventsAfter, nextEventRange, type AnyTransaction } from './event-range.ts';
 import { compareCheckpoints, type Checkpoint } from './checkpoint.ts';
 import { applyRange, type Projection, type ProjectionName } from './definition.ts';
@@ -102,14 +102,7 @@ export async function runProjectionBatch(
   const call = sql<{ busy: boolean; applied: number; tx_id: string | null; position: bigint | null; more: boolean }>`
     select busy, applied, tx_id::text as tx_id, position, more from projector.run_batch(${name}, ${batchSize}::integer)`;
   try {
-    const pause = options.pauseBeforeCommitMs;
-    const { rows } = pause
-      ? await db.transaction().execute(async (trx) => {
-          const result = await call.execute(trx);
-          await sleep(pause);
-          return result;
-        })
-      : await call.execute(db);
+    const { rows } = await executeLive(db, call, options);
     const row = rows[0];
     if (!row || row.busy || row.tx_id === null || row.position === null) return { status: 'busy' };
     return {
@@ -151,14 +144,7 @@ export async function runProjectionRound(
   const call = sql<{ projection: ProjectionName; applied: number; tx_id: string; position: bigint; more: boolean }>`
     select projection, applied, tx_id::text as tx_id, position, more
       from projector.run_round(${sql.val([...names])}::text[], ${batchSize}::integer)`;
-  const pause = options.pauseBeforeCommitMs;
-  const { rows } = pause
-    ? await db.transaction().execute(async (trx) => {
-        const result = await call.execute(trx);
-        await sleep(pause);
-        return result;
-      })
-    : await call.execute(db);
+  const { rows } = await executeLive(db, call, options);
   if (rows.length === 0) return { status: 'busy' };
   return {
     status: 'done',
@@ -170,6 +156,24 @@ export async function runProjectionRound(
     })),
     more: rows.some((row) => row.more),
   };
+}
+
+/**
+ * A live call in its own implicit transaction; with the test hook, in an explicit one, so the
+ * pause falls between applying and committing (a worker killed then leaves nothing applied).
+ */
+async function executeLive<Row>(
+  db: Kysely<unknown>,
+  call: RawBuilder<Row>,
+  options: ProjectorOptions,
+): Promise<QueryResult<Row>> {
+  const pause = options.pauseBeforeCommitMs;
+  if (!pause) return call.execute(db);
+  return db.transaction().execute(async (trx) => {
+    const result = await call.execute(trx);
+    await sleep(pause);
+    return result;
+  });
 }
 
 async function recordError(db: Kysely<unknown>, name: ProjectionName, error: unknown): Promise<void> {

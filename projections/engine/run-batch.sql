@@ -1,7 +1,7 @@
 -- A live projector batch in one round trip (`projector.run_batch`, called by
 -- projections/engine/projector.ts): lock the projection's checkpoint row with SKIP LOCKED (one
 -- active projector per projection), find the range behind the xmin gate, apply the
--- projection's own rule (`apply_<name>`, projections/<name>/rules.sql), save the checkpoint
+-- projection's own rule (`apply_<name>__live`, projections/<name>/rules.sql), save the checkpoint
 -- and NOTIFY, all in the one implicit transaction of the call; then say whether more is
 -- waiting. Every command's reply waits for all the projections, so each statement a batch sent
 -- from Node was paid per command. Each step is a function of its own, which replay's steps
@@ -54,62 +54,26 @@ begin
 end
 $fn$;
 
--- One live batch of a projection (the steps in the header above). Never JIT-compiled: the rules'
--- statements are planned for a replay chunk's size (events_in_range's ROWS), so on a server
--- with JIT on (PostgreSQL's default where it is built with LLVM: Debian's, most managed ones)
--- their estimated cost passed the JIT thresholds, and every execution in every new session -
--- every session of a promoted standby - compiled them again: 0.15-1.2 s per statement, and
--- payments waited out the read-after-reply bound (bench/RESULTS.md, B7 after a switchover).
-create or replace function projector.run_batch(p_projection text, p_limit integer)
-returns table (busy boolean, applied integer, tx_id xid8, "position" bigint, more boolean)
-language plpgsql set jit = off as $fn$
-declare
-  v_from_tx xid8;
-  v_from_position bigint;
-  v_to_tx xid8;
-  v_to_position bigint;
-  v_events integer := 0;
-begin
-  select c.tx_id, c.position into v_from_tx, v_from_position
-    from read.checkpoints c where c.projection = p_projection
-     for update skip locked;
-  if not found then
-    -- Another projector holds it (or no such projection: the caller names only known ones).
-    return query select true, 0, null::xid8, null::bigint, false;
-    return;
-  end if;
-
-  select r.tx_id, r.position, r.events into v_to_tx, v_to_position, v_events
-    from projector.next_range(v_from_tx, v_from_position, p_limit) r;
-  if coalesce(v_events, 0) > 0 then
-    execute format('select projector.%I($1, $2, $3, $4, $5)', 'apply_' || p_projection)
-      using 'read'::text, v_from_tx, v_from_position, v_to_tx, v_to_position;
-    perform projector.save_checkpoint(p_projection, v_to_tx, v_to_position, v_events, true);
-  else
-    v_events := 0;
-    v_to_tx := v_from_tx;
-    v_to_position := v_from_position;
-  end if;
-
-  return query select false, v_events, v_to_tx, v_to_position,
-    projector.has_events_after(v_to_tx, v_to_position);
-end
-$fn$;
-
 -- One live round of several projections (`projector.run_round`, called by the projection
--- workers, projections/engine/worker-loop.ts): the batches of run_batch above, over one range,
--- in one transaction. A batch's fixed cost - the round trip, the checkpoint row's lock, the
--- range lookup, the transaction and its commit - was paid once per projection and per batch,
--- and under payments (batches of a few events each) it was most of the read side's CPU: 4
--- projections a batch apart cost 1.3-1.6x the CPU of one round of the four (bench/RESULTS.md,
--- issue 40).
+-- workers, projections/engine/worker-loop.ts): the batches of the header above, over one range,
+-- in one transaction (run_batch below is a round of one). A batch's fixed cost - the round
+-- trip, the checkpoint row's lock, the range lookup, the transaction and its commit - was paid
+-- once per projection and per batch, and under payments (batches of a few events each) it was
+-- most of the read side's CPU: 4 projections a batch apart cost 1.3-1.6x the CPU of one round
+-- of the four (bench/RESULTS.md, issue 40).
 -- Locks the checkpoint rows it can (SKIP LOCKED: a row another worker or a replay holds is left
 -- to it); the projections among them at the earliest checkpoint apply the next range after it,
 -- and those already past it wait for a later round (they reach the same checkpoints in a round
 -- or two: a replay's swap leaves its projection ahead or behind the others). Each projection
--- moved saves its checkpoint and NOTIFYs as in run_batch. One row per projection locked: what
--- it applied and where it is; `more` (the same in every row) says whether committed events wait
--- after the earliest of them. No row: every named projection was held elsewhere.
+-- moved saves its checkpoint and NOTIFYs. One row per projection locked: what it applied and
+-- where it is; `more` (the same in every row) says whether committed events wait after the
+-- earliest of them. No row: every named projection was held elsewhere.
+-- Never JIT-compiled: the rules' statements are planned for a replay chunk's size
+-- (events_in_range's ROWS), so on a server with JIT on (PostgreSQL's default where it is built
+-- with LLVM: Debian's, most managed ones) their estimated cost passed the JIT thresholds, and
+-- every execution in every new session - every session of a promoted standby - compiled them
+-- again: 0.15-1.2 s per statement, and payments waited out the read-after-reply bound
+-- (bench/RESULTS.md, B7 after a switchover).
 create or replace function projector.run_round(p_projections text[], p_limit integer)
 returns table (projection text, applied integer, tx_id xid8, "position" bigint, more boolean)
 language plpgsql set jit = off as $fn$
@@ -166,4 +130,15 @@ begin
       from read.checkpoints c where c.projection = any (v_locked)
      order by c.projection;
 end
+$fn$;
+
+-- One live batch of a projection (the steps in the header above): a round of that projection
+-- alone, so the steps are written once. No row from the round means another projector holds
+-- the checkpoint row (or no such projection: the caller names only known ones): busy.
+create or replace function projector.run_batch(p_projection text, p_limit integer)
+returns table (busy boolean, applied integer, tx_id xid8, "position" bigint, more boolean)
+language sql set jit = off as $fn$
+  select r.projection is null, coalesce(r.applied, 0), r.tx_id, r.position, coalesce(r.more, false)
+    from (select) as one
+    left join projector.run_round(array[p_projection], p_limit) r on true
 $fn$;

@@ -1,9 +1,9 @@
 /**
- * The projection worker loop: drain every projection, in rounds of all four, when woken (a NOTIFY after each append,
- * see wake-up.ts), on an in-process interval, and on a pg-boss catch-up job scheduled every
- * minute; and take operator-requested replays. Any number of processes may run it (the
- * composition root starts it in the API process or the worker process): the projector's
- * checkpoint lock keeps exactly one active per projection.
+ * The projection worker loop: drain every projection, in rounds of all four, when woken (a
+ * NOTIFY after each append, see wake-up.ts), on an in-process interval, and on a pg-boss
+ * catch-up job scheduled every minute; and take operator-requested replays. Any number of
+ * processes may run it (the composition root starts it in the API process or the worker
+ * process): the projector's checkpoint lock keeps exactly one active per projection.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
