@@ -893,8 +893,8 @@ begin
     from running r
     left join names n on n.account_id = r.counterparty_id;
 
-  -- Balances: a wallet opened gets its row at zero; postings add up. The last position and
-  -- time are the last in read order.
+  -- Balances: a wallet opened gets its row at zero; postings add up. The last position is the
+  -- greatest of the account's postings, the time its event's (or the opening's).
   with touches as (
     select p.account_id, p.amount, 1 as line, e.tx_id, e.position, e.recorded_at
       from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
@@ -906,15 +906,18 @@ begin
   )
   insert into read.balances as b (account_id, balance_paise, postings_count, last_position, updated_at)
   select t.account_id, sum(t.amount), sum(t.line),
-         (array_agg(t.position order by t.tx_id desc, t.position desc) filter (where t.line = 1))[1],
-         (array_agg(t.recorded_at order by t.tx_id desc, t.position desc))[1]
+         max(t.position) filter (where t.line = 1),
+         (array_agg(t.recorded_at order by t.position desc))[1]
     from touches t
    group by t.account_id
   on conflict (account_id) do update
      set balance_paise = b.balance_paise + excluded.balance_paise,
          postings_count = b.postings_count + excluded.postings_count,
-         last_position = coalesce(excluded.last_position, b.last_position),
-         updated_at = excluded.updated_at;
+         last_position = greatest(b.last_position, excluded.last_position),
+         -- A range's postings can sit below one an earlier range applied (a transaction with a
+         -- smaller xid took a larger position): the row keeps the greatest position's time.
+         updated_at = case when excluded.last_position > coalesce(b.last_position, 0) then excluded.updated_at
+                           else b.updated_at end;
 end
 $function$;
 
@@ -985,8 +988,8 @@ begin
     from running r
     left join names n on n.account_id = r.counterparty_id;
 
-  -- Balances: a wallet opened gets its row at zero; postings add up. The last position and
-  -- time are the last in read order.
+  -- Balances: a wallet opened gets its row at zero; postings add up. The last position is the
+  -- greatest of the account's postings, the time its event's (or the opening's).
   with touches as (
     select p.account_id, p.amount, 1 as line, e.tx_id, e.position, e.recorded_at
       from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
@@ -998,15 +1001,18 @@ begin
   )
   insert into read_rebuild_accounts.balances as b (account_id, balance_paise, postings_count, last_position, updated_at)
   select t.account_id, sum(t.amount), sum(t.line),
-         (array_agg(t.position order by t.tx_id desc, t.position desc) filter (where t.line = 1))[1],
-         (array_agg(t.recorded_at order by t.tx_id desc, t.position desc))[1]
+         max(t.position) filter (where t.line = 1),
+         (array_agg(t.recorded_at order by t.position desc))[1]
     from touches t
    group by t.account_id
   on conflict (account_id) do update
      set balance_paise = b.balance_paise + excluded.balance_paise,
          postings_count = b.postings_count + excluded.postings_count,
-         last_position = coalesce(excluded.last_position, b.last_position),
-         updated_at = excluded.updated_at;
+         last_position = greatest(b.last_position, excluded.last_position),
+         -- A range's postings can sit below one an earlier range applied (a transaction with a
+         -- smaller xid took a larger position): the row keeps the greatest position's time.
+         updated_at = case when excluded.last_position > coalesce(b.last_position, 0) then excluded.updated_at
+                           else b.updated_at end;
 end
 $function$;
 
@@ -1507,7 +1513,8 @@ begin
     select s.*,
            sum(s.amount) over account_order as running_balance,
            row_number() over account_order as running_count,
-           count(*) over (partition by s.account_id) as account_lines
+           count(*) over (partition by s.account_id) as account_lines,
+           max(s.position) over (partition by s.account_id) as account_last_position
       from sided s
     window account_order as (partition by s.account_id order by s.tx_id, s.position)
   ),
@@ -1530,23 +1537,28 @@ begin
       left join names n on n.account_id = r.counterparty_id
   ),
   -- Balances in the same pass: an account's last line in read order carries the sum and count
-  -- of all its postings (the window's frame ends with its peers, as the rule's sum does); with
-  -- its WalletOpened event, the last touch's time is the later of the two in read order.
+  -- of all its postings (the window's frame ends with its peers, as the rule's sum does); its
+  -- line at the greatest position gives the last position and time, and its WalletOpened event
+  -- the time of a wallet with no posting (an opening precedes the wallet's postings).
   touches as (
-    select r.account_id, r.running_balance as amount, r.running_count as line, r.tx_id, r.position, r.recorded_at
+    select r.account_id, r.running_balance as amount, r.running_count as line,
+           null::bigint as position, null::timestamptz as recorded_at, false as posting
       from running r
      where r.running_count = r.account_lines
     union all
-    select e.data->>'accountId', 0, 0, e.tx_id, e.position, e.recorded_at
+    select r.account_id, 0, 0, r.position, r.recorded_at, true
+      from running r
+     where r.position = r.account_last_position
+    union all
+    select e.data->>'accountId', 0, 0, e.position, e.recorded_at, false
       from ledger.events e
      where e.type = 'WalletOpened'
        and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
        and projector.account_part(e.data->>'accountId', p_parts) = p_part
   )
   insert into read_rebuild_accounts.balances (account_id, balance_paise, postings_count, last_position, updated_at)
-  select t.account_id, sum(t.amount), sum(t.line),
-         (array_agg(t.position order by t.tx_id desc, t.position desc) filter (where t.line > 0))[1],
-         (array_agg(t.recorded_at order by t.tx_id desc, t.position desc))[1]
+  select t.account_id, sum(t.amount), sum(t.line), max(t.position) filter (where t.posting),
+         (array_agg(t.recorded_at order by t.position desc) filter (where t.position is not null))[1]
     from touches t
    group by t.account_id;
 end
@@ -1555,29 +1567,19 @@ $function$;
 CREATE OR REPLACE FUNCTION projector.bulk_replay_balances(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer)
  RETURNS void
  LANGUAGE plpgsql
- SET enable_nestloop TO 'off'
+ SET enable_sort TO 'off'
  SET work_mem TO '256MB'
 AS $function$
 begin
   with later as (
     select e.position from ledger.events e where (e.tx_id, e.position) > (p_to_tx, p_to_position)
   ),
-  lines as (
-    select p.account_id, p.amount, p.position
+  sums as (
+    select p.account_id, sum(p.amount) as balance, count(*) as postings, max(p.position) as last_position
       from ledger.postings p
      where projector.account_part(p.account_id, p_parts) = p_part
        and not exists (select 1 from later l where l.position = p.position)
-  ),
-  read_order as materialized (
-    -- Each line's event in read order as one sortable key: the transaction, then the position.
-    select l.account_id, l.amount, e.recorded_at, e.tx_id::text::numeric * 1e19 + e.position as read_key
-      from lines l
-      join ledger.events e on e.position = l.position
-  ),
-  sums as (
-    select r.account_id, sum(r.amount) as balance, count(*) as postings, max(r.read_key) as last_key
-      from read_order r
-     group by r.account_id
+     group by p.account_id
   ),
   opened as (
     select e.data->>'accountId' as account_id, e.recorded_at
@@ -1585,16 +1587,12 @@ begin
      where e.type = 'WalletOpened'
        and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
        and projector.account_part(e.data->>'accountId', p_parts) = p_part
-  ),
-  last_lines as (
-    select distinct on (s.account_id) s.*, r.recorded_at
-      from sums s
-      join read_order r on r.account_id = s.account_id and r.read_key = s.last_key
   )
   insert into read_rebuild_accounts.balances (account_id, balance_paise, postings_count, last_position, updated_at)
-  select coalesce(s.account_id, o.account_id), coalesce(s.balance, 0), coalesce(s.postings, 0),
-         (s.last_key % 1e19)::bigint, coalesce(s.recorded_at, o.recorded_at)
-    from last_lines s
+  select coalesce(s.account_id, o.account_id), coalesce(s.balance, 0), coalesce(s.postings, 0), s.last_position,
+         coalesce(l.recorded_at, o.recorded_at)
+    from sums s
+    left join lateral (select e.recorded_at from ledger.events e where e.position = s.last_position offset 0) l on true
     full join opened o on o.account_id = s.account_id;
 end
 $function$;

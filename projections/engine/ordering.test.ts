@@ -5,8 +5,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, eventCount, type TestDatabase } from '../../test/database.ts';
-import { drainAll, drainProjection, replayProjection, PROJECTION_NAMES, readHistoryPage, readViews } from '../index.ts';
-import { depositRequested, rawAppend } from '../../test/raw-append.ts';
+import {
+  drainAll,
+  drainProjection,
+  replayBalances,
+  replayProjection,
+  PROJECTION_NAMES,
+  readHistoryPage,
+  readViews,
+} from '../index.ts';
+import { depositRequested, rawAppend, type RawEvent } from '../../test/raw-append.ts';
+import { createLedger, type LedgerTables } from '../../ledger/index.ts';
+import { tablesView } from '../../platform/database.ts';
 import { allCaughtUp, checkpointsOf, drainUntil, dumpReadTables } from '../../test/read-model.ts';
 
 let testDb: TestDatabase<unknown>;
@@ -129,12 +139,64 @@ describe('regression: ordering by the text of tx_id (xid 974 sorted after 1021)'
   });
 });
 
+describe('given postings of one account whose read order is not their position order', () => {
+  it("keeps the account's greatest position and its time, applied in either order", async () => {
+    const ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
+    await ledger.openWallet({ accountId: 'v', displayName: 'Vee' }, { actorId: 'v' });
+    await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
+    const older = nextDeposit();
+    const newer = nextDeposit();
+    await first.query('begin');
+    await xid(first);
+    await second.query('begin');
+    await xid(second);
+    // The newer transaction settles first; the older one waits for the wallet's lock, then takes
+    // the larger position: read order (older xid first) puts the smaller position last.
+    const newerToken = await rawAppend(second, newer.stream, -1, settledDeposit(newer.id, 'v', 700n));
+    const olderAppend = rawAppend(first, older.stream, -1, settledDeposit(older.id, 'v', 800n));
+    await second.query('commit');
+    const olderToken = await olderAppend;
+    await first.query('commit');
+    const newerPosition = BigInt(newerToken.split('.')[1] ?? 0);
+    const olderPosition = BigInt(olderToken.split('.')[1] ?? 0);
+    expect(olderPosition > newerPosition).toBe(true);
+
+    // One event a batch, so the older transaction's posting is applied before the newer's.
+    for (const name of PROJECTION_NAMES) await drainProjection(testDb.db, name, { batchSize: 1 });
+    expect(await allCaughtUp(testDb.db)).toBe(true);
+    for (const account of ['v', 'funding:upi']) {
+      const { rows } = await first.query<{ last_position: string; updated: boolean }>(
+        `select b.last_position::text, b.updated_at = e.recorded_at as updated
+           from read.balances b join ledger.events e on e.position = $2
+          where b.account_id = $1`,
+        [account, olderPosition.toString()],
+      );
+      expect(rows).toEqual([{ last_position: olderPosition.toString(), updated: true }]);
+    }
+  });
+});
+
 describe('after every out-of-order case', () => {
-  it('the incrementally projected tables equal a full replay', async () => {
+  it('the incrementally projected tables equal a full replay, and the balances alone rebuilt', async () => {
     await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
     const incremental = await dumpReadTables(testDb.db);
     for (const name of PROJECTION_NAMES) await replayProjection(testDb.db, name);
     expect(await dumpReadTables(testDb.db)).toEqual(incremental);
-    expect(incremental.history?.length).toBe(6);
+    await replayBalances(testDb.db);
+    expect(await dumpReadTables(testDb.db)).toEqual(incremental);
+    expect(incremental.history?.length).toBe(8);
   });
 });
+
+/** A UPI deposit requested and settled in one append: postings to funding:upi and the wallet. */
+function settledDeposit(depositId: string, walletId: string, amountPaise: bigint): RawEvent[] {
+  const settled: RawEvent = {
+    type: 'DepositSettled',
+    data: { depositId, walletId, amountPaise: amountPaise.toString(), method: 'upi', confirmedBy: 'admin' },
+    postings: [
+      { account: 'funding:upi', amount: (-amountPaise).toString() },
+      { account: walletId, amount: amountPaise.toString() },
+    ],
+  };
+  return [depositRequested(depositId, walletId, amountPaise, 'settled out of order'), settled];
+}
