@@ -265,7 +265,7 @@ describe('admin and operator screens in a real browser', () => {
       await toast(admin, "Awaiting a second admin's approval: amounts above ₹10,000 need two admins");
       const reviewer = (await session('desktop', reviewerToken)).page;
       await reviewer.goto('/admin/operations');
-      await reviewer.getByRole('button', { name: `Approve settle of deposit-${large}` }).click();
+      await reviewer.getByRole('button', { name: `Approve settlement of deposit-${large}` }).click();
       await toast(reviewer, 'Approved: the deposit has been settled');
       await statementHas(meera.id, 'DepositSettled', 2);
       await admin.getByRole('button', { name: 'Refresh', exact: true }).click();

@@ -236,7 +236,7 @@ describe("a payment's page, its receipt and its dispute", () => {
         const reviewer = await session('desktop', reviewerToken);
         await reviewer.page.goto('/admin/operations');
         const reject = reviewer.page.locator(
-          `button[aria-label="Reject reverse of transfer-${must(run.transferId)}"]:visible`,
+          `button[aria-label="Reject reversal of transfer-${must(run.transferId)}"]:visible`,
         );
         await reject.click();
         await reject.waitFor({ state: 'detached' });
@@ -260,7 +260,7 @@ describe("a payment's page, its receipt and its dispute", () => {
       const { page } = await session('desktop', reviewerToken);
       await page.goto('/admin/operations');
       // The approvals are a table on desktop (and cards on phones): the visible one.
-      const approve = page.locator(`button[aria-label="Approve reverse of transfer-${must(run.transferId)}"]:visible`);
+      const approve = page.locator(`button[aria-label="Approve reversal of transfer-${must(run.transferId)}"]:visible`);
       await approve.click();
       await approve.waitFor({ state: 'detached' });
       await page.context().close();

@@ -911,6 +911,7 @@ export const en = {
     decision: 'Decision',
     needsAnotherAdmin: 'Needs another admin',
     approve: 'Approve',
+    approvalAction: { settle: 'Settlement', reverse: 'Reversal' },
     approveLabel: 'Approve {{action}} of {{target}}',
     reject: 'Reject',
     withdraw: 'Withdraw',

@@ -904,6 +904,7 @@ export const hi: Messages = {
     decision: 'फ़ैसला',
     needsAnotherAdmin: 'दूसरे एडमिन की ज़रूरत है',
     approve: 'मंज़ूर करें',
+    approvalAction: { settle: 'निपटान', reverse: 'रिवर्सल' },
     approveLabel: '{{target}} पर {{action}} मंज़ूर करें',
     reject: 'अस्वीकार करें',
     withdraw: 'वापस लें',

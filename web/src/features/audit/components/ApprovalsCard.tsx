@@ -24,6 +24,8 @@ export function ApprovalsCard({ currentUserId }: { currentUserId: string }): Rea
   const approvals = usePendingApprovals();
   const decide = useApprovalDecision(currentUserId);
   const rows: ApprovalRow[] = (approvals.data ?? []).map((row) => ({ ...row, _id: row.id }));
+  // The action's name in the reader's language ('settle' is the wire's code, not a word to show).
+  const actionName = (row: ApprovalRow): string => t(`audit.approvalAction.${row.action}`);
   const columns: Column<ApprovalRow>[] = [
     { id: 'time', header: t('audit.requested'), cell: (row) => formatDateTime(row.requestedAt) },
     {
@@ -31,7 +33,7 @@ export function ApprovalsCard({ currentUserId }: { currentUserId: string }): Rea
       header: t('audit.by'),
       cell: (row) => <span title={row.requestedBy}>{row.requestedByName ?? shortId(row.requestedBy)}</span>,
     },
-    { id: 'action', header: t('audit.action'), cell: (row) => <Badge tone="warning">{row.action}</Badge> },
+    { id: 'action', header: t('audit.action'), cell: (row) => <Badge tone="warning">{actionName(row)}</Badge> },
     {
       id: 'customer',
       header: t('topUp.customer'),
@@ -55,7 +57,7 @@ export function ApprovalsCard({ currentUserId }: { currentUserId: string }): Rea
               variant="success"
               disabled={decide.pending}
               onClick={() => void decide.run(row, 'approve')}
-              aria-label={t('audit.approveLabel', { action: row.action, target: row.target })}
+              aria-label={t('audit.approveLabel', { action: actionName(row).toLowerCase(), target: row.target })}
             >
               {t('audit.approve')}
             </Button>
@@ -65,7 +67,7 @@ export function ApprovalsCard({ currentUserId }: { currentUserId: string }): Rea
             variant="secondary"
             disabled={decide.pending}
             onClick={() => void decide.run(row, 'reject')}
-            aria-label={t('audit.rejectLabel', { action: row.action, target: row.target })}
+            aria-label={t('audit.rejectLabel', { action: actionName(row).toLowerCase(), target: row.target })}
           >
             {row.requestedBy === currentUserId ? t('audit.withdraw') : t('audit.reject')}
           </Button>

@@ -64,8 +64,11 @@ describe('approvals on the operations page', () => {
     expect(within(table).getAllByText('Meera Iyer')).toHaveLength(2);
     expect(within(table).getAllByText('UPI')).toHaveLength(2);
     expect(within(table).getByText('Needs another admin')).toBeTruthy();
-    expect(within(table).getByRole('button', { name: 'Reject settle of deposit-a2' }).textContent).toBe('Withdraw');
-    await userEvent.click(within(table).getByRole('button', { name: 'Approve settle of deposit-a1' }));
+    // The action by its name, never the wire's code.
+    expect(within(table).getAllByText('Settlement')).toHaveLength(2);
+    expect(within(table).queryByText('settle')).toBeNull();
+    expect(within(table).getByRole('button', { name: 'Reject settlement of deposit-a2' }).textContent).toBe('Withdraw');
+    await userEvent.click(within(table).getByRole('button', { name: 'Approve settlement of deposit-a1' }));
     expect(await screen.findByText('Approved: the deposit has been settled')).toBeTruthy();
     expect(calls.some((call) => call.path === '/api/admin/approvals/a1/approve' && call.method === 'POST')).toBe(true);
     await waitFor(() =>

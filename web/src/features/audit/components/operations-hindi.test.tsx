@@ -56,9 +56,9 @@ describe('the Operations page in Hindi', () => {
 
     expect(screen.getByRole('heading', { name: 'ऑपरेशंस' })).toBeTruthy();
     const approvals = await screen.findByRole('table', { name: 'दूसरे एडमिन की प्रतीक्षा में' });
-    expect(within(approvals).getByRole('button', { name: 'deposit-a1 पर settle मंज़ूर करें' })).toBeTruthy();
+    expect(within(approvals).getByRole('button', { name: 'deposit-a1 पर निपटान मंज़ूर करें' })).toBeTruthy();
     expect(within(approvals).getByText('दूसरे एडमिन की ज़रूरत है')).toBeTruthy();
-    expect(within(approvals).getByRole('button', { name: 'deposit-a2 पर settle अस्वीकार करें' }).textContent).toBe(
+    expect(within(approvals).getByRole('button', { name: 'deposit-a2 पर निपटान अस्वीकार करें' }).textContent).toBe(
       'वापस लें',
     );
     expect(await screen.findByText('संतुलित')).toBeTruthy();
