@@ -309,8 +309,9 @@ export function printReplay(figures: ReplayFigures, verify: LedgerVerifyFigures)
   console.log(`B4 ledger verify after the replay: ${verify.clean ? 'clean' : 'NOT CLEAN'} - ${verify.summary}`);
 }
 
+/** The targets are the rebuild of all at once and of the balances alone; a projection has none of its own. */
 function hasReplayTarget(projection: string): boolean {
-  return projection === 'all' || projection === 'accounts';
+  return projection === 'all' || projection === 'balances';
 }
 
 export function printReads(rows: readonly ReadRow[], scaledNote?: string): void {
