@@ -3,11 +3,10 @@
  * the note, the time in India Standard Time, the reference (transaction id) and the status.
  * Built from the owner's own history entry (projections' readHistoryEntry), so a receipt
  * says what the history and the payment's page say. Set in the statement's Noto Sans subset
- * (./statement-pdf.ts), which has the rupee sign the PDF standard fonts lack.
+ * (./pdf-document.ts), which has the rupee sign the PDF standard fonts lack.
  */
-import PDFDocument from 'pdfkit';
 import type { HistoryEntry } from '../projections/index.ts';
-import { BODY, BOLD, fonts } from './statement-pdf.ts';
+import { BODY, BOLD, openPdf } from './pdf-document.ts';
 import { istTime, rupeeText } from './statement-words.ts';
 
 export interface ReceiptPdfRequest {
@@ -47,21 +46,13 @@ function receiptLines(request: ReceiptPdfRequest): [string, string][] {
 
 /** The receipt PDF as bytes. */
 export async function receiptPdf(request: ReceiptPdfRequest): Promise<Buffer> {
-  const fontData = await fonts();
-  const doc = new PDFDocument({
+  const pdf = await openPdf({
     size: 'A5',
     margin: 36,
     compress: request.compress ?? true,
-    info: { Title: `Receipt ${request.entryId}`, Author: 'Rupee Wallet' },
+    title: `Receipt ${request.entryId}`,
   });
-  doc.registerFont(BODY, fontData.body);
-  doc.registerFont(BOLD, fontData.bold);
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<void>((resolve, reject) => {
-    doc.on('end', resolve);
-    doc.on('error', reject);
-  });
+  const { doc } = pdf;
   doc.font(BOLD).fontSize(16).text('Rupee Wallet - Payment receipt');
   doc.moveDown(0.8).fontSize(10);
   for (const [label, value] of receiptLines(request)) {
@@ -71,7 +62,5 @@ export async function receiptPdf(request: ReceiptPdfRequest): Promise<Buffer> {
   }
   doc.moveDown().font(BODY).fontSize(8).fillColor('#555555');
   doc.text(`Generated: ${istTime(request.now ?? new Date())} IST`);
-  doc.end();
-  await done;
-  return Buffer.concat(chunks);
+  return pdf.finish();
 }

@@ -8,16 +8,10 @@
  * points to the CSV, which has every line. The document is built in memory (a few hundred
  * kilobytes at the limit) so the reply carries its length.
  *
- * Text is set in Noto Sans (SIL Open Font License 1.1; the TTFs of the
- * @embedpdf/fonts-latin package, made for embedding in PDFs), as a subset of the glyphs used: the PDF
- * standard fonts have no rupee sign (U+20B9), Noto Sans has it and the Latin text. Lines say
- * what the CSV says (./statement-words.ts): IST time, description in people's words, the
- * reference and transaction id, debit or credit, and the running balance.
+ * Set in Noto Sans (./pdf-document.ts). Lines say what the CSV says (./statement-words.ts): IST
+ * time, description in people's words, the reference and transaction id, debit or credit, and
+ * the running balance.
  */
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import PDFDocument from 'pdfkit';
 import type { Kysely } from 'kysely';
 import { dayEnd, dayStart } from '../contracts/statements.ts';
 import {
@@ -29,6 +23,7 @@ import {
   type ReadViews,
   type StatementLineWithReference,
 } from '../projections/index.ts';
+import { BODY, BOLD, openPdf } from './pdf-document.ts';
 import { describeLine, istTime, requestedNote, rupeeText } from './statement-words.ts';
 
 export const MAX_PDF_LINES = 2_000;
@@ -43,32 +38,6 @@ export interface StatementPdfRequest {
   compress?: boolean;
   now?: Date;
 }
-
-/** Beside the package's entry (dist/): its exports name no font file, so they are found from there. */
-const FONT_PACKAGE = '@embedpdf/fonts-latin';
-const FONT_FILES = { body: '../fonts/NotoSans-Regular.ttf', bold: '../fonts/NotoSans-Bold.ttf' } as const;
-
-let fontBytes: Promise<{ body: Buffer; bold: Buffer }> | undefined;
-
-/** The two TTFs, read once per process (pdfkit subsets them per document); the receipt uses them too. */
-export function fonts(): Promise<{ body: Buffer; bold: Buffer }> {
-  if (!fontBytes) {
-    const entry = path.dirname(createRequire(import.meta.url).resolve(FONT_PACKAGE));
-    fontBytes = Promise.all([
-      readFile(path.resolve(entry, FONT_FILES.body)),
-      readFile(path.resolve(entry, FONT_FILES.bold)),
-    ])
-      .then(([body, bold]) => ({ body, bold }))
-      .catch((error: unknown) => {
-        fontBytes = undefined;
-        throw error;
-      });
-  }
-  return fontBytes;
-}
-
-export const BODY = 'NotoSans';
-export const BOLD = 'NotoSans-Bold';
 
 const longDay = new Intl.DateTimeFormat('en-IN', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
 
@@ -160,27 +129,19 @@ function tableRow(doc: PDFKit.PDFDocument, row: StatementLineWithReference): voi
 export async function statementPdf(db: Kysely<unknown>, request: StatementPdfRequest): Promise<Buffer> {
   const reads = readViews(db);
   const period = { accountId: request.accountId, from: request.from, to: request.to };
-  const [days, name, lines, fontData] = await Promise.all([
+  const [days, name, lines, pdf] = await Promise.all([
     readStatementDays(reads, period),
     readDisplayName(reads, request.accountId),
     statementLines(reads, request),
-    fonts(),
+    openPdf({
+      size: 'A4',
+      margin: 40,
+      compress: request.compress ?? true,
+      title: `Statement ${request.from} to ${request.to}`,
+    }),
   ]);
   const summary = periodSummary(days);
-  const doc = new PDFDocument({
-    size: 'A4',
-    margin: 40,
-    compress: request.compress ?? true,
-    info: { Title: `Statement ${request.from} to ${request.to}`, Author: 'Rupee Wallet' },
-  });
-  doc.registerFont(BODY, fontData.body);
-  doc.registerFont(BOLD, fontData.bold);
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<void>((resolve, reject) => {
-    doc.on('end', resolve);
-    doc.on('error', reject);
-  });
+  const { doc } = pdf;
 
   doc.font(BOLD).fontSize(18).text('Rupee Wallet - Account statement');
   doc.moveDown(0.3).font(BODY).fontSize(10);
@@ -204,7 +165,5 @@ export async function statementPdf(db: Kysely<unknown>, request: StatementPdfReq
   }
   if (lines.more)
     doc.moveDown().text(`Only the first ${MAX_PDF_LINES} transactions are listed; the CSV download has every one.`, 40);
-  doc.end();
-  await done;
-  return Buffer.concat(chunks);
+  return pdf.finish();
 }
