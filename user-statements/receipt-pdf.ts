@@ -2,11 +2,11 @@
  * One payment's receipt as a PDF, for its owner to keep or share: both parties, the amount,
  * the note, the time in India Standard Time, the reference (transaction id) and the status.
  * Built from the owner's own history entry (projections' readHistoryEntry), so a receipt
- * says what the history and the payment's page say. Set in the statement's Noto Sans subset
- * (./pdf-document.ts), which has the rupee sign the PDF standard fonts lack.
+ * says what the history and the payment's page say. Set in the statement's fonts
+ * (./pdf-document.ts): the rupee sign the PDF standard fonts lack, and names in Hindi.
  */
 import type { HistoryEntry } from '../projections/index.ts';
-import { BODY, BOLD, openPdf } from './pdf-document.ts';
+import { BODY, BOLD, openPdf, writeText } from './pdf-document.ts';
 import { istTime, rupeeText } from './statement-words.ts';
 
 export interface ReceiptPdfRequest {
@@ -56,8 +56,8 @@ export async function receiptPdf(request: ReceiptPdfRequest): Promise<Buffer> {
   doc.font(BOLD).fontSize(16).text('Rupee Wallet - Payment receipt');
   doc.moveDown(0.8).fontSize(10);
   for (const [label, value] of receiptLines(request)) {
-    // One text run per line, so the line reads (and is found by a search) as "Label: value".
-    doc.font(BODY).text(`${label}: ${value}`);
+    // One text run per line and script, so the line reads (and is found by a search) as "Label: value".
+    writeText(doc, `${label}: ${value}`, 'body');
     doc.moveDown(0.3);
   }
   doc.moveDown().font(BODY).fontSize(8).fillColor('#555555');

@@ -8,7 +8,7 @@
  * points to the CSV, which has every line. The document is built in memory (a few hundred
  * kilobytes at the limit) so the reply carries its length.
  *
- * Set in Noto Sans (./pdf-document.ts). Lines say what the CSV says (./statement-words.ts): IST
+ * Set in Noto Sans, names and notes in Hindi in Noto Sans Devanagari (./pdf-document.ts). Lines say what the CSV says (./statement-words.ts): IST
  * time, description in people's words, the reference and transaction id, debit or credit, and
  * the running balance.
  */
@@ -23,7 +23,7 @@ import {
   type ReadViews,
   type StatementLineWithReference,
 } from '../projections/index.ts';
-import { BODY, BOLD, openPdf } from './pdf-document.ts';
+import { BODY, BOLD, openPdf, writeText } from './pdf-document.ts';
 import { describeLine, istTime, requestedNote, rupeeText } from './statement-words.ts';
 
 export const MAX_PDF_LINES = 2_000;
@@ -93,9 +93,10 @@ function tableHeader(doc: PDFKit.PDFDocument): void {
 /** The description cell: what happened, then the payer's note and the transaction id in small grey type. */
 function descriptionCell(doc: PDFKit.PDFDocument, row: StatementLineWithReference, y: number): number {
   const column = COLUMNS[1];
-  doc.text(describeLine(row) + requestedNote(row), column.x, y, { width: column.width });
+  writeText(doc, describeLine(row) + requestedNote(row), 'body', { width: column.width }, { x: column.x, y });
   doc.fontSize(7.5).fillColor(MUTED);
-  if (row.reference) doc.text(`Ref: ${row.reference}`, column.x, doc.y, { width: column.width });
+  if (row.reference)
+    writeText(doc, `Ref: ${row.reference}`, 'body', { width: column.width }, { x: column.x, y: doc.y });
   doc.text(`Txn ID: ${row.transaction_id}`, column.x, doc.y, { width: column.width });
   doc.fontSize(8.5).fillColor('black');
   return doc.y;
@@ -145,7 +146,7 @@ export async function statementPdf(db: Kysely<unknown>, request: StatementPdfReq
 
   doc.font(BOLD).fontSize(18).text('Rupee Wallet - Account statement');
   doc.moveDown(0.3).font(BODY).fontSize(10);
-  doc.text(`Account holder: ${name ?? request.accountId}`);
+  writeText(doc, `Account holder: ${name ?? request.accountId}`, 'body');
   doc.text(`Account number: ${request.accountId}`);
   doc.text(`Period: ${dayText(request.from)} to ${dayText(request.to)} (India Standard Time)`);
   doc.text(`Generated: ${istTime(request.now ?? new Date())} IST`);
