@@ -115,4 +115,21 @@ describe('GET /api/transactions/:transactionId/receipt.pdf', () => {
     expect(text).toContain(`Transaction ID: ${transferId}`);
     expect(text).toContain('Status: Successful');
   });
+
+  it('is worded in Hindi for a reader of the Hindi app, names and note as written; another language is refused', async () => {
+    const response = await get(asha.token, `/api/transactions/${transferId}/receipt.pdf?lang=hi`);
+    expect(response.statusCode).toBe(200);
+    // Joined: a line is one text operator per script, and a vowel sign may be one of its own.
+    const text = pdfText(response.rawPayload).replaceAll('\n', '');
+    expect(text).toContain('भुगतान की रसीद');
+    expect(text).toContain('नोट: Dinner at Koramangala');
+    expect(text).toContain('सफल');
+    // The id's label ends in glyphs a PDF maps to no text (a reph, a contextual vowel sign).
+    expect(text).toContain(`): ${transferId}`);
+    expect(text).toContain('तारीख और समय: ');
+    expect(text).not.toContain('Amount:');
+    const refused = await get(asha.token, `/api/transactions/${transferId}/receipt.pdf?lang=fr`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ success: false, code: 'validation_failed' });
+  });
 });

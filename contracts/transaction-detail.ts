@@ -43,6 +43,18 @@ export const transactionDetailSchema = z.object({
 });
 export type TransactionDetail = z.output<typeof transactionDetailSchema>;
 
+/** The languages a receipt is worded in: the web app's own two. */
+export const RECEIPT_LANGUAGES = ['en', 'hi'] as const;
+export type ReceiptLanguage = (typeof RECEIPT_LANGUAGES)[number];
+
+/** The receipt's query: its language, the reader's choice in the web app (English by default). */
+export const receiptQuerySchema = z.object({
+  lang: z
+    .enum(RECEIPT_LANGUAGES)
+    .default('en')
+    .meta({ description: "The receipt's words: en (English) or hi (Hindi); names, notes and ids stay as written" }),
+});
+
 /** The receipt's file name, the same in the reply's header and the web app's save dialog. */
 export function receiptFileName(transactionId: string): string {
   return `receipt-${transactionId}.pdf`;

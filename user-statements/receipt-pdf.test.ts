@@ -51,4 +51,18 @@ describe('a receipt with names and a note in Hindi', () => {
     expect(raw).toMatch(/\/BaseFont \/[A-Z]{6}\+NotoSansDevanagari/);
     expect(raw).toMatch(/\/BaseFont \/[A-Z]{6}\+NotoSans-Regular/);
   });
+
+  it('is worded in Hindi when asked, the names, note and amount as they are', async () => {
+    const pdf = await receiptPdf({ entry: entry(), entryId: 't1', language: 'hi', compress: false });
+    const text = pdfText(pdf).replaceAll('\n', '');
+    // The labels "from" and "to" (किससे, किसको) begin with such a vowel sign: their names are checked.
+    expect(text).toContain(': आशा Rao');
+    expect(text).toContain(': मीना कुमारी');
+    expect(text).toContain('नोट: दूध और राशन November');
+    // The id's label ends in glyphs a PDF maps to no text (a reph, a contextual vowel sign).
+    expect(text).toContain('): t1');
+    expect(text).toContain('₹1,250.50');
+    expect(text).toContain('सफल');
+    expect(text).not.toContain('From:');
+  });
 });

@@ -2,23 +2,59 @@
  * One payment's receipt as a PDF, for its owner to keep or share: both parties, the amount,
  * the note, the time in India Standard Time, the reference (transaction id) and the status.
  * Built from the owner's own history entry (projections' readHistoryEntry), so a receipt
- * says what the history and the payment's page say. Set in the statement's fonts
- * (./pdf-document.ts): the rupee sign the PDF standard fonts lack, and names in Hindi.
+ * says what the history and the payment's page say. Worded in English or Hindi, as the reader
+ * reads the web app (names, notes, amounts, times and ids stay as they are). Set in the
+ * statement's fonts (./pdf-document.ts): the rupee sign the PDF standard fonts lack, and Hindi.
  */
+import type { ReceiptLanguage } from '../contracts/transaction-detail.ts';
 import type { HistoryEntry } from '../projections/index.ts';
-import { BODY, BOLD, openPdf, writeText } from './pdf-document.ts';
+import { openPdf, writeText } from './pdf-document.ts';
 import { istTime, rupeeText } from './statement-words.ts';
 
 export interface ReceiptPdfRequest {
   entry: HistoryEntry;
   /** The entry's id as the history shows it (`<id>-reversal` for a reversal's row). */
   entryId: string;
+  /** English unless the reader chose Hindi. */
+  language?: ReceiptLanguage;
   /** Off in tests, so the text can be searched in the file. */
   compress?: boolean;
   now?: Date;
 }
 
-const STATUS_WORDS = { success: 'Successful', pending: 'Pending', failed: 'Failed' } as const;
+const RECEIPT_WORDS = {
+  en: {
+    title: 'Rupee Wallet - Payment receipt',
+    amount: 'Amount',
+    from: 'From',
+    to: 'To',
+    note: 'Note',
+    time: 'Date and time',
+    transactionId: 'Transaction ID',
+    status: 'Status',
+    statuses: { success: 'Successful', pending: 'Pending', failed: 'Failed' },
+    reason: 'Reason',
+    reversed: 'Reversed',
+    generated: 'Generated',
+  },
+  // The payment page's words for the same things (paymentDetail in web/src/i18n/resources/hi.ts).
+  hi: {
+    title: 'Rupee Wallet - भुगतान की रसीद',
+    amount: 'राशि',
+    from: 'किससे',
+    to: 'किसको',
+    note: 'नोट',
+    time: 'तारीख और समय',
+    transactionId: 'लेन-देन आईडी (संदर्भ)',
+    status: 'स्थिति',
+    statuses: { success: 'सफल', pending: 'लंबित', failed: 'विफल' },
+    reason: 'कारण',
+    reversed: 'रिवर्स किया गया',
+    generated: 'रसीद बनी',
+  },
+} as const;
+
+type ReceiptWords = (typeof RECEIPT_WORDS)[ReceiptLanguage];
 
 /** Who paid whom, from the owner's side of the row: a deposit comes from its funding account. */
 function receiptParties(entry: HistoryEntry): { from: string; to: string } {
@@ -27,20 +63,20 @@ function receiptParties(entry: HistoryEntry): { from: string; to: string } {
   return entry.row.type === 'debit' ? { from: own, to: other } : { from: other, to: own };
 }
 
-function receiptLines(request: ReceiptPdfRequest): [string, string][] {
+function receiptLines(request: ReceiptPdfRequest, words: ReceiptWords): [string, string][] {
   const { row } = request.entry;
   const parties = receiptParties(request.entry);
   const lines: [string, string][] = [
-    ['Amount', rupeeText(row.amount_paise)],
-    ['From', parties.from],
-    ['To', parties.to],
-    ['Note', row.reference || '-'],
-    ['Date and time', `${istTime(row.created_at)} IST`],
-    ['Transaction ID', request.entryId],
-    ['Status', STATUS_WORDS[row.status]],
+    [words.amount, rupeeText(row.amount_paise)],
+    [words.from, parties.from],
+    [words.to, parties.to],
+    [words.note, row.reference || '-'],
+    [words.time, `${istTime(row.created_at)} IST`],
+    [words.transactionId, request.entryId],
+    [words.status, words.statuses[row.status]],
   ];
-  if (row.failure_reason) lines.push(['Reason', row.failure_reason]);
-  if (request.entry.reversedAt) lines.push(['Reversed', `${istTime(request.entry.reversedAt)} IST`]);
+  if (row.failure_reason) lines.push([words.reason, row.failure_reason]);
+  if (request.entry.reversedAt) lines.push([words.reversed, `${istTime(request.entry.reversedAt)} IST`]);
   return lines;
 }
 
@@ -53,14 +89,16 @@ export async function receiptPdf(request: ReceiptPdfRequest): Promise<Buffer> {
     title: `Receipt ${request.entryId}`,
   });
   const { doc } = pdf;
-  doc.font(BOLD).fontSize(16).text('Rupee Wallet - Payment receipt');
+  const words = RECEIPT_WORDS[request.language ?? 'en'];
+  doc.fontSize(16);
+  writeText(doc, words.title, 'bold');
   doc.moveDown(0.8).fontSize(10);
-  for (const [label, value] of receiptLines(request)) {
+  for (const [label, value] of receiptLines(request, words)) {
     // One text run per line and script, so the line reads (and is found by a search) as "Label: value".
     writeText(doc, `${label}: ${value}`, 'body');
     doc.moveDown(0.3);
   }
-  doc.moveDown().font(BODY).fontSize(8).fillColor('#555555');
-  doc.text(`Generated: ${istTime(request.now ?? new Date())} IST`);
+  doc.moveDown().fontSize(8).fillColor('#555555');
+  writeText(doc, `${words.generated}: ${istTime(request.now ?? new Date())} IST`, 'body');
   return pdf.finish();
 }

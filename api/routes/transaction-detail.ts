@@ -11,6 +11,7 @@ import { disputeRecordSchema, raiseDisputeSchema, type DisputeRecord } from '../
 import { rupeesFromPaise } from '../../contracts/money.ts';
 import {
   receiptFileName,
+  receiptQuerySchema,
   transactionDetailSchema,
   transactionParamsSchema,
   type TransactionDetail,
@@ -83,6 +84,7 @@ function registerReceipt(app: ZodRoutes, ownEntry: OwnEntry): void {
         summary: "A transaction's receipt as PDF",
         description: 'The same facts as the transaction page. Only your own history: others are 404.',
         params: transactionParamsSchema,
+        querystring: receiptQuerySchema,
         replies: { 200: fileReply('application/pdf', 'The receipt as a PDF document') },
         errors: [404],
       }),
@@ -90,7 +92,11 @@ function registerReceipt(app: ZodRoutes, ownEntry: OwnEntry): void {
     async (request, reply) => {
       const user = await requireUser(request);
       const { transactionId } = request.params;
-      const pdf = await receiptPdf({ entry: await ownEntry(user.id, transactionId), entryId: transactionId });
+      const pdf = await receiptPdf({
+        entry: await ownEntry(user.id, transactionId),
+        entryId: transactionId,
+        language: request.query.lang,
+      });
       reply.header('content-type', 'application/pdf');
       reply.header('content-disposition', `attachment; filename="${receiptFileName(transactionId)}"`);
       reply.header('cache-control', 'no-store');
