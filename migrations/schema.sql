@@ -1513,6 +1513,7 @@ begin
     select s.*,
            sum(s.amount) over account_order as running_balance,
            row_number() over account_order as running_count,
+           sum(s.amount) over (partition by s.account_id) as account_total,
            count(*) over (partition by s.account_id) as account_lines,
            max(s.position) over (partition by s.account_id) as account_last_position
       from sided s
@@ -1536,29 +1537,23 @@ begin
       from running r
       left join names n on n.account_id = r.counterparty_id
   ),
-  -- Balances in the same pass: an account's last line in read order carries the sum and count
-  -- of all its postings (the window's frame ends with its peers, as the rule's sum does); its
-  -- line at the greatest position gives the last position and time, and its WalletOpened event
-  -- the time of a wallet with no posting (an opening precedes the wallet's postings).
+  -- Balances in the same pass: an account's line at its greatest position carries the sum and
+  -- count of all its postings, and gives the last position and time; its WalletOpened event the
+  -- time of a wallet with no posting (an opening precedes the wallet's postings).
   touches as (
-    select r.account_id, r.running_balance as amount, r.running_count as line,
-           null::bigint as position, null::timestamptz as recorded_at, false as posting
-      from running r
-     where r.running_count = r.account_lines
-    union all
-    select r.account_id, 0, 0, r.position, r.recorded_at, true
+    select r.account_id, r.account_total as amount, r.account_lines as line, r.position, r.recorded_at
       from running r
      where r.position = r.account_last_position
     union all
-    select e.data->>'accountId', 0, 0, e.position, e.recorded_at, false
+    select e.data->>'accountId', 0, 0, e.position, e.recorded_at
       from ledger.events e
      where e.type = 'WalletOpened'
        and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
        and projector.account_part(e.data->>'accountId', p_parts) = p_part
   )
   insert into read_rebuild_accounts.balances (account_id, balance_paise, postings_count, last_position, updated_at)
-  select t.account_id, sum(t.amount), sum(t.line), max(t.position) filter (where t.posting),
-         (array_agg(t.recorded_at order by t.position desc) filter (where t.position is not null))[1]
+  select t.account_id, sum(t.amount), sum(t.line), max(t.position) filter (where t.line > 0),
+         (array_agg(t.recorded_at order by t.position desc))[1]
     from touches t
    group by t.account_id;
 end

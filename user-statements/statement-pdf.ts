@@ -8,9 +8,9 @@
  * points to the CSV, which has every line. The document is built in memory (a few hundred
  * kilobytes at the limit) so the reply carries its length.
  *
- * Set in Noto Sans, names and notes in Hindi in Noto Sans Devanagari (./pdf-document.ts). Lines say what the CSV says (./statement-words.ts): IST
- * time, description in people's words, the reference and transaction id, debit or credit, and
- * the running balance.
+ * Set in Noto Sans, names and notes in Hindi in Noto Sans Devanagari (./pdf-document.ts). Lines
+ * say what the CSV says (./statement-words.ts): IST time, description in people's words, the
+ * reference and transaction id, debit or credit, and the running balance.
  */
 import type { Kysely } from 'kysely';
 import { dayEnd, dayStart } from '../contracts/statements.ts';
