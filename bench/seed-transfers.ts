@@ -145,7 +145,7 @@ async function appendChunk(
                                 'amountPaise', t.amount::text, 'reference', t.reference)::text, 'UTF8')),
              jsonb_build_object('positions', jsonb_build_array(e.position))
         from seed_transfers t join seed_events e using (i)
-       -- In key order, for the same reason.
-       order by t.from_id, t.idempotency_key`.execute(trx);
+       -- In index order (idempotency_keys_by_digest), for the same reason.
+       order by ledger.idempotency_digest(t.from_id, t.idempotency_key)`.execute(trx);
   });
 }

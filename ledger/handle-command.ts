@@ -85,6 +85,12 @@ export async function previousResult<Result extends AppendResult>(
       sql<string>`encode(request_hash, 'hex')`.as('request_hash'),
       sql<unknown>`ledger.recorded_result(result)`.as('result'),
     ])
+    // Found through idempotency_keys_by_digest, then matched on actor and key themselves.
+    .where(
+      sql`ledger.idempotency_digest(actor_id, key)`,
+      '=',
+      sql`ledger.idempotency_digest(${claim.actorId}, ${claim.key})`,
+    )
     .where('actor_id', '=', claim.actorId)
     .where('key', '=', claim.key)
     .executeTakeFirst();

@@ -82,6 +82,19 @@ describe('a retried transfer with the same idempotency key', () => {
     expect(result.replayed).toBe(false);
   });
 
+  it('keeps two actors apart whose id and key make the same text together', async () => {
+    const transfer = (transferId: string, actorId: string, idempotencyKey: string) =>
+      ledger.transfer(
+        { transferId, fromAccountId: 'alice', toAccountId: 'bob', amountPaise: rupees(1), reference: 'split' },
+        { actorId, idempotencyKey },
+      );
+    const first = await transfer('split-1', 'al', 'ice-k');
+    const second = await transfer('split-2', 'ali', 'ce-k');
+    expect([first.replayed, second.replayed]).toEqual([false, false]);
+    expect((await transfer('split-1', 'al', 'ice-k')).transferId).toBe('split-1');
+    expect((await transfer('split-2', 'ali', 'ce-k')).transferId).toBe('split-2');
+  });
+
   it('applies once when eight copies race', async () => {
     const ctx = { actorId: 'alice', idempotencyKey: 'k-race' };
     const before = await eventCount();

@@ -207,7 +207,6 @@ create table ledger.idempotency_keys (
   result jsonb,
   recorded_at timestamp with time zone default now() not null,
   constraint idempotency_keys_key_check CHECK (((length(key) >= 1) AND (length(key) <= 200))),
-  constraint idempotency_keys_pkey PRIMARY KEY (actor_id, key),
   constraint idempotency_keys_request_hash_check CHECK ((octet_length(request_hash) = 32))
 );
 
@@ -373,6 +372,7 @@ CREATE INDEX users_mobile_key ON identity.users USING btree ("right"(regexp_repl
 CREATE INDEX events_by_time ON ledger.events USING brin (recorded_at);
 CREATE INDEX events_by_type ON ledger.events USING btree (type, "position") WHERE (type <> 'TransferCompleted'::text);
 CREATE INDEX events_tx_order ON ledger.events USING btree (tx_id, "position");
+CREATE UNIQUE INDEX idempotency_keys_by_digest ON ledger.idempotency_keys USING btree (ledger.idempotency_digest(actor_id, key));
 CREATE INDEX idempotency_keys_by_time ON ledger.idempotency_keys USING brin (recorded_at);
 CREATE INDEX counters_reset_at ON ratelimit.counters USING btree (reset_at);
 CREATE INDEX history_by_type ON read.history USING btree (account_id, type, created_at DESC, "position" DESC) INCLUDE (stream_id);
@@ -511,12 +511,16 @@ begin
     from ledger.accounts a
    where a.id = any(v_named) and a.kind <> 'wallet';
 
+  -- Each key found by its digest (one descent of idempotency_keys_by_digest), then matched on
+  -- actor and key themselves.
   select coalesce(jsonb_object_agg(k.actor_id || chr(10) || k.key, jsonb_build_object('hash', encode(k.request_hash, 'hex'), 'result', ledger.recorded_result(k.result))), '{}')
     into v_keys
     from (select distinct x->'idempotency'->>'actor' as actor, x->'idempotency'->>'key' as key
             from jsonb_array_elements(p_appends) x
            where jsonb_typeof(x->'idempotency') = 'object') q
-    join ledger.idempotency_keys k on k.actor_id = q.actor and k.key = q.key;
+    join ledger.idempotency_keys k
+      on ledger.idempotency_digest(k.actor_id, k.key) = ledger.idempotency_digest(q.actor, q.key)
+     and k.actor_id = q.actor and k.key = q.key;
 
   -- Each stream's current version: one backward step of the (stream_id, stream_version) index.
   select coalesce(jsonb_object_agg(s.stream_id, s.version), '{}') into v_versions
@@ -751,6 +755,13 @@ begin
   return v_deleted;
 end
 $function$;
+
+CREATE OR REPLACE FUNCTION ledger.idempotency_digest(p_actor text, p_key text)
+ RETURNS uuid
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'pg_temp'
+RETURN (encode(substr(sha256(convert_to(((((length(p_actor))::text || ':'::text) || p_actor) || p_key), 'UTF8'::name)), 1, 16), 'hex'::text))::uuid;
 
 CREATE OR REPLACE FUNCTION ledger.open_wallet_account(p_account_id text)
  RETURNS boolean
@@ -2097,6 +2108,7 @@ grant execute on function ledger.append(p_stream_id text, p_expected_version int
 grant execute on function ledger.append_batch(p_appends jsonb) to wallet_runtime;
 grant execute on function ledger.assert_postings_balanced() to wallet_runtime;
 grant execute on function ledger.expire_idempotency_keys(p_older_than interval, p_limit integer) to wallet_runtime;
+grant execute on function ledger.idempotency_digest(p_actor text, p_key text) to wallet_runtime;
 grant execute on function ledger.open_wallet_account(p_account_id text) to wallet_runtime;
 grant execute on function ledger.recorded_result(p_result jsonb) to wallet_runtime;
 grant execute on function ledger.reject_account_removal() to wallet_runtime;

@@ -92,7 +92,10 @@ export async function appendToStream(db: Kysely<LedgerTables>, request: AppendRe
 export function toRejection(error: unknown, streamId: string): LedgerRejection | undefined {
   const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
   const message = error instanceof Error ? error.message : String(error);
-  if (code === '23505' && (constraint === 'one_event_per_stream_version' || constraint === 'idempotency_keys_pkey')) {
+  if (
+    code === '23505' &&
+    (constraint === 'one_event_per_stream_version' || constraint === 'idempotency_keys_by_digest')
+  ) {
     return new LedgerRejection('stream_conflict', `Stream ${streamId} changed concurrently`, { streamId });
   }
   switch (code) {

@@ -17,7 +17,7 @@
 --   runs pays an executor start-up, so the work per command is array appends in memory.
 -- The database keeps guarding what it guarded: the zero-sum statement trigger over the
 -- postings insert (invariants.sql), wallet_never_negative, the append-only triggers, the
--- unique stream version and the idempotency primary key. A unique violation against a
+-- unique stream version and the idempotency records' unique digest. A unique violation against a
 -- concurrent batch fails this batch whole (nothing of it commits); the caller then appends its
 -- commands one by one.
 -- The output is an array in input order: {ok: true, result} or {ok: false, code, message} with
@@ -131,12 +131,16 @@ begin
     from ledger.accounts a
    where a.id = any(v_named) and a.kind <> 'wallet';
 
+  -- Each key found by its digest (one descent of idempotency_keys_by_digest), then matched on
+  -- actor and key themselves.
   select coalesce(jsonb_object_agg(k.actor_id || chr(10) || k.key, jsonb_build_object('hash', encode(k.request_hash, 'hex'), 'result', ledger.recorded_result(k.result))), '{}')
     into v_keys
     from (select distinct x->'idempotency'->>'actor' as actor, x->'idempotency'->>'key' as key
             from jsonb_array_elements(p_appends) x
            where jsonb_typeof(x->'idempotency') = 'object') q
-    join ledger.idempotency_keys k on k.actor_id = q.actor and k.key = q.key;
+    join ledger.idempotency_keys k
+      on ledger.idempotency_digest(k.actor_id, k.key) = ledger.idempotency_digest(q.actor, q.key)
+     and k.actor_id = q.actor and k.key = q.key;
 
   -- Each stream's current version: one backward step of the (stream_id, stream_version) index.
   select coalesce(jsonb_object_agg(s.stream_id, s.version), '{}') into v_versions

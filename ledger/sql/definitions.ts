@@ -1,8 +1,8 @@
 /**
  * What the ledger installs beyond its tables: its schema's name, and its SQL definition files
  * in the order they are applied (the migration run applies them after the versioned
- * migrations; runtime/installation.ts hands them to it): the trigger functions first, then
- * `append_batch`, which `append` calls as a batch of one.
+ * migrations; runtime/installation.ts hands them to it): the trigger functions first, the
+ * idempotency records' digest, then `append_batch`, which `append` calls as a batch of one.
  */
 
 /**
@@ -14,6 +14,7 @@ export const LEDGER_SCHEMAS = [{ schema: 'ledger', tables: ['select'], functions
 
 export const LEDGER_SQL_DEFINITIONS: readonly URL[] = [
   new URL('./invariants.sql', import.meta.url),
+  new URL('./idempotency-digest.sql', import.meta.url),
   new URL('./append-batch.sql', import.meta.url),
   new URL('./append.sql', import.meta.url),
   new URL('./open-wallet-account.sql', import.meta.url),
