@@ -314,6 +314,32 @@ describe('GET /api/transactions/statement.pdf', () => {
     expect(text).not.toContain('777.00');
   });
 
+  it('is worded in Hindi for a reader of the Hindi app: names, amounts, times and ids as they are', async () => {
+    const response = await get(asha.token, '/api/transactions/statement.pdf?from=2025-03-01&to=2025-04-30&lang=hi');
+    expect(response.statusCode).toBe(200);
+    // Joined: each run of a script is a text operator of its own (test/pdf-text.ts). A vowel
+    // sign written before its consonant (ि) reads back in drawn order and a reph maps to no
+    // text, so the words checked avoid them ("अवधि", "किया" and "संदर्भ" render, but read back
+    // out of order).
+    const text = pdfText(response.rawPayload).replaceAll('\n', '');
+    expect(text).toContain(`खाता संख्या: ${asha.id}`);
+    expect(text).toContain(': 1 March 2025 से 30 April 2025 तक (भारतीय मानक समय)');
+    expect(text).toContain('आए पैसे: ₹10,000.00');
+    expect(text).toContain('गए पैसे: ₹1,500.00');
+    expect(text).toContain('UPI से जोड़े गए');
+    expect(text).toContain(`${await displayName(ravi.id)} को भुगतान`);
+    expect(text).toContain(': Dinner at Koramangala');
+    expect(text).toContain('1 Apr 2025, 1:30 am');
+    expect(text).not.toContain('Opening balance');
+    expect(text).not.toContain('Paid to');
+  });
+
+  it('refuses a language the app does not have, with the 400 envelope', async () => {
+    const response = await get(asha.token, '/api/transactions/statement.pdf?from=2025-03-01&to=2025-04-30&lang=fr');
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ success: false, code: 'validation_failed' });
+  });
+
   it('writes large amounts in Indian digit grouping', async () => {
     expect(rupeeText(12_345_678n)).toBe('₹1,23,456.78');
     expect(rupeeText(-1_000_000_005n)).toBe('-₹1,00,00,000.05');

@@ -200,3 +200,12 @@ export const checkpointToken = boundedText({ max: 41 })
   .refine((token) => token.split('.').every((part) => BigInt(part) <= MAX_CHECKPOINT_PART), {
     message: 'Each part of a checkpoint is at most 9223372036854775807',
   });
+
+/** The languages a document we make (a receipt, a statement) is worded in: the web app's own two. */
+export const DOCUMENT_LANGUAGES = ['en', 'hi'] as const;
+export type DocumentLanguage = (typeof DOCUMENT_LANGUAGES)[number];
+
+/** A document's `lang` query field: the reader's choice in the web app, English by default. */
+export const documentLanguage = z.enum(DOCUMENT_LANGUAGES).default('en').meta({
+  description: "The document's words: en (English) or hi (Hindi); names, notes, amounts, times and ids stay as written",
+});

@@ -4,7 +4,7 @@
  * JSON, and the Transactions page's optional date filter. Shared by the API and the web app.
  */
 import { z } from 'zod';
-import { boundedText } from './fields.ts';
+import { boundedText, documentLanguage } from './fields.ts';
 
 /** The longest period one statement or chart covers: a leap year. */
 export const MAX_STATEMENT_DAYS = 366;
@@ -61,6 +61,10 @@ export const statementPeriodSchema = z
     message: `A statement covers at most ${MAX_STATEMENT_DAYS} days`,
   });
 export type StatementPeriodQuery = z.infer<typeof statementPeriodSchema>;
+
+/** The statement PDF's query: the period, and the language its words are in (the reader's in the web app). */
+export const statementPdfQuerySchema = statementPeriodSchema.safeExtend({ lang: documentLanguage });
+export type StatementPdfQuery = z.output<typeof statementPdfQuerySchema>;
 
 /** The Transactions page's date filter: both ends or neither (checked like a statement period). */
 export const historyDateFilter = {

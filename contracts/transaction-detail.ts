@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { disputeRecordSchema } from './disputes.ts';
-import { boundedText } from './fields.ts';
+import { boundedText, documentLanguage } from './fields.ts';
 
 /** A history row's `_id`: a transaction id, or `<id>-reversal` for the row of its reversal. */
 export const TRANSACTION_ID_PATTERN = /^[A-Za-z0-9_:-]+$/;
@@ -43,17 +43,8 @@ export const transactionDetailSchema = z.object({
 });
 export type TransactionDetail = z.output<typeof transactionDetailSchema>;
 
-/** The languages a receipt is worded in: the web app's own two. */
-export const RECEIPT_LANGUAGES = ['en', 'hi'] as const;
-export type ReceiptLanguage = (typeof RECEIPT_LANGUAGES)[number];
-
 /** The receipt's query: its language, the reader's choice in the web app (English by default). */
-export const receiptQuerySchema = z.object({
-  lang: z
-    .enum(RECEIPT_LANGUAGES)
-    .default('en')
-    .meta({ description: "The receipt's words: en (English) or hi (Hindi); names, notes and ids stay as written" }),
-});
+export const receiptQuerySchema = z.object({ lang: documentLanguage });
 
 /** The receipt's file name, the same in the reply's header and the web app's save dialog. */
 export function receiptFileName(transactionId: string): string {

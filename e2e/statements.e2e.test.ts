@@ -7,7 +7,8 @@
  *   svg has the data points), from a lazily loaded chunk that the dashboard's first chunk
  *   does not contain (checked in the built files);
  * - her Transactions page filters by dates (a past range is empty, today's has both) and
- *   downloads the statement for the range as CSV and PDF (contents checked);
+ *   downloads the statement for the range as CSV and PDF (contents checked), and on a phone
+ *   in Hindi, the PDF worded in Hindi;
  * - the admin's Operations page charts the trial balance and each projection's lag over time.
  * Desktop and phone screenshots of each screen go to test-output/screenshots/.
  */
@@ -193,7 +194,7 @@ describe('statements and charts in a real browser', () => {
     expect(await page.getByRole('button', { name: 'PDF' }).isDisabled()).toBe(true);
   });
 
-  step('Transactions date range on a phone', async () => {
+  step('Transactions date range on a phone, and the statement PDF in Hindi for a reader of the Hindi app', async () => {
     const { page } = await session('phone');
     await signIn(page, nila.email, PASSWORD);
     await page.goto('/transactions');
@@ -202,6 +203,28 @@ describe('statements and charts in a real browser', () => {
     await expectText(historyCounter(page), '2 of 2 transactions');
     await expectNoSidewaysScroll(page);
     await screenshot(page, SCREENSHOT_DIR, 'transactions-date-range', 'phone');
+
+    await page.evaluate(() => window.localStorage.setItem('language', 'hi'));
+    try {
+      await page.reload();
+      await page.getByLabel('से').fill(addDays(TODAY, -7));
+      await page.getByLabel('तक').fill(TODAY);
+      await page.getByText(`स्टेटमेंट डाउनलोड करें (${addDays(TODAY, -7)} से ${TODAY}):`).waitFor();
+      const pdfDownload = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'PDF' }).click();
+      const pdf = readFileSync((await (await pdfDownload).path()) ?? '');
+      // A line is joined from its runs of each script (test/pdf-text.ts); the words checked
+      // avoid the signs a PDF reads back out of order (ि, a reph: api/statements.test.ts).
+      const text = pdfText(pdf).replaceAll('\n', '');
+      expect(text).toContain('आए पैसे: ₹5,000.00');
+      expect(text).toContain('गए पैसे: ₹1,250.50');
+      expect(text).toContain(`${arjun.name} को भुगतान`);
+      expect(text).toContain('UPI से जोड़े गए');
+      expect(text).toContain(': rent share');
+      expect(text).not.toContain('Money in');
+    } finally {
+      await page.evaluate(() => window.localStorage.setItem('language', 'en'));
+    }
   });
 
   for (const viewport of ['desktop', 'phone'] as ViewportName[]) {

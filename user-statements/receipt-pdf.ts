@@ -6,7 +6,7 @@
  * reads the web app (names, notes, amounts, times and ids stay as they are). Set in the
  * statement's fonts (./pdf-document.ts): the rupee sign the PDF standard fonts lack, and Hindi.
  */
-import type { ReceiptLanguage } from '../contracts/transaction-detail.ts';
+import type { DocumentLanguage } from '../contracts/fields.ts';
 import type { HistoryEntry } from '../projections/index.ts';
 import { openPdf, writeText } from './pdf-document.ts';
 import { istTime, rupeeText } from './statement-words.ts';
@@ -16,7 +16,7 @@ export interface ReceiptPdfRequest {
   /** The entry's id as the history shows it (`<id>-reversal` for a reversal's row). */
   entryId: string;
   /** English unless the reader chose Hindi. */
-  language?: ReceiptLanguage;
+  language?: DocumentLanguage;
   /** Off in tests, so the text can be searched in the file. */
   compress?: boolean;
   now?: Date;
@@ -54,7 +54,7 @@ const RECEIPT_WORDS = {
   },
 } as const;
 
-type ReceiptWords = (typeof RECEIPT_WORDS)[ReceiptLanguage];
+type ReceiptWords = (typeof RECEIPT_WORDS)[DocumentLanguage];
 
 /** Who paid whom, from the owner's side of the row: a deposit comes from its funding account. */
 function receiptParties(entry: HistoryEntry): { from: string; to: string } {

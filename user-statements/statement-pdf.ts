@@ -8,11 +8,14 @@
  * points to the CSV, which has every line. The document is built in memory (a few hundred
  * kilobytes at the limit) so the reply carries its length.
  *
- * Set in Noto Sans, names and notes in Hindi in Noto Sans Devanagari (./pdf-document.ts). Lines
- * say what the CSV says (./statement-words.ts): IST time, description in people's words, the
- * reference and transaction id, debit or credit, and the running balance.
+ * Worded in English or Hindi, as the reader reads the web app (names, notes, amounts, times and
+ * ids stay as they are); set in Noto Sans, with Hindi in Noto Sans Devanagari
+ * (./pdf-document.ts). Lines say what the CSV says (./statement-words.ts): IST time,
+ * description in people's words, the reference and transaction id, debit or credit, and the
+ * running balance.
  */
 import type { Kysely } from 'kysely';
+import type { DocumentLanguage } from '../contracts/fields.ts';
 import { dayEnd, dayStart } from '../contracts/statements.ts';
 import {
   periodSummary,
@@ -23,7 +26,7 @@ import {
   type ReadViews,
   type StatementLineWithReference,
 } from '../projections/index.ts';
-import { BODY, BOLD, openPdf, writeText } from './pdf-document.ts';
+import { BODY, openPdf, writeText } from './pdf-document.ts';
 import { describeLine, istTime, requestedNote, rupeeText } from './statement-words.ts';
 
 export const MAX_PDF_LINES = 2_000;
@@ -34,6 +37,8 @@ export interface StatementPdfRequest {
   /** 'YYYY-MM-DD', Kolkata days, both included. */
   from: string;
   to: string;
+  /** English unless the reader chose Hindi. */
+  language?: DocumentLanguage;
   /** Off in tests, so the text can be searched in the file. */
   compress?: boolean;
   now?: Date;
@@ -68,21 +73,72 @@ async function statementLines(
   return { rows: rows.slice(0, MAX_PDF_LINES), more: rows.length > MAX_PDF_LINES };
 }
 
+/** The statement's own words in each of the web app's languages (the lines': ./statement-words.ts). */
+const STATEMENT_WORDS = {
+  en: {
+    title: 'Rupee Wallet - Account statement',
+    holder: 'Account holder',
+    accountNumber: 'Account number',
+    period: (from: string, to: string) => `Period: ${from} to ${to} (India Standard Time)`,
+    generated: 'Generated',
+    summary: 'Summary',
+    opening: 'Opening balance',
+    moneyIn: 'Money in',
+    moneyOut: 'Money out',
+    closing: 'Closing balance',
+    transactions: 'Transactions',
+    columns: ['Date (IST)', 'Description', 'Debit', 'Credit', 'Balance'],
+    reference: 'Ref',
+    transactionId: 'Txn ID',
+    none: 'No transactions in this period.',
+    more: (limit: number) => `Only the first ${limit} transactions are listed; the CSV download has every one.`,
+  },
+  // The dashboard's and the payment page's words where they say the same (web/src/i18n/resources/hi.ts).
+  hi: {
+    title: 'Rupee Wallet - खाते का स्टेटमेंट',
+    holder: 'खाताधारक',
+    accountNumber: 'खाता संख्या',
+    period: (from: string, to: string) => `अवधि: ${from} से ${to} तक (भारतीय मानक समय)`,
+    generated: 'स्टेटमेंट बना',
+    summary: 'सारांश',
+    opening: 'शुरुआती बैलेंस',
+    moneyIn: 'आए पैसे',
+    moneyOut: 'गए पैसे',
+    closing: 'अंतिम बैलेंस',
+    transactions: 'लेन-देन',
+    columns: ['तारीख (IST)', 'विवरण', 'डेबिट', 'क्रेडिट', 'बैलेंस'],
+    reference: 'संदर्भ',
+    transactionId: 'लेन-देन आईडी',
+    none: 'इस अवधि में कोई लेन-देन नहीं।',
+    more: (limit: number) => `केवल पहले ${limit} लेन-देन दिखाए गए हैं; CSV डाउनलोड में हर लेन-देन है।`,
+  },
+} as const;
+
+type StatementWords = (typeof STATEMENT_WORDS)[DocumentLanguage];
+
 // The date takes 100 pt: '31 Dec 2025, 12:59 pm' on one line at 8.5 pt, as the CSV writes it.
 const COLUMNS = [
-  { title: 'Date (IST)', x: 40, width: 100, align: 'left' },
-  { title: 'Description', x: 145, width: 170, align: 'left' },
-  { title: 'Debit', x: 320, width: 75, align: 'right' },
-  { title: 'Credit', x: 400, width: 75, align: 'right' },
-  { title: 'Balance', x: 480, width: 75, align: 'right' },
+  { x: 40, width: 100, align: 'left' },
+  { x: 145, width: 170, align: 'left' },
+  { x: 320, width: 75, align: 'right' },
+  { x: 400, width: 75, align: 'right' },
+  { x: 480, width: 75, align: 'right' },
 ] as const;
 
 const MUTED = '#555555';
 
-function tableHeader(doc: PDFKit.PDFDocument): void {
+function tableHeader(doc: PDFKit.PDFDocument, words: StatementWords): void {
   const y = doc.y;
-  doc.font(BOLD).fontSize(8.5);
-  for (const column of COLUMNS) doc.text(column.title, column.x, y, { width: column.width, align: column.align });
+  doc.fontSize(8.5);
+  COLUMNS.forEach((column, index) =>
+    writeText(
+      doc,
+      words.columns[index] ?? '',
+      'bold',
+      { width: column.width, align: column.align },
+      { x: column.x, y },
+    ),
+  );
   doc
     .moveTo(40, doc.y + 2)
     .lineTo(555, doc.y + 2)
@@ -91,21 +147,34 @@ function tableHeader(doc: PDFKit.PDFDocument): void {
 }
 
 /** The description cell: what happened, then the payer's note and the transaction id in small grey type. */
-function descriptionCell(doc: PDFKit.PDFDocument, row: StatementLineWithReference, y: number): number {
+function descriptionCell(
+  doc: PDFKit.PDFDocument,
+  row: StatementLineWithReference,
+  y: number,
+  language: DocumentLanguage,
+): number {
   const column = COLUMNS[1];
-  writeText(doc, describeLine(row) + requestedNote(row), 'body', { width: column.width }, { x: column.x, y });
+  const words = STATEMENT_WORDS[language];
+  const description = describeLine(row, language) + requestedNote(row, language);
+  writeText(doc, description, 'body', { width: column.width }, { x: column.x, y });
   doc.fontSize(7.5).fillColor(MUTED);
   if (row.reference)
-    writeText(doc, `Ref: ${row.reference}`, 'body', { width: column.width }, { x: column.x, y: doc.y });
-  doc.text(`Txn ID: ${row.transaction_id}`, column.x, doc.y, { width: column.width });
+    writeText(doc, `${words.reference}: ${row.reference}`, 'body', { width: column.width }, { x: column.x, y: doc.y });
+  writeText(
+    doc,
+    `${words.transactionId}: ${row.transaction_id}`,
+    'body',
+    { width: column.width },
+    { x: column.x, y: doc.y },
+  );
   doc.fontSize(8.5).fillColor('black');
   return doc.y;
 }
 
-function tableRow(doc: PDFKit.PDFDocument, row: StatementLineWithReference): void {
+function tableRow(doc: PDFKit.PDFDocument, row: StatementLineWithReference, language: DocumentLanguage): void {
   if (doc.y > doc.page.height - 80) {
     doc.addPage();
-    tableHeader(doc);
+    tableHeader(doc, STATEMENT_WORDS[language]);
   }
   const y = doc.y;
   const out = row.amount_paise < 0n;
@@ -116,7 +185,7 @@ function tableRow(doc: PDFKit.PDFDocument, row: StatementLineWithReference): voi
     out ? '' : rupeeText(row.amount_paise),
     rupeeText(row.balance_after_paise),
   ];
-  let bottom = descriptionCell(doc, row, y);
+  let bottom = descriptionCell(doc, row, y, language);
   COLUMNS.forEach((column, index) => {
     const cell = cells[index];
     if (cell === undefined) return;
@@ -142,29 +211,34 @@ export async function statementPdf(db: Kysely<unknown>, request: StatementPdfReq
     }),
   ]);
   const summary = periodSummary(days);
+  const language = request.language ?? 'en';
+  const words = STATEMENT_WORDS[language];
   const { doc } = pdf;
 
-  doc.font(BOLD).fontSize(18).text('Rupee Wallet - Account statement');
-  doc.moveDown(0.3).font(BODY).fontSize(10);
-  writeText(doc, `Account holder: ${name ?? request.accountId}`, 'body');
-  doc.text(`Account number: ${request.accountId}`);
-  doc.text(`Period: ${dayText(request.from)} to ${dayText(request.to)} (India Standard Time)`);
-  doc.text(`Generated: ${istTime(request.now ?? new Date())} IST`);
+  doc.fontSize(18);
+  writeText(doc, words.title, 'bold');
+  doc.moveDown(0.3).fontSize(10);
+  writeText(doc, `${words.holder}: ${name ?? request.accountId}`, 'body');
+  writeText(doc, `${words.accountNumber}: ${request.accountId}`, 'body');
+  writeText(doc, words.period(dayText(request.from), dayText(request.to)), 'body');
+  writeText(doc, `${words.generated}: ${istTime(request.now ?? new Date())} IST`, 'body');
+  doc.moveDown().fontSize(11);
+  writeText(doc, words.summary, 'bold');
+  doc.fontSize(10);
+  writeText(doc, `${words.opening}: ${rupeeText(summary.openingBalancePaise)}`, 'body');
+  writeText(doc, `${words.moneyIn}: ${rupeeText(summary.moneyInPaise)}`, 'body');
+  writeText(doc, `${words.moneyOut}: ${rupeeText(summary.moneyOutPaise)}`, 'body');
+  writeText(doc, `${words.closing}: ${rupeeText(summary.closingBalancePaise)}`, 'body');
+  writeText(doc, `${words.transactions}: ${summary.postingsCount.toString()}`, 'body');
   doc.moveDown();
-  doc.font(BOLD).fontSize(11).text('Summary');
-  doc.font(BODY).fontSize(10);
-  doc.text(`Opening balance: ${rupeeText(summary.openingBalancePaise)}`);
-  doc.text(`Money in: ${rupeeText(summary.moneyInPaise)}`);
-  doc.text(`Money out: ${rupeeText(summary.moneyOutPaise)}`);
-  doc.text(`Closing balance: ${rupeeText(summary.closingBalancePaise)}`);
-  doc.text(`Transactions: ${summary.postingsCount.toString()}`);
-  doc.moveDown();
-  if (lines.rows.length === 0) doc.text('No transactions in this period.');
+  if (lines.rows.length === 0) writeText(doc, words.none, 'body');
   else {
-    tableHeader(doc);
-    for (const row of lines.rows) tableRow(doc, row);
+    tableHeader(doc, words);
+    for (const row of lines.rows) tableRow(doc, row, language);
   }
-  if (lines.more)
-    doc.moveDown().text(`Only the first ${MAX_PDF_LINES} transactions are listed; the CSV download has every one.`, 40);
+  if (lines.more) {
+    doc.moveDown();
+    writeText(doc, words.more(MAX_PDF_LINES), 'body', {}, { x: 40, y: doc.y });
+  }
   return pdf.finish();
 }

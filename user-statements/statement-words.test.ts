@@ -3,7 +3,7 @@
  * the IST time at the edges of a day, and rupees in Indian grouping. Pure: no database.
  */
 import { describe, expect, it } from 'vitest';
-import { describeLine, istTime, rupeeText, type DescribedLine } from './statement-words.ts';
+import { describeLine, istTime, requestedNote, rupeeText, type DescribedLine } from './statement-words.ts';
 
 function line(
   event_type: DescribedLine['event_type'],
@@ -44,6 +44,31 @@ describe('describeLine', () => {
         counterparty_name: null,
       }),
     ).toBe('Received from another account');
+  });
+});
+
+describe('describeLine in Hindi', () => {
+  it.each([
+    [line('TransferCompleted', -500n, 'u-ravi', 'Ravi Kumar'), 'Ravi Kumar को भुगतान किया'],
+    [line('TransferCompleted', 500n, 'u-asha', 'आशा'), 'आशा से मिले'],
+    [line('MoneyRequestAccepted', -500n, 'u-ravi', 'Ravi Kumar'), 'Ravi Kumar को भुगतान किया (पैसे का अनुरोध)'],
+    [line('DepositSettled', 500n, 'funding:card', 'Card'), 'कार्ड से जोड़े गए'],
+    [line('DepositSettled', 500n, 'funding:bank_transfer', 'Bank transfer'), 'बैंक ट्रांसफ़र से जोड़े गए'],
+    [line('DepositReversed', -500n, 'funding:upi', 'UPI'), 'जमा रिवर्स हुआ (UPI)'],
+    [line('TransferReversed', 500n, 'u-ravi', 'Ravi Kumar'), 'भुगतान रिवर्स हुआ: Ravi Kumar से रिफ़ंड'],
+    [line('MoneyRequestPaymentReversed', -500n, 'u-asha', 'Asha Rao'), 'भुगतान रिवर्स हुआ: Asha Rao को लौटाया'],
+  ])('given %o, says %s', (given, words) => {
+    expect(describeLine(given, 'hi')).toBe(words);
+  });
+
+  it("says when a deposit was requested, in the reader's words", () => {
+    const settled = {
+      event_type: 'DepositSettled' as const,
+      recorded_at: new Date('2025-03-10T05:00:00Z'),
+      history_created_at: new Date('2025-03-09T05:00:00Z'),
+    };
+    expect(requestedNote(settled)).toBe(' (requested 9 Mar 2025, 10:30 am)');
+    expect(requestedNote(settled, 'hi')).toBe(' (अनुरोध 9 Mar 2025, 10:30 am)');
   });
 });
 

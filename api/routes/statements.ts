@@ -6,7 +6,8 @@
  *   in and out per month), from projection "statement_days";
  * - statement.csv: the statement's lines in people's words, IST times, references and the
  *   running balance (user-statements/statement-csv.ts);
- * - statement.pdf: summary and the same lines (user-statements/statement-pdf.ts).
+ * - statement.pdf: summary and the same lines, in English or Hindi (`lang`;
+ *   user-statements/statement-pdf.ts).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { rupeesFromPaise } from '../../contracts/money.ts';
@@ -15,6 +16,7 @@ import {
   dayStart,
   STATEMENT_TIME_ZONE,
   statementChartsSchema,
+  statementPdfQuerySchema,
   statementPeriodSchema,
   type StatementCharts,
   type StatementPeriodQuery,
@@ -32,14 +34,20 @@ type StatementDependencies = Pick<MoneyDependencies, 'db' | 'reads'>;
 const PERIOD_HELP =
   "Query: from, to (YYYY-MM-DD, India Standard Time days, both included; at most 366 days). Always the signed-in user's own wallet.";
 
-function userRoute(app: ZodRoutes, summary: string, description: string, success: ReplyDoc) {
+function userRoute<Query extends typeof statementPeriodSchema | typeof statementPdfQuerySchema>(
+  app: ZodRoutes,
+  summary: string,
+  description: string,
+  success: ReplyDoc,
+  querystring: Query,
+) {
   return {
     preValidation: app.authenticate,
     ...routeSchema({
       tags: ['transactions'],
       summary,
       description: `${description} ${PERIOD_HELP}`,
-      querystring: statementPeriodSchema,
+      querystring,
       replies: { 200: success },
     }),
   };
@@ -60,6 +68,7 @@ export function registerStatementRoutes(server: FastifyInstance, deps: Statement
       'Your balance and money in / out for a period',
       'Daily closing balances and monthly totals, in rupees.',
       withData(statementChartsSchema, "The period's balances and totals"),
+      statementPeriodSchema,
     ),
     async (request, reply) => {
       const user = await requireUser(request);
@@ -97,6 +106,7 @@ export function registerStatementRoutes(server: FastifyInstance, deps: Statement
       'Your statement as CSV',
       'Every posting of the period: IST time, description, reference, transaction id, debit, credit and running balance (streamed; UTF-8 with a byte order mark).',
       fileReply('text/csv', 'The statement, one line per posting'),
+      statementPeriodSchema,
     ),
     async (request, reply) => {
       const user = await requireUser(request);
@@ -113,15 +123,16 @@ export function registerStatementRoutes(server: FastifyInstance, deps: Statement
     userRoute(
       app,
       'Your statement as PDF',
-      'Opening and closing balance, money in and out, and every transaction.',
+      'Opening and closing balance, money in and out, and every transaction, worded in English or Hindi (lang).',
       fileReply('application/pdf', 'The statement as a PDF document'),
+      statementPdfQuerySchema,
     ),
     async (request, reply) => {
       const user = await requireUser(request);
-      const period = request.query;
+      const { lang, ...period } = request.query;
       // The daily figures, which no payment's reply waits for: caught up first, as `reads.read` does.
       await deps.reads.catchUp('statement_days');
-      const pdf = await statementPdf(deps.db, { accountId: user.id, ...period });
+      const pdf = await statementPdf(deps.db, { accountId: user.id, ...period, language: lang });
       download(reply, 'application/pdf', period, 'pdf');
       return reply.send(pdf);
     },

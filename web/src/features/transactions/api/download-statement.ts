@@ -1,7 +1,10 @@
 /**
  * GET /api/transactions/statement.csv and statement.pdf: the signed-in user's own statement
- * for a period, saved as a file (lib/download-file.ts).
+ * for a period, saved as a file (lib/download-file.ts); the PDF worded in the language the
+ * reader reads the app in.
  */
+import type { DocumentLanguage } from '../../../../../contracts/fields.ts';
+import { currentLanguage } from '../../../i18n/i18n.ts';
 import { downloadSignedInFile } from '../../../lib/download-file.ts';
 
 export type StatementFormat = 'csv' | 'pdf';
@@ -11,8 +14,9 @@ export interface StatementPeriod {
   to: string;
 }
 
-export function statementUrl(format: StatementFormat, period: StatementPeriod): string {
+export function statementUrl(format: StatementFormat, period: StatementPeriod, language: DocumentLanguage): string {
   const query = new URLSearchParams({ from: period.from, to: period.to });
+  if (format === 'pdf') query.set('lang', language);
   return `/api/transactions/statement.${format}?${query.toString()}`;
 }
 
@@ -22,5 +26,5 @@ export function statementFileName(format: StatementFormat, period: StatementPeri
 
 /** Downloads the statement and saves it; throws with the server's message on refusal. */
 export function downloadStatement(format: StatementFormat, period: StatementPeriod): Promise<void> {
-  return downloadSignedInFile(statementUrl(format, period), statementFileName(format, period));
+  return downloadSignedInFile(statementUrl(format, period, currentLanguage()), statementFileName(format, period));
 }

@@ -5,6 +5,7 @@
  */
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
+import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
 import type { TransactionRecord } from '../../../../../contracts/transactions.ts';
 import { storeToken } from '../../../lib/token.ts';
@@ -83,12 +84,26 @@ describe('transactions date range', () => {
     await waitFor(() =>
       expect(clicked).toEqual(['statement-2026-03-01-to-2026-04-30.csv', 'statement-2026-03-01-to-2026-04-30.pdf']),
     );
-    for (const format of ['csv', 'pdf']) {
+    // The PDF is worded in the reader's language; the CSV's columns are the same in both.
+    for (const [format, query] of [
+      ['csv', { from: '2026-03-01', to: '2026-04-30' }],
+      ['pdf', { from: '2026-03-01', to: '2026-04-30', lang: 'en' }],
+    ] as const) {
       const call = calls.find((candidate) => candidate.path === `/api/transactions/statement.${format}`);
-      expect(call?.query).toEqual({ from: '2026-03-01', to: '2026-04-30' });
+      expect(call?.query).toEqual(query);
       expect(call?.headers).toMatchObject({ authorization: 'Bearer session-token' });
     }
     expect(createObjectURL).toHaveBeenCalledTimes(2);
+
+    await i18next.changeLanguage('hi');
+    try {
+      await userEvent.click(screen.getByRole('button', { name: /PDF/ }));
+      await waitFor(() => expect(createObjectURL).toHaveBeenCalledTimes(3));
+      const pdfCalls = calls.filter((candidate) => candidate.path === '/api/transactions/statement.pdf');
+      expect(pdfCalls.at(-1)?.query).toEqual({ from: '2026-03-01', to: '2026-04-30', lang: 'hi' });
+    } finally {
+      await i18next.changeLanguage('en');
+    }
   });
 
   it('refuses a backwards range or one longer than a statement, without filtering by it', async () => {
