@@ -110,6 +110,12 @@ export interface OpenLoopRunFigures {
   maxInFlight: number;
   transfer: OpenLoopFigures;
   read: OpenLoopFigures;
+  /**
+   * The same payments at the same rate on an API that replies at commit
+   * (READ_AFTER_REPLY_TIMEOUT_MS=0): what of the payment's latency is the write path and what
+   * the wait for the projections (decision 0004).
+   */
+  transferAtCommit: OpenLoopFigures;
 }
 
 export interface LagFigures {
@@ -238,6 +244,12 @@ export async function benchHttp(
       '/api/transactions/transfer-funds',
       transferRequest,
     );
+    options.log(
+      `B2 open loop: transfer-funds replying at commit, arriving at ${openLoopFigures.ratePerSecond.toFixed(1)}/s, ${options.openLoopSeconds} s...`,
+    );
+    const transferAtCommitOpenLoop = await openLoopRun(atCommitApi.url, openLoopFigures.ratePerSecond, options, () =>
+      transferRequest(postRequest('/api/transactions/transfer-funds')),
+    );
     const http: HttpFigures = {
       connections: options.connections,
       seconds: options.durationSeconds,
@@ -255,7 +267,7 @@ export async function benchHttp(
       apiCpu,
       machineCpu,
       baselineMachineCpu,
-      openLoop: openLoopFigures,
+      openLoop: { ...openLoopFigures, transferAtCommit: transferAtCommitOpenLoop },
     };
     const lag: LagFigures = {
       samples: lags.length,
@@ -267,7 +279,7 @@ export async function benchHttp(
       `B2 transfer-funds warm ${transfer.requestsPerSecond.toFixed(1)}/s (p99 ${transfer.p99Ms} ms, non-2xx ${transfer.non2xx}, errors ${transfer.errors}; ` +
         `alone p50 ${transferAlone.p50Ms} ms; cold ${coldFigures.requestsPerSecond.toFixed(1)}/s p99 ${coldFigures.p99Ms} ms), baseline ${baseline.requestsPerSecond.toFixed(0)}/s, ` +
         `PIN ceiling ${pin.perSecond.toFixed(1)}/s on ${pin.threads} thread(s), bcrypt ${(apiCpu.pinShare * 100).toFixed(0)}% of the API's CPU; ` +
-        `open loop at ${openLoopFigures.ratePerSecond.toFixed(1)}/s: payment p99 ${openLoopFigures.transfer.p99Ms} ms, read p99 ${openLoopFigures.read.p99Ms} ms; ` +
+        `open loop at ${openLoopFigures.ratePerSecond.toFixed(1)}/s: payment p99 ${openLoopFigures.transfer.p99Ms} ms (at commit ${transferAtCommitOpenLoop.p99Ms} ms), read p99 ${openLoopFigures.read.p99Ms} ms; ` +
         `B3 lag p99 ${lag.p99Ms.toFixed(1)} ms; RSS api ${rss.apiPeakMiB} MiB, worker ${rss.workerPeakMiB} MiB`,
     );
     return { http, lag, rss };
@@ -359,32 +371,44 @@ function printOpenLoop(run: OpenLoopRunFigures): void {
   console.table([
     row('POST transfer-funds, warm', run.transfer),
     row('baseline: authenticated get-user-info', run.read),
+    row('transfer-funds, reply at commit (no read-after-reply wait)', run.transferAtCommit),
   ]);
-  const overCap = run.transfer.overCap + run.read.overCap;
+  const overCap = run.transfer.overCap + run.read.overCap + run.transferAtCommit.overCap;
   if (overCap > 0) console.log(`${overCap} arrivals found ${run.maxInFlight} requests in flight: counted as errors`);
 }
 
-/** The open-loop runs at `ratePerSecond`: payments, then reads, one after the other. */
+/** One open-loop run of `request` against `url` at `ratePerSecond`. */
+function openLoopRun(
+  url: string,
+  ratePerSecond: number,
+  options: HttpLoadOptions,
+  request: () => OpenLoopRequest,
+): Promise<OpenLoopFigures> {
+  return openLoop(url, {
+    ratePerSecond,
+    seconds: options.openLoopSeconds,
+    maxInFlight: OPEN_LOOP_MAX_IN_FLIGHT,
+    timeoutMs: OPEN_LOOP_TIMEOUT_MS,
+    request,
+  });
+}
+
+/**
+ * The open-loop runs at `ratePerSecond`: payments, then reads, one after the other (the
+ * payments replying at commit are run later, on their own API: `transferAtCommit`).
+ */
 async function openLoopRuns(
   url: string,
   ratePerSecond: number,
   options: HttpLoadOptions,
   requests: { transfer: () => OpenLoopRequest; read: () => OpenLoopRequest },
-): Promise<OpenLoopRunFigures> {
+): Promise<Omit<OpenLoopRunFigures, 'transferAtCommit'>> {
   // A failed warm run leaves no peak to halve: one arrival a second still reports the latency.
   const rate = Math.max(1, ratePerSecond);
-  const run = (request: () => OpenLoopRequest): Promise<OpenLoopFigures> =>
-    openLoop(url, {
-      ratePerSecond: rate,
-      seconds: options.openLoopSeconds,
-      maxInFlight: OPEN_LOOP_MAX_IN_FLIGHT,
-      timeoutMs: OPEN_LOOP_TIMEOUT_MS,
-      request,
-    });
   options.log(`B2 open loop: transfer-funds arriving at ${rate.toFixed(1)}/s, ${options.openLoopSeconds} s...`);
-  const transfer = await run(requests.transfer);
+  const transfer = await openLoopRun(url, rate, options, requests.transfer);
   options.log(`B2 open loop: get-user-info arriving at ${rate.toFixed(1)}/s, ${options.openLoopSeconds} s...`);
-  const read = await run(requests.read);
+  const read = await openLoopRun(url, rate, options, requests.read);
   return {
     ratePerSecond: rate,
     seconds: options.openLoopSeconds,
