@@ -104,7 +104,13 @@ describe('a round of the projections', () => {
     await pay(3);
 
     await until(async () => {
-      await expect(drainRounds(testDb.db, PROJECTION_NAMES)).rejects.toThrow(/statement days broken/);
+      // A drain that found nothing past the xmin gate yet ran no rule, and resolves: try again.
+      const failure = await drainRounds(testDb.db, PROJECTION_NAMES).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      if (failure === undefined) return false;
+      expect(String(failure)).toMatch(/statement days broken/);
       return (await caughtUp('accounts')) && (await caughtUp('history')) && (await caughtUp('money_requests'));
     });
     const { rows } = await testDb.pool.query<{ last_error: string | null }>(
