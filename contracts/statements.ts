@@ -64,7 +64,6 @@ export type StatementPeriodQuery = z.infer<typeof statementPeriodSchema>;
 
 /** The statement PDF's query: the period, and the language its words are in (the reader's in the web app). */
 export const statementPdfQuerySchema = statementPeriodSchema.safeExtend({ lang: documentLanguage });
-export type StatementPdfQuery = z.output<typeof statementPdfQuerySchema>;
 
 /** The Transactions page's date filter: both ends or neither (checked like a statement period). */
 export const historyDateFilter = {

@@ -3,8 +3,8 @@
  * and the PDF: what happened and with whom ("Paid to Ravi Kumar", "Received from Asha Rao",
  * "Added by card"; in Hindi for the PDF of a reader of the Hindi app), when in India Standard
  * Time ("1 Apr 2025, 1:30 am", the web app's format), and rupees with the sign (₹1,23,456.78,
- * Indian digit grouping). Computed from the statement line alone: the
- * event type, the amount's sign and the counterparty the accounts projection recorded.
+ * Indian digit grouping). Computed from the statement line alone: the event type, the amount's
+ * sign and the counterparty the accounts projection recorded.
  */
 import type { DocumentLanguage } from '../contracts/fields.ts';
 import { STATEMENT_TIME_ZONE } from '../contracts/statements.ts';

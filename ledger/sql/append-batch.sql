@@ -17,9 +17,9 @@
 --   runs pays an executor start-up, so the work per command is array appends in memory.
 -- The database keeps guarding what it guarded: the zero-sum statement trigger over the
 -- postings insert (invariants.sql), wallet_never_negative, the append-only triggers, the
--- unique stream version and the idempotency records' unique digest. A unique violation against a
--- concurrent batch fails this batch whole (nothing of it commits); the caller then appends its
--- commands one by one.
+-- unique stream version and the idempotency records' unique digest. A unique violation
+-- against a concurrent batch fails this batch whole (nothing of it commits); the caller then
+-- appends its commands one by one.
 -- The output is an array in input order: {ok: true, result} or {ok: false, code, message} with
 -- the ledger's SQLSTATE-like codes (WL001 insufficient funds, WL002 unknown account, WL003
 -- stream conflict, WL004 idempotency key reused for a different request).
