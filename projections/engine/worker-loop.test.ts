@@ -10,6 +10,8 @@ import { tablesView } from '../../platform/database.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { createWiredLedger } from '../../runtime/ledger.ts';
 import { rupees, type Ledger, type LedgerTables } from '../../ledger/index.ts';
+import { stepAfterDrain } from './worker-loop.ts';
+import type { DrainReport } from './projector.ts';
 import {
   readHistoryPage,
   readWalletBalance,
@@ -73,5 +75,33 @@ describe('given running projection workers', () => {
     const read = readViews(testDb.db);
     expect(await readWalletBalance(read, 'ravi')).toBe(rupees(15));
     expect((await readHistoryPage(read, { accountId: 'ravi', page: 1 })).rows[0]?.counterparty_name).toBe('Asha');
+  });
+});
+
+describe('after a drain', () => {
+  const report = (changes: Partial<DrainReport>): DrainReport => ({
+    projection: 'history',
+    applied: 0,
+    batches: 0,
+    busy: false,
+    checkpoint: undefined,
+    more: false,
+    ...changes,
+  });
+
+  it('stops when nothing is left after any checkpoint', () => {
+    expect(stepAfterDrain([report({ applied: 12 }), report({ projection: 'accounts' })])).toBe('caught-up');
+  });
+
+  it('rounds again, paced by the spacing alone, when it applied events and more are waiting', () => {
+    expect(stepAfterDrain([report({ applied: 3, more: true }), report({ projection: 'accounts', more: true })])).toBe(
+      'round-again',
+    );
+  });
+
+  it('retries after the delay when every event was held back or a peer held the rows', () => {
+    expect(stepAfterDrain([report({ more: true }), report({ projection: 'accounts', busy: true })])).toBe(
+      'retry-later',
+    );
   });
 });

@@ -23,8 +23,12 @@ import { listenForWakeUps } from './wake-up.ts';
 const WAKE_RETRY_LIMIT = 50;
 const WAKE_RETRY_DELAY_MS = 10;
 const CATCH_UP_CRON = '* * * * *';
-/** Batch spacing of a busy projector (see drainUntilCaughtUp); chosen among several measured under B2 (bench/RESULTS.md). */
-const DEFAULT_BUSY_SPACING_MS = 20;
+/**
+ * Round spacing of a busy projector (see drainUntilCaughtUp). 5 ms: a round of a few events
+ * takes ~4 ms, so rounds still carry several events each, and the median payment's reply waits
+ * ~10 ms for them instead of ~20 at 20 ms, with the same peak (bench/RESULTS.md, issue 40).
+ */
+const DEFAULT_BUSY_SPACING_MS = 5;
 
 export interface ProjectionWorkerOptions {
   db: Kysely<unknown>;
@@ -120,11 +124,10 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
       lastDrainStarted = performance.now();
       const reports = await drainRounds(options.db, PROJECTION_NAMES, options.projector);
       for (const report of reports) logDrain(log, report);
-      if (reports.every((report) => !report.busy && !report.more)) return;
-      // Round again: busy once a round applied events (more are waiting behind them); a drain
-      // that found them all held back by an open transaction retries after the delay only.
-      busy ||= reports.some((report) => report.applied > 0);
-      await sleep(WAKE_RETRY_DELAY_MS);
+      const step = stepAfterDrain(reports);
+      if (step === 'caught-up') return;
+      busy ||= step === 'round-again';
+      if (step === 'retry-later') await sleep(WAKE_RETRY_DELAY_MS);
     }
   };
   const drainer = singleFlight(drainUntilCaughtUp);
@@ -152,6 +155,19 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
     await stopReplays();
     await drainer.idle();
   };
+}
+
+/**
+ * What the drain loop does after a drain: stop when nothing committed is left after any
+ * checkpoint; round again when it applied events (those behind them are committed and waiting,
+ * and only the busy spacing paces the next round: a retry delay on top of it made every round of
+ * a busy projector wait 10 ms more, and the median payment's reply with it); retry after the
+ * delay when it applied nothing - the events are held back by an open transaction, or a peer
+ * holds the checkpoint rows.
+ */
+export function stepAfterDrain(reports: readonly DrainReport[]): 'caught-up' | 'round-again' | 'retry-later' {
+  if (reports.every((report) => !report.busy && !report.more)) return 'caught-up';
+  return reports.some((report) => report.applied > 0) ? 'round-again' : 'retry-later';
 }
 
 /**
