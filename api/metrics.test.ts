@@ -85,6 +85,13 @@ it('counts requests by route template, ledger appends by command and failures by
   for (const name of ['process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds'])
     expect(text).toMatch(new RegExp(`^${name} [\\d.e+]+$`, 'm'));
   expect(text).toContain('# TYPE nodejs_gc_duration_seconds histogram');
+  // The event loop's busy time only grows: the requests above ran callbacks.
+  const activeSeconds = (body: string): number =>
+    Number(/^wallet_event_loop_active_seconds_total ([\d.e+-]+)$/m.exec(body)?.[1] ?? Number.NaN);
+  const before = activeSeconds(text);
+  expect(before).toBeGreaterThan(0);
+  const { body: later } = await scrape({});
+  expect(activeSeconds(later)).toBeGreaterThan(before);
   // Every sample line is "name{labels} number" or "name number"; comments are HELP/TYPE; families end in a blank line.
   for (const line of text.split('\n').filter((candidate) => candidate !== ''))
     expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+(\{[^}]*\})? (-?[\d.e+-]+|NaN|[+-]Inf))$/);

@@ -103,19 +103,29 @@ export interface HttpFigures {
   openLoop: OpenLoopRunFigures;
 }
 
+/** An open-loop run and how busy the API it ran against was meanwhile. */
+export type ServedOpenLoopFigures = OpenLoopFigures & {
+  /**
+   * The share of the run's wall time the API's event loop was running callbacks (from its
+   * wallet_event_loop_active_seconds_total, platform/metrics.ts), 0 to 1; undefined when the
+   * API could not be scraped.
+   */
+  apiEventLoopBusy: number | undefined;
+};
+
 export interface OpenLoopRunFigures {
   ratePerSecond: number;
   seconds: number;
   /** Requests in flight beyond this were counted as errors, not sent. */
   maxInFlight: number;
-  transfer: OpenLoopFigures;
-  read: OpenLoopFigures;
+  transfer: ServedOpenLoopFigures;
+  read: ServedOpenLoopFigures;
   /**
    * The same payments at the same rate on an API that replies at commit
    * (READ_AFTER_REPLY_TIMEOUT_MS=0): what of the payment's latency is the write path and what
    * the wait for the projections (decision 0004).
    */
-  transferAtCommit: OpenLoopFigures;
+  transferAtCommit: ServedOpenLoopFigures;
 }
 
 export interface LagFigures {
@@ -284,7 +294,7 @@ export async function benchHttp(
       `B2 transfer-funds warm ${transfer.requestsPerSecond.toFixed(1)}/s (p99 ${transfer.p99Ms} ms, non-2xx ${transfer.non2xx}, errors ${transfer.errors}; ` +
         `alone p50 ${transferAlone.p50Ms} ms; cold ${coldFigures.requestsPerSecond.toFixed(1)}/s p99 ${coldFigures.p99Ms} ms), baseline ${baseline.requestsPerSecond.toFixed(0)}/s, ` +
         `PIN ceiling ${pin.perSecond.toFixed(1)}/s on ${pin.threads} thread(s), bcrypt ${(apiCpu.pinShare * 100).toFixed(0)}% of the API's CPU; ` +
-        `open loop at ${openLoopFigures.ratePerSecond.toFixed(1)}/s: payment p99 ${openLoopFigures.transfer.p99Ms} ms (at commit ${transferAtCommitOpenLoop.p99Ms} ms), read p99 ${openLoopFigures.read.p99Ms} ms; ` +
+        `open loop at ${openLoopFigures.ratePerSecond.toFixed(1)}/s: payment p99 ${openLoopFigures.transfer.p99Ms} ms (at commit ${transferAtCommitOpenLoop.p99Ms} ms; API loop busy ${busyShare(openLoopFigures.transfer)}), read p99 ${openLoopFigures.read.p99Ms} ms; ` +
         `B3 lag p99 ${lag.p99Ms.toFixed(1)} ms; RSS api ${rss.apiPeakMiB} MiB, worker ${rss.workerPeakMiB} MiB`,
     );
     return { http, lag, rss };
@@ -357,7 +367,7 @@ export function printHttp(http: HttpFigures, lag: LagFigures, rss: RssFigures): 
 }
 
 function printOpenLoop(run: OpenLoopRunFigures): void {
-  const row = (request: string, figures: OpenLoopFigures) => ({
+  const row = (request: string, figures: ServedOpenLoopFigures) => ({
     request,
     'answers/s': figures.achievedPerSecond.toFixed(1),
     sent: figures.sent,
@@ -368,6 +378,7 @@ function printOpenLoop(run: OpenLoopRunFigures): void {
     'p99 ms': figures.p99Ms,
     'p99.9 ms': figures.p999Ms,
     'max ms': figures.maxMs,
+    'API loop busy': busyShare(figures),
   });
   console.log(
     `\nB2 open loop: ${run.ratePerSecond.toFixed(1)} arrivals/s (half the warm peak), ${run.seconds} s each, ` +
@@ -382,20 +393,41 @@ function printOpenLoop(run: OpenLoopRunFigures): void {
   if (overCap > 0) console.log(`${overCap} arrivals found ${run.maxInFlight} requests in flight: counted as errors`);
 }
 
-/** One open-loop run of `request` against `url` at `ratePerSecond`. */
-function openLoopRun(
+/** One open-loop run of `request` against `url` at `ratePerSecond`, with the API's event loop read before and after. */
+async function openLoopRun(
   url: string,
   ratePerSecond: number,
   options: HttpLoadOptions,
   request: () => OpenLoopRequest,
-): Promise<OpenLoopFigures> {
-  return openLoop(url, {
+): Promise<ServedOpenLoopFigures> {
+  const before = await eventLoopActiveSeconds(url);
+  const started = performance.now();
+  const figures = await openLoop(url, {
     ratePerSecond,
     seconds: options.openLoopSeconds,
     maxInFlight: OPEN_LOOP_MAX_IN_FLIGHT,
     timeoutMs: OPEN_LOOP_TIMEOUT_MS,
     request,
   });
+  const after = await eventLoopActiveSeconds(url);
+  const wallSeconds = (performance.now() - started) / 1000;
+  const busy = before !== undefined && after !== undefined ? (after - before) / wallSeconds : undefined;
+  return { ...figures, apiEventLoopBusy: busy };
+}
+
+function busyShare(figures: ServedOpenLoopFigures): string {
+  return figures.apiEventLoopBusy === undefined ? 'unread' : `${Math.round(figures.apiEventLoopBusy * 100)}%`;
+}
+
+/** The API's wallet_event_loop_active_seconds_total (/metrics, open to loopback); undefined if unreadable. */
+async function eventLoopActiveSeconds(url: string): Promise<number | undefined> {
+  try {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const value = /^wallet_event_loop_active_seconds_total ([\d.e+-]+)$/m.exec(text)?.[1];
+    return value === undefined ? undefined : Number(value);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -12,7 +12,8 @@
  * endpoint does not advertise itself.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { performance } from 'node:perf_hooks';
+import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
 
 export type MetricsRegistry = Registry;
 
@@ -22,7 +23,31 @@ export const SCRAPE_TIMEOUT_MS = 5_000;
 export function createMetricsRegistry(): MetricsRegistry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  registerEventLoopActiveTime(registry);
   return registry;
+}
+
+/**
+ * `wallet_event_loop_active_seconds_total`: the time the event loop spent running callbacks
+ * rather than waiting for I/O (Node's event-loop utilization, counted since the registry was
+ * made). Its rate is how busy the process's one thread is, 0 to 1: the default metrics' lag
+ * shows single stalls, while a thread kept busy by many short callbacks - and by the system
+ * calls inside them, such as the writes that hand each query to Postgres - queues every
+ * request behind the others, which is where an API's latency tail forms (bench/RESULTS.md,
+ * issue 40). A counter, so any number of scrapers read it without resetting one another.
+ */
+function registerEventLoopActiveTime(registry: Registry): void {
+  let counted = performance.eventLoopUtilization().active;
+  new Counter({
+    name: 'wallet_event_loop_active_seconds_total',
+    help: 'Time the event loop spent running callbacks (not waiting for I/O); its rate is the thread’s utilization',
+    registers: [registry],
+    collect() {
+      const active = performance.eventLoopUtilization().active;
+      this.inc(Math.max(0, active - counted) / 1000);
+      counted = active;
+    },
+  });
 }
 
 /** The exposition text and its content type, or a rejection past SCRAPE_TIMEOUT_MS. */
