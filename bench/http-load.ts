@@ -256,8 +256,8 @@ export async function benchHttp(
     );
     // The warm run at commit left the projections behind (its replies did not wait for them):
     // the open loop starts once they have caught up, as the one with the wait does. Started at
-    // once, it shared the machine with the worker draining that backlog, and its p99 measured
-    // the drain (265.6 ms at 594.6/s against 112.2 ms with the wait: bench/RESULTS.md).
+    // once, it shared the machine with the worker draining that backlog (265.6 ms p99 in one
+    // such run: bench/RESULTS.md, 09:26 entry).
     await projectionsCaughtUp(database.runtimeUrl);
     options.log(
       `B2 open loop: transfer-funds replying at commit, arriving at ${openLoopFigures.ratePerSecond.toFixed(1)}/s, ${options.openLoopSeconds} s...`,
