@@ -419,10 +419,10 @@ function busyShare(figures: ServedOpenLoopFigures): string {
   return figures.apiEventLoopBusy === undefined ? 'unread' : `${Math.round(figures.apiEventLoopBusy * 100)}%`;
 }
 
-/** The API's wallet_event_loop_active_seconds_total (/metrics, open to loopback); undefined if unreadable. */
+/** The API's wallet_event_loop_active_seconds_total; undefined if unreadable. */
 async function eventLoopActiveSeconds(url: string): Promise<number | undefined> {
   try {
-    const text = await (await fetch(`${url}/metrics`)).text();
+    const text = await metricsText(url);
     const value = /^wallet_event_loop_active_seconds_total ([\d.e+-]+)$/m.exec(text)?.[1];
     return value === undefined ? undefined : Number(value);
   } catch {
@@ -733,7 +733,7 @@ function cpuShares(before: ThreadTicks, after: ThreadTicks, wallSeconds: number)
  * each V8 heap space's size, and memory outside the heap (buffers, native modules).
  */
 async function memoryParts(url: string): Promise<Record<string, number>> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+  const text = await metricsText(url);
   const mib = (bytes: string | undefined): number => Math.round(Number(bytes ?? Number.NaN) / 2 ** 20);
   const parts: Record<string, number> = {
     resident: mib(/^process_resident_memory_bytes (\S+)$/m.exec(text)?.[1]),
@@ -744,6 +744,11 @@ async function memoryParts(url: string): Promise<Record<string, number>> {
   for (const match of text.matchAll(/^nodejs_heap_space_size_total_bytes\{space="(\w+)"\} (\S+)$/gm))
     if (match[1] && Number(match[2]) >= 2 ** 20) parts[`heap: ${match[1]}`] = mib(match[2]);
   return parts;
+}
+
+/** The API's own /metrics exposition (open to loopback callers: platform/metrics.ts). */
+async function metricsText(url: string): Promise<string> {
+  return (await fetch(`${url}/metrics`)).text();
 }
 
 /** The process's peak resident set (VmHWM), in MiB. */
