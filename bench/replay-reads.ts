@@ -185,7 +185,7 @@ async function benchReplay(db: Kysely<unknown>, events: number, options: ReplayR
   return Object.fromEntries([['all', all], ...rows, ['balances', balances]]) as ReplayFigures;
 }
 
-/** The balances alone, the operator's quick repair: one aggregate over the postings. */
+/** The balances alone, the operator's quick repair: per account, from its newest posting. */
 async function benchBalances(db: Kysely<unknown>, options: ReplayReadsOptions): Promise<ReplayRow> {
   const report = await replayBalances(db);
   options.log(

@@ -58,7 +58,7 @@ the app keeps serving. Prints a progress bar per projection on a terminal's stde
 a JSON line each second and at each phase: load, indexes, swap, done - with events applied,
 events/s and seconds left), then the rate in events/s.
   --projection NAME   only this projection (${PROJECTION_NAMES.join(', ')}); default: all
-  --balances          only the balances (one aggregate over the postings, in seconds), up to the
+  --balances          only the balances (each account's, from its newest posting: seconds), up to the
                       accounts projection's checkpoint; its statement lines and directory stay as they are
 
 ${COMMON}`,

@@ -24,8 +24,8 @@ export interface ReplayOutcome {
 }
 
 /**
- * `projection` names one projection; 'balances' rebuilds the balances alone (one aggregate
- * over the postings, replayBalances); undefined, every projection.
+ * `projection` names one projection; 'balances' rebuilds the balances alone (each wallet's
+ * running figures on its newest posting, replayBalances); undefined, every projection.
  */
 export async function replayCommand(
   db: Kysely<unknown>,

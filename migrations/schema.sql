@@ -1573,33 +1573,60 @@ $function$;
 CREATE OR REPLACE FUNCTION projector.bulk_replay_balances(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer)
  RETURNS void
  LANGUAGE plpgsql
- SET enable_sort TO 'off'
- SET work_mem TO '256MB'
 AS $function$
 begin
-  with later as (
-    select e.position from ledger.events e where (e.tx_id, e.position) > (p_to_tx, p_to_position)
+  with later as materialized (
+    select p.account_id, p.position, p.amount
+      from ledger.events e
+      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+     where (e.tx_id, e.position) > (p_to_tx, p_to_position)
+  ),
+  part as (
+    select a.id, a.kind from ledger.accounts a where projector.account_part(a.id, p_parts) = p_part
+  ),
+  wallets as (
+    select w.id,
+           coalesce(newest.balance_after, 0) - coalesce(outside.amount, 0) as balance,
+           coalesce(newest.account_seq, 0) - coalesce(outside.postings, 0) as postings,
+           inside.position as last_position
+      from part w
+      left join lateral (
+        select p.balance_after, p.account_seq from ledger.postings p
+         where p.account_id = w.id order by p.account_seq desc limit 1
+      ) newest on true
+      left join lateral (
+        select sum(l.amount) as amount, count(*) as postings from later l where l.account_id = w.id
+      ) outside on true
+      left join lateral (
+        select p.position from ledger.postings p
+         where p.account_id = w.id
+           and not exists (select 1 from later l where l.position = p.position and l.account_id = p.account_id)
+         order by p.account_seq desc limit 1
+      ) inside on true
+     where w.kind = 'wallet'
+  ),
+  funding as (
+    select f.id, sum(p.amount) as balance, count(*) as postings, max(p.position) as last_position
+      from part f
+      join ledger.postings p on p.account_id = f.id
+     where f.kind <> 'wallet'
+       and not exists (select 1 from later l where l.position = p.position and l.account_id = p.account_id)
+     group by f.id
   ),
   sums as (
-    select p.account_id, sum(p.amount) as balance, count(*) as postings, max(p.position) as last_position
-      from ledger.postings p
-     where projector.account_part(p.account_id, p_parts) = p_part
-       and not exists (select 1 from later l where l.position = p.position)
-     group by p.account_id
-  ),
-  opened as (
-    select e.data->>'accountId' as account_id, e.recorded_at
-      from ledger.events e
-     where e.type = 'WalletOpened'
-       and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
-       and projector.account_part(e.data->>'accountId', p_parts) = p_part
+    select * from wallets union all select * from funding
   )
   insert into read_rebuild_accounts.balances (account_id, balance_paise, postings_count, last_position, updated_at)
-  select coalesce(s.account_id, o.account_id), coalesce(s.balance, 0), coalesce(s.postings, 0), s.last_position,
-         coalesce(l.recorded_at, o.recorded_at)
+  select s.id, s.balance, s.postings, s.last_position, coalesce(l.recorded_at, o.recorded_at)
     from sums s
     left join lateral (select e.recorded_at from ledger.events e where e.position = s.last_position offset 0) l on true
-    full join opened o on o.account_id = s.account_id;
+    left join lateral (
+      select e.recorded_at from ledger.events e
+       where e.stream_id = 'wallet-' || s.id and e.stream_version = 0 and e.type = 'WalletOpened'
+         and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
+      offset 0
+    ) o on true
+   where s.postings > 0 or o.recorded_at is not null;
 end
 $function$;
 

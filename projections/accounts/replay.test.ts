@@ -7,9 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestDatabase, eventCount, type TestDatabase } from '../../test/database.ts';
-import { replayBalances, replayProjection } from '../index.ts';
+import pg from 'pg';
+import { drainAll, replayBalances, replayProjection, runProjectionBatch } from '../index.ts';
 import { checkpointsOf, dumpReadTables } from '../../test/read-model.ts';
 import { everyKindProjected } from '../../test/corrected-activity.ts';
+import { rawAppend, type RawEvent } from '../../test/raw-append.ts';
 
 const ACCOUNTS_TABLES = ['directory', 'balances', 'statement_lines'] as const;
 
@@ -50,7 +52,7 @@ describe('replaying projection accounts by its set-based load', () => {
   });
 });
 
-describe('rebuilding the balances alone by one aggregate over the postings', () => {
+describe("rebuilding the balances alone from each account's newest posting", () => {
   it('gives the incremental balances, leaves the rest, and keeps the checkpoint', async () => {
     const incremental = await accountsTables();
     const before = (await checkpointsOf(testDb.db))['accounts'];
@@ -65,7 +67,64 @@ describe('rebuilding the balances alone by one aggregate over the postings', () 
       expect((await checkpointsOf(testDb.db))['accounts']).toEqual(before);
     }
   });
+
+  it('gives them at a checkpoint that read order reached before the wallet lock did', async () => {
+    // Two payments from one wallet: the first to take the wallet's lock has the larger
+    // transaction id, so in read order (tx_id, position) the second comes first, and its
+    // posting's running balance counts the first one's amount.
+    const { rows } = await sql<{ account_id: string }>`
+      select account_id from read.balances where account_id like 'w%' and balance_paise >= 100
+       order by account_id limit 1`.execute(testDb.db);
+    const payer = rows[0]?.account_id;
+    if (!payer) throw new Error('no wallet with 100 paise');
+    const early = new pg.Client({ connectionString: testDb.url });
+    const late = new pg.Client({ connectionString: testDb.url });
+    await Promise.all([early.connect(), late.connect()]);
+    try {
+      await early.query('begin');
+      await early.query('select pg_current_xact_id()');
+      await late.query('begin');
+      await rawAppend(late, 'transfer-lock-first', -1, [payment('lock-first', payer, 'alice', 7n)]);
+      await late.query('commit');
+      await rawAppend(early, 'transfer-lock-second', -1, [payment('lock-second', payer, 'bob', 11n)]);
+      await early.query('commit');
+    } finally {
+      await Promise.all([early.end(), late.end()]);
+    }
+    // The accounts projection takes the read-order first of the two only: the checkpoint now
+    // sits between them.
+    const step = await runProjectionBatch(testDb.db, 'accounts', { batchSize: 1 });
+    expect(step).toMatchObject({ status: 'done', applied: 1, more: true });
+    const incremental = await accountsTables();
+    expect(incremental.balances?.find((row) => row.includes(`"${payer}"`))).toBeDefined();
+    const before = (await checkpointsOf(testDb.db))['accounts'];
+    await sql`update read.balances set balance_paise = balance_paise + 1`.execute(testDb.db);
+    for (const parallelism of [1, 3]) {
+      await replayBalances(testDb.db, { parallelism });
+      expect(await accountsTables()).toEqual(incremental);
+      expect((await checkpointsOf(testDb.db))['accounts']).toEqual(before);
+    }
+    await drainAll(testDb.db);
+  });
 });
+
+/** A TransferCompleted event as the ledger writes it. */
+function payment(id: string, from: string, to: string, paise: bigint): RawEvent {
+  return {
+    type: 'TransferCompleted',
+    data: {
+      transferId: id,
+      fromAccountId: from,
+      toAccountId: to,
+      amountPaise: paise.toString(),
+      reference: `pay ${id}`,
+    },
+    postings: [
+      { account: from, amount: (-paise).toString() },
+      { account: to, amount: paise.toString() },
+    ],
+  };
+}
 
 async function eventTypes(): Promise<string[]> {
   const { rows } = await sql<{ type: string }>`select distinct type from ledger.events`.execute(testDb.db);

@@ -226,9 +226,9 @@ async function rebuildAndSwap(
 }
 
 /**
- * The balances alone, rebuilt for an operator who needs them now (issue 42): one aggregate over
- * the postings (`projector.bulk_replay_balances`, projections/accounts/rules.sql), its parts at
- * once on several connections, up to the accounts projection's own checkpoint - held locked
+ * The balances alone, rebuilt for an operator who needs them now (issue 42): per account, from
+ * each wallet's running figures on its newest posting (`projector.bulk_replay_balances`,
+ * projections/accounts/rules.sql, decision 0022), its parts at once on several connections, up to the accounts projection's own checkpoint - held locked
  * from the load through the swap, so the live accounts projector pauses for those seconds and
  * the new balances agree with the directory and statements beside them. Excludes a replay of
  * accounts (the same lock). Statements and the directory are left as they are: `replayProjection`
