@@ -20,7 +20,13 @@ import { identityDb } from '../identity/users.ts';
 import { openDatabase } from '../platform/database.ts';
 import { startHarness, startSiblingApp, TEST_SECRET, VALID_REGISTRATION, type Harness } from '../test/app-harness.ts';
 import { isExempt } from './auth/rate-limit.ts';
-import { countRequest, createPostgresRateLimitStore, sweepExpired, SWEEP_BATCH_ROWS } from './auth/rate-limit-store.ts';
+import {
+  countRequest,
+  countRequests,
+  createPostgresRateLimitStore,
+  sweepExpired,
+  SWEEP_BATCH_ROWS,
+} from './auth/rate-limit-store.ts';
 
 const LIMITS = { windowMs: 60_000, max: 6, authMax: 3, readMax: 8 };
 const LOGIN = { email: 'nobody@example.com', password: 'wrong-password' };
@@ -439,6 +445,43 @@ describe('shared counters in Postgres', () => {
       h.database.db,
     );
     expect(left.rows[0]?.n).toBe(0);
+  });
+
+  it('a batch counts each request in turn, a key asked several times included', async () => {
+    const [a, b] = [`batch|${freshIp()}`, `batch|${freshIp()}`];
+    await countRequest(h.database.db, a, 60_000);
+    const outcomes = await countRequests(h.database.db, [
+      { key: a, windowMs: 60_000 },
+      { key: b, windowMs: 60_000 },
+      { key: a, windowMs: 60_000 },
+      { key: a, windowMs: 60_000 },
+    ]);
+    expect(outcomes.map((outcome) => (outcome.ok ? outcome.value.current : 'failed'))).toEqual([2, 1, 3, 4]);
+    const rows = await sql<{ key: string; hits: string }>`
+      select key, hits::text from ratelimit.counters where key in (${a}, ${b}) order by key = ${a} desc`.execute(
+      h.database.db,
+    );
+    expect(rows.rows).toEqual([
+      { key: a, hits: '4' },
+      { key: b, hits: '1' },
+    ]);
+  });
+
+  it("a process's concurrent requests, counted in batches, each get a count of their own", async () => {
+    const key = `together|${freshIp()}`;
+    const handle = createPostgresRateLimitStore(h.database.db);
+    const store = new handle.Store({});
+    const counts = await Promise.all(
+      Array.from(
+        { length: 40 },
+        () =>
+          new Promise<number>((resolve, reject) =>
+            store.incr(key, (error, result) => (error ? reject(error) : resolve(result?.current ?? 0)), 60_000, 100),
+          ),
+      ),
+    );
+    expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    await handle.idle();
   });
 
   it('counted requests sweep expired rows, batch after batch while batches come back full', async () => {

@@ -1,7 +1,8 @@
 /**
  * Guesses and registrations in parallel: the row locks must keep the counts exact, so a
  * burst of requests cannot try more PINs or codes than the limits allow, and one e-mail
- * cannot get two accounts.
+ * cannot get two accounts. And simultaneous sessions, whose users are read together in one
+ * statement (api/auth/authenticate.ts): each request still gets its own user's answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityDb } from '../identity/users.ts';
@@ -72,5 +73,31 @@ describe('in parallel', () => {
       .where('email', '=', 'race@example.com')
       .execute();
     expect(rows).toHaveLength(1);
+  });
+
+  it('simultaneous requests of several users, their sessions read together: each gets its own user, a suspended one is refused', async () => {
+    const users = [];
+    for (let i = 0; i < 5; i++) users.push(await registeredUser(h, `together-${i}@example.com`));
+    const suspended = users[4];
+    await identityDb(h.database.db)
+      .updateTable('identity.users')
+      .set({ is_verified: false })
+      .where('email', '=', suspended?.email ?? '')
+      .execute();
+    const callers = [...users, ...users, ...users];
+    const replies = await Promise.all(
+      callers.map((user) =>
+        h.call({
+          method: 'POST',
+          url: '/api/users/get-user-info',
+          headers: { authorization: `Bearer ${user.token ?? ''}` },
+        }),
+      ),
+    );
+    const answers = replies.map((reply) => {
+      const body = reply.json() as { code?: string; data?: { _id: string } };
+      return body.code ?? body.data?._id;
+    });
+    expect(answers).toEqual(callers.map((user) => (user === suspended ? 'USER_NOT_VERIFIED' : user.id)));
   });
 });

@@ -9,6 +9,7 @@ export {
   countCustomers,
   endSessions,
   findAccount,
+  findAccounts,
   listAccounts,
   setVerified,
   toUserRecord,

@@ -88,6 +88,17 @@ export async function findAccount(db: Kysely<unknown>, userId: string): Promise<
   return row ? toSummary(row) : undefined;
 }
 
+/** The accounts of several ids in one statement, by id (an unknown id is absent). */
+export async function findAccounts(
+  db: Kysely<unknown>,
+  userIds: readonly string[],
+): Promise<Map<string, AccountSummary>> {
+  const rows = await summaryQuery(db)
+    .where('id', '=', sql<string>`any(${[...new Set(userIds)]}::text[])`)
+    .execute();
+  return new Map(rows.map((row) => [row.id, toSummary(row)]));
+}
+
 /** Every account, oldest first (the admin's list). */
 export async function listAccounts(db: Kysely<unknown>): Promise<AccountSummary[]> {
   const rows = await summaryQuery(db).orderBy('created_at').orderBy('id').execute();

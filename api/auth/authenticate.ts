@@ -11,13 +11,18 @@
  *
  * The check runs once per request (`app.checkSession`, remembered on the request): the rate
  * limiter asks it first, to count a live session under its account and anything else under
- * the caller's address, and the guard then reuses the same answer (one database read).
+ * the caller's address, and the guard then reuses the same answer (one database read). The
+ * reads of a process's concurrent requests are gathered by the ledger's group-commit policy
+ * (`createBatcher`): one statement reads the users of all the requests that arrived while a
+ * read was on its way - a statement per request was one of the round trips each payment queued
+ * behind on the API's one thread (issue 40). Each read still starts after its request arrived.
  */
 import jwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { findAccount, type AccountSummary } from '../../identity/index.ts';
+import { findAccounts, type AccountSummary } from '../../identity/index.ts';
+import { createBatcher } from '../../ledger/index.ts';
 import { ApiError } from '../errors.ts';
 
 /**
@@ -63,6 +68,12 @@ export type SessionCheck =
 
 const sessionChecks = new WeakMap<FastifyRequest, Promise<SessionCheck>>();
 
+/** Users read in one statement at most, and statements on their way at once (each holds a connection). */
+const USER_READ_BATCHING = { maxBatchSize: 256, maxInFlight: 2 } as const;
+
+/** Reads a user by id, gathered with the process's other session reads. */
+type LoadAccount = (userId: string) => Promise<AccountSummary | undefined>;
+
 export interface AuthOptions {
   db: Kysely<unknown>;
   jwtSecret: string;
@@ -74,14 +85,18 @@ export async function installAuth(app: FastifyInstance, options: AuthOptions): P
     sign: { algorithm: 'HS256', expiresIn: TOKEN_TTL.standard },
     verify: { algorithms: ['HS256'] },
   });
+  const loadAccount: LoadAccount = createBatcher(USER_READ_BATCHING, async (userIds: readonly string[]) => {
+    const found = await findAccounts(options.db, userIds);
+    return userIds.map((id) => ({ ok: true as const, value: found.get(id) }));
+  });
   app.decorateRequest('identityUser', null);
-  app.decorate('checkSession', (request: FastifyRequest) => checkSession(request, options.db));
-  app.decorate('loadIdentityUser', (request: FastifyRequest) => loadUser(request, options.db));
+  app.decorate('checkSession', (request: FastifyRequest) => checkSession(request, loadAccount));
+  app.decorate('loadIdentityUser', (request: FastifyRequest) => loadUser(request, loadAccount));
   app.decorate('authenticate', async function authenticate(request: FastifyRequest) {
-    await loadUser(request, options.db);
+    await loadUser(request, loadAccount);
   });
   app.decorate('requireAdmin', async function requireAdminHook(request: FastifyRequest) {
-    const user = await loadUser(request, options.db);
+    const user = await loadUser(request, loadAccount);
     if (!user.isAdmin) throw new ApiError('admin_only');
   });
 }
@@ -99,16 +114,16 @@ export function signSessionToken(
 }
 
 /** The request's session check, run at most once per request (the limiter's and the guard's). */
-function checkSession(request: FastifyRequest, db: Kysely<unknown>): Promise<SessionCheck> {
+function checkSession(request: FastifyRequest, loadAccount: LoadAccount): Promise<SessionCheck> {
   let check = sessionChecks.get(request);
   if (!check) {
-    check = runSessionCheck(request, db);
+    check = runSessionCheck(request, loadAccount);
     sessionChecks.set(request, check);
   }
   return check;
 }
 
-async function runSessionCheck(request: FastifyRequest, db: Kysely<unknown>): Promise<SessionCheck> {
+async function runSessionCheck(request: FastifyRequest, loadAccount: LoadAccount): Promise<SessionCheck> {
   const header = request.headers.authorization;
   if (!header || !/^Bearer\s+\S+$/i.test(header)) return { refusal: 'unauthenticated' };
   let claims: z.infer<typeof tokenClaims>;
@@ -117,7 +132,7 @@ async function runSessionCheck(request: FastifyRequest, db: Kysely<unknown>): Pr
   } catch {
     return { refusal: 'token_invalid' };
   }
-  const user = await findAccount(db, claims.sub);
+  const user = await loadAccount(claims.sub);
   if (!user) return { refusal: 'token_invalid' };
   // Suspended (or never verified): said plainly, before the session check, so the client
   // can tell the user why.
@@ -127,9 +142,9 @@ async function runSessionCheck(request: FastifyRequest, db: Kysely<unknown>): Pr
   return { user, expiresAt: new Date(claims.exp * 1000) };
 }
 
-async function loadUser(request: FastifyRequest, db: Kysely<unknown>): Promise<AuthenticatedUser> {
+async function loadUser(request: FastifyRequest, loadAccount: LoadAccount): Promise<AuthenticatedUser> {
   if (request.identityUser) return request.identityUser;
-  const session = await checkSession(request, db);
+  const session = await checkSession(request, loadAccount);
   if (session.refusal !== undefined) throw new ApiError(session.refusal);
   request.identityUser = session.user;
   return session.user;

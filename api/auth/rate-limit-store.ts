@@ -2,8 +2,14 @@
  * The @fastify/rate-limit store in Postgres (table `ratelimit.counters`, migrations/0001_baseline.ts), so
  * that every API process counts against the same limits and a restart resets nothing.
  *
- * One statement per counted request: an upsert that starts a window (hits = 1, reset_at =
- * now + window) or counts into the running one, and returns the count and the time left.
+ * One upsert per batch of counted requests: it starts a window (hits = the requests, reset_at =
+ * now + window) or counts into the running one, and returns the count and the time left. The
+ * requests of a process are gathered by the ledger's group-commit policy (`createBatcher`):
+ * one goes at once when no count is on its way, and those that arrive meanwhile go together,
+ * one statement for all of them - a statement per request was one of the round trips each
+ * payment queued behind on the API's one thread (issue 40). Requests of one key in a batch are
+ * counted as one row (an upsert may not touch a row twice) and answered in turn, each its own
+ * count, as if they had come one after another.
  * Each limit has its own scope in the key: the shared API-wide limit, or the route's own
  * (`POST /api/users/login`) for routes with a limit of their own, as the plugin's Redis store
  * does, or their group's (`group account-lookup`) for routes that share one. Expired rows are deleted in batches: once a minute per process, and batch after batch
@@ -16,6 +22,7 @@
  */
 import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { sql, type Kysely } from 'kysely';
+import { createBatcher, type Settled } from '../../ledger/index.ts';
 import { ApiError } from '../errors.ts';
 
 /** Expired rows are swept at most this often per process... */
@@ -27,6 +34,9 @@ export const SWEEP_BATCH_ROWS = 5_000;
 export const RATE_LIMIT_SCHEMAS = [
   { schema: 'ratelimit', tables: ['select', 'insert', 'update', 'delete'], functions: false },
 ] as const;
+
+/** Counts gathered into one statement at most, and statements on their way at once (each holds a connection). */
+const COUNT_BATCHING = { maxBatchSize: 256, maxInFlight: 2 } as const;
 
 /** The scope of the shared API-wide limit; routes with a limit of their own use "METHOD /url". */
 const SHARED_SCOPE = 'api';
@@ -42,6 +52,7 @@ export interface RateLimitStoreHandle {
 
 export function createPostgresRateLimitStore(db: Kysely<unknown>): RateLimitStoreHandle {
   const sweeper = createSweeper(db);
+  const count = createBatcher(COUNT_BATCHING, (requests: readonly CountedRequest[]) => countRequests(db, requests));
   class PostgresRateLimitStore implements FastifyRateLimitStore {
     readonly scope: string;
     constructor(_options?: FastifyRateLimitOptions, scope = SHARED_SCOPE) {
@@ -49,7 +60,7 @@ export function createPostgresRateLimitStore(db: Kysely<unknown>): RateLimitStor
     }
 
     incr(key: string, callback: Callback, timeWindow: number): void {
-      countRequest(db, `${this.scope}|${key}`, timeWindow).then(
+      count({ key: `${this.scope}|${key}`, windowMs: timeWindow }).then(
         (result) => callback(null, result),
         (error: unknown) => callback(unavailable(error)),
       );
@@ -69,24 +80,60 @@ export function createPostgresRateLimitStore(db: Kysely<unknown>): RateLimitStor
   return { Store: PostgresRateLimitStore, idle: () => sweeper.idle() };
 }
 
+export interface CountedRequest {
+  key: string;
+  windowMs: number;
+}
+
+export interface RequestCount {
+  /** The requests of the key in its current window, this one included. */
+  current: number;
+  /** Milliseconds left in the window. */
+  ttl: number;
+}
+
 /** Counts one request of `key`; the count in the current window and the milliseconds left in it. */
-export async function countRequest(
+export async function countRequest(db: Kysely<unknown>, key: string, windowMs: number): Promise<RequestCount> {
+  const [outcome] = await countRequests(db, [{ key, windowMs }]);
+  if (!outcome?.ok) throw outcome?.error ?? new Error('rate-limit upsert returned no row');
+  return outcome.value;
+}
+
+/**
+ * Counts a batch of requests in one statement, one outcome per request in order. A key's rows
+ * are upserted in key order, so two processes' batches lock shared keys in the same order.
+ */
+export async function countRequests(
   db: Kysely<unknown>,
-  key: string,
-  windowMs: number,
-): Promise<{ current: number; ttl: number }> {
-  const { rows } = await sql<{ hits: number; ttl_ms: number }>`
+  requests: readonly CountedRequest[],
+): Promise<Settled<RequestCount>[]> {
+  const { rows } = await sql<{ key: string; hits: number; ttl_ms: number }>`
+    with wanted as (
+      select r.key, count(*) as hits, max(r.window_ms) as window_ms
+        from unnest(${requests.map((request) => request.key)}::text[],
+                    ${requests.map((request) => request.windowMs)}::float8[]) as r(key, window_ms)
+       group by r.key
+    )
     insert into ratelimit.counters as c (key, hits, reset_at)
-    values (${key}, 1, now() + ${windowMs}::float8 * interval '1 millisecond')
+    select w.key, w.hits, now() + w.window_ms * interval '1 millisecond' from wanted w order by w.key
     on conflict (key) do update set
-      hits = case when c.reset_at <= now() then 1 else c.hits + 1 end,
+      hits = case when c.reset_at <= now() then excluded.hits else c.hits + excluded.hits end,
       reset_at = case when c.reset_at <= now() then excluded.reset_at else c.reset_at end
-    returning c.hits::float8 as hits, greatest(0, ceil(extract(epoch from c.reset_at - now()) * 1000))::float8 as ttl_ms`.execute(
+    returning c.key, c.hits::float8 as hits, greatest(0, ceil(extract(epoch from c.reset_at - now()) * 1000))::float8 as ttl_ms`.execute(
     db,
   );
-  const row = rows[0];
-  if (!row) throw new Error('rate-limit upsert returned no row');
-  return { current: row.hits, ttl: row.ttl_ms };
+  const counted = new Map(rows.map((row) => [row.key, row]));
+  const asked = new Map<string, number>();
+  for (const request of requests) asked.set(request.key, (asked.get(request.key) ?? 0) + 1);
+  // The n requests of a key take the window's last n counts, in the order they came.
+  const answered = new Map<string, number>();
+  return requests.map((request): Settled<RequestCount> => {
+    const row = counted.get(request.key);
+    if (!row) return { ok: false, error: new Error('rate-limit upsert returned no row') };
+    const turn = (answered.get(request.key) ?? 0) + 1;
+    answered.set(request.key, turn);
+    return { ok: true, value: { current: row.hits - (asked.get(request.key) ?? 1) + turn, ttl: row.ttl_ms } };
+  });
 }
 
 /** Deletes up to SWEEP_BATCH_ROWS expired counters; returns how many. */
