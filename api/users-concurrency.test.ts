@@ -1,8 +1,9 @@
 /**
  * Guesses and registrations in parallel: the row locks must keep the counts exact, so a
  * burst of requests cannot try more PINs or codes than the limits allow, and one e-mail
- * cannot get two accounts. And simultaneous sessions, whose users are read together in one
- * statement (api/auth/authenticate.ts): each request still gets its own user's answer.
+ * cannot get two accounts. And simultaneous sessions and payments, whose users, PIN rows and
+ * payees are read together in one statement (api/auth/authenticate.ts,
+ * identity/transaction-pin.ts): each request still gets its own answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityDb } from '../identity/users.ts';
@@ -99,5 +100,37 @@ describe('in parallel', () => {
       return body.code ?? body.data?._id;
     });
     expect(answers).toEqual(callers.map((user) => (user === suspended ? 'USER_NOT_VERIFIED' : user.id)));
+  });
+
+  it('simultaneous payments of several users, their PIN rows and payees read together: each checked against its own', async () => {
+    const pins = ['1357', '2468', '1470', '2581'];
+    const payers = [];
+    for (const [i, pin] of pins.entries())
+      payers.push(await registeredUser(h, `pins-together-${i}@example.com`, { pin }));
+    const payee = await registeredUser(h, 'pins-together-payee@example.com');
+    const suspended = await registeredUser(h, 'pins-together-suspended@example.com');
+    await identityDb(h.database.db)
+      .updateTable('identity.users')
+      .set({ is_verified: false })
+      .where('id', '=', suspended.id)
+      .execute();
+    // The payee and the PIN are checked before the ledger, which then refuses an unfunded
+    // payer: insufficient_funds means both checks passed.
+    const attempts = payers.flatMap((payer, i) => [
+      { payer, pin: pins[i] ?? '', receiver: payee.id, expected: 'insufficient_funds' },
+      { payer, pin: pins[i] ?? '', receiver: suspended.id, expected: 'unknown_account' },
+      { payer, pin: pins[(i + 1) % pins.length] ?? '', receiver: payee.id, expected: 'invalid_pin' },
+    ]);
+    const replies = await Promise.all(
+      attempts.map((attempt) =>
+        h.call({
+          method: 'POST',
+          url: '/api/transactions/transfer-funds',
+          headers: { authorization: `Bearer ${attempt.payer.token ?? ''}` },
+          payload: { receiver: attempt.receiver, amount: 10, reference: 'together', transactionPin: attempt.pin },
+        }),
+      ),
+    );
+    expect(replies.map((reply) => reply.json().code as string)).toEqual(attempts.map((attempt) => attempt.expected));
   });
 });

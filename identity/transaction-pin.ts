@@ -27,10 +27,12 @@
  *
  * A payment's payee can be checked in the same read (`payeeId`): it must exist and be active,
  * and a payment to nowhere is refused before any attempt is counted, as a separate lookup
- * before the check did - one Postgres round trip fewer per transfer.
+ * before the check did - one Postgres round trip fewer per transfer. The first reads of
+ * different users' simultaneous checks go as one statement (`readPinRow`).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { createBatcher, type Settled } from '../ledger/index.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { matchesVerifier, pinVerifier, verifierUsable, type PinKeys } from './pin-verifier.ts';
 import { IdentityRejection } from './rejections.ts';
@@ -102,27 +104,7 @@ async function checkPin(
   payeeId: string | undefined,
 ): Promise<void> {
   const now = (deps.clock ?? systemClock).now();
-  const row = await identityDb(deps.db)
-    .selectFrom('identity.users as u')
-    .select([
-      'u.pin_hash',
-      'u.pin_verifier',
-      'u.pin_verifier_key',
-      'u.failed_pin_attempts',
-      'u.pin_locked_until',
-      'u.pin_reset_required',
-    ])
-    .$if(payeeId !== undefined, (query) =>
-      query.select((eb) =>
-        eb
-          .selectFrom('identity.users as payee')
-          .select('payee.is_verified')
-          .where('payee.id', '=', payeeId ?? '')
-          .as('payee_active'),
-      ),
-    )
-    .where('u.id', '=', userId)
-    .executeTakeFirst();
+  const row = await readPinRow(deps.db, { userId, payeeId });
   if (!row) throw new IdentityRejection('user_not_found', 'User not found');
   if (payeeId !== undefined && row.payee_active !== true)
     throw new IdentityRejection('unknown_account', 'Account not found');
@@ -136,6 +118,55 @@ async function checkPin(
   )
     return;
   await checkCounted(deps, userId, pin, now);
+}
+
+/** What a check reads first: the user's PIN columns, and whether the payment's payee is active. */
+interface PinRead {
+  userId: string;
+  payeeId: string | undefined;
+}
+
+interface PinRow {
+  pin_hash: string | null;
+  pin_verifier: Buffer | null;
+  pin_verifier_key: string | null;
+  failed_pin_attempts: number;
+  pin_locked_until: Date | null;
+  pin_reset_required: boolean;
+  /** The payee's is_verified; null without a payee or for an unknown one. */
+  payee_active: boolean | null;
+}
+
+/** PIN rows read in one statement at most, and statements on their way at once (each holds a connection). */
+const PIN_READ_BATCHING = { maxBatchSize: 256, maxInFlight: 2 } as const;
+
+const pinReaders = new WeakMap<Kysely<unknown>, (read: PinRead) => Promise<PinRow | undefined>>();
+
+/**
+ * A check's first read, gathered with the process's other checks' (the ledger's group-commit
+ * policy, `createBatcher`): one statement for the checks of different users that came while a
+ * read was on its way. A user's own checks still queue (checksInFlight), so each read starts
+ * after the previous check of that user settled.
+ */
+function readPinRow(db: Kysely<unknown>, read: PinRead): Promise<PinRow | undefined> {
+  let reader = pinReaders.get(db);
+  if (!reader) {
+    reader = createBatcher(PIN_READ_BATCHING, (reads: readonly PinRead[]) => readPinRows(db, reads));
+    pinReaders.set(db, reader);
+  }
+  return reader(read);
+}
+
+async function readPinRows(db: Kysely<unknown>, reads: readonly PinRead[]): Promise<Settled<PinRow | undefined>[]> {
+  const { rows } = await sql<PinRow & { ord: number }>`
+    select r.ord::integer as ord, u.pin_hash, u.pin_verifier, u.pin_verifier_key, u.failed_pin_attempts,
+           u.pin_locked_until, u.pin_reset_required, payee.is_verified as payee_active
+      from unnest(${reads.map((read) => read.userId)}::text[], ${reads.map((read) => read.payeeId ?? null)}::text[])
+           with ordinality as r(user_id, payee_id, ord)
+      join identity.users u on u.id = r.user_id
+      left join identity.users payee on payee.id = r.payee_id`.execute(db);
+  const byTurn = new Map(rows.map((row) => [row.ord, row]));
+  return reads.map((_read, index) => ({ ok: true, value: byTurn.get(index + 1) }));
 }
 
 /** The counted path: claim an attempt, compare (verifier or bcrypt), settle. */
