@@ -6,7 +6,7 @@
  */
 import type pg from 'pg';
 import { withClient } from '../platform/database.ts';
-import { rawAppend, type RawEvent } from './raw-append.ts';
+import { rawAppend, transferCompleted, type RawEvent } from './raw-append.ts';
 
 export interface Append {
   streamId: string;
@@ -104,22 +104,7 @@ export function generateAppends(
       appends.push({
         streamId: `transfer-${id}`,
         expectedVersion: -1,
-        events: [
-          {
-            type: 'TransferCompleted',
-            data: {
-              transferId: id,
-              fromAccountId: from,
-              toAccountId: to,
-              amountPaise: value.toString(),
-              reference: `pay ${id}`,
-            },
-            postings: [
-              { account: from, amount: (-value).toString() },
-              { account: to, amount: value.toString() },
-            ],
-          },
-        ],
+        events: [transferCompleted(id, from, to, value)],
       });
     }
   }

@@ -44,3 +44,21 @@ export function depositRequested(
     },
   };
 }
+
+/** A TransferCompleted event as the ledger writes it: the payer's line and the payee's. */
+export function transferCompleted(
+  transferId: string,
+  fromAccountId: string,
+  toAccountId: string,
+  amountPaise: bigint,
+  reference = `pay ${transferId}`,
+): RawEvent {
+  return {
+    type: 'TransferCompleted',
+    data: { transferId, fromAccountId, toAccountId, amountPaise: amountPaise.toString(), reference },
+    postings: [
+      { account: fromAccountId, amount: (-amountPaise).toString() },
+      { account: toAccountId, amount: amountPaise.toString() },
+    ],
+  };
+}

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { drainAll, replayBalances, replayProjection, runProjectionBatch } from '../index.ts';
 import { checkpointsOf, dumpReadTables } from '../../test/read-model.ts';
 import { everyKindProjected } from '../../test/corrected-activity.ts';
-import { rawAppend, type RawEvent } from '../../test/raw-append.ts';
+import { rawAppend, transferCompleted } from '../../test/raw-append.ts';
 
 const ACCOUNTS_TABLES = ['directory', 'balances', 'statement_lines'] as const;
 
@@ -84,9 +84,9 @@ describe("rebuilding the balances alone from each account's newest posting", () 
       await early.query('begin');
       await early.query('select pg_current_xact_id()');
       await late.query('begin');
-      await rawAppend(late, 'transfer-lock-first', -1, [payment('lock-first', payer, 'alice', 7n)]);
+      await rawAppend(late, 'transfer-lock-first', -1, [transferCompleted('lock-first', payer, 'alice', 7n)]);
       await late.query('commit');
-      await rawAppend(early, 'transfer-lock-second', -1, [payment('lock-second', payer, 'bob', 11n)]);
+      await rawAppend(early, 'transfer-lock-second', -1, [transferCompleted('lock-second', payer, 'bob', 11n)]);
       await early.query('commit');
     } finally {
       await Promise.all([early.end(), late.end()]);
@@ -107,24 +107,6 @@ describe("rebuilding the balances alone from each account's newest posting", () 
     await drainAll(testDb.db);
   });
 });
-
-/** A TransferCompleted event as the ledger writes it. */
-function payment(id: string, from: string, to: string, paise: bigint): RawEvent {
-  return {
-    type: 'TransferCompleted',
-    data: {
-      transferId: id,
-      fromAccountId: from,
-      toAccountId: to,
-      amountPaise: paise.toString(),
-      reference: `pay ${id}`,
-    },
-    postings: [
-      { account: from, amount: (-paise).toString() },
-      { account: to, amount: paise.toString() },
-    ],
-  };
-}
 
 async function eventTypes(): Promise<string[]> {
   const { rows } = await sql<{ type: string }>`select distinct type from ledger.events`.execute(testDb.db);
