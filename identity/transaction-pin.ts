@@ -32,7 +32,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
-import { createBatcher, type Settled } from '../ledger/index.ts';
+import { createBatcher, READ_BATCHING, type Settled } from '../ledger/index.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { matchesVerifier, pinVerifier, verifierUsable, type PinKeys } from './pin-verifier.ts';
 import { IdentityRejection } from './rejections.ts';
@@ -137,9 +137,6 @@ interface PinRow {
   payee_active: boolean | null;
 }
 
-/** PIN rows read in one statement at most, and statements on their way at once (each holds a connection). */
-const PIN_READ_BATCHING = { maxBatchSize: 256, maxInFlight: 2 } as const;
-
 const pinReaders = new WeakMap<Kysely<unknown>, (read: PinRead) => Promise<PinRow | undefined>>();
 
 /**
@@ -151,7 +148,7 @@ const pinReaders = new WeakMap<Kysely<unknown>, (read: PinRead) => Promise<PinRo
 function readPinRow(db: Kysely<unknown>, read: PinRead): Promise<PinRow | undefined> {
   let reader = pinReaders.get(db);
   if (!reader) {
-    reader = createBatcher(PIN_READ_BATCHING, (reads: readonly PinRead[]) => readPinRows(db, reads));
+    reader = createBatcher(READ_BATCHING, (reads: readonly PinRead[]) => readPinRows(db, reads));
     pinReaders.set(db, reader);
   }
   return reader(read);

@@ -33,7 +33,7 @@ export * from './money.ts';
 export * from './rejections.ts';
 export { LEDGER_SCHEMAS, LEDGER_SQL_DEFINITIONS } from './sql/definitions.ts';
 export type { AppendResult } from './event-store/append.ts';
-export { DEFAULT_BATCHING, type BatchingOptions } from './event-store/batch.ts';
+export { DEFAULT_BATCHING, READ_BATCHING, type BatchingOptions } from './event-store/batch.ts';
 // The group-commit policy itself, so a benchmark's batched baseline batches exactly like the ledger.
 export { createBatcher, type SendBatch, type Settled } from './event-store/batcher.ts';
 export type { LedgerTables, AccountRow, EventRow, PostingRow } from './event-store/tables.ts';

@@ -22,7 +22,7 @@ import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } f
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { findAccounts, type AccountSummary } from '../../identity/index.ts';
-import { createBatcher } from '../../ledger/index.ts';
+import { createBatcher, READ_BATCHING } from '../../ledger/index.ts';
 import { ApiError } from '../errors.ts';
 
 /**
@@ -68,9 +68,6 @@ export type SessionCheck =
 
 const sessionChecks = new WeakMap<FastifyRequest, Promise<SessionCheck>>();
 
-/** Users read in one statement at most, and statements on their way at once (each holds a connection). */
-const USER_READ_BATCHING = { maxBatchSize: 256, maxInFlight: 2 } as const;
-
 /** Reads a user by id, gathered with the process's other session reads. */
 type LoadAccount = (userId: string) => Promise<AccountSummary | undefined>;
 
@@ -85,7 +82,7 @@ export async function installAuth(app: FastifyInstance, options: AuthOptions): P
     sign: { algorithm: 'HS256', expiresIn: TOKEN_TTL.standard },
     verify: { algorithms: ['HS256'] },
   });
-  const loadAccount: LoadAccount = createBatcher(USER_READ_BATCHING, async (userIds: readonly string[]) => {
+  const loadAccount: LoadAccount = createBatcher(READ_BATCHING, async (userIds: readonly string[]) => {
     const found = await findAccounts(options.db, userIds);
     return userIds.map((id) => ({ ok: true as const, value: found.get(id) }));
   });

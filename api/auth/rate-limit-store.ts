@@ -10,6 +10,12 @@
  * payment queued behind on the API's one thread (issue 40). Requests of one key in a batch are
  * counted as one row (an upsert may not touch a row twice) and answered in turn, each its own
  * count, as if they had come one after another.
+ * The upsert commits without waiting for its WAL to reach disk or a synchronous standby
+ * (`synchronous_commit = off` for its own transaction only): every signed-in request counts, so
+ * a durable commit put a WAL flush - and with a synchronous standby a network round trip - in
+ * front of every read and payment. What a crash or failover can lose is the last fraction of a
+ * second of counts, which lets a client a few requests more in one window; money is not counted
+ * here, and every ledger commit stays synchronous.
  * Each limit has its own scope in the key: the shared API-wide limit, or the route's own
  * (`POST /api/users/login`) for routes with a limit of their own, as the plugin's Redis store
  * does, or their group's (`group account-lookup`) for routes that share one. Expired rows are deleted in batches: once a minute per process, and batch after batch
@@ -22,7 +28,7 @@
  */
 import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { sql, type Kysely } from 'kysely';
-import { createBatcher, type Settled } from '../../ledger/index.ts';
+import { createBatcher, READ_BATCHING, type Settled } from '../../ledger/index.ts';
 import { ApiError } from '../errors.ts';
 
 /** Expired rows are swept at most this often per process... */
@@ -34,9 +40,6 @@ export const SWEEP_BATCH_ROWS = 5_000;
 export const RATE_LIMIT_SCHEMAS = [
   { schema: 'ratelimit', tables: ['select', 'insert', 'update', 'delete'], functions: false },
 ] as const;
-
-/** Counts gathered into one statement at most, and statements on their way at once (each holds a connection). */
-const COUNT_BATCHING = { maxBatchSize: 256, maxInFlight: 2 } as const;
 
 /** The scope of the shared API-wide limit; routes with a limit of their own use "METHOD /url". */
 const SHARED_SCOPE = 'api';
@@ -52,7 +55,7 @@ export interface RateLimitStoreHandle {
 
 export function createPostgresRateLimitStore(db: Kysely<unknown>): RateLimitStoreHandle {
   const sweeper = createSweeper(db);
-  const count = createBatcher(COUNT_BATCHING, (requests: readonly CountedRequest[]) => countRequests(db, requests));
+  const count = createBatcher(READ_BATCHING, (requests: readonly CountedRequest[]) => countRequests(db, requests));
   class PostgresRateLimitStore implements FastifyRateLimitStore {
     readonly scope: string;
     constructor(_options?: FastifyRateLimitOptions, scope = SHARED_SCOPE) {
@@ -111,7 +114,9 @@ export async function countRequests(
     with wanted as (
       select r.key, count(*) as hits, max(r.window_ms) as window_ms
         from unnest(${requests.map((request) => request.key)}::text[],
-                    ${requests.map((request) => request.windowMs)}::float8[]) as r(key, window_ms)
+                    ${requests.map((request) => request.windowMs)}::float8[]) as r(key, window_ms),
+             -- For this statement's own transaction (is_local), evaluated once before its commit.
+             (select set_config('synchronous_commit', 'off', true)) as asynchronous_commit
        group by r.key
     )
     insert into ratelimit.counters as c (key, hits, reset_at)

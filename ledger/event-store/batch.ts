@@ -15,7 +15,7 @@ import { appendToStream, toRejection, toWireAppend, type AppendRequest, type App
 import { createBatcher, DEFAULT_BATCHING, type BatchingOptions, type Settled } from './batcher.ts';
 import { encodeJson } from './codec.ts';
 
-export { DEFAULT_BATCHING, type BatchingOptions } from './batcher.ts';
+export { DEFAULT_BATCHING, READ_BATCHING, type BatchingOptions } from './batcher.ts';
 
 type WireOutcome = { ok: true; result: AppendResult } | { ok: false; code: string; message: string };
 

@@ -29,6 +29,12 @@ export interface BatchingOptions {
 
 export const DEFAULT_BATCHING: BatchingOptions = { maxBatchSize: 64, maxInFlight: 2 };
 
+/**
+ * For reads and counts that lock no wallet (the API's session reads, rate-limit counts, PIN
+ * rows): a larger batch costs one statement a little more and holds nothing the appends wait on.
+ */
+export const READ_BATCHING: BatchingOptions = { maxBatchSize: 256, maxInFlight: 2 };
+
 export type Settled<Result> = { ok: true; value: Result } | { ok: false; error: unknown };
 
 /** Sends one batch; answers one outcome per request, in order (a throw fails them all). */
