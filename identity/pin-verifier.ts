@@ -14,12 +14,16 @@
  * pepper that made it: after a rotation, old verifiers are ignored and the next right PIN
  * (checked by bcrypt once) writes a new one.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 export const PIN_VERIFIER_VERSION = 'pin-v1';
 
 export interface PinKeys {
-  pepper: Buffer;
+  /**
+   * A key object rather than the bytes: an HMAC keyed with a Buffer re-imports the key each
+   * time (~14 us on the bench box against ~3 us), and every PIN check makes one.
+   */
+  pepper: KeyObject;
   /** Names the pepper without revealing it (stored with each verifier). */
   keyId: string;
 }
@@ -27,7 +31,7 @@ export interface PinKeys {
 export function pinKeysFrom(pepper: string): PinKeys {
   const secret = Buffer.from(pepper, 'utf8');
   const keyId = createHmac('sha256', secret).update('wallet:pin-pepper-id').digest('hex').slice(0, 16);
-  return { pepper: secret, keyId };
+  return { pepper: createSecretKey(secret), keyId };
 }
 
 export function pinVerifier(keys: PinKeys, userId: string, pinHash: string, pin: string): Buffer {
