@@ -10,12 +10,6 @@
  * payment queued behind on the API's one thread (issue 40). Requests of one key in a batch are
  * counted as one row (an upsert may not touch a row twice) and answered in turn, each its own
  * count, as if they had come one after another.
- * The upsert commits without waiting for its WAL to reach disk or a synchronous standby
- * (`synchronous_commit = off` for its own transaction only): every signed-in request counts, so
- * a durable commit put a WAL flush - and with a synchronous standby a network round trip - in
- * front of every read and payment. What a crash or failover can lose is the last fraction of a
- * second of counts, which lets a client a few requests more in one window; money is not counted
- * here, and every ledger commit stays synchronous.
  * Each limit has its own scope in the key: the shared API-wide limit, or the route's own
  * (`POST /api/users/login`) for routes with a limit of their own, as the plugin's Redis store
  * does, or their group's (`group account-lookup`) for routes that share one. Expired rows are deleted in batches: once a minute per process, and batch after batch
@@ -114,9 +108,7 @@ export async function countRequests(
     with wanted as (
       select r.key, count(*) as hits, max(r.window_ms) as window_ms
         from unnest(${requests.map((request) => request.key)}::text[],
-                    ${requests.map((request) => request.windowMs)}::float8[]) as r(key, window_ms),
-             -- For this statement's own transaction (is_local), evaluated once before its commit.
-             (select set_config('synchronous_commit', 'off', true)) as asynchronous_commit
+                    ${requests.map((request) => request.windowMs)}::float8[]) as r(key, window_ms)
        group by r.key
     )
     insert into ratelimit.counters as c (key, hits, reset_at)
