@@ -1,6 +1,6 @@
 /**
  * Where a machine's CPU went during a benchmark run: the whole machine (/proc/stat), the
- * API and worker processes, this bench process (autocannon), and the Postgres server's
+ * API and worker processes, this bench process (the load's client), and the Postgres server's
  * processes grouped by who they serve (`application_name` of client backends, `backend_type`
  * of the server's own). Read from /proc before and after; a Postgres process that started
  * or ended in between counts from its start or up to its last reading.
@@ -31,6 +31,9 @@ export interface CpuBreakdown {
 }
 
 const TICKS_PER_SECOND = 100;
+
+/** The group of this bench process: autocannon in the closed-loop runs, undici's pool in the open loop. */
+export const BENCH_PROCESS_GROUP = 'bench process (load client)';
 
 function readTicks(pid: number): number | undefined {
   try {
@@ -108,7 +111,7 @@ export function cpuBreakdown(
     if (ticks > 0) totals.set(group, (totals.get(group) ?? 0) + ticks / TICKS_PER_SECOND);
   };
   for (const [name, pid] of Object.entries(processes)) if (pid !== undefined) add(name, pid);
-  add('bench process (autocannon)', process.pid);
+  add(BENCH_PROCESS_GROUP, process.pid);
   const postgres = new Map([...before.postgres, ...after.postgres]);
   for (const [pid, group] of postgres) add(group, pid);
   const machineSeconds = (after.machineBusy - before.machineBusy) / TICKS_PER_SECOND;

@@ -46,7 +46,7 @@ import { hashPin, pinMatches, PIN_POOL_THREADS } from '../identity/secrets.ts';
 import { transferStream, type LedgerTables } from '../ledger/index.ts';
 import { call, callUntilDefinite, createCluster, sleep } from '../reliability/processes.ts';
 import { createFundedWallets, waitForProjections, type Wallet } from '../reliability/money-load.ts';
-import { cpuBreakdown, describeBreakdown, snapshotCpu, type CpuBreakdown } from './cpu-profile.ts';
+import { BENCH_PROCESS_GROUP, cpuBreakdown, describeBreakdown, snapshotCpu, type CpuBreakdown } from './cpu-profile.ts';
 import { measureThroughput, median, percentile, type BenchDatabase } from './harness.ts';
 import { openLoop, type OpenLoopFigures, type OpenLoopRequest } from './open-loop.ts';
 
@@ -111,7 +111,18 @@ export type ServedOpenLoopFigures = OpenLoopFigures & {
    * API could not be scraped.
    */
   apiEventLoopBusy: number | undefined;
+  /**
+   * The machine's CPU during the run, by process group. The bench process is the open loop's
+   * client, on the machine it measures: what it takes is not the server's.
+   */
+  machineCpu: CpuBreakdown;
 };
+
+/** What an open-loop run reads the machine's CPU by: the database's URL and the processes to name. */
+interface CpuWatch {
+  databaseUrl: string;
+  processes: Record<string, number | undefined>;
+}
 
 export interface OpenLoopRunFigures {
   ratePerSecond: number;
@@ -188,6 +199,7 @@ export async function benchHttp(
       `B2 baseline: authenticated get-user-info, ${options.connections} connections, ${options.durationSeconds} s...`,
     );
     const processes = { 'API process': apiPid, 'worker process': worker.child?.pid };
+    const cpuWatch: CpuWatch = { databaseUrl: database.url, processes };
     const baselineBefore = await snapshotCpu(database.url, processes);
     const baseline = await cannon(
       api.url,
@@ -226,7 +238,7 @@ export async function benchHttp(
 
     // Open loop before the B3 run (same API, verifiers warm) but after the RSS reading: the
     // peak stays the warm run's, as before.
-    const openLoopFigures = await openLoopRuns(api.url, transfer.requestsPerSecond / 2, options, {
+    const openLoopFigures = await openLoopRuns(api.url, transfer.requestsPerSecond / 2, options, cpuWatch, {
       transfer: () => transferRequest(postRequest('/api/transactions/transfer-funds')),
       read: () => readRequest(postRequest('/api/users/get-user-info')),
     });
@@ -262,8 +274,16 @@ export async function benchHttp(
     options.log(
       `B2 open loop: transfer-funds replying at commit, arriving at ${openLoopFigures.ratePerSecond.toFixed(1)}/s, ${options.openLoopSeconds} s...`,
     );
-    const transferAtCommitOpenLoop = await openLoopRun(atCommitApi.url, openLoopFigures.ratePerSecond, options, () =>
-      transferRequest(postRequest('/api/transactions/transfer-funds')),
+    const atCommitWatch: CpuWatch = {
+      databaseUrl: database.url,
+      processes: { 'API process': atCommitApi.child?.pid, 'worker process': worker.child?.pid },
+    };
+    const transferAtCommitOpenLoop = await openLoopRun(
+      atCommitApi.url,
+      openLoopFigures.ratePerSecond,
+      options,
+      atCommitWatch,
+      () => transferRequest(postRequest('/api/transactions/transfer-funds')),
     );
     const http: HttpFigures = {
       connections: options.connections,
@@ -294,7 +314,7 @@ export async function benchHttp(
       `B2 transfer-funds warm ${transfer.requestsPerSecond.toFixed(1)}/s (p99 ${transfer.p99Ms} ms, non-2xx ${transfer.non2xx}, errors ${transfer.errors}; ` +
         `alone p50 ${transferAlone.p50Ms} ms; cold ${coldFigures.requestsPerSecond.toFixed(1)}/s p99 ${coldFigures.p99Ms} ms), baseline ${baseline.requestsPerSecond.toFixed(0)}/s, ` +
         `PIN ceiling ${pin.perSecond.toFixed(1)}/s on ${pin.threads} thread(s), bcrypt ${(apiCpu.pinShare * 100).toFixed(0)}% of the API's CPU; ` +
-        `open loop at ${openLoopFigures.ratePerSecond.toFixed(1)}/s: payment p99 ${openLoopFigures.transfer.p99Ms} ms (at commit ${transferAtCommitOpenLoop.p99Ms} ms; API loop busy ${busyShare(openLoopFigures.transfer)}), read p99 ${openLoopFigures.read.p99Ms} ms; ` +
+        `open loop at ${openLoopFigures.ratePerSecond.toFixed(1)}/s: payment p99 ${openLoopFigures.transfer.p99Ms} ms (at commit ${transferAtCommitOpenLoop.p99Ms} ms; API loop busy ${busyShare(openLoopFigures.transfer)}, machine ${Math.round(openLoopFigures.transfer.machineCpu.machineBusyShare * 100)}%, client ${clientCpuMs(openLoopFigures.transfer)} ms CPU a request), read p99 ${openLoopFigures.read.p99Ms} ms; ` +
         `B3 lag p99 ${lag.p99Ms.toFixed(1)} ms; RSS api ${rss.apiPeakMiB} MiB, worker ${rss.workerPeakMiB} MiB`,
     );
     return { http, lag, rss };
@@ -379,6 +399,8 @@ function printOpenLoop(run: OpenLoopRunFigures): void {
     'p99.9 ms': figures.p999Ms,
     'max ms': figures.maxMs,
     'API loop busy': busyShare(figures),
+    'machine busy': `${Math.round(figures.machineCpu.machineBusyShare * 100)}%`,
+    'client CPU ms/req': clientCpuMs(figures),
   });
   console.log(
     `\nB2 open loop: ${run.ratePerSecond.toFixed(1)} arrivals/s (half the warm peak), ${run.seconds} s each, ` +
@@ -393,14 +415,19 @@ function printOpenLoop(run: OpenLoopRunFigures): void {
   if (overCap > 0) console.log(`${overCap} arrivals found ${run.maxInFlight} requests in flight: counted as errors`);
 }
 
-/** One open-loop run of `request` against `url` at `ratePerSecond`, with the API's event loop read before and after. */
+/**
+ * One open-loop run of `request` against `url` at `ratePerSecond`, with the API's event loop
+ * and the machine's CPU read before and after.
+ */
 async function openLoopRun(
   url: string,
   ratePerSecond: number,
   options: HttpLoadOptions,
+  watch: CpuWatch,
   request: () => OpenLoopRequest,
 ): Promise<ServedOpenLoopFigures> {
   const before = await eventLoopActiveSeconds(url);
+  const cpuBefore = await snapshotCpu(watch.databaseUrl, watch.processes);
   const started = performance.now();
   const figures = await openLoop(url, {
     ratePerSecond,
@@ -409,10 +436,18 @@ async function openLoopRun(
     timeoutMs: OPEN_LOOP_TIMEOUT_MS,
     request,
   });
+  const machineCpu = cpuBreakdown(cpuBefore, await snapshotCpu(watch.databaseUrl, watch.processes), watch.processes);
   const after = await eventLoopActiveSeconds(url);
   const wallSeconds = (performance.now() - started) / 1000;
   const busy = before !== undefined && after !== undefined ? (after - before) / wallSeconds : undefined;
-  return { ...figures, apiEventLoopBusy: busy };
+  return { ...figures, apiEventLoopBusy: busy, machineCpu };
+}
+
+/** The bench process's CPU per request answered: the open loop client's cost. */
+function clientCpuMs(figures: ServedOpenLoopFigures): string {
+  const client = figures.machineCpu.groups.find((group) => group.group === BENCH_PROCESS_GROUP);
+  const answered = figures.ok + figures.non2xx;
+  return client && answered > 0 ? ((client.cpuSeconds * 1000) / answered).toFixed(3) : '-';
 }
 
 function busyShare(figures: ServedOpenLoopFigures): string {
@@ -438,14 +473,15 @@ async function openLoopRuns(
   url: string,
   ratePerSecond: number,
   options: HttpLoadOptions,
+  watch: CpuWatch,
   requests: { transfer: () => OpenLoopRequest; read: () => OpenLoopRequest },
 ): Promise<Omit<OpenLoopRunFigures, 'transferAtCommit'>> {
   // A failed warm run leaves no peak to halve: one arrival a second still reports the latency.
   const rate = Math.max(1, ratePerSecond);
   options.log(`B2 open loop: transfer-funds arriving at ${rate.toFixed(1)}/s, ${options.openLoopSeconds} s...`);
-  const transfer = await openLoopRun(url, rate, options, requests.transfer);
+  const transfer = await openLoopRun(url, rate, options, watch, requests.transfer);
   options.log(`B2 open loop: get-user-info arriving at ${rate.toFixed(1)}/s, ${options.openLoopSeconds} s...`);
-  const read = await openLoopRun(url, rate, options, requests.read);
+  const read = await openLoopRun(url, rate, options, watch, requests.read);
   return {
     ratePerSecond: rate,
     seconds: options.openLoopSeconds,

@@ -3,10 +3,17 @@
  * whether or not earlier ones have answered, and its latency runs from that scheduled time
  * to its answer, so a stalled server is charged for every request that arrived meanwhile (no
  * coordinated omission, unlike a closed loop of connections, autocannon's `overallRate`
- * included). Node's global fetch: its dispatcher opens as many keep-alive connections as the
- * requests in flight need. In-flight requests are capped; an arrival over the cap is counted
- * as an error, not queued in memory.
+ * included). In-flight requests are capped; an arrival over the cap is counted as an error,
+ * not queued in memory.
+ *
+ * The client is undici's connection pool, which opens as many keep-alive connections as the
+ * requests in flight need. It runs on the machine it measures, so what it costs is taken from
+ * the server. Node's global fetch (its streams, Headers and a timer signal per request) cost
+ * this process ~0.29 ms of CPU a request at ~1,000/s, 14% of a two-core machine and six times
+ * autocannon's per request in the closed-loop run; the pool costs 0.13-0.16 ms
+ * (bench/RESULTS.md, 2026-11-29 18:46 entry).
  */
+import { Pool } from 'undici';
 import { sleep } from '../reliability/processes.ts';
 import { percentile } from './harness.ts';
 
@@ -41,7 +48,7 @@ export interface OpenLoopOptions {
   ratePerSecond: number;
   seconds: number;
   maxInFlight: number;
-  /** A request without an answer after this is an error. */
+  /** An answer whose headers take longer than this (or whose body stalls this long) is an error. */
   timeoutMs: number;
   /** Built at its send time (a fresh Idempotency-Key per request). */
   request: () => OpenLoopRequest;
@@ -64,24 +71,26 @@ export async function openLoop(url: string, options: OpenLoopOptions): Promise<O
   const pending = new Set<Promise<void>>();
   const total = Math.floor(options.ratePerSecond * options.seconds);
   const intervalMs = 1000 / options.ratePerSecond;
+  const pool = new Pool(url, { connections: null, keepAliveTimeout: 30_000 });
   const started = performance.now();
   for (let next = 0; next < total;) {
     // Every request whose time has come goes now, even if the timer fired late: a late tick
     // sends a burst, as arrivals would have piled up, and each is timed from its own slot.
     const now = performance.now();
     for (; next < total && started + next * intervalMs <= now; next++) {
-      const sending = send(url, options, started + next * intervalMs, tally);
+      const sending = send(pool, options, started + next * intervalMs, tally);
       pending.add(sending);
       void sending.finally(() => pending.delete(sending));
     }
     if (next < total) await sleep(Math.max(0, started + next * intervalMs - performance.now()));
   }
   await Promise.all(pending);
+  await pool.close();
   return figures(options.ratePerSecond, tally, ((tally.lastAnswer || performance.now()) - started) / 1000);
 }
 
 /** One request scheduled at `scheduledAt`, unless the cap is reached; never throws. */
-async function send(url: string, options: OpenLoopOptions, scheduledAt: number, tally: Tally): Promise<void> {
+async function send(pool: Pool, options: OpenLoopOptions, scheduledAt: number, tally: Tally): Promise<void> {
   if (tally.inFlight >= options.maxInFlight) {
     tally.overCap += 1;
     tally.errors += 1;
@@ -91,18 +100,20 @@ async function send(url: string, options: OpenLoopOptions, scheduledAt: number, 
   tally.sent += 1;
   try {
     const request = options.request();
-    const response = await fetch(`${url}${request.path}`, {
+    const response = await pool.request({
       method: request.method,
+      path: request.path,
       headers: request.headers,
-      body: request.body,
-      signal: AbortSignal.timeout(options.timeoutMs),
+      body: request.body ?? null,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
     });
     // The answer is whole once its body is read; it also frees the connection for reuse.
-    await response.arrayBuffer();
+    await response.body.dump();
     const answeredAt = performance.now();
     tally.latencies.push(answeredAt - scheduledAt);
     tally.lastAnswer = answeredAt;
-    if (response.status >= 200 && response.status < 300) tally.ok += 1;
+    if (response.statusCode >= 200 && response.statusCode < 300) tally.ok += 1;
     else tally.non2xx += 1;
   } catch {
     tally.errors += 1;
