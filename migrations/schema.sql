@@ -198,6 +198,8 @@ create table ledger.events (
   constraint events_stream_version_check CHECK ((stream_version >= 0)),
   constraint one_event_per_stream_version UNIQUE (stream_id, stream_version)
 );
+alter table ledger.events alter column data set statistics 0;
+alter table ledger.events alter column metadata set statistics 0;
 
 create table ledger.idempotency_keys (
   actor_id text not null,

