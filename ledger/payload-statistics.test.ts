@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 import { withClient } from '../platform/database.ts';
+import { openFundedWallets } from '../test/funded-wallets.ts';
 import { createLedger, rupees, type LedgerTables } from './index.ts';
 
 let testDb: TestDatabase<LedgerTables>;
@@ -13,18 +14,7 @@ let testDb: TestDatabase<LedgerTables>;
 beforeAll(async () => {
   testDb = await createTestDatabase<LedgerTables>();
   const ledger = createLedger({ db: testDb.db });
-  for (const id of ['asha', 'ravi']) await ledger.openWallet({ accountId: id, displayName: id }, { actorId: id });
-  await ledger.completeCardDeposit(
-    {
-      depositId: 'd1',
-      walletId: 'asha',
-      amountPaise: rupees(500),
-      reference: 'top-up',
-      provider: 'sandbox',
-      paymentId: 'p1',
-    },
-    { actorId: 'provider:card' },
-  );
+  await openFundedWallets(ledger, ['asha', 'ravi'], rupees(500));
   for (let n = 0; n < 3; n++)
     await ledger.transfer(
       { transferId: `t${n}`, fromAccountId: 'asha', toAccountId: 'ravi', amountPaise: rupees(10), reference: 'tea' },
