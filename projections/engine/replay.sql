@@ -38,17 +38,27 @@ begin
 end
 $fn$;
 
--- A rebuild table LIKE the live one (columns, defaults, checks), with its primary and unique
--- keys now (p_with_keys: the projectors' upserts need them) or later (build_rebuild_index).
+-- A rebuild table LIKE the live one (columns, defaults, checks, and the columns' statistics
+-- targets, which LIKE does not copy: migration 0015), with its primary and unique keys now
+-- (p_with_keys: the projectors' upserts need them) or later (build_rebuild_index).
 -- The runtime may write its rows, as it does the live table's.
 create or replace function replay.create_rebuild_table(p_projection text, p_table text, p_with_keys boolean) returns void
 language plpgsql security definer set search_path = pg_catalog, pg_temp as $fn$
 declare
   v_schema text := replay.rebuild_schema(p_projection);
   v_key record;
+  v_column record;
 begin
   perform replay.check_table(p_projection, p_table);
   execute format('create table %I.%I (like read.%I including all excluding indexes)', v_schema, p_table, p_table);
+  for v_column in
+    select a.attname, a.attstattarget from pg_attribute a
+     where a.attrelid = format('read.%I', p_table)::regclass and a.attnum > 0 and not a.attisdropped
+       and a.attstattarget >= 0
+     order by a.attnum
+  loop
+    execute format('alter table %I.%I alter column %I set statistics %s', v_schema, p_table, v_column.attname, v_column.attstattarget);
+  end loop;
   if p_with_keys then
     for v_key in
       select k.conname, pg_get_constraintdef(k.oid) as definition from pg_constraint k
@@ -63,21 +73,24 @@ end
 $fn$;
 
 -- Builds one of the live table's indexes on the rebuild table, under the live index's own name
--- (a migration can name an index whether or not a replay ran since). A primary or unique key
--- becomes the same constraint, unless create_rebuild_table added it already. Each call is its
--- own statement, so no snapshot is held across all the builds (it would hold the xmin back).
+-- (a migration can name an index whether or not a replay ran since), with its expressions'
+-- statistics targets. A primary or unique key becomes the same constraint, unless
+-- create_rebuild_table added it already. Each call is its own statement, so no snapshot is
+-- held across all the builds (it would hold the xmin back).
 create or replace function replay.build_rebuild_index(p_projection text, p_table text, p_index text) returns void
 language plpgsql security definer set search_path = pg_catalog, pg_temp as $fn$
 declare
   v_schema text := replay.rebuild_schema(p_projection);
   v_live regclass;
+  v_live_index oid;
   v_original text;
   v_definition text;
   v_constraint text;
+  v_column record;
 begin
   perform replay.check_table(p_projection, p_table);
   v_live := format('read.%I', p_table)::regclass;
-  select pg_get_indexdef(i.indexrelid), pg_get_constraintdef(k.oid) into v_original, v_constraint
+  select i.indexrelid, pg_get_indexdef(i.indexrelid), pg_get_constraintdef(k.oid) into v_live_index, v_original, v_constraint
     from pg_index i
     join pg_class c on c.oid = i.indexrelid
     left join pg_constraint k on k.conindid = i.indexrelid and k.conrelid = i.indrelid and k.contype in ('p', 'u')
@@ -96,6 +109,13 @@ begin
     raise exception 'replay: cannot retarget index % (%)', p_index, v_original;
   end if;
   execute v_definition;
+  for v_column in
+    select a.attnum, a.attstattarget from pg_attribute a
+     where a.attrelid = v_live_index and a.attstattarget >= 0
+     order by a.attnum
+  loop
+    execute format('alter index %I.%I alter column %s set statistics %s', v_schema, p_index, v_column.attnum, v_column.attstattarget);
+  end loop;
 end
 $fn$;
 
