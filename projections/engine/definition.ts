@@ -33,6 +33,13 @@ export interface Projection {
    * chunk by chunk.
    */
   bulkReplay?: string;
+  /**
+   * Tables the set-based load fills without needing their primary and unique keys (it never
+   * upserts into them) while the rule, applied chunk by chunk after it, does: a replay adds
+   * those keys between the two, built once over the loaded rows instead of row by row in the
+   * load's order, which is not the keys' order.
+   */
+  keysAfterBulkLoad?: readonly string[];
 }
 
 export const PROJECTION_NAMES = ['accounts', 'history', 'money_requests', 'statement_days'] as const;

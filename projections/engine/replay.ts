@@ -83,11 +83,20 @@ async function createRebuildTables(db: Kysely<unknown>, projection: Projection):
     // A replay that crashed left its half-built tables behind: start over.
     await sql`select replay.reset_rebuild_schema(${projection.name})`.execute(trx);
     for (const table of projection.tables) {
-      await sql`select replay.create_rebuild_table(${projection.name}, ${table}, ${!isInsertOnly(projection, table)})`.execute(
-        trx,
-      );
+      const withKeys = !isInsertOnly(projection, table) && !keysAfterBulkLoad(projection, table);
+      await sql`select replay.create_rebuild_table(${projection.name}, ${table}, ${withKeys})`.execute(trx);
     }
   });
+}
+
+function keysAfterBulkLoad(projection: Projection, table: string): boolean {
+  return projection.bulkReplay !== undefined && (projection.keysAfterBulkLoad?.includes(table) ?? false);
+}
+
+/** The primary and unique keys of the tables the set-based load filled without them, before the chunks need them. */
+async function addKeysAfterBulkLoad(db: Kysely<unknown>, projection: Projection, parallelism: number): Promise<void> {
+  for (const table of projection.tables.filter((name) => keysAfterBulkLoad(projection, name)))
+    for (const key of await liveKeyNames(db, table)) await buildRebuildIndex(db, projection, table, key, parallelism);
 }
 
 /**
@@ -99,22 +108,31 @@ const INDEX_BUILD_MEMORY = '256MB';
 async function createDeferredIndexes(db: Kysely<unknown>, projection: Projection, parallelism: number): Promise<void> {
   // Workers beside the building backend: B-tree and (PostgreSQL 18) GIN builds scan and sort in
   // parallel; a server that caps max_parallel_workers gets fewer, never an error.
-  const workers = String(Math.max(0, Math.floor(parallelism) - 1));
   for (const table of projection.tables) {
-    // Keys already added at creation are skipped by the function.
-    for (const index of await liveIndexNames(db, table)) {
-      // Each index in its own transaction, so no snapshot is held across all of them (it would
-      // hold back the xmin gate), and the memory setting is SET LOCAL to it: a session setting
-      // would stay behind on whichever server connection a transaction-mode pooler (PgBouncer)
-      // ran it on. The replay functions keep the caller's maintenance_work_mem (they pin only
-      // search_path).
-      await db.transaction().execute(async (trx) => {
-        await sql`select set_config('maintenance_work_mem', ${INDEX_BUILD_MEMORY}, true),
-                         set_config('max_parallel_maintenance_workers', ${workers}, true)`.execute(trx);
-        await sql`select replay.build_rebuild_index(${projection.name}, ${table}, ${index})`.execute(trx);
-      });
-    }
+    // Keys already added (at creation or after the set-based load) are skipped by the function.
+    for (const index of await liveIndexNames(db, table))
+      await buildRebuildIndex(db, projection, table, index, parallelism);
   }
+}
+
+async function buildRebuildIndex(
+  db: Kysely<unknown>,
+  projection: Projection,
+  table: string,
+  index: string,
+  parallelism: number,
+): Promise<void> {
+  const workers = String(Math.max(0, Math.floor(parallelism) - 1));
+  // Each index in its own transaction, so no snapshot is held across all of them (it would
+  // hold back the xmin gate), and the memory setting is SET LOCAL to it: a session setting
+  // would stay behind on whichever server connection a transaction-mode pooler (PgBouncer)
+  // ran it on. The replay functions keep the caller's maintenance_work_mem (they pin only
+  // search_path).
+  await db.transaction().execute(async (trx) => {
+    await sql`select set_config('maintenance_work_mem', ${INDEX_BUILD_MEMORY}, true),
+                     set_config('max_parallel_maintenance_workers', ${workers}, true)`.execute(trx);
+    await sql`select replay.build_rebuild_index(${projection.name}, ${table}, ${index})`.execute(trx);
+  });
 }
 
 function isInsertOnly(projection: Projection, table: string): boolean {
@@ -126,6 +144,14 @@ async function liveIndexNames(db: Kysely<unknown>, table: string): Promise<strin
     select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid
      where i.indrelid = ${`read.${table}`}::regclass
      order by c.relname`.execute(db);
+  return rows.map((row) => row.name);
+}
+
+async function liveKeyNames(db: Kysely<unknown>, table: string): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`
+    select conname as name from pg_constraint
+     where conrelid = ${`read.${table}`}::regclass and contype in ('p', 'u')
+     order by conname`.execute(db);
   return rows.map((row) => row.name);
 }
 
@@ -184,6 +210,7 @@ async function rebuildAndSwap(
   await createRebuildTables(db, projection);
   const parallelism = options.parallelism ?? availableParallelism();
   const bulk = await bulkLoad(db, projection, parallelism);
+  await addKeysAfterBulkLoad(db, projection, parallelism);
   let checkpoint = bulk.checkpoint;
   let applied = bulk.applied;
   const report = (phase: ReplayPhase): void =>

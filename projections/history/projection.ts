@@ -28,4 +28,6 @@ export const historyProjection: Projection = {
     'WalletOpened',
   ],
   bulkReplay: 'bulk_replay_history',
+  // The load inserts ~2 rows an event in the log's order: their keys are built after it.
+  keysAfterBulkLoad: ['history', 'event_actors'],
 };
