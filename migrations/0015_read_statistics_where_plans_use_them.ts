@@ -5,8 +5,8 @@
  * searchHistory). Computing those keys for every sampled row was half of each ANALYZE of
  * `read.history`: on 329k rows 915 ms with every statistic, 614 ms with none but the
  * expression indexes', 335 ms with this migration's targets (bench/RESULTS.md, 2026-11-29
- * 21:44 entry); the searches of B5's mix took the same time either way. Autovacuum analyzes
- * these tables after every tenth of growth on the cores that serve payments, and
+ * 21:44 entry); seven history searches like B5's took the same time either way. Autovacuum
+ * analyzes these tables after every tenth of growth on the cores that serve payments, and
  * `read.history`'s analyses were the worst of the stalls behind the open loop's payment p99.
  * A replay carries these targets to the tables and indexes it rebuilds
  * (projections/engine/replay.sql).
