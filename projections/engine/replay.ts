@@ -106,8 +106,6 @@ async function addKeysAfterBulkLoad(db: Kysely<unknown>, projection: Projection,
 const INDEX_BUILD_MEMORY = '256MB';
 
 async function createDeferredIndexes(db: Kysely<unknown>, projection: Projection, parallelism: number): Promise<void> {
-  // Workers beside the building backend: B-tree and (PostgreSQL 18) GIN builds scan and sort in
-  // parallel; a server that caps max_parallel_workers gets fewer, never an error.
   for (const table of projection.tables) {
     // Keys already added (at creation or after the set-based load) are skipped by the function.
     for (const index of await liveIndexNames(db, table))
@@ -122,6 +120,8 @@ async function buildRebuildIndex(
   index: string,
   parallelism: number,
 ): Promise<void> {
+  // Workers beside the building backend: B-tree and (PostgreSQL 18) GIN builds scan and sort in
+  // parallel; a server that caps max_parallel_workers gets fewer, never an error.
   const workers = String(Math.max(0, Math.floor(parallelism) - 1));
   // Each index in its own transaction, so no snapshot is held across all of them (it would
   // hold back the xmin gate), and the memory setting is SET LOCAL to it: a session setting
