@@ -5,10 +5,10 @@
  * to run. Everything in the schemas it is given (each domain names its own) is listed, each
  * kind sorted by name, in a DDL-like form that is the same whoever owns the database: schemas,
  * extensions, tables (columns, constraints, options, columns' statistics targets), indexes (and
- * their expressions' statistics targets),
- * triggers, functions, and what the runtime role and PUBLIC may do. Not a restore script
- * (objects appear by kind, not in creation order). pg-boss's schema is the library's own and
- * is left out, as are the migrator's bookkeeping tables.
+ * their expressions' statistics targets), triggers, functions, and what the runtime role and
+ * PUBLIC may do. Not a restore script (objects appear by kind, not in creation order).
+ * pg-boss's schema is the library's own and is left out, as are the migrator's bookkeeping
+ * tables.
  */
 import type pg from 'pg';
 
