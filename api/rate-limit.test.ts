@@ -14,7 +14,7 @@
 import { createHmac } from 'node:crypto';
 import { connect, type AddressInfo } from 'node:net';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityDb } from '../identity/users.ts';
 import { openDatabase } from '../platform/database.ts';
@@ -23,6 +23,7 @@ import { isExempt } from './auth/rate-limit.ts';
 import {
   countRequest,
   countRequests,
+  countSignedInRequests,
   createPostgresRateLimitStore,
   sweepExpired,
   SWEEP_BATCH_ROWS,
@@ -364,6 +365,35 @@ describe('who is counted', () => {
     expect((await h.call({ method: 'GET', url: '/api/config', remoteAddress: other })).statusCode).toBe(429);
   });
 
+  it("a signed-in request's user is read in the statement that counts it (one round trip, not two)", async () => {
+    const user = await activeUser('one-statement@example.com');
+    const statements: string[] = [];
+    const db = new Kysely<unknown>({
+      dialect: new PostgresDialect({ pool: h.database.pool }),
+      log: (event) => {
+        statements.push(event.query.sql);
+      },
+    });
+    const app = await startSiblingApp(h, {}, { db });
+    try {
+      const reply = await app.inject({
+        method: 'GET',
+        url: '/api/users/generate-qr',
+        remoteAddress: freshIp(),
+        headers: { authorization: `Bearer ${user.token}` },
+      });
+      expect(reply.statusCode, reply.body).toBe(200);
+      const counts = statements.filter((statement) => statement.includes('insert into ratelimit.counters'));
+      expect(counts, counts.join('\n---\n')).toHaveLength(1);
+      expect(counts[0]).toContain('"identity"."users"');
+      // The guard judged the session from that row: no statement reads the user before the count.
+      const before = statements.slice(0, statements.indexOf(counts[0] ?? ''));
+      expect(before.filter((statement) => statement.includes('"identity"."users"'))).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('behind trusted proxies the client is the address that many hops back; entries forged further back are ignored', async () => {
     const viaProxy = (forwardedFor: string, remoteAddress = '127.0.0.1') =>
       proxied.inject({
@@ -467,6 +497,52 @@ describe('shared counters in Postgres', () => {
     ]);
   });
 
+  it('a batch of signed-in requests counts each under its account only while its session is live', async () => {
+    const live = await activeUser('batch-live@example.com');
+    const ended = await activeUser('batch-ended@example.com');
+    await identityDb(h.database.db)
+      .updateTable('identity.users')
+      .set((eb) => ({ session_version: eb('session_version', '+', 1) }))
+      .where('id', '=', ended.id)
+      .execute();
+    const versionOf = async (id: string) =>
+      (
+        await identityDb(h.database.db)
+          .selectFrom('identity.users')
+          .select('session_version')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).session_version;
+    const ip = freshIp();
+    const request = (userId: string, sessionVersion: number) => ({
+      userId,
+      sessionVersion,
+      accountKey: `read:${userId}`,
+      addressKey: `ip:${ip}`,
+      windowMs: 60_000,
+    });
+    const liveVersion = await versionOf(live.id);
+    const outcomes = await countSignedInRequests(h.database.db, [
+      request(live.id, liveVersion),
+      request(ended.id, (await versionOf(ended.id)) - 1),
+      request('no-such-user', 0),
+      request(live.id, liveVersion),
+    ]);
+    expect(
+      outcomes.map((outcome) =>
+        outcome.ok
+          ? { key: outcome.value.countedKey, current: outcome.value.count.current, user: outcome.value.account?.id }
+          : 'failed',
+      ),
+    ).toEqual([
+      { key: `read:${live.id}`, current: 1, user: live.id },
+      // The old session's user is still read (the guard says why it is refused), counted by address.
+      { key: `ip:${ip}`, current: 1, user: ended.id },
+      { key: `ip:${ip}`, current: 2, user: undefined },
+      { key: `read:${live.id}`, current: 2, user: live.id },
+    ]);
+  });
+
   it("a process's concurrent requests, counted in batches, each get a count of their own", async () => {
     const key = `together|${freshIp()}`;
     const handle = createPostgresRateLimitStore(h.database.db);
@@ -524,10 +600,13 @@ describe('shared counters in Postgres', () => {
     });
     const app = await startSiblingApp(h, {}, { db: dead.db, pool: dead.pool });
     try {
+      const { token } = await activeUser('database-down@example.com');
       for (const request of [
         { method: 'POST' as const, url: '/api/users/login', payload: LOGIN },
         { method: 'GET' as const, url: '/api/config' },
         { method: 'GET' as const, url: '/api/nothing' },
+        // Signed in: the user's read and the count, one statement, fail together.
+        { method: 'GET' as const, url: '/api/users/generate-qr', headers: { authorization: `Bearer ${token}` } },
       ]) {
         const reply = await app.inject(request);
         expect(reply.statusCode, request.url).toBe(503);

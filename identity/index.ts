@@ -6,14 +6,17 @@ export { systemClock, type Clock } from './clock.ts';
 export { IdentityRejection, isIdentityRejection, type IdentityRejectionCode } from './rejections.ts';
 export { deriveKey, pinPoolQueueSize } from './secrets.ts';
 export {
+  accountsQuery,
   countCustomers,
   endSessions,
   findAccount,
   findAccounts,
   listAccounts,
   setVerified,
+  toAccountSummary,
   toUserRecord,
   userRecordOf,
+  type AccountRow,
   type AccountSummary,
   type BalanceReader,
 } from './users.ts';

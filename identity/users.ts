@@ -61,9 +61,10 @@ function summaryQuery(db: Kysely<unknown>) {
     ]);
 }
 
-type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryQuery>['executeTakeFirstOrThrow']>>;
+/** A row of the accounts' summary query (accountsQuery), before toAccountSummary. */
+export type AccountRow = Awaited<ReturnType<ReturnType<typeof summaryQuery>['executeTakeFirstOrThrow']>>;
 
-function toSummary(row: SummaryRow): AccountSummary {
+export function toAccountSummary(row: AccountRow): AccountSummary {
   return {
     id: row.id,
     email: row.email,
@@ -85,7 +86,7 @@ function toSummary(row: SummaryRow): AccountSummary {
 
 export async function findAccount(db: Kysely<unknown>, userId: string): Promise<AccountSummary | undefined> {
   const row = await summaryQuery(db).where('id', '=', userId).executeTakeFirst();
-  return row ? toSummary(row) : undefined;
+  return row ? toAccountSummary(row) : undefined;
 }
 
 /** The accounts of several ids in one statement, by id (an unknown id is absent). */
@@ -93,16 +94,23 @@ export async function findAccounts(
   db: Kysely<unknown>,
   userIds: readonly string[],
 ): Promise<Map<string, AccountSummary>> {
-  const rows = await summaryQuery(db)
-    .where('id', '=', sql<string>`any(${[...new Set(userIds)]}::text[])`)
-    .execute();
-  return new Map(rows.map((row) => [row.id, toSummary(row)]));
+  const rows = await accountsQuery(db, userIds).execute();
+  return new Map(rows.map((row) => [row.id, toAccountSummary(row)]));
+}
+
+/**
+ * findAccounts' query, for a statement that reads the accounts beside other work (the API's
+ * session check and its rate-limit count in one: api/auth/rate-limit-store.ts). Its rows
+ * become summaries through toAccountSummary.
+ */
+export function accountsQuery(db: Kysely<unknown>, userIds: readonly string[]) {
+  return summaryQuery(db).where('id', '=', sql<string>`any(${[...new Set(userIds)]}::text[])`);
 }
 
 /** Every account, oldest first (the admin's list). */
 export async function listAccounts(db: Kysely<unknown>): Promise<AccountSummary[]> {
   const rows = await summaryQuery(db).orderBy('created_at').orderBy('id').execute();
-  return rows.map(toSummary);
+  return rows.map(toAccountSummary);
 }
 
 /**

@@ -11,7 +11,9 @@
  *
  * The check runs once per request (`app.checkSession`, remembered on the request): the rate
  * limiter asks it first, to count a live session under its account and anything else under
- * the caller's address, and the guard then reuses the same answer (one database read). The
+ * the caller's address, and the guard then reuses the same answer (one database read). Under
+ * the shared limit the limiter reads the user itself, in the statement that counts the request
+ * (`rememberSessionCheck`; api/auth/rate-limit.ts), and the check is judged from that row. The
  * reads of a process's concurrent requests are gathered by the ledger's group-commit policy
  * (`createBatcher`): one statement reads the users of all the requests that arrived while a
  * read was on its way - a statement per request was one of the round trips each payment queued
@@ -49,6 +51,21 @@ declare module 'fastify' {
     loadIdentityUser(request: FastifyRequest): Promise<AuthenticatedUser>;
     /** The session check of the request's bearer token, run once per request and remembered. */
     checkSession(request: FastifyRequest): Promise<SessionCheck>;
+    /**
+     * The claims of the request's bearer token if its signature and expiry hold (no database
+     * read), or why not. With `rememberSessionCheck`, for a caller that reads the user itself.
+     */
+    readSessionClaims(request: FastifyRequest): SessionClaims;
+    /**
+     * Remembers the request's session check as judged from `account`, the user of
+     * `claims.sub` read by the caller (the rate limiter's count reads it in the same
+     * statement); the guard then reads nothing. A check that has run already is kept.
+     */
+    rememberSessionCheck(
+      request: FastifyRequest,
+      claims: TokenClaims,
+      account: Promise<AccountSummary | undefined>,
+    ): void;
   }
   interface FastifyRequest {
     identityUser: AuthenticatedUser | null;
@@ -61,6 +78,12 @@ declare module 'fastify' {
  * session check, so what outlives the request - a live updates stream - ends with the token.
  */
 const tokenClaims = z.object({ sub: z.string().min(1).max(64), sv: z.number().int(), exp: z.number() });
+
+export type TokenClaims = z.infer<typeof tokenClaims>;
+
+/** A bearer token's claims, or why it has none that hold (no token; bad signature, expired, malformed). */
+export type SessionClaims =
+  { claims: TokenClaims; refusal?: undefined } | { refusal: 'unauthenticated' | 'token_invalid' };
 
 /**
  * A request's session: the user of a live session, or why there is none - no bearer token
@@ -108,6 +131,14 @@ export async function installAuth(app: FastifyInstance, options: AuthOptions): P
   app.decorateRequest('identityUser', null);
   const check: SessionChecker = { verifyToken, loadAccount };
   app.decorate('checkSession', (request: FastifyRequest) => checkSession(request, check));
+  app.decorate('readSessionClaims', (request: FastifyRequest) => readClaims(request, verifyToken));
+  app.decorate(
+    'rememberSessionCheck',
+    (request: FastifyRequest, claims: TokenClaims, account: Promise<AccountSummary | undefined>) => {
+      if (!sessionChecks.has(request))
+        sessionChecks.set(request, remembered(account.then((user) => judgeSession(user, claims))));
+    },
+  );
   app.decorate('loadIdentityUser', (request: FastifyRequest) => loadUser(request, check));
   app.decorate('authenticate', async function authenticate(request: FastifyRequest) {
     await loadUser(request, check);
@@ -141,16 +172,28 @@ function checkSession(request: FastifyRequest, checker: SessionChecker): Promise
 }
 
 async function runSessionCheck(request: FastifyRequest, checker: SessionChecker): Promise<SessionCheck> {
+  const read = readClaims(request, checker.verifyToken);
+  if (read.refusal !== undefined) return { refusal: read.refusal };
+  return judgeSession(await checker.loadAccount(read.claims.sub), read.claims);
+}
+
+function readClaims(request: FastifyRequest, verifyToken: (token: string) => unknown): SessionClaims {
   const header = request.headers.authorization;
   const token = header === undefined ? undefined : BEARER.exec(header)?.[1];
   if (token === undefined) return { refusal: 'unauthenticated' };
-  let claims: z.infer<typeof tokenClaims>;
   try {
-    claims = tokenClaims.parse(checker.verifyToken(token));
+    return { claims: tokenClaims.parse(verifyToken(token)) };
   } catch {
     return { refusal: 'token_invalid' };
   }
-  const user = await checker.loadAccount(claims.sub);
+}
+
+/**
+ * The session of a token whose claims hold, given its user as read now. The rate limiter's
+ * count keys a request by account exactly when this gives a user (`countSignedInRequests`,
+ * api/auth/rate-limit-store.ts, says it again in SQL).
+ */
+function judgeSession(user: AccountSummary | undefined, claims: TokenClaims): SessionCheck {
   if (!user) return { refusal: 'token_invalid' };
   // Suspended (or never verified): said plainly, before the session check, so the client
   // can tell the user why.
@@ -158,6 +201,16 @@ async function runSessionCheck(request: FastifyRequest, checker: SessionChecker)
   // A token from before a sign-out, a password reset or a suspension: that session is over.
   if (user.sessionVersion !== claims.sv) return { refusal: 'token_invalid' };
   return { user, expiresAt: new Date(claims.exp * 1000) };
+}
+
+/**
+ * A remembered check that nobody awaited must not end the process when its read fails (the
+ * limiter answers that request 503 first): the rejection is marked handled, and still reaches
+ * whoever awaits the promise.
+ */
+function remembered(check: Promise<SessionCheck>): Promise<SessionCheck> {
+  check.catch(() => undefined);
+  return check;
 }
 
 async function loadUser(request: FastifyRequest, checker: SessionChecker): Promise<AuthenticatedUser> {

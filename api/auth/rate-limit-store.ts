@@ -9,7 +9,10 @@
  * one statement for all of them - a statement per request was one of the round trips each
  * payment queued behind on the API's one thread (issue 40). Requests of one key in a batch are
  * counted as one row (an upsert may not touch a row twice) and answered in turn, each its own
- * count, as if they had come one after another.
+ * count, as if they had come one after another. A signed-in request under the shared limit is
+ * counted by `countSignedIn` instead: its user is read in the same statement, which picks the
+ * budget (the account's, or the address's when the session is over), and the plugin's `incr`
+ * then answers that count.
  * Each limit has its own scope in the key: the shared API-wide limit, or the route's own
  * (`POST /api/users/login`) for routes with a limit of their own, as the plugin's Redis store
  * does, or their group's (`group account-lookup`) for routes that share one. Expired rows are deleted in batches: once a minute per process, and batch after batch
@@ -21,7 +24,8 @@
  * every limited route needs the database anyway.
  */
 import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { accountsQuery, toAccountSummary, type AccountRow, type AccountSummary } from '../../identity/index.ts';
 import { createBatcher, READ_BATCHING, type Settled } from '../../ledger/index.ts';
 import { ApiError } from '../errors.ts';
 
@@ -43,13 +47,31 @@ type Callback = (error: Error | null, result?: { current: number; ttl: number })
 export interface RateLimitStoreHandle {
   /** The store class to give @fastify/rate-limit (`store:`). */
   Store: FastifyRateLimitStoreCtor;
+  /**
+   * Reads the user of a signed-in request and counts the request in the same statement
+   * (countSignedInRequests), under the shared limit. Returns the key to give the plugin: the
+   * store's `incr` answers it with this count instead of counting again, and `countedKey`
+   * says which budget it went to.
+   */
+  countSignedIn(request: SignedInRequest): { key: string; counted: Promise<SignedInCount> };
+  /** For a key from countSignedIn: the budget the request was counted in (unscoped: `read:<id>`, `ip:<address>`). */
+  countedKeyOf(key: string): Promise<string> | undefined;
   /** Resolves when no sweep is running (call before the database closes). */
   idle(): Promise<void>;
 }
 
+/** The plugin's key for a request countSignedIn has counted already (never a client's key: those start `read:`, `account:`, `ip:`). */
+const PRECOUNTED = 'precounted#';
+
 export function createPostgresRateLimitStore(db: Kysely<unknown>): RateLimitStoreHandle {
   const sweeper = createSweeper(db);
   const count = createBatcher(READ_BATCHING, (requests: readonly CountedRequest[]) => countRequests(db, requests));
+  const countWithSession = createBatcher(READ_BATCHING, (requests: readonly SignedInRequest[]) =>
+    countSignedInRequests(db, requests),
+  );
+  // Counts made by countSignedIn, until the plugin asks for them (max, then incr).
+  const precounted = new Map<string, Promise<SignedInCount>>();
+  let tickets = 0;
   class PostgresRateLimitStore implements FastifyRateLimitStore {
     readonly scope: string;
     constructor(_options?: FastifyRateLimitOptions, scope = SHARED_SCOPE) {
@@ -57,7 +79,9 @@ export function createPostgresRateLimitStore(db: Kysely<unknown>): RateLimitStor
     }
 
     incr(key: string, callback: Callback, timeWindow: number): void {
-      count({ key: `${this.scope}|${key}`, windowMs: timeWindow }).then(
+      const done = precounted.get(key);
+      if (done) precounted.delete(key);
+      (done?.then((counted) => counted.count) ?? count({ key: `${this.scope}|${key}`, windowMs: timeWindow })).then(
         (result) => callback(null, result),
         (error: unknown) => callback(unavailable(error)),
       );
@@ -74,7 +98,30 @@ export function createPostgresRateLimitStore(db: Kysely<unknown>): RateLimitStor
       return new PostgresRateLimitStore(undefined, `${String(route.method)} ${String(route.url)}`);
     }
   }
-  return { Store: PostgresRateLimitStore, idle: () => sweeper.idle() };
+  return {
+    Store: PostgresRateLimitStore,
+    countSignedIn(request) {
+      const counted = countWithSession(request);
+      tickets += 1;
+      const key = `${PRECOUNTED}${tickets}`;
+      precounted.set(key, counted);
+      // A failed count ends the request in the plugin's max (countedKeyOf), before incr.
+      counted.catch(() => precounted.delete(key));
+      return { key, counted };
+    },
+    countedKeyOf(key) {
+      if (!key.startsWith(PRECOUNTED)) return undefined;
+      const counted = precounted.get(key);
+      if (!counted) return Promise.reject(new Error(`rate limit: no count for ${key}`));
+      return counted.then(
+        (result) => result.countedKey,
+        (error: unknown) => {
+          throw unavailable(error);
+        },
+      );
+    },
+    idle: () => sweeper.idle(),
+  };
 }
 
 export interface CountedRequest {
@@ -104,32 +151,136 @@ export async function countRequests(
   db: Kysely<unknown>,
   requests: readonly CountedRequest[],
 ): Promise<Settled<RequestCount>[]> {
-  const { rows } = await sql<{ key: string; hits: number; ttl_ms: number }>`
+  const { rows } = await sql<CounterRow>`
     with wanted as (
       select r.key, count(*) as hits, max(r.window_ms) as window_ms
         from unnest(${requests.map((request) => request.key)}::text[],
                     ${requests.map((request) => request.windowMs)}::float8[]) as r(key, window_ms)
        group by r.key
     )
+    ${counterUpsert(sql`wanted`)}`.execute(db);
+  return countsInTurn(
+    requests.map((request) => request.key),
+    new Map(rows.map((row) => [row.key, row])),
+  );
+}
+
+interface CounterRow {
+  key: string;
+  hits: number;
+  ttl_ms: number;
+}
+
+/**
+ * The upsert of the counts in `wanted` (key, hits, window_ms; one row per key), in key order,
+ * so two processes' batches lock shared keys in the same order; returns each key's count in
+ * its current window and the milliseconds left.
+ */
+function counterUpsert(wanted: RawBuilder<unknown>): RawBuilder<CounterRow> {
+  return sql<CounterRow>`
     insert into ratelimit.counters as c (key, hits, reset_at)
-    select w.key, w.hits, now() + w.window_ms * interval '1 millisecond' from wanted w order by w.key
+    select w.key, w.hits, now() + w.window_ms * interval '1 millisecond' from ${wanted} w order by w.key
     on conflict (key) do update set
       hits = case when c.reset_at <= now() then excluded.hits else c.hits + excluded.hits end,
       reset_at = case when c.reset_at <= now() then excluded.reset_at else c.reset_at end
-    returning c.key, c.hits::float8 as hits, greatest(0, ceil(extract(epoch from c.reset_at - now()) * 1000))::float8 as ttl_ms`.execute(
-    db,
-  );
-  const counted = new Map(rows.map((row) => [row.key, row]));
+    returning c.key, c.hits::float8 as hits, greatest(0, ceil(extract(epoch from c.reset_at - now()) * 1000))::float8 as ttl_ms`;
+}
+
+/**
+ * Each request's count, given the key each was counted under (in the order they came) and
+ * the keys' counts after the batch: the n requests of a key take the window's last n counts,
+ * in that order.
+ */
+function countsInTurn(keys: readonly string[], counted: ReadonlyMap<string, CounterRow>): Settled<RequestCount>[] {
   const asked = new Map<string, number>();
-  for (const request of requests) asked.set(request.key, (asked.get(request.key) ?? 0) + 1);
-  // The n requests of a key take the window's last n counts, in the order they came.
+  for (const key of keys) asked.set(key, (asked.get(key) ?? 0) + 1);
   const answered = new Map<string, number>();
-  return requests.map((request): Settled<RequestCount> => {
-    const row = counted.get(request.key);
+  return keys.map((key): Settled<RequestCount> => {
+    const row = counted.get(key);
     if (!row) return { ok: false, error: new Error('rate-limit upsert returned no row') };
-    const turn = (answered.get(request.key) ?? 0) + 1;
-    answered.set(request.key, turn);
-    return { ok: true, value: { current: row.hits - (asked.get(request.key) ?? 1) + turn, ttl: row.ttl_ms } };
+    const turn = (answered.get(key) ?? 0) + 1;
+    answered.set(key, turn);
+    return { ok: true, value: { current: row.hits - (asked.get(key) ?? 1) + turn, ttl: row.ttl_ms } };
+  });
+}
+
+/** A request on a signed-in route whose token's claims hold, to be counted with its session read. */
+export interface SignedInRequest {
+  /** The token's subject and session version. */
+  userId: string;
+  sessionVersion: number;
+  /** Its budget if the session is live (`read:<id>` or `account:<id>`), and if not (`ip:<address>`). */
+  accountKey: string;
+  addressKey: string;
+  windowMs: number;
+}
+
+export interface SignedInCount {
+  /** The token's user as read with the count; undefined if there is none. */
+  account: AccountSummary | undefined;
+  count: RequestCount;
+  /** accountKey or addressKey: the budget the request was counted in. */
+  countedKey: string;
+}
+
+/**
+ * A batch of signed-in requests: their users read and the requests counted in one statement,
+ * one round trip where the session read and the count were two, one after the other, on
+ * every signed-in request (issue 40). A request is counted under its account exactly when its
+ * session is live - the user exists, is verified, and still has the token's session version
+ * (the session check's rule, `judgeSession` in authenticate.ts) - and otherwise under its
+ * address, so a leaked old token never spends its owner's budget.
+ */
+export async function countSignedInRequests(
+  db: Kysely<unknown>,
+  requests: readonly SignedInRequest[],
+): Promise<Settled<SignedInCount>[]> {
+  const scoped = (key: string) => `${SHARED_SCOPE}|${key}`;
+  const { rows } = await sql<
+    AccountRow & { ord: number; counted_key: string; hits: number; ttl_ms: number; account_found: boolean }
+  >`
+    with accounts as materialized (${accountsQuery(
+      db,
+      requests.map((request) => request.userId),
+    )}),
+    asked as materialized (
+      select r.ord, r.user_id, r.window_ms,
+             case when a.is_verified and a.session_version = r.session_version then r.account_key else r.address_key end as key
+        from unnest(${requests.map((_, index) => index)}::int[],
+                    ${requests.map((request) => request.userId)}::text[],
+                    ${requests.map((request) => request.sessionVersion)}::int[],
+                    ${requests.map((request) => scoped(request.accountKey))}::text[],
+                    ${requests.map((request) => scoped(request.addressKey))}::text[],
+                    ${requests.map((request) => request.windowMs)}::float8[])
+             as r(ord, user_id, session_version, account_key, address_key, window_ms)
+        left join accounts a on a.id = r.user_id
+    ),
+    wanted as (select key, count(*) as hits, max(window_ms) as window_ms from asked group by key),
+    counted as (${counterUpsert(sql`wanted`)})
+    select r.ord, r.key as counted_key, c.hits, c.ttl_ms, a.id is not null as account_found, a.*
+      from asked r
+      join counted c on c.key = r.key
+      left join accounts a on a.id = r.user_id
+     order by r.ord`.execute(db);
+  const byOrder = new Map(rows.map((row) => [row.ord, row]));
+  const keys = requests.map((_, index) => byOrder.get(index)?.counted_key ?? '');
+  const counts = countsInTurn(
+    keys,
+    new Map(rows.map((row) => [row.counted_key, { key: row.counted_key, hits: row.hits, ttl_ms: row.ttl_ms }])),
+  );
+  return requests.map((_, index): Settled<SignedInCount> => {
+    const row = byOrder.get(index);
+    const count = counts[index];
+    if (!row || !count?.ok)
+      return { ok: false, error: count?.ok === false ? count.error : new Error('rate-limit count returned no row') };
+    return {
+      ok: true,
+      value: {
+        account: row.account_found ? toAccountSummary(row) : undefined,
+        count: count.value,
+        countedKey: row.counted_key.slice(SHARED_SCOPE.length + 1),
+      },
+    };
   });
 }
 

@@ -20,8 +20,9 @@
  * signature, expired, unknown user, suspended, or ended by a sign-out or password reset), the
  * client IP. A leaked old token therefore spends its holder's address's budget, never its
  * owner's. The session check is the guard's own (`app.checkSession`, remembered on the
- * request): a signed-in request still costs one read of its user, whether the limiter or the
- * guard asks first.
+ * request). Under the shared limit the user is read in the statement that counts the request
+ * (clientKey), so a signed-in request costs one round trip for both, and the guard judges the
+ * session from that row.
  *
  * What is counted is decided on the route the router matched (`routeOptions.url`), never on
  * the raw URL: the router decodes the path, so `/%61pi/users/login` runs the sign-in handler
@@ -40,7 +41,7 @@ import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler, RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import { CARD_WEBHOOK_PATH } from '../../contracts/transactions.ts';
-import { createPostgresRateLimitStore } from './rate-limit-store.ts';
+import { createPostgresRateLimitStore, type RateLimitStoreHandle } from './rate-limit-store.ts';
 
 export interface RateLimitSettings {
   windowMs: number;
@@ -88,10 +89,10 @@ export async function installRateLimit(
   const store = createPostgresRateLimitStore(options.db);
   await app.register(rateLimit, {
     global: true,
-    max: (_request, key) => limitOf(options.settings, key),
+    max: async (_request, key) => limitOf(options.settings, (await store.countedKeyOf(key)) ?? key),
     timeWindow: options.settings.windowMs,
     store: store.Store,
-    keyGenerator: (request) => clientKey(app, request),
+    keyGenerator: (request) => clientKey(app, request, { store, windowMs: options.settings.windowMs }),
     allowList: (request) => isExempt(request.method, request.routeOptions.url, wildcardOf(request)),
   });
   app.addHook('onClose', async () => {
@@ -130,16 +131,50 @@ function wildcardOf(request: FastifyRequest): string | undefined {
  * Who pays for a request, and from which budget: `read:<account>` or `account:<account>` (the
  * commands' budget; the name the counters had before reads were split off) on signed-in
  * routes with a live session; otherwise `ip:<address>`.
+ *
+ * A signed-in request under the shared limit whose token's claims hold is counted here, with
+ * its user's read, in one statement (`countSignedIn`, rate-limit-store.ts), and the key given
+ * to the plugin stands for that count (the store answers it; `max` asks it which budget it
+ * went to). The session check is remembered from the same read. Routes with a limit of their
+ * own, exempt routes, and requests without such a token take the two steps: the session
+ * check, then the plugin's count.
  */
-export async function clientKey(app: FastifyInstance, request: FastifyRequest): Promise<string> {
-  if (request.routeOptions.config.signedIn) {
-    const session = await app.checkSession(request);
-    if (session.user)
-      return isRead(request.method, request.routeOptions.url)
-        ? `read:${session.user.id}`
-        : `account:${session.user.id}`;
+export async function clientKey(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  counting?: { store: RateLimitStoreHandle; windowMs: number },
+): Promise<string> {
+  const addressKey = `ip:${normalizeIP(request.ip)}`;
+  if (!request.routeOptions.config.signedIn) return addressKey;
+  const budget = isRead(request.method, request.routeOptions.url) ? 'read' : 'account';
+  if (counting && sharesTheLimit(request)) {
+    const read = app.readSessionClaims(request);
+    if (read.refusal === undefined) {
+      const { key, counted } = counting.store.countSignedIn({
+        userId: read.claims.sub,
+        sessionVersion: read.claims.sv,
+        accountKey: `${budget}:${read.claims.sub}`,
+        addressKey,
+        windowMs: counting.windowMs,
+      });
+      app.rememberSessionCheck(
+        request,
+        read.claims,
+        counted.then((result) => result.account),
+      );
+      return key;
+    }
   }
-  return `ip:${normalizeIP(request.ip)}`;
+  const session = await app.checkSession(request);
+  return session.user ? `${budget}:${session.user.id}` : addressKey;
+}
+
+/** Counted under the shared limit: not exempt, and no limit of the route's own. */
+function sharesTheLimit(request: FastifyRequest): boolean {
+  return (
+    request.routeOptions.config.rateLimit === undefined &&
+    !isExempt(request.method, request.routeOptions.url, wildcardOf(request))
+  );
 }
 
 /** Whether a signed-in request on the matched route `template` only reads. */
