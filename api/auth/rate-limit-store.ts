@@ -243,12 +243,13 @@ export async function countSignedInRequests(
       db,
       requests.map((request) => request.userId),
     )}),
+    -- Session versions as bigint: a batch fails as a whole, so no request's figure may overflow it.
     asked as materialized (
       select r.ord, r.user_id, r.window_ms,
              case when a.is_verified and a.session_version = r.session_version then r.account_key else r.address_key end as key
         from unnest(${requests.map((_, index) => index)}::int[],
                     ${requests.map((request) => request.userId)}::text[],
-                    ${requests.map((request) => request.sessionVersion)}::int[],
+                    ${requests.map((request) => request.sessionVersion)}::bigint[],
                     ${requests.map((request) => scoped(request.accountKey))}::text[],
                     ${requests.map((request) => scoped(request.addressKey))}::text[],
                     ${requests.map((request) => request.windowMs)}::float8[])
