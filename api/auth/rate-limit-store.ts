@@ -49,19 +49,18 @@ export interface RateLimitStoreHandle {
   Store: FastifyRateLimitStoreCtor;
   /**
    * Reads the user of a signed-in request and counts the request in the same statement
-   * (countSignedInRequests), under the shared limit. Returns the key to give the plugin: the
-   * store's `incr` answers it with this count instead of counting again, and `countedKey`
-   * says which budget it went to.
+   * (countSignedInRequests), under the shared limit. `key` is the plugin's key for it: the
+   * budget the request went to (`read:<id>`, `account:<id>` or `ip:<address>`, which sets its
+   * limit) and a ticket, which the store's `incr` answers with this count instead of counting
+   * again. A failed count is the API's 503.
    */
-  countSignedIn(request: SignedInRequest): { key: string; counted: Promise<SignedInCount> };
-  /** For a key from countSignedIn: the budget the request was counted in (unscoped: `read:<id>`, `ip:<address>`). */
-  countedKeyOf(key: string): Promise<string> | undefined;
+  countSignedIn(request: SignedInRequest): Promise<{ key: string; account: AccountSummary | undefined }>;
   /** Resolves when no sweep is running (call before the database closes). */
   idle(): Promise<void>;
 }
 
-/** The plugin's key for a request countSignedIn has counted already (never a client's key: those start `read:`, `account:`, `ip:`). */
-const PRECOUNTED = 'precounted#';
+/** Between a budget and the ticket of a request countSignedIn has counted already (never in a client's key). */
+const TICKET = '#counted-';
 
 export function createPostgresRateLimitStore(db: Kysely<unknown>): RateLimitStoreHandle {
   const sweeper = createSweeper(db);
@@ -69,8 +68,8 @@ export function createPostgresRateLimitStore(db: Kysely<unknown>): RateLimitStor
   const countWithSession = createBatcher(READ_BATCHING, (requests: readonly SignedInRequest[]) =>
     countSignedInRequests(db, requests),
   );
-  // Counts made by countSignedIn, until the plugin asks for them (max, then incr).
-  const precounted = new Map<string, Promise<SignedInCount>>();
+  // Counts made by countSignedIn, by ticketed key, until the plugin's incr asks for them.
+  const precounted = new Map<string, RequestCount>();
   let tickets = 0;
   class PostgresRateLimitStore implements FastifyRateLimitStore {
     readonly scope: string;
@@ -79,13 +78,17 @@ export function createPostgresRateLimitStore(db: Kysely<unknown>): RateLimitStor
     }
 
     incr(key: string, callback: Callback, timeWindow: number): void {
-      const done = precounted.get(key);
-      if (done) precounted.delete(key);
-      (done?.then((counted) => counted.count) ?? count({ key: `${this.scope}|${key}`, windowMs: timeWindow })).then(
+      sweeper.maybeSweep();
+      const counted = precounted.get(key);
+      if (counted) {
+        precounted.delete(key);
+        callback(null, counted);
+        return;
+      }
+      count({ key: `${this.scope}|${key}`, windowMs: timeWindow }).then(
         (result) => callback(null, result),
         (error: unknown) => callback(unavailable(error)),
       );
-      sweeper.maybeSweep();
     }
 
     child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
@@ -100,25 +103,17 @@ export function createPostgresRateLimitStore(db: Kysely<unknown>): RateLimitStor
   }
   return {
     Store: PostgresRateLimitStore,
-    countSignedIn(request) {
-      const counted = countWithSession(request);
+    async countSignedIn(request) {
+      let counted: SignedInCount;
+      try {
+        counted = await countWithSession(request);
+      } catch (error) {
+        throw unavailable(error);
+      }
       tickets += 1;
-      const key = `${PRECOUNTED}${tickets}`;
-      precounted.set(key, counted);
-      // A failed count ends the request in the plugin's max (countedKeyOf), before incr.
-      counted.catch(() => precounted.delete(key));
-      return { key, counted };
-    },
-    countedKeyOf(key) {
-      if (!key.startsWith(PRECOUNTED)) return undefined;
-      const counted = precounted.get(key);
-      if (!counted) return Promise.reject(new Error(`rate limit: no count for ${key}`));
-      return counted.then(
-        (result) => result.countedKey,
-        (error: unknown) => {
-          throw unavailable(error);
-        },
-      );
+      const key = `${counted.countedKey}${TICKET}${tickets}`;
+      precounted.set(key, counted.count);
+      return { key, account: counted.account };
     },
     idle: () => sweeper.idle(),
   };

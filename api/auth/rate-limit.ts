@@ -89,7 +89,7 @@ export async function installRateLimit(
   const store = createPostgresRateLimitStore(options.db);
   await app.register(rateLimit, {
     global: true,
-    max: async (_request, key) => limitOf(options.settings, (await store.countedKeyOf(key)) ?? key),
+    max: (_request, key) => limitOf(options.settings, key),
     timeWindow: options.settings.windowMs,
     store: store.Store,
     keyGenerator: (request) => clientKey(app, request, { store, windowMs: options.settings.windowMs }),
@@ -133,9 +133,9 @@ function wildcardOf(request: FastifyRequest): string | undefined {
  * routes with a live session; otherwise `ip:<address>`.
  *
  * A signed-in request under the shared limit whose token's claims hold is counted here, with
- * its user's read, in one statement (`countSignedIn`, rate-limit-store.ts), and the key given
- * to the plugin stands for that count (the store answers it; `max` asks it which budget it
- * went to). The session check is remembered from the same read. Routes with a limit of their
+ * its user's read, in one statement (`countSignedIn`, rate-limit-store.ts): the key given to
+ * the plugin is the budget that statement chose with a ticket for its count, which the store
+ * answers instead of counting again. The session check is remembered from the same read. Routes with a limit of their
  * own, exempt routes, and requests without such a token take the two steps: the session
  * check, then the plugin's count.
  */
@@ -150,7 +150,7 @@ export async function clientKey(
   if (counting && sharesTheLimit(request)) {
     const read = app.readSessionClaims(request);
     if (read.refusal === undefined) {
-      const { key, counted } = counting.store.countSignedIn({
+      const counted = counting.store.countSignedIn({
         userId: read.claims.sub,
         sessionVersion: read.claims.sv,
         accountKey: `${budget}:${read.claims.sub}`,
@@ -162,7 +162,7 @@ export async function clientKey(
         read.claims,
         counted.then((result) => result.account),
       );
-      return key;
+      return (await counted).key;
     }
   }
   const session = await app.checkSession(request);
