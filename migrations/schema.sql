@@ -349,8 +349,7 @@ create table read.statement_lines (
   amount_paise bigint not null,
   balance_after_paise bigint not null,
   recorded_at timestamp with time zone not null,
-  constraint statement_lines_account_id_sequence_key UNIQUE (account_id, sequence),
-  constraint statement_lines_pkey PRIMARY KEY (account_id, "position")
+  constraint statement_lines_pkey PRIMARY KEY (account_id, sequence)
 );
 alter table read.statement_lines alter column tx_id set statistics 0;
 alter table read.statement_lines alter column transaction_id set statistics 0;
