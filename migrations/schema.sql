@@ -898,8 +898,12 @@ begin
            coalesce(b.balance_paise, 0) + sum(s.amount) over account_order as running_balance,
            coalesce(b.postings_count, 0) + row_number() over account_order as running_count
       from sided s
+      -- Only a line without its own figures (a funding account's) reads the balance row: a
+      -- wallet's posting carries its sequence and balance, and a probe per wallet line was a
+      -- fifth of this statement's time.
       left join lateral (
-        select b.balance_paise, b.postings_count from read.balances b where b.account_id = s.account_id offset 0
+        select b.balance_paise, b.postings_count from read.balances b
+         where b.account_id = s.account_id and (s.account_seq is null or s.balance_after is null) offset 0
       ) b on true
     window account_order as (partition by s.account_id order by s.tx_id, s.position)
   ),
@@ -993,8 +997,12 @@ begin
            coalesce(b.balance_paise, 0) + sum(s.amount) over account_order as running_balance,
            coalesce(b.postings_count, 0) + row_number() over account_order as running_count
       from sided s
+      -- Only a line without its own figures (a funding account's) reads the balance row: a
+      -- wallet's posting carries its sequence and balance, and a probe per wallet line was a
+      -- fifth of this statement's time.
       left join lateral (
-        select b.balance_paise, b.postings_count from read_rebuild_accounts.balances b where b.account_id = s.account_id offset 0
+        select b.balance_paise, b.postings_count from read_rebuild_accounts.balances b
+         where b.account_id = s.account_id and (s.account_seq is null or s.balance_after is null) offset 0
       ) b on true
     window account_order as (partition by s.account_id order by s.tx_id, s.position)
   ),
@@ -1376,21 +1384,27 @@ AS $function$
 begin
 
   with deltas as materialized (select * from projector.statement_deltas(p_from_tx, p_from_position, p_to_tx, p_to_position)),
-  -- Days already projected: each gains its own day's figures, and its closing balance every
-  -- net amount of this range on that day or before it (usually only today's row of each
-  -- wallet qualifies; a late commit across midnight moves the later days).
-  shifts as (
-    select k.row_id, sum(d.net) as net,
-           coalesce(sum(d.money_in) filter (where d.day = k.day), 0) as money_in,
-           coalesce(sum(d.money_out) filter (where d.day = k.day), 0) as money_out,
-           coalesce(sum(d.postings) filter (where d.day = k.day), 0) as postings
+  -- Days already projected from each wallet's first day in this range on (usually only today's
+  -- row of each wallet; a late commit across midnight finds the later days too), looked up
+  -- once: what the update moves, and what tells a new day from an old one.
+  existing as materialized (
+    select a.account_id, k.row_id, k.day
       from (select account_id, min(day) as first_day from deltas group by account_id) a
       cross join lateral (
         select t.ctid as row_id, t.day from read.statement_days t
          where t.account_id = a.account_id and t.day >= a.first_day
         offset 0
       ) k
-      join deltas d on d.account_id = a.account_id and d.day <= k.day
+  ),
+  -- Each existing day gains its own day's figures, and its closing balance every net amount of
+  -- this range on that day or before it.
+  shifts as (
+    select k.row_id, sum(d.net) as net,
+           coalesce(sum(d.money_in) filter (where d.day = k.day), 0) as money_in,
+           coalesce(sum(d.money_out) filter (where d.day = k.day), 0) as money_out,
+           coalesce(sum(d.postings) filter (where d.day = k.day), 0) as postings
+      from existing k
+      join deltas d on d.account_id = k.account_id and d.day <= k.day
      group by k.row_id
   ),
   moved as (
@@ -1402,11 +1416,11 @@ begin
       from shifts s
      where t.ctid = s.row_id
   ),
+  -- A range's day is new unless the lookup above found it (every day of the range is on or
+  -- after its wallet's first day in the range): no second probe per day.
   fresh as (
     select d.* from deltas d
-     where not exists (
-       select 1 from read.statement_days t where t.account_id = d.account_id and t.day = d.day offset 0
-     )
+     where not exists (select 1 from existing k where k.account_id = d.account_id and k.day = d.day)
   )
   -- New days (see the header for the closing balance).
   insert into read.statement_days (account_id, day, money_in_paise, money_out_paise, closing_balance_paise, postings_count)
@@ -1430,21 +1444,27 @@ AS $function$
 begin
 
   with deltas as materialized (select * from projector.statement_deltas(p_from_tx, p_from_position, p_to_tx, p_to_position)),
-  -- Days already projected: each gains its own day's figures, and its closing balance every
-  -- net amount of this range on that day or before it (usually only today's row of each
-  -- wallet qualifies; a late commit across midnight moves the later days).
-  shifts as (
-    select k.row_id, sum(d.net) as net,
-           coalesce(sum(d.money_in) filter (where d.day = k.day), 0) as money_in,
-           coalesce(sum(d.money_out) filter (where d.day = k.day), 0) as money_out,
-           coalesce(sum(d.postings) filter (where d.day = k.day), 0) as postings
+  -- Days already projected from each wallet's first day in this range on (usually only today's
+  -- row of each wallet; a late commit across midnight finds the later days too), looked up
+  -- once: what the update moves, and what tells a new day from an old one.
+  existing as materialized (
+    select a.account_id, k.row_id, k.day
       from (select account_id, min(day) as first_day from deltas group by account_id) a
       cross join lateral (
         select t.ctid as row_id, t.day from read_rebuild_statement_days.statement_days t
          where t.account_id = a.account_id and t.day >= a.first_day
         offset 0
       ) k
-      join deltas d on d.account_id = a.account_id and d.day <= k.day
+  ),
+  -- Each existing day gains its own day's figures, and its closing balance every net amount of
+  -- this range on that day or before it.
+  shifts as (
+    select k.row_id, sum(d.net) as net,
+           coalesce(sum(d.money_in) filter (where d.day = k.day), 0) as money_in,
+           coalesce(sum(d.money_out) filter (where d.day = k.day), 0) as money_out,
+           coalesce(sum(d.postings) filter (where d.day = k.day), 0) as postings
+      from existing k
+      join deltas d on d.account_id = k.account_id and d.day <= k.day
      group by k.row_id
   ),
   moved as (
@@ -1456,11 +1476,11 @@ begin
       from shifts s
      where t.ctid = s.row_id
   ),
+  -- A range's day is new unless the lookup above found it (every day of the range is on or
+  -- after its wallet's first day in the range): no second probe per day.
   fresh as (
     select d.* from deltas d
-     where not exists (
-       select 1 from read_rebuild_statement_days.statement_days t where t.account_id = d.account_id and t.day = d.day offset 0
-     )
+     where not exists (select 1 from existing k where k.account_id = d.account_id and k.day = d.day)
   )
   -- New days (see the header for the closing balance).
   insert into read_rebuild_statement_days.statement_days (account_id, day, money_in_paise, money_out_paise, closing_balance_paise, postings_count)
