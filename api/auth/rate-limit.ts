@@ -135,9 +135,9 @@ function wildcardOf(request: FastifyRequest): string | undefined {
  * A signed-in request under the shared limit whose token's claims hold is counted here, with
  * its user's read, in one statement (`countSignedIn`, rate-limit-store.ts): the key given to
  * the plugin is the budget that statement chose with a ticket for its count, which the store
- * answers instead of counting again. The session check is remembered from the same read. Routes with a limit of their
- * own, exempt routes, and requests without such a token take the two steps: the session
- * check, then the plugin's count.
+ * answers instead of counting again. The session check is remembered from the same read.
+ * Routes with a limit of their own, exempt routes, and requests without such a token take the
+ * two steps: the session check, then the plugin's count.
  */
 export async function clientKey(
   app: FastifyInstance,
