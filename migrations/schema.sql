@@ -2026,9 +2026,22 @@ RETURN (read.search_keys(p_account, ((COALESCE(p_reference, ''::text) || ' '::te
 
 CREATE OR REPLACE FUNCTION read.search_keys(p_account text, p_text text)
  RETURNS bigint[]
- LANGUAGE sql
+ LANGUAGE plpgsql
  IMMUTABLE PARALLEL SAFE STRICT
-RETURN ARRAY(SELECT (((hashtext(search_keys.p_account))::bigint << 32) | ((hashtext(t.t))::bigint & '4294967295'::bigint)) FROM unnest(show_trgm(search_keys.p_text)) t(t) WHERE (strpos(t.t, ' '::text) = 0));
+AS $function$
+declare
+  v_account int8 := hashtext(p_account)::int8 << 32;
+  v_keys int8[] := '{}';
+  v_trigram text;
+begin
+  foreach v_trigram in array public.show_trgm(p_text) loop
+    if strpos(v_trigram, ' ') = 0 then
+      v_keys := array_append(v_keys, v_account | (hashtext(v_trigram)::int8 & 4294967295));
+    end if;
+  end loop;
+  return v_keys;
+end
+$function$;
 
 CREATE OR REPLACE FUNCTION read.search_text_keys(p_account text, p_text text)
  RETURNS bigint[]
