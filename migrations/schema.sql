@@ -285,6 +285,7 @@ create table read.history (
   tx_id xid8 not null,
   "position" bigint not null,
   failure_reason text,
+  keyed boolean default false not null,
   constraint history_amount_paise_check CHECK ((amount_paise > 0)),
   constraint history_pkey PRIMARY KEY (account_id, stream_id, "position"),
   constraint history_status_check CHECK ((status = ANY (ARRAY['success'::text, 'pending'::text, 'failed'::text]))),
@@ -392,7 +393,7 @@ CREATE INDEX counters_reset_at ON ratelimit.counters USING btree (reset_at);
 CREATE INDEX history_by_type ON read.history USING btree (account_id, type, created_at DESC, "position" DESC) INCLUDE (stream_id);
 CREATE INDEX history_newest_first ON read.history USING btree (account_id, created_at DESC, "position" DESC) INCLUDE (stream_id, type, reference, transaction_id, counterparty_name, amount_paise);
 CREATE INDEX history_pending_deposits ON read.history USING btree ("position") WHERE ((status = 'pending'::text) AND (type = 'deposit'::text));
-CREATE INDEX history_search_keys ON read.history USING gin (read.history_search_keys(account_id, reference, counterparty_name, amount_paise)) WITH (fastupdate=off);
+CREATE INDEX history_search_keys ON read.history USING gin (read.history_search_keys(account_id, reference, counterparty_name, amount_paise)) WITH (fastupdate=off) WHERE keyed;
 alter index read.history_search_keys alter column 1 set statistics 0;
 CREATE INDEX history_transaction_prefix ON read.history USING btree (account_id, lower(transaction_id) text_pattern_ops);
 CREATE INDEX history_transaction_tail ON read.history USING btree (account_id, reverse(lower(transaction_id)) text_pattern_ops);
@@ -1126,18 +1127,35 @@ begin
                           where e.stream_id = 'wallet-' || c.account_id and e.stream_version = 0 and e.type = 'WalletOpened'
                          offset 0) w on true
   ),
+  -- Each account's rows before this range, and this range's: its rows are keyed for search once
+  -- there are more than read.history_keys_after_rows() (projections/history/search-keys.sql).
+  totals as (
+    select t.account_id, t.added,
+           coalesce((select sum(c.rows) from read.history_counts c where c.account_id = t.account_id), 0) as before
+      from (select account_id, count(*) as added from rows group by account_id) t
+  ),
+  -- An account passing the bound in this range: its earlier rows are keyed now (this statement's
+  -- snapshot holds only those; its new rows are inserted keyed).
+  keyed_earlier as (
+    update read.history h set keyed = true
+      from totals t
+     where h.account_id = t.account_id and not h.keyed
+       and t.before <= read.history_keys_after_rows() and t.before + t.added > read.history_keys_after_rows()
+  ),
   inserted as (
     insert into read.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id, counterparty_id,
                               counterparty_name, amount_paise, reference, status, method, created_at, updated_at,
-                              tx_id, position, failure_reason)
+                              tx_id, position, failure_reason, keyed)
     select r.account_id, r.stream_id, r.transaction_id, r.row_type, r.sender_id, r.receiver_id, r.counterparty_id,
            n.display_name, r.amount_paise, r.reference,
            case when r.type = 'DepositRequested' then coalesce(a.status, 'pending') else 'success' end,
            r.method, r.recorded_at,
            case when r.type = 'DepositRequested' then coalesce(a.recorded_at, r.recorded_at) else r.recorded_at end,
-           r.tx_id, r.position, case when r.type = 'DepositRequested' then a.failure_reason end
+           r.tx_id, r.position, case when r.type = 'DepositRequested' then a.failure_reason end,
+           t.before + t.added > read.history_keys_after_rows()
       from rows r
       join names n on n.account_id = r.counterparty_id
+      join totals t on t.account_id = r.account_id
       left join answers a on r.type = 'DepositRequested' and a.stream_id = r.stream_id
     returning account_id, type
   )
@@ -1216,18 +1234,35 @@ begin
                           where e.stream_id = 'wallet-' || c.account_id and e.stream_version = 0 and e.type = 'WalletOpened'
                          offset 0) w on true
   ),
+  -- Each account's rows before this range, and this range's: its rows are keyed for search once
+  -- there are more than read.history_keys_after_rows() (projections/history/search-keys.sql).
+  totals as (
+    select t.account_id, t.added,
+           coalesce((select sum(c.rows) from read_rebuild_history.history_counts c where c.account_id = t.account_id), 0) as before
+      from (select account_id, count(*) as added from rows group by account_id) t
+  ),
+  -- An account passing the bound in this range: its earlier rows are keyed now (this statement's
+  -- snapshot holds only those; its new rows are inserted keyed).
+  keyed_earlier as (
+    update read_rebuild_history.history h set keyed = true
+      from totals t
+     where h.account_id = t.account_id and not h.keyed
+       and t.before <= read.history_keys_after_rows() and t.before + t.added > read.history_keys_after_rows()
+  ),
   inserted as (
     insert into read_rebuild_history.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id, counterparty_id,
                               counterparty_name, amount_paise, reference, status, method, created_at, updated_at,
-                              tx_id, position, failure_reason)
+                              tx_id, position, failure_reason, keyed)
     select r.account_id, r.stream_id, r.transaction_id, r.row_type, r.sender_id, r.receiver_id, r.counterparty_id,
            n.display_name, r.amount_paise, r.reference,
            case when r.type = 'DepositRequested' then coalesce(a.status, 'pending') else 'success' end,
            r.method, r.recorded_at,
            case when r.type = 'DepositRequested' then coalesce(a.recorded_at, r.recorded_at) else r.recorded_at end,
-           r.tx_id, r.position, case when r.type = 'DepositRequested' then a.failure_reason end
+           r.tx_id, r.position, case when r.type = 'DepositRequested' then a.failure_reason end,
+           t.before + t.added > read.history_keys_after_rows()
       from rows r
       join names n on n.account_id = r.counterparty_id
+      join totals t on t.account_id = r.account_id
       left join answers a on r.type = 'DepositRequested' and a.stream_id = r.stream_id
     returning account_id, type
   )
@@ -1719,13 +1754,15 @@ begin
   inserted as (
     insert into read_rebuild_history.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id,
                               counterparty_id, counterparty_name, amount_paise, reference, status, method, created_at,
-                              updated_at, tx_id, position, failure_reason)
+                              updated_at, tx_id, position, failure_reason, keyed)
     select r.account_id, r.stream_id, r.transaction_id, r.row_type, r.sender_id, r.receiver_id, r.counterparty_id,
            n.display_name, r.amount_paise, r.reference,
            case when r.type = 'DepositRequested' then coalesce(a.status, 'pending') else 'success' end,
            r.method, r.recorded_at,
            case when r.type = 'DepositRequested' then coalesce(a.recorded_at, r.recorded_at) else r.recorded_at end,
-           r.tx_id, r.position, case when r.type = 'DepositRequested' then a.failure_reason end
+           r.tx_id, r.position, case when r.type = 'DepositRequested' then a.failure_reason end,
+           -- every row of an account is in this part: keyed as the rule leaves them
+           count(*) over (partition by r.account_id) > read.history_keys_after_rows()
       from rows r
       join names n on n.account_id = r.counterparty_id
       left join answers a on r.type = 'DepositRequested' and a.stream_id = r.stream_id
@@ -2018,6 +2055,12 @@ CREATE OR REPLACE FUNCTION read.amount_search_key(p_account text, p_amount_paise
  IMMUTABLE PARALLEL SAFE
 RETURN CASE WHEN (p_amount_paise IS NULL) THEN '{}'::bigint[] ELSE ARRAY[(((hashtext(p_account))::bigint << 32) | ((hashtext(('#'::text || (p_amount_paise)::text)))::bigint & '4294967295'::bigint))] END;
 
+CREATE OR REPLACE FUNCTION read.history_keys_after_rows()
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+RETURN 2000;
+
 CREATE OR REPLACE FUNCTION read.history_search_keys(p_account text, p_reference text, p_name text, p_amount_paise bigint)
  RETURNS bigint[]
  LANGUAGE sql
@@ -2240,6 +2283,7 @@ grant execute on function projector.save_checkpoint(p_projection text, p_tx xid8
 grant execute on function projector.statement_deltas(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
 grant execute on function projector.transaction_id(p_type text, p_data jsonb) to wallet_runtime;
 grant execute on function read.amount_search_key(p_account text, p_amount_paise bigint) to PUBLIC;
+grant execute on function read.history_keys_after_rows() to PUBLIC;
 grant execute on function read.history_search_keys(p_account text, p_reference text, p_name text, p_amount_paise bigint) to PUBLIC;
 grant execute on function read.search_keys(p_account text, p_text text) to PUBLIC;
 grant execute on function read.search_text_keys(p_account text, p_text text) to PUBLIC;

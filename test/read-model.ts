@@ -5,6 +5,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { drainAll, PROJECTIONS } from '../projections/index.ts';
+import { withClient } from '../platform/database.ts';
 import { eventCount } from './database.ts';
 import { waitUntil } from './wait.ts';
 
@@ -71,4 +72,17 @@ export async function allCaughtUp(db: Kysely<unknown>): Promise<boolean> {
   const total = BigInt(await eventCount(db));
   const checkpoints = await checkpointsOf(db);
   return Object.values(checkpoints).every((checkpoint) => checkpoint.eventsApplied === total);
+}
+
+/**
+ * History's rows are keyed for search after this many rows an account in this test's database
+ * (the product's bound is 2,000: `read.history_keys_after_rows()`, a constant the planner folds),
+ * so a small history can take, or not take, the search index's way. Set as the owner, before
+ * anything is projected: rows already projected keep what the bound said then.
+ */
+export async function keyHistoryAfterRows(ownerUrl: string, rows: number): Promise<void> {
+  await withClient(ownerUrl, (client) =>
+    client.query(`create or replace function read.history_keys_after_rows() returns integer
+                  language sql immutable parallel safe return ${Math.trunc(rows)}`),
+  );
 }

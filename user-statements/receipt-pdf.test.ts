@@ -31,6 +31,7 @@ function entry(): HistoryEntry {
       tx_id: '1000',
       failure_reason: null,
       position: 7n,
+      keyed: false,
     },
     ownName: 'आशा Rao',
     reversedAt: null,

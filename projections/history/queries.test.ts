@@ -11,7 +11,7 @@ import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
 import { tablesView } from '../../platform/database.ts';
 import { createLedger, rupees, type LedgerTables } from '../../ledger/index.ts';
-import { allCaughtUp, drainUntil } from '../../test/read-model.ts';
+import { allCaughtUp, drainUntil, keyHistoryAfterRows } from '../../test/read-model.ts';
 import { openFundedWallets } from '../../test/funded-wallets.ts';
 import { readHistoryPage, readViews, type ReadViews } from '../index.ts';
 import { newId } from '../../platform/ids.ts';
@@ -26,6 +26,8 @@ let read: ReadViews;
 
 beforeAll(async () => {
   testDb = await createTestDatabase<unknown>();
+  // Every row in the search index, as a user's past 2,000 rows are: small histories take every way.
+  await keyHistoryAfterRows(testDb.ownerUrl, 0);
   const ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
   read = readViews(testDb.db);
   await ledger.openWallet({ accountId: 'asha', displayName: 'Asha Iyer' }, { actorId: 'asha' });

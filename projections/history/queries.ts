@@ -226,8 +226,9 @@ const WALK_WHEN_SHARE_SQUARED_TIMES_ROWS = Math.round((SEARCH_COUNT_LIMIT + 1) /
  * - 'head': the head holds 501 matches, or all of the user's rows - they are the answer;
  * - 'walk': matches are common - the head's and on down the newest-first index from the head's
  *   last row until 501 are found;
- * - 'keys': matches are rare - the trigrams of the reference and the name, and the amount's
- *   key, among this user's rows only (`read.history_search_keys`,
+ * - 'keys': matches are rare, and the user has more rows than `read.history_keys_after_rows()`
+ *   (2,000; a shorter history is not in the search index, and walks) - the trigrams of the
+ *   reference and the name, and the amount's key, among this user's rows only (`read.history_search_keys`,
  *   projections/history/search-keys.sql) or the id's prefix B-tree give the candidates, then
  *   sorted; more than SEARCH_LOOKUP_ROWS of them, and it walks instead. A text with no three
  *   letters or digits in a row has no trigrams to look up, and walks - unless it names an
@@ -256,13 +257,16 @@ async function searchHistory(db: Kysely<HistoryTables>, query: SearchQuery): Pro
     way as materialized (
       select case
                when hits > ${countLimit} or seen < ${headRows} then 'head'
-               when not keyed or hits * hits * rows >= ${WALK_WHEN_SHARE_SQUARED_TIMES_ROWS}::numeric * seen * seen then 'walk'
+               when not keyed or not indexed
+                 or hits * hits * rows >= ${WALK_WHEN_SHARE_SQUARED_TIMES_ROWS}::numeric * seen * seen then 'walk'
                else 'keys'
              end as way
         from (select count(*) filter (where hit) as hits, count(*) as seen,
                      ${hasKeys} as keyed,
                      (select coalesce(sum(rows), 0) from read.history_counts
-                       where account_id = ${accountId} ${type ? sql`and type = ${type}` : sql``}) as rows
+                       where account_id = ${accountId} ${type ? sql`and type = ${type}` : sql``}) as rows,
+                     (select coalesce(sum(rows), 0) from read.history_counts where account_id = ${accountId})
+                       > read.history_keys_after_rows() as indexed
                 from head) as probe
     ),
     keyed as materialized (
@@ -346,7 +350,10 @@ function searchConditions(query: SearchQuery): SearchConditions {
     amountPaise === null
       ? sql`false`
       : sql`(${rowKeys} @> read.amount_search_key(${accountId}, ${amountPaise}::bigint) and ${isAmount})`;
-  const isKeyed = sql`((${hasTextKeys} and ${rowKeys} @> ${textKeys} and ${inWords}) or ${amountKeyed} or ${isIdMatch})`;
+  // `keyed`: the search index holds only keyed rows (migration 0017); the way is 'keys' only
+  // for a user whose rows all are.
+  const isKeyed = sql`((keyed and ${hasTextKeys} and ${rowKeys} @> ${textKeys} and ${inWords})
+       or (keyed and ${amountKeyed}) or ${isIdMatch})`;
   const hasKeys = amountPaise === null ? hasTextKeys : sql`true`;
   return { filters, isMatch, isKeyed, hasKeys };
 }

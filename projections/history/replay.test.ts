@@ -3,20 +3,24 @@
  * parts at once) gives the very rows its rule gives applied batch by batch - the rows, the
  * per-type counts and who made each event - on a ledger with every kind of event: deposits by
  * every method (settled, failed, pending), transfers, money requests answered both ways and
- * reversals of each kind, then random activity.
+ * reversals of each kind, then random activity - and which rows are in the search index (an
+ * account's, once it has more rows than the bound).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, eventCount, type TestDatabase } from '../../test/database.ts';
 import { replayProjection } from '../index.ts';
-import { checkpointsOf, dumpReadTables } from '../../test/read-model.ts';
+import { checkpointsOf, dumpReadTables, keyHistoryAfterRows } from '../../test/read-model.ts';
 import { everyKindProjected } from '../../test/corrected-activity.ts';
 
 const HISTORY_TABLES = ['history_counts', 'history', 'event_actors'] as const;
+const KEYS_AFTER_ROWS = 40;
 
 let testDb: TestDatabase<unknown>;
 
 beforeAll(async () => {
   testDb = await createTestDatabase<unknown>();
+  // A bound some accounts pass - some inside a batch, some in the load - and some never reach.
+  await keyHistoryAfterRows(testDb.ownerUrl, KEYS_AFTER_ROWS);
   // Small batches: deposits answered in a later batch than their request are updated in place.
   await everyKindProjected(testDb.db, testDb.url, { seed: 5, batchSize: 13 });
 });
@@ -39,6 +43,8 @@ describe('replaying projection history by its set-based load', () => {
     expect(incremental.history?.some((row) => row.includes('Reversal: '))).toBe(true);
     expect(incremental.history?.length).toBeGreaterThan(1_000);
     expect(incremental.event_actors?.length).toBeGreaterThan(20);
+    const keyed = new Set(incremental.history?.map((row) => /"keyed": (true|false)/.exec(row)?.[1]));
+    expect([...keyed].sort()).toEqual(['false', 'true']);
 
     for (const parallelism of [1, 3]) {
       const report = await replayProjection(testDb.db, 'history', { parallelism });

@@ -5,8 +5,10 @@
 -- failure later updates in place. A reversal adds new rows - 'debit' for whoever gives the
 -- money back, 'credit' for whoever gets it - referenced "Reversal: <reason>"; the original rows
 -- stay as they were. It also keeps each user's number of rows per type (history_counts), so a
--- page's total is a key lookup instead of a count of the user's rows. And who made each event
--- (event_actors), for the admin explorer.
+-- page's total is a key lookup instead of a count of the user's rows. A row is `keyed` (in the
+-- search index) once its account has more than read.history_keys_after_rows() rows, and from
+-- then on all of the account's rows are. And who made each event (event_actors), for the admin
+-- explorer.
 -- Names and postings are looked up as in the accounts rule (projections/accounts/rules.sql).
 -- The rule is instantiated by pg_temp.define_rule (projections/engine/rules.sql): `{schema}` is
 -- `read` or `read_rebuild_history`.
@@ -110,18 +112,35 @@ select pg_temp.define_rule('history', $rule$
                           where e.stream_id = 'wallet-' || c.account_id and e.stream_version = 0 and e.type = 'WalletOpened'
                          offset 0) w on true
   ),
+  -- Each account's rows before this range, and this range's: its rows are keyed for search once
+  -- there are more than read.history_keys_after_rows() (projections/history/search-keys.sql).
+  totals as (
+    select t.account_id, t.added,
+           coalesce((select sum(c.rows) from {schema}.history_counts c where c.account_id = t.account_id), 0) as before
+      from (select account_id, count(*) as added from rows group by account_id) t
+  ),
+  -- An account passing the bound in this range: its earlier rows are keyed now (this statement's
+  -- snapshot holds only those; its new rows are inserted keyed).
+  keyed_earlier as (
+    update {schema}.history h set keyed = true
+      from totals t
+     where h.account_id = t.account_id and not h.keyed
+       and t.before <= read.history_keys_after_rows() and t.before + t.added > read.history_keys_after_rows()
+  ),
   inserted as (
     insert into {schema}.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id, counterparty_id,
                               counterparty_name, amount_paise, reference, status, method, created_at, updated_at,
-                              tx_id, position, failure_reason)
+                              tx_id, position, failure_reason, keyed)
     select r.account_id, r.stream_id, r.transaction_id, r.row_type, r.sender_id, r.receiver_id, r.counterparty_id,
            n.display_name, r.amount_paise, r.reference,
            case when r.type = 'DepositRequested' then coalesce(a.status, 'pending') else 'success' end,
            r.method, r.recorded_at,
            case when r.type = 'DepositRequested' then coalesce(a.recorded_at, r.recorded_at) else r.recorded_at end,
-           r.tx_id, r.position, case when r.type = 'DepositRequested' then a.failure_reason end
+           r.tx_id, r.position, case when r.type = 'DepositRequested' then a.failure_reason end,
+           t.before + t.added > read.history_keys_after_rows()
       from rows r
       join names n on n.account_id = r.counterparty_id
+      join totals t on t.account_id = r.account_id
       left join answers a on r.type = 'DepositRequested' and a.stream_id = r.stream_id
     returning account_id, type
   )
@@ -199,13 +218,15 @@ begin
   inserted as (
     insert into read_rebuild_history.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id,
                               counterparty_id, counterparty_name, amount_paise, reference, status, method, created_at,
-                              updated_at, tx_id, position, failure_reason)
+                              updated_at, tx_id, position, failure_reason, keyed)
     select r.account_id, r.stream_id, r.transaction_id, r.row_type, r.sender_id, r.receiver_id, r.counterparty_id,
            n.display_name, r.amount_paise, r.reference,
            case when r.type = 'DepositRequested' then coalesce(a.status, 'pending') else 'success' end,
            r.method, r.recorded_at,
            case when r.type = 'DepositRequested' then coalesce(a.recorded_at, r.recorded_at) else r.recorded_at end,
-           r.tx_id, r.position, case when r.type = 'DepositRequested' then a.failure_reason end
+           r.tx_id, r.position, case when r.type = 'DepositRequested' then a.failure_reason end,
+           -- every row of an account is in this part: keyed as the rule leaves them
+           count(*) over (partition by r.account_id) > read.history_keys_after_rows()
       from rows r
       join names n on n.account_id = r.counterparty_id
       left join answers a on r.type = 'DepositRequested' and a.stream_id = r.stream_id

@@ -67,3 +67,14 @@ returns int8[]
 language sql immutable parallel safe
 return read.search_keys(p_account, coalesce(p_reference, '') || ' ' || coalesce(p_name, ''))
        || read.amount_search_key(p_account, p_amount_paise);
+
+-- How many rows an account has before its rows are keyed (migration 0017). The search index
+-- holds only the rows of accounts past this many (`where keyed`): a search reads a user's newest
+-- SEARCH_HEAD_ROWS (2,000) rows before it looks any key up (projections/history/queries.ts), so
+-- the keys of a shorter history are never read, and writing them was ~40% of the history rule's
+-- CPU (bench/RESULTS.md, "2026-11-30 04:13"). The rule keys an account's new rows once its
+-- count passes this, and its earlier rows in the same statement. Changing the number changes
+-- which rows the index should hold: it comes with a migration that sets `keyed` again.
+create or replace function read.history_keys_after_rows() returns integer
+language sql immutable parallel safe
+return 2000;

@@ -32,6 +32,8 @@ export interface HistoryRow {
   /** A failed deposit's reason, as the admin gave it; null otherwise. */
   failure_reason: string | null;
   position: bigint;
+  /** Whether the search index holds the row: its account has more rows than `read.history_keys_after_rows()`. */
+  keyed: boolean;
 }
 
 /** How many history rows an account has, per type (maintained with the rows). */

@@ -1,0 +1,135 @@
+/**
+ * History's search index holds an account's rows once it has more than the bound
+ * (`read.history_keys_after_rows()`; migration 0017): below it none of its rows are keyed and a
+ * search walks them, past it all of them are - those inserted before included - and a search
+ * looks its keys up. The rule applied event by event and replay's set-based load agree, at the
+ * bound and past it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
+import { tablesView } from '../../platform/database.ts';
+import { createLedger, rupees, type LedgerTables, type Ledger } from '../../ledger/index.ts';
+import { allCaughtUp, drainUntil, dumpReadTables, keyHistoryAfterRows } from '../../test/read-model.ts';
+import { readHistoryPage, readViews, replayProjection, type ReadViews } from '../index.ts';
+
+const BOUND = 5;
+
+let testDb: TestDatabase<unknown>;
+let ledger: Ledger;
+let read: ReadViews;
+let transfers = 0;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase<unknown>();
+  await keyHistoryAfterRows(testDb.ownerUrl, BOUND);
+  ledger = createLedger({ db: tablesView<LedgerTables>(testDb.db) });
+  read = readViews(testDb.db);
+  for (const [accountId, displayName] of [
+    ['asha', 'Asha Iyer'],
+    ['ravi', 'Ravi Kumar'],
+    ['meera', 'Meera Nair'],
+  ] as const) {
+    await ledger.openWallet({ accountId, displayName }, { actorId: accountId });
+  }
+  await ledger.completeCardDeposit(
+    {
+      depositId: 'top-up',
+      walletId: 'asha',
+      amountPaise: rupees(1_000),
+      reference: 'card',
+      provider: 'sandbox',
+      paymentId: 'pi_1',
+    },
+    { actorId: 'provider:card' },
+  );
+});
+
+afterAll(async () => {
+  await testDb.drop();
+});
+
+async function pay(toAccountId: string, reference: string): Promise<void> {
+  transfers += 1;
+  await ledger.transfer(
+    { transferId: `t${transfers}`, fromAccountId: 'asha', toAccountId, amountPaise: rupees(1), reference },
+    { actorId: 'asha' },
+  );
+}
+
+/** Each account's rows as keyed (true) or not, oldest first. */
+async function keyedRows(): Promise<Record<string, boolean[]>> {
+  const { rows } = await sql<{ account_id: string; keyed: boolean }>`
+    select account_id, keyed from read.history order by account_id, tx_id, position`.execute(testDb.db);
+  const byAccount: Record<string, boolean[]> = {};
+  for (const row of rows) (byAccount[row.account_id] ??= []).push(row.keyed);
+  return byAccount;
+}
+
+/** Asha's search for `text` with a head of two rows: the way it took and the ids, against the plain query's. */
+async function searchOfTwoRowHead(
+  text: string,
+): Promise<{ way: string | undefined; ids: string[]; expected: string[] }> {
+  const page = await readHistoryPage(read, {
+    accountId: 'asha',
+    search: text,
+    page: 1,
+    pageSize: 100,
+    searchHeadRows: 2,
+    searchLookupRows: 10,
+  });
+  const { rows } = await sql<{ transaction_id: string }>`
+    select transaction_id from read.history
+     where account_id = 'asha' and (reference ilike ${`%${text}%`} or counterparty_name ilike ${`%${text}%`})
+     order by created_at desc, position desc`.execute(testDb.db);
+  return {
+    way: page.searchWay,
+    ids: page.rows.map((row) => row.transaction_id),
+    expected: rows.map((row) => row.transaction_id),
+  };
+}
+
+/** The history tables after a replay by the set-based load equal those the rule left. */
+async function expectReplayToAgree(): Promise<void> {
+  const incremental = await dumpReadTables(testDb.db);
+  await replayProjection(testDb.db, 'history', { parallelism: 2 });
+  const replayed = await dumpReadTables(testDb.db);
+  expect(replayed['history']).toEqual(incremental['history']);
+  expect(replayed['history_counts']).toEqual(incremental['history_counts']);
+}
+
+describe('rows in the search index', () => {
+  it('are none of an account at the bound: a search walks its rows', async () => {
+    await pay('ravi', 'rent march');
+    await pay('ravi', 'lunch with ravi');
+    await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
+    await pay('ravi', 'rent april');
+    await pay('ravi', 'rent may');
+    await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
+    // Asha: the deposit and four payments, the bound exactly; Ravi: four.
+    expect(await keyedRows()).toEqual({ asha: Array(BOUND).fill(false), ravi: Array(4).fill(false) });
+    const lunch = await searchOfTwoRowHead('lunch');
+    expect(lunch).toEqual({ way: 'walk', ids: ['t2'], expected: ['t2'] });
+    await expectReplayToAgree();
+  });
+
+  it("are all of an account's once it passes the bound, those before included: a search looks them up", async () => {
+    await pay('meera', 'books');
+    await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
+    expect(await keyedRows()).toEqual({
+      asha: Array(BOUND + 1).fill(true),
+      meera: [false],
+      ravi: Array(4).fill(false),
+    });
+    const lunch = await searchOfTwoRowHead('lunch');
+    expect(lunch).toEqual({ way: 'keys', ids: ['t2'], expected: ['t2'] });
+    const rent = await searchOfTwoRowHead('rent');
+    expect(rent.ids).toEqual(rent.expected);
+    expect(rent.ids).toHaveLength(3);
+    await pay('ravi', 'lunch again');
+    await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
+    expect((await keyedRows())['asha']).toEqual(Array(BOUND + 2).fill(true));
+    expect((await searchOfTwoRowHead('lunch')).ids).toEqual(['t6', 't2']);
+    await expectReplayToAgree();
+  });
+});
