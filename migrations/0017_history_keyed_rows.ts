@@ -7,7 +7,9 @@
  * shorter history were written on every insert and never read: ~40% of the history rule's CPU
  * on B1's ledger, where a wallet has tens of rows. Each row now says whether it is `keyed`; the
  * rule keys an account's rows once its count passes the bound (projections/history/rules.sql),
- * and the GIN index is partial on it. The new column has a constant default, so adding it
+ * and the GIN index is partial on it, as is the B-tree on the reversed transaction id, which
+ * only that way of a search reads (an id's start is also how a transaction's page finds its
+ * row, so that index keeps every row). The new column has a constant default, so adding it
  * rewrites nothing; the rows of accounts already past the bound are keyed here, then the index
  * is rebuilt over them. A replay copies the live table and its indexes.
  */
@@ -28,5 +30,8 @@ create index history_search_keys on read.history
   using gin (read.history_search_keys(account_id, reference, counterparty_name, amount_paise))
   with (fastupdate = off) where keyed;
 alter index read.history_search_keys alter column 1 set statistics 0;
+drop index read.history_transaction_tail;
+create index history_transaction_tail on read.history (account_id, reverse(lower(transaction_id)) text_pattern_ops)
+  where keyed;
 `.execute(db);
 }

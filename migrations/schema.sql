@@ -396,7 +396,7 @@ CREATE INDEX history_pending_deposits ON read.history USING btree ("position") W
 CREATE INDEX history_search_keys ON read.history USING gin (read.history_search_keys(account_id, reference, counterparty_name, amount_paise)) WITH (fastupdate=off) WHERE keyed;
 alter index read.history_search_keys alter column 1 set statistics 0;
 CREATE INDEX history_transaction_prefix ON read.history USING btree (account_id, lower(transaction_id) text_pattern_ops);
-CREATE INDEX history_transaction_tail ON read.history USING btree (account_id, reverse(lower(transaction_id)) text_pattern_ops);
+CREATE INDEX history_transaction_tail ON read.history USING btree (account_id, reverse(lower(transaction_id)) text_pattern_ops) WHERE keyed;
 CREATE INDEX money_requests_by_payer ON read.money_requests USING btree (payer_id, created_at DESC);
 CREATE INDEX money_requests_by_requester ON read.money_requests USING btree (requester_id, created_at DESC);
 CREATE INDEX statement_lines_by_time ON read.statement_lines USING btree (account_id, recorded_at);
