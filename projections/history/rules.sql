@@ -215,6 +215,11 @@ begin
       left join (select e.stream_id, e.data from ledger.events e
                   where e.type = 'WalletOpened' and e.stream_version = 0) w on w.stream_id = 'wallet-' || c.account_id
   ),
+  -- Every row of an account is in this part: its rows are keyed as the rule leaves them. Counted
+  -- by a hash aggregate, not a window over the rows (that sorted every wide row by account).
+  keyed as (
+    select account_id, count(*) > read.history_keys_after_rows() as keyed from rows group by account_id
+  ),
   inserted as (
     insert into read_rebuild_history.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id,
                               counterparty_id, counterparty_name, amount_paise, reference, status, method, created_at,
@@ -224,11 +229,10 @@ begin
            case when r.type = 'DepositRequested' then coalesce(a.status, 'pending') else 'success' end,
            r.method, r.recorded_at,
            case when r.type = 'DepositRequested' then coalesce(a.recorded_at, r.recorded_at) else r.recorded_at end,
-           r.tx_id, r.position, case when r.type = 'DepositRequested' then a.failure_reason end,
-           -- every row of an account is in this part: keyed as the rule leaves them
-           count(*) over (partition by r.account_id) > read.history_keys_after_rows()
+           r.tx_id, r.position, case when r.type = 'DepositRequested' then a.failure_reason end, k.keyed
       from rows r
       join names n on n.account_id = r.counterparty_id
+      join keyed k on k.account_id = r.account_id
       left join answers a on r.type = 'DepositRequested' and a.stream_id = r.stream_id
     returning account_id, type
   )
