@@ -261,13 +261,11 @@ async function searchHistory(db: Kysely<HistoryTables>, query: SearchQuery): Pro
                  or hits * hits * rows >= ${WALK_WHEN_SHARE_SQUARED_TIMES_ROWS}::numeric * seen * seen then 'walk'
                else 'keys'
              end as way
-        from (select count(*) filter (where hit) as hits, count(*) as seen,
-                     ${hasKeys} as keyed,
-                     (select coalesce(sum(rows), 0) from read.history_counts
-                       where account_id = ${accountId} ${type ? sql`and type = ${type}` : sql``}) as rows,
-                     (select coalesce(sum(rows), 0) from read.history_counts where account_id = ${accountId})
-                       > read.history_keys_after_rows() as indexed
-                from head) as probe
+        from (select count(*) filter (where hit) as hits, count(*) as seen, ${hasKeys} as keyed
+                from head) as probe,
+             (select coalesce(sum(rows) ${type ? sql`filter (where type = ${type})` : sql``}, 0) as rows,
+                     coalesce(sum(rows), 0) > read.history_keys_after_rows() as indexed
+                from read.history_counts where account_id = ${accountId}) as counted
     ),
     keyed as materialized (
       select stream_id, created_at, position from read.history
