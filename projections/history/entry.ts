@@ -20,8 +20,11 @@ export interface HistoryEntry {
 
 /**
  * `entryId` as a history row shows it: a transaction id, or one with REVERSAL_ID_SUFFIX for
- * the reversal's own row. Ids compare case-insensitively, as the history's search does, on
- * the index over (account_id, lower(transaction_id)).
+ * the reversal's own row. Ids compare case-insensitively, as the history's search does: in a
+ * long history on the index over (account_id, lower(transaction_id)), which holds keyed rows
+ * only (migration 0018); in a shorter one, whose rows are not keyed, by filtering its at most
+ * `read.history_keys_after_rows()` entries of the newest-first index, which carries the id.
+ * Each arm runs only for its kind of history (a one-time filter on the kept counts).
  */
 export async function readHistoryEntry(
   // accounts' directory too: the user's own name comes in the same statement as the rows.
@@ -31,11 +34,17 @@ export async function readHistoryEntry(
 ): Promise<HistoryEntry | undefined> {
   const isReversal = entryId.endsWith(REVERSAL_ID_SUFFIX);
   const transactionId = isReversal ? entryId.slice(0, -REVERSAL_ID_SUFFIX.length) : entryId;
+  const isEntry = sql`h.account_id = ${accountId} and lower(h.transaction_id) = lower(${transactionId})`;
   const { rows } = await sql<Selectable<HistoryRow> & { own_name: string | null }>`
+    with counted as materialized (
+      select coalesce(sum(rows), 0) > read.history_keys_after_rows() as indexed
+        from read.history_counts where account_id = ${accountId}
+    )
     select h.*, d.display_name as own_name
-      from read.history h
+      from (select * from read.history h where ${isEntry} and h.keyed and (select indexed from counted)
+            union all
+            select * from read.history h where ${isEntry} and not (select indexed from counted)) h
       left join read.directory d on d.account_id = h.account_id
-     where h.account_id = ${accountId} and lower(h.transaction_id) = lower(${transactionId})
      order by h.position`.execute(db);
   const row = rows.find((candidate) => (candidate.method === 'reversal') === isReversal);
   if (!row) return undefined;

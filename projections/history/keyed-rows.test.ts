@@ -12,7 +12,8 @@ import { tablesView } from '../../platform/database.ts';
 import { createLedger, rupees, type LedgerTables, type Ledger } from '../../ledger/index.ts';
 import { openFundedWallets } from '../../test/funded-wallets.ts';
 import { allCaughtUp, drainUntil, dumpReadTables, keyHistoryAfterRows } from '../../test/read-model.ts';
-import { readHistoryPage, readViews, replayProjection, type ReadViews } from '../index.ts';
+import { readHistoryEntry, readHistoryPage, readViews, replayProjection, type ReadViews } from '../index.ts';
+import type { HistoryType } from './tables.ts';
 
 const BOUND = 5;
 
@@ -50,12 +51,14 @@ async function keyedRows(): Promise<Record<string, boolean[]>> {
   return byAccount;
 }
 
-/** Asha's search for `text` with a head of two rows: the way it took and the ids, against the plain query's. */
+/** Asha's search for `text` (of one type) with a head of two rows: the way it took and the ids, against the plain query's. */
 async function searchOfTwoRowHead(
   text: string,
+  type?: HistoryType,
 ): Promise<{ way: string | undefined; ids: string[]; expected: string[] }> {
   const page = await readHistoryPage(read, {
     accountId: 'asha',
+    type,
     search: text,
     page: 1,
     pageSize: 100,
@@ -65,12 +68,42 @@ async function searchOfTwoRowHead(
   const { rows } = await sql<{ transaction_id: string }>`
     select transaction_id from read.history
      where account_id = 'asha' and (reference ilike ${`%${text}%`} or counterparty_name ilike ${`%${text}%`})
+       and type = coalesce(${type ?? null}::text, type)
      order by created_at desc, position desc`.execute(testDb.db);
   return {
     way: page.searchWay,
     ids: page.rows.map((row) => row.transaction_id),
     expected: rows.map((row) => row.transaction_id),
   };
+}
+
+/**
+ * The reads that find rows by the by-type index and the id's B-tree, which hold keyed rows only
+ * (migration 0018), find each account's rows whether or not they are keyed: a page of each
+ * type, and each movement's own page by its id in other letter case, for its two parties only.
+ */
+async function expectTypedPagesAndEntriesToFindEveryRow(): Promise<void> {
+  for (const accountId of ['asha', 'ravi', 'meera']) {
+    for (const type of ['deposit', 'debit', 'credit'] as const) {
+      const page = await readHistoryPage(read, { accountId, type, page: 1, pageSize: 100 });
+      const { rows } = await sql<{ transaction_id: string }>`
+        select transaction_id from read.history where account_id = ${accountId} and type = ${type}
+         order by created_at desc, position desc`.execute(testDb.db);
+      expect(page.rows.map((row) => row.transaction_id)).toEqual(rows.map((row) => row.transaction_id));
+      expect(page.total).toBe(rows.length);
+    }
+  }
+  for (let transfer = 1; transfer <= transfers; transfer += 1) {
+    const { rows } = await sql<{ account_id: string }>`
+      select account_id from read.history where transaction_id = ${`t${transfer}`} order by account_id`.execute(
+      testDb.db,
+    );
+    for (const accountId of ['asha', 'ravi', 'meera']) {
+      const entry = await readHistoryEntry(read, accountId, `T${transfer}`);
+      const isParty = rows.some((row) => row.account_id === accountId);
+      expect(entry?.row.transaction_id).toBe(isParty ? `t${transfer}` : undefined);
+    }
+  }
 }
 
 /** The history tables after a replay by the set-based load equal those the rule left. */
@@ -98,6 +131,10 @@ describe('rows in the search index', () => {
     });
     const lunch = await searchOfTwoRowHead('lunch');
     expect(lunch).toEqual({ way: 'walk', ids: ['t2'], expected: ['t2'] });
+    const rent = await searchOfTwoRowHead('rent', 'debit');
+    expect(rent.ids).toEqual(rent.expected);
+    expect(rent.ids).toHaveLength(3);
+    await expectTypedPagesAndEntriesToFindEveryRow();
     await expectReplayToAgree();
   });
 
@@ -114,6 +151,11 @@ describe('rows in the search index', () => {
     const rent = await searchOfTwoRowHead('rent');
     expect(rent.ids).toEqual(rent.expected);
     expect(rent.ids).toHaveLength(3);
+    const rentPaid = await searchOfTwoRowHead('rent', 'debit');
+    expect(rentPaid).toEqual(rent);
+    expect((await searchOfTwoRowHead('rent', 'credit')).ids).toEqual([]);
+    expect((await searchOfTwoRowHead('T2', 'debit')).ids).toEqual(['t2']);
+    await expectTypedPagesAndEntriesToFindEveryRow();
     await pay('ravi', 'lunch again');
     await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
     // Ravi, who receives, passes the bound too.
@@ -123,6 +165,7 @@ describe('rows in the search index', () => {
       ravi: Array(BOUND + 1).fill(true),
     });
     expect((await searchOfTwoRowHead('lunch')).ids).toEqual(['t6', 't2']);
+    await expectTypedPagesAndEntriesToFindEveryRow();
     await expectReplayToAgree();
   });
 });

@@ -87,24 +87,19 @@ export async function readHistoryPage(db: Kysely<HistoryTables>, query: HistoryQ
       headRows: query.searchHeadRows ?? SEARCH_HEAD_ROWS,
       lookupRows: query.searchLookupRows ?? SEARCH_LOOKUP_ROWS,
     });
-  const filtered = filteredHistory(db, query);
   const dated = query.since !== undefined || query.until !== undefined;
   // The total and the page from one snapshot, so they agree while the projector writes.
   return db
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
+      const counts = await countHistory(trx, query.accountId, query.type);
+      const filtered = filteredHistory(trx, query, counts.indexed);
       // A date range is counted over its own stretch of the account's newest-first (or by-type)
       // index, an index-only scan of just those rows; without one, the kept counts answer.
       const total = dated
-        ? Number(
-            (
-              await filteredHistory(trx, query)
-                .select((eb) => eb.fn.countAll<bigint>().as('n'))
-                .executeTakeFirstOrThrow()
-            ).n,
-          )
-        : await countHistory(trx, query.accountId, query.type);
+        ? Number((await filtered.select((eb) => eb.fn.countAll<bigint>().as('n')).executeTakeFirstOrThrow()).n)
+        : counts.rows;
       if (offset >= total) return { rows: [], total, totalExact: true };
       // The page's keys (the primary key: account, stream, position) first, by an index-only
       // scan; an OFFSET still steps over every entry before the page, so a page past the middle
@@ -133,13 +128,26 @@ export async function readHistoryPage(db: Kysely<HistoryTables>, query: HistoryQ
     });
 }
 
-/** The account's rows, of one type and within the dates if asked. */
-function filteredHistory(db: Kysely<HistoryTables>, query: HistoryQuery) {
+/**
+ * The account's rows, of one type and within the dates if asked. `indexed`: the account has
+ * more rows than the bound, so all of them are keyed, and saying so lets the planner use the
+ * by-type index, which holds keyed rows only (migration 0018); a shorter history's rows of a
+ * type are filtered from its newest-first index, at most the bound's entries.
+ */
+function filteredHistory(db: Kysely<HistoryTables>, query: HistoryQuery, indexed: boolean) {
   let filtered = db.selectFrom('read.history').where('account_id', '=', query.accountId);
+  if (indexed) filtered = filtered.where(sql<boolean>`keyed`);
   if (query.type) filtered = filtered.where('type', '=', query.type);
   if (query.since) filtered = filtered.where('created_at', '>=', query.since);
   if (query.until) filtered = filtered.where('created_at', '<', query.until);
   return filtered;
+}
+
+interface HistoryCounts {
+  /** The account's rows (of the type asked for). */
+  rows: number;
+  /** Whether the account has more rows than `read.history_keys_after_rows()`: then all are keyed. */
+  indexed: boolean;
 }
 
 /** The account's history rows (of one type), from the counts the projection keeps with them. */
@@ -147,14 +155,13 @@ async function countHistory(
   db: Kysely<HistoryTables>,
   accountId: string,
   type: HistoryType | undefined,
-): Promise<number> {
-  let counts = db
-    .selectFrom('read.history_counts')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<bigint>('rows'), eb.lit(0)).as('total'))
-    .where('account_id', '=', accountId);
-  if (type) counts = counts.where('type', '=', type);
-  const row = await counts.executeTakeFirstOrThrow();
-  return Number(row.total);
+): Promise<HistoryCounts> {
+  const { rows } = await sql<{ rows: string; indexed: boolean }>`
+    select coalesce(sum(rows) ${type ? sql`filter (where type = ${type})` : sql``}, 0) as rows,
+           coalesce(sum(rows), 0) > read.history_keys_after_rows() as indexed
+      from read.history_counts where account_id = ${accountId}`.execute(db);
+  const [counts] = rows;
+  return { rows: Number(counts?.rows ?? 0), indexed: counts?.indexed ?? false };
 }
 
 interface SearchQuery {
@@ -244,7 +251,10 @@ const WALK_WHEN_SHARE_SQUARED_TIMES_ROWS = Math.round((SEARCH_COUNT_LIMIT + 1) /
  */
 async function searchHistory(db: Kysely<HistoryTables>, query: SearchQuery): Promise<HistoryPage> {
   const { accountId, type, pageSize, offset, countLimit, headRows, lookupRows } = query;
-  const { filters, isMatch, isKeyed, hasKeys } = searchConditions(query);
+  // A search of one type reads the by-type index, which holds keyed rows only: for a long history
+  // (all its rows keyed, and they stay so) the filters say `keyed`. One more read, of the counts.
+  const byTypeIndexed = type !== undefined && (await countHistory(db, accountId, undefined)).indexed;
+  const { filters, isMatch, isKeyed, hasKeys } = searchConditions(query, byTypeIndexed);
   const newestFirst = sql`order by created_at desc, position desc`;
   const walk = sql`select stream_id, created_at, position from read.history where ${filters} and ${isMatch}`;
   const pageSource = offset + pageSize > countLimit ? sql`(${walk} ${newestFirst})` : sql`matches`;
@@ -318,17 +328,17 @@ interface SearchConditions {
   hasKeys: RawBuilder<unknown>;
 }
 
-function searchConditions(query: SearchQuery): SearchConditions {
+function searchConditions(query: SearchQuery, keyedOnly: boolean): SearchConditions {
   const { accountId, type, since, until, text, amountPaise } = query;
-  const filters = sql`account_id = ${accountId} ${type ? sql`and type = ${type}` : sql``}
+  const filters = sql`account_id = ${accountId} ${type ? sql`and type = ${type}` : sql``} ${keyedOnly ? sql`and keyed` : sql``}
        ${since ? sql`and created_at >= ${since}` : sql``} ${until ? sql`and created_at < ${until}` : sql``}`;
-  // Two forms of one test. The keys way's reads the ids' B-trees (their expressions; the tail's
-  // holds keyed rows only, all of a user's the keys way is taken for); a row
+  // Two forms of one test. The keys way's reads the ids' B-trees (their expressions; both hold
+  // keyed rows only, all of a user's the keys way is taken for); a row
   // read anyway (the head, the walk) is tested by the cheaper one: lower() once, and LIKE of
   // lower() being what ILIKE does in a multibyte encoding without lowering the pattern per row.
   // Together ~40% of a head's cost (bench/RESULTS.md, the 13:45 entry).
   const isIdMatch = query.mayBeInId
-    ? sql`(lower(transaction_id) like ${query.transactionIdPrefix}
+    ? sql`((keyed and lower(transaction_id) like ${query.transactionIdPrefix})
            or (keyed and reverse(lower(transaction_id)) like ${query.transactionIdTail}))`
     : sql`false`;
   const isInId = query.mayBeInId
