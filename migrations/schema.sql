@@ -399,7 +399,7 @@ CREATE INDEX history_transaction_prefix ON read.history USING btree (account_id,
 CREATE INDEX history_transaction_tail ON read.history USING btree (account_id, reverse(lower(transaction_id)) text_pattern_ops) WHERE keyed;
 CREATE INDEX money_requests_by_payer ON read.money_requests USING btree (payer_id, created_at DESC);
 CREATE INDEX money_requests_by_requester ON read.money_requests USING btree (requester_id, created_at DESC);
-CREATE INDEX statement_lines_by_time ON read.statement_lines USING btree (account_id, recorded_at);
+CREATE INDEX statement_lines_by_time ON read.statement_lines USING btree (account_id, recorded_at) WHERE (sequence > 2000);
 
 CREATE TRIGGER accounts_never_deleted BEFORE DELETE ON ledger.accounts FOR EACH ROW EXECUTE FUNCTION ledger.reject_account_removal();
 CREATE TRIGGER accounts_no_truncate BEFORE TRUNCATE ON ledger.accounts FOR EACH STATEMENT EXECUTE FUNCTION ledger.reject_account_removal();
