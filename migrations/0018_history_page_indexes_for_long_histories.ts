@@ -4,9 +4,9 @@
  * read side's cost; decision 0024).
  *
  * Each was a B-tree entry per history row, ~8 us and ~300 B of WAL an event on B1's ledger,
- * where no wallet has 2,000 rows. A shorter history is read whole cheaply through the
- * newest-first index, which carries the type and the id: a page of one type, a search and a
- * transaction's page filter it there (projections/history/queries.ts, entry.ts). A longer one
+ * where no wallet has 2,000 rows. A shorter history is cheap to read whole: a page of one type,
+ * a search and a transaction's page filter its rows, through the newest-first index or the
+ * primary key (projections/history/queries.ts, entry.ts). A longer one
  * is keyed whole (migration 0017), and its reads name `keyed` so the planner can use these.
  */
 import { sql, type Kysely } from 'kysely';

@@ -5,6 +5,7 @@
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { AccountsTables } from '../accounts/tables.ts';
+import { historyCountsOf } from './queries.ts';
 import type { HistoryRow, HistoryTables } from './tables.ts';
 
 /** The suffix of a reversal row's `_id` (api's toTransactionRecord gives it the original's id plus this). */
@@ -23,8 +24,8 @@ export interface HistoryEntry {
  * the reversal's own row. Ids compare case-insensitively, as the history's search does: in a
  * long history on the index over (account_id, lower(transaction_id)), which holds keyed rows
  * only (migration 0018); in a shorter one, whose rows are not keyed, by filtering its at most
- * `read.history_keys_after_rows()` entries of the newest-first index, which carries the id.
- * Each arm runs only for its kind of history (a one-time filter on the kept counts).
+ * `read.history_keys_after_rows()` rows. Each arm runs only for its kind of history (a
+ * one-time filter on the kept counts).
  */
 export async function readHistoryEntry(
   // accounts' directory too: the user's own name comes in the same statement as the rows.
@@ -36,10 +37,7 @@ export async function readHistoryEntry(
   const transactionId = isReversal ? entryId.slice(0, -REVERSAL_ID_SUFFIX.length) : entryId;
   const isEntry = sql`h.account_id = ${accountId} and lower(h.transaction_id) = lower(${transactionId})`;
   const { rows } = await sql<Selectable<HistoryRow> & { own_name: string | null }>`
-    with counted as materialized (
-      select coalesce(sum(rows), 0) > read.history_keys_after_rows() as indexed
-        from read.history_counts where account_id = ${accountId}
-    )
+    with counted as materialized (${historyCountsOf(accountId)})
     select h.*, d.display_name as own_name
       from (select * from read.history h where ${isEntry} and h.keyed and (select indexed from counted)
             union all

@@ -132,8 +132,8 @@ export async function readHistoryPage(db: Kysely<HistoryTables>, query: HistoryQ
  * The account's rows, of one type and within the dates if asked. `indexed`: the account has
  * more rows than the bound, so all of them are keyed; for rows of one type saying so lets the
  * planner use the by-type index, which holds keyed rows only (migration 0018). A shorter
- * history's rows of a type are filtered from its newest-first index, at most the bound's
- * entries. Rows of every type are read from the newest-first index, which has no `keyed`:
+ * history's rows of a type are filtered from its rows, at most the bound's. Rows of every
+ * type are read from the newest-first index, which has no `keyed`:
  * naming it there would cost a heap visit per entry stepped over (B5's page p50 doubled).
  */
 function filteredHistory(db: Kysely<HistoryTables>, query: HistoryQuery, indexed: boolean) {
@@ -152,16 +152,24 @@ interface HistoryCounts {
   indexed: boolean;
 }
 
+/**
+ * One row from the counts the projection keeps: the account's rows (of `type`, if given), and
+ * whether it has more than `read.history_keys_after_rows()` - then all of its rows are keyed.
+ * A statement of its own, or a subquery of a larger one.
+ */
+export function historyCountsOf(accountId: string, type?: HistoryType): RawBuilder<{ rows: string; indexed: boolean }> {
+  return sql`select coalesce(sum(rows) ${type ? sql`filter (where type = ${type})` : sql``}, 0) as rows,
+                    coalesce(sum(rows), 0) > read.history_keys_after_rows() as indexed
+               from read.history_counts where account_id = ${accountId}`;
+}
+
 /** The account's history rows (of one type), from the counts the projection keeps with them. */
 async function countHistory(
   db: Kysely<HistoryTables>,
   accountId: string,
   type: HistoryType | undefined,
 ): Promise<HistoryCounts> {
-  const { rows } = await sql<{ rows: string; indexed: boolean }>`
-    select coalesce(sum(rows) ${type ? sql`filter (where type = ${type})` : sql``}, 0) as rows,
-           coalesce(sum(rows), 0) > read.history_keys_after_rows() as indexed
-      from read.history_counts where account_id = ${accountId}`.execute(db);
+  const { rows } = await historyCountsOf(accountId, type).execute(db);
   const [counts] = rows;
   return { rows: Number(counts?.rows ?? 0), indexed: counts?.indexed ?? false };
 }
@@ -275,9 +283,7 @@ async function searchHistory(db: Kysely<HistoryTables>, query: SearchQuery): Pro
              end as way
         from (select count(*) filter (where hit) as hits, count(*) as seen, ${hasKeys} as keyed
                 from head) as probe,
-             (select coalesce(sum(rows) ${type ? sql`filter (where type = ${type})` : sql``}, 0) as rows,
-                     coalesce(sum(rows), 0) > read.history_keys_after_rows() as indexed
-                from read.history_counts where account_id = ${accountId}) as counted
+             (${historyCountsOf(accountId, type)}) as counted
     ),
     keyed as materialized (
       select stream_id, created_at, position from read.history
