@@ -130,11 +130,20 @@ it('tells admins of a new registration and of a pending deposit', async () => {
   const admin = await open(adminToken);
   await waitUntil('connected', () => admin.comments.length > 0);
   const newcomer = await registeredUser(h, 'newcomer.live@example.in');
-  const opening = await admin.next('admin-users', (event) => event.event === 'admin-users');
+  // An earlier test's registration may reach this stream late (its projection runs after its
+  // reply), so each wait names the event it is for rather than taking the first of its kind.
+  const opening = await admin.next(
+    'admin-users',
+    (event) => event.event === 'admin-users' && dataOf(event).accountId === newcomer.id,
+  );
   expect(dataOf(opening)).toEqual({ accountId: newcomer.id });
   const from = admin.events.length;
   const depositId = await requestUpiDeposit(h, newcomer.token ?? '', 70);
-  const pending = await admin.next('admin-deposits', (event) => event.event === 'admin-deposits', from);
+  const pending = await admin.next(
+    'admin-deposits',
+    (event) => event.event === 'admin-deposits' && dataOf(event).depositId === depositId,
+    from,
+  );
   expect(dataOf(pending)).toEqual({ depositId });
 });
 

@@ -14,7 +14,12 @@
  * may be stale.
  */
 import type { FastifyInstance } from 'fastify';
-import type { CheckpointWaiter, ProjectionName, WaitTarget } from '../projections/index.ts';
+import {
+  DEFERRED_PROJECTIONS,
+  type CheckpointWaiter,
+  type ProjectionName,
+  type WaitTarget,
+} from '../projections/index.ts';
 
 /**
  * What a command's reply waits for (decision 0004): the projections whose rows the command
@@ -32,8 +37,11 @@ export const REPLY_WAITS_FOR = {
   moneyRequestAnswered: ['accounts', 'history', 'money_requests'],
 } as const satisfies Record<string, readonly ProjectionName[]>;
 
-/** Projections no command's reply waits for: a read of one first catches up with the furthest projection. */
-export const READS_CATCH_UP: readonly ProjectionName[] = ['statement_days'];
+/**
+ * Projections no command's reply waits for (the registry's deferred ones, which the workers
+ * apply in rounds of their own): a read of one first catches up with the furthest projection.
+ */
+export const READS_CATCH_UP: readonly ProjectionName[] = DEFERRED_PROJECTIONS;
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -5,7 +5,7 @@
 export type * from './tables.ts';
 export { readViews } from './tables.ts';
 export { PROJECTION_NAMES, isProjectionName, type ProjectionName, type Projection } from './engine/definition.ts';
-export { PROJECTIONS, projectionNamed } from './registry.ts';
+export { AWAITED_PROJECTIONS, DEFERRED_PROJECTIONS, PROJECTIONS, projectionNamed } from './registry.ts';
 export { PROJECTION_SCHEMAS, PROJECTION_SQL_DEFINITIONS } from './sql-definitions.ts';
 export {
   parseCheckpoint,

@@ -1,5 +1,5 @@
 /**
- * Every projection, by name.
+ * Every projection, by name, and which of them replies wait for.
  */
 import { accountsProjection } from './accounts/projection.ts';
 import type { Projection, ProjectionName } from './engine/definition.ts';
@@ -19,3 +19,9 @@ export function projectionNamed(name: ProjectionName): Projection {
   if (!projection) throw new Error(`unknown projection ${name}`);
   return projection;
 }
+
+/** The projections some command's reply waits for (decision 0004): the workers' main rounds. */
+export const AWAITED_PROJECTIONS: readonly ProjectionName[] = PROJECTIONS.filter((p) => !p.deferred).map((p) => p.name);
+
+/** The projections no reply waits for: rounds of their own, spaced wider; a read of one catches up first. */
+export const DEFERRED_PROJECTIONS: readonly ProjectionName[] = PROJECTIONS.filter((p) => p.deferred).map((p) => p.name);

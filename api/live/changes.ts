@@ -6,7 +6,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { LedgerEventType } from '../../ledger/index.ts';
-import type { Checkpoint } from '../../projections/index.ts';
+import { AWAITED_PROJECTIONS, type Checkpoint } from '../../projections/index.ts';
 
 export interface LedgerChange {
   checkpoint: Checkpoint;
@@ -56,11 +56,15 @@ export async function readBalancesOf(db: Kysely<unknown>, accountIds: readonly s
   return new Map(rows.map((row) => [row.account_id, BigInt(row.balance_paise)]));
 }
 
-/** The slowest projection's checkpoint: where a stream starts when the hub has heard none yet. */
+/**
+ * The slowest checkpoint of the projections replies wait for (as the checkpoint waiter's
+ * advances): where a stream starts when the hub has heard none yet.
+ */
 export async function readLowestCheckpoint(db: Kysely<unknown>): Promise<Checkpoint> {
   const { rows } = await sql<{ tx_id: string; position: string }>`
     select tx_id::text as tx_id, position::text as position
-      from read.checkpoints order by tx_id, position limit 1`.execute(db);
+      from read.checkpoints where projection = any(${AWAITED_PROJECTIONS}::text[])
+     order by tx_id, position limit 1`.execute(db);
   const row = rows[0];
   return row ? { txId: BigInt(row.tx_id), position: BigInt(row.position) } : { txId: 0n, position: 0n };
 }

@@ -1,7 +1,8 @@
 /**
  * The process's live updates hub: every open stream of this process, fed by the checkpoint
  * waiter (one LISTEN connection, direct to Postgres even behind PgBouncer). When every
- * projection has passed a new checkpoint, the hub reads what happened since the last one once
+ * projection replies wait for has passed a new checkpoint (the deferred ones feed no live
+ * event), the hub reads what happened since the last one once
  * (./changes.ts) and writes each stream its events (./delivery.ts), so a client that reads
  * after an event sees it in the read tables. Work is serialised on one chain: a stream that
  * resumes (`Last-Event-ID`) catches up between two advances and misses nothing.

@@ -40,6 +40,13 @@ export interface Projection {
    * load's order, which is not the keys' order.
    */
   keysAfterBulkLoad?: readonly string[];
+  /**
+   * No command's reply waits for it (decision 0004): the workers apply it in rounds of its own,
+   * started at least a deferred spacing apart (worker-loop.ts), so the rounds replies wait for
+   * do not carry its work, and its batches are larger. A read of it catches up first (the read
+   * router).
+   */
+  deferred?: true;
 }
 
 export const PROJECTION_NAMES = ['accounts', 'history', 'money_requests', 'statement_days'] as const;

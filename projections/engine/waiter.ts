@@ -15,6 +15,9 @@ import pg from 'pg';
 import { compareCheckpoints, hasReached, parseCheckpoint, type Checkpoint } from './checkpoint.ts';
 import { CHECKPOINT_CHANNEL } from './projector.ts';
 import { readCheckpoints, type WaitTarget } from './wait.ts';
+import { AWAITED_PROJECTIONS } from '../registry.ts';
+
+const isAwaited = (projection: string): boolean => (AWAITED_PROJECTIONS as readonly string[]).includes(projection);
 
 const RECHECK_INTERVAL_MS = 250;
 /** Waiting requests per process; beyond it a wait answers false at once (the read is served as is). */
@@ -24,8 +27,10 @@ export interface CheckpointWaiter {
   /** True once `projection` (each of them; all of them) has reached `token`; false after `timeoutMs`. */
   wait(projection: WaitTarget, token: string, timeoutMs: number): Promise<boolean>;
   /**
-   * Calls `listener` with the slowest projection's checkpoint whenever it moves forward (live
-   * updates, api/live/). Keeps the LISTEN connection open and re-checked while subscribed.
+   * Calls `listener` with the slowest checkpoint of the projections replies wait for
+   * (AWAITED_PROJECTIONS: the live events tell of nothing the deferred ones hold) whenever it
+   * moves forward (live updates, api/live/). Keeps the LISTEN connection open and re-checked
+   * while subscribed.
    */
   onAdvance(listener: (lowest: Checkpoint) => void): () => void;
   close(): Promise<void>;
@@ -134,7 +139,7 @@ interface KnownCheckpoints {
   /** Keeps `checkpoint` if it is further than the one known for `projection`. */
   learn(projection: string, checkpoint: Checkpoint): void;
   reached(waiter: Pick<Waiter, 'projection' | 'target'>): boolean;
-  /** The slowest projection's checkpoint; undefined while none is known. */
+  /** The slowest of the projections replies wait for; undefined while none of them is known. */
   lowest(): Checkpoint | undefined;
 }
 
@@ -156,8 +161,8 @@ function createKnownCheckpoints(): KnownCheckpoints {
     },
     lowest() {
       let lowest: Checkpoint | undefined;
-      for (const checkpoint of known.values())
-        if (!lowest || compareCheckpoints(checkpoint, lowest) < 0) lowest = checkpoint;
+      for (const [projection, checkpoint] of known)
+        if (isAwaited(projection) && (!lowest || compareCheckpoints(checkpoint, lowest) < 0)) lowest = checkpoint;
       return lowest;
     },
   };

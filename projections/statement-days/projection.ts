@@ -16,4 +16,6 @@ export const statementDaysProjection: Projection = {
   tables: ['statement_days'],
   handles: POSTING_EVENT_TYPES,
   bulkReplay: 'bulk_replay_statement_days',
+  // The charts and statements read it, never right after a payment.
+  deferred: true,
 };
