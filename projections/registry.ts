@@ -20,8 +20,8 @@ export function projectionNamed(name: ProjectionName): Projection {
   return projection;
 }
 
-/** The projections some command's reply waits for (decision 0004): the workers' main rounds. */
+/** The projections some command's reply waits for (decision 0004); the live events follow them. */
 export const AWAITED_PROJECTIONS: readonly ProjectionName[] = PROJECTIONS.filter((p) => !p.deferred).map((p) => p.name);
 
-/** The projections no reply waits for: rounds of their own, spaced wider; a read of one catches up first. */
+/** The projections no reply waits for: a read of one catches up first. */
 export const DEFERRED_PROJECTIONS: readonly ProjectionName[] = PROJECTIONS.filter((p) => p.deferred).map((p) => p.name);

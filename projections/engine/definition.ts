@@ -41,10 +41,9 @@ export interface Projection {
    */
   keysAfterBulkLoad?: readonly string[];
   /**
-   * No command's reply waits for it (decision 0004): the workers apply it in rounds of its own,
-   * started at least a deferred spacing apart (worker-loop.ts), so the rounds replies wait for
-   * do not carry its work, and its batches are larger. A read of it catches up first (the read
-   * router).
+   * No command's reply waits for it (decision 0004): a read of it catches up first (the read
+   * router), and the live events, which tell of nothing it holds, do not wait for it either
+   * (the checkpoint waiter's advances).
    */
   deferred?: true;
 }

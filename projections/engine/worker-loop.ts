@@ -1,6 +1,5 @@
 /**
- * The projection worker loop: drain every projection, in rounds (those replies wait for in one,
- * the deferred ones in another, spaced wider), when woken (a
+ * The projection worker loop: drain every projection, in rounds of all four, when woken (a
  * NOTIFY after each append, see wake-up.ts), on an in-process interval, and on a pg-boss
  * catch-up job scheduled every minute; and take operator-requested replays. Any number of
  * processes may run it (the composition root starts it in the API process or the worker
@@ -12,8 +11,7 @@ import type { JobBoss } from '../../platform/jobs.ts';
 import { fallbackLogger, type Logger } from '../../platform/logger.ts';
 import { formatCheckpoint } from './checkpoint.ts';
 import { drainRounds, type DrainReport, type ProjectorOptions } from './projector.ts';
-import type { ProjectionName } from './definition.ts';
-import { AWAITED_PROJECTIONS, DEFERRED_PROJECTIONS } from '../registry.ts';
+import { PROJECTION_NAMES } from './definition.ts';
 import { PROJECTION_CATCH_UP_QUEUE } from './queues.ts';
 import { startReplayWorker } from './replay-jobs.ts';
 import { listenForWakeUps } from './wake-up.ts';
@@ -31,12 +29,6 @@ const CATCH_UP_CRON = '* * * * *';
  * ~10 ms for them instead of ~20 at 20 ms, with the same peak (bench/RESULTS.md, issue 40).
  */
 const DEFAULT_BUSY_SPACING_MS = 5;
-/**
- * Round spacing of the deferred projections (statement_days), busy or not: no reply waits for
- * them, so under load their rounds carry ~100 ms of payments each (fewer rows rewritten per
- * event: a wallet's day row once per round), and a read of one waits at most about this long.
- */
-const DEFAULT_DEFERRED_SPACING_MS = 100;
 
 export interface ProjectionWorkerOptions {
   db: Kysely<unknown>;
@@ -48,10 +40,8 @@ export interface ProjectionWorkerOptions {
   /** Schedule the catch-up job (idempotent; every process may do it). */
   schedule?: boolean;
   projector?: ProjectorOptions;
-  /** Least time between the starts of a busy projection's rounds (default DEFAULT_BUSY_SPACING_MS). */
+  /** Least time between the starts of a busy projection's batches (default 20 ms). */
   busySpacingMs?: number;
-  /** Least time between the starts of the deferred projections' rounds (default DEFAULT_DEFERRED_SPACING_MS). */
-  deferredSpacingMs?: number;
   /** The process's logger (a `projections` child is made of it). */
   log?: Logger;
 }
@@ -118,34 +108,30 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
   // trip, the range lookup, the rules' statements, a commit and the NOTIFYs) is paid per round,
   // and back-to-back rounds of one or two events made the projector a large share of the
   // machine's CPU under B2 and cut the payments it served. An idle projector starts at once.
-  // One round for the projections replies wait for rather than a drain each: a batch's fixed
-  // cost was most of the read side's CPU under payments (run-batch.sql), and every payment's
-  // reply waits for both of the two costliest projections (accounts, history) anyway. The
-  // deferred ones (no reply waits for them) drain in rounds of their own, always at least
-  // `deferredSpacingMs` apart, so a reply does not wait for their work. A projection whose rule
-  // fails does not hold the others: drainRounds then drains each on its own.
-  const isStopped = (): boolean => stopped;
-  const drainers = [
-    drainerOf({
-      ...options,
-      names: AWAITED_PROJECTIONS,
-      spacingMs: options.busySpacingMs ?? DEFAULT_BUSY_SPACING_MS,
-      spaced: 'when-busy',
-      log,
-      isStopped,
-    }),
-    drainerOf({
-      ...options,
-      names: DEFERRED_PROJECTIONS,
-      spacingMs: options.deferredSpacingMs ?? DEFAULT_DEFERRED_SPACING_MS,
-      spaced: 'always',
-      log,
-      isStopped,
-    }),
-  ].filter((drainer) => drainer !== undefined);
-  const drain = async (): Promise<void> => {
-    await Promise.all(drainers.map((drainer) => drainer.run()));
+  // One round for all four rather than a drain each: a batch's fixed cost was most of the read
+  // side's CPU under payments (run-batch.sql), and every payment's reply waits for both of the
+  // two costliest projections (accounts, history) anyway. A projection whose rule fails does not
+  // hold the others: drainRounds then drains each on its own.
+  const busySpacingMs = options.busySpacingMs ?? DEFAULT_BUSY_SPACING_MS;
+  let lastDrainStarted = -Infinity;
+  const drainUntilCaughtUp = async (behind: boolean): Promise<void> => {
+    let busy = behind;
+    for (let attempt = 1; attempt <= WAKE_RETRY_LIMIT && !stopped; attempt++) {
+      if (busy) {
+        const wait = lastDrainStarted + busySpacingMs - performance.now();
+        if (wait > 0) await sleep(wait);
+      }
+      lastDrainStarted = performance.now();
+      const reports = await drainRounds(options.db, PROJECTION_NAMES, options.projector);
+      for (const report of reports) logDrain(log, report);
+      const step = stepAfterDrain(reports);
+      if (step === 'caught-up') return;
+      busy ||= step === 'round-again';
+      if (step === 'retry-later') await sleep(WAKE_RETRY_DELAY_MS);
+    }
   };
+  const drainer = singleFlight(drainUntilCaughtUp);
+  const drain = (): Promise<void> => drainer.run();
 
   const wakeUp = (): void => void drain().catch((error: unknown) => log.error({ err: error }, 'drain failed'));
   const stopListening = await listenForWakeUps(options.connectionString, wakeUp, log);
@@ -167,40 +153,8 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
     await stopListening();
     await options.boss.offWork(PROJECTION_CATCH_UP_QUEUE);
     await stopReplays();
-    await Promise.all(drainers.map((drainer) => drainer.idle()));
+    await drainer.idle();
   };
-}
-
-interface DrainerOptions extends Pick<ProjectionWorkerOptions, 'db' | 'projector'> {
-  names: readonly ProjectionName[];
-  spacingMs: number;
-  /** 'when-busy': an idle drainer starts at once; 'always': rounds start a spacing apart, busy or not. */
-  spaced: 'when-busy' | 'always';
-  log: Logger;
-  isStopped: () => boolean;
-}
-
-/** The drain loop of one set of projections, single-flight (see the comment at its use); none for an empty set. */
-function drainerOf(options: DrainerOptions): ReturnType<typeof singleFlight> | undefined {
-  if (options.names.length === 0) return undefined;
-  let lastDrainStarted = -Infinity;
-  const drainUntilCaughtUp = async (behind: boolean): Promise<void> => {
-    let busy = behind || options.spaced === 'always';
-    for (let attempt = 1; attempt <= WAKE_RETRY_LIMIT && !options.isStopped(); attempt++) {
-      if (busy) {
-        const wait = lastDrainStarted + options.spacingMs - performance.now();
-        if (wait > 0) await sleep(wait);
-      }
-      lastDrainStarted = performance.now();
-      const reports = await drainRounds(options.db, options.names, options.projector);
-      for (const report of reports) logDrain(options.log, report);
-      const step = stepAfterDrain(reports);
-      if (step === 'caught-up') return;
-      busy ||= step === 'round-again';
-      if (step === 'retry-later') await sleep(WAKE_RETRY_DELAY_MS);
-    }
-  };
-  return singleFlight(drainUntilCaughtUp);
 }
 
 /**
