@@ -264,7 +264,7 @@ async function searchHistory(db: Kysely<HistoryTables>, query: SearchQuery): Pro
   // A search of one type reads the by-type index, which holds keyed rows only: for a long history
   // (all its rows keyed, and they stay so) the filters say `keyed`. One more read, of the counts.
   const byTypeIndexed = type !== undefined && (await countHistory(db, accountId, undefined)).indexed;
-  const { filters, isMatch, isKeyed, hasKeys } = searchConditions(query, byTypeIndexed);
+  const { filters, lookupFilters, isMatch, isKeyed, hasKeys } = searchConditions(query, byTypeIndexed);
   const newestFirst = sql`order by created_at desc, position desc`;
   const walk = sql`select stream_id, created_at, position from read.history where ${filters} and ${isMatch}`;
   const pageSource = offset + pageSize > countLimit ? sql`(${walk} ${newestFirst})` : sql`matches`;
@@ -287,7 +287,7 @@ async function searchHistory(db: Kysely<HistoryTables>, query: SearchQuery): Pro
     ),
     keyed as materialized (
       select stream_id, created_at, position from read.history
-       where ${filters} and ${isKeyed} limit ${lookupRows + 1}
+       where ${lookupFilters} and ${isKeyed} limit ${lookupRows + 1}
     ),
     chosen as materialized (
       select case when way = 'keys' and (select count(*) from keyed) > ${lookupRows} then 'walk' else way end as way
@@ -328,6 +328,8 @@ async function searchHistory(db: Kysely<HistoryTables>, query: SearchQuery): Pro
 interface SearchConditions {
   /** The user's rows of the type and dates asked for. */
   filters: RawBuilder<unknown>;
+  /** The same, for the keys way's lookup: its type test is one no index answers (see below). */
+  lookupFilters: RawBuilder<unknown>;
   /** The row matches the text: words, amount or transaction id. */
   isMatch: RawBuilder<unknown>;
   /** The row matches, found through the search keys' index or the id's (the 'keys' way). */
@@ -338,8 +340,15 @@ interface SearchConditions {
 
 function searchConditions(query: SearchQuery, keyedOnly: boolean): SearchConditions {
   const { accountId, type, since, until, text, amountPaise } = query;
-  const filters = sql`account_id = ${accountId} ${type ? sql`and type = ${type}` : sql``} ${keyedOnly ? sql`and keyed` : sql``}
+  const rest = sql`${keyedOnly ? sql`and keyed` : sql``}
        ${since ? sql`and created_at >= ${since}` : sql``} ${until ? sql`and created_at < ${until}` : sql``}`;
+  const filters = sql`account_id = ${accountId} ${type ? sql`and type = ${type}` : sql``} ${rest}`;
+  // The keys way must find its candidates through the keys' indexes. Given `type = $1`, the
+  // planner read every row of the type through history_by_type and tested the keys on each (a
+  // typed search of a rare word: 16 ms on 3,000 rows of the type against 0.4 ms, and growing
+  // with the history); `coalesce(type, '')` is the same test on a non-null column that no
+  // index answers.
+  const lookupFilters = sql`account_id = ${accountId} ${type ? sql`and coalesce(type, '') = ${type}` : sql``} ${rest}`;
   // Two forms of one test. The keys way's reads the ids' B-trees (their expressions; both hold
   // keyed rows only, all of a user's the keys way is taken for); a row
   // read anyway (the head, the walk) is tested by the cheaper one: lower() once, and LIKE of
@@ -372,7 +381,7 @@ function searchConditions(query: SearchQuery, keyedOnly: boolean): SearchConditi
   const isKeyed = sql`((keyed and ${hasTextKeys} and ${rowKeys} @> ${textKeys} and ${inWords})
        or (keyed and ${amountKeyed}) or ${isIdMatch})`;
   const hasKeys = amountPaise === null ? hasTextKeys : sql`true`;
-  return { filters, isMatch, isKeyed, hasKeys };
+  return { filters, lookupFilters, isMatch, isKeyed, hasKeys };
 }
 
 /** The page from the statement's rows: each carries the count and the way (an empty page: one row of nulls besides). */
