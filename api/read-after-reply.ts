@@ -38,8 +38,8 @@ export const REPLY_WAITS_FOR = {
 } as const satisfies Record<string, readonly ProjectionName[]>;
 
 /**
- * Projections no command's reply waits for (the registry's deferred ones, which the workers
- * apply in rounds of their own): a read of one first catches up with the furthest projection.
+ * Projections no command's reply waits for (the registry's deferred ones): a read of one first
+ * catches up with the furthest projection.
  */
 export const READS_CATCH_UP: readonly ProjectionName[] = DEFERRED_PROJECTIONS;
 
