@@ -24,11 +24,14 @@ const WAKE_RETRY_LIMIT = 50;
 const WAKE_RETRY_DELAY_MS = 10;
 const CATCH_UP_CRON = '* * * * *';
 /**
- * Round spacing of a busy projector (see drainUntilCaughtUp). 5 ms: a round of a few events
- * takes ~4 ms, so rounds still carry several events each, and the median payment's reply waits
- * ~10 ms for them instead of ~20 at 20 ms, with the same peak (bench/RESULTS.md, issue 40).
+ * Round spacing of a busy projector (see drainUntilCaughtUp). 10 ms: about 1 ms of a round is
+ * fixed whatever it carries, and at half of B2's peak rounds 5 ms apart carried ~3 payments;
+ * 10 ms apart, ~6. Full B2, two interleaved pairs: the worker's Postgres 0.459/0.408 ->
+ * 0.400/0.373 ms a payment, the open-loop p99 238.8/193.7 -> 143.1/105.1 ms and its p50 lower
+ * too, the warm peak 5-8% higher; one connection's p50 the same (bench/RESULTS.md, issue 40).
+ * At 20 ms (and a retry delay after every round) the median reply waited ~20 ms.
  */
-const DEFAULT_BUSY_SPACING_MS = 5;
+const DEFAULT_BUSY_SPACING_MS = 10;
 
 export interface ProjectionWorkerOptions {
   db: Kysely<unknown>;
