@@ -842,29 +842,38 @@ CREATE OR REPLACE FUNCTION projector.apply_accounts(p_schema text, p_from_tx xid
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
+declare
+  v_types text[];
 begin
   perform projector.assert_target(p_schema, 'accounts');
+  v_types := projector.range_types(p_from_tx, p_from_position, p_to_tx, p_to_position);
   if p_schema = 'read' then
-    perform projector.apply_accounts__live(p_from_tx, p_from_position, p_to_tx, p_to_position);
+    perform projector.apply_accounts__live(p_from_tx, p_from_position, p_to_tx, p_to_position, v_types);
   else
-    perform projector.apply_accounts__rebuild(p_from_tx, p_from_position, p_to_tx, p_to_position);
+    perform projector.apply_accounts__rebuild(p_from_tx, p_from_position, p_to_tx, p_to_position, v_types);
   end if;
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION projector.apply_accounts__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+CREATE OR REPLACE FUNCTION projector.apply_accounts__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint, p_types text[])
  RETURNS void
  LANGUAGE plpgsql
  SET enable_seqscan TO 'off'
 AS $function$
 begin
 
+  -- Each directory statement runs only when the range holds its types (p_types:
+  -- projector.range_types); a payment's round holds neither.
+  if p_types && array['WalletOpened'] then
   insert into read.directory (account_id, display_name, kind, opened_at)
   select e.data->>'accountId', e.data->>'displayName', 'wallet', e.recorded_at
     from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
      where e.type = 'WalletOpened';
+  end if;
 
-  -- A funding account appears in the directory with its first posting.
+  -- A funding account appears in the directory with its first posting: only deposits' events
+  -- (settled, reversed) post to one (ledger/accounts.ts).
+  if p_types && array['DepositSettled', 'DepositReversed'] then
   insert into read.directory (account_id, display_name, kind, opened_at)
   select distinct on (p.account_id) p.account_id, projector.funding_name(p.account_id), 'funding', e.recorded_at
     from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
@@ -872,19 +881,30 @@ begin
      where projector.funding_name(p.account_id) is not null
    order by p.account_id, e.tx_id, e.position
   on conflict do nothing;
+  end if;
 
-  -- Statements first: a funding posting's running figures start from the balance row as it
-  -- was before this range.
-  with lines as (
+  -- Statement lines and balances in one statement, over one read of the range and its postings
+  -- (two statements read them twice and paid a statement's fixed cost twice a round). Every
+  -- part of it sees the tables as they were before it: a funding posting's running figures
+  -- start from the balance row as it was before this range.
+  with in_range as materialized (
+    select e.position, e.tx_id, e.type, e.stream_id, e.recorded_at, e.data
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+  ),
+  posted as materialized (
     select p.account_id, p.amount, p.account_seq, p.balance_after,
            e.position, e.tx_id, e.type, e.stream_id, e.recorded_at,
-           projector.transaction_id(e.type, e.data) as transaction_id,
+           projector.transaction_id(e.type, e.data) as transaction_id
+      from in_range e
+      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+  ),
+  lines as (
+    select p.*,
            count(*) over event_lines as line_count,
            min(p.account_id) over event_lines as first_account,
            max(p.account_id) over event_lines as last_account
-      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
-    window event_lines as (partition by e.position)
+      from posted p
+    window event_lines as (partition by p.position)
   ),
   -- The counterparty of a two-line movement is the other line's account.
   sided as (
@@ -915,24 +935,24 @@ begin
       left join lateral (select e.data from ledger.events e
                           where e.stream_id = 'wallet-' || c.account_id and e.stream_version = 0 and e.type = 'WalletOpened'
                          offset 0) w on true
-  )
-  insert into read.statement_lines (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id,
-                                    counterparty_id, counterparty_name, amount_paise, balance_after_paise, recorded_at)
-  select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
-         r.transaction_id, r.counterparty_id, n.display_name, r.amount,
-         coalesce(r.balance_after, r.running_balance), r.recorded_at
-    from running r
-    left join names n on n.account_id = r.counterparty_id;
-
+  ),
+  statement_lines as (
+    insert into read.statement_lines (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id,
+                                      counterparty_id, counterparty_name, amount_paise, balance_after_paise, recorded_at)
+    select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
+           r.transaction_id, r.counterparty_id, n.display_name, r.amount,
+           coalesce(r.balance_after, r.running_balance), r.recorded_at
+      from running r
+      left join names n on n.account_id = r.counterparty_id
+  ),
   -- Balances: a wallet opened gets its row at zero; postings add up. The last position is the
   -- greatest of the account's postings, the time its event's (or the opening's).
-  with touches as (
-    select p.account_id, p.amount, 1 as line, e.tx_id, e.position, e.recorded_at
-      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+  touches as (
+    select p.account_id, p.amount, 1 as line, p.tx_id, p.position, p.recorded_at
+      from posted p
     union all
     select e.data->>'accountId', 0, 0, e.tx_id, e.position, e.recorded_at
-      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+      from in_range e
      where e.type = 'WalletOpened'
   )
   insert into read.balances as b (account_id, balance_paise, postings_count, last_position, updated_at)
@@ -952,18 +972,24 @@ begin
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION projector.apply_accounts__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+CREATE OR REPLACE FUNCTION projector.apply_accounts__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint, p_types text[])
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
 begin
 
+  -- Each directory statement runs only when the range holds its types (p_types:
+  -- projector.range_types); a payment's round holds neither.
+  if p_types && array['WalletOpened'] then
   insert into read_rebuild_accounts.directory (account_id, display_name, kind, opened_at)
   select e.data->>'accountId', e.data->>'displayName', 'wallet', e.recorded_at
     from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
      where e.type = 'WalletOpened';
+  end if;
 
-  -- A funding account appears in the directory with its first posting.
+  -- A funding account appears in the directory with its first posting: only deposits' events
+  -- (settled, reversed) post to one (ledger/accounts.ts).
+  if p_types && array['DepositSettled', 'DepositReversed'] then
   insert into read_rebuild_accounts.directory (account_id, display_name, kind, opened_at)
   select distinct on (p.account_id) p.account_id, projector.funding_name(p.account_id), 'funding', e.recorded_at
     from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
@@ -971,19 +997,30 @@ begin
      where projector.funding_name(p.account_id) is not null
    order by p.account_id, e.tx_id, e.position
   on conflict do nothing;
+  end if;
 
-  -- Statements first: a funding posting's running figures start from the balance row as it
-  -- was before this range.
-  with lines as (
+  -- Statement lines and balances in one statement, over one read of the range and its postings
+  -- (two statements read them twice and paid a statement's fixed cost twice a round). Every
+  -- part of it sees the tables as they were before it: a funding posting's running figures
+  -- start from the balance row as it was before this range.
+  with in_range as materialized (
+    select e.position, e.tx_id, e.type, e.stream_id, e.recorded_at, e.data
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+  ),
+  posted as materialized (
     select p.account_id, p.amount, p.account_seq, p.balance_after,
            e.position, e.tx_id, e.type, e.stream_id, e.recorded_at,
-           projector.transaction_id(e.type, e.data) as transaction_id,
+           projector.transaction_id(e.type, e.data) as transaction_id
+      from in_range e
+      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+  ),
+  lines as (
+    select p.*,
            count(*) over event_lines as line_count,
            min(p.account_id) over event_lines as first_account,
            max(p.account_id) over event_lines as last_account
-      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
-    window event_lines as (partition by e.position)
+      from posted p
+    window event_lines as (partition by p.position)
   ),
   -- The counterparty of a two-line movement is the other line's account.
   sided as (
@@ -1014,24 +1051,24 @@ begin
       left join lateral (select e.data from ledger.events e
                           where e.stream_id = 'wallet-' || c.account_id and e.stream_version = 0 and e.type = 'WalletOpened'
                          offset 0) w on true
-  )
-  insert into read_rebuild_accounts.statement_lines (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id,
-                                    counterparty_id, counterparty_name, amount_paise, balance_after_paise, recorded_at)
-  select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
-         r.transaction_id, r.counterparty_id, n.display_name, r.amount,
-         coalesce(r.balance_after, r.running_balance), r.recorded_at
-    from running r
-    left join names n on n.account_id = r.counterparty_id;
-
+  ),
+  statement_lines as (
+    insert into read_rebuild_accounts.statement_lines (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id,
+                                      counterparty_id, counterparty_name, amount_paise, balance_after_paise, recorded_at)
+    select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
+           r.transaction_id, r.counterparty_id, n.display_name, r.amount,
+           coalesce(r.balance_after, r.running_balance), r.recorded_at
+      from running r
+      left join names n on n.account_id = r.counterparty_id
+  ),
   -- Balances: a wallet opened gets its row at zero; postings add up. The last position is the
   -- greatest of the account's postings, the time its event's (or the opening's).
-  with touches as (
-    select p.account_id, p.amount, 1 as line, e.tx_id, e.position, e.recorded_at
-      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+  touches as (
+    select p.account_id, p.amount, 1 as line, p.tx_id, p.position, p.recorded_at
+      from posted p
     union all
     select e.data->>'accountId', 0, 0, e.tx_id, e.position, e.recorded_at
-      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+      from in_range e
      where e.type = 'WalletOpened'
   )
   insert into read_rebuild_accounts.balances as b (account_id, balance_paise, postings_count, last_position, updated_at)
@@ -1055,17 +1092,20 @@ CREATE OR REPLACE FUNCTION projector.apply_history(p_schema text, p_from_tx xid8
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
+declare
+  v_types text[];
 begin
   perform projector.assert_target(p_schema, 'history');
+  v_types := projector.range_types(p_from_tx, p_from_position, p_to_tx, p_to_position);
   if p_schema = 'read' then
-    perform projector.apply_history__live(p_from_tx, p_from_position, p_to_tx, p_to_position);
+    perform projector.apply_history__live(p_from_tx, p_from_position, p_to_tx, p_to_position, v_types);
   else
-    perform projector.apply_history__rebuild(p_from_tx, p_from_position, p_to_tx, p_to_position);
+    perform projector.apply_history__rebuild(p_from_tx, p_from_position, p_to_tx, p_to_position, v_types);
   end if;
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION projector.apply_history__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+CREATE OR REPLACE FUNCTION projector.apply_history__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint, p_types text[])
  RETURNS void
  LANGUAGE plpgsql
  SET enable_seqscan TO 'off'
@@ -1073,7 +1113,9 @@ AS $function$
 begin
 
   -- Settlements and failures of deposits requested before this range. First, so that a
-  -- reversal row this range adds on the same stream keeps its own status and time.
+  -- reversal row this range adds on the same stream keeps its own status and time. Each
+  -- statement runs only when the range holds its types (p_types: projector.range_types).
+  if p_types && array['DepositSettled', 'DepositFailed'] then
   update read.history h
      set status = c.status, updated_at = c.recorded_at, failure_reason = c.failure_reason
     from (select distinct on (e.data->>'walletId', e.stream_id)
@@ -1084,7 +1126,10 @@ begin
            where e.type in ('DepositSettled', 'DepositFailed')
            order by e.data->>'walletId', e.stream_id, e.tx_id desc, e.position desc) c
    where h.account_id = c.account_id and h.stream_id = c.stream_id;
+  end if;
 
+  if p_types && array['DepositRequested', 'DepositReversed', 'TransferCompleted', 'TransferReversed',
+                      'MoneyRequestAccepted', 'MoneyRequestPaymentReversed'] then
   with movements as (
     select e.position, e.tx_id, e.stream_id, e.type, e.recorded_at,
            projector.transaction_id(e.type, e.data) as transaction_id,
@@ -1162,6 +1207,7 @@ begin
   insert into read.history_counts as t (account_id, type, rows)
   select account_id, type, count(*) from inserted group by account_id, type
   on conflict (account_id, type) do update set rows = t.rows + excluded.rows;
+  end if;
 
   -- Who made each event (any type): the admin explorer's actor filter (audit/explorer.ts) reads
   -- it here rather than through an index on the log that every append would pay for.
@@ -1173,14 +1219,16 @@ begin
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION projector.apply_history__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+CREATE OR REPLACE FUNCTION projector.apply_history__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint, p_types text[])
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
 begin
 
   -- Settlements and failures of deposits requested before this range. First, so that a
-  -- reversal row this range adds on the same stream keeps its own status and time.
+  -- reversal row this range adds on the same stream keeps its own status and time. Each
+  -- statement runs only when the range holds its types (p_types: projector.range_types).
+  if p_types && array['DepositSettled', 'DepositFailed'] then
   update read_rebuild_history.history h
      set status = c.status, updated_at = c.recorded_at, failure_reason = c.failure_reason
     from (select distinct on (e.data->>'walletId', e.stream_id)
@@ -1191,7 +1239,10 @@ begin
            where e.type in ('DepositSettled', 'DepositFailed')
            order by e.data->>'walletId', e.stream_id, e.tx_id desc, e.position desc) c
    where h.account_id = c.account_id and h.stream_id = c.stream_id;
+  end if;
 
+  if p_types && array['DepositRequested', 'DepositReversed', 'TransferCompleted', 'TransferReversed',
+                      'MoneyRequestAccepted', 'MoneyRequestPaymentReversed'] then
   with movements as (
     select e.position, e.tx_id, e.stream_id, e.type, e.recorded_at,
            projector.transaction_id(e.type, e.data) as transaction_id,
@@ -1269,6 +1320,7 @@ begin
   insert into read_rebuild_history.history_counts as t (account_id, type, rows)
   select account_id, type, count(*) from inserted group by account_id, type
   on conflict (account_id, type) do update set rows = t.rows + excluded.rows;
+  end if;
 
   -- Who made each event (any type): the admin explorer's actor filter (audit/explorer.ts) reads
   -- it here rather than through an index on the log that every append would pay for.
@@ -1284,17 +1336,20 @@ CREATE OR REPLACE FUNCTION projector.apply_money_requests(p_schema text, p_from_
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
+declare
+  v_types text[];
 begin
   perform projector.assert_target(p_schema, 'money_requests');
+  v_types := projector.range_types(p_from_tx, p_from_position, p_to_tx, p_to_position);
   if p_schema = 'read' then
-    perform projector.apply_money_requests__live(p_from_tx, p_from_position, p_to_tx, p_to_position);
+    perform projector.apply_money_requests__live(p_from_tx, p_from_position, p_to_tx, p_to_position, v_types);
   else
-    perform projector.apply_money_requests__rebuild(p_from_tx, p_from_position, p_to_tx, p_to_position);
+    perform projector.apply_money_requests__rebuild(p_from_tx, p_from_position, p_to_tx, p_to_position, v_types);
   end if;
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION projector.apply_money_requests__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+CREATE OR REPLACE FUNCTION projector.apply_money_requests__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint, p_types text[])
  RETURNS void
  LANGUAGE plpgsql
  SET enable_seqscan TO 'off'
@@ -1302,7 +1357,9 @@ AS $function$
 begin
 
   -- Answers to requests made before this range (first: a request made in this range is
-  -- inserted with its answer below).
+  -- inserted with its answer below). Each statement runs only when the range holds its types
+  -- (p_types: projector.range_types); a payment's round holds neither.
+  if p_types && array['MoneyRequestAccepted', 'MoneyRequestRejected'] then
   update read.money_requests m
      set status = a.status, updated_at = a.recorded_at
     from (select distinct on (e.data->>'requestId') e.data->>'requestId' as request_id,
@@ -1312,7 +1369,9 @@ begin
            where e.type in ('MoneyRequestAccepted', 'MoneyRequestRejected')
            order by e.data->>'requestId', e.tx_id desc, e.position desc) a
    where m.request_id = a.request_id;
+  end if;
 
+  if p_types && array['MoneyRequested'] then
   with requests as (
     select e.data->>'requestId' as request_id, e.data->>'requesterId' as requester_id,
            e.data->>'payerId' as payer_id, (e.data->>'amountPaise')::bigint as amount_paise,
@@ -1343,17 +1402,20 @@ begin
     join names rn on rn.account_id = r.requester_id
     join names pn on pn.account_id = r.payer_id
     left join answers a on a.request_id = r.request_id;
+  end if;
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION projector.apply_money_requests__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+CREATE OR REPLACE FUNCTION projector.apply_money_requests__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint, p_types text[])
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
 begin
 
   -- Answers to requests made before this range (first: a request made in this range is
-  -- inserted with its answer below).
+  -- inserted with its answer below). Each statement runs only when the range holds its types
+  -- (p_types: projector.range_types); a payment's round holds neither.
+  if p_types && array['MoneyRequestAccepted', 'MoneyRequestRejected'] then
   update read_rebuild_money_requests.money_requests m
      set status = a.status, updated_at = a.recorded_at
     from (select distinct on (e.data->>'requestId') e.data->>'requestId' as request_id,
@@ -1363,7 +1425,9 @@ begin
            where e.type in ('MoneyRequestAccepted', 'MoneyRequestRejected')
            order by e.data->>'requestId', e.tx_id desc, e.position desc) a
    where m.request_id = a.request_id;
+  end if;
 
+  if p_types && array['MoneyRequested'] then
   with requests as (
     select e.data->>'requestId' as request_id, e.data->>'requesterId' as requester_id,
            e.data->>'payerId' as payer_id, (e.data->>'amountPaise')::bigint as amount_paise,
@@ -1394,6 +1458,7 @@ begin
     join names rn on rn.account_id = r.requester_id
     join names pn on pn.account_id = r.payer_id
     left join answers a on a.request_id = r.request_id;
+  end if;
 end
 $function$;
 
@@ -1401,17 +1466,20 @@ CREATE OR REPLACE FUNCTION projector.apply_statement_days(p_schema text, p_from_
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
+declare
+  v_types text[];
 begin
   perform projector.assert_target(p_schema, 'statement_days');
+  v_types := projector.range_types(p_from_tx, p_from_position, p_to_tx, p_to_position);
   if p_schema = 'read' then
-    perform projector.apply_statement_days__live(p_from_tx, p_from_position, p_to_tx, p_to_position);
+    perform projector.apply_statement_days__live(p_from_tx, p_from_position, p_to_tx, p_to_position, v_types);
   else
-    perform projector.apply_statement_days__rebuild(p_from_tx, p_from_position, p_to_tx, p_to_position);
+    perform projector.apply_statement_days__rebuild(p_from_tx, p_from_position, p_to_tx, p_to_position, v_types);
   end if;
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION projector.apply_statement_days__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+CREATE OR REPLACE FUNCTION projector.apply_statement_days__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint, p_types text[])
  RETURNS void
  LANGUAGE plpgsql
  SET enable_seqscan TO 'off'
@@ -1472,7 +1540,7 @@ begin
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION projector.apply_statement_days__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+CREATE OR REPLACE FUNCTION projector.apply_statement_days__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint, p_types text[])
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
@@ -1933,6 +2001,17 @@ AS $function$
    limit 1
 $function$;
 
+CREATE OR REPLACE FUNCTION projector.range_types(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+ RETURNS text[]
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select array(select distinct e.type from ledger.events e
+                where e.tx_id between p_from_tx and p_to_tx
+                  and (e.tx_id, e.position) > (p_from_tx, p_from_position)
+                  and (e.tx_id, e.position) <= (p_to_tx, p_to_position))
+$function$;
+
 CREATE OR REPLACE FUNCTION projector.run_batch(p_projection text, p_limit integer)
  RETURNS TABLE(busy boolean, applied integer, tx_id xid8, "position" bigint, more boolean)
  LANGUAGE sql
@@ -1954,6 +2033,7 @@ declare
   v_to_tx xid8;
   v_to_position bigint;
   v_events integer := 0;
+  v_types text[];
   v_behind text[];
   v_name text;
   v_locked text[];
@@ -1981,9 +2061,10 @@ begin
   select r.tx_id, r.position, r.events into v_to_tx, v_to_position, v_events
     from projector.next_range(v_from_tx, v_from_position, p_limit) r;
   if coalesce(v_events, 0) > 0 then
+    v_types := projector.range_types(v_from_tx, v_from_position, v_to_tx, v_to_position);
     foreach v_name in array v_behind loop
-      execute format('select projector.%I($1, $2, $3, $4)', 'apply_' || v_name || '__live')
-        using v_from_tx, v_from_position, v_to_tx, v_to_position;
+      execute format('select projector.%I($1, $2, $3, $4, $5)', 'apply_' || v_name || '__live')
+        using v_from_tx, v_from_position, v_to_tx, v_to_position, v_types;
       perform projector.save_checkpoint(v_name, v_to_tx, v_to_position, v_events, true);
     end loop;
   else
@@ -2255,17 +2336,17 @@ grant execute on function ledger.reject_account_removal() to wallet_runtime;
 grant execute on function ledger.reject_mutation() to wallet_runtime;
 grant execute on function projector.account_part(p_account_id text, p_parts integer) to wallet_runtime;
 grant execute on function projector.apply_accounts(p_schema text, p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
-grant execute on function projector.apply_accounts__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
-grant execute on function projector.apply_accounts__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
+grant execute on function projector.apply_accounts__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint, p_types text[]) to wallet_runtime;
+grant execute on function projector.apply_accounts__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint, p_types text[]) to wallet_runtime;
 grant execute on function projector.apply_history(p_schema text, p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
-grant execute on function projector.apply_history__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
-grant execute on function projector.apply_history__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
+grant execute on function projector.apply_history__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint, p_types text[]) to wallet_runtime;
+grant execute on function projector.apply_history__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint, p_types text[]) to wallet_runtime;
 grant execute on function projector.apply_money_requests(p_schema text, p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
-grant execute on function projector.apply_money_requests__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
-grant execute on function projector.apply_money_requests__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
+grant execute on function projector.apply_money_requests__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint, p_types text[]) to wallet_runtime;
+grant execute on function projector.apply_money_requests__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint, p_types text[]) to wallet_runtime;
 grant execute on function projector.apply_statement_days(p_schema text, p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
-grant execute on function projector.apply_statement_days__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
-grant execute on function projector.apply_statement_days__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
+grant execute on function projector.apply_statement_days__live(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint, p_types text[]) to wallet_runtime;
+grant execute on function projector.apply_statement_days__rebuild(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint, p_types text[]) to wallet_runtime;
 grant execute on function projector.assert_target(p_schema text, p_projection text) to wallet_runtime;
 grant execute on function projector.bulk_replay_accounts(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer) to wallet_runtime;
 grant execute on function projector.bulk_replay_balances(p_to_tx xid8, p_to_position bigint, p_parts integer, p_part integer) to wallet_runtime;
@@ -2281,6 +2362,7 @@ grant execute on function projector.history_receiver(p_type text, p_data jsonb) 
 grant execute on function projector.history_reference(p_type text, p_data jsonb) to wallet_runtime;
 grant execute on function projector.history_sender(p_type text, p_data jsonb) to wallet_runtime;
 grant execute on function projector.next_range(p_after_tx xid8, p_after_position bigint, p_limit integer) to wallet_runtime;
+grant execute on function projector.range_types(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
 grant execute on function projector.run_batch(p_projection text, p_limit integer) to wallet_runtime;
 grant execute on function projector.run_round(p_projections text[], p_limit integer) to wallet_runtime;
 grant execute on function projector.save_checkpoint(p_projection text, p_tx xid8, p_position bigint, p_applied bigint, p_add boolean) to wallet_runtime;

@@ -265,7 +265,7 @@ describe('a database migrated before the squash', () => {
       ),
     );
     expect(upgraded).toEqual(created);
-    expect(upgraded?.length).toBe(54);
+    expect(upgraded?.length).toBe(55);
     const seeds = `
       select (select json_agg(projection order by projection) from read.checkpoints) as checkpoints,
              (select json_agg(table_name order by table_name) from replay.projection_tables) as replay_tables,

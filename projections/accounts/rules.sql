@@ -20,12 +20,18 @@
 -- The rule is instantiated by pg_temp.define_rule (projections/engine/rules.sql): `{schema}` is
 -- `read` or `read_rebuild_accounts`.
 select pg_temp.define_rule('accounts', $rule$
+  -- Each directory statement runs only when the range holds its types (p_types:
+  -- projector.range_types); a payment's round holds neither.
+  if p_types && array['WalletOpened'] then
   insert into {schema}.directory (account_id, display_name, kind, opened_at)
   select e.data->>'accountId', e.data->>'displayName', 'wallet', e.recorded_at
     from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
      where e.type = 'WalletOpened';
+  end if;
 
-  -- A funding account appears in the directory with its first posting.
+  -- A funding account appears in the directory with its first posting: only deposits' events
+  -- (settled, reversed) post to one (ledger/accounts.ts).
+  if p_types && array['DepositSettled', 'DepositReversed'] then
   insert into {schema}.directory (account_id, display_name, kind, opened_at)
   select distinct on (p.account_id) p.account_id, projector.funding_name(p.account_id), 'funding', e.recorded_at
     from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
@@ -33,19 +39,30 @@ select pg_temp.define_rule('accounts', $rule$
      where projector.funding_name(p.account_id) is not null
    order by p.account_id, e.tx_id, e.position
   on conflict do nothing;
+  end if;
 
-  -- Statements first: a funding posting's running figures start from the balance row as it
-  -- was before this range.
-  with lines as (
+  -- Statement lines and balances in one statement, over one read of the range and its postings
+  -- (two statements read them twice and paid a statement's fixed cost twice a round). Every
+  -- part of it sees the tables as they were before it: a funding posting's running figures
+  -- start from the balance row as it was before this range.
+  with in_range as materialized (
+    select e.position, e.tx_id, e.type, e.stream_id, e.recorded_at, e.data
+      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+  ),
+  posted as materialized (
     select p.account_id, p.amount, p.account_seq, p.balance_after,
            e.position, e.tx_id, e.type, e.stream_id, e.recorded_at,
-           projector.transaction_id(e.type, e.data) as transaction_id,
+           projector.transaction_id(e.type, e.data) as transaction_id
+      from in_range e
+      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+  ),
+  lines as (
+    select p.*,
            count(*) over event_lines as line_count,
            min(p.account_id) over event_lines as first_account,
            max(p.account_id) over event_lines as last_account
-      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
-    window event_lines as (partition by e.position)
+      from posted p
+    window event_lines as (partition by p.position)
   ),
   -- The counterparty of a two-line movement is the other line's account.
   sided as (
@@ -76,24 +93,24 @@ select pg_temp.define_rule('accounts', $rule$
       left join lateral (select e.data from ledger.events e
                           where e.stream_id = 'wallet-' || c.account_id and e.stream_version = 0 and e.type = 'WalletOpened'
                          offset 0) w on true
-  )
-  insert into {schema}.statement_lines (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id,
-                                    counterparty_id, counterparty_name, amount_paise, balance_after_paise, recorded_at)
-  select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
-         r.transaction_id, r.counterparty_id, n.display_name, r.amount,
-         coalesce(r.balance_after, r.running_balance), r.recorded_at
-    from running r
-    left join names n on n.account_id = r.counterparty_id;
-
+  ),
+  statement_lines as (
+    insert into {schema}.statement_lines (account_id, position, tx_id, sequence, event_type, stream_id, transaction_id,
+                                      counterparty_id, counterparty_name, amount_paise, balance_after_paise, recorded_at)
+    select r.account_id, r.position, r.tx_id, coalesce(r.account_seq, r.running_count), r.type, r.stream_id,
+           r.transaction_id, r.counterparty_id, n.display_name, r.amount,
+           coalesce(r.balance_after, r.running_balance), r.recorded_at
+      from running r
+      left join names n on n.account_id = r.counterparty_id
+  ),
   -- Balances: a wallet opened gets its row at zero; postings add up. The last position is the
   -- greatest of the account's postings, the time its event's (or the opening's).
-  with touches as (
-    select p.account_id, p.amount, 1 as line, e.tx_id, e.position, e.recorded_at
-      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
-      cross join lateral (select * from ledger.postings p where p.position = e.position offset 0) p
+  touches as (
+    select p.account_id, p.amount, 1 as line, p.tx_id, p.position, p.recorded_at
+      from posted p
     union all
     select e.data->>'accountId', 0, 0, e.tx_id, e.position, e.recorded_at
-      from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e
+      from in_range e
      where e.type = 'WalletOpened'
   )
   insert into {schema}.balances as b (account_id, balance_paise, postings_count, last_position, updated_at)

@@ -96,7 +96,7 @@ describe('a round of the projections', () => {
     await owner.connect();
     try {
       await owner.query(`create or replace function projector.apply_statement_days__live(
-          p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint)
+          p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint, p_types text[])
         returns void language plpgsql as $$ begin raise exception 'statement days broken'; end $$`);
     } finally {
       await owner.end();

@@ -65,7 +65,8 @@ $fn$;
 -- to it); the projections among them at the earliest checkpoint apply the next range after it,
 -- and those already past it wait for a later round (they reach the same checkpoints in a round
 -- or two: a replay's swap leaves its projection ahead or behind the others). Each projection
--- moved saves its checkpoint and NOTIFYs. One row per projection locked: what it applied and
+-- moved saves its checkpoint and NOTIFYs. The range's event types are read once and handed to
+-- every rule (projector.range_types says why). One row per projection locked: what it applied and
 -- where it is; `more` (the same in every row) says whether committed events wait after the
 -- earliest of them. No row: every named projection was held elsewhere.
 -- Never JIT-compiled: the rules' statements are planned for a replay chunk's size
@@ -83,6 +84,7 @@ declare
   v_to_tx xid8;
   v_to_position bigint;
   v_events integer := 0;
+  v_types text[];
   v_behind text[];
   v_name text;
   v_locked text[];
@@ -110,9 +112,10 @@ begin
   select r.tx_id, r.position, r.events into v_to_tx, v_to_position, v_events
     from projector.next_range(v_from_tx, v_from_position, p_limit) r;
   if coalesce(v_events, 0) > 0 then
+    v_types := projector.range_types(v_from_tx, v_from_position, v_to_tx, v_to_position);
     foreach v_name in array v_behind loop
-      execute format('select projector.%I($1, $2, $3, $4)', 'apply_' || v_name || '__live')
-        using v_from_tx, v_from_position, v_to_tx, v_to_position;
+      execute format('select projector.%I($1, $2, $3, $4, $5)', 'apply_' || v_name || '__live')
+        using v_from_tx, v_from_position, v_to_tx, v_to_position, v_types;
       perform projector.save_checkpoint(v_name, v_to_tx, v_to_position, v_events, true);
     end loop;
   else

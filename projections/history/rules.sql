@@ -58,7 +58,9 @@ return case p_type
 
 select pg_temp.define_rule('history', $rule$
   -- Settlements and failures of deposits requested before this range. First, so that a
-  -- reversal row this range adds on the same stream keeps its own status and time.
+  -- reversal row this range adds on the same stream keeps its own status and time. Each
+  -- statement runs only when the range holds its types (p_types: projector.range_types).
+  if p_types && array['DepositSettled', 'DepositFailed'] then
   update {schema}.history h
      set status = c.status, updated_at = c.recorded_at, failure_reason = c.failure_reason
     from (select distinct on (e.data->>'walletId', e.stream_id)
@@ -69,7 +71,10 @@ select pg_temp.define_rule('history', $rule$
            where e.type in ('DepositSettled', 'DepositFailed')
            order by e.data->>'walletId', e.stream_id, e.tx_id desc, e.position desc) c
    where h.account_id = c.account_id and h.stream_id = c.stream_id;
+  end if;
 
+  if p_types && array['DepositRequested', 'DepositReversed', 'TransferCompleted', 'TransferReversed',
+                      'MoneyRequestAccepted', 'MoneyRequestPaymentReversed'] then
   with movements as (
     select e.position, e.tx_id, e.stream_id, e.type, e.recorded_at,
            projector.transaction_id(e.type, e.data) as transaction_id,
@@ -147,6 +152,7 @@ select pg_temp.define_rule('history', $rule$
   insert into {schema}.history_counts as t (account_id, type, rows)
   select account_id, type, count(*) from inserted group by account_id, type
   on conflict (account_id, type) do update set rows = t.rows + excluded.rows;
+  end if;
 
   -- Who made each event (any type): the admin explorer's actor filter (audit/explorer.ts) reads
   -- it here rather than through an index on the log that every append would pay for.

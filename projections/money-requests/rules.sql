@@ -4,7 +4,9 @@
 -- `read` or `read_rebuild_money_requests`.
 select pg_temp.define_rule('money_requests', $rule$
   -- Answers to requests made before this range (first: a request made in this range is
-  -- inserted with its answer below).
+  -- inserted with its answer below). Each statement runs only when the range holds its types
+  -- (p_types: projector.range_types); a payment's round holds neither.
+  if p_types && array['MoneyRequestAccepted', 'MoneyRequestRejected'] then
   update {schema}.money_requests m
      set status = a.status, updated_at = a.recorded_at
     from (select distinct on (e.data->>'requestId') e.data->>'requestId' as request_id,
@@ -14,7 +16,9 @@ select pg_temp.define_rule('money_requests', $rule$
            where e.type in ('MoneyRequestAccepted', 'MoneyRequestRejected')
            order by e.data->>'requestId', e.tx_id desc, e.position desc) a
    where m.request_id = a.request_id;
+  end if;
 
+  if p_types && array['MoneyRequested'] then
   with requests as (
     select e.data->>'requestId' as request_id, e.data->>'requesterId' as requester_id,
            e.data->>'payerId' as payer_id, (e.data->>'amountPaise')::bigint as amount_paise,
@@ -45,6 +49,7 @@ select pg_temp.define_rule('money_requests', $rule$
     join names rn on rn.account_id = r.requester_id
     join names pn on pn.account_id = r.payer_id
     left join answers a on a.request_id = r.request_id;
+  end if;
 $rule$);
 
 -- Replay's bulk load (projections/engine/replay.ts): the rows the rule above gives when applied
