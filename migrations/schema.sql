@@ -1988,16 +1988,19 @@ CREATE OR REPLACE FUNCTION projector.history_sender(p_type text, p_data jsonb)
 RETURN CASE p_type WHEN 'TransferCompleted'::text THEN (p_data ->> 'fromAccountId'::text) WHEN 'MoneyRequestAccepted'::text THEN (p_data ->> 'payerId'::text) WHEN 'TransferReversed'::text THEN (p_data ->> 'toAccountId'::text) WHEN 'MoneyRequestPaymentReversed'::text THEN (p_data ->> 'requesterId'::text) ELSE (p_data ->> 'walletId'::text) END;
 
 CREATE OR REPLACE FUNCTION projector.next_range(p_after_tx xid8, p_after_position bigint, p_limit integer)
- RETURNS TABLE(tx_id xid8, "position" bigint, events integer)
+ RETURNS TABLE(tx_id xid8, "position" bigint, events integer, types text[])
  LANGUAGE sql
 AS $function$
-  select n.tx_id, n.position, (count(*) over ())::integer
-    from (select e.tx_id, e.position from ledger.events e
-           where (e.tx_id, e.position) > (p_after_tx, p_after_position)
-             and e.tx_id < pg_snapshot_xmin(pg_current_snapshot())
-           order by e.tx_id, e.position
-           limit p_limit) n
-   order by n.tx_id desc, n.position desc
+  with n as materialized (
+    select e.tx_id, e.position, e.type from ledger.events e
+     where (e.tx_id, e.position) > (p_after_tx, p_after_position)
+       and e.tx_id < pg_snapshot_xmin(pg_current_snapshot())
+     order by e.tx_id, e.position
+     limit p_limit
+  )
+  select l.tx_id, l.position, (select count(*)::integer from n), array(select distinct n.type from n)
+    from n l
+   order by l.tx_id desc, l.position desc
    limit 1
 $function$;
 
@@ -2037,54 +2040,64 @@ declare
   v_behind text[];
   v_name text;
   v_locked text[];
-  v_last_tx xid8;
-  v_last_position bigint;
-  v_more boolean;
+  v_ahead_tx xid8;
+  v_ahead_position bigint;
 begin
-  -- Locked in name order, so that two rounds never wait on each other's rows in a cycle.
+  -- Locked in name order, so that two rounds never wait on each other's rows in a cycle. Each
+  -- statement of a round costs tens of microseconds before it does anything, so a round reads
+  -- what it needs here and answers from it at the end: the earliest checkpoint (the range
+  -- starts there) and the earliest of those ahead of it (the round leaves them as they are).
   with locked as materialized (
     select c.projection, c.tx_id, c.position from read.checkpoints c
      where c.projection = any (p_projections)
      order by c.projection
        for update skip locked
   ),
-  earliest as (select l.tx_id, l.position from locked l order by l.tx_id, l.position limit 1)
+  earliest as (select l.tx_id, l.position from locked l order by l.tx_id, l.position limit 1),
+  ahead as (
+    select l.tx_id, l.position from locked l, earliest e
+     where (l.tx_id, l.position) > (e.tx_id, e.position)
+     order by l.tx_id, l.position limit 1
+  )
   select e.tx_id, e.position,
          array(select l.projection from locked l where (l.tx_id, l.position) = (e.tx_id, e.position) order by 1),
-         array(select l.projection from locked l order by 1)
-    into v_from_tx, v_from_position, v_behind, v_locked
+         array(select l.projection from locked l order by 1),
+         (select a.tx_id from ahead a), (select a.position from ahead a)
+    into v_from_tx, v_from_position, v_behind, v_locked, v_ahead_tx, v_ahead_position
     from earliest e;
   if v_locked is null then
     return;
   end if;
 
-  select r.tx_id, r.position, r.events into v_to_tx, v_to_position, v_events
+  select r.tx_id, r.position, r.events, r.types into v_to_tx, v_to_position, v_events, v_types
     from projector.next_range(v_from_tx, v_from_position, p_limit) r;
   if coalesce(v_events, 0) > 0 then
-    v_types := projector.range_types(v_from_tx, v_from_position, v_to_tx, v_to_position);
     foreach v_name in array v_behind loop
       execute format('select projector.%I($1, $2, $3, $4, $5)', 'apply_' || v_name || '__live')
         using v_from_tx, v_from_position, v_to_tx, v_to_position, v_types;
-      perform projector.save_checkpoint(v_name, v_to_tx, v_to_position, v_events, true);
     end loop;
+    perform projector.save_checkpoint(v_behind, v_to_tx, v_to_position, v_events, true);
   else
     v_events := 0;
+    v_to_tx := v_from_tx;
+    v_to_position := v_from_position;
   end if;
 
   -- The earliest checkpoint after this round: the range's end, or a projection left ahead of
   -- the range's start but behind its end.
-  select c.tx_id, c.position into v_last_tx, v_last_position
-    from read.checkpoints c where c.projection = any (v_locked)
-   order by c.tx_id, c.position limit 1;
-  v_more := projector.has_events_after(v_last_tx, v_last_position);
+  if v_ahead_tx is not null and (v_ahead_tx, v_ahead_position) < (v_to_tx, v_to_position) then
+    v_to_tx := v_ahead_tx;
+    v_to_position := v_ahead_position;
+  end if;
   return query
-    select c.projection, case when c.projection = any (v_behind) then v_events else 0 end, c.tx_id, c.position, v_more
+    select c.projection, case when c.projection = any (v_behind) then v_events else 0 end, c.tx_id, c.position,
+           projector.has_events_after(v_to_tx, v_to_position)
       from read.checkpoints c where c.projection = any (v_locked)
      order by c.projection;
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION projector.save_checkpoint(p_projection text, p_tx xid8, p_position bigint, p_applied bigint, p_add boolean)
+CREATE OR REPLACE FUNCTION projector.save_checkpoint(p_projections text[], p_tx xid8, p_position bigint, p_applied bigint, p_add boolean)
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
@@ -2093,9 +2106,10 @@ begin
      set tx_id = p_tx, position = p_position,
          events_applied = case when p_add then events_applied + p_applied else p_applied end,
          updated_at = now(), last_error = null, last_error_at = null
-   where projection = p_projection;
+   where projection = any (p_projections);
   perform pg_notify('projection_checkpoint', json_build_object(
-    'projection', p_projection, 'checkpoint', p_tx::text || '.' || p_position::text)::text);
+            'projection', n.projection, 'checkpoint', p_tx::text || '.' || p_position::text)::text)
+     from unnest(p_projections) as n(projection);
 end
 $function$;
 
@@ -2365,7 +2379,7 @@ grant execute on function projector.next_range(p_after_tx xid8, p_after_position
 grant execute on function projector.range_types(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
 grant execute on function projector.run_batch(p_projection text, p_limit integer) to wallet_runtime;
 grant execute on function projector.run_round(p_projections text[], p_limit integer) to wallet_runtime;
-grant execute on function projector.save_checkpoint(p_projection text, p_tx xid8, p_position bigint, p_applied bigint, p_add boolean) to wallet_runtime;
+grant execute on function projector.save_checkpoint(p_projections text[], p_tx xid8, p_position bigint, p_applied bigint, p_add boolean) to wallet_runtime;
 grant execute on function projector.statement_deltas(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
 grant execute on function projector.transaction_id(p_type text, p_data jsonb) to wallet_runtime;
 grant execute on function read.amount_search_key(p_account text, p_amount_paise bigint) to PUBLIC;

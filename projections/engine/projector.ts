@@ -82,7 +82,7 @@ export async function saveCheckpoint(
 ): Promise<void> {
   // projector.save_checkpoint (projections/engine/run-batch.sql) also NOTIFYs, delivered at commit and only if
   // it commits: waiters never see an uncommitted checkpoint.
-  await sql`select projector.save_checkpoint(${name}, ${checkpoint.txId.toString()}::xid8,
+  await sql`select projector.save_checkpoint(array[${name}]::text[], ${checkpoint.txId.toString()}::xid8,
     ${checkpoint.position.toString()}::bigint, ${applied}::bigint, ${mode === 'add'})`.execute(trx);
 }
 

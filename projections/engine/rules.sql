@@ -110,9 +110,6 @@ declare
   v_range constant text := 'p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint';
   v_arguments constant text := v_range || ', p_types text[]';
 begin
-  -- The rules before they took the range's types (a new argument makes another function).
-  execute format('drop function if exists projector.%I(xid8, bigint, xid8, bigint)', 'apply_' || p_projection || '__live');
-  execute format('drop function if exists projector.%I(xid8, bigint, xid8, bigint)', 'apply_' || p_projection || '__rebuild');
   execute format(
     'create or replace function projector.%I(%s) returns void language plpgsql set enable_seqscan = off as %L',
     'apply_' || p_projection || '__live', v_arguments,
