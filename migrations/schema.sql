@@ -2009,10 +2009,8 @@ CREATE OR REPLACE FUNCTION projector.range_types(p_from_tx xid8, p_from_position
  LANGUAGE sql
  STABLE
 AS $function$
-  select array(select distinct e.type from ledger.events e
-                where e.tx_id between p_from_tx and p_to_tx
-                  and (e.tx_id, e.position) > (p_from_tx, p_from_position)
-                  and (e.tx_id, e.position) <= (p_to_tx, p_to_position))
+  select array(select distinct e.type
+                 from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e)
 $function$;
 
 CREATE OR REPLACE FUNCTION projector.run_batch(p_projection text, p_limit integer)

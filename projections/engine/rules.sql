@@ -74,19 +74,16 @@ begin
 end
 $fn$;
 
--- The event types of a read-order range (from, to], read once for all the rules of a round
--- (projector.run_round) and passed to each. A rule skips the statements whose types the range
--- lacks: a statement with nothing to apply still cost ~40 us - its call of events_in_range, its
--- executor's start and the locks on its table and indexes - and payments' rounds hold only
--- TransferCompleted, so money requests' two statements, deposits' and new wallets' ran empty in
--- every one (bench/RESULTS.md, "2026-11-30 16:35", the round profile).
+-- The event types of a read-order range (from, to]: a rule skips the statements whose types the
+-- range lacks (a statement with nothing to apply still cost ~40 us - its range read, its
+-- executor's start, the locks on its table and indexes - and payments' rounds hold only
+-- TransferCompleted: bench/RESULTS.md, "2026-11-30 16:35", the round profile). A round has them
+-- from projector.next_range; this is for the dispatching apply_<name> (replay's chunks, tests).
 create or replace function projector.range_types(
   p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint
 ) returns text[] language sql stable as $fn$
-  select array(select distinct e.type from ledger.events e
-                where e.tx_id between p_from_tx and p_to_tx
-                  and (e.tx_id, e.position) > (p_from_tx, p_from_position)
-                  and (e.tx_id, e.position) <= (p_to_tx, p_to_position))
+  select array(select distinct e.type
+                 from projector.events_in_range(p_from_tx, p_from_position, p_to_tx, p_to_position) e)
 $fn$;
 
 -- A projection writes its own tables, live or in its own rebuild schema, and no others.

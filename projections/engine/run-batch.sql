@@ -73,9 +73,10 @@ $fn$;
 -- and those already past it wait for a later round (they reach the same checkpoints in a round
 -- or two: a replay's swap leaves its projection ahead or behind the others). Each projection
 -- moved saves its checkpoint and NOTIFYs (one statement for all). The range's event types are
--- read with the range and handed to every rule (projector.range_types says why). One row per projection locked: what it applied and
--- where it is; `more` (the same in every row) says whether committed events wait after the
--- earliest of them. No row: every named projection was held elsewhere.
+-- read with the range and handed to every rule (projector.range_types says why). One row per
+-- projection locked: what it applied and where it is; `more` (the same in every row) says
+-- whether committed events wait after the earliest of them. No row: every named projection was
+-- held elsewhere.
 -- Never JIT-compiled: the rules' statements are planned for a replay chunk's size
 -- (events_in_range's ROWS), so on a server with JIT on (PostgreSQL's default where it is built
 -- with LLVM: Debian's, most managed ones) their estimated cost passed the JIT thresholds, and
