@@ -136,14 +136,14 @@ $rule$);
 -- to their events, with the running figures of funding postings as window functions over each
 -- account's postings in read order (what the rule adds to the balance row as it was before
 -- each chunk: the sum and count of the account's earlier postings); the balances are the
--- balances alone's (projector.bulk_replay_balances). The accounts are split into p_parts parts by a hash of their id;
--- a call loads part p_part, so the parts can be loaded at once on several connections (no row
--- of one part depends on another's: a counterparty's name comes from the log, not the tables).
--- Writes read_rebuild_accounts only; the runtime runs it as itself (SECURITY INVOKER). Nested
--- loops are priced out: the part filter makes the planner expect a few hundred rows where a
--- part is the whole log, and it then probed events by index once per posting. Its sorts (by
--- event, by account) are of every posting of the part: with the default 4 MB they spill to
--- disk from a few tens of thousands of events on.
+-- balances alone's (projector.bulk_replay_balances). The accounts are split into p_parts parts
+-- by a hash of their id; a call loads part p_part, so the parts can be loaded at once on
+-- several connections (no row of one part depends on another's: a counterparty's name comes
+-- from the log, not the tables). Writes read_rebuild_accounts only; the runtime runs it as
+-- itself (SECURITY INVOKER). Nested loops are priced out: the part filter makes the planner
+-- expect a few hundred rows where a part is the whole log, and it then probed events by index
+-- once per posting. Its hash joins are of every posting of the part: with the default 4 MB
+-- they spill to disk from a few tens of thousands of events on.
 create or replace function projector.account_part(p_account_id text, p_parts integer) returns integer
 language sql immutable parallel safe as $fn$
   select (hashtext(p_account_id) & 2147483647) % p_parts
