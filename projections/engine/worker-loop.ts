@@ -122,13 +122,19 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
     for (let attempt = 1; attempt <= WAKE_RETRY_LIMIT && !stopped; attempt++) {
       if (busy) {
         const wait = lastDrainStarted + busySpacingMs - performance.now();
-        if (wait > 0) await sleep(wait);
+        if (wait > 0) {
+          log.debug({ waitMs: Math.round(wait) }, 'projection round spaced');
+          await sleep(wait);
+        }
       }
       lastDrainStarted = performance.now();
       const reports = await drainRounds(options.db, PROJECTION_NAMES, options.projector);
       for (const report of reports) logDrain(log, report);
       const step = stepAfterDrain(reports);
-      if (step === 'caught-up') return;
+      if (step === 'caught-up') {
+        log.debug('projections caught up');
+        return;
+      }
       busy ||= step === 'round-again';
       if (step === 'retry-later') await sleep(WAKE_RETRY_DELAY_MS);
     }
