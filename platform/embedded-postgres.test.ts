@@ -72,3 +72,39 @@ describe('a cluster made before the superuser password was generated', () => {
     }
   });
 });
+
+describe("a new cluster's text", () => {
+  it('is UTF-8 ordered by code point by the builtin provider, with Unicode cases (decision 0026)', async () => {
+    const server = await startEmbeddedPostgres({
+      dataDir: join(root, 'locale', 'postgres'),
+      persistent: false,
+      fast: true,
+    });
+    try {
+      const row = await withClient(server.url('postgres'), async (client) => {
+        const { rows } = await client.query<{
+          provider: string;
+          locale: string;
+          encoding: string;
+          ordered: string[];
+          lowered: string;
+        }>(
+          `select d.datlocprovider as provider, d.datlocale as locale, pg_encoding_to_char(d.encoding) as encoding,
+                  (select array_agg(x order by x) from unnest(array['b', 'é', 'B', 'a', 'Z', 'अ']) x) as ordered,
+                  lower('ÉLAN') as lowered
+             from pg_database d where d.datname = current_database()`,
+        );
+        return rows[0];
+      });
+      expect(row).toEqual({
+        provider: 'b',
+        locale: 'C.UTF-8',
+        encoding: 'UTF8',
+        ordered: ['B', 'Z', 'a', 'b', 'é', 'अ'],
+        lowered: 'élan',
+      });
+    } finally {
+      await server.stop();
+    }
+  });
+});
