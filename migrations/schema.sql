@@ -438,6 +438,7 @@ CREATE OR REPLACE FUNCTION ledger.append_batch(p_appends jsonb)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'pg_temp'
+ SET enable_seqscan TO 'off'
 AS $function$
 declare
   v_count integer := jsonb_array_length(p_appends);

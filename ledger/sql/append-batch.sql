@@ -25,6 +25,13 @@
 -- stream conflict, WL004 idempotency key reused for a different request).
 -- Runs as its owner, with a search_path the caller cannot change: the runtime role may read
 -- the ledger's tables but not write them.
+-- Plans with sequential scans priced out (enable_seqscan = off), as the live projection rules
+-- do (projections/engine/rules.sql): a session keeps its generic plans until an ANALYZE of a
+-- table invalidates them, and one made while ledger.accounts held a few rows (a new
+-- deployment, before autovacuum's first analyze) joined the heads' update to a sequential
+-- scan of every wallet, and kept doing so for every batch as the wallets grew (with B1's
+-- 10,000 wallets, one scan of all of them a batch: bench/RESULTS.md, "2026-12-01 05:42";
+-- ledger/heads-plan.test.ts). Every statement here looks rows up by key.
 -- A command's result as its first append answered it, from what its idempotency record keeps:
 -- the command's own fields and its events' positions. The stream, its version and the
 -- checkpoint are read back from the last event (records kept before they were left out carry
@@ -42,7 +49,7 @@ language sql stable security definer set search_path = pg_catalog, pg_temp as $f
 $fn$;
 
 create or replace function ledger.append_batch(p_appends jsonb) returns jsonb
-language plpgsql security definer set search_path = pg_catalog, pg_temp as $fn$
+language plpgsql security definer set search_path = pg_catalog, pg_temp set enable_seqscan = off as $fn$
 declare
   v_count integer := jsonb_array_length(p_appends);
   -- Wallet heads in memory, by id.
