@@ -122,4 +122,17 @@ describe('wallet heads', () => {
       /wallet_never_negative/,
     );
   });
+
+  it('take only ids of one to eighty letters, digits, "_", ":" or "-"', async () => {
+    const open = (id: string) => sql`select ledger.open_wallet_account(${id})`.execute(testDb.db);
+    for (const id of ['', 'has space', 'semi;colon', 'é', 'x'.repeat(81), 'line\nbreak']) {
+      await expect(open(id), JSON.stringify(id)).rejects.toThrow(/accounts_id_check/);
+    }
+    for (const id of ['a', 'A-z_0:9', 'y'.repeat(80)]) await open(id);
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from ledger.accounts where id in ('a', 'A-z_0:9', ${'y'.repeat(80)})`.execute(
+      testDb.db,
+    );
+    expect(rows[0]!.n).toBe(3);
+  });
 });

@@ -177,7 +177,7 @@ create table ledger.accounts (
   balance bigint,
   seq bigint,
   opened_at timestamp with time zone default now() not null,
-  constraint accounts_id_check CHECK ((id ~ '^[A-Za-z0-9_:-]{1,80}$'::text)),
+  constraint accounts_id_check CHECK (((id ~ '^[A-Za-z0-9_:-]+$'::text) AND (length(id) <= 80))),
   constraint accounts_kind_check CHECK ((kind = ANY (ARRAY['wallet'::text, 'funding'::text]))),
   constraint accounts_pkey PRIMARY KEY (id),
   constraint head_only_for_wallets CHECK (((kind = 'wallet'::text) = ((balance IS NOT NULL) AND (seq IS NOT NULL)))),
