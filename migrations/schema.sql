@@ -1916,6 +1916,8 @@ CREATE OR REPLACE FUNCTION projector.events_in_range(p_from_tx xid8, p_from_posi
  RETURNS SETOF ledger.events
  LANGUAGE plpgsql
  STABLE ROWS 20000
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
 AS $function$
 begin
   return query
@@ -1983,6 +1985,8 @@ RETURN CASE p_type WHEN 'TransferCompleted'::text THEN (p_data ->> 'fromAccountI
 CREATE OR REPLACE FUNCTION projector.next_range(p_after_tx xid8, p_after_position bigint, p_limit integer)
  RETURNS TABLE(tx_id xid8, "position" bigint, events integer, types text[])
  LANGUAGE sql
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
 AS $function$
   with n as materialized (
     select e.tx_id, e.position, e.type from ledger.events e
