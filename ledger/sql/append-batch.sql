@@ -14,8 +14,7 @@
 -- - accepted commands' events, postings (with each wallet's running balance and sequence)
 --   and idempotency records are then inserted by one statement each, and each touched wallet
 --   head is updated once, however many commands moved it. Each statement a PL/pgSQL function
---   runs pays an executor start-up, so the work per command is reading and setting elements
---   of typed arrays in memory, unpacked from the batch's jsonb once.
+--   runs pays an executor start-up, so the work per command is array appends in memory.
 -- The database keeps guarding what it guarded: the zero-sum statement trigger over the
 -- postings insert (invariants.sql), wallet_never_negative, the append-only triggers, the
 -- unique stream version and the idempotency records' unique digest. A unique violation
@@ -53,35 +52,6 @@ create or replace function ledger.append_batch(p_appends jsonb) returns jsonb
 language plpgsql security definer set search_path = pg_catalog, pg_temp set enable_seqscan = off as $fn$
 declare
   v_count integer := jsonb_array_length(p_appends);
-  -- The batch unpacked into typed arrays by three statements, so the money rules below read
-  -- array elements, not jsonb paths: navigating the commands' jsonb, which copies each value
-  -- it passes through, was most of the loop's cost. Commands (c_) in batch order; their events
-  -- (ev_) one after another; the events' postings (ln_) one after another, each event's in
-  -- account order, so that a command's lines are a run c_first_line .. + c_lines - 1.
-  c_stream text[];
-  c_expected integer[];
-  c_events integer[];
-  c_first_event integer[];
-  c_lines integer[];
-  c_first_line integer[];
-  c_metadata jsonb[];
-  c_result jsonb[];
-  c_claimed boolean[];
-  c_actor text[];
-  c_key text[];
-  c_command text[];
-  c_hash text[];
-  c_accepted boolean[] := array_fill(false, array[v_count]);
-  ev_command integer[];
-  ev_offset integer[];
-  ev_type text[];
-  ev_data jsonb[];
-  ln_event integer[];
-  ln_account text[];
-  ln_amount bigint[];
-  -- Each line's running balance and sequence, set as the rules accept it (funding lines: null).
-  ln_seq bigint[];
-  ln_balance bigint[];
   -- Wallet heads in memory, by id.
   v_ids text[];
   v_balances bigint[];
@@ -91,74 +61,60 @@ declare
   v_keys jsonb;
   v_versions jsonb;
   v_outcomes jsonb[] := array_fill(null::jsonb, array[v_count]);
-  v_accepted integer := 0;
-  v_event_positions bigint[];
+  -- What the accepted commands insert, as parallel arrays (PL/pgSQL appends to arrays in
+  -- place; jsonb would be copied on every append).
+  e_stream text[] := '{}';
+  e_version integer[] := '{}';
+  e_type text[] := '{}';
+  e_data jsonb[] := '{}';
+  e_metadata jsonb[] := '{}';
+  p_event integer[] := '{}';
+  p_account text[] := '{}';
+  p_amount bigint[] := '{}';
+  p_seq bigint[] := '{}';
+  p_balance bigint[] := '{}';
+  c_index integer[] := '{}';
+  c_first_event integer[] := '{}';
+  c_events integer[] := '{}';
+  v_positions bigint[];
   v_tx_id xid8;
+  v_append jsonb;
+  v_idempotency jsonb;
   v_key text;
   v_current integer;
+  v_events jsonb;
+  v_event jsonb;
+  v_lines integer;
+  v_first integer;
+  v_accounts text[];
+  v_amounts bigint[];
   v_account text;
   v_amount bigint;
   v_slot integer;
   v_failure jsonb;
   v_saved_balances bigint[];
   v_saved_seqs bigint[];
+  v_saved_events integer;
+  v_saved_postings integer;
   v_result jsonb;
   v_command_positions jsonb;
+  v_index integer;
   v_named text[];
+  v_streams text[];
   k_actor text[] := '{}';
   k_key text[] := '{}';
   k_command text[] := '{}';
   k_hash text[] := '{}';
   k_result jsonb[] := '{}';
 begin
-  with commands as (
-    select c.o, c.x, jsonb_array_length(c.x->'events') as events,
-           (select coalesce(sum(coalesce(jsonb_array_length(e->'postings'), 0)), 0)::integer
-              from jsonb_array_elements(c.x->'events') e) as lines,
-           case when jsonb_typeof(c.x->'idempotency') = 'object' then c.x->'idempotency' end as idempotency
-      from jsonb_array_elements(p_appends) with ordinality as c(x, o)
-  ),
-  numbered as (
-    select c.*,
-           1 + coalesce(sum(c.events) over preceding, 0)::integer as first_event,
-           1 + coalesce(sum(c.lines) over preceding, 0)::integer as first_line
-      from commands c
-    window preceding as (order by c.o rows between unbounded preceding and 1 preceding)
-  )
-  select array_agg(c.x->>'stream' order by c.o), array_agg((c.x->>'expected')::integer order by c.o),
-         array_agg(c.events order by c.o), array_agg(c.first_event order by c.o),
-         array_agg(c.lines order by c.o), array_agg(c.first_line order by c.o),
-         array_agg(coalesce(c.x->'metadata', '{}'::jsonb) order by c.o), array_agg(coalesce(c.x->'result', '{}'::jsonb) order by c.o),
-         array_agg(c.idempotency is not null order by c.o),
-         array_agg(c.idempotency->>'actor' order by c.o), array_agg(c.idempotency->>'key' order by c.o),
-         array_agg(c.idempotency->>'command' order by c.o), array_agg(c.idempotency->>'hash' order by c.o)
-    into c_stream, c_expected, c_events, c_first_event, c_lines, c_first_line, c_metadata, c_result,
-         c_claimed, c_actor, c_key, c_command, c_hash
-    from numbered c;
-  if array_position(c_events, null) is not null then
-    raise exception 'ledger.append_batch: a command without an events array';
-  end if;
-
-  select coalesce(array_agg(c.o::integer order by c.o, e.k), '{}'), coalesce(array_agg(e.k::integer order by c.o, e.k), '{}'),
-         coalesce(array_agg(e.ev->>'type' order by c.o, e.k), '{}'), coalesce(array_agg(e.ev->'data' order by c.o, e.k), '{}')
-    into ev_command, ev_offset, ev_type, ev_data
-    from jsonb_array_elements(p_appends) with ordinality as c(x, o),
-         jsonb_array_elements(c.x->'events') with ordinality as e(ev, k);
-
-  -- A line's event is its index in the ev_ arrays; an event's lines in account order (in the
-  -- order they were given where an account repeats).
-  select coalesce(array_agg(l.event order by l.event, l.account, l.n), '{}'),
-         coalesce(array_agg(l.account order by l.event, l.account, l.n), '{}'),
-         coalesce(array_agg(l.amount order by l.event, l.account, l.n), '{}')
-    into ln_event, ln_account, ln_amount
-    from (select (row_number() over (order by c.o, e.k))::integer as event, e.ev
-            from jsonb_array_elements(p_appends) with ordinality as c(x, o),
-                 jsonb_array_elements(c.x->'events') with ordinality as e(ev, k)) ev,
-         lateral (select p->>'account' as account, (p->>'amount')::bigint as amount, n, ev.event
-                    from jsonb_array_elements(coalesce(ev.ev->'postings', '[]'::jsonb)) with ordinality as q(p, n)) l;
-  ln_seq := array_fill(null::bigint, array[cardinality(ln_event)]);
-  ln_balance := array_fill(null::bigint, array[cardinality(ln_event)]);
-  v_named := array(select distinct a from unnest(ln_account) as a);
+  -- Every account and stream the batch names, as arrays: the lookups below then go through
+  -- the primary and unique indexes ("= any(array)"), whatever the planner guesses of jsonb
+  -- (a join on the expanded jsonb was planned as a sequential scan of the whole log).
+  v_named := array(select distinct p->>'account'
+                     from jsonb_array_elements(p_appends) x,
+                          jsonb_array_elements(x->'events') e,
+                          jsonb_array_elements(coalesce(e->'postings', '[]'::jsonb)) p);
+  v_streams := array(select distinct x->>'stream' from jsonb_array_elements(p_appends) x);
 
   -- The wallets of every posting, locked and then read once; funding accounts have no head
   -- and take no lock. The lock is a transaction-scoped advisory lock per wallet, not FOR
@@ -186,125 +142,163 @@ begin
   -- actor and key themselves.
   select coalesce(jsonb_object_agg(k.actor_id || chr(10) || k.key, jsonb_build_object('hash', encode(k.request_hash, 'hex'), 'result', ledger.recorded_result(k.result))), '{}')
     into v_keys
-    from (select distinct q.actor, q.key from unnest(c_claimed, c_actor, c_key) as q(claimed, actor, key) where q.claimed) q
+    from (select distinct x->'idempotency'->>'actor' as actor, x->'idempotency'->>'key' as key
+            from jsonb_array_elements(p_appends) x
+           where jsonb_typeof(x->'idempotency') = 'object') q
     join ledger.idempotency_keys k
       on ledger.idempotency_digest(k.actor_id, k.key) = ledger.idempotency_digest(q.actor, q.key)
      and k.actor_id = q.actor and k.key = q.key;
 
   -- Each stream's current version: one backward step of the (stream_id, stream_version) index.
-  -- The streams are named from the batch's jsonb, not from c_stream: with an array parameter
-  -- the planner counts its elements in a custom plan and guesses 10 in the generic one, so for
-  -- batches of fewer than ten commands it planned this statement on every call (~100 us, as
-  -- much as running it); a set from jsonb is guessed alike in both, and the generic plan stays.
-  select coalesce(jsonb_object_agg(n.stream_id, l.version), '{}') into v_versions
-    from (select distinct x->>'stream' as stream_id from jsonb_array_elements(p_appends) x) n
-    cross join lateral (select e.stream_version as version from ledger.events e where e.stream_id = n.stream_id
-                         order by e.stream_version desc limit 1) l;
+  select coalesce(jsonb_object_agg(s.stream_id, s.version), '{}') into v_versions
+    from (select named.stream_id,
+                 (select e.stream_version from ledger.events e where e.stream_id = named.stream_id
+                   order by e.stream_version desc limit 1) as version
+            from unnest(v_streams) as named(stream_id)) s
+   where s.version is not null;
 
-  for v_index in 1 .. v_count loop
-    if c_claimed[v_index] then
-      v_key := c_actor[v_index] || chr(10) || c_key[v_index];
+  for v_index in 0 .. v_count - 1 loop
+    v_append := p_appends->v_index;
+    v_idempotency := case when jsonb_typeof(v_append->'idempotency') = 'object' then v_append->'idempotency' end;
+    if v_idempotency is not null then
+      v_key := (v_idempotency->>'actor') || chr(10) || (v_idempotency->>'key');
       if v_keys ? v_key then
-        if v_keys->v_key->>'hash' <> c_hash[v_index] then
-          v_outcomes[v_index] := jsonb_build_object('ok', false, 'code', 'WL004', 'message', format('idempotency key %s was used for another request', c_key[v_index]));
+        if v_keys->v_key->>'hash' <> v_idempotency->>'hash' then
+          v_outcomes[v_index + 1] := jsonb_build_object('ok', false, 'code', 'WL004', 'message', format('idempotency key %s was used for another request', v_idempotency->>'key'));
         elsif v_keys->v_key ? 'twinOf' then
-          v_outcomes[v_index] := jsonb_build_object('ok', true, 'twinOf', v_keys->v_key->'twinOf');
+          v_outcomes[v_index + 1] := jsonb_build_object('ok', true, 'twinOf', v_keys->v_key->'twinOf');
         elsif jsonb_typeof(v_keys->v_key->'result') = 'object' then
-          v_outcomes[v_index] := jsonb_build_object('ok', true, 'result', (v_keys->v_key->'result') || jsonb_build_object('replayed', true));
+          v_outcomes[v_index + 1] := jsonb_build_object('ok', true, 'result', (v_keys->v_key->'result') || jsonb_build_object('replayed', true));
         else
-          v_outcomes[v_index] := jsonb_build_object('ok', false, 'code', 'WL004', 'message', format('idempotency key %s was used for another request', c_key[v_index]));
+          v_outcomes[v_index + 1] := jsonb_build_object('ok', false, 'code', 'WL004', 'message', format('idempotency key %s was used for another request', v_idempotency->>'key'));
         end if;
         continue;
       end if;
     end if;
 
-    v_current := coalesce((v_versions->>c_stream[v_index])::integer, -1);
-    if v_current <> c_expected[v_index] then
-      v_outcomes[v_index] := jsonb_build_object('ok', false, 'code', 'WL003', 'message', format('stream %s is not at version %s', c_stream[v_index], c_expected[v_index]));
+    v_current := coalesce((v_versions->>(v_append->>'stream'))::integer, -1);
+    if v_current <> (v_append->>'expected')::integer then
+      v_outcomes[v_index + 1] := jsonb_build_object('ok', false, 'code', 'WL003', 'message', format('stream %s is not at version %s', v_append->>'stream', v_append->>'expected'));
       continue;
     end if;
 
-    -- Apply the command's postings to the heads in memory, event by event and each event's in
-    -- account order; undo them if any line is refused.
+    -- Apply the command's postings to the heads in memory; undo them if any line is refused.
     v_saved_balances := v_balances;
     v_saved_seqs := v_seqs;
+    v_saved_events := cardinality(e_stream);
+    v_saved_postings := cardinality(p_account);
     v_failure := null;
-    for v_line in c_first_line[v_index] .. c_first_line[v_index] + c_lines[v_index] - 1 loop
-      v_account := ln_account[v_line];
-      v_amount := ln_amount[v_line];
-      v_slot := array_position(v_ids, v_account);
-      if v_slot is null then
-        if not (v_account = any(v_funding)) then
-          v_failure := jsonb_build_object('ok', false, 'code', 'WL002', 'message', format('unknown account %s', v_account));
-          exit;
-        end if;
+    v_events := v_append->'events';
+    for v_event_index in 0 .. jsonb_array_length(v_events) - 1 loop
+      v_event := v_events->v_event_index;
+      e_stream := e_stream || (v_append->>'stream');
+      e_version := e_version || (v_current + 1 + v_event_index);
+      e_type := e_type || (v_event->>'type');
+      e_data := e_data || (v_event->'data');
+      e_metadata := e_metadata || coalesce(v_append->'metadata', '{}'::jsonb);
+      v_lines := coalesce(jsonb_array_length(v_event->'postings'), 0);
+      continue when v_lines = 0;
+      if v_lines = 2 then
+        -- The common case, in account order by plain expressions (no query started).
+        v_first := case when v_event->'postings'->0->>'account' <= v_event->'postings'->1->>'account' then 0 else 1 end;
+        v_accounts := array[v_event->'postings'->v_first->>'account', v_event->'postings'->(1 - v_first)->>'account'];
+        v_amounts := array[(v_event->'postings'->v_first->>'amount')::bigint, (v_event->'postings'->(1 - v_first)->>'amount')::bigint];
       else
-        if v_balances[v_slot] + v_amount < 0 then
-          v_failure := jsonb_build_object('ok', false, 'code', 'WL001', 'message', format('insufficient funds in %s', v_account));
-          exit;
-        end if;
-        v_balances[v_slot] := v_balances[v_slot] + v_amount;
-        v_seqs[v_slot] := v_seqs[v_slot] + 1;
-        ln_seq[v_line] := v_seqs[v_slot];
-        ln_balance[v_line] := v_balances[v_slot];
+        select array_agg(value->>'account' order by value->>'account'), array_agg((value->>'amount')::bigint order by value->>'account')
+          into v_accounts, v_amounts
+          from jsonb_array_elements(v_event->'postings');
       end if;
+      for v_line in 1 .. v_lines loop
+        v_account := v_accounts[v_line];
+        v_amount := v_amounts[v_line];
+        v_slot := array_position(v_ids, v_account);
+        if v_slot is null then
+          if not (v_account = any(v_funding)) then
+            v_failure := jsonb_build_object('ok', false, 'code', 'WL002', 'message', format('unknown account %s', v_account));
+            exit;
+          end if;
+          p_seq := p_seq || null::bigint;
+          p_balance := p_balance || null::bigint;
+        else
+          if v_balances[v_slot] + v_amount < 0 then
+            v_failure := jsonb_build_object('ok', false, 'code', 'WL001', 'message', format('insufficient funds in %s', v_account));
+            exit;
+          end if;
+          v_balances[v_slot] := v_balances[v_slot] + v_amount;
+          v_seqs[v_slot] := v_seqs[v_slot] + 1;
+          p_seq := p_seq || v_seqs[v_slot];
+          p_balance := p_balance || v_balances[v_slot];
+        end if;
+        p_event := p_event || cardinality(e_stream);
+        p_account := p_account || v_account;
+        p_amount := p_amount || v_amount;
+      end loop;
+      exit when v_failure is not null;
     end loop;
     if v_failure is not null then
       v_balances := v_saved_balances;
       v_seqs := v_saved_seqs;
-      v_outcomes[v_index] := v_failure;
+      e_stream := e_stream[1:v_saved_events];
+      e_version := e_version[1:v_saved_events];
+      e_type := e_type[1:v_saved_events];
+      e_data := e_data[1:v_saved_events];
+      e_metadata := e_metadata[1:v_saved_events];
+      p_event := p_event[1:v_saved_postings];
+      p_account := p_account[1:v_saved_postings];
+      p_amount := p_amount[1:v_saved_postings];
+      p_seq := p_seq[1:v_saved_postings];
+      p_balance := p_balance[1:v_saved_postings];
+      v_outcomes[v_index + 1] := v_failure;
       continue;
     end if;
 
-    v_versions := v_versions || jsonb_build_object(c_stream[v_index], v_current + c_events[v_index]);
-    if c_claimed[v_index] then
-      v_keys := v_keys || jsonb_build_object(v_key, jsonb_build_object('hash', c_hash[v_index], 'twinOf', v_index));
+    v_versions := v_versions || jsonb_build_object(v_append->>'stream', v_current + jsonb_array_length(v_events));
+    if v_idempotency is not null then
+      v_keys := v_keys || jsonb_build_object(v_key, jsonb_build_object('hash', v_idempotency->>'hash', 'twinOf', v_index));
     end if;
-    c_accepted[v_index] := true;
-    v_accepted := v_accepted + 1;
+    c_index := c_index || v_index;
+    c_first_event := c_first_event || (v_saved_events + 1);
+    c_events := c_events || jsonb_array_length(v_events);
   end loop;
 
-  if v_accepted > 0 then
-    -- The accepted commands' events in batch order (positions come from the identity
-    -- sequence), read back by their stream and version: v_event_positions holds each event's
-    -- position at its index in the ev_ arrays (null for a refused command's).
+  if cardinality(c_index) > 0 then
+    -- Events in batch order (positions come from the identity sequence), read back in the
+    -- same order by their stream and version.
     with inserted as (
       insert into ledger.events (stream_id, stream_version, type, data, metadata)
-      select c_stream[e.command], c_expected[e.command] + e.step, e.type, e.data, c_metadata[e.command]
-        from unnest(ev_command, ev_offset, ev_type, ev_data) with ordinality as e(command, step, type, data, ord)
-       where c_accepted[e.command]
-       order by e.ord
+      select stream_id, stream_version, type, data, metadata
+        from unnest(e_stream, e_version, e_type, e_data, e_metadata) with ordinality as e(stream_id, stream_version, type, data, metadata, ord)
+       order by ord
       returning position, tx_id, stream_id, stream_version
     )
-    select array_agg(i.position order by e.ord), max(i.tx_id)
-      into v_event_positions, v_tx_id
-      from (select c_stream[u.command] as stream_id, c_expected[u.command] + u.step as stream_version, u.ord
-              from unnest(ev_command, ev_offset) with ordinality as u(command, step, ord)) e
-      left join inserted i using (stream_id, stream_version);
+    select array_agg(inserted.position order by e.ord), max(inserted.tx_id)
+      into v_positions, v_tx_id
+      from unnest(e_stream, e_version) with ordinality as e(stream_id, stream_version, ord)
+      join inserted using (stream_id, stream_version);
 
     insert into ledger.postings (position, account_id, amount, account_seq, balance_after)
-    select v_event_positions[p.event], p.account, p.amount, p.seq, p.balance
-      from unnest(ln_event, ln_account, ln_amount, ln_seq, ln_balance) as p(event, account, amount, seq, balance)
-     where c_accepted[ev_command[p.event]];
+    select v_positions[event], account, amount, seq, balance
+      from unnest(p_event, p_account, p_amount, p_seq, p_balance) as p(event, account, amount, seq, balance);
 
-    for v_index in 1 .. v_count loop
-      continue when not c_accepted[v_index];
-      v_command_positions := to_jsonb(v_event_positions[c_first_event[v_index] : c_first_event[v_index] + c_events[v_index] - 1]);
-      v_result := c_result[v_index] || jsonb_build_object(
-        'streamId', c_stream[v_index],
-        'streamVersion', c_expected[v_index] + c_events[v_index],
+    for v_accepted in 1 .. cardinality(c_index) loop
+      v_index := c_index[v_accepted];
+      v_append := p_appends->v_index;
+      v_command_positions := to_jsonb(v_positions[c_first_event[v_accepted] : c_first_event[v_accepted] + c_events[v_accepted] - 1]);
+      v_result := coalesce(v_append->'result', '{}'::jsonb) || jsonb_build_object(
+        'streamId', v_append->>'stream',
+        'streamVersion', (v_append->>'expected')::integer + c_events[v_accepted],
         'positions', v_command_positions,
         'checkpoint', v_tx_id::text || '.' || (v_command_positions->>-1),
         'replayed', false);
-      v_outcomes[v_index] := jsonb_build_object('ok', true, 'result', v_result);
-      if c_claimed[v_index] then
-        k_actor := k_actor || c_actor[v_index];
-        k_key := k_key || c_key[v_index];
-        k_command := k_command || c_command[v_index];
-        k_hash := k_hash || c_hash[v_index];
+      v_outcomes[v_index + 1] := jsonb_build_object('ok', true, 'result', v_result);
+      if jsonb_typeof(v_append->'idempotency') = 'object' then
+        k_actor := k_actor || (v_append->'idempotency'->>'actor');
+        k_key := k_key || (v_append->'idempotency'->>'key');
+        k_command := k_command || (v_append->'idempotency'->>'command');
+        k_hash := k_hash || (v_append->'idempotency'->>'hash');
         -- What the events do not say (ledger.recorded_result rebuilds the rest from them).
-        k_result := k_result || case when c_events[v_index] > 0
-          then c_result[v_index] || jsonb_build_object('positions', v_command_positions)
+        k_result := k_result || case when c_events[v_accepted] > 0
+          then coalesce(v_append->'result', '{}'::jsonb) || jsonb_build_object('positions', v_command_positions)
           else v_result end;
       end if;
     end loop;
@@ -321,10 +315,10 @@ begin
   end if;
 
   -- A twin of a command in this batch answers that command's result, as a replay.
-  for v_index in 1 .. v_count loop
-    if v_outcomes[v_index] ? 'twinOf' then
-      v_outcomes[v_index] := jsonb_build_object('ok', true, 'result',
-        (v_outcomes[(v_outcomes[v_index]->>'twinOf')::integer]->'result') || jsonb_build_object('replayed', true));
+  for v_index in 0 .. v_count - 1 loop
+    if v_outcomes[v_index + 1] ? 'twinOf' then
+      v_outcomes[v_index + 1] := jsonb_build_object('ok', true, 'result',
+        (v_outcomes[(v_outcomes[v_index + 1]->>'twinOf')::integer + 1]->'result') || jsonb_build_object('replayed', true));
     end if;
   end loop;
   return to_jsonb(v_outcomes);
