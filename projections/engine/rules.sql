@@ -63,10 +63,10 @@ $fn$;
 -- plan costs what a custom one does (the estimate is the declared constant either way).
 -- Its own statement keeps one generic plan (plan_cache_mode), through the index only
 -- (enable_seqscan off). Left to choose, the planner found a custom plan for the given range
--- cheaper than the generic one every time and planned the statement on every call: ~300 us of
--- planning against ~90 us of reading, five times a live round (bench/RESULTS.md,
--- "2026-12-01 10:55"). Without sequential scans, no generic estimate of a range on a large log
--- can turn it into a read of the whole log.
+-- cheaper than the generic one every time and planned the statement on every call (~300 us of
+-- planning against ~90 us of reading in a scratch; no gain showed in B1's live run:
+-- bench/RESULTS.md, "2026-12-01 10:55"). Without sequential scans, no generic estimate of a
+-- range on a large log can turn it into a read of the whole log.
 create or replace function projector.events_in_range(
   p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint
 ) returns setof ledger.events language plpgsql stable rows 20000

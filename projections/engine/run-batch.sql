@@ -12,7 +12,7 @@
 -- read order (projections/engine/event-range.ts says why the gate makes it final), and its event
 -- types (a round hands them to its rules: projector.range_types says why); no row when there is
 -- none. One generic plan, through the (tx_id, position) index (sequential scans priced out): as
--- events_in_range (rules.sql), it was planned on every call otherwise, ~300 us a round.
+-- events_in_range (rules.sql), it was planned on every call otherwise.
 create or replace function projector.next_range(p_after_tx xid8, p_after_position bigint, p_limit integer)
 returns table (tx_id xid8, "position" bigint, events integer, types text[])
 language sql volatile set plan_cache_mode = force_generic_plan set enable_seqscan = off as $fn$
