@@ -94,7 +94,7 @@ describe("rebuilding the balances alone from each account's newest posting", () 
     // The accounts projection takes the read-order first of the two only: the checkpoint now
     // sits between them. The gate is the cluster's snapshot xmin, so a transaction open in
     // another test's database (they share the server) can hold both back for a while.
-    await untilGatePasses(await lastTxId());
+    await expect.poll(gatePassedEveryEvent, { timeout: 60_000 }).toBe(true);
     const step = await runProjectionBatch(testDb.db, 'accounts', { batchSize: 1 });
     expect(step).toMatchObject({ status: 'done', applied: 1, more: true });
     const incremental = await accountsTables();
@@ -110,21 +110,11 @@ describe("rebuilding the balances alone from each account's newest posting", () 
   });
 });
 
-async function lastTxId(): Promise<string> {
-  const { rows } = await sql<{ tx_id: string }>`select max(tx_id)::text as tx_id from ledger.events`.execute(testDb.db);
-  return rows[0]!.tx_id;
-}
-
-/** Waits (up to 60 s) until the xmin gate lets events up to `txId` through. */
-async function untilGatePasses(txId: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const { rows } = await sql<{ passed: boolean }>`
-      select ${txId}::xid8 < pg_snapshot_xmin(pg_current_snapshot()) as passed`.execute(testDb.db);
-    if (rows[0]?.passed) return;
-    if (Date.now() > deadline) throw new Error(`the xmin gate held ${txId} back for 60 s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** Whether the xmin gate (projector.next_range's) lets every event of the ledger through. */
+async function gatePassedEveryEvent(): Promise<boolean> {
+  const { rows } = await sql<{ passed: boolean }>`
+    select max(tx_id) < pg_snapshot_xmin(pg_current_snapshot()) as passed from ledger.events`.execute(testDb.db);
+  return rows[0]?.passed === true;
 }
 
 async function eventTypes(): Promise<string[]> {
