@@ -110,6 +110,14 @@ export interface LiveProjectionFigures {
   catchUpSeconds: number;
   /** Where the machine went meanwhile (live-profile.ts); absent if it could not be read. */
   profile?: LiveProfile;
+  /**
+   * The same load right after, with the worker stopped: what the ledger does on this box at
+   * this point of the run without its read side. Measured next to the live run, so the
+   * worker's share of the pace shows without the drift of a minimal measured minutes later.
+   */
+  ledgerAloneAfter?: { transfersPerSecond: number; errors: number };
+  /** transfersPerSecond against ledgerAloneAfter's. */
+  ratioToLedgerAloneAfter?: number;
 }
 
 export interface LedgerCoreOptions {
@@ -391,6 +399,7 @@ async function withProjectionsLive(
   let window: ProfileWindow | undefined;
   let figures: LiveProjectionFigures | undefined;
   let transfers = 0;
+  const afterPick = pairs(options.wallets, 8);
   try {
     options.log('B1 with projections live: starting the worker and waiting for it to catch up...');
     await timeWorkerFunctions(db);
@@ -430,6 +439,15 @@ async function withProjectionsLive(
   }
   // After the worker stopped: its backends' function times reach the statistics as they exit.
   if (window && transfers > 0) figures.profile = await window.finish(transfers);
+  const alone = await measureThroughput(clients, options.durationMs * options.repeats, () =>
+    ledgerTransfer(ledger, afterPick()),
+  );
+  figures.ledgerAloneAfter = { transfersPerSecond: alone.operationsPerSecond, errors: alone.errors };
+  figures.ratioToLedgerAloneAfter = figures.transfersPerSecond / alone.operationsPerSecond;
+  options.log(
+    `B1 ledger alone right after, x${clients}: ${alone.operationsPerSecond.toFixed(0)}/s (errors ${alone.errors}); ` +
+      `live was ${figures.ratioToLedgerAloneAfter.toFixed(2)}x of it`,
+  );
   return figures;
 }
 

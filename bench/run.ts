@@ -297,6 +297,8 @@ function printLedgerCore(
       'events behind at the end': live.eventsBehindAtEnd,
       'seconds behind at the end': live.secondsBehindAtEnd.toFixed(2),
       'caught up after s': live.catchUpSeconds.toFixed(2),
+      'ledger alone right after, transfer/s': Math.round(live.ledgerAloneAfter?.transfersPerSecond ?? Number.NaN),
+      'x ledger alone right after': live.ratioToLedgerAloneAfter?.toFixed(2) ?? '-',
     },
   ]);
   if (live.profile) printLiveProfile(live.profile);
