@@ -87,7 +87,13 @@ export {
 export { readInstanceFigures, type InstanceFigures } from './instance-figures.ts';
 export { readProjectionCheckpoints } from './engine/checkpoint-rows.ts';
 export { PROJECTION_CATCH_UP_QUEUE, projectionQueues } from './engine/queues.ts';
-export { LEDGER_APPENDED_CHANNEL, createWakeUpSender, listenForWakeUps, type WakeUpSender } from './engine/wake-up.ts';
+export {
+  LEDGER_APPENDED_CHANNEL,
+  REPLY_WAITS,
+  createWakeUpSender,
+  listenForWakeUps,
+  type WakeUpSender,
+} from './engine/wake-up.ts';
 export {
   scheduleCatchUp,
   startProjectionWorkers,

@@ -16,10 +16,13 @@ import {
   readWalletBalance,
   waitForCheckpoint,
   createCheckpointWaiter,
+  LEDGER_APPENDED_CHANNEL,
+  REPLY_WAITS,
   readViews,
   type ReadViews,
 } from './index.ts';
 import { allCaughtUp, drainUntil } from '../test/read-model.ts';
+import { waitUntil } from '../test/wait.ts';
 import { addDays, kolkataToday } from '../contracts/statements.ts';
 
 let testDb: TestDatabase<unknown>;
@@ -217,6 +220,39 @@ describe('read-your-writes through one shared listener', () => {
       await waiter.close();
     }
     expect(await waiter.wait('all', '1.1', 10)).toBe(false);
+  });
+
+  it('tells the projectors a reply waits while one does, and not for a wait already answered', async () => {
+    const heard: string[] = [];
+    const listener = new pg.Client({ connectionString: testDb.url });
+    await listener.connect();
+    listener.on('notification', (message) => {
+      if (message.channel === LEDGER_APPENDED_CHANNEL) heard.push(message.payload ?? '');
+    });
+    await listener.query(`listen ${LEDGER_APPENDED_CHANNEL}`);
+    const waiter = createCheckpointWaiter({ connectionString: testDb.url });
+    try {
+      const pending = await ledger.transfer(
+        { transferId: 't13', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'hurry' },
+        as('bob'),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      heard.length = 0;
+      // Not projected yet (nothing drains here): the wait says so to the projectors.
+      expect(await waiter.wait('history', pending.checkpoint, 200)).toBe(false);
+      await waitUntil('the hurry to arrive', () => heard.includes(REPLY_WAITS));
+      await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
+      expect(await waiter.wait('history', pending.checkpoint, 2_000)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      heard.length = 0;
+      // Answered from what is known: nobody waits, nothing is sent.
+      expect(await waiter.wait('history', pending.checkpoint, 1)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(heard).toEqual([]);
+    } finally {
+      await waiter.close();
+      await listener.end();
+    }
   });
 
   it('knows what was projected before it listened, and after its connection was cut', async () => {

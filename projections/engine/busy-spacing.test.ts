@@ -1,6 +1,6 @@
 /**
- * A busy projector spaces its batches (worker-loop.ts, `busySpacingMs`) so each carries more
- * events; an idle one starts at once. Batches are counted through the projection's own
+ * A busy projector spaces its batches (worker-loop.ts: `unhurriedSpacingMs` while no reply waits,
+ * `busySpacingMs` while one does) so each carries more events; an idle one starts at once. Batches are counted through the projection's own
  * checkpoint NOTIFYs (one per batch that applied events), with a spacing long enough (1 s) that
  * the upper bound does not depend on the machine's speed; whether a drain waited out the spacing
  * is read from the worker's own debug lines, not from how long its batch took to arrive (a busy
@@ -14,12 +14,14 @@ import { tablesView } from '../../platform/database.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { createWiredLedger } from '../../runtime/ledger.ts';
 import { rupees, type Ledger, type LedgerTables } from '../../ledger/index.ts';
-import { startProjectionWorkers, waitForCheckpoint, type StopWorkers } from '../index.ts';
+import { createCheckpointWaiter, startProjectionWorkers, waitForCheckpoint, type StopWorkers } from '../index.ts';
 import { CHECKPOINT_CHANNEL } from './projector.ts';
 import { openFundedWallets } from '../../test/funded-wallets.ts';
 import { waitUntil } from '../../test/wait.ts';
 
 const SPACING_MS = 1_000;
+/** While replies wait: short enough that a hurried stream's rounds outnumber the unhurried bound. */
+const HURRIED_SPACING_MS = 50;
 const STREAM_MS = 3_000;
 const WALLETS = ['w0', 'w1', 'w2', 'w3'];
 
@@ -61,7 +63,8 @@ beforeAll(async () => {
     boss,
     intervalMs: 0,
     schedule: false,
-    busySpacingMs: SPACING_MS,
+    busySpacingMs: HURRIED_SPACING_MS,
+    unhurriedSpacingMs: SPACING_MS,
     // One batch per drain, however fast the machine: with the default 500 events a batch, a
     // second's stream (~500-1,000 transfers here) took two or three back-to-back batches per
     // drain, and the count below measured the machine's speed, not the spacing.
@@ -108,6 +111,26 @@ describe('given a projector under a continuous stream of commands', () => {
     // after a spaced batch (and a drain held back by another test's open transaction retries
     // unspaced until it applies).
     expect(streamed).toBeLessThanOrEqual(2 * Math.ceil(STREAM_MS / SPACING_MS) + 4);
+  });
+
+  it('starts its batches the short spacing apart while the replies wait for them', async () => {
+    const waiter = createCheckpointWaiter({ connectionString: testDb.url });
+    try {
+      const started = performance.now();
+      // Each client waits for its payment as the API's reply does, through the shared waiter,
+      // which tells the projector a reply waits.
+      const client = async (offset: number): Promise<void> => {
+        for (let i = offset; performance.now() - started < STREAM_MS; i += 4)
+          expect(await waiter.wait('history', await pay(2_000_000 + i), 20_000)).toBe(true);
+      };
+      await Promise.all([0, 1, 2, 3].map(client));
+      const streamed = historyBatches.filter((at) => at >= started).length;
+      // More than the test above allows unhurried (2 a spacing and 4 more); 4 with the hurry
+      // ignored on purpose.
+      expect(streamed).toBeGreaterThan(2 * Math.ceil(STREAM_MS / SPACING_MS) + 4);
+    } finally {
+      await waiter.close();
+    }
   });
 
   it('starts at once when not behind: a command right after a lone one is projected without the spacing', async () => {

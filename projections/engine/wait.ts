@@ -10,6 +10,7 @@ import type pg from 'pg';
 import { compareCheckpoints, hasReached, parseCheckpoint, type Checkpoint } from './checkpoint.ts';
 import type { ProjectionName } from './definition.ts';
 import { CHECKPOINT_CHANNEL } from './projector.ts';
+import { LEDGER_APPENDED_CHANNEL, REPLY_WAITS } from './wake-up.ts';
 
 /** What a wait is for: one projection, several (each of them), or all of them. */
 export type WaitTarget = ProjectionName | readonly ProjectionName[] | 'all';
@@ -61,6 +62,8 @@ export async function waitForCheckpoint(
       if (current && hasReached(current, target)) return true;
       const remainingMs = deadline - Date.now();
       if (remainingMs <= 0) return false;
+      // A busy projector spaces its rounds widely unless told a reply waits (worker-loop.ts).
+      await client.query('select pg_notify($1, $2)', [LEDGER_APPENDED_CHANNEL, REPLY_WAITS]);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(remainingMs, RECHECK_INTERVAL_MS));
         wake = () => {

@@ -9,17 +9,25 @@
  * A wait does not query: once LISTEN is in place every later checkpoint arrives as a
  * notification, so what is known is at worst behind by notifications still on their way,
  * which the wait then receives. (Each wait used to re-read the table first: one more query,
- * on this one connection, per command reply.)
+ * on this one connection, per command reply.) While anyone waits, it tells the projectors so
+ * (a REPLY_WAITS wake-up, at most one every HURRY_SPACING_MS from this process, on a second
+ * connection), since a busy projector nobody waits for spaces its rounds widely.
  */
 import pg from 'pg';
 import { compareCheckpoints, hasReached, parseCheckpoint, type Checkpoint } from './checkpoint.ts';
 import { CHECKPOINT_CHANNEL } from './projector.ts';
 import { readCheckpoints, type WaitTarget } from './wait.ts';
+import { coalesce, LEDGER_APPENDED_CHANNEL, REPLY_WAITS } from './wake-up.ts';
 import { AWAITED_PROJECTIONS } from '../registry.ts';
 
 const isAwaited = (projection: string): boolean => (AWAITED_PROJECTIONS as readonly string[]).includes(projection);
 
 const RECHECK_INTERVAL_MS = 250;
+/**
+ * While anyone waits, the projectors are told so (a REPLY_WAITS wake-up) at most this often:
+ * once per round of a busy projector hurried by it (worker-loop.ts) is all it needs.
+ */
+const HURRY_SPACING_MS = 10;
 /** Waiting requests per process; beyond it a wait answers false at once (the read is served as is). */
 const MAX_WAITERS = 10_000;
 
@@ -58,6 +66,8 @@ export function createCheckpointWaiter(options: { connectionString: string }): C
   };
   const settle = (): void => {
     for (const waiter of waiters) if (known.reached(waiter)) waiter.done(true);
+    // Still waiting after a round: the next one is asked to come soon as well.
+    if (waiters.size > 0) hurry.request();
     announce();
     if (waiters.size === 0 && listeners.size === 0 && ticker) {
       clearInterval(ticker);
@@ -76,6 +86,7 @@ export function createCheckpointWaiter(options: { connectionString: string }): C
       settle();
     },
   });
+  const hurry = hurrySender(options.connectionString, () => closed);
   const refresh = async (): Promise<void> => {
     const client = await connection.open();
     for (const [projection, checkpoint] of await readCheckpoints(client)) known.learn(projection, checkpoint);
@@ -93,6 +104,7 @@ export function createCheckpointWaiter(options: { connectionString: string }): C
       await connection.open();
       if (known.reached({ projection, target })) return true;
       const reached = addWaiter(waiters, { projection, target }, timeoutMs);
+      hurry.request();
       ticker ??= setInterval(tick, RECHECK_INTERVAL_MS);
       return reached;
     },
@@ -110,7 +122,53 @@ export function createCheckpointWaiter(options: { connectionString: string }): C
       listeners.clear();
       for (const waiter of waiters) waiter.done(false);
       if (ticker) clearInterval(ticker);
+      await hurry.close();
       await connection.close();
+    },
+  };
+}
+
+/**
+ * A busy projector spaces its rounds widely while no reply waits (worker-loop.ts): a wait tells
+ * it one does, coalesced, on a connection of its own. Not on the LISTEN connection: a NOTIFY
+ * takes the database-wide notify lock at commit, behind the projectors' rounds committing
+ * theirs, and a connection busy with a statement delivers no notifications meanwhile: sent on
+ * it, the warm payment's p50 rose ~25 ms in quick B2 (decision 0027; the cause not profiled).
+ */
+function hurrySender(connectionString: string, closed: () => boolean): { request(): void; close(): Promise<void> } {
+  let client: Promise<pg.Client> | undefined;
+  const open = (): Promise<pg.Client> =>
+    (client ??= (async () => {
+      const fresh = new pg.Client({ connectionString, application_name: 'wallet-reply-hurry' });
+      const drop = (): void => {
+        client = undefined;
+      };
+      fresh.on('error', drop);
+      fresh.on('end', drop);
+      try {
+        await fresh.connect();
+      } catch (error) {
+        drop();
+        throw error;
+      }
+      return fresh;
+    })());
+  const sender = coalesce(
+    async () => {
+      if (closed()) return;
+      await (await open()).query('select pg_notify($1, $2)', [LEDGER_APPENDED_CHANNEL, REPLY_WAITS]);
+    },
+    HURRY_SPACING_MS,
+    // A lost hurry costs at most the long spacing; the connection is re-opened on the next use.
+    () => undefined,
+  );
+  return {
+    request: sender.request,
+    close: async () => {
+      await sender.flush();
+      const open = client;
+      client = undefined;
+      if (open) await (await open.catch(() => undefined))?.end();
     },
   };
 }

@@ -10,12 +10,20 @@
  * WAKE_UP_SPACING_MS, so a busy API sends about one per batch of commits, not one per command
  * (each NOTIFY is a statement and a transaction of its own). A NOTIFY lost to a crash between commit and send costs
  * latency, never an event: the workers also drain on an interval and on the catch-up job.
+ * The same channel carries a second kind of wake-up, REPLY_WAITS, from the API's checkpoint
+ * waiter while replies wait for the read side: it sets the pace of a busy projector's rounds.
  */
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { fallbackLogger, type Logger } from '../../platform/logger.ts';
 
 export const LEDGER_APPENDED_CHANNEL = 'ledger_appended';
+/**
+ * The payload of a wake-up sent because a reply waits for the read side (waiter.ts), rather
+ * than because the log grew: a busy projector then starts its next round after the short
+ * spacing instead of the long one (worker-loop.ts).
+ */
+export const REPLY_WAITS = 'reply-waits';
 /** The least time between two wake-ups from one process: well inside the 100 ms lag target. */
 export const WAKE_UP_SPACING_MS = 5;
 const RECONNECT_DELAY_MS = 1_000;
@@ -30,38 +38,55 @@ export interface WakeUpSender {
 }
 
 export function createWakeUpSender(db: Kysely<never>, log: Logger = fallbackLogger): WakeUpSender {
+  const notify = sql`select pg_notify(${LEDGER_APPENDED_CHANNEL}, '')`;
+  const sender = coalesce(
+    () => notify.execute(db).then(() => undefined),
+    WAKE_UP_SPACING_MS,
+    (error) => log.warn({ err: error }, 'wake-up notify failed (the interval drain covers it)'),
+  );
+  return {
+    afterCommit: sender.request,
+    inTransaction: async (trx) => {
+      await notify.execute(trx);
+    },
+    flush: sender.flush,
+  };
+}
+
+/**
+ * Coalesces requests for a notification: at most one `send` in flight and starts at least
+ * `spacingMs` apart. A request made while one is in flight gets a send of its own after it,
+ * since what it announces may have happened after that one went out. Never throws: a failed
+ * send goes to `failed`.
+ */
+export function coalesce(
+  send: () => Promise<void>,
+  spacingMs: number,
+  failed: (error: unknown) => void,
+): { request(): void; flush(): Promise<void> } {
   let inFlight: Promise<void> | undefined;
   let pending = false;
   let lastSentAt = 0;
-  const notify = sql`select pg_notify(${LEDGER_APPENDED_CHANNEL}, '')`;
-  const send = (): void => {
+  const start = (): void => {
     pending = false;
-    const wait = Math.max(0, lastSentAt + WAKE_UP_SPACING_MS - performance.now());
+    const wait = Math.max(0, lastSentAt + spacingMs - performance.now());
     inFlight = new Promise<void>((resolve) => setTimeout(resolve, wait))
       .then(() => {
-        // Stamped when sent: every commit acknowledged before this moment is covered by it.
+        // Stamped when sent: every request made before this moment is covered by it.
         lastSentAt = performance.now();
         pending = false;
-        return notify.execute(db);
+        return send();
       })
-      .then(
-        () => undefined,
-        (error: unknown) => log.warn({ err: error }, 'wake-up notify failed (the interval drain covers it)'),
-      )
+      .then(() => undefined, failed)
       .finally(() => {
         inFlight = undefined;
-        // A commit acknowledged while the last NOTIFY was on its way may have committed after
-        // it was sent: it gets a NOTIFY of its own.
-        if (pending) send();
+        if (pending) start();
       });
   };
   return {
-    afterCommit: () => {
+    request: () => {
       if (inFlight) pending = true;
-      else send();
-    },
-    inTransaction: async (trx) => {
-      await notify.execute(trx);
+      else start();
     },
     flush: async () => {
       while (inFlight) await inFlight;
@@ -70,12 +95,13 @@ export function createWakeUpSender(db: Kysely<never>, log: Logger = fallbackLogg
 }
 
 /**
- * Calls `onWake` on every NOTIFY, and once after each (re)connection for whatever committed
- * while nobody listened. A lost connection is re-opened every second until stopped.
+ * Calls `onWake` on every NOTIFY (with whether it says a reply waits), and once after each
+ * (re)connection for whatever committed while nobody listened. A lost connection is re-opened
+ * every second until stopped.
  */
 export async function listenForWakeUps(
   connectionString: string,
-  onWake: () => void,
+  onWake: (replyWaits: boolean) => void,
   log: Logger = fallbackLogger,
 ): Promise<() => Promise<void>> {
   let client: pg.Client | undefined;
@@ -103,7 +129,7 @@ export async function listenForWakeUps(
     };
     candidate.on('error', onLost);
     candidate.on('end', () => onLost());
-    candidate.on('notification', () => onWake());
+    candidate.on('notification', (message) => onWake(message.payload === REPLY_WAITS));
     try {
       await candidate.connect();
       await candidate.query(`listen ${LEDGER_APPENDED_CHANNEL}`);
@@ -116,7 +142,7 @@ export async function listenForWakeUps(
       return;
     }
     client = candidate;
-    onWake();
+    onWake(false);
   };
 
   await connect();

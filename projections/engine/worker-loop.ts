@@ -24,14 +24,23 @@ const WAKE_RETRY_LIMIT = 50;
 const WAKE_RETRY_DELAY_MS = 10;
 const CATCH_UP_CRON = '* * * * *';
 /**
- * Round spacing of a busy projector (see drainUntilCaughtUp). 10 ms: about 1 ms of a round is
- * fixed whatever it carries, and at half of B2's peak rounds 5 ms apart carried ~3 payments;
- * 10 ms apart, ~6. Full B2, two interleaved pairs: the worker's Postgres 0.459/0.408 ->
- * 0.400/0.373 ms a payment, the open-loop p99 238.8/193.7 -> 143.1/105.1 ms and its p50 lower
- * too, the warm peak 5-8% higher; one connection's p50 the same (bench/RESULTS.md, issue 40).
- * At 20 ms (and a retry delay after every round) the median reply waited ~20 ms.
+ * Round spacing of a busy projector while replies wait for it (see drainUntilCaughtUp). 10 ms:
+ * about 1 ms of a round is fixed whatever it carries, and at half of B2's peak rounds 5 ms apart
+ * carried ~3 payments; 10 ms apart, ~6. Full B2, two interleaved pairs: the worker's Postgres
+ * 0.459/0.408 -> 0.400/0.373 ms a payment, the open-loop p99 238.8/193.7 -> 143.1/105.1 ms and
+ * its p50 lower too, the warm peak 5-8% higher; one connection's p50 the same (bench/RESULTS.md,
+ * issue 40). At 20 ms (and a retry delay after every round) the median reply waited ~20 ms.
  */
 const DEFAULT_BUSY_SPACING_MS = 10;
+/**
+ * Round spacing of a busy projector while no reply waits for it (no REPLY_WAITS wake-up since
+ * its last round started): rounds carry five times the events, for a lag still well inside the
+ * 100 ms target. Quick B1, interleaved, the live run against the ledger alone right after it:
+ * 0.56-0.59x at 10 ms, 0.68-0.69x at 50 ms (bench/RESULTS.md, issue 40).
+ */
+const DEFAULT_UNHURRIED_SPACING_MS = 50;
+/** How long a hurry keeps a busy projector on the short spacing: ten of a waiter's hurries apart. */
+const HURRY_HOLD_MS = 100;
 
 export interface ProjectionWorkerOptions {
   db: Kysely<unknown>;
@@ -43,8 +52,10 @@ export interface ProjectionWorkerOptions {
   /** Schedule the catch-up job (idempotent; every process may do it). */
   schedule?: boolean;
   projector?: ProjectorOptions;
-  /** Least time between the starts of a busy projection's batches (default 20 ms). */
+  /** Least time between the starts of a busy projector's rounds while replies wait (default 10 ms). */
   busySpacingMs?: number;
+  /** The same while no reply waits: no REPLY_WAITS wake-up within the last 100 ms (default 50 ms). */
+  unhurriedSpacingMs?: number;
   /** The process's logger (a `projections` child is made of it). */
   log?: Logger;
 }
@@ -106,8 +117,9 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
   // the retry limit: a wake-up can arrive while an older transaction still holds the xmin back,
   // or while a peer is mid-round.
   // Under load - the drain was asked for while the last one ran, or it goes round again for
-  // events waiting behind the round it just applied - its rounds start at least
-  // `busySpacingMs` apart, so that each carries more events: a round's fixed cost (the round
+  // events waiting behind the round it just applied - its rounds are spaced (createRoundSpacing:
+  // `busySpacingMs` apart while replies wait, `unhurriedSpacingMs` otherwise), so that each
+  // carries more events: a round's fixed cost (the round
   // trip, the range lookup, the rules' statements, a commit and the NOTIFYs) is paid per round,
   // and back-to-back rounds of one or two events made the projector a large share of the
   // machine's CPU under B2 and cut the payments it served. An idle projector starts at once.
@@ -115,19 +127,19 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
   // side's CPU under payments (run-batch.sql), and every payment's reply waits for both of the
   // two costliest projections (accounts, history) anyway. A projection whose rule fails does not
   // hold the others: drainRounds then drains each on its own.
-  const busySpacingMs = options.busySpacingMs ?? DEFAULT_BUSY_SPACING_MS;
-  let lastDrainStarted = -Infinity;
+  // The spacing is the long one unless a reply waits (a REPLY_WAITS wake-up from an API's
+  // checkpoint waiter within the last HURRY_HOLD_MS): when nobody reads right after, rounds
+  // carry more events each and the read side costs the ledger less of the machine.
+  const spacing = createRoundSpacing(
+    options.busySpacingMs ?? DEFAULT_BUSY_SPACING_MS,
+    options.unhurriedSpacingMs ?? DEFAULT_UNHURRIED_SPACING_MS,
+    HURRY_HOLD_MS,
+  );
   const drainUntilCaughtUp = async (behind: boolean): Promise<void> => {
     let busy = behind;
     for (let attempt = 1; attempt <= WAKE_RETRY_LIMIT && !stopped; attempt++) {
-      if (busy) {
-        const wait = lastDrainStarted + busySpacingMs - performance.now();
-        if (wait > 0) {
-          log.debug({ waitMs: Math.round(wait) }, 'projection round spaced');
-          await sleep(wait);
-        }
-      }
-      lastDrainStarted = performance.now();
+      if (busy) await spacing.wait((waitMs) => log.debug({ waitMs }, 'projection round spaced'));
+      spacing.roundStarted();
       const reports = await drainRounds(options.db, PROJECTION_NAMES, options.projector);
       for (const report of reports) logDrain(log, report);
       const step = stepAfterDrain(reports);
@@ -143,7 +155,12 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
   const drain = (): Promise<void> => drainer.run();
 
   const wakeUp = (): void => void drain().catch((error: unknown) => log.error({ err: error }, 'drain failed'));
-  const stopListening = await listenForWakeUps(options.connectionString, wakeUp, log);
+  const stopListening = await listenForWakeUps(
+    options.connectionString,
+    // A reply waiting is not news of the log (its command's own wake-up is): it only hurries.
+    (replyWaits) => (replyWaits ? spacing.hurry() : wakeUp()),
+    log,
+  );
   await options.boss.work(PROJECTION_CATCH_UP_QUEUE, async () => {
     await drain();
   });
@@ -163,6 +180,54 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
     await options.boss.offWork(PROJECTION_CATCH_UP_QUEUE);
     await stopReplays();
     await drainer.idle();
+  };
+}
+
+/**
+ * When a busy projector's next round may start: `busyMs` after the last one started while
+ * replies wait (a hurry heard within the last `holdMs`), `unhurriedMs` otherwise. A hurry during
+ * the long wait cuts it short (to the short spacing from the same start), so a reply never
+ * waits out the long one. The hold keeps a stream of waiting replies hurried between two of
+ * their (coalesced) hurries; forgetting each at the next round left some rounds of a warm
+ * payment load on the long spacing.
+ */
+export function createRoundSpacing(
+  busyMs: number,
+  unhurriedMs: number,
+  holdMs: number,
+): { wait(spaced: (waitMs: number) => void): Promise<void>; roundStarted(): void; hurry(): void } {
+  let lastStarted = -Infinity;
+  let lastHurry = -Infinity;
+  let cut: (() => void) | undefined;
+  const remaining = (): number => {
+    const now = performance.now();
+    return lastStarted + (now - lastHurry <= holdMs ? busyMs : unhurriedMs) - now;
+  };
+  return {
+    async wait(spaced) {
+      let wait = remaining();
+      if (wait <= 0) return;
+      spaced(Math.round(wait));
+      while (wait > 0) {
+        await new Promise<void>((resolve) => {
+          const done = (): void => {
+            clearTimeout(timer);
+            cut = undefined;
+            resolve();
+          };
+          const timer = setTimeout(done, wait);
+          cut = done;
+        });
+        wait = remaining();
+      }
+    },
+    roundStarted() {
+      lastStarted = performance.now();
+    },
+    hurry() {
+      lastHurry = performance.now();
+      cut?.();
+    },
   };
 }
 
