@@ -255,6 +255,44 @@ describe('read-your-writes through one shared listener', () => {
     }
   });
 
+  it('tells the projectors again after the connection it tells them on was cut', async () => {
+    const heard: string[] = [];
+    const listener = new pg.Client({ connectionString: testDb.url });
+    await listener.connect();
+    listener.on('notification', (message) => {
+      if (message.channel === LEDGER_APPENDED_CHANNEL) heard.push(message.payload ?? '');
+    });
+    await listener.query(`listen ${LEDGER_APPENDED_CHANNEL}`);
+    const waiter = createCheckpointWaiter({ connectionString: testDb.url });
+    const hurrying = sql`select count(*)::int as n from pg_stat_activity
+                          where application_name = 'wallet-reply-hurry' and datname = current_database()`;
+    try {
+      const first = await ledger.transfer(
+        { transferId: 't14', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'cut 1' },
+        as('bob'),
+      );
+      expect(await waiter.wait('history', first.checkpoint, 100)).toBe(false);
+      await waitUntil('the first hurry to arrive', () => heard.includes(REPLY_WAITS));
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity
+                 where application_name = 'wallet-reply-hurry' and datname = current_database()`.execute(testDb.db);
+      await waitUntil('the cut connection to be gone', async () => {
+        const { rows } = await hurrying.execute(testDb.db);
+        return (rows[0] as { n: number }).n === 0;
+      });
+      heard.length = 0;
+      // Still not projected: each wait asks again, and one of them is heard on a fresh connection.
+      await waitUntil('a hurry after the cut', async () => {
+        expect(await waiter.wait('history', first.checkpoint, 50)).toBe(false);
+        return heard.includes(REPLY_WAITS);
+      });
+      const { rows } = await hurrying.execute(testDb.db);
+      expect(rows).toEqual([{ n: 1 }]);
+    } finally {
+      await waiter.close();
+      await listener.end();
+    }
+  });
+
   it('knows what was projected before it listened, and after its connection was cut', async () => {
     const before = await ledger.transfer(
       { transferId: 't11', fromAccountId: 'bob', toAccountId: 'alice', amountPaise: rupees(1), reference: 'before' },

@@ -17,6 +17,11 @@ export type WaitTarget = ProjectionName | readonly ProjectionName[] | 'all';
 
 /** A waiter wakes up at least this often even without notifications (a lost connection, say). */
 const RECHECK_INTERVAL_MS = 250;
+/**
+ * A waiting reply tells a busy projector so at most this often: half the 100 ms it then keeps
+ * the short spacing (worker-loop.ts), not once per check (a check follows every round).
+ */
+const HURRY_EVERY_MS = 50;
 
 export async function readCheckpoints(client: pg.PoolClient | pg.Client): Promise<Map<string, Checkpoint>> {
   const { rows } = await client.query<{ projection: string; tx_id: string; position: string | bigint }>(
@@ -57,13 +62,17 @@ export async function waitForCheckpoint(
   try {
     await client.query(`listen ${CHECKPOINT_CHANNEL}`);
     const deadline = Date.now() + timeoutMs;
+    let hurriedAt = -Infinity;
     for (;;) {
       const current = lowest(await readCheckpoints(client), projection);
       if (current && hasReached(current, target)) return true;
       const remainingMs = deadline - Date.now();
       if (remainingMs <= 0) return false;
       // A busy projector spaces its rounds widely unless told a reply waits (worker-loop.ts).
-      await client.query('select pg_notify($1, $2)', [LEDGER_APPENDED_CHANNEL, REPLY_WAITS]);
+      if (Date.now() - hurriedAt >= HURRY_EVERY_MS) {
+        hurriedAt = Date.now();
+        await client.query('select pg_notify($1, $2)', [LEDGER_APPENDED_CHANNEL, REPLY_WAITS]);
+      }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(remainingMs, RECHECK_INTERVAL_MS));
         wake = () => {

@@ -136,27 +136,11 @@ export function createCheckpointWaiter(options: { connectionString: string }): C
  * it, the warm payment's p50 rose ~25 ms in quick B2 (decision 0027; the cause not profiled).
  */
 function hurrySender(connectionString: string, closed: () => boolean): { request(): void; close(): Promise<void> } {
-  let client: Promise<pg.Client> | undefined;
-  const open = (): Promise<pg.Client> =>
-    (client ??= (async () => {
-      const fresh = new pg.Client({ connectionString, application_name: 'wallet-reply-hurry' });
-      const drop = (): void => {
-        client = undefined;
-      };
-      fresh.on('error', drop);
-      fresh.on('end', drop);
-      try {
-        await fresh.connect();
-      } catch (error) {
-        drop();
-        throw error;
-      }
-      return fresh;
-    })());
+  const connection = reopenedOnUse(connectionString, 'wallet-reply-hurry', async () => undefined);
   const sender = coalesce(
     async () => {
       if (closed()) return;
-      await (await open()).query('select pg_notify($1, $2)', [LEDGER_APPENDED_CHANNEL, REPLY_WAITS]);
+      await (await connection.open()).query('select pg_notify($1, $2)', [LEDGER_APPENDED_CHANNEL, REPLY_WAITS]);
     },
     HURRY_SPACING_MS,
     // A lost hurry costs at most the long spacing; the connection is re-opened on the next use.
@@ -166,9 +150,7 @@ function hurrySender(connectionString: string, closed: () => boolean): { request
     request: sender.request,
     close: async () => {
       await sender.flush();
-      const open = client;
-      client = undefined;
-      if (open) await (await open.catch(() => undefined))?.end();
+      await connection.close();
     },
   };
 }
@@ -226,8 +208,8 @@ function createKnownCheckpoints(): KnownCheckpoints {
   };
 }
 
-interface ListenConnection {
-  /** The connection, opened (LISTEN in place, `listening` done) if it is not open. */
+interface OnDemandConnection {
+  /** The connection, opened (and prepared) if it is not open. */
   open(): Promise<pg.Client>;
   close(): Promise<void>;
 }
@@ -242,32 +224,55 @@ function openOnDemand(
     notified(projection: string, checkpoint: Checkpoint): void;
     listening(client: pg.Client): Promise<void>;
   },
-): ListenConnection {
-  let client: Promise<pg.Client> | undefined;
-  const connect = async (): Promise<pg.Client> => {
-    const fresh = new pg.Client({ connectionString, application_name: 'wallet-checkpoint-waiter' });
-    const drop = (): void => {
-      client = undefined;
-    };
-    fresh.on('error', drop);
-    fresh.on('end', drop);
+): OnDemandConnection {
+  return reopenedOnUse(connectionString, 'wallet-checkpoint-waiter', async (fresh) => {
     fresh.on('notification', (message) => {
       if (message.channel !== CHECKPOINT_CHANNEL || !message.payload) return;
       const { projection, checkpoint } = JSON.parse(message.payload) as { projection: string; checkpoint: string };
       handlers.notified(projection, parseCheckpoint(checkpoint));
     });
-    await fresh.connect();
     await fresh.query(`listen ${CHECKPOINT_CHANNEL}`);
     await handlers.listening(fresh);
+  });
+}
+
+/**
+ * A connection opened on first use, forgotten when it errors or ends, and opened again on the
+ * next use after that; `prepare` runs on each fresh one before anyone gets it. A failed open is
+ * forgotten too, so the next use tries again.
+ */
+function reopenedOnUse(
+  connectionString: string,
+  applicationName: string,
+  prepare: (fresh: pg.Client) => Promise<void>,
+): OnDemandConnection {
+  let client: Promise<pg.Client> | undefined;
+  const connect = async (forget: () => void): Promise<pg.Client> => {
+    const fresh = new pg.Client({ connectionString, application_name: applicationName });
+    fresh.on('error', forget);
+    fresh.on('end', forget);
+    await fresh.connect();
+    try {
+      await prepare(fresh);
+    } catch (error) {
+      await fresh.end().catch(() => undefined);
+      throw error;
+    }
     return fresh;
   };
   return {
     open() {
-      client ??= connect().catch((error: unknown) => {
-        client = undefined;
+      if (client) return client;
+      // Only this attempt's own connection is forgotten: a later one may have replaced it.
+      const forget = (): void => {
+        if (client === attempt) client = undefined;
+      };
+      const attempt: Promise<pg.Client> = connect(forget).catch((error: unknown) => {
+        forget();
         throw error;
       });
-      return client;
+      client = attempt;
+      return attempt;
     },
     async close() {
       const open = client;
