@@ -308,6 +308,11 @@ create table read.history_counts (
   constraint history_counts_rows_check CHECK ((rows >= 0))
 );
 
+create table read.history_keying (
+  account_id text not null,
+  constraint history_keying_pkey PRIMARY KEY (account_id)
+);
+
 create table read.money_requests (
   request_id text not null,
   requester_id text not null,
@@ -1180,13 +1185,15 @@ begin
            coalesce((select sum(c.rows) from read.history_counts c where c.account_id = t.account_id), 0) as before
       from (select account_id, count(*) as added from rows group by account_id) t
   ),
-  -- An account passing the bound in this range: its earlier rows are keyed now (this statement's
-  -- snapshot holds only those; its new rows are inserted keyed).
-  keyed_earlier as (
-    update read.history h set keyed = true
-      from totals t
-     where h.account_id = t.account_id and not h.keyed
-       and t.before <= read.history_keys_after_rows() and t.before + t.added > read.history_keys_after_rows()
+  -- An account passing the bound in this range: its new rows are inserted keyed, and its earlier
+  -- ones are keyed after the round, in a transaction of their own (projector.key_earlier_history,
+  -- below): 2,000 rows updated with their search keys took ~1 s, and every reply waiting for the
+  -- round waited it out. Until then the account is listed here and a search walks its rows.
+  keying_queued as (
+    insert into read.history_keying (account_id)
+    select t.account_id from totals t
+     where t.before <= read.history_keys_after_rows() and t.before + t.added > read.history_keys_after_rows()
+    on conflict do nothing
   ),
   inserted as (
     insert into read.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id, counterparty_id,
@@ -1293,13 +1300,15 @@ begin
            coalesce((select sum(c.rows) from read_rebuild_history.history_counts c where c.account_id = t.account_id), 0) as before
       from (select account_id, count(*) as added from rows group by account_id) t
   ),
-  -- An account passing the bound in this range: its earlier rows are keyed now (this statement's
-  -- snapshot holds only those; its new rows are inserted keyed).
-  keyed_earlier as (
-    update read_rebuild_history.history h set keyed = true
-      from totals t
-     where h.account_id = t.account_id and not h.keyed
-       and t.before <= read.history_keys_after_rows() and t.before + t.added > read.history_keys_after_rows()
+  -- An account passing the bound in this range: its new rows are inserted keyed, and its earlier
+  -- ones are keyed after the round, in a transaction of their own (projector.key_earlier_history,
+  -- below): 2,000 rows updated with their search keys took ~1 s, and every reply waiting for the
+  -- round waited it out. Until then the account is listed here and a search walks its rows.
+  keying_queued as (
+    insert into read_rebuild_history.history_keying (account_id)
+    select t.account_id from totals t
+     where t.before <= read.history_keys_after_rows() and t.before + t.added > read.history_keys_after_rows()
+    on conflict do nothing
   ),
   inserted as (
     insert into read_rebuild_history.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id, counterparty_id,
@@ -1977,6 +1986,31 @@ CREATE OR REPLACE FUNCTION projector.history_sender(p_type text, p_data jsonb)
  IMMUTABLE PARALLEL SAFE
 RETURN CASE p_type WHEN 'TransferCompleted'::text THEN (p_data ->> 'fromAccountId'::text) WHEN 'MoneyRequestAccepted'::text THEN (p_data ->> 'payerId'::text) WHEN 'TransferReversed'::text THEN (p_data ->> 'toAccountId'::text) WHEN 'MoneyRequestPaymentReversed'::text THEN (p_data ->> 'requesterId'::text) ELSE (p_data ->> 'walletId'::text) END;
 
+CREATE OR REPLACE FUNCTION projector.key_earlier_history(p_rows integer)
+ RETURNS integer
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_account text;
+  v_keyed integer;
+begin
+  select account_id into v_account from read.history_keying order by account_id limit 1 for update skip locked;
+  if not found then
+    return 0;
+  end if;
+  update read.history h set keyed = true
+   where (h.account_id, h.stream_id, h.position) in (
+           select account_id, stream_id, position from read.history
+            where account_id = v_account and not keyed limit p_rows);
+  get diagnostics v_keyed = row_count;
+  if v_keyed < p_rows then
+    delete from read.history_keying where account_id = v_account;
+    return v_keyed + 1;
+  end if;
+  return v_keyed;
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION projector.next_range(p_after_tx xid8, p_after_position bigint, p_limit integer)
  RETURNS TABLE(tx_id xid8, "position" bigint, events integer, types text[])
  LANGUAGE sql
@@ -2365,6 +2399,7 @@ grant execute on function projector.history_method(p_type text, p_data jsonb) to
 grant execute on function projector.history_receiver(p_type text, p_data jsonb) to wallet_runtime;
 grant execute on function projector.history_reference(p_type text, p_data jsonb) to wallet_runtime;
 grant execute on function projector.history_sender(p_type text, p_data jsonb) to wallet_runtime;
+grant execute on function projector.key_earlier_history(p_rows integer) to wallet_runtime;
 grant execute on function projector.next_range(p_after_tx xid8, p_after_position bigint, p_limit integer) to wallet_runtime;
 grant execute on function projector.range_types(p_from_tx xid8, p_from_position bigint, p_to_tx xid8, p_to_position bigint) to wallet_runtime;
 grant execute on function projector.run_batch(p_projection text, p_limit integer) to wallet_runtime;
@@ -2415,6 +2450,7 @@ grant delete, insert, select, update on table read.directory to wallet_runtime;
 grant delete, insert, select, update on table read.event_actors to wallet_runtime;
 grant delete, insert, select, update on table read.history to wallet_runtime;
 grant delete, insert, select, update on table read.history_counts to wallet_runtime;
+grant delete, insert, select, update on table read.history_keying to wallet_runtime;
 grant delete, insert, select, update on table read.money_requests to wallet_runtime;
 grant delete, insert, select, update on table read.statement_days to wallet_runtime;
 grant delete, insert, select, update on table read.statement_lines to wallet_runtime;

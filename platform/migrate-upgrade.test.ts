@@ -213,18 +213,26 @@ describe('a database migrated before the squash', () => {
     const report = await migrateDatabase(legacy.ownerUrl, installation, { runtimeUrl: legacy.runtimeUrl });
 
     expect(report.applied).toEqual(AFTER_BASELINE);
-    const { ['read.event_actors']: actors, ['audit.disputes']: disputes, ...kept } = await allRows(legacy.ownerUrl);
-    // Migration 0008 made the disputes queue: new, so empty.
+    const {
+      ['read.event_actors']: actors,
+      ['audit.disputes']: disputes,
+      ['read.history_keying']: keying,
+      ...kept
+    } = await allRows(legacy.ownerUrl);
+    // Migration 0008 made the disputes queue, and 0022 history's keying list: new, so empty.
     expect(disputes).toEqual([]);
-    // Every row kept; migration 0003 registered its table with the history projection's others.
-    const registered = '{"projection": "history", "table_name": "event_actors"}';
+    expect(keying).toEqual([]);
+    // Every row kept; migrations 0003 and 0022 registered their tables with the history projection's others.
+    const registered = ['event_actors', 'history_keying'].map(
+      (table) => `{"projection": "history", "table_name": "${table}"}`,
+    );
     expect(
       withColumnsOf(before, {
         ...kept,
-        'replay.projection_tables': (kept['replay.projection_tables'] ?? []).filter((row) => row !== registered),
+        'replay.projection_tables': (kept['replay.projection_tables'] ?? []).filter((row) => !registered.includes(row)),
       }),
     ).toEqual(withColumnsOf(before, before));
-    expect(kept['replay.projection_tables']).toContain(registered);
+    expect(kept['replay.projection_tables']).toEqual(expect.arrayContaining(registered));
     // Migration 0009 renamed the replay run's projection (above) and the crashed replay's rebuild schema.
     expect(kept['audit.replay_runs']?.map((row) => (JSON.parse(row) as { projection: string }).projection)).toEqual([
       'statement_days',
@@ -265,7 +273,7 @@ describe('a database migrated before the squash', () => {
       ),
     );
     expect(upgraded).toEqual(created);
-    expect(upgraded?.length).toBe(55);
+    expect(upgraded?.length).toBe(56);
     const seeds = `
       select (select json_agg(projection order by projection) from read.checkpoints) as checkpoints,
              (select json_agg(table_name order by table_name) from replay.projection_tables) as replay_tables,

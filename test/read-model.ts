@@ -15,6 +15,7 @@ const ORDER: Record<string, string> = {
   statement_lines: 'account_id, position',
   history: 'account_id, stream_id, position',
   history_counts: 'account_id, type',
+  history_keying: 'account_id',
   event_actors: 'actor_id, position',
   money_requests: 'request_id',
   statement_days: 'account_id, day',

@@ -46,6 +46,13 @@ export interface Projection {
    * (the checkpoint waiter's advances).
    */
   deferred?: true;
+  /**
+   * Work no reply waits for, done after the rounds commit in transactions of their own:
+   * `projector.<afterRounds>(limit)` does up to about `limit` units of it and returns how many
+   * it did, 0 when none is left. Live tables only; what a replay's tail leaves for it is done
+   * after the swap.
+   */
+  afterRounds?: string;
 }
 
 export const PROJECTION_NAMES = ['accounts', 'history', 'money_requests', 'statement_days'] as const;

@@ -29,6 +29,11 @@ export interface ProjectorOptions {
   batchSize?: number;
   /** Test hook: pause after applying, before committing (to kill a worker mid-batch). */
   pauseBeforeCommitMs?: number;
+  /**
+   * Who does the projections' work after the rounds (`afterRounds`): the drain, before it
+   * returns (the default), or its caller (the workers do it beside their rounds).
+   */
+  afterRounds?: 'drain' | 'caller';
 }
 
 export type BatchOutcome =
@@ -211,6 +216,7 @@ export async function drainProjection(
     report.more = outcome.more;
     if (outcome.applied < batchSize) break;
   }
+  if (options.afterRounds !== 'caller') await runAfterRounds(db, [name]);
   return report;
 }
 
@@ -254,7 +260,33 @@ export async function drainRounds(
     const failed = drained.find((result) => result.status === 'rejected');
     throw failed ? failed.reason : roundError;
   }
+  if (options.afterRounds !== 'caller') await runAfterRounds(db, names);
   return [...reports.values()];
+}
+
+/**
+ * Units (history: rows keyed) an after-rounds call does at most, in one transaction: ~0.5 ms a
+ * history row with its search keys, so its locks are held tens of milliseconds.
+ */
+const AFTER_ROUNDS_LIMIT = 100;
+/** Calls per run at most: what is left waits for the next drain. */
+const AFTER_ROUNDS_CALLS = 50;
+
+/**
+ * Each named projection's work after the rounds (`afterRounds`), one transaction a call, until
+ * a call finds none left. A drain does it before it returns; the workers, beside their rounds
+ * (worker-loop.ts), since no reply waits for it.
+ */
+export async function runAfterRounds(db: Kysely<unknown>, names: readonly ProjectionName[]): Promise<void> {
+  for (const name of names) {
+    const after = projectionNamed(name).afterRounds;
+    if (!after) continue;
+    for (let calls = 0; calls < AFTER_ROUNDS_CALLS; calls++) {
+      const { rows } = await sql<{ done: number }>`
+        select ${sql.id('projector', after)}(${AFTER_ROUNDS_LIMIT}::integer) as done`.execute(db);
+      if ((rows[0]?.done ?? 0) === 0) break;
+    }
+  }
 }
 
 function inStep(checkpoints: readonly Checkpoint[]): boolean {

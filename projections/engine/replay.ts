@@ -22,7 +22,7 @@ import { sql, type Kysely } from 'kysely';
 import { withAdvisoryLock } from '../../platform/database.ts';
 import { START, type Checkpoint } from './checkpoint.ts';
 import type { Projection, ProjectionName } from './definition.ts';
-import { lockCheckpoint, projectNext, saveCheckpoint } from './projector.ts';
+import { lockCheckpoint, projectNext, runAfterRounds, saveCheckpoint } from './projector.ts';
 import { projectionNamed } from '../registry.ts';
 
 export interface ReplayProgress {
@@ -242,6 +242,8 @@ async function rebuildAndSwap(
     await sql`select replay.drop_rebuild_schema(${name})`.execute(trx);
     await saveCheckpoint(trx, name, checkpoint, applied, 'set');
   });
+  // What the tail's rules left for after the rounds (the live tables now).
+  await runAfterRounds(db, [name]);
   report('done');
   const endedAt = performance.now();
   const phases = {

@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import type { JobBoss } from '../../platform/jobs.ts';
 import { fallbackLogger, type Logger } from '../../platform/logger.ts';
 import { formatCheckpoint } from './checkpoint.ts';
-import { drainRounds, type DrainReport, type ProjectorOptions } from './projector.ts';
+import { drainRounds, runAfterRounds, type DrainReport, type ProjectorOptions } from './projector.ts';
 import { PROJECTION_NAMES } from './definition.ts';
 import { PROJECTION_CATCH_UP_QUEUE } from './queues.ts';
 import { startReplayWorker } from './replay-jobs.ts';
@@ -77,6 +77,19 @@ export async function scheduleCatchUp(boss: JobBoss): Promise<void> {
  * (wake-ups, catch-ups, the interval) join the waiting one instead of piling up. `work` is
  * told whether it was asked for while a run was in flight (work arrives faster than it is done).
  */
+/**
+ * The work after the rounds (history's earlier rows keyed as an account passes the bound: ~1 s
+ * for 2,000 rows), beside them, one run at a time: done in the drain, every reply waiting for
+ * the next round waited it out (quick B2's open-loop p99 of ~2 s, bench/RESULTS.md).
+ */
+function besideTheRounds(db: Kysely<unknown>, log: Logger): { start(): void; idle(): Promise<void> } {
+  const flight = singleFlight(() => runAfterRounds(db, PROJECTION_NAMES));
+  return {
+    start: () => void flight.run().catch((error: unknown) => log.error({ err: error }, 'work after the rounds failed')),
+    idle: flight.idle,
+  };
+}
+
 function singleFlight(work: (behind: boolean) => Promise<void>): {
   run: () => Promise<void>;
   idle: () => Promise<void>;
@@ -135,12 +148,14 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
     options.unhurriedSpacingMs ?? DEFAULT_UNHURRIED_SPACING_MS,
     HURRY_HOLD_MS,
   );
+  const afterRounds = besideTheRounds(options.db, log);
   const drainUntilCaughtUp = async (behind: boolean): Promise<void> => {
     let busy = behind;
     for (let attempt = 1; attempt <= WAKE_RETRY_LIMIT && !stopped; attempt++) {
       if (busy) await spacing.wait((waitMs) => log.debug({ waitMs }, 'projection round spaced'));
       spacing.roundStarted();
-      const reports = await drainRounds(options.db, PROJECTION_NAMES, options.projector);
+      const reports = await drainRounds(options.db, PROJECTION_NAMES, { ...options.projector, afterRounds: 'caller' });
+      if (reports.some((report) => report.applied > 0)) afterRounds.start();
       for (const report of reports) logDrain(log, report);
       const step = stepAfterDrain(reports);
       if (step === 'caught-up') {
@@ -180,6 +195,7 @@ export async function startProjectionWorkers(options: ProjectionWorkerOptions): 
     await options.boss.offWork(PROJECTION_CATCH_UP_QUEUE);
     await stopReplays();
     await drainer.idle();
+    await afterRounds.idle();
   };
 }
 

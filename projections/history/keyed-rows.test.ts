@@ -2,8 +2,9 @@
  * History's search index holds an account's rows once it has more than the bound
  * (`read.history_keys_after_rows()`; migration 0017): below it none of its rows are keyed and a
  * search walks them, past it all of them are - those inserted before included - and a search
- * looks its keys up. The rule applied event by event and replay's set-based load agree, at the
- * bound and past it.
+ * looks its keys up. The round that passes the bound keys the new rows only; the earlier ones
+ * wait for the step after the rounds (migration 0022), and meanwhile a search still walks. The
+ * rule applied event by event and replay's set-based load agree, at the bound and past it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
@@ -12,7 +13,15 @@ import { tablesView } from '../../platform/database.ts';
 import { createLedger, rupees, type LedgerTables, type Ledger } from '../../ledger/index.ts';
 import { openFundedWallets } from '../../test/funded-wallets.ts';
 import { allCaughtUp, drainUntil, dumpReadTables, keyHistoryAfterRows } from '../../test/read-model.ts';
-import { readHistoryEntry, readHistoryPage, readViews, replayProjection, type ReadViews } from '../index.ts';
+import {
+  PROJECTION_NAMES,
+  readHistoryEntry,
+  readHistoryPage,
+  readViews,
+  replayProjection,
+  runProjectionRound,
+  type ReadViews,
+} from '../index.ts';
 import type { HistoryType } from './tables.ts';
 
 const BOUND = 5;
@@ -49,6 +58,13 @@ async function keyedRows(): Promise<Record<string, boolean[]>> {
   const byAccount: Record<string, boolean[]> = {};
   for (const row of rows) (byAccount[row.account_id] ??= []).push(row.keyed);
   return byAccount;
+}
+
+/** The accounts whose earlier rows wait to be keyed. */
+async function waitingToBeKeyed(): Promise<string[]> {
+  const { rows } = await sql<{ account_id: string }>`
+    select account_id from read.history_keying order by account_id`.execute(testDb.db);
+  return rows.map((row) => row.account_id);
 }
 
 /** Asha's search for `text` (of one type) with a head of two rows: the way it took and the ids, against the plain query's. */
@@ -140,7 +156,23 @@ describe('rows in the search index', () => {
 
   it("are all of an account's once it passes the bound, those before included: a search looks them up", async () => {
     await pay('meera', 'books');
+    // The round alone: the new rows keyed, the earlier ones waiting, and a search walks them.
+    const round = await runProjectionRound(testDb.db, PROJECTION_NAMES);
+    expect(round).toMatchObject({ status: 'done', applied: 1 });
+    expect(await keyedRows()).toEqual({
+      asha: [...Array<boolean>(BOUND).fill(false), true],
+      meera: [false, false],
+      ravi: Array(BOUND).fill(false),
+    });
+    expect(await waitingToBeKeyed()).toEqual(['asha']);
+    expect(await searchOfTwoRowHead('lunch')).toEqual({ way: 'walk', ids: ['t2'], expected: ['t2'] });
+    const rentWhileWaiting = await searchOfTwoRowHead('rent', 'debit');
+    expect(rentWhileWaiting.ids).toEqual(rentWhileWaiting.expected);
+    expect(rentWhileWaiting.ids).toHaveLength(3);
+    await expectTypedPagesAndEntriesToFindEveryRow();
+    // Then the step after the rounds (a drain's last): the earlier rows keyed, the list empty.
     await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
+    expect(await waitingToBeKeyed()).toEqual([]);
     expect(await keyedRows()).toEqual({
       asha: Array(BOUND + 1).fill(true),
       meera: [false, false],
@@ -159,6 +191,7 @@ describe('rows in the search index', () => {
     await pay('ravi', 'lunch again');
     await drainUntil(testDb.db, () => allCaughtUp(testDb.db));
     // Ravi, who receives, passes the bound too.
+    expect(await waitingToBeKeyed()).toEqual([]);
     expect(await keyedRows()).toEqual({
       asha: Array(BOUND + 2).fill(true),
       meera: [false, false],

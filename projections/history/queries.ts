@@ -148,18 +148,20 @@ function filteredHistory(db: Kysely<HistoryTables>, query: HistoryQuery, indexed
 interface HistoryCounts {
   /** The account's rows (of the type asked for). */
   rows: number;
-  /** Whether the account has more rows than `read.history_keys_after_rows()`: then all are keyed. */
+  /** Whether all of the account's rows are keyed: it has more than `read.history_keys_after_rows()`, and none waits. */
   indexed: boolean;
 }
 
 /**
  * One row from the counts the projection keeps: the account's rows (of `type`, if given), and
- * whether it has more than `read.history_keys_after_rows()` - then all of its rows are keyed.
+ * whether all of them are keyed: it has more than `read.history_keys_after_rows()`, and its
+ * earlier rows do not wait to be keyed after the round that passed the bound (read.history_keying).
  * A statement of its own, or a subquery of a larger one.
  */
 export function historyCountsOf(accountId: string, type?: HistoryType): RawBuilder<{ rows: string; indexed: boolean }> {
   return sql`select coalesce(sum(rows) ${type ? sql`filter (where type = ${type})` : sql``}, 0) as rows,
-                    coalesce(sum(rows), 0) > read.history_keys_after_rows() as indexed
+                    coalesce(sum(rows), 0) > read.history_keys_after_rows()
+                      and not exists (select from read.history_keying k where k.account_id = ${accountId}) as indexed
                from read.history_counts where account_id = ${accountId}`;
 }
 

@@ -7,8 +7,9 @@
 -- stay as they were. It also keeps each user's number of rows per type (history_counts), so a
 -- page's total is a key lookup instead of a count of the user's rows. A row is `keyed` (in the
 -- search index) once its account has more than read.history_keys_after_rows() rows, and from
--- then on all of the account's rows are. And who made each event (event_actors), for the admin
--- explorer.
+-- then on all of the account's rows are - its earlier ones right after the round that passed
+-- the bound (history_keying lists the accounts waiting for that). And who made each event
+-- (event_actors), for the admin explorer.
 -- Names and postings are looked up as in the accounts rule (projections/accounts/rules.sql).
 -- The rule is instantiated by pg_temp.define_rule (projections/engine/rules.sql): `{schema}` is
 -- `read` or `read_rebuild_history`.
@@ -124,13 +125,15 @@ select pg_temp.define_rule('history', $rule$
            coalesce((select sum(c.rows) from {schema}.history_counts c where c.account_id = t.account_id), 0) as before
       from (select account_id, count(*) as added from rows group by account_id) t
   ),
-  -- An account passing the bound in this range: its earlier rows are keyed now (this statement's
-  -- snapshot holds only those; its new rows are inserted keyed).
-  keyed_earlier as (
-    update {schema}.history h set keyed = true
-      from totals t
-     where h.account_id = t.account_id and not h.keyed
-       and t.before <= read.history_keys_after_rows() and t.before + t.added > read.history_keys_after_rows()
+  -- An account passing the bound in this range: its new rows are inserted keyed, and its earlier
+  -- ones are keyed after the round, in a transaction of their own (projector.key_earlier_history,
+  -- below): 2,000 rows updated with their search keys took ~1 s, and every reply waiting for the
+  -- round waited it out. Until then the account is listed here and a search walks its rows.
+  keying_queued as (
+    insert into {schema}.history_keying (account_id)
+    select t.account_id from totals t
+     where t.before <= read.history_keys_after_rows() and t.before + t.added > read.history_keys_after_rows()
+    on conflict do nothing
   ),
   inserted as (
     insert into {schema}.history (account_id, stream_id, transaction_id, type, sender_id, receiver_id, counterparty_id,
@@ -251,5 +254,36 @@ begin
    where e.metadata ? 'actorId'
      and (e.tx_id, e.position) <= (p_to_tx, p_to_position)
      and projector.account_part(e.metadata->>'actorId', p_parts) = p_part;
+end
+$fn$;
+
+-- After the rounds (the projection's `afterRounds`, projections/engine/projector.ts): the earlier
+-- rows of an account that passed the bound, keyed in transactions of their own that no reply
+-- waits for, up to p_rows rows a call, so no row stays locked long (a deposit's settlement
+-- updates its row). The account leaves history_keying in the call that finds fewer than p_rows
+-- left, so a search walks its rows until every one of them is keyed (projections/history/queries.ts).
+-- Several workers skip each other's accounts. Returns the rows keyed, and one more when the
+-- account is done: 0 when none waits. Live tables only: a replay keys every row of its load,
+-- and what its tail queues here is swapped in and done after.
+create or replace function projector.key_earlier_history(p_rows integer) returns integer
+language plpgsql as $fn$
+declare
+  v_account text;
+  v_keyed integer;
+begin
+  select account_id into v_account from read.history_keying order by account_id limit 1 for update skip locked;
+  if not found then
+    return 0;
+  end if;
+  update read.history h set keyed = true
+   where (h.account_id, h.stream_id, h.position) in (
+           select account_id, stream_id, position from read.history
+            where account_id = v_account and not keyed limit p_rows);
+  get diagnostics v_keyed = row_count;
+  if v_keyed < p_rows then
+    delete from read.history_keying where account_id = v_account;
+    return v_keyed + 1;
+  end if;
+  return v_keyed;
 end
 $fn$;

@@ -11,6 +11,7 @@ export type HistoryStatus = 'success' | 'pending' | 'failed';
 export interface HistoryTables {
   'read.history': HistoryRow;
   'read.history_counts': HistoryCountRow;
+  'read.history_keying': HistoryKeyingRow;
 }
 
 export interface HistoryRow {
@@ -32,7 +33,10 @@ export interface HistoryRow {
   /** A failed deposit's reason, as the admin gave it; null otherwise. */
   failure_reason: string | null;
   position: bigint;
-  /** Whether the search index holds the row: its account has more rows than `read.history_keys_after_rows()`. */
+  /**
+   * Whether the search index holds the row: its account has more rows than
+   * `read.history_keys_after_rows()` (its earlier rows from just after the round that passed it).
+   */
   keyed: boolean;
 }
 
@@ -41,4 +45,9 @@ export interface HistoryCountRow {
   account_id: string;
   type: HistoryType;
   rows: bigint;
+}
+
+/** An account past the bound whose earlier rows are not keyed yet (projector.key_earlier_history keys them). */
+export interface HistoryKeyingRow {
+  account_id: string;
 }
