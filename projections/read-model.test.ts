@@ -101,6 +101,18 @@ afterAll(async () => {
   await testDb.drop();
 });
 
+/** The projectors' wake-ups as they arrive (their payloads, in `heard`), on a connection of the test's own. */
+async function hearWakeUps(): Promise<{ heard: string[]; listener: pg.Client }> {
+  const heard: string[] = [];
+  const listener = new pg.Client({ connectionString: testDb.url });
+  await listener.connect();
+  listener.on('notification', (message) => {
+    if (message.channel === LEDGER_APPENDED_CHANNEL) heard.push(message.payload ?? '');
+  });
+  await listener.query(`listen ${LEDGER_APPENDED_CHANNEL}`);
+  return { heard, listener };
+}
+
 describe('given deposits, a transfer, money requests and a card deposit, projected', () => {
   it('shows wallet and funding balances', async () => {
     expect(await readWalletBalance(read, 'alice')).toBe(rupees(500 - 200 - 50));
@@ -223,13 +235,7 @@ describe('read-your-writes through one shared listener', () => {
   });
 
   it('tells the projectors a reply waits while one does, and not for a wait already answered', async () => {
-    const heard: string[] = [];
-    const listener = new pg.Client({ connectionString: testDb.url });
-    await listener.connect();
-    listener.on('notification', (message) => {
-      if (message.channel === LEDGER_APPENDED_CHANNEL) heard.push(message.payload ?? '');
-    });
-    await listener.query(`listen ${LEDGER_APPENDED_CHANNEL}`);
+    const { heard, listener } = await hearWakeUps();
     const waiter = createCheckpointWaiter({ connectionString: testDb.url });
     try {
       const pending = await ledger.transfer(
@@ -256,13 +262,7 @@ describe('read-your-writes through one shared listener', () => {
   });
 
   it('tells the projectors again after the connection it tells them on was cut', async () => {
-    const heard: string[] = [];
-    const listener = new pg.Client({ connectionString: testDb.url });
-    await listener.connect();
-    listener.on('notification', (message) => {
-      if (message.channel === LEDGER_APPENDED_CHANNEL) heard.push(message.payload ?? '');
-    });
-    await listener.query(`listen ${LEDGER_APPENDED_CHANNEL}`);
+    const { heard, listener } = await hearWakeUps();
     const waiter = createCheckpointWaiter({ connectionString: testDb.url });
     const hurrying = sql`select count(*)::int as n from pg_stat_activity
                           where application_name = 'wallet-reply-hurry' and datname = current_database()`;
